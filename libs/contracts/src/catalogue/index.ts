@@ -1,0 +1,16 @@
+import { DeadLetterRecordedV1 } from './dead-letter.messages.js';
+import { RunFinishedV1, RunStartedV1, RunStepV1, StartRunV1 } from './run.messages.js';
+import { TriggerReceivedV1 } from './trigger.messages.js';
+
+export { DeadLetterRecordedV1, RunFinishedV1, RunStartedV1, RunStepV1, StartRunV1, TriggerReceivedV1 };
+export * from './common.js';
+
+/** Every message Caravel speaks. Contract tests walk this list. */
+export const CATALOGUE = [
+  TriggerReceivedV1,
+  StartRunV1,
+  RunStartedV1,
+  RunStepV1,
+  RunFinishedV1,
+  DeadLetterRecordedV1,
+] as const;

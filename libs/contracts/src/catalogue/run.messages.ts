@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { defineMessage } from '../define-message.js';
+import { actor, exitStatus, runId, threadId } from './common.js';
+
+const FIXTURE_THREAD = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
+const FIXTURE_RUN = '0b8f3a52-1c7d-4e69-8f21-6a5d4c3b2a10';
+
+/** Dispatch asks the agent runner to start a run for a thread. */
+export const StartRunV1 = defineMessage({
+  kind: 'cmd',
+  name: 'run.start',
+  version: 1,
+  description: 'Start an agent run on a thread (one run per thread at a time).',
+  data: z.object({
+    threadId,
+    runId,
+    /** The trigger envelope that caused this run. */
+    triggerId: z.uuid(),
+    prompt: z.string(),
+    requestedBy: actor,
+  }),
+  fixture: {
+    threadId: FIXTURE_THREAD,
+    runId: FIXTURE_RUN,
+    triggerId: '9d1c2b3a-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
+    prompt: 'fix the flaky test in parser.spec.ts',
+    requestedBy: { externalId: 'octocat' },
+  },
+});
+
+/** The agent runner took a run and began working. */
+export const RunStartedV1 = defineMessage({
+  kind: 'evt',
+  name: 'run.started',
+  version: 1,
+  description: 'A run began on a runner.',
+  data: z.object({ threadId, runId, runner: z.string().min(1) }),
+  fixture: { threadId: FIXTURE_THREAD, runId: FIXTURE_RUN, runner: 'agent-runner-0' },
+});
+
+/** One step of a run: the unit the live view, trajectories and replay are made of. */
+export const RunStepV1 = defineMessage({
+  kind: 'evt',
+  name: 'run.step',
+  version: 1,
+  description: 'One step (thought, action, observation) of a run.',
+  data: z.object({
+    threadId,
+    runId,
+    step: z.number().int().nonnegative(),
+    thought: z.string().default(''),
+    action: z.string().default(''),
+    observation: z.string().default(''),
+  }),
+  fixture: { threadId: FIXTURE_THREAD, runId: FIXTURE_RUN, step: 0, action: 'ls', observation: 'README.md' },
+});
+
+/** A run ended, for whatever reason. An interrupted run is healthy, not a failure. */
+export const RunFinishedV1 = defineMessage({
+  kind: 'evt',
+  name: 'run.finished',
+  version: 1,
+  description: 'A run ended: completed, failed or interrupted, with its exit status.',
+  data: z.object({
+    threadId,
+    runId,
+    outcome: z.enum(['completed', 'failed', 'interrupted']),
+    exitStatus,
+    summary: z.string().default(''),
+  }),
+  fixture: {
+    threadId: FIXTURE_THREAD,
+    runId: FIXTURE_RUN,
+    outcome: 'completed',
+    exitStatus: 'submitted',
+    summary: 'Opened a draft PR.',
+  },
+});

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defineMessage } from '../define-message.js';
+import { actor, repositoryRef, threadId, triggerSource } from './common.js';
+
+/** Ingress accepted a verified delivery that asks Caravel for something. */
+export const TriggerReceivedV1 = defineMessage({
+  kind: 'trigger',
+  name: 'received',
+  version: 1,
+  description: 'A verified, deduplicated request from a source, addressed to a thread.',
+  data: z.object({
+    threadId,
+    source: triggerSource,
+    /** The sender's delivery id (X-GitHub-Delivery, Slack event_id, ...). */
+    deliveryId: z.string().min(1),
+    author: actor,
+    text: z.string(),
+    /** False when the author is not a mapped user: the text must be marked untrusted for models. */
+    trusted: z.boolean(),
+    repository: repositoryRef.optional(),
+    /** Source-specific pointer to reply to (PR number, Slack channel + ts, issue key, ...). */
+    replyTo: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+  }),
+  fixture: {
+    threadId: '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e',
+    source: 'synthetic',
+    deliveryId: 'fixture-delivery-1',
+    author: { externalId: 'octocat', displayName: 'The Octocat' },
+    text: '@caravel fix the flaky test in parser.spec.ts',
+    trusted: true,
+    repository: { owner: 'acme', name: 'widgets' },
+    replyTo: { issue: 42 },
+  },
+});

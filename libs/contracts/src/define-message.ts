@@ -1,0 +1,120 @@
+import { AppError } from '@caravel/errors';
+import { z } from 'zod';
+import {
+  buildHeader,
+  envelopeHeaderSchema,
+  type Envelope,
+  type EnvelopeOptions,
+} from './envelope.js';
+import { partitionToken, threadPartition } from './partition.js';
+import { KIND_STREAM, STREAMS, THREAD_KINDS, type MessageKind, type StreamSpec } from './streams.js';
+
+const threadIdSchema = z.uuid();
+
+interface DefinitionInput<TSchema extends z.ZodObject> {
+  /** Dotted name after the kind, e.g. `run.start` for the `cmd` kind. */
+  name: string;
+  kind: MessageKind;
+  version: number;
+  /** Payload schema. Thread-scoped kinds must carry `threadId` (a UUID). */
+  data: TSchema;
+  /** A valid example payload: the contract tests parse it and services use it in tests. */
+  fixture: z.input<TSchema>;
+  description: string;
+}
+
+/** Everything derived from one message definition. */
+export interface MessageDefinition<TSchema extends z.ZodObject = z.ZodObject> {
+  readonly type: string;
+  readonly version: number;
+  readonly kind: MessageKind;
+  readonly description: string;
+  readonly threadScoped: boolean;
+  readonly stream: StreamSpec;
+  readonly dataSchema: TSchema;
+  readonly envelopeSchema: z.ZodType<Envelope<z.output<TSchema>>>;
+  /** Stable handler pattern, e.g. `cmd.run.start.v1` (what `@EventPattern` takes). */
+  readonly pattern: string;
+  /** The concrete subject one message is published on. */
+  subjectFor(data: z.output<TSchema>): string;
+  /** A subject filter; narrowed to one thread or one partition when asked. */
+  filter(scope?: { threadId?: string; partition?: number }): string;
+  create(data: z.input<TSchema>, options: EnvelopeOptions): Envelope<z.output<TSchema>>;
+  /** Validates an unknown value as this message; throws `MESSAGE_MALFORMED` naming each problem. */
+  parse(raw: unknown): Envelope<z.output<TSchema>>;
+  fixture(options?: Partial<EnvelopeOptions>): Envelope<z.output<TSchema>>;
+}
+
+export type DataOf<D> = D extends MessageDefinition<infer S> ? z.output<S> : never;
+export type EnvelopeOf<D> = Envelope<DataOf<D>>;
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** Parses with a schema, turning zod's error into a coded one that lists every bad field. */
+export function parseOrThrow<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  throw new AppError('MESSAGE_MALFORMED', `${what} is malformed: ${describeIssues(result.error)}`, {
+    details: { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
+  });
+}
+
+/** Defines a message once; its subject, stream, envelope schema and fixture all derive from here. */
+export function defineMessage<TSchema extends z.ZodObject>(
+  input: DefinitionInput<TSchema>,
+): MessageDefinition<TSchema> {
+  const type = `${input.kind}.${input.name}`;
+  const threadScoped = THREAD_KINDS.has(input.kind);
+  const stream = STREAMS[KIND_STREAM[input.kind]];
+  const suffix = `${type}.v${input.version}`;
+  const envelopeSchema = envelopeHeaderSchema.extend({
+    type: z.literal(type),
+    version: z.literal(input.version),
+    data: input.data,
+  }) as unknown as z.ZodType<Envelope<z.output<TSchema>>>;
+
+  if (threadScoped && !('threadId' in input.data.shape)) {
+    throw new Error(`message ${type} is thread-scoped and its data must have threadId`);
+  }
+
+  const threadIdOf = (data: z.output<TSchema>): string =>
+    threadIdSchema.parse((data as { threadId?: unknown }).threadId);
+
+  const definition: MessageDefinition<TSchema> = {
+    type,
+    version: input.version,
+    kind: input.kind,
+    description: input.description,
+    threadScoped,
+    stream,
+    dataSchema: input.data,
+    envelopeSchema,
+    pattern: suffix,
+    subjectFor(data) {
+      if (!threadScoped) return suffix;
+      const threadId = threadIdOf(data);
+      return `thread.${threadId}.${suffix}.${partitionToken(threadPartition(threadId))}`;
+    },
+    filter(scope = {}) {
+      if (!threadScoped) return suffix;
+      const thread = scope.threadId ?? '*';
+      const partition = scope.partition === undefined ? '*' : partitionToken(scope.partition);
+      return `thread.${thread}.${suffix}.${partition}`;
+    },
+    create(data, options) {
+      const parsed = parseOrThrow(input.data, data, `${type} data`);
+      return { ...buildHeader(type, input.version, options), data: parsed };
+    },
+    parse(raw) {
+      return parseOrThrow(envelopeSchema, raw, `${type} v${input.version} envelope`);
+    },
+    fixture(options = {}) {
+      return definition.create(input.fixture, { source: 'fixture', ...options });
+    },
+  };
+  return definition;
+}

@@ -1,0 +1,130 @@
+import type { Envelope, MessageDefinition, StreamSpec } from '@caravel/contracts';
+import type { z } from 'zod';
+
+/** What the broker said about a publish. `duplicate` is true when the message id was seen before. */
+export interface PublishAck {
+  stream: string;
+  sequence: number;
+  duplicate: boolean;
+}
+
+/** One delivery of a stored message to a consumer. */
+export interface Delivery<TData = unknown> {
+  readonly envelope: Envelope<TData>;
+  readonly subject: string;
+  readonly stream: string;
+  readonly sequence: number;
+  /** 1 on the first delivery. */
+  readonly deliveryCount: number;
+  /** Extends the ack deadline (JetStream `+WPI`): call it from long handlers. */
+  working(): Promise<void>;
+}
+
+/** A message as it sits in a stream, for replay. */
+export interface StoredMessage {
+  stream: string;
+  sequence: number;
+  subject: string;
+  storedAt: Date;
+  envelope: Envelope;
+}
+
+export interface ConsumerOptions {
+  /** Durable name; replicas that use the same name share the work. */
+  durable: string;
+  /**
+   * When true, messages of one thread are handled one at a time in publish order across every
+   * replica, while other threads proceed in parallel.
+   */
+  ordered?: boolean;
+  /** How long a delivery may go without ack or `working()` before it is redelivered. */
+  ackWaitMs?: number;
+  /** Deliveries before a message is dead-lettered (default 5). */
+  maxDeliver?: number;
+  /** Delays for successive naks; the last repeats. Default 1 s, 5 s, 30 s, 2 min. */
+  backoffMs?: readonly number[];
+  /** Handlers running at once in this replica (default 8). */
+  concurrency?: number;
+}
+
+/** The handler's view: it returns normally or throws; settlement is the library's job. */
+export type DeliveryHandler<TData> = (delivery: Delivery<TData>) => Promise<void>;
+
+export interface Subscription {
+  /** Stops taking new deliveries and waits for in-flight handlers to settle. */
+  drain(): Promise<void>;
+}
+
+/** A dead-letter record, as {@link Bus.deadLetters} lists them. */
+export interface DeadLetter {
+  stream: string;
+  consumer: string;
+  sequence: number;
+  subject: string;
+  deliveries: number;
+  reason: string;
+  payload: string;
+  recordedAt: Date;
+}
+
+export interface ReplayOptions {
+  /** Narrow to one thread's messages. */
+  threadId?: string;
+  /** A NATS subject filter; default: the whole stream (or the thread's part of it). */
+  filter?: string;
+  fromSequence?: number;
+  fromTime?: Date;
+}
+
+export interface Lease {
+  key: string;
+  holder: string;
+  revision: number;
+  expiresAt: Date;
+}
+
+/** Per-key leases with compare-and-set and expiry (e.g. one active run per thread). */
+export interface LeaseStore {
+  /** Takes the lease when free or expired; `null` when someone else holds it. */
+  acquire(key: string, holder: string, ttlMs: number): Promise<Lease | null>;
+  /** Extends a held lease; fails (null) when `revision` is stale or the lease was lost. */
+  renew(lease: Lease, ttlMs: number): Promise<Lease | null>;
+  /** Releases a held lease; false when `revision` is stale. */
+  release(lease: Lease): Promise<boolean>;
+  get(key: string): Promise<Lease | null>;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+}
+
+export type RequestHandler = (request: unknown, subject: string) => Promise<unknown>;
+
+/**
+ * The message bus port. Two adapters implement it and pass one behaviour suite: JetStream (NATS)
+ * and embedded (in-process, durable in the embedded database).
+ */
+export interface Bus {
+  readonly kind: 'jetstream' | 'embedded';
+  /** Creates streams and supporting state; idempotent. */
+  ensureStreams(streams: readonly StreamSpec[]): Promise<void>;
+  publish<S extends z.ZodObject>(
+    definition: MessageDefinition<S>,
+    envelope: Envelope<z.output<S>>,
+  ): Promise<PublishAck>;
+  consume<S extends z.ZodObject>(
+    definition: MessageDefinition<S>,
+    options: ConsumerOptions,
+    handler: DeliveryHandler<z.output<S>>,
+  ): Promise<Subscription>;
+  /** Serves request/reply on a subject (wildcards allowed); replies are not durable. */
+  serve(subject: string, handler: RequestHandler, options?: { queue?: string }): Promise<Subscription>;
+  /** Sends a request; rejects with `TIMEOUT` when nobody answers in time. */
+  request<T = unknown>(subject: string, payload: unknown, options?: RequestOptions): Promise<T>;
+  replay(stream: StreamSpec, options?: ReplayOptions): AsyncIterable<StoredMessage>;
+  deadLetters(filter?: { consumer?: string }): Promise<DeadLetter[]>;
+  readonly leases: LeaseStore;
+  /** Health for readiness probes. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
