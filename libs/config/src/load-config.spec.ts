@@ -1,0 +1,56 @@
+import { AppError } from '@caravel/errors';
+import { z } from 'zod';
+import { distributedServiceSchema, loadConfig, renderEnvExample } from './index.js';
+
+describe('loadConfig', () => {
+  const schema = distributedServiceSchema(3001);
+
+  it('applies defaults and coerces values', () => {
+    const config = loadConfig('dispatch', schema, {
+      NATS_URL: 'nats://127.0.0.1:4222',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1/caravel',
+      PORT: '4000',
+    });
+    expect(config.PORT).toBe(4000);
+    expect(config.HOST).toBe('0.0.0.0');
+    expect(config.LOG_LEVEL).toBe('info');
+  });
+
+  it('lists every invalid key at once', () => {
+    let caught: unknown;
+    try {
+      loadConfig('dispatch', schema, { NATS_URL: 'http://x', PORT: 'ninety', LOG_LEVEL: 'loud' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(AppError);
+    const error = caught as AppError;
+    expect(error.code).toBe('CONFIG_INVALID');
+    const problems = error.details['problems'] as string[];
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(
+      ['DATABASE_URL', 'LOG_LEVEL', 'NATS_URL', 'PORT'].sort(),
+    );
+    expect(error.message).toContain('NATS_URL: must be a nats:// URL (got "http://x")');
+    expect(error.message).toContain('DATABASE_URL');
+  });
+
+  it('accepts pglite URLs for the database', () => {
+    const config = loadConfig('x', schema, { NATS_URL: 'nats://n:4222', DATABASE_URL: 'pglite:memory' });
+    expect(config.DATABASE_URL).toBe('pglite:memory');
+  });
+});
+
+describe('renderEnvExample', () => {
+  it('marks required keys, shows defaults and hides secrets', () => {
+    const text = renderEnvExample([{ title: 'svc', schema: distributedServiceSchema(3001) }]);
+    expect(text).toContain('# --- svc ---');
+    expect(text).toMatch(/^NATS_URL=nats:\/\/127\.0\.0\.1:4222$/m);
+    expect(text).toMatch(/^DATABASE_URL=$/m);
+    expect(text).toMatch(/^# PORT=3001$/m);
+  });
+
+  it('falls back to the key name when a key is undocumented', () => {
+    const text = renderEnvExample([{ title: 't', schema: z.object({ PLAIN: z.string() }) }]);
+    expect(text).toContain('# PLAIN (required)');
+  });
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { databaseUrl, documented, logLevel, natsUrl, port } from './schema-helpers.js';
+
+/**
+ * The keys every distributed service reads. Each app extends this with its own keys in its
+ * `<service>.config.ts`.
+ */
+export function distributedServiceSchema(defaultPort: number) {
+  return z.object({
+    PORT: documented(port(defaultPort), { description: 'HTTP port for health, readiness and routes' }),
+    HOST: documented(z.string().default('0.0.0.0'), { description: 'Interface the HTTP server binds' }),
+    NATS_URL: documented(natsUrl, {
+      description: 'NATS server with JetStream',
+      example: 'nats://127.0.0.1:4222',
+    }),
+    DATABASE_URL: documented(databaseUrl, {
+      description: 'PostgreSQL connection string',
+      example: 'postgres://postgres@127.0.0.1:5432/caravel',
+      secret: true,
+    }),
+    LOG_LEVEL: documented(logLevel, { description: 'Lowest log level printed' }),
+    SHUTDOWN_GRACE_MS: documented(z.coerce.number().int().positive().default(20_000), {
+      description: 'How long shutdown waits for in-flight handlers before closing',
+    }),
+  });
+}
+
+export type DistributedServiceConfig = z.output<ReturnType<typeof distributedServiceSchema>>;

@@ -1,0 +1,3 @@
+export type * from './bus.port.js';
+export type { BusTestHarness, BusHarnessFactory } from './testing/bus-harness.js';
+export * from './nest/index.js';

@@ -1,0 +1,92 @@
+import type { MessageDefinition } from '@caravel/contracts';
+import { Logger } from '@nestjs/common';
+import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
+import { lastValueFrom, isObservable, type Observable } from 'rxjs';
+import type { Bus, Delivery, Subscription } from '../bus.port.js';
+import { CaravelContext } from './caravel.context.js';
+import { isConsumerExtras } from './consumer-extras.js';
+
+/** Symbol identifying the Caravel transport in Nest's microservice registry. */
+export const CARAVEL_TRANSPORT = Symbol('caravel');
+
+/**
+ * A NestJS custom transport over the Caravel `Bus` (JetStream or embedded). `@EventPattern`
+ * handlers become durable consumers of the matching catalogue message; `@MessagePattern`
+ * handlers serve request/reply on their subject. Handlers just return or throw: the bus settles
+ * (ack / nak with backoff / term + dead letter) from the outcome and the error's `retryable` flag.
+ */
+export class CaravelTransport extends Server implements CustomTransportStrategy {
+  override readonly transportId = CARAVEL_TRANSPORT;
+  private readonly definitions: Map<string, MessageDefinition>;
+  private readonly subscriptions: Subscription[] = [];
+  private readonly log = new Logger('CaravelTransport');
+
+  constructor(
+    private readonly bus: Bus,
+    definitions: readonly MessageDefinition[],
+  ) {
+    super();
+    this.definitions = new Map(definitions.map((d) => [d.pattern, d]));
+  }
+
+  listen(callback: (error?: unknown) => void): void {
+    this.start().then(
+      () => callback(),
+      (error: unknown) => callback(error),
+    );
+  }
+
+  async close(): Promise<void> {
+    const subscriptions = this.subscriptions.splice(0);
+    await Promise.all(subscriptions.map((s) => s.drain()));
+  }
+
+  on(): never {
+    throw new Error('CaravelTransport does not expose transport events');
+  }
+
+  unwrap<T>(): T {
+    return this.bus as T;
+  }
+
+  private async start(): Promise<void> {
+    for (const [pattern, handler] of this.messageHandlers) {
+      const subscription = handler.isEventHandler
+        ? await this.subscribeEvent(pattern, handler)
+        : await this.serveRequest(pattern, handler);
+      this.subscriptions.push(subscription);
+    }
+  }
+
+  private async subscribeEvent(pattern: string, handler: MessageHandler): Promise<Subscription> {
+    const definition = this.definitions.get(pattern);
+    if (!definition) {
+      throw new Error(`@EventPattern('${pattern}') names no message in the catalogue`);
+    }
+    const extras: unknown = handler.extras;
+    if (!isConsumerExtras(extras)) {
+      throw new Error(`@EventPattern('${pattern}') needs extras with a durable consumer name`);
+    }
+    this.log.log(`consuming ${pattern} as ${extras.durable}${extras.ordered ? ' (ordered)' : ''}`);
+    return this.bus.consume(definition, extras, async (delivery: Delivery) => {
+      const context = new CaravelContext([delivery, delivery.subject]);
+      await settle(await handler(delivery.envelope, context));
+    });
+  }
+
+  private async serveRequest(pattern: string, handler: MessageHandler): Promise<Subscription> {
+    this.log.log(`serving requests on ${pattern}`);
+    return this.bus.serve(pattern, async (request, subject) => {
+      const context = new CaravelContext([null, subject]);
+      return settle(await handler(request, context));
+    });
+  }
+}
+
+/** Resolves what a Nest handler returned (a value, a promise or an observable) to its last value. */
+async function settle(result: unknown): Promise<unknown> {
+  if (isObservable(result)) {
+    return lastValueFrom(result as Observable<unknown>, { defaultValue: undefined });
+  }
+  return result;
+}

@@ -1,0 +1,19 @@
+import { BaseRpcContext } from '@nestjs/microservices';
+import type { Delivery } from '../bus.port.js';
+
+/** What a Caravel handler can ask about the message it is handling (`@Ctx() ctx: CaravelContext`). */
+export class CaravelContext extends BaseRpcContext<[Delivery | null, string]> {
+  /** The delivery being handled; null for request/reply handlers. */
+  get delivery(): Delivery | null {
+    return this.getArgByIndex(0) as Delivery | null;
+  }
+
+  get subject(): string {
+    return this.getArgByIndex(1) as string;
+  }
+
+  /** Keeps a long handler's delivery from being redelivered (no-op for requests). */
+  async working(): Promise<void> {
+    await this.delivery?.working();
+  }
+}

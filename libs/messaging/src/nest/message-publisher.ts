@@ -1,0 +1,20 @@
+import type { EnvelopeOptions, MessageDefinition } from '@caravel/contracts';
+import type { z } from 'zod';
+import type { Bus, PublishAck } from '../bus.port.js';
+
+/** Typed publishing for services: build a message from its definition and publish it. */
+export class MessagePublisher {
+  constructor(
+    private readonly bus: Bus,
+    private readonly source: string,
+  ) {}
+
+  async publish<S extends z.ZodObject>(
+    definition: MessageDefinition<S>,
+    data: z.input<S>,
+    options: Partial<EnvelopeOptions> = {},
+  ): Promise<PublishAck> {
+    const envelope = definition.create(data, { source: this.source, ...options });
+    return this.bus.publish(definition, envelope);
+  }
+}
