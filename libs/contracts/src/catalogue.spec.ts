@@ -98,3 +98,15 @@ describe('malformed envelopes', () => {
     expect(seen.size).toBe(THREAD_PARTITIONS);
   });
 });
+
+describe('request definitions', () => {
+  it('derives thread-scoped subjects and a wildcard pattern', async () => {
+    const { SandboxPing } = await import('./index.js');
+    const id = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
+    expect(SandboxPing.subjectFor(id)).toBe(`sandbox.${id}.ping`);
+    expect(SandboxPing.pattern).toBe('sandbox.*.ping');
+    expect(subjectMatches(SandboxPing.pattern, SandboxPing.subjectFor(id))).toBe(true);
+    expect(() => SandboxPing.subjectFor('a.b')).toThrow();
+    expect(() => SandboxPing.parseResponse({ threadId: id, alive: 'yes' })).toThrow(/alive/);
+  });
+});

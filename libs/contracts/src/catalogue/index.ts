@@ -4,6 +4,7 @@ import { TriggerReceivedV1 } from './trigger.messages.js';
 
 export { DeadLetterRecordedV1, RunFinishedV1, RunStartedV1, RunStepV1, StartRunV1, TriggerReceivedV1 };
 export * from './common.js';
+export { SandboxPing } from './sandbox.requests.js';
 
 /** Every message Caravel speaks. Contract tests walk this list. */
 export const CATALOGUE = [

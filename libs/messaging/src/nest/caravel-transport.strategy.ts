@@ -17,6 +17,8 @@ export const CARAVEL_TRANSPORT = Symbol('caravel');
  */
 export class CaravelTransport extends Server implements CustomTransportStrategy {
   override readonly transportId = CARAVEL_TRANSPORT;
+  /** Handler failures reach the bus, which settles (nak/term) and logs them. */
+  override readonly propagatesEventHandlerErrors = true;
   private readonly definitions: Map<string, MessageDefinition>;
   private readonly subscriptions: Subscription[] = [];
   private readonly log = new Logger('CaravelTransport');
@@ -50,11 +52,16 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
   }
 
   private async start(): Promise<void> {
-    for (const [pattern, handler] of this.messageHandlers) {
-      const subscription = handler.isEventHandler
-        ? await this.subscribeEvent(pattern, handler)
-        : await this.serveRequest(pattern, handler);
-      this.subscriptions.push(subscription);
+    for (const [pattern, head] of this.messageHandlers) {
+      if (!head.isEventHandler) {
+        this.subscriptions.push(await this.serveRequest(pattern, head));
+        continue;
+      }
+      // Nest chains event handlers of one pattern; each gets its own durable consumer here, so
+      // the chain is cut and every handler is settled on its own.
+      for (const handler of unchain(head)) {
+        this.subscriptions.push(await this.subscribeEvent(pattern, handler));
+      }
     }
   }
 
@@ -81,6 +88,18 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
       return settle(await handler(request, context));
     });
   }
+}
+
+function unchain(head: MessageHandler): MessageHandler[] {
+  const handlers: MessageHandler[] = [];
+  let current: MessageHandler | undefined = head;
+  while (current) {
+    const next: MessageHandler | undefined = current.next as MessageHandler | undefined;
+    current.next = undefined;
+    handlers.push(current);
+    current = next;
+  }
+  return handlers;
 }
 
 /** Resolves what a Nest handler returned (a value, a promise or an observable) to its last value. */
