@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** RFC 9562 name-based UUID, version 5 (SHA-1): the same namespace and name give the same id. */
+export function uuidV5(name: string, namespace: string): string {
+  if (!UUID.test(namespace)) throw new Error(`namespace must be a UUID, got ${namespace}`);
+  const namespaceBytes = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+  const hash = createHash('sha1').update(namespaceBytes).update(name, 'utf8').digest();
+  const bytes = hash.subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** RFC 9562's predefined namespace for URLs. */
+export const URL_NAMESPACE = '6ba7b811-9dad-11d1-80b4-00c04fd430c8';
+
+/** Caravel's root namespace (UUIDv5 of its URL): every derived id hangs below it. */
+export const CARAVEL_NAMESPACE = uuidV5('https://caravel.dev/ids', URL_NAMESPACE);
+
+/** The run a trigger starts: deterministic, so a redelivered trigger maps to the same run. */
+export function runIdForTrigger(triggerId: string): string {
+  return uuidV5(`run:${triggerId}`, CARAVEL_NAMESPACE);
+}
