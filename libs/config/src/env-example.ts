@@ -9,7 +9,9 @@ export interface EnvSection {
 function defaultOf(schema: z.ZodType): string | undefined {
   const result = schema.safeParse(undefined);
   if (!result.success || result.data === undefined) return undefined;
-  return String(result.data);
+  const value: unknown = result.data;
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
 }
 
 /** Renders `.env.example` from the config schemas: one commented block per section. */

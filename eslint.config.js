@@ -1,0 +1,75 @@
+// ESLint flat config: type-aware TypeScript rules, Prettier compatibility, and Nx module boundaries.
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+const DOMAIN_BANNED = ['@nestjs/*', 'kysely', 'pg', 'nats', '@nats-io/*', '@electric-sql/*', 'express'];
+
+/** Who may depend on whom. Apps never import apps; domain libraries import no frameworks. */
+const depConstraints = [
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: DOMAIN_BANNED },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain', 'type:util'], bannedExternalImports: DOMAIN_BANNED },
+  { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra'] },
+  {
+    sourceTag: 'type:testing',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra', 'type:testing'],
+  },
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra', 'type:testing'],
+  },
+  {
+    sourceTag: 'type:host',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra', 'type:testing', 'type:app'],
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '**/generated/**', '.nx/**', 'tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { enforceBuildableLibDependency: false, allow: [], depConstraints, banTransitiveDependencies: false },
+      ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-extraneous-class': 'off',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read configuration through a config schema (libs/config), not process.env.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', '**/src/testing/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly' },
+    },
+  },
+  prettier,
+);

@@ -1,0 +1,45 @@
+import { STREAMS } from '@caravel/contracts';
+import { openDatabase, type Database } from '@caravel/db';
+import { connectJetStreamBus, createEmbeddedBus, type Bus } from '@caravel/messaging';
+import { composeRuntime, type PlatformRuntime } from './runtime.js';
+
+async function withDatabase(
+  database: Database,
+  attach: (database: Database) => Promise<Bus>,
+): Promise<Bus> {
+  try {
+    const bus = await attach(database);
+    await bus.ensureStreams(Object.values(STREAMS));
+    return bus;
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+/** A service process of a team deployment: NATS JetStream + PostgreSQL. */
+export async function openDistributedRuntime(options: {
+  name: string;
+  natsUrl: string;
+  databaseUrl: string;
+}): Promise<PlatformRuntime> {
+  const database = await openDatabase({ url: options.databaseUrl });
+  const bus = await withDatabase(database, () =>
+    connectJetStreamBus({ url: options.natsUrl, name: options.name }),
+  );
+  return composeRuntime({ name: options.name, mode: 'distributed', bus, database });
+}
+
+/**
+ * Everything in one process: the embedded bus, durable in the embedded database (PGlite in
+ * `<dataDir>/pgdata`, or a PostgreSQL URL when given).
+ */
+export async function openEmbeddedRuntime(options: {
+  name: string;
+  dataDir: string;
+  databaseUrl?: string;
+}): Promise<PlatformRuntime> {
+  const database = await openDatabase({ url: options.databaseUrl ?? `pglite:${options.dataDir}/pgdata` });
+  const bus = await withDatabase(database, async (db) => createEmbeddedBus({ database: db, name: options.name }));
+  return composeRuntime({ name: options.name, mode: 'embedded', bus, database });
+}

@@ -1,0 +1,32 @@
+import { MessagePublisher } from '@caravel/messaging';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { AppErrorFilter } from './app-error.filter.js';
+import { HealthController } from './health.controller.js';
+import { ReadinessService } from './readiness.service.js';
+import type { PlatformRuntime } from './runtime.js';
+import { BUS, DATABASE, RUNTIME } from './tokens.js';
+
+/**
+ * Provides the bus, the database, a typed publisher, health probes and the error filter to every
+ * service module of a process. Imported once per process (one service, or all of them embedded).
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(runtime: PlatformRuntime): DynamicModule {
+    return {
+      module: PlatformModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: RUNTIME, useValue: runtime },
+        { provide: BUS, useValue: runtime.bus },
+        { provide: DATABASE, useValue: runtime.database },
+        { provide: MessagePublisher, useValue: new MessagePublisher(runtime.bus, runtime.name) },
+        { provide: APP_FILTER, useClass: AppErrorFilter },
+        ReadinessService,
+      ],
+      exports: [RUNTIME, BUS, DATABASE, MessagePublisher],
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { CATALOGUE, type MessageDefinition } from '@caravel/contracts';
+import { CaravelTransport } from '@caravel/messaging';
+import { Module, type INestApplication, type LogLevel, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { PlatformModule } from './platform.module.js';
+import type { PlatformRuntime } from './runtime.js';
+
+export interface ServiceHostOptions {
+  runtime: PlatformRuntime;
+  /** The service root modules this process hosts: one in distributed mode, all when embedded. */
+  modules: readonly Type[];
+  port: number;
+  host?: string;
+  logLevels?: LogLevel[];
+}
+
+/** A running process: its Nest app and the address its HTTP server listens on. */
+export interface ServiceHost {
+  readonly app: INestApplication;
+  readonly url: string;
+  /** Graceful: stops HTTP, drains bus handlers, then closes the bus and the database. */
+  close(): Promise<void>;
+}
+
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/** Nest's levels from a config value such as `info` (everything at or above it). */
+export function logLevelsFrom(level: string): LogLevel[] {
+  const normalized = (level === 'info' ? 'log' : level) as LogLevel;
+  const index = LEVELS.indexOf(normalized);
+  return LEVELS.slice(0, index < 0 ? 4 : index + 1);
+}
+
+/**
+ * Boots service modules on a runtime: HTTP (health + routes) and the bus transport that turns
+ * `@EventPattern`/`@MessagePattern` handlers into durable consumers and request servers.
+ */
+export async function startServiceHost(options: ServiceHostOptions): Promise<ServiceHost> {
+  const { runtime } = options;
+  const HostModule = Module({ imports: [PlatformModule.forRoot(runtime), ...options.modules] })(
+    class CaravelHostModule {},
+  );
+  const app = await NestFactory.create(HostModule, {
+    logger: options.logLevels ?? logLevelsFrom('info'),
+    abortOnError: false,
+  });
+  const definitions: readonly MessageDefinition[] = CATALOGUE;
+  app.connectMicroservice(
+    { strategy: new CaravelTransport(runtime.bus, definitions) },
+    { inheritAppConfig: true },
+  );
+  await app.startAllMicroservices();
+  await app.listen(options.port, options.host ?? '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number } | string | null;
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    app,
+    url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : (options.host ?? '127.0.0.1')}:${port}`,
+    close: () => app.close(),
+  };
+}
