@@ -1,0 +1,115 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../generated/types.js';
+import { toSequence } from './bus-sql.js';
+
+/** A durable consumer's declaration. */
+export interface BusConsumerSpec {
+  stream: string;
+  durable: string;
+  /** Subject filter as given (NATS syntax), kept for operators. */
+  filter: string;
+  ordered: boolean;
+  config: Record<string, unknown>;
+}
+
+/** How far a fill may read ahead of the consumer's unsettled work. */
+export interface FillOptions {
+  /** Regular expression (PostgreSQL `~`) the subject must match. */
+  subjectRegex: string;
+  /** Messages taken into the consumer's pending set per call. */
+  batch: number;
+  /** No fill while this many deliveries are unsettled (JetStream's MaxAckPending). */
+  maxUnsettled: number;
+}
+
+/**
+ * Durable consumers of the embedded bus (`bus_consumers`). Each keeps `delivered_through`, the
+ * sequence up to which matching messages have entered `bus_deliveries` (settled ones are deleted
+ * from there), and `ack_floor`, below which everything is settled. Both make the pending scan
+ * independent of the log's length.
+ */
+export class BusConsumerRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Creates the consumer or updates its declaration; its position is kept. */
+  async register(spec: BusConsumerSpec): Promise<void> {
+    await this.db
+      .insertInto('bus_consumers')
+      .values({
+        stream: spec.stream,
+        durable: spec.durable,
+        filter: spec.filter,
+        ordered: spec.ordered,
+        config: JSON.stringify(spec.config),
+      })
+      .onConflict((oc) =>
+        oc.columns(['stream', 'durable']).doUpdateSet((eb) => ({
+          filter: eb.ref('excluded.filter'),
+          ordered: eb.ref('excluded.ordered'),
+          config: eb.ref('excluded.config'),
+        })),
+      )
+      .execute();
+  }
+
+  /**
+   * Moves newly published matching messages into the consumer's pending set and advances its
+   * cursor; returns how many entered. The consumer row is locked (skipping when another replica
+   * holds it), so two replicas never fill at once and an acked delivery is never filled again.
+   */
+  async fill(stream: string, durable: string, options: FillOptions): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const consumer = await trx
+        .selectFrom('bus_consumers')
+        .select(['delivered_through'])
+        .where('stream', '=', stream)
+        .where('durable', '=', durable)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
+      if (!consumer) return 0;
+      const cursor = toSequence(consumer.delivered_through);
+      const unsettled = await trx
+        .selectFrom('bus_deliveries')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('stream', '=', stream)
+        .where('durable', '=', durable)
+        .executeTakeFirstOrThrow();
+      if (Number(unsettled.n) >= options.maxUnsettled) return 0;
+      // Read the head first: everything up to it is visible to the next statement, because
+      // appends to one stream commit in sequence order.
+      const head = await trx
+        .selectFrom('bus_messages')
+        .select((eb) => eb.fn.max('sequence').as('head'))
+        .where('stream', '=', stream)
+        .executeTakeFirst();
+      const headSequence = head?.head == null ? 0 : toSequence(head.head);
+      if (headSequence <= cursor) return 0;
+      const entered = await sql<{ sequence: string | number }>`
+        insert into bus_deliveries (stream, durable, sequence, thread_id, state, delivery_count, visible_at)
+        select m.stream, ${durable}, m.sequence, m.thread_id, 'pending', 0, now()
+        from bus_messages m
+        where m.stream = ${stream} and m.sequence > ${cursor} and m.sequence <= ${headSequence}
+          and m.subject ~ ${options.subjectRegex}
+        order by m.sequence
+        limit ${options.batch}
+        on conflict do nothing
+        returning sequence`.execute(trx);
+      const sequences = entered.rows.map((row) => toSequence(row.sequence));
+      const reached = sequences.length >= options.batch ? Math.max(...sequences) : headSequence;
+      await this.advance(trx, stream, durable, reached);
+      return sequences.length;
+    });
+  }
+
+  private async advance(trx: Kysely<DB>, stream: string, durable: string, through: number): Promise<void> {
+    await sql`
+      update bus_consumers c
+      set delivered_through = ${through},
+          ack_floor = coalesce(
+            (select min(d.sequence) - 1 from bus_deliveries d
+             where d.stream = c.stream and d.durable = c.durable),
+            ${through})
+      where c.stream = ${stream} and c.durable = ${durable}`.execute(trx);
+  }
+}

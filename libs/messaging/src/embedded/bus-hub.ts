@@ -1,0 +1,46 @@
+import { EventEmitter } from 'node:events';
+import { RequestRegistry } from './request-registry.js';
+
+/**
+ * What the embedded buses of one process share when they sit on the same database and
+ * namespace: publish notifications (so a local publish wakes every local consumer at once,
+ * without waiting for a poll) and the request/reply registry.
+ */
+export class BusHub {
+  readonly requests = new RequestRegistry();
+  private readonly published = new EventEmitter();
+
+  constructor() {
+    // Every consumer of every replica listens; the default cap of 10 is a leak heuristic only.
+    this.published.setMaxListeners(0);
+  }
+
+  announce(stream: string): void {
+    this.published.emit(stream);
+  }
+
+  /** Calls `listener` after each local publish to `stream`; returns the unsubscribe. */
+  onPublish(stream: string, listener: () => void): () => void {
+    this.published.on(stream, listener);
+    return () => {
+      this.published.off(stream, listener);
+    };
+  }
+}
+
+const hubs = new WeakMap<object, Map<string, BusHub>>();
+
+/** The hub for a database object and namespace, created on first use. */
+export function hubFor(database: object, namespace: string): BusHub {
+  let byNamespace = hubs.get(database);
+  if (!byNamespace) {
+    byNamespace = new Map();
+    hubs.set(database, byNamespace);
+  }
+  let hub = byNamespace.get(namespace);
+  if (!hub) {
+    hub = new BusHub();
+    byNamespace.set(namespace, hub);
+  }
+  return hub;
+}
