@@ -1,2 +1,9 @@
 export { testEnvironment, type TestEnvironment } from './test-environment.js';
 export { serviceGate, type ServiceGate, type RequiredService } from './service-gate.js';
+export {
+  testDatabaseTargets,
+  describeEachDatabase,
+  createTestPostgresDatabase,
+  type TestDatabaseTarget,
+  type TestPostgresDatabase,
+} from './database.js';

@@ -1,0 +1,28 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../generated/types.js';
+
+/** Where the database reports what it does at start (migrations applied, sockets opened). */
+export interface DatabaseLogger {
+  log(message: string): void;
+  warn(message: string): void;
+}
+
+/** An open database: PostgreSQL (distributed) or PGlite (embedded), same SQL and same JS types. */
+export interface Database {
+  readonly kind: 'postgres' | 'pglite';
+  readonly db: Kysely<DB>;
+  /**
+   * A pg-wire connection string other pg clients (e.g. LangGraph's PostgresSaver) can use; for
+   * PGlite it starts @electric-sql/pglite-socket's server on 127.0.0.1 (random port, several
+   * connections) on first call.
+   */
+  connectionString(): Promise<string>;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  /** Closes every connection (and PGlite's socket server); safe to call twice. */
+  close(): Promise<void>;
+}
+
+export const silentLogger: DatabaseLogger = { log: () => undefined, warn: () => undefined };

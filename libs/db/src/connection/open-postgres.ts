@@ -1,0 +1,50 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DB } from '../generated/types.js';
+import { isConnectionFailure, postgresUnavailable } from './database-errors.js';
+import type { Database, DatabaseLogger } from './database.types.js';
+import { PG_OID, parseInt8 } from './type-parsers.js';
+
+const CONNECT_TIMEOUT_MS = 5_000;
+
+// Per pool, not pg.types.setTypeParser: other pg users in the process (LangGraph) keep pg's defaults.
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === PG_OID.int8 && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** Opens a PostgreSQL server database; fails with DEPENDENCY_UNAVAILABLE when it cannot be used. */
+export async function openPostgres(
+  location: { url: string; host: string; port: number; database: string },
+  logger: DatabaseLogger,
+): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: location.url,
+    types: typeParsers,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  // An idle client dropped by the server must not crash the process; the pool replaces it.
+  pool.on('error', (error) => logger.warn(`PostgreSQL idle connection error: ${error.message}`));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const ping = async (): Promise<void> => {
+    await sql`select 1`.execute(db);
+  };
+  try {
+    await ping();
+  } catch (error) {
+    await db.destroy();
+    if (isConnectionFailure(error)) {
+      throw postgresUnavailable(location.host, location.port, location.database, error);
+    }
+    throw error;
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    kind: 'postgres',
+    db,
+    connectionString: async () => location.url,
+    transaction: (work) => db.transaction().execute(work),
+    ping,
+    close: () => (closing ??= db.destroy()),
+  };
+}

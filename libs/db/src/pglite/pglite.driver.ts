@@ -1,0 +1,106 @@
+import type { PGlite, Results } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import type { PgliteSession } from './pglite-session.js';
+
+// As Kysely's PostgresDriver does with pg's command tag.
+const ROW_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** One lease of the PGlite backend, as Kysely sees a connection. */
+class PgliteConnection implements DatabaseConnection {
+  constructor(private readonly pglite: PGlite) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.run<R>(compiled);
+    if (result.command && ROW_COMMANDS.has(result.command.toUpperCase())) {
+      return { rows: result.rows, numAffectedRows: BigInt(result.affectedRows ?? 0) };
+    }
+    return { rows: result.rows };
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {
+    const { rows } = await this.run<R>(compiled);
+    for (let start = 0; start < rows.length; start += chunkSize) {
+      yield { rows: rows.slice(start, start + chunkSize) };
+    }
+  }
+
+  // Like pg, a statement without parameters goes through the simple protocol, so a migration
+  // script with several statements runs as one query on both drivers.
+  private async run<R>(compiled: CompiledQuery): Promise<Results<R>> {
+    if (compiled.parameters.length === 0) {
+      const results = await this.pglite.exec(compiled.sql, { rowMode: 'object' });
+      const last = results[results.length - 1];
+      return (last ?? { rows: [], fields: [], affectedRows: 0 }) as Results<R>;
+    }
+    return this.pglite.query<R>(compiled.sql, [...compiled.parameters], { rowMode: 'object' });
+  }
+}
+
+/**
+ * A Kysely driver over one PGlite instance. There is a single backend session, so there is a
+ * single connection: acquiring it waits for the previous holder, and a transaction keeps it.
+ */
+export class PgliteDriver implements Driver {
+  private readonly releases = new WeakMap<DatabaseConnection, () => void>();
+
+  constructor(
+    private readonly session: PgliteSession,
+    private readonly onDestroy: () => Promise<void>,
+  ) {}
+
+  async init(): Promise<void> {
+    await this.session.pglite.waitReady;
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const release = await this.session.acquire();
+    const connection = new PgliteConnection(this.session.pglite);
+    this.releases.set(connection, release);
+    return connection;
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.releases.get(connection)?.();
+    this.releases.delete(connection);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const modes = [
+      settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
+      settings.accessMode ?? '',
+    ].filter(Boolean);
+    await connection.executeQuery(CompiledQuery.raw(['begin', ...modes].join(' ')));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteIdentifier(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${quoteIdentifier(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release savepoint ${quoteIdentifier(name)}`));
+  }
+
+  async destroy(): Promise<void> {
+    await this.onDestroy();
+  }
+}
