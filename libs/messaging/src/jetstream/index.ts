@@ -1,0 +1,3 @@
+export { connectJetStreamBus, type JetStreamBusOptions } from './connect-jetstream-bus.js';
+export { JetStreamBus } from './jetstream-bus.js';
+export { Namespace } from './namespace.js';

@@ -1,0 +1,100 @@
+import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import type { BusLogger } from '../settlement/index.js';
+import type { SlotLimiter } from './slot-limiter.js';
+
+/** How long one pull request waits on the server for messages (the client's minimum is 1 s). */
+const PULL_EXPIRES_MS = 5_000;
+const RETRY_AFTER_ERROR_MS = 1_000;
+
+export interface PullLoopOptions {
+  consumer: Consumer;
+  label: string;
+  limiter: SlotLimiter;
+  /**
+   * Ordered partitions pull one message and handle it before pulling again (the durable allows
+   * one unacked message anyway); shared durables reserve handler slots first and pull that many.
+   */
+  ordered: boolean;
+  handle(message: JsMsg): Promise<void>;
+  logger: BusLogger;
+}
+
+/** Keeps pulling from one durable until stopped, surviving disconnects by retrying. */
+export class PullLoop {
+  private stopped = false;
+  private current: ConsumerMessages | null = null;
+  private finished: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: PullLoopOptions) {}
+
+  start(): void {
+    this.finished = this.run();
+  }
+
+  /** Stops pulling; resolves once the loop has left (in-flight handlers are tracked elsewhere). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.current?.close().catch(() => undefined);
+    await this.finished;
+  }
+
+  /** Stops without waiting for anything (the process is presumed dead). */
+  abandon(): void {
+    this.stopped = true;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await (this.options.ordered ? this.pullOrdered() : this.pullShared());
+      } catch (error) {
+        if (this.stopped) break;
+        this.options.logger.warn(`${this.options.label}: pull failed, retrying: ${String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_ERROR_MS));
+      }
+    }
+  }
+
+  private async pullOrdered(): Promise<void> {
+    const { consumer, limiter } = this.options;
+    const batch = await consumer.fetch({ max_messages: 1, expires: PULL_EXPIRES_MS });
+    this.current = batch;
+    try {
+      for await (const message of batch) {
+        await limiter.reserve(1);
+        await this.dispatch(message);
+      }
+    } finally {
+      this.current = null;
+    }
+  }
+
+  private async pullShared(): Promise<void> {
+    const { consumer, limiter } = this.options;
+    const reserved = await limiter.reserve(limiter.capacity);
+    let received = 0;
+    try {
+      if (this.stopped) return;
+      const batch = await consumer.fetch({ max_messages: reserved, expires: PULL_EXPIRES_MS });
+      this.current = batch;
+      for await (const message of batch) {
+        received += 1;
+        void this.dispatch(message);
+      }
+    } finally {
+      this.current = null;
+      limiter.release(reserved - received);
+    }
+  }
+
+  /** Runs one message's handling in its reserved slot and frees the slot however it ends. */
+  private async dispatch(message: JsMsg): Promise<void> {
+    try {
+      await this.options.handle(message);
+    } catch (error) {
+      this.options.logger.error(`${this.options.label}: settling seq ${message.seq} failed: ${String(error)}`);
+    } finally {
+      this.options.limiter.release(1);
+    }
+  }
+}

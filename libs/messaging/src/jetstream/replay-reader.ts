@@ -1,0 +1,92 @@
+import type { StreamSpec } from '@caravel/contracts';
+import { AppError } from '@caravel/errors';
+import {
+  DeliverPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type OrderedConsumerOptions,
+} from '@nats-io/jetstream';
+import type { Envelope } from '@caravel/contracts';
+import type { ReplayOptions, StoredMessage } from '../bus.port.js';
+import type { Namespace } from './namespace.js';
+import { isNotFound } from './stream-setup.js';
+
+const REPLAY_BATCH = 256;
+/** A fetch that comes back empty after this long means the reader has caught up. */
+const CAUGHT_UP_AFTER_MS = 1_000;
+
+/**
+ * The subject filter a replay reads, in logical (un-namespaced) form. A thread filter is cut from
+ * the stream's own subject (`thread.*.evt.>` -> `thread.<id>.evt.>`): 2.9 only accepts a consumer
+ * filter that is a subset of one stream subject.
+ */
+export function replayFilter(spec: Pick<StreamSpec, 'name' | 'subjects'>, options: ReplayOptions): string | undefined {
+  if (options.filter) return options.filter;
+  if (options.threadId === undefined) return undefined;
+  const threadSubject = spec.subjects.find((subject) => subject.startsWith('thread.*.'));
+  if (!threadSubject) {
+    throw new AppError('BAD_REQUEST', `stream ${spec.name} holds no thread-scoped subjects to filter by thread`);
+  }
+  return `thread.${options.threadId}.${threadSubject.slice('thread.*.'.length)}`;
+}
+
+/** Reads stored messages in order with an ephemeral ordered consumer. */
+export class ReplayReader {
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly namespace: Namespace,
+  ) {}
+
+  async *read(spec: StreamSpec, options: ReplayOptions = {}): AsyncGenerator<StoredMessage> {
+    const stream = this.namespace.streamName(spec);
+    const logical = replayFilter(spec, options);
+    const filter = logical === undefined ? undefined : this.namespace.subject(logical);
+    if (await this.nothingToRead(stream, filter)) return;
+    const consumer = await this.js.consumers.get(stream, this.consumerOptions(filter, options));
+    for (;;) {
+      const batch = await consumer.fetch({ max_messages: REPLAY_BATCH, expires: CAUGHT_UP_AFTER_MS });
+      let received = 0;
+      for await (const message of batch) {
+        received += 1;
+        yield this.toStored(spec, message);
+        if (message.info.pending === 0) return;
+      }
+      if (received === 0) return;
+    }
+  }
+
+  private consumerOptions(filter: string | undefined, options: ReplayOptions): Partial<OrderedConsumerOptions> {
+    const base: Partial<OrderedConsumerOptions> = filter === undefined ? {} : { filter_subjects: filter };
+    if (options.fromSequence !== undefined) {
+      return { ...base, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: options.fromSequence };
+    }
+    if (options.fromTime !== undefined) {
+      return { ...base, deliver_policy: DeliverPolicy.StartTime, opt_start_time: options.fromTime.toISOString() };
+    }
+    return { ...base, deliver_policy: DeliverPolicy.All };
+  }
+
+  /** Answers "empty" cheaply so a replay of nothing does not wait for a pull to expire. */
+  private async nothingToRead(stream: string, filter: string | undefined): Promise<boolean> {
+    try {
+      const info = await this.jsm.streams.info(stream, filter === undefined ? {} : { subjects_filter: filter });
+      if (filter === undefined) return info.state.messages === 0;
+      return Object.values(info.state.subjects ?? {}).reduce((sum, count) => sum + count, 0) === 0;
+    } catch (error) {
+      if (isNotFound(error)) return true;
+      throw error;
+    }
+  }
+
+  private toStored(spec: StreamSpec, message: JsMsg): StoredMessage {
+    return {
+      stream: spec.name,
+      sequence: message.seq,
+      subject: this.namespace.logicalSubject(message.subject),
+      storedAt: message.time,
+      envelope: message.json<Envelope>(),
+    };
+  }
+}
