@@ -14,3 +14,29 @@ export type * from './generated/types.js';
 
 // Embedded bus tables and leases (repositories used by @caravel/messaging's embedded adapter)
 export * from './bus/index.js';
+
+// Repositories (wave 1)
+export type { Executor } from './repositories/executor.js';
+export { DeliveryRepository, type DeliveryRow, type NewDelivery } from './repositories/delivery.repository.js';
+export {
+  ThreadRepository,
+  type ThreadRow,
+  type ThreadUpsert,
+  type ThreadStatusChange,
+  type ThreadListQuery,
+} from './repositories/thread.repository.js';
+export { RunRepository, type RunRow, type NewRun, type RunFinish } from './repositories/run.repository.js';
+export {
+  RunEventRepository,
+  type RunEventRow,
+  type NewRunEvent,
+  type RunEventQuery,
+} from './repositories/run-event.repository.js';
+export { SandboxRepository, type SandboxRow, type SandboxBinding } from './repositories/sandbox.repository.js';
+export { InboxRepository } from './repositories/inbox.repository.js';
+export {
+  OutboxRepository,
+  type OutboxRow,
+  type NewOutboxEntry,
+  type UnpublishedQuery,
+} from './repositories/outbox.repository.js';

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { AppError } from '@caravel/errors';
+import { describeEachDatabase } from '@caravel/testing';
+import type { Database } from '../connection/database.types.js';
+import { DeliveryRepository } from './delivery.repository.js';
+import { InboxRepository } from './inbox.repository.js';
+import { OutboxRepository } from './outbox.repository.js';
+import { RunEventRepository } from './run-event.repository.js';
+import { RunRepository } from './run.repository.js';
+import { SandboxRepository } from './sandbox.repository.js';
+import { ThreadRepository } from './thread.repository.js';
+
+const t = (seconds: number): Date => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
+
+await describeEachDatabase('wave-1 repositories', (target) => {
+  let database: Database;
+  let threads: ThreadRepository;
+  let runs: RunRepository;
+
+  beforeAll(async () => {
+    database = await target.open();
+    threads = new ThreadRepository(database.db);
+    runs = new RunRepository(database.db);
+  });
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const newThread = async (): Promise<string> => {
+    const id = randomUUID();
+    await threads.upsert({ id, source: 'github', title: 'Fix flaky test', at: t(0) });
+    return id;
+  };
+
+  it('records a delivery once per delivery id and once per semantic key', async () => {
+    const deliveries = new DeliveryRepository(database.db);
+    const base = { source: 'slack', threadId: randomUUID(), event: 'app_mention', payload: { text: 'hi', n: [1, 2] } };
+    expect(await deliveries.record({ ...base, id: randomUUID(), deliveryId: 'd-1', semanticKey: 'C1:171.1' })).toBe(true);
+    expect(await deliveries.record({ ...base, id: randomUUID(), deliveryId: 'd-1', semanticKey: 'C1:999' })).toBe(false);
+    expect(await deliveries.record({ ...base, id: randomUUID(), deliveryId: 'd-2', semanticKey: 'C1:171.1' })).toBe(false);
+    expect(await deliveries.record({ ...base, id: randomUUID(), deliveryId: 'd-3' })).toBe(true);
+    expect(await deliveries.record({ ...base, id: randomUUID(), deliveryId: 'd-4' })).toBe(true);
+    const stored = await deliveries.findBySourceDelivery('slack', 'd-1');
+    expect(stored).toMatchObject({ semanticKey: 'C1:171.1', payload: { text: 'hi', n: [1, 2] } });
+    expect(await deliveries.get(stored?.id ?? '')).toEqual(stored);
+    expect(stored?.receivedAt).toBeInstanceOf(Date);
+  });
+
+  it('upserts threads without erasing stored fields, and lists them newest first', async () => {
+    const id = randomUUID();
+    await threads.upsert({ id, source: 'linear', title: 'First', repositoryOwner: 'acme', repositoryName: 'api', at: t(1) });
+    const again = await threads.upsert({ id, source: 'linear', at: t(2) });
+    expect(again).toMatchObject({ title: 'First', repositoryOwner: 'acme', repositoryName: 'api', status: 'idle' });
+    expect(again.updatedAt).toEqual(t(2));
+    expect(again.createdAt).toEqual(t(1));
+    expect(await threads.get(id)).toEqual(again);
+    expect(await threads.get(randomUUID())).toBeNull();
+    const later = randomUUID();
+    await threads.upsert({ id: later, source: 'linear', title: 'Later', at: t(3) });
+    const listed = await threads.list({ limit: 2 });
+    expect(listed.map((thread) => thread.id)).toEqual([later, id]);
+    expect((await threads.list({ updatedBefore: t(3), limit: 1 }))[0]?.id).toBe(id);
+  });
+
+  it('sets thread status and active run, with a compare-and-set on the active run', async () => {
+    const id = await newThread();
+    const runId = randomUUID();
+    expect(await threads.setStatus(id, { status: 'running', activeRunId: runId, expectedActiveRunId: null })).toMatchObject({
+      status: 'running',
+      activeRunId: runId,
+    });
+    expect(await threads.setStatus(id, { status: 'running', activeRunId: randomUUID(), expectedActiveRunId: null })).toBeNull();
+    expect(await threads.setStatus(id, { status: 'idle', activeRunId: null, expectedActiveRunId: runId })).toMatchObject({
+      status: 'idle',
+      activeRunId: null,
+    });
+    expect((await threads.list({ status: 'running' })).some((thread) => thread.id === id)).toBe(false);
+  });
+
+  it('creates one run per trigger and returns the existing run for a repeated trigger', async () => {
+    const threadId = await newThread();
+    const triggerId = randomUUID();
+    const first = await runs.create({ id: randomUUID(), threadId, triggerId, createdAt: t(5) });
+    expect(first.created).toBe(true);
+    expect(first.run).toMatchObject({ status: 'queued', summary: '', runner: null, startedAt: null });
+    const repeat = await runs.create({ id: randomUUID(), threadId, triggerId });
+    expect(repeat).toEqual({ run: first.run, created: false });
+    const reused = runs.create({ id: first.run.id, threadId, triggerId: randomUUID() });
+    await expect(reused).rejects.toBeInstanceOf(AppError);
+    await expect(reused).rejects.toMatchObject({ code: 'DUPLICATE' });
+    expect(await runs.findByTrigger(triggerId)).toEqual(first.run);
+  });
+
+  it('marks runs started and finished and lists them by thread and by recency', async () => {
+    const threadId = await newThread();
+    const a = (await runs.create({ id: randomUUID(), threadId, triggerId: randomUUID(), createdAt: t(10) })).run;
+    const b = (await runs.create({ id: randomUUID(), threadId, triggerId: randomUUID(), createdAt: t(11) })).run;
+    expect(await runs.markStarted(a.id, { runner: 'runner-1', at: t(12) })).toMatchObject({
+      status: 'running',
+      runner: 'runner-1',
+      startedAt: t(12),
+    });
+    const done = await runs.markFinished(a.id, { status: 'succeeded', exitStatus: 'submitted', summary: 'PR opened', at: t(13) });
+    expect(done).toMatchObject({ status: 'succeeded', exitStatus: 'submitted', summary: 'PR opened', finishedAt: t(13) });
+    expect(await runs.get(a.id)).toEqual(done);
+    expect(await runs.markStarted(randomUUID(), { runner: 'x' })).toBeNull();
+    expect((await runs.listByThread(threadId)).map((run) => run.id)).toEqual([a.id, b.id]);
+    const recent = await runs.listRecent({ limit: 100 });
+    expect(recent.findIndex((run) => run.id === b.id)).toBeLessThan(recent.findIndex((run) => run.id === a.id));
+    expect((await runs.listRecent({ status: 'succeeded' })).map((run) => run.id)).toContain(a.id);
+  });
+
+  it('appends run events idempotently on id and lists a thread from a time or a sequence', async () => {
+    const events = new RunEventRepository(database.db);
+    const threadId = randomUUID();
+    const event = (sequence: number, id = randomUUID()) => ({
+      id,
+      threadId,
+      type: 'step',
+      stream: `EVENTS_${threadId}`,
+      sequence,
+      occurredAt: t(sequence),
+      data: { sequence },
+    });
+    const first = event(1);
+    expect(await events.append(first)).toBe(true);
+    expect(await events.append(first)).toBe(false);
+    await expect(events.append(event(1))).rejects.toMatchObject({ code: 'DUPLICATE' });
+    expect(await events.append({ ...event(2), runId: randomUUID() })).toBe(true);
+    expect(await events.append(event(3))).toBe(true);
+    expect((await events.listByThread(threadId)).map((row) => row.sequence)).toEqual([1, 2, 3]);
+    expect((await events.listByThread(threadId, { from: t(2) })).map((row) => row.sequence)).toEqual([2, 3]);
+    expect((await events.listByThread(threadId, { afterSequence: 2 })).map((row) => row.data)).toEqual([{ sequence: 3 }]);
+    expect(await events.listByThread(threadId, { limit: 1 })).toEqual([{ ...first, runId: null }]);
+  });
+
+  it('lists a run\'s events', async () => {
+    const events = new RunEventRepository(database.db);
+    const runId = randomUUID();
+    await events.append({ id: randomUUID(), threadId: randomUUID(), runId, type: 'done', stream: 'E', sequence: 77, occurredAt: t(1), data: null });
+    expect((await events.listByRun(runId)).map((row) => row.type)).toEqual(['done']);
+  });
+
+  it('binds a sandbox once per thread, touches, updates and deletes it', async () => {
+    const sandboxes = new SandboxRepository(database.db);
+    const threadId = randomUUID();
+    const bound = await sandboxes.bind({ id: randomUUID(), threadId, provider: 'bwrap', externalId: 'sb-1', at: t(1) });
+    expect(bound).toMatchObject({ bound: true, sandbox: { status: 'ready', externalId: 'sb-1', lastUsedAt: t(1) } });
+    const second = await sandboxes.bind({ id: randomUUID(), threadId, provider: 'local', externalId: 'sb-2' });
+    expect(second).toEqual({ sandbox: bound.sandbox, bound: false });
+    expect(await sandboxes.touch(threadId, t(9))).toBe(true);
+    expect((await sandboxes.getByThread(threadId))?.lastUsedAt).toEqual(t(9));
+    expect(await sandboxes.setStatus(threadId, 'stopped')).toBe(true);
+    expect((await sandboxes.getByThread(threadId))?.status).toBe('stopped');
+    expect(await sandboxes.delete(threadId)).toBe(true);
+    expect(await sandboxes.delete(threadId)).toBe(false);
+    expect(await sandboxes.touch(threadId)).toBe(false);
+    expect(await sandboxes.getByThread(threadId)).toBeNull();
+  });
+
+  it('claims an inbox message once per consumer', async () => {
+    const inbox = new InboxRepository(database.db);
+    const messageId = randomUUID();
+    expect(await database.transaction((trx) => inbox.claim('dispatch', messageId, trx))).toBe(true);
+    expect(await database.transaction((trx) => inbox.claim('dispatch', messageId, trx))).toBe(false);
+    expect(await database.transaction((trx) => inbox.claim('reviewer', messageId, trx))).toBe(true);
+    expect(await inbox.isProcessed('dispatch', messageId)).toBe(true);
+    expect(await inbox.prune(new Date(Date.now() + 60_000))).toBeGreaterThanOrEqual(2);
+    expect(await inbox.isProcessed('dispatch', messageId)).toBe(false);
+  });
+
+  it('leaves nothing behind when the handler transaction with an inbox claim rolls back', async () => {
+    const inbox = new InboxRepository(database.db);
+    const outbox = new OutboxRepository(database.db);
+    const messageId = randomUUID();
+    const outboxId = randomUUID();
+    const threadId = randomUUID();
+    const handler = database.transaction(async (trx) => {
+      expect(await inbox.claim('dispatch', messageId, trx)).toBe(true);
+      await new ThreadRepository(database.db).upsert({ id: threadId, source: 'github' }, trx);
+      await outbox.enqueue({ id: outboxId, subject: 's', pattern: 'p', envelope: { a: 1 } }, trx);
+      throw new Error('side effect failed');
+    });
+    await expect(handler).rejects.toThrow('side effect failed');
+    expect(await inbox.isProcessed('dispatch', messageId)).toBe(false);
+    expect(await threads.get(threadId)).toBeNull();
+    expect((await outbox.fetchUnpublished({ limit: 1000 })).some((row) => row.id === outboxId)).toBe(false);
+    expect(await database.transaction((trx) => inbox.claim('dispatch', messageId, trx))).toBe(true);
+  });
+
+  it('enqueues outbox messages in a transaction, fetches unpublished ones and marks them', async () => {
+    const outbox = new OutboxRepository(database.db);
+    const [a, b] = [randomUUID(), randomUUID()];
+    await database.transaction(async (trx) => {
+      await outbox.enqueue({ id: a, subject: 'thread.x.cmd.start.v1', pattern: 'cmd.start', envelope: { id: a }, createdAt: t(1) }, trx);
+      await outbox.enqueue({ id: b, subject: 'thread.x.cmd.start.v1', pattern: 'cmd.start', envelope: [b], createdAt: t(2) }, trx);
+    });
+    const pending = await outbox.fetchUnpublished({ limit: 1000 });
+    expect(pending.filter((row) => row.id === a || row.id === b).map((row) => row.envelope)).toEqual([{ id: a }, [b]]);
+    expect(await outbox.markFailed(a, 'nats down')).toBe(true);
+    expect(await outbox.markFailed(a, 'nats still down')).toBe(true);
+    expect(await outbox.markPublished(b, t(3))).toBe(true);
+    expect(await outbox.markPublished(b, t(4))).toBe(false);
+    const locked = await database.transaction((trx) => outbox.fetchUnpublished({ limit: 1000, lock: true }, trx));
+    const failed = locked.find((row) => row.id === a);
+    expect(failed).toMatchObject({ attempts: 2, lastError: 'nats still down', publishedAt: null });
+    expect(locked.some((row) => row.id === b)).toBe(false);
+  });
+});

@@ -1,0 +1,137 @@
+import type { Selectable } from 'kysely';
+import { AppError } from '@caravel/errors';
+import type { Run } from '../generated/types.js';
+import { timeOr, type Executor } from './executor.js';
+
+/** One agent run (`runs`). */
+export interface RunRow {
+  id: string;
+  threadId: string;
+  triggerId: string;
+  status: string;
+  exitStatus: string | null;
+  summary: string;
+  runner: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface NewRun {
+  id: string;
+  threadId: string;
+  triggerId: string;
+  runner?: string | null;
+  createdAt?: Date;
+}
+
+export interface RunFinish {
+  status: string;
+  exitStatus?: string | null;
+  summary?: string;
+  at?: Date;
+}
+
+function toRow(row: Selectable<Run>): RunRow {
+  return {
+    id: row.id,
+    threadId: row.thread_id,
+    triggerId: row.trigger_id,
+    status: row.status,
+    exitStatus: row.exit_status,
+    summary: row.summary,
+    runner: row.runner,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+/** Runs; a trigger starts at most one run (unique `trigger_id`). */
+export class RunRepository {
+  constructor(private readonly db: Executor) {}
+
+  /**
+   * Creates the run for a trigger, or returns the run that trigger already created
+   * (`created: false`). A run id reused for another trigger is a DUPLICATE.
+   */
+  async create(run: NewRun, executor: Executor = this.db): Promise<{ run: RunRow; created: boolean }> {
+    const inserted = await executor
+      .insertInto('runs')
+      .values({
+        id: run.id,
+        thread_id: run.threadId,
+        trigger_id: run.triggerId,
+        runner: run.runner ?? null,
+        created_at: timeOr(run.createdAt),
+      })
+      .onConflict((conflict) => conflict.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { run: toRow(inserted), created: true };
+    const existing = await this.findByTrigger(run.triggerId, executor);
+    if (!existing) {
+      throw new AppError('DUPLICATE', `run id ${run.id} already exists for another trigger`, {
+        details: { runId: run.id, triggerId: run.triggerId },
+      });
+    }
+    return { run: existing, created: false };
+  }
+
+  async get(id: string, executor: Executor = this.db): Promise<RunRow | null> {
+    const row = await executor.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+
+  async findByTrigger(triggerId: string, executor: Executor = this.db): Promise<RunRow | null> {
+    const row = await executor.selectFrom('runs').selectAll().where('trigger_id', '=', triggerId).executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+
+  /** Status `running`, the runner that took it and when; null when the run does not exist. */
+  async markStarted(id: string, start: { runner: string; at?: Date }, executor: Executor = this.db): Promise<RunRow | null> {
+    const row = await executor
+      .updateTable('runs')
+      .set({ status: 'running', runner: start.runner, started_at: timeOr(start.at) })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+
+  /** Final status, exit status, summary and time; null when the run does not exist. */
+  async markFinished(id: string, finish: RunFinish, executor: Executor = this.db): Promise<RunRow | null> {
+    const row = await executor
+      .updateTable('runs')
+      .set({
+        status: finish.status,
+        exit_status: finish.exitStatus ?? null,
+        ...(finish.summary === undefined ? {} : { summary: finish.summary }),
+        finished_at: timeOr(finish.at),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+
+  /** A thread's runs, oldest first. */
+  async listByThread(threadId: string, executor: Executor = this.db): Promise<RunRow[]> {
+    const rows = await executor
+      .selectFrom('runs')
+      .selectAll()
+      .where('thread_id', '=', threadId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map(toRow);
+  }
+
+  /** The latest runs across threads, newest first. */
+  async listRecent(query: { limit?: number; status?: string } = {}, executor: Executor = this.db): Promise<RunRow[]> {
+    let select = executor.selectFrom('runs').selectAll();
+    if (query.status !== undefined) select = select.where('status', '=', query.status);
+    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit ?? 50).execute();
+    return rows.map(toRow);
+  }
+}

@@ -1,0 +1,123 @@
+import { sql, type Selectable } from 'kysely';
+import type { Thread } from '../generated/types.js';
+import { timeOr, type Executor } from './executor.js';
+
+/** A conversation with Caravel (`threads`). */
+export interface ThreadRow {
+  id: string;
+  source: string;
+  title: string;
+  repositoryOwner: string | null;
+  repositoryName: string | null;
+  status: string;
+  activeRunId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ThreadUpsert {
+  id: string;
+  source: string;
+  title?: string;
+  repositoryOwner?: string | null;
+  repositoryName?: string | null;
+  at?: Date;
+}
+
+export interface ThreadStatusChange {
+  status: string;
+  activeRunId: string | null;
+  at?: Date;
+  /** Compare-and-set: only change the thread while its active run is this one. */
+  expectedActiveRunId?: string | null;
+}
+
+export interface ThreadListQuery {
+  status?: string;
+  /** Only threads updated strictly before this time (for paging, newest first). */
+  updatedBefore?: Date;
+  limit?: number;
+}
+
+function toRow(row: Selectable<Thread>): ThreadRow {
+  return {
+    id: row.id,
+    source: row.source,
+    title: row.title,
+    repositoryOwner: row.repository_owner,
+    repositoryName: row.repository_name,
+    status: row.status,
+    activeRunId: row.active_run_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Threads: descriptive fields by upsert; status and active run by (optionally guarded) update. */
+export class ThreadRepository {
+  constructor(private readonly db: Executor) {}
+
+  /**
+   * Creates the thread or refreshes its descriptive fields. Empty or missing values never erase
+   * what is stored; status and active run are left alone.
+   */
+  async upsert(thread: ThreadUpsert, executor: Executor = this.db): Promise<ThreadRow> {
+    const at = timeOr(thread.at);
+    const row = await executor
+      .insertInto('threads')
+      .values({
+        id: thread.id,
+        source: thread.source,
+        title: thread.title ?? '',
+        repository_owner: thread.repositoryOwner ?? null,
+        repository_name: thread.repositoryName ?? null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((conflict) =>
+        conflict.column('id').doUpdateSet({
+          title: sql`coalesce(nullif(excluded.title, ''), threads.title)`,
+          repository_owner: sql`coalesce(excluded.repository_owner, threads.repository_owner)`,
+          repository_name: sql`coalesce(excluded.repository_name, threads.repository_name)`,
+          updated_at: sql`excluded.updated_at`,
+        }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toRow(row);
+  }
+
+  async get(id: string, executor: Executor = this.db): Promise<ThreadRow | null> {
+    const row = await executor.selectFrom('threads').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+
+  /** Newest first. */
+  async list(query: ThreadListQuery = {}, executor: Executor = this.db): Promise<ThreadRow[]> {
+    let select = executor.selectFrom('threads').selectAll();
+    if (query.status !== undefined) select = select.where('status', '=', query.status);
+    if (query.updatedBefore !== undefined) select = select.where('updated_at', '<', query.updatedBefore);
+    const rows = await select
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit ?? 50)
+      .execute();
+    return rows.map(toRow);
+  }
+
+  /** Sets status and active run; null when the thread is missing or the compare-and-set failed. */
+  async setStatus(id: string, change: ThreadStatusChange, executor: Executor = this.db): Promise<ThreadRow | null> {
+    let update = executor
+      .updateTable('threads')
+      .set({ status: change.status, active_run_id: change.activeRunId, updated_at: timeOr(change.at) })
+      .where('id', '=', id);
+    if (change.expectedActiveRunId !== undefined) {
+      update =
+        change.expectedActiveRunId === null
+          ? update.where('active_run_id', 'is', null)
+          : update.where('active_run_id', '=', change.expectedActiveRunId);
+    }
+    const row = await update.returningAll().executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+}
