@@ -1,0 +1,46 @@
+import { AppError } from '@caravel/errors';
+import { decodeJson, decodeReply, encodeFailure, encodeJson, encodeSuccess } from './reply-codec.js';
+
+function thrown(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('reply codec', () => {
+  it('round-trips an answer', () => {
+    expect(decodeReply(encodeSuccess({ files: ['a.ts'] }), 's')).toEqual({ files: ['a.ts'] });
+    expect(decodeReply(encodeSuccess(undefined), 's')).toBeUndefined();
+  });
+
+  it("rethrows the responder's AppError with its code, message and retryability", () => {
+    const error = thrown(() => decodeReply(encodeFailure(new AppError('CONFLICT', 'busy')), 'sandbox.x.exec'));
+    expect(error).toMatchObject({ code: 'CONFLICT', message: 'busy', retryable: false });
+    expect(error.details).toMatchObject({ subject: 'sandbox.x.exec' });
+  });
+
+  it('turns a plain thrown error into a retryable INTERNAL one', () => {
+    const error = thrown(() => decodeReply(encodeFailure(new Error('boom')), 's'));
+    expect(error).toMatchObject({ code: 'INTERNAL', message: 'boom', retryable: true });
+  });
+
+  it('maps a code this version does not know to INTERNAL, keeping the original', () => {
+    const body = encodeJson({ ok: false, error: { code: 'FROM_THE_FUTURE', message: 'x', retryable: true } });
+    const error = thrown(() => decodeReply(body, 's'));
+    expect(error.code).toBe('INTERNAL');
+    expect(error.details).toMatchObject({ remoteCode: 'FROM_THE_FUTURE' });
+  });
+
+  it('rejects a reply that is not a Caravel reply', () => {
+    expect(thrown(() => decodeReply(encodeJson({ hello: 1 }), 's')).code).toBe('INTERNAL');
+  });
+
+  it('decodes an empty request as undefined and refuses non-JSON', () => {
+    expect(decodeJson(new Uint8Array())).toBeUndefined();
+    expect(thrown(() => decodeJson(new TextEncoder().encode('{'))).code).toBe('BAD_REQUEST');
+  });
+});
