@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Bus benchmark: publish -> consume -> ack throughput and latency for each Caravel bus adapter,
+// printed as ratios to a raw @nats-io/jetstream loop measured in the same run. Loopback only,
+// bounded message counts.
+//   node tools/scripts/build.mjs && node tools/bench/bus/run.mjs [--messages 2000] [--window 64]
+// It imports the built `dist` of the workspace libraries (see tools/scripts/build.mjs).
+import { parseArgs } from 'node:util';
+import { runRawJetStream } from './raw-jetstream.mjs';
+import { runCaravelBus } from './caravel-bus.mjs';
+import { jetStreamAdapter } from './adapters.mjs';
+
+const { values } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '2000' },
+    window: { type: 'string', default: '64' },
+    url: { type: 'string', default: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' },
+  },
+});
+const config = { messages: Number(values.messages), window: Number(values.window), url: values.url };
+
+const adapters = [
+  jetStreamAdapter(config.url),
+  // EMBEDDED ADAPTER HOOK: add `embeddedAdapter(...)` from ./adapters.mjs here (same shape:
+  // { name, open(): Promise<{ bus, cleanup() }> }); the report below picks it up unchanged.
+];
+
+function fmt(n, digits = 2) {
+  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
+}
+
+function row(name, result, baseline) {
+  return [
+    name.padEnd(16),
+    `${fmt(result.throughput, 0).padStart(8)} msg/s`,
+    `p50 ${fmt(result.p50).padStart(7)} ms`,
+    `p99 ${fmt(result.p99).padStart(7)} ms`,
+    `| x${fmt(result.throughput / baseline.throughput)} throughput`,
+    `x${fmt(result.p50 / baseline.p50)} p50`,
+    `x${fmt(result.p99 / baseline.p99)} p99`,
+  ].join('  ');
+}
+
+process.stdout.write(
+  `bus bench: throughput ${config.messages} msgs with ${config.window} publishes in flight; ` +
+    `latency ${Math.min(config.messages, 500)} msgs one at a time; ${config.url}\n`,
+);
+// Throughput with a full publish window; latency with one publish at a time, so the figures are
+// the path's own cost rather than queueing behind a saturated consumer.
+const latencyConfig = { ...config, messages: Math.min(config.messages, 500), window: 1 };
+async function measure(run) {
+  const loaded = await run(config);
+  const unloaded = await run(latencyConfig);
+  return { throughput: loaded.throughput, p50: unloaded.p50, p99: unloaded.p99 };
+}
+
+const baseline = await measure(runRawJetStream);
+process.stdout.write(`${row('raw jetstream', baseline, baseline)}\n`);
+for (const adapter of adapters) {
+  const result = await measure((c) => runCaravelBus(adapter, c));
+  process.stdout.write(`${row(adapter.name, result, baseline)}\n`);
+}
