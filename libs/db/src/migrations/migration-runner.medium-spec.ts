@@ -1,7 +1,7 @@
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { AppError } from '@caravel/errors';
 import { createTestPostgresDatabase, serviceGate, type TestPostgresDatabase } from '@caravel/testing';
 import { sql } from 'kysely';
@@ -110,5 +110,21 @@ gate.describe('migration runner on PostgreSQL', () => {
     const half = await sql<{ n: number }>`select count(*)::int as n from pg_tables where tablename = 'half'`.execute(database.db);
     expect(half.rows[0]?.n).toBe(0);
     expect(await appliedNames(database)).not.toContain('99991231000000_broken');
+  });
+});
+
+describe('migration runner on PGlite', () => {
+  it('applies once, is a no-op the second time and refuses a modified applied migration', async () => {
+    const dir = copyMigrations();
+    const database = await openDatabase({ url: 'pglite:memory', migrationsDir: dir });
+    try {
+      expect(await appliedNames(database)).toHaveLength(migrationCount);
+      expect(await migrate(database, { migrationsDir: dir })).toEqual({ applied: [] });
+      appendFileSync(firstMigrationFile(dir), '\n-- edited after release\n');
+      await expect(migrate(database, { migrationsDir: dir })).rejects.toMatchObject({ code: 'MIGRATION_MODIFIED' });
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,27 @@
+import { describe, expect, it } from '@jest/globals';
+import { Mutex } from './mutex.js';
+
+describe('Mutex', () => {
+  it('runs holders one at a time, in the order they asked', async () => {
+    const mutex = new Mutex();
+    const log: string[] = [];
+    const hold = (name: string) =>
+      mutex.runExclusive(async () => {
+        log.push(`${name}:in`);
+        await Promise.resolve();
+        await Promise.resolve();
+        log.push(`${name}:out`);
+      });
+    await Promise.all([hold('a'), hold('b'), hold('c')]);
+    expect(log).toEqual(['a:in', 'a:out', 'b:in', 'b:out', 'c:in', 'c:out']);
+  });
+
+  it('releases after a failing holder and ignores a second release', async () => {
+    const mutex = new Mutex();
+    await expect(mutex.runExclusive(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    const release = await mutex.acquire();
+    release();
+    release();
+    await expect(mutex.runExclusive(() => Promise.resolve('free'))).resolves.toBe('free');
+  });
+});
