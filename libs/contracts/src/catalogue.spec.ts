@@ -5,6 +5,7 @@ import {
   StartRunV1,
   TriggerReceivedV1,
   threadPartition,
+  type MessageDefinition,
   THREAD_PARTITIONS,
 } from './index.js';
 
@@ -24,7 +25,7 @@ describe('message catalogue', () => {
     expect(definition.parse(JSON.parse(JSON.stringify(fixture)))).toEqual(fixture);
   });
 
-  it.each(CATALOGUE.map((d) => [d.pattern, d] as const))(
+  it.each(CATALOGUE.map((d) => [d.pattern, d as MessageDefinition] as const))(
     'publishes %s on a subject its stream and its own filter capture',
     (_p, definition) => {
       const subject = definition.subjectFor(definition.fixture().data);

@@ -37,10 +37,9 @@ export function logLevelsFrom(level: string): LogLevel[] {
  */
 export async function startServiceHost(options: ServiceHostOptions): Promise<ServiceHost> {
   const { runtime } = options;
-  const HostModule = Module({ imports: [PlatformModule.forRoot(runtime), ...options.modules] })(
-    class CaravelHostModule {},
-  );
-  const app = await NestFactory.create(HostModule, {
+  class CaravelHostModule {}
+  Module({ imports: [PlatformModule.forRoot(runtime), ...options.modules] })(CaravelHostModule);
+  const app = await NestFactory.create(CaravelHostModule, {
     logger: options.logLevels ?? logLevelsFrom('info'),
     abortOnError: false,
   });

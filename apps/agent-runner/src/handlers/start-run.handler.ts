@@ -1,0 +1,19 @@
+import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
+import { CaravelContext } from '@caravel/messaging';
+import { Controller, Inject } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { RunExecutorService } from '../services/run-executor.service.js';
+
+/** `cmd.run.start`: one run per thread at a time, in order per thread. */
+@Controller()
+export class StartRunHandler {
+  constructor(@Inject(RunExecutorService) private readonly executor: RunExecutorService) {}
+
+  @EventPattern<string>(StartRunV1.pattern, { durable: 'agent-runner', ordered: true, ackWaitMs: 60_000 })
+  async handle(
+    @Payload() envelope: EnvelopeOf<typeof StartRunV1>,
+    @Ctx() context: CaravelContext,
+  ): Promise<void> {
+    await this.executor.execute(envelope, () => context.working());
+  }
+}

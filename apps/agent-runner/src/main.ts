@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { runService } from '@caravel/platform';
+import { agentRunnerConfigSchema } from './agent-runner.config.js';
+import { AgentRunnerModule } from './agent-runner.module.js';
+
+await runService({ name: 'agent-runner', module: AgentRunnerModule, schema: agentRunnerConfigSchema, env: process.env });

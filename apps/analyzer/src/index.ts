@@ -1,0 +1,2 @@
+export { AnalyzerModule } from './analyzer.module.js';
+export { analyzerConfigSchema } from './analyzer.config.js';

@@ -1,0 +1,3 @@
+export { startEmbedded, type StartOptions } from './commands/start.command.js';
+export { SERVICES, ENV_SECTIONS, type ServiceName } from './services.js';
+export { embeddedConfigSchema, type EmbeddedConfig } from './cli.config.js';

@@ -1,0 +1,29 @@
+import { AgentRunnerModule, agentRunnerConfigSchema } from '@caravel/agent-runner';
+import { AnalyzerModule, analyzerConfigSchema } from '@caravel/analyzer';
+import type { EnvSection } from '@caravel/config';
+import { DashboardModule, dashboardConfigSchema } from '@caravel/dashboard';
+import { DispatchModule, dispatchConfigSchema } from '@caravel/dispatch';
+import { IngressModule, ingressConfigSchema } from '@caravel/ingress';
+import { ReviewerModule, reviewerConfigSchema } from '@caravel/reviewer';
+import { SandboxBrokerModule, sandboxBrokerConfigSchema } from '@caravel/sandbox-broker';
+import type { Type } from '@nestjs/common';
+import { embeddedConfigSchema } from './cli.config.js';
+
+/** The seven services: each a root module, its config schema and its own process entry. */
+export const SERVICES = [
+  { name: 'ingress', module: IngressModule, schema: ingressConfigSchema },
+  { name: 'dispatch', module: DispatchModule, schema: dispatchConfigSchema },
+  { name: 'agent-runner', module: AgentRunnerModule, schema: agentRunnerConfigSchema },
+  { name: 'reviewer', module: ReviewerModule, schema: reviewerConfigSchema },
+  { name: 'analyzer', module: AnalyzerModule, schema: analyzerConfigSchema },
+  { name: 'sandbox-broker', module: SandboxBrokerModule, schema: sandboxBrokerConfigSchema },
+  { name: 'dashboard', module: DashboardModule, schema: dashboardConfigSchema },
+] as const satisfies readonly { name: string; module: Type; schema: EnvSection['schema'] }[];
+
+export type ServiceName = (typeof SERVICES)[number]['name'];
+
+/** Sections of `.env.example`, in the order an operator reads them. */
+export const ENV_SECTIONS: readonly EnvSection[] = [
+  { title: 'embedded (caravel start)', schema: embeddedConfigSchema },
+  ...SERVICES.map((s) => ({ title: `${s.name} (distributed)`, schema: s.schema })),
+];

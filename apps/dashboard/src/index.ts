@@ -1,0 +1,2 @@
+export { DashboardModule } from './dashboard.module.js';
+export { dashboardConfigSchema } from './dashboard.config.js';

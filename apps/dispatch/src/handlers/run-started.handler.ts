@@ -1,0 +1,15 @@
+import { RunStartedV1, type EnvelopeOf } from '@caravel/contracts';
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { DispatchService } from '../services/dispatch.service.js';
+
+/** Run starts: the run's record says which runner has it. */
+@Controller()
+export class RunStartedHandler {
+  constructor(@Inject(DispatchService) private readonly dispatch: DispatchService) {}
+
+  @EventPattern<string>(RunStartedV1.pattern, { durable: 'dispatch-run-started', ordered: true })
+  async handle(@Payload() envelope: EnvelopeOf<typeof RunStartedV1>): Promise<void> {
+    await this.dispatch.onRunStarted(envelope);
+  }
+}

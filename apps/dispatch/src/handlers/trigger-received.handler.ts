@@ -1,0 +1,15 @@
+import { TriggerReceivedV1, type EnvelopeOf } from '@caravel/contracts';
+import { Controller, Inject } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { DispatchService } from '../services/dispatch.service.js';
+
+/** Triggers from every source, in order per thread. */
+@Controller()
+export class TriggerReceivedHandler {
+  constructor(@Inject(DispatchService) private readonly dispatch: DispatchService) {}
+
+  @EventPattern<string>(TriggerReceivedV1.pattern, { durable: 'dispatch-triggers', ordered: true })
+  async handle(@Payload() envelope: EnvelopeOf<typeof TriggerReceivedV1>): Promise<void> {
+    await this.dispatch.onTrigger(envelope);
+  }
+}

@@ -1,0 +1,2 @@
+export { DispatchModule } from './dispatch.module.js';
+export { dispatchConfigSchema } from './dispatch.config.js';

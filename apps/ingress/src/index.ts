@@ -1,0 +1,2 @@
+export { IngressModule } from './ingress.module.js';
+export { ingressConfigSchema } from './ingress.config.js';

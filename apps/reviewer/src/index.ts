@@ -1,0 +1,2 @@
+export { ReviewerModule } from './reviewer.module.js';
+export { reviewerConfigSchema } from './reviewer.config.js';

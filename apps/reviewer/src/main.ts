@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { runService } from '@caravel/platform';
+import { reviewerConfigSchema } from './reviewer.config.js';
+import { ReviewerModule } from './reviewer.module.js';
+
+await runService({ name: 'reviewer', module: ReviewerModule, schema: reviewerConfigSchema, env: process.env });

@@ -1,0 +1,3 @@
+import { distributedServiceSchema } from '@caravel/config';
+
+export const reviewerConfigSchema = distributedServiceSchema(3004);

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// The one test command (README, CI): lint, typecheck, drift check, unit, medium, end-to-end.
+// Stages run in order and stop at the first failure; the closing line adds up every Jest run.
+//   npm test                 everything
+//   npm test -- unit medium  only the named stages
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('../..', import.meta.url).pathname;
+const results = join(root, 'tmp', 'jest-results');
+const nx = ['npx', 'nx', 'run-many', '--outputStyle=stream'];
+
+const STAGES = {
+  lint: [...nx, '-t', 'lint'],
+  typecheck: [...nx, '-t', 'typecheck'],
+  drift: ['npm', 'run', '--silent', 'drift'],
+  unit: [...nx, '-t', 'test', '--skip-nx-cache'],
+  medium: [...nx, '-t', 'test:medium', '--parallel=1'],
+  e2e: ['node', 'tools/scripts/jest.mjs', '-c', 'jest.e2e.config.cjs', '--runInBand'],
+};
+
+const asked = process.argv.slice(2);
+const stages = asked.length ? asked : Object.keys(STAGES);
+const unknown = stages.filter((s) => !(s in STAGES));
+if (unknown.length) {
+  process.stderr.write(`unknown stage(s): ${unknown.join(', ')}; stages: ${Object.keys(STAGES).join(', ')}\n`);
+  process.exit(2);
+}
+
+rmSync(results, { recursive: true, force: true });
+const env = { ...process.env, CARAVEL_JEST_RESULTS: results, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
+let failedStage = null;
+for (const stage of stages) {
+  const [command, ...args] = STAGES[stage];
+  process.stdout.write(`\n=== ${stage}: ${command} ${args.join(' ')}\n`);
+  const started = Date.now();
+  const run = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+  process.stdout.write(`=== ${stage}: ${run.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  if (run.status !== 0) {
+    failedStage = stage;
+    break;
+  }
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (existsSync(results)) {
+  for (const file of readdirSync(results)) {
+    const summary = JSON.parse(readFileSync(join(results, file), 'utf8'));
+    passed += summary.numPassedTests;
+    failed += summary.numFailedTests;
+    skipped += summary.numPendingTests + summary.numTodoTests;
+  }
+}
+if (failedStage) process.stdout.write(`\nstage '${failedStage}' failed\n`);
+process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+process.exit(failedStage || failed ? 1 : 0);
