@@ -1,0 +1,81 @@
+{{/*
+Names, labels and computed values shared by every template.
+*/}}
+
+{{/* The chart's short name. */}}
+{{- define "caravel.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The release-qualified name every resource starts with (63 characters at most). */}}
+{{- define "caravel.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* One service's resource name. Takes (dict "root" $ "component" <service name>). */}}
+{{- define "caravel.componentName" -}}
+{{- printf "%s-%s" (include "caravel.fullname" .root) .component | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "caravel.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels that select one component's pods. Takes (dict "root" $ "component" <name>). */}}
+{{- define "caravel.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "caravel.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{/* Every label of a resource. Takes (dict "root" $ "component" <name>). */}}
+{{- define "caravel.labels" -}}
+helm.sh/chart: {{ include "caravel.chart" .root }}
+{{ include "caravel.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: caravel
+{{- end }}
+
+{{/* <registry>/<repository>/<service>:<tag>. Takes (dict "root" $ "svc" <service entry>). */}}
+{{- define "caravel.image" -}}
+{{- $image := .root.Values.image }}
+{{- $tag := default .root.Chart.AppVersion $image.tag }}
+{{- if $image.registry }}
+{{- printf "%s/%s/%s:%s" $image.registry $image.repository .svc.name $tag }}
+{{- else }}
+{{- printf "%s/%s:%s" $image.repository .svc.name $tag }}
+{{- end }}
+{{- end }}
+
+{{/* The Secret that holds DATABASE_URL: the operator's, or the one this chart creates. */}}
+{{- define "caravel.databaseSecretName" -}}
+{{- if .Values.database.existingSecret }}
+{{- .Values.database.existingSecret }}
+{{- else }}
+{{- printf "%s-database" (include "caravel.fullname" .) }}
+{{- end }}
+{{- end }}
+
+{{/* The ConfigMap with the environment every service shares. */}}
+{{- define "caravel.commonConfigName" -}}
+{{- printf "%s-common" (include "caravel.fullname" .) }}
+{{- end }}
+
+{{/*
+terminationGracePeriodSeconds: the preStop sleep, then SHUTDOWN_GRACE_MS (rounded up) for
+in-flight handlers, then a margin, so the kubelet never SIGKILLs a service that is still draining.
+*/}}
+{{- define "caravel.terminationGracePeriodSeconds" -}}
+{{- $graceSeconds := add1 (div (int .Values.shutdownGraceMs) 1000) }}
+{{- add $graceSeconds (int .Values.preStopSleepSeconds) (int .Values.terminationExtraSeconds) }}
+{{- end }}
