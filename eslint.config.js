@@ -19,6 +19,7 @@ const depConstraints = [
     sourceTag: 'type:app',
     onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra', 'type:testing'],
   },
+  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
   {
     sourceTag: 'type:host',
     onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra', 'type:testing', 'type:app'],
@@ -53,6 +54,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Process entry points hand the environment to a config schema; nothing else reads it.
+    files: ['apps/*/src/main.ts', 'libs/testing/src/test-environment.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     files: ['**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', '**/src/testing/**/*.ts'],

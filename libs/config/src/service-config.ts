@@ -18,6 +18,13 @@ export function distributedServiceSchema(defaultPort: number) {
       example: 'postgres://postgres@127.0.0.1:5432/caravel',
       secret: true,
     }),
+    BUS_NAMESPACE: documented(
+      z
+        .string()
+        .regex(/^[A-Za-z][A-Za-z0-9]{0,15}$/, 'must be 1-16 letters or digits, starting with a letter')
+        .optional(),
+      { description: 'Prefix for NATS streams, consumers and subjects (several installations on one NATS)' },
+    ),
     LOG_LEVEL: documented(logLevel, { description: 'Lowest log level printed' }),
     SHUTDOWN_GRACE_MS: documented(z.coerce.number().int().positive().default(20_000), {
       description: 'How long shutdown waits for in-flight handlers before closing',

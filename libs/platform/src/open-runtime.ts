@@ -22,10 +22,15 @@ export async function openDistributedRuntime(options: {
   name: string;
   natsUrl: string;
   databaseUrl: string;
+  busNamespace?: string;
 }): Promise<PlatformRuntime> {
   const database = await openDatabase({ url: options.databaseUrl });
   const bus = await withDatabase(database, () =>
-    connectJetStreamBus({ url: options.natsUrl, name: options.name }),
+    connectJetStreamBus({
+      url: options.natsUrl,
+      name: options.name,
+      ...(options.busNamespace ? { namespace: options.busNamespace } : {}),
+    }),
   );
   return composeRuntime({ name: options.name, mode: 'distributed', bus, database });
 }

@@ -47,6 +47,7 @@ export async function runService<S extends ServiceSchema>(options: RunServiceOpt
       name: `${options.name}-${hostname()}-${process.pid}`,
       natsUrl: config.NATS_URL,
       databaseUrl: config.DATABASE_URL,
+      ...(config.BUS_NAMESPACE ? { busNamespace: config.BUS_NAMESPACE } : {}),
     });
     const host = await startServiceHost({
       runtime,

@@ -14,6 +14,8 @@ import { SERVICES } from '../services.js';
 export interface StartOptions {
   dataDir?: string;
   port?: number;
+  /** Install SIGTERM/SIGINT handlers that drain and exit (default true; tests turn it off). */
+  handleSignals?: boolean;
 }
 
 /** Starts every service module in this process on the embedded bus and database. */
@@ -38,7 +40,7 @@ export async function startEmbedded(env: EnvSource, options: StartOptions = {}):
       host: config.HOST,
       logLevels: logLevelsFrom(config.LOG_LEVEL),
     });
-    closeOnSignals(host, config.SHUTDOWN_GRACE_MS);
+    if (options.handleSignals ?? true) closeOnSignals(host, config.SHUTDOWN_GRACE_MS);
     process.stdout.write(`caravel (embedded) listening on ${host.url} — data in ${dataDir}\n`);
     return host;
   } catch (error) {

@@ -8,7 +8,7 @@ import { connectJetStreamBus } from './connect-jetstream-bus.js';
 import { JetStreamBus } from './jetstream-bus.js';
 
 /** Deletes every stream (and so every consumer and the lease bucket) under a namespace. */
-async function deleteNamespace(url: string, prefix: string): Promise<void> {
+export async function deleteJetStreamNamespace(url: string, prefix: string): Promise<void> {
   const nc = await connect({ servers: url });
   try {
     const jsm = await jetstreamManager(nc);
@@ -42,7 +42,7 @@ export function jetStreamHarnessFactory(url: string): BusHarnessFactory {
       async dispose() {
         await Promise.all([...open].map((bus) => bus.close()));
         open.clear();
-        await deleteNamespace(url, prefix);
+        await deleteJetStreamNamespace(url, prefix);
       },
     };
   };

@@ -1,0 +1,63 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const repoRoot = join(new URL('.', import.meta.url).pathname, '..', '..');
+
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Builds every project to dist (the same build `npm start` and the images use). */
+export function buildWorkspace(): void {
+  const result = spawnSync(process.execPath, ['tools/scripts/build.mjs'], { cwd: repoRoot, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
+}
+
+/** One service running as its own OS process, with its output kept for diagnostics. */
+export class ServiceProcess {
+  private output = '';
+  private readonly exited: Promise<number | null>;
+  private readonly child: ChildProcess;
+
+  constructor(
+    readonly name: string,
+    readonly port: number,
+    env: Record<string, string>,
+  ) {
+    this.child = spawn(process.execPath, [join(repoRoot, 'apps', name, 'dist', 'main.js')], {
+      cwd: repoRoot,
+      env: { PATH: process.env['PATH'] ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get log(): string {
+    return this.output;
+  }
+
+  /** Sends SIGTERM and resolves with the exit code (null if it had to be killed). */
+  async stop(graceMs = 15_000): Promise<number | null> {
+    if (this.child.exitCode !== null) return this.child.exitCode;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    const code = await this.exited;
+    clearTimeout(timer);
+    return code;
+  }
+}

@@ -1,0 +1,1 @@
+module.exports = { ...require('../../jest.preset.cjs').jestConfig(__dirname), testTimeout: 120_000 };
