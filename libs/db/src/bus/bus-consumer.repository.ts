@@ -102,7 +102,12 @@ export class BusConsumerRepository {
     });
   }
 
-  private async advance(trx: Kysely<DB>, stream: string, durable: string, through: number): Promise<void> {
+  private async advance(
+    trx: Kysely<DB>,
+    stream: string,
+    durable: string,
+    through: number,
+  ): Promise<void> {
     await sql`
       update bus_consumers c
       set delivered_through = ${through},

@@ -26,7 +26,8 @@ export class BusDeadLetterRepository {
 
   async list(query: DeadLetterQuery = {}): Promise<BusDeadLetterRow[]> {
     let select = this.db.selectFrom('bus_dead_letters').selectAll();
-    if (query.streamPrefix) select = select.where(sql<boolean>`starts_with(stream, ${query.streamPrefix})`);
+    if (query.streamPrefix)
+      select = select.where(sql<boolean>`starts_with(stream, ${query.streamPrefix})`);
     if (query.durable !== undefined) select = select.where('durable', '=', query.durable);
     const rows = await select.orderBy('recorded_at').orderBy('sequence').execute();
     return rows.map((row) => ({

@@ -43,7 +43,12 @@ export class BusDeliveryRepository {
           where e.stream = c.stream and e.durable = c.durable
             and e.thread_id = c.thread_id and e.sequence < c.sequence)`
       : sql``;
-    const result = await sql<{ sequence: string | number; delivery_count: number; subject: string; payload: string }>`
+    const result = await sql<{
+      sequence: string | number;
+      delivery_count: number;
+      subject: string;
+      payload: string;
+    }>`
       with picked as (
         select c.stream, c.durable, c.sequence from bus_deliveries c
         where c.stream = ${request.stream} and c.durable = ${request.durable}
@@ -85,7 +90,13 @@ export class BusDeliveryRepository {
   /** Makes the delivery visible again after `delayMs`; ignored when the attempt is stale. */
   async nak(key: DeliveryKey, attempt: number, delayMs: number): Promise<boolean> {
     const result = await this.whereAttempt(key, attempt)
-      .set({ state: 'pending', holder: null, deadline_at: null, visible_at: nowPlusMs(delayMs), updated_at: sql`now()` })
+      .set({
+        state: 'pending',
+        holder: null,
+        deadline_at: null,
+        visible_at: nowPlusMs(delayMs),
+        updated_at: sql`now()`,
+      })
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
@@ -115,11 +126,16 @@ export class BusDeliveryRepository {
   }
 
   /**
-   * Dead-letters every in-flight delivery whose deadline passed on its last allowed attempt;
-   * returns their sequences. Concurrent callers delete each row once, so each gets one record.
+   * Dead-letters every in-flight delivery whose deadline passed on its last allowed attempt,
+   * with `reason`; returns their sequences. Concurrent callers delete each row once, so each
+   * message gets one record.
    */
-  async expireExhausted(stream: string, durable: string, maxDeliver: number): Promise<number[]> {
-    const reason = `max deliveries reached: ack wait exceeded on delivery ${maxDeliver}`;
+  async expireExhausted(
+    stream: string,
+    durable: string,
+    maxDeliver: number,
+    reason: string,
+  ): Promise<number[]> {
     const result = await sql<{ sequence: string | number }>`
       with gone as (
         delete from bus_deliveries

@@ -1,6 +1,24 @@
-export { BusMessageRepository, type NewBusMessage, type AppendResult, type BusMessageRow, type LogQuery } from './bus-message.repository.js';
-export { BusConsumerRepository, type BusConsumerSpec, type FillOptions } from './bus-consumer.repository.js';
-export { BusDeliveryRepository, type ClaimRequest, type ClaimedDelivery } from './bus-delivery.repository.js';
-export { BusDeadLetterRepository, type BusDeadLetterRow, type DeadLetterQuery } from './bus-dead-letter.repository.js';
+export {
+  BusMessageRepository,
+  type NewBusMessage,
+  type AppendResult,
+  type BusMessageRow,
+  type LogQuery,
+} from './bus-message.repository.js';
+export {
+  BusConsumerRepository,
+  type BusConsumerSpec,
+  type FillOptions,
+} from './bus-consumer.repository.js';
+export {
+  BusDeliveryRepository,
+  type ClaimRequest,
+  type ClaimedDelivery,
+} from './bus-delivery.repository.js';
+export {
+  BusDeadLetterRepository,
+  type BusDeadLetterRow,
+  type DeadLetterQuery,
+} from './bus-dead-letter.repository.js';
 export { LeaseRepository, type LeaseRow } from './lease.repository.js';
 export type { DeliveryKey } from './bus-sql.js';

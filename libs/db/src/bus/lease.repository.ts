@@ -31,7 +31,12 @@ export class LeaseRepository {
   }
 
   /** Extends the lease if `revision` is still current and it was not taken over. */
-  async renew(key: string, holder: string, revision: number, ttlMs: number): Promise<LeaseRow | null> {
+  async renew(
+    key: string,
+    holder: string,
+    revision: number,
+    ttlMs: number,
+  ): Promise<LeaseRow | null> {
     const result = await sql<RawLease>`
       update leases set revision = revision + 1, expires_at = ${nowPlusMs(ttlMs)}
       where key = ${key} and holder = ${holder} and revision = ${revision}
@@ -65,5 +70,10 @@ interface RawLease {
 
 function toLease(row: RawLease | undefined): LeaseRow | null {
   if (!row) return null;
-  return { key: row.key, holder: row.holder, revision: toSequence(row.revision), expiresAt: new Date(row.expires_at) };
+  return {
+    key: row.key,
+    holder: row.holder,
+    revision: toSequence(row.revision),
+    expiresAt: new Date(row.expires_at),
+  };
 }

@@ -5,7 +5,9 @@ import { RequestRegistry } from './request-registry.js';
 describe('in-process request registry', () => {
   it('routes by wildcard pattern and sends values through the wire encoding', async () => {
     const registry = new RequestRegistry();
-    registry.serve('sandbox.*.exec', async (request, subject) => ({ request, subject, at: new Date(0) }));
+    registry.serve('sandbox.*.exec', (request, subject) =>
+      Promise.resolve({ request, subject, at: new Date(0) }),
+    );
 
     await expect(registry.request('sandbox.t1.exec', { cmd: 'ls' }, 1000)).resolves.toEqual({
       request: { cmd: 'ls' },
@@ -18,7 +20,7 @@ describe('in-process request registry', () => {
     const registry = new RequestRegistry();
     const calls: string[] = [];
     for (const name of ['a', 'b', 'c']) {
-      registry.serve('svc.op', async () => calls.push(name), 'workers');
+      registry.serve('svc.op', () => Promise.resolve(calls.push(name)), 'workers');
     }
     for (let i = 0; i < 30; i += 1) await registry.request('svc.op', null, 1000);
     expect(calls).toHaveLength(30);
@@ -27,27 +29,31 @@ describe('in-process request registry', () => {
 
   it("rethrows the server's AppError with its code and retryable flag", async () => {
     const registry = new RequestRegistry();
-    registry.serve('svc.op', async () => {
-      throw new AppError('LEASE_HELD', 'someone else runs it');
-    });
+    registry.serve('svc.op', () =>
+      Promise.reject(new AppError('LEASE_HELD', 'someone else runs it')),
+    );
     await expect(registry.request('svc.op', {}, 1000)).rejects.toMatchObject({
       code: 'LEASE_HELD',
       message: 'someone else runs it',
       retryable: true,
+      details: { subject: 'svc.op', remoteCode: 'LEASE_HELD' },
     });
   });
 
   it('rejects with TIMEOUT when nobody serves or when the answer is late', async () => {
     const registry = new RequestRegistry();
     await expect(registry.request('svc.none', {}, 1000)).rejects.toMatchObject({ code: 'TIMEOUT' });
-    const served = registry.serve('svc.slow', () => new Promise((resolve) => setTimeout(resolve, 300)));
+    const served = registry.serve(
+      'svc.slow',
+      () => new Promise((resolve) => setTimeout(resolve, 300)),
+    );
     await expect(registry.request('svc.slow', {}, 50)).rejects.toMatchObject({ code: 'TIMEOUT' });
     await served.remove();
   });
 
   it('stops routing to a removed server', async () => {
     const registry = new RequestRegistry();
-    const served = registry.serve('svc.op', async () => 'hi');
+    const served = registry.serve('svc.op', () => Promise.resolve('hi'));
     await served.remove();
     await expect(registry.request('svc.op', {}, 1000)).rejects.toMatchObject({ code: 'TIMEOUT' });
   });

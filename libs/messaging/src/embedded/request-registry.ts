@@ -1,7 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { AppError } from '@caravel/errors';
 import type { RequestHandler } from '../bus.port.js';
-import { decodeReply, encodeError, encodeReply, throughWire } from './reply-codec.js';
+// The JetStream adapter's wire format, so both adapters answer and fail byte-for-byte alike.
+import {
+  decodeJson,
+  decodeReply,
+  encodeFailure,
+  encodeJson,
+  encodeSuccess,
+} from '../jetstream/reply-codec.js';
 import { filterTokens, subjectMatches } from './subject-filter.js';
 
 interface Server {
@@ -43,17 +50,20 @@ export class RequestRegistry {
     if (chosen.length === 0) {
       throw new AppError('TIMEOUT', `no responders for request on ${subject}`);
     }
-    const request = throughWire(payload);
+    const request = decodeJson(encodeJson(payload));
     const replies = chosen.map((server) => this.answer(server, request, subject));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new AppError('TIMEOUT', `request on ${subject} got no reply within ${timeoutMs} ms`)),
+        () =>
+          reject(
+            new AppError('TIMEOUT', `request on ${subject} got no reply within ${timeoutMs} ms`),
+          ),
         timeoutMs,
       );
     });
     try {
-      return decodeReply(await Promise.race([Promise.race(replies), timeout]));
+      return decodeReply(await Promise.race([Promise.race(replies), timeout]), subject);
     } finally {
       clearTimeout(timer);
     }
@@ -74,11 +84,11 @@ export class RequestRegistry {
     return [...plain, ...picked.filter((s): s is Server => s !== undefined)];
   }
 
-  private answer(server: Server, request: unknown, subject: string): Promise<string> {
+  private answer(server: Server, request: unknown, subject: string): Promise<Uint8Array> {
     const reply = Promise.resolve()
       .then(() => server.handler(request, subject))
-      .then((value) => encodeReply(value))
-      .catch(encodeError);
+      .then((value) => encodeSuccess(value))
+      .catch(encodeFailure);
     server.active.add(reply);
     void reply.finally(() => server.active.delete(reply));
     return reply;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { filterToRegex, isLiteralSubject, subjectMatches } from './subject-filter.js';
 
-const matchesByRegex = (filter: string, subject: string): boolean => new RegExp(filterToRegex(filter)).test(subject);
+const matchesByRegex = (filter: string, subject: string): boolean =>
+  new RegExp(filterToRegex(filter)).test(subject);
 
 describe('subject filters', () => {
   const cases: Array<[filter: string, subject: string, expected: boolean]> = [

@@ -19,7 +19,10 @@ export function filterTokens(filter: string): string[] {
       throw new AppError('BAD_REQUEST', `subject filter '${filter}' has '>' before its last token`);
     }
     if (token !== '*' && token !== '>' && /[*>\s]/.test(token)) {
-      throw new AppError('BAD_REQUEST', `subject filter '${filter}' has a malformed token '${token}'`);
+      throw new AppError(
+        'BAD_REQUEST',
+        `subject filter '${filter}' has a malformed token '${token}'`,
+      );
     }
   });
   return tokens;

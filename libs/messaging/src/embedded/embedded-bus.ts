@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import type { Envelope, MessageDefinition, StreamSpec } from '@caravel/contracts';
+import {
+  BusConsumerRepository,
+  BusDeadLetterRepository,
+  BusDeliveryRepository,
+  BusMessageRepository,
+  LeaseRepository,
+} from '@caravel/db';
+import { AppError } from '@caravel/errors';
+import type { z } from 'zod';
+import type {
+  Bus,
+  ConsumerOptions,
+  DeadLetter,
+  DeliveryHandler,
+  LeaseStore,
+  PublishAck,
+  ReplayOptions,
+  RequestHandler,
+  RequestOptions,
+  StoredMessage,
+  Subscription,
+} from '../bus.port.js';
+import { hubFor, type BusHub } from './bus-hub.js';
+import { quietConsoleLogger, resolveConsumerOptions, type BusLogger } from '../settlement/index.js';
+import {
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  namespaced,
+  type EmbeddedBusOptions,
+} from './embedded-bus.options.js';
+import { EmbeddedConsumer } from './embedded-consumer.js';
+import { EmbeddedLeaseStore } from './embedded-lease-store.js';
+import { replayLog } from './embedded-replay.js';
+import { filterToRegex, filterTokens } from './subject-filter.js';
+
+interface Repositories {
+  messages: BusMessageRepository;
+  consumers: BusConsumerRepository;
+  deliveries: BusDeliveryRepository;
+  deadLetters: BusDeadLetterRepository;
+}
+
+/**
+ * The in-process, durable adapter of the {@link Bus} port. Its log, consumer positions,
+ * deliveries, dead letters and leases live in the database (PGlite on one machine, or
+ * PostgreSQL), so a restart redelivers what was not acked and replay reads everything. Several
+ * instances on one database share durable consumers the way JetStream replicas do.
+ */
+export class EmbeddedBus implements Bus {
+  readonly kind = 'embedded' as const;
+  readonly leases: LeaseStore;
+  private readonly repos: Repositories;
+  private readonly hub: BusHub;
+  private readonly namespace: string;
+  private readonly holder: string;
+  private readonly logger: BusLogger;
+  private readonly pollIntervalMs: number;
+  private readonly consumers = new Set<{ abandon(): void }>();
+  private readonly subscriptions = new Set<Subscription>();
+
+  constructor(private readonly options: EmbeddedBusOptions) {
+    const db = options.database.db;
+    this.repos = {
+      messages: new BusMessageRepository(db),
+      consumers: new BusConsumerRepository(db),
+      deliveries: new BusDeliveryRepository(db),
+      deadLetters: new BusDeadLetterRepository(db),
+    };
+    this.namespace = options.namespace ?? '';
+    this.hub = hubFor(options.database, this.namespace);
+    this.holder = `${options.name}:${randomUUID().slice(0, 8)}`;
+    this.logger = options.logger ?? quietConsoleLogger;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.leases = new EmbeddedLeaseStore(new LeaseRepository(db), this.namespace);
+  }
+
+  /** Checks each stream's subjects; the log needs no per-stream setup, so this is idempotent. */
+  ensureStreams(streams: readonly StreamSpec[]): Promise<void> {
+    return Promise.resolve().then(() => {
+      for (const stream of streams) stream.subjects.forEach((subject) => filterTokens(subject));
+    });
+  }
+
+  async publish<S extends z.ZodObject>(
+    definition: MessageDefinition<S>,
+    envelope: Envelope<z.output<S>>,
+  ): Promise<PublishAck> {
+    const subject = subjectOf(definition, envelope);
+    const storedStream = namespaced(this.namespace, definition.stream.name);
+    const result = await this.repos.messages.append({
+      stream: storedStream,
+      subject,
+      threadId: definition.threadScoped ? threadIdOf(envelope) : null,
+      messageId: envelope.id,
+      payload: JSON.stringify(envelope),
+    });
+    if (!result.duplicate) this.hub.announce(storedStream);
+    return {
+      stream: definition.stream.name,
+      sequence: result.sequence,
+      duplicate: result.duplicate,
+    };
+  }
+
+  async consume<S extends z.ZodObject>(
+    definition: MessageDefinition<S>,
+    options: ConsumerOptions,
+    handler: DeliveryHandler<z.output<S>>,
+  ): Promise<Subscription> {
+    const resolved = resolveConsumerOptions(options);
+    const storedStream = namespaced(this.namespace, definition.stream.name);
+    const filter = definition.filter();
+    await this.repos.consumers.register({
+      stream: storedStream,
+      durable: resolved.durable,
+      filter,
+      ordered: resolved.ordered,
+      config: {
+        ackWaitMs: resolved.ackWaitMs,
+        maxDeliver: resolved.maxDeliver,
+        backoffMs: resolved.backoffMs,
+      },
+    });
+    const consumer = new EmbeddedConsumer<S>({
+      ...this.repos,
+      definition,
+      options: resolved,
+      handler,
+      storedStream,
+      stream: definition.stream.name,
+      subjectRegex: filterToRegex(filter),
+      holder: this.holder,
+      pollIntervalMs: this.pollIntervalMs,
+      logger: this.logger,
+    });
+    const unlisten = this.hub.onPublish(storedStream, () => consumer.wake());
+    this.consumers.add(consumer);
+    consumer.start();
+    return this.track({
+      drain: async () => {
+        unlisten();
+        await consumer.drain();
+        this.consumers.delete(consumer);
+      },
+    });
+  }
+
+  serve(
+    subject: string,
+    handler: RequestHandler,
+    options: { queue?: string } = {},
+  ): Promise<Subscription> {
+    return Promise.resolve().then(() => {
+      const served = this.hub.requests.serve(subject, handler, options.queue);
+      return this.track({ drain: () => served.remove() });
+    });
+  }
+
+  async request<T = unknown>(
+    subject: string,
+    payload: unknown,
+    options: RequestOptions = {},
+  ): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    return (await this.hub.requests.request(subject, payload, timeoutMs)) as T;
+  }
+
+  replay(stream: StreamSpec, options?: ReplayOptions): AsyncIterable<StoredMessage> {
+    const source = {
+      messages: this.repos.messages,
+      storedStream: namespaced(this.namespace, stream.name),
+      stream: stream.name,
+    };
+    return replayLog(source, options);
+  }
+
+  async deadLetters(filter: { consumer?: string } = {}): Promise<DeadLetter[]> {
+    const prefix = this.namespace ? namespaced(this.namespace, '') : undefined;
+    const rows = await this.repos.deadLetters.list({
+      ...(prefix === undefined ? {} : { streamPrefix: prefix }),
+      ...(filter.consumer === undefined ? {} : { durable: filter.consumer }),
+    });
+    return rows.map((row) => ({
+      stream: prefix ? row.stream.slice(prefix.length) : row.stream,
+      consumer: row.durable,
+      sequence: row.sequence,
+      subject: row.subject,
+      deliveries: row.deliveries,
+      reason: row.reason,
+      payload: row.payload,
+      recordedAt: row.recordedAt,
+    }));
+  }
+
+  async ping(): Promise<void> {
+    await this.options.database.ping();
+  }
+
+  /** Stops consuming and serving after in-flight handlers settle. The database stays open. */
+  async close(): Promise<void> {
+    const subscriptions = [...this.subscriptions];
+    this.subscriptions.clear();
+    await Promise.all(subscriptions.map((subscription) => subscription.drain()));
+  }
+
+  /**
+   * Stops at once without settling anything, as if the process had crashed: what this replica
+   * held is redelivered elsewhere once its deadline passes. For tests and crash drills.
+   */
+  abandon(): void {
+    for (const consumer of this.consumers) consumer.abandon();
+    this.consumers.clear();
+    void this.close();
+  }
+
+  private track(subscription: Subscription): Subscription {
+    const tracked: Subscription = {
+      drain: async () => {
+        this.subscriptions.delete(tracked);
+        await subscription.drain();
+      },
+    };
+    this.subscriptions.add(tracked);
+    return tracked;
+  }
+}
+
+/** Creates an embedded bus replica over an open database (whose migrations include the bus tables). */
+export function createEmbeddedBus(options: EmbeddedBusOptions): EmbeddedBus {
+  return new EmbeddedBus(options);
+}
+
+function subjectOf<S extends z.ZodObject>(
+  definition: MessageDefinition<S>,
+  envelope: Envelope<z.output<S>>,
+): string {
+  try {
+    return definition.subjectFor(envelope.data);
+  } catch (error) {
+    throw new AppError('MESSAGE_MALFORMED', `cannot derive a subject for ${definition.type}`, {
+      cause: error,
+    });
+  }
+}
+
+function threadIdOf(envelope: Envelope<unknown>): string | null {
+  const data = envelope.data as { threadId?: unknown } | null;
+  return typeof data?.threadId === 'string' ? data.threadId : null;
+}

@@ -1,0 +1,175 @@
+import type { MessageDefinition } from '@caravel/contracts';
+import type {
+  BusConsumerRepository,
+  BusDeliveryRepository,
+  ClaimedDelivery,
+  DeliveryKey,
+} from '@caravel/db';
+import type { z } from 'zod';
+import type { DeliveryHandler, Subscription } from '../bus.port.js';
+import {
+  describeFailure,
+  runDelivery,
+  type BusLogger,
+  type ResolvedConsumerOptions,
+  type SettlementDecision,
+} from '../settlement/index.js';
+import { WakeSignal } from './wake-signal.js';
+
+export interface EmbeddedConsumerDeps<S extends z.ZodObject> {
+  deliveries: BusDeliveryRepository;
+  consumers: BusConsumerRepository;
+  definition: MessageDefinition<S>;
+  options: ResolvedConsumerOptions;
+  handler: DeliveryHandler<z.output<S>>;
+  /** The stream's stored name (namespaced) and its name as callers know it. */
+  storedStream: string;
+  stream: string;
+  subjectRegex: string;
+  holder: string;
+  pollIntervalMs: number;
+  logger: BusLogger;
+}
+
+const FILL_BATCH = 500;
+const MAX_UNSETTLED = 5000;
+
+/**
+ * One replica's share of a durable consumer: a loop that fills the consumer's pending set from
+ * the log, claims what this replica has room for, runs the handler and settles the outcome.
+ * It wakes on local publishes and settlements, and otherwise polls for timers and for work
+ * published by other processes.
+ */
+export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
+  private readonly signal = new WakeSignal();
+  private readonly running = new Set<Promise<void>>();
+  private stopping = false;
+  private abandoned = false;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: EmbeddedConsumerDeps<S>) {}
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  /** Something changed (a publish, a settlement): look for work now rather than at the next poll. */
+  wake(): void {
+    this.signal.notify();
+  }
+
+  async drain(): Promise<void> {
+    this.stopping = true;
+    this.signal.notify();
+    await this.loop;
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** Stops at once without settling anything, as a crashed process would. */
+  abandon(): void {
+    this.abandoned = true;
+    this.stopping = true;
+    this.signal.notify();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      let claimed = 0;
+      try {
+        claimed = await this.pull();
+      } catch (error) {
+        this.deps.logger.warn(
+          `bus consumer ${this.deps.options.durable} could not pull: ${describeFailure(error)}`,
+        );
+      }
+      if (this.stopping) return;
+      if (claimed === 0 || this.room() === 0) await this.signal.wait(this.deps.pollIntervalMs);
+    }
+  }
+
+  private room(): number {
+    return Math.max(0, this.deps.options.concurrency - this.running.size);
+  }
+
+  private async pull(): Promise<number> {
+    const { deliveries, consumers, options, storedStream, subjectRegex } = this.deps;
+    if (this.room() === 0) return 0;
+    const reason = `max deliveries reached (${options.maxDeliver}/${options.maxDeliver}): the handler never settled within the ack deadline`;
+    await deliveries.expireExhausted(storedStream, options.durable, options.maxDeliver, reason);
+    await consumers.fill(storedStream, options.durable, {
+      subjectRegex,
+      batch: FILL_BATCH,
+      maxUnsettled: MAX_UNSETTLED,
+    });
+    if (this.stopping) return 0;
+    const claimed = await deliveries.claim({
+      stream: storedStream,
+      durable: options.durable,
+      holder: this.deps.holder,
+      limit: this.room(),
+      ackWaitMs: options.ackWaitMs,
+      maxDeliver: options.maxDeliver,
+      ordered: options.ordered,
+    });
+    for (const delivery of claimed) this.track(this.handle(delivery));
+    return claimed.length;
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work
+      .catch((error: unknown) => {
+        this.deps.logger.error(
+          `bus consumer ${this.deps.options.durable} failed to settle: ${describeFailure(error)}`,
+        );
+      })
+      .finally(() => {
+        this.running.delete(tracked);
+        this.signal.notify();
+      });
+    this.running.add(tracked);
+  }
+
+  private async handle(claimed: ClaimedDelivery): Promise<void> {
+    const { deliveries, options } = this.deps;
+    const key: DeliveryKey = {
+      stream: this.deps.storedStream,
+      durable: options.durable,
+      sequence: claimed.sequence,
+    };
+    const raw = {
+      payload: claimed.payload,
+      subject: claimed.subject,
+      stream: this.deps.stream,
+      sequence: claimed.sequence,
+      deliveryCount: claimed.deliveryCount,
+      working: async (): Promise<void> => {
+        if (!this.abandoned) await deliveries.extend(key, claimed.deliveryCount, options.ackWaitMs);
+      },
+    };
+    const decision = await runDelivery(this.deps.definition, raw, this.deps.handler, options);
+    if (this.abandoned) return;
+    await this.settle(key, claimed.deliveryCount, decision);
+  }
+
+  private async settle(
+    key: DeliveryKey,
+    attempt: number,
+    decision: SettlementDecision,
+  ): Promise<void> {
+    switch (decision.action) {
+      case 'ack':
+        await this.deps.deliveries.ack(key);
+        return;
+      case 'nak':
+        await this.deps.deliveries.nak(key, attempt, decision.delayMs);
+        return;
+      case 'term':
+        if (await this.deps.deliveries.deadLetter(key, attempt, decision.reason)) {
+          this.deps.logger.warn(
+            `dead-lettered ${key.stream}#${key.sequence} for ${key.durable}: ${decision.reason}`,
+          );
+        }
+        return;
+    }
+  }
+}
