@@ -1,0 +1,179 @@
+import { StartRunV1, type Envelope, type MessageDefinition, type StreamSpec } from '@caravel/contracts';
+import type { Database } from '@caravel/db';
+import { AppError } from '@caravel/errors';
+import { CaravelContext, type Bus, type Delivery, type DeliveryHandler, type RequestHandler } from '@caravel/messaging';
+import { Controller, Get, Inject, Module } from '@nestjs/common';
+import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { composeRuntime } from './runtime.js';
+import { startServiceHost, type ServiceHost } from './service-host.js';
+
+/** A strict bus double: it records what the transport registers; anything else fails the test. */
+class RecordingBus implements Bus {
+  readonly kind = 'embedded' as const;
+  readonly consumers: { definition: MessageDefinition; durable: string; handler: DeliveryHandler<unknown> }[] = [];
+  readonly servers = new Map<string, RequestHandler>();
+  closed = false;
+  readonly leases = {
+    acquire: () => Promise.reject(new Error('unexpected lease call')),
+    renew: () => Promise.reject(new Error('unexpected lease call')),
+    release: () => Promise.reject(new Error('unexpected lease call')),
+    get: () => Promise.reject(new Error('unexpected lease call')),
+  };
+  ensureStreams(_streams: readonly StreamSpec[]): Promise<void> {
+    return Promise.reject(new Error('unexpected ensureStreams'));
+  }
+  publish(): Promise<never> {
+    return Promise.reject(new Error('unexpected publish'));
+  }
+  consume(definition: MessageDefinition, options: { durable: string }, handler: DeliveryHandler<unknown>) {
+    this.consumers.push({ definition, durable: options.durable, handler });
+    return Promise.resolve({ drain: () => Promise.resolve() });
+  }
+  serve(subject: string, handler: RequestHandler) {
+    this.servers.set(subject, handler);
+    return Promise.resolve({ drain: () => Promise.resolve() });
+  }
+  request(): Promise<never> {
+    return Promise.reject(new Error('unexpected request'));
+  }
+  replay(): AsyncIterable<never> {
+    throw new Error('unexpected replay');
+  }
+  deadLetters(): Promise<never> {
+    return Promise.reject(new Error('unexpected deadLetters'));
+  }
+  ping(): Promise<void> {
+    return Promise.resolve();
+  }
+  close(): Promise<void> {
+    this.closed = true;
+    return Promise.resolve();
+  }
+}
+
+const seen: string[] = [];
+
+@Controller()
+class ProbeHandlers {
+  @EventPattern<string>(StartRunV1.pattern, { durable: 'probe-a', ordered: true })
+  first(@Payload() envelope: Envelope<{ prompt: string }>, @Ctx() context: CaravelContext): void {
+    seen.push(`a:${envelope.data.prompt}:${context.delivery?.deliveryCount ?? 0}`);
+    if (envelope.data.prompt === 'poison') throw new AppError('MESSAGE_MALFORMED', 'poison pill');
+    if (envelope.data.prompt === 'later') throw new AppError('DEPENDENCY_UNAVAILABLE', 'try later');
+  }
+
+  @EventPattern<string>(StartRunV1.pattern, { durable: 'probe-b' })
+  second(@Payload() envelope: Envelope<{ prompt: string }>): void {
+    seen.push(`b:${envelope.data.prompt}`);
+  }
+
+  @MessagePattern<string>('probe.*.echo')
+  echo(@Payload() request: { text: string }): { echoed: string } {
+    return { echoed: request.text };
+  }
+}
+
+@Controller('probe')
+class ProbeHttp {
+  constructor(@Inject('unused') private readonly unused: string) {}
+
+  @Get('missing')
+  missing(): never {
+    throw new AppError('NOT_FOUND', `nothing here ${this.unused}`);
+  }
+
+  @Get('crash')
+  crash(): never {
+    throw new TypeError('secret internals');
+  }
+}
+
+@Module({ controllers: [ProbeHandlers, ProbeHttp], providers: [{ provide: 'unused', useValue: 'x' }] })
+class ProbeModule {}
+
+function delivery(prompt: string): Delivery {
+  return {
+    envelope: StartRunV1.create({ ...StartRunV1.fixture().data, prompt }, { source: 'spec' }),
+    subject: 's',
+    stream: 'CARAVEL_COMMANDS',
+    sequence: 1,
+    deliveryCount: 1,
+    working: () => Promise.resolve(),
+  };
+}
+
+describe('service host', () => {
+  const bus = new RecordingBus();
+  let host: ServiceHost;
+
+  beforeAll(async () => {
+    const database = { ping: () => Promise.resolve(), close: () => Promise.resolve() } as unknown as Database;
+    host = await startServiceHost({
+      runtime: composeRuntime({ name: 'spec', mode: 'embedded', bus, database }),
+      modules: [ProbeModule],
+      port: 0,
+      logLevels: ['fatal'],
+    });
+  });
+
+  afterAll(async () => {
+    await host.close();
+  });
+
+  it('gives each @EventPattern handler of one message its own durable consumer', () => {
+    expect(bus.consumers.map((c) => [c.definition.pattern, c.durable])).toEqual([
+      [StartRunV1.pattern, 'probe-a'],
+      [StartRunV1.pattern, 'probe-b'],
+    ]);
+  });
+
+  it('runs only the consumer that received the delivery', async () => {
+    seen.length = 0;
+    await bus.consumers[1]!.handler(delivery('hello'));
+    expect(seen).toEqual(['b:hello']);
+  });
+
+  it('hands the handler its delivery context', async () => {
+    seen.length = 0;
+    await bus.consumers[0]!.handler(delivery('ctx'));
+    expect(seen).toEqual(['a:ctx:1']);
+  });
+
+  it('lets the original coded error reach the bus, so it settles from retryable', async () => {
+    await expect(bus.consumers[0]!.handler(delivery('poison'))).rejects.toMatchObject({
+      code: 'MESSAGE_MALFORMED',
+      retryable: false,
+    });
+    await expect(bus.consumers[0]!.handler(delivery('later'))).rejects.toMatchObject({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      retryable: true,
+    });
+  });
+
+  it('serves @MessagePattern handlers as request/reply', async () => {
+    const echo = bus.servers.get('probe.*.echo');
+    expect(await echo?.({ text: 'hi' }, 'probe.t1.echo')).toEqual({ echoed: 'hi' });
+  });
+
+  it('answers readiness and maps coded errors to HTTP without a stack', async () => {
+    const ready = await fetch(`${host.url}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', checks: { bus: 'ok', database: 'ok' } });
+
+    const missing = await fetch(`${host.url}/probe/missing`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'nothing here x' } });
+
+    const crash = await fetch(`${host.url}/probe/crash`);
+    expect(crash.status).toBe(500);
+    const body = await crash.text();
+    expect(body).not.toContain('secret internals');
+    expect(JSON.parse(body)).toEqual({ error: { code: 'INTERNAL', message: 'internal error' } });
+  });
+
+  it('closes the bus when the host shuts down', async () => {
+    await host.close();
+    expect(bus.closed).toBe(true);
+    host = { close: () => Promise.resolve() } as unknown as ServiceHost;
+  });
+});
