@@ -23,14 +23,21 @@ function loadCompose(): Compose {
 function healthcheckProblems(name: string, service: ComposeService): string[] {
   const healthcheck = service['healthcheck'];
   const test = isRecord(healthcheck) ? healthcheck['test'] : undefined;
-  const command = Array.isArray(test) ? test.join(' ') : String(test ?? '');
-  return command.includes('/health/live') ? [] : [`${name}: healthcheck does not probe /health/live`];
+  const command = Array.isArray(test) ? test.join(' ') : typeof test === 'string' ? test : '';
+  return command.includes('/health/live')
+    ? []
+    : [`${name}: healthcheck does not probe /health/live`];
 }
 
 function dependsOnProblems(name: string, service: ComposeService): string[] {
   const dependsOn = service['depends_on'];
   return ['nats', 'postgres']
-    .filter((dep) => !isRecord(dependsOn) || !isRecord(dependsOn[dep]) || dependsOn[dep]['condition'] !== 'service_healthy')
+    .filter(
+      (dep) =>
+        !isRecord(dependsOn) ||
+        !isRecord(dependsOn[dep]) ||
+        dependsOn[dep]['condition'] !== 'service_healthy',
+    )
     .map((dep) => `${name}: does not wait for a healthy ${dep}`);
 }
 
@@ -49,15 +56,24 @@ function composeProblems(compose: Compose, services: readonly ServiceSpec[]): st
     }
     const port = defaultPort(spec.schema);
     const build = service['build'];
-    if (!isRecord(build) || build['target'] !== spec.name || build['dockerfile'] !== 'infra/docker/Dockerfile') {
+    if (
+      !isRecord(build) ||
+      build['target'] !== spec.name ||
+      build['dockerfile'] !== 'infra/docker/Dockerfile'
+    ) {
       problems.push(`${spec.name}: not built from infra/docker/Dockerfile --target ${spec.name}`);
     }
     const ports = (service['ports'] as unknown[] | undefined)?.map(String) ?? [];
-    if (!ports.includes(`${port}:${port}`)) problems.push(`${spec.name}: port ${port} is not published as ${port}:${port}`);
+    if (!ports.includes(`${port}:${port}`))
+      problems.push(`${spec.name}: port ${port} is not published as ${port}:${port}`);
     const env = composeEnv(service['environment']);
-    if (env['PORT'] !== String(port)) problems.push(`${spec.name}: PORT is ${env['PORT']}, not ${port}`);
+    if (env['PORT'] !== String(port))
+      problems.push(`${spec.name}: PORT is ${env['PORT']}, not ${port}`);
     problems.push(...envProblems('docker-compose.yml', spec, env));
-    problems.push(...healthcheckProblems(spec.name, service), ...dependsOnProblems(spec.name, service));
+    problems.push(
+      ...healthcheckProblems(spec.name, service),
+      ...dependsOnProblems(spec.name, service),
+    );
   }
   return problems;
 }
@@ -101,7 +117,9 @@ describe('docker-compose.yml', () => {
     expect(caravel['ports']).toEqual(['3000:3000']);
     expect(caravel['depends_on']).toBeUndefined();
     const embedded = { name: 'caravel', schema: embeddedConfigSchema };
-    expect(envProblems('docker-compose.yml', embedded, composeEnv(caravel['environment']))).toEqual([]);
+    expect(envProblems('docker-compose.yml', embedded, composeEnv(caravel['environment']))).toEqual(
+      [],
+    );
     expect(healthcheckProblems('caravel', caravel)).toEqual([]);
   });
 
@@ -115,7 +133,9 @@ describe('docker-compose.yml', () => {
       copy.services[name]!['environment'] as Record<string, unknown>;
 
     it('with a service missing', () => {
-      expect(broken((c) => delete c.services['reviewer'])).toContain('reviewer: missing from docker-compose.yml');
+      expect(broken((c) => delete c.services['reviewer'])).toContain(
+        'reviewer: missing from docker-compose.yml',
+      );
     });
 
     it('with a misspelled env key', () => {
@@ -136,7 +156,9 @@ describe('docker-compose.yml', () => {
       expect(broken((c) => delete envOf(c, 'analyzer')['DATABASE_URL'])).toContain(
         'docker-compose.yml: analyzer does not set required DATABASE_URL',
       );
-      expect(broken((c) => (envOf(c, 'analyzer')['LOG_LEVEL'] = 'loud')).join('\n')).toMatch(/analyzer LOG_LEVEL/);
+      expect(broken((c) => (envOf(c, 'analyzer')['LOG_LEVEL'] = 'loud')).join('\n')).toMatch(
+        /analyzer LOG_LEVEL/,
+      );
     });
 
     it('with a wrong port mapping, healthcheck or dependency', () => {

@@ -35,13 +35,17 @@ export function requiredKeys(schema: z.ZodObject): string[] {
 export function defaultPort(schema: z.ZodObject): number {
   const field = schema.shape['PORT'] as z.ZodType | undefined;
   const parsed = field?.safeParse(undefined);
-  if (!parsed?.success || typeof parsed.data !== 'number') throw new Error('schema has no default PORT');
+  if (!parsed?.success || typeof parsed.data !== 'number')
+    throw new Error('schema has no default PORT');
   return parsed.data;
 }
 
 /** Compose's `${VAR:-default}` / `${VAR-default}` become the default; a bare `${VAR}` becomes ''. */
 export function withComposeDefaults(value: string): string {
-  return value.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}/g, (_match, fallback?: string) => fallback ?? '');
+  return value.replace(
+    /\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}/g,
+    (_match, fallback?: string) => fallback ?? '',
+  );
 }
 
 /**
@@ -54,7 +58,8 @@ export function envProblems(where: string, service: ServiceSpec, env: Env): stri
     .filter((key) => !(key in env))
     .map((key) => `${where}: ${service.name} does not set required ${key}`);
   for (const key of Object.keys(env)) {
-    if (!known.has(key)) problems.push(`${where}: ${service.name} sets ${key}, which its config schema does not have`);
+    if (!known.has(key))
+      problems.push(`${where}: ${service.name} sets ${key}, which its config schema does not have`);
   }
   const parsed = service.schema.safeParse(env);
   if (!parsed.success) {
@@ -69,6 +74,13 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A YAML scalar as compose passes it to the container (numbers and booleans as text). */
+function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
 /** A compose `environment` (map or `KEY=value` list) as a map, with `${…}` defaults applied. */
 export function composeEnv(environment: unknown): Env {
   const env: Env = {};
@@ -78,7 +90,9 @@ export function composeEnv(environment: unknown): Env {
       env[key] = withComposeDefaults(rest.join('='));
     }
   } else if (isRecord(environment)) {
-    for (const [key, value] of Object.entries(environment)) env[key] = withComposeDefaults(String(value ?? ''));
+    for (const [key, value] of Object.entries(environment)) {
+      env[key] = withComposeDefaults(scalarText(value));
+    }
   }
   return env;
 }

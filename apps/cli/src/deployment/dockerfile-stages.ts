@@ -38,7 +38,11 @@ export function parseDockerfile(text: string): Stage[] {
     const args = rest.join(' ');
     if (keyword.toUpperCase() === 'FROM') {
       const match = /^(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args);
-      stages.push({ base: match?.[1] ?? args, name: match?.[2] ?? `#${stages.length}`, instructions: [] });
+      stages.push({
+        base: match?.[1] ?? args,
+        name: match?.[2] ?? `#${stages.length}`,
+        instructions: [],
+      });
     } else if (stages.length > 0) {
       stages.at(-1)!.instructions.push({ keyword: keyword.toUpperCase(), args });
     }
@@ -59,7 +63,11 @@ export function stageChain(stages: readonly Stage[], name: string): Stage[] {
 }
 
 /** The last value of an instruction along the stage chain (CMD, USER, …), or undefined. */
-export function effective(stages: readonly Stage[], name: string, keyword: string): string | undefined {
+export function effective(
+  stages: readonly Stage[],
+  name: string,
+  keyword: string,
+): string | undefined {
   for (const stage of stageChain(stages, name)) {
     const found = stage.instructions.filter((i) => i.keyword === keyword).at(-1);
     if (found) return found.args;

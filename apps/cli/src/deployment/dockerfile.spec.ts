@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICES } from '../services.js';
 import { defaultPort, readRepoFile, REPO_ROOT } from './deployment-checks.js';
-import { collected, effective, parseDockerfile, stageChain, type Stage } from './dockerfile-stages.js';
+import {
+  collected,
+  effective,
+  parseDockerfile,
+  stageChain,
+  type Stage,
+} from './dockerfile-stages.js';
 
 const DOCKERFILE = 'infra/docker/Dockerfile';
 
@@ -13,7 +19,11 @@ interface Target {
 }
 
 const TARGETS: Target[] = [
-  ...SERVICES.map((s) => ({ name: s.name, project: `apps/${s.name}`, port: defaultPort(s.schema) })),
+  ...SERVICES.map((s) => ({
+    name: s.name,
+    project: `apps/${s.name}`,
+    port: defaultPort(s.schema),
+  })),
   { name: 'caravel', project: 'apps/cli', port: 3000 },
 ];
 
@@ -37,7 +47,9 @@ function targetProblems(stages: readonly Stage[], target: Target): string[] {
   if (!collected(stages, name, 'EXPOSE').some((e) => e.split(/\s+/).includes(String(port)))) {
     problems.push(`${name}: does not EXPOSE ${port}`);
   }
-  if (!collected(stages, name, 'ENV').some((e) => new RegExp(`(^|\\s)PORT=${port}(\\s|$)`).test(e))) {
+  if (
+    !collected(stages, name, 'ENV').some((e) => new RegExp(`(^|\\s)PORT=${port}(\\s|$)`).test(e))
+  ) {
     problems.push(`${name}: does not set PORT=${port}`);
   }
   const healthcheck = effective(stages, name, 'HEALTHCHECK') ?? '';
@@ -61,7 +73,11 @@ describe('infra/docker/Dockerfile', () => {
   });
 
   it('runs the embedded host with `start`, reachable from outside, with its data on a volume', () => {
-    expect(JSON.parse(effective(stages, 'caravel', 'CMD')!)).toEqual(['node', 'apps/cli/dist/main.js', 'start']);
+    expect(JSON.parse(effective(stages, 'caravel', 'CMD')!)).toEqual([
+      'node',
+      'apps/cli/dist/main.js',
+      'start',
+    ]);
     const env = collected(stages, 'caravel', 'ENV').join(' ');
     expect(env).toContain('HOST=0.0.0.0');
     expect(env).toContain('CARAVEL_DATA_DIR=/data');
@@ -79,7 +95,10 @@ describe('infra/docker/Dockerfile', () => {
 
   it('ships the Prisma migrations and the health probe, and copies only the build output', () => {
     const build = stages.find((s) => s.name === 'build')!;
-    const runs = build.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n');
+    const runs = build.instructions
+      .filter((i) => i.keyword === 'RUN')
+      .map((i) => i.args)
+      .join('\n');
     expect(runs).toContain('libs/db/prisma/migrations');
     expect(runs).toContain('infra/docker/healthcheck.mjs');
     for (const target of TARGETS) {
@@ -87,7 +106,9 @@ describe('infra/docker/Dockerfile', () => {
       expect(chain.map((s) => s.name)).toContain('runtime');
       expect(chain.map((s) => s.name)).not.toContain('build');
     }
-    expect(collected(stages, 'runtime', 'COPY')).toEqual([expect.stringMatching(/^--from=build\b/)]);
+    expect(collected(stages, 'runtime', 'COPY')).toEqual([
+      expect.stringMatching(/^--from=build\b/),
+    ]);
     expect(existsSync(join(REPO_ROOT, 'infra/docker/healthcheck.mjs'))).toBe(true);
     expect(existsSync(join(REPO_ROOT, 'libs/db/prisma/migrations'))).toBe(true);
   });
@@ -98,9 +119,18 @@ describe('infra/docker/Dockerfile', () => {
   });
 
   it('keeps node_modules, dist and git out of the build context', () => {
-    const ignored = readRepoFile('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = readRepoFile('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', '.git']));
-    for (const needed of ['tools', 'apps', 'libs', 'package.json', 'package-lock.json', 'infra/docker']) {
+    for (const needed of [
+      'tools',
+      'apps',
+      'libs',
+      'package.json',
+      'package-lock.json',
+      'infra/docker',
+    ]) {
       expect(ignored).not.toContain(needed);
     }
   });
@@ -108,14 +138,22 @@ describe('infra/docker/Dockerfile', () => {
   describe('catches a broken copy', () => {
     it('with a target missing', () => {
       const withoutReviewer = text.replace(/FROM runtime AS reviewer[\s\S]*?(?=\nFROM )/, '');
-      expect(dockerfileProblems(withoutReviewer, TARGETS)).toEqual(['reviewer: no --target reviewer stage']);
+      expect(dockerfileProblems(withoutReviewer, TARGETS)).toEqual([
+        'reviewer: no --target reviewer stage',
+      ]);
     });
 
     it('with a wrong main, a root user, a shell-form CMD or no healthcheck', () => {
       const edited = text
-        .replace('CMD ["node", "apps/dispatch/dist/main.js"]', 'CMD ["node", "apps/ingress/dist/main.js"]')
+        .replace(
+          'CMD ["node", "apps/dispatch/dist/main.js"]',
+          'CMD ["node", "apps/ingress/dist/main.js"]',
+        )
         .replace('FROM runtime AS analyzer\n', 'FROM runtime AS analyzer\nUSER root\n')
-        .replace('CMD ["node", "apps/dashboard/dist/main.js"]', 'CMD node apps/dashboard/dist/main.js')
+        .replace(
+          'CMD ["node", "apps/dashboard/dist/main.js"]',
+          'CMD node apps/dashboard/dist/main.js',
+        )
         .replace(/(FROM runtime AS ingress\n[\s\S]*?)HEALTHCHECK[^\n]*\n/, '$1');
       expect(dockerfileProblems(edited, TARGETS)).toEqual(
         expect.arrayContaining([

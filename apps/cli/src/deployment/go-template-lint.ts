@@ -15,7 +15,11 @@ const ACTION = /\{\{-?\s*([\s\S]*?)\s*-?\}\}/g;
 const OPENERS = new Set(['if', 'range', 'with', 'define', 'block']);
 
 export function actionsOf(text: string): TemplateAction[] {
-  return [...text.matchAll(ACTION)].map((m) => ({ body: m[1] ?? '', start: m.index, end: m.index + m[0].length }));
+  return [...text.matchAll(ACTION)].map((m) => ({
+    body: m[1] ?? '',
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
 }
 
 function keywordOf(body: string): string {
@@ -41,11 +45,13 @@ export function structureProblems(file: string, text: string): string[] {
     if (OPENERS.has(keyword)) stack.push(keyword);
     else if (keyword === 'else' && !['if', 'with', 'range'].includes(stack.at(-1) ?? '')) {
       problems.push(`${file}: {{ else }} outside if/with/range`);
-    } else if (keyword === 'end' && stack.pop() === undefined) problems.push(`${file}: {{ end }} without an opener`);
+    } else if (keyword === 'end' && stack.pop() === undefined)
+      problems.push(`${file}: {{ end }} without an opener`);
   }
   if (stack.length > 0) problems.push(`${file}: ${stack.join(', ')} not closed by {{ end }}`);
   const stray = text.replace(ACTION, '');
-  if (stray.includes('{{') || stray.includes('}}')) problems.push(`${file}: stray template delimiter`);
+  if (stray.includes('{{') || stray.includes('}}'))
+    problems.push(`${file}: stray template delimiter`);
   return problems;
 }
 
@@ -56,7 +62,9 @@ export function definedTemplates(text: string): string[] {
 }
 
 export function usedTemplates(text: string): string[] {
-  return actionsOf(text).flatMap((a) => [...a.body.matchAll(/\b(?:include|template)\s+"([^"]+)"/g)].map((m) => m[1]!));
+  return actionsOf(text).flatMap((a) =>
+    [...a.body.matchAll(/\b(?:include|template)\s+"([^"]+)"/g)].map((m) => m[1]!),
+  );
 }
 
 /** `.Values.a.b` / `$.Values.a.b` paths that values.yaml does not have. */

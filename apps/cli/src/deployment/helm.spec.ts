@@ -2,7 +2,16 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { SERVICES } from '../services.js';
-import { defaultPort, envProblems, isRecord, readRepoFile, REPO_ROOT, requiredKeys, schemaKeys, type ServiceSpec } from './deployment-checks.js';
+import {
+  defaultPort,
+  envProblems,
+  isRecord,
+  readRepoFile,
+  REPO_ROOT,
+  requiredKeys,
+  schemaKeys,
+  type ServiceSpec,
+} from './deployment-checks.js';
 import {
   definedTemplates,
   missingValuePaths,
@@ -22,10 +31,15 @@ interface ServiceValues {
   resources?: unknown;
 }
 
-type Values = Record<string, unknown> & { services: ServiceValues[]; commonEnv: Record<string, unknown> };
+type Values = Record<string, unknown> & {
+  services: ServiceValues[];
+  commonEnv: Record<string, unknown>;
+};
 
 const templateNames = readdirSync(join(REPO_ROOT, CHART, 'templates')).sort();
-const templates = new Map(templateNames.map((name) => [name, readRepoFile(`${CHART}/templates/${name}`)]));
+const templates = new Map(
+  templateNames.map((name) => [name, readRepoFile(`${CHART}/templates/${name}`)]),
+);
 const template = (name: string): string => templates.get(name) ?? '';
 
 function loadValues(): Values {
@@ -43,7 +57,9 @@ function literalEnvKeys(text: string): string[] {
 /** The env a service gets from the chart, with a placeholder for values that come from templates. */
 function chartEnv(values: Values, service: ServiceValues): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const key of literalEnvKeys(template('configmap.yaml')).concat(literalEnvKeys(template('deployment.yaml')))) {
+  for (const key of literalEnvKeys(template('configmap.yaml')).concat(
+    literalEnvKeys(template('deployment.yaml')),
+  )) {
     env[key] = '';
   }
   Object.assign(env, {
@@ -53,23 +69,27 @@ function chartEnv(values: Values, service: ServiceValues): Record<string, string
     SHUTDOWN_GRACE_MS: String(values['shutdownGraceMs']),
     PORT: String(service.port),
   });
-  for (const [key, value] of Object.entries({ ...values.commonEnv, ...service.env })) env[key] = String(value);
+  for (const [key, value] of Object.entries({ ...values.commonEnv, ...service.env }))
+    env[key] = String(value);
   return env;
 }
 
 function valuesProblems(values: Values, services: readonly ServiceSpec[]): string[] {
   const problems: string[] = [];
   const listed = new Set(values.services.map((s) => s.name));
-  for (const name of listed) if (!services.some((s) => s.name === name)) problems.push(`${name}: not a Caravel service`);
+  for (const name of listed)
+    if (!services.some((s) => s.name === name)) problems.push(`${name}: not a Caravel service`);
   for (const spec of services) {
     const entry = values.services.find((s) => s.name === spec.name);
     if (!entry) {
       problems.push(`${spec.name}: missing from values.yaml services`);
       continue;
     }
-    if (entry.port !== defaultPort(spec.schema)) problems.push(`${spec.name}: port ${entry.port}, not ${defaultPort(spec.schema)}`);
+    if (entry.port !== defaultPort(spec.schema))
+      problems.push(`${spec.name}: port ${entry.port}, not ${defaultPort(spec.schema)}`);
     if (entry.enabled !== true) problems.push(`${spec.name}: not enabled by default`);
-    if (!Number.isInteger(entry.replicas) || entry.replicas < 1) problems.push(`${spec.name}: replicas must be >= 1`);
+    if (!Number.isInteger(entry.replicas) || entry.replicas < 1)
+      problems.push(`${spec.name}: replicas must be >= 1`);
     if (!isRecord(entry.resources)) problems.push(`${spec.name}: no resources`);
     problems.push(...envProblems('helm', spec, chartEnv(values, entry)));
   }
@@ -96,10 +116,24 @@ describe('Helm chart infra/helm/caravel', () => {
       ...literalEnvKeys(template('deployment.yaml')),
       ...Object.keys(values.commonEnv),
     ];
-    expect(keys).toEqual(expect.arrayContaining(['NATS_URL', 'DATABASE_URL', 'PORT', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS']));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'NATS_URL',
+        'DATABASE_URL',
+        'PORT',
+        'LOG_LEVEL',
+        'SHUTDOWN_GRACE_MS',
+      ]),
+    );
     for (const { name, schema } of SERVICES) {
-      expect({ name, stray: keys.filter((k) => !schemaKeys(schema).includes(k)) }).toEqual({ name, stray: [] });
-      expect({ name, missing: requiredKeys(schema).filter((k) => !keys.includes(k)) }).toEqual({ name, missing: [] });
+      expect({ name, stray: keys.filter((k) => !schemaKeys(schema).includes(k)) }).toEqual({
+        name,
+        stray: [],
+      });
+      expect({ name, missing: requiredKeys(schema).filter((k) => !keys.includes(k)) }).toEqual({
+        name,
+        missing: [],
+      });
     }
   });
 
@@ -117,13 +151,17 @@ describe('Helm chart infra/helm/caravel', () => {
 
   it('has manifests that are YAML once the actions are filled in', () => {
     const manifests = templateNames.filter((name) => name.endsWith('.yaml'));
-    expect(manifests).toEqual(expect.arrayContaining(['configmap.yaml', 'deployment.yaml', 'secret.yaml', 'service.yaml']));
+    expect(manifests).toEqual(
+      expect.arrayContaining(['configmap.yaml', 'deployment.yaml', 'secret.yaml', 'service.yaml']),
+    );
     expect(manifests.flatMap((name) => skeletonProblems(name, template(name)))).toEqual([]);
   });
 
   it('ranges one Deployment and one Service per enabled service', () => {
     for (const name of ['deployment.yaml', 'service.yaml']) {
-      expect(template(name)).toMatch(/^\{\{- range \$svc := \.Values\.services \}\}\n\{\{- if \$svc\.enabled \}\}/);
+      expect(template(name)).toMatch(
+        /^\{\{- range \$svc := \.Values\.services \}\}\n\{\{- if \$svc\.enabled \}\}/,
+      );
     }
     expect(template('deployment.yaml')).toContain('kind: Deployment');
     expect(template('service.yaml')).toContain('kind: Service');
@@ -156,7 +194,10 @@ describe('Helm chart infra/helm/caravel', () => {
 
   it('runs pods as a non-root user without privilege escalation', () => {
     expect(values['podSecurityContext']).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
-    expect(values['containerSecurityContext']).toMatchObject({ allowPrivilegeEscalation: false, runAsNonRoot: true });
+    expect(values['containerSecurityContext']).toMatchObject({
+      allowPrivilegeEscalation: false,
+      runAsNonRoot: true,
+    });
     expect(template('deployment.yaml')).toContain('toYaml $.Values.podSecurityContext');
   });
 
@@ -180,10 +221,15 @@ describe('Helm chart infra/helm/caravel', () => {
     });
 
     it('with an unclosed block, an undefined include, an unknown value or bad indentation', () => {
-      const broken = '{{- range .Values.services }}\nname: {{ include "caravel.nope" . }}\n{{ .Values.nats.uri }}\n';
-      expect(structureProblems('t.yaml', broken)).toEqual(['t.yaml: range not closed by {{ end }}']);
+      const broken =
+        '{{- range .Values.services }}\nname: {{ include "caravel.nope" . }}\n{{ .Values.nats.uri }}\n';
+      expect(structureProblems('t.yaml', broken)).toEqual([
+        't.yaml: range not closed by {{ end }}',
+      ]);
       expect(usedTemplates(broken)).toEqual(['caravel.nope']);
-      expect(missingValuePaths('t.yaml', broken, values)).toEqual(['t.yaml: .Values.nats.uri is not in values.yaml']);
+      expect(missingValuePaths('t.yaml', broken, values)).toEqual([
+        't.yaml: .Values.nats.uri is not in values.yaml',
+      ]);
       expect(skeletonProblems('t.yaml', 'a:\n  b: {{ .x }}\n c: 1\n')).not.toEqual([]);
     });
   });

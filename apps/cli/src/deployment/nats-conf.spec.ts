@@ -24,15 +24,19 @@ function confProblems(text: string): string[] {
   const block = jetstreamBlock(text);
   if (block === undefined) return ['no jetstream { } block'];
   const problems: string[] = [];
-  if (!/^\s*store_dir:\s*"?\/\S+"?$/m.test(block)) problems.push('jetstream has no absolute store_dir');
-  if (!/^\s*sync_interval:\s*always$/m.test(block)) problems.push('jetstream does not fsync before each ack');
+  if (!/^\s*store_dir:\s*"?\/\S+"?$/m.test(block))
+    problems.push('jetstream has no absolute store_dir');
+  if (!/^\s*sync_interval:\s*always$/m.test(block))
+    problems.push('jetstream does not fsync before each ack');
   if (!/^http_port:\s*8222$/m.test(settings(text))) problems.push('monitoring is not on 8222');
   return problems;
 }
 
 function natsServerVersion(): string | undefined {
   const result = spawnSync('nats-server', ['--version'], { encoding: 'utf8' });
-  return result.error ? undefined : /v(\d+\.\d+\.\d+)/.exec(`${result.stdout}${result.stderr}`)?.[1];
+  return result.error
+    ? undefined
+    : /v(\d+\.\d+\.\d+)/.exec(`${result.stdout}${result.stderr}`)?.[1];
 }
 
 /** `nats-server -t` on a copy of the conf: the exit status and what it printed. */
@@ -65,9 +69,9 @@ describe('infra/nats/nats.conf', () => {
     expect(confProblems(text.replace(/sync_interval: always/, 'sync_interval: "2m"'))).toEqual([
       'jetstream does not fsync before each ack',
     ]);
-    expect(confProblems(text.replace(/^(\s*)sync_interval: always$/m, '$1# sync_interval: always'))).toEqual([
-      'jetstream does not fsync before each ack',
-    ]);
+    expect(
+      confProblems(text.replace(/^(\s*)sync_interval: always$/m, '$1# sync_interval: always')),
+    ).toEqual(['jetstream does not fsync before each ack']);
   });
 
   // The installed nats-server (Debian ships 2.9.10) checks the file for real. 2.9 knows every
