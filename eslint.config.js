@@ -26,6 +26,17 @@ const depConstraints = [
   },
 ];
 
+/** Tests may also use the testing library (fakes, service gates, database targets). */
+const testDepConstraints = depConstraints.map((c) => ({
+  ...c,
+  onlyDependOnLibsWithTags: [...new Set([...c.onlyDependOnLibsWithTags, 'type:testing'])],
+}));
+
+const boundaries = (constraints) => [
+  'error',
+  { enforceBuildableLibDependency: false, allow: [], depConstraints: constraints, banTransitiveDependencies: false },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '**/generated/**', '.nx/**', 'tmp/**'] },
   js.configs.recommended,
@@ -37,10 +48,7 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        { enforceBuildableLibDependency: false, allow: [], depConstraints, banTransitiveDependencies: false },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(depConstraints),
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
@@ -63,6 +71,7 @@ export default tseslint.config(
   {
     files: ['**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', '**/src/testing/**/*.ts'],
     rules: {
+      '@nx/enforce-module-boundaries': boundaries(testDepConstraints),
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -31,6 +31,7 @@ const caravelProjects = {
   analyzer: 'apps/analyzer',
   'sandbox-broker': 'apps/sandbox-broker',
   dashboard: 'apps/dashboard',
+  cli: 'apps/cli',
 };
 
 const moduleNameMapper = { '^(\\.{1,2}/.*)\\.js$': '$1' };
