@@ -55,11 +55,16 @@ function generate() {
 
 async function migrate(name, replace) {
   assertMigrationName(name);
-  if (replace && name !== 'init') throw new Error('--replace only rewrites the single `init` migration');
+  if (replace && name !== 'init')
+    throw new Error('--replace only rewrites the single `init` migration');
   if (!replace && name === 'init' && migrationNames(migrationsDir).length > 0) {
-    throw new Error('migrations already exist; use `migrate init --replace` to regenerate the initial one');
+    throw new Error(
+      'migrations already exist; use `migrate init --replace` to regenerate the initial one',
+    );
   }
-  const sql = await pendingSql({ fromEmpty: replace || migrationNames(migrationsDir).length === 0 });
+  const sql = await pendingSql({
+    fromEmpty: replace || migrationNames(migrationsDir).length === 0,
+  });
   if (isEmptyScript(sql)) {
     console.log('the migrations already match the schema; no migration written');
   } else {
@@ -73,7 +78,9 @@ async function migrate(name, replace) {
 async function check() {
   const problems = [];
   if (migrationNames(migrationsDir).length === 0 || !hasLockFile(migrationsDir)) {
-    problems.push(`${rel(migrationsDir)} has no migrations or no migration_lock.toml: run \`npm run db:migrate -- init\``);
+    problems.push(
+      `${rel(migrationsDir)} has no migrations or no migration_lock.toml: run \`npm run db:migrate -- init\``,
+    );
   } else {
     const sql = await pendingSql({ fromEmpty: false });
     if (!isEmptyScript(sql)) {
@@ -99,13 +106,18 @@ async function main(argv) {
   const [command, ...rest] = argv;
   switch (command) {
     case 'migrate':
-      return migrate(rest.find((arg) => !arg.startsWith('--')), rest.includes('--replace'));
+      return migrate(
+        rest.find((arg) => !arg.startsWith('--')),
+        rest.includes('--replace'),
+      );
     case 'generate':
       return generate();
     case 'check':
       return check();
     default:
-      throw new Error('usage: node tools/codegen/db.mjs migrate <name> [--replace] | generate | check');
+      throw new Error(
+        'usage: node tools/codegen/db.mjs migrate <name> [--replace] | generate | check',
+      );
   }
 }
 

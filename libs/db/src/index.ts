@@ -17,7 +17,11 @@ export * from './bus/index.js';
 
 // Repositories (wave 1)
 export type { Executor } from './repositories/executor.js';
-export { DeliveryRepository, type DeliveryRow, type NewDelivery } from './repositories/delivery.repository.js';
+export {
+  DeliveryRepository,
+  type DeliveryRow,
+  type NewDelivery,
+} from './repositories/delivery.repository.js';
 export {
   ThreadRepository,
   type ThreadRow,
@@ -25,14 +29,23 @@ export {
   type ThreadStatusChange,
   type ThreadListQuery,
 } from './repositories/thread.repository.js';
-export { RunRepository, type RunRow, type NewRun, type RunFinish } from './repositories/run.repository.js';
+export {
+  RunRepository,
+  type RunRow,
+  type NewRun,
+  type RunFinish,
+} from './repositories/run.repository.js';
 export {
   RunEventRepository,
   type RunEventRow,
   type NewRunEvent,
   type RunEventQuery,
 } from './repositories/run-event.repository.js';
-export { SandboxRepository, type SandboxRow, type SandboxBinding } from './repositories/sandbox.repository.js';
+export {
+  SandboxRepository,
+  type SandboxRow,
+  type SandboxBinding,
+} from './repositories/sandbox.repository.js';
 export { InboxRepository } from './repositories/inbox.repository.js';
 export {
   OutboxRepository,

@@ -22,7 +22,11 @@ export function renderKyselyTypes({ packageDir, schemaPath }) {
       cwd: packageDir,
       encoding: 'utf8',
       // Prisma 7 insists on a schema-engine binary even for generate, which never runs it.
-      env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: '/bin/false', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+      env: {
+        ...process.env,
+        PRISMA_SCHEMA_ENGINE_BINARY: '/bin/false',
+        PRISMA_HIDE_UPDATE_MESSAGE: '1',
+      },
     });
     if (result.status !== 0) {
       throw new Error(`prisma generate failed:\n${result.stdout}\n${result.stderr}`);

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 
 export const LOCK_FILE = 'migration_lock.toml';
-const LOCK_CONTENT = '# Written by tools/codegen/db.mjs; keep it in version control.\nprovider = "postgresql"\n';
+const LOCK_CONTENT =
+  '# Written by tools/codegen/db.mjs; keep it in version control.\nprovider = "postgresql"\n';
 const NAME = /^[a-z0-9][a-z0-9_]*$/;
 
 /** Migration folder names in apply order (plain string order: they start with a UTC timestamp). */
@@ -20,7 +21,10 @@ export function migrationsList(dir) {
   const lockPath = join(dir, LOCK_FILE);
   return {
     baseDir: dir,
-    lockfile: { path: LOCK_FILE, content: existsSync(lockPath) ? readFileSync(lockPath, 'utf8') : null },
+    lockfile: {
+      path: LOCK_FILE,
+      content: existsSync(lockPath) ? readFileSync(lockPath, 'utf8') : null,
+    },
     migrationDirectories: migrationNames(dir).map((name) => ({
       path: name,
       migrationFile: {
@@ -38,7 +42,9 @@ function timestamp(date) {
 
 export function assertMigrationName(name) {
   if (!name || !NAME.test(name)) {
-    throw new Error(`migration name must match ${NAME} (e.g. add_reviews), got ${JSON.stringify(name)}`);
+    throw new Error(
+      `migration name must match ${NAME} (e.g. add_reviews), got ${JSON.stringify(name)}`,
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 // Prisma's wasm schema engine, loaded by hand: the Prisma CLI cannot download its native engine here.
+/* global WebAssembly */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as bg from '@prisma/schema-engine-wasm/schema_engine_bg';
@@ -13,7 +14,8 @@ let loaded = false;
 
 function charColumnsAsText(result) {
   for (const one of Array.isArray(result) ? result : [result]) {
-    for (const field of one?.fields ?? []) if (field.dataTypeID === PG_CHAR) field.dataTypeID = PG_TEXT;
+    for (const field of one?.fields ?? [])
+      if (field.dataTypeID === PG_CHAR) field.dataTypeID = PG_TEXT;
   }
   return result;
 }
@@ -43,10 +45,9 @@ function reportCharColumnsAsText() {
 
 function loadWasm() {
   if (loaded) return;
-  const wasmPath = fileURLToPath(import.meta.resolve('@prisma/schema-engine-wasm/schema_engine_bg')).replace(
-    /\.js$/,
-    '.wasm',
-  );
+  const wasmPath = fileURLToPath(
+    import.meta.resolve('@prisma/schema-engine-wasm/schema_engine_bg'),
+  ).replace(/\.js$/, '.wasm');
   const module = new WebAssembly.Module(readFileSync(wasmPath));
   const instance = new WebAssembly.Instance(module, { './schema_engine_bg.js': bg });
   bg.__wbg_set_wasm(instance.exports);
@@ -62,13 +63,23 @@ export async function openSchemaEngine({ schema, connectionString }) {
   loadWasm();
   reportCharColumnsAsText();
   const factory = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString }));
-  const engine = await bg.SchemaEngine.new({ datamodels: [['schema.prisma', schema]] }, () => {}, factory);
+  const engine = await bg.SchemaEngine.new(
+    { datamodels: [['schema.prisma', schema]] },
+    () => {},
+    factory,
+  );
   return {
     /** SQL that takes a database from the migrations (or from nothing) to the schema. */
     async diffToSchema(migrationsList) {
       const from = migrationsList ? { tag: 'migrations', ...migrationsList } : { tag: 'empty' };
       const to = { tag: 'schemaDatamodel', files: [{ path: 'schema.prisma', content: schema }] };
-      const result = await engine.diff({ from, to, script: true, exitCode: null, filters: NO_FILTERS });
+      const result = await engine.diff({
+        from,
+        to,
+        script: true,
+        exitCode: null,
+        filters: NO_FILTERS,
+      });
       return result.stdout;
     },
     close() {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { AppError } from '@caravel/errors';
-import { duplicateAs, isConnectionFailure, isUniqueViolation, postgresUnavailable } from './database-errors.js';
+import {
+  duplicateAs,
+  isConnectionFailure,
+  isUniqueViolation,
+  postgresUnavailable,
+} from './database-errors.js';
 import { parseInt8 } from './type-parsers.js';
 
 const withCode = (code: string): Error => Object.assign(new Error(`failed ${code}`), { code });
@@ -20,18 +25,23 @@ describe('isUniqueViolation', () => {
 
 describe('duplicateAs', () => {
   it('turns a unique violation into DUPLICATE and lets other errors through', async () => {
-    await expect(duplicateAs('taken', () => Promise.reject(withCode('23505')))).rejects.toMatchObject({
+    await expect(
+      duplicateAs('taken', () => Promise.reject(withCode('23505'))),
+    ).rejects.toMatchObject({
       code: 'DUPLICATE',
       message: 'taken',
     });
-    await expect(duplicateAs('taken', () => Promise.reject(withCode('42P01')))).rejects.toMatchObject({ code: '42P01' });
+    await expect(
+      duplicateAs('taken', () => Promise.reject(withCode('42P01'))),
+    ).rejects.toMatchObject({ code: '42P01' });
     await expect(duplicateAs('taken', () => Promise.resolve(3))).resolves.toBe(3);
   });
 });
 
 describe('connection failures', () => {
   it('classifies refused, unknown host, missing database and pool timeouts as connection failures', () => {
-    for (const code of ['ECONNREFUSED', 'ENOTFOUND', '3D000', '28P01']) expect(isConnectionFailure(withCode(code))).toBe(true);
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', '3D000', '28P01'])
+      expect(isConnectionFailure(withCode(code))).toBe(true);
     expect(isConnectionFailure(new Error('timeout exceeded when trying to connect'))).toBe(true);
     expect(isConnectionFailure(withCode('42601'))).toBe(false);
   });

@@ -28,19 +28,32 @@ export async function duplicateAs<T>(message: string, work: () => Promise<T>): P
 }
 
 // Failures that mean "the server is not there / not usable", as opposed to a bad query.
-const UNAVAILABLE_SYSCALL_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET']);
+const UNAVAILABLE_SYSCALL_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ECONNRESET',
+]);
 const UNAVAILABLE_SQL_STATES = new Set(['3D000', '28000', '28P01', '57P03', '53300']);
 
 /** True for errors raised while connecting (refused, unknown host, timeout, no such database...). */
 export function isConnectionFailure(error: unknown): boolean {
   const code = sqlState(error);
-  if (code && (UNAVAILABLE_SYSCALL_CODES.has(code) || UNAVAILABLE_SQL_STATES.has(code))) return true;
+  if (code && (UNAVAILABLE_SYSCALL_CODES.has(code) || UNAVAILABLE_SQL_STATES.has(code)))
+    return true;
   const message = error instanceof Error ? error.message : '';
   return /timeout exceeded when trying to connect|Connection terminated/i.test(message);
 }
 
 /** The one clear error for a PostgreSQL server that cannot be used at start. */
-export function postgresUnavailable(host: string, port: number, database: string, cause: unknown): AppError {
+export function postgresUnavailable(
+  host: string,
+  port: number,
+  database: string,
+  cause: unknown,
+): AppError {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new AppError(
     'DEPENDENCY_UNAVAILABLE',

@@ -11,7 +11,11 @@ describe('parseDatabaseUrl', () => {
       port: 5433,
       database: 'caravel',
     });
-    expect(parseDatabaseUrl('postgresql://db.internal/app')).toMatchObject({ host: 'db.internal', port: 5432, database: 'app' });
+    expect(parseDatabaseUrl('postgresql://db.internal/app')).toMatchObject({
+      host: 'db.internal',
+      port: 5432,
+      database: 'app',
+    });
   });
 
   it('defaults the database name to postgres', () => {
@@ -23,9 +27,18 @@ describe('parseDatabaseUrl', () => {
   });
 
   it('resolves a relative pglite directory against the working directory and keeps absolute ones', () => {
-    expect(parseDatabaseUrl('pglite:.caravel/pgdata', '/srv/app')).toEqual({ kind: 'pglite', dataDir: '/srv/app/.caravel/pgdata' });
-    expect(parseDatabaseUrl('pglite:/var/lib/caravel', '/srv/app')).toEqual({ kind: 'pglite', dataDir: '/var/lib/caravel' });
-    expect(parseDatabaseUrl('pglite:///var/lib/caravel', '/srv/app')).toEqual({ kind: 'pglite', dataDir: '/var/lib/caravel' });
+    expect(parseDatabaseUrl('pglite:.caravel/pgdata', '/srv/app')).toEqual({
+      kind: 'pglite',
+      dataDir: '/srv/app/.caravel/pgdata',
+    });
+    expect(parseDatabaseUrl('pglite:/var/lib/caravel', '/srv/app')).toEqual({
+      kind: 'pglite',
+      dataDir: '/var/lib/caravel',
+    });
+    expect(parseDatabaseUrl('pglite:///var/lib/caravel', '/srv/app')).toEqual({
+      kind: 'pglite',
+      dataDir: '/var/lib/caravel',
+    });
   });
 
   it.each(['mysql://h/db', 'sqlite:x.db', 'pglite:', ''])('rejects %j as CONFIG_INVALID', (url) => {

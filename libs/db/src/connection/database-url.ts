@@ -3,7 +3,13 @@ import { AppError } from '@caravel/errors';
 
 /** Where a database lives, parsed from its URL. */
 export type DatabaseLocation =
-  | { readonly kind: 'postgres'; readonly url: string; readonly host: string; readonly port: number; readonly database: string }
+  | {
+      readonly kind: 'postgres';
+      readonly url: string;
+      readonly host: string;
+      readonly port: number;
+      readonly database: string;
+    }
   | { readonly kind: 'pglite'; readonly dataDir: string | null };
 
 const PGLITE_PREFIX = 'pglite:';
@@ -14,7 +20,8 @@ const PGLITE_PREFIX = 'pglite:';
  */
 export function parseDatabaseUrl(url: string, cwd: string = process.cwd()): DatabaseLocation {
   const trimmed = url.trim();
-  if (trimmed.startsWith(PGLITE_PREFIX)) return parsePglite(trimmed.slice(PGLITE_PREFIX.length), cwd);
+  if (trimmed.startsWith(PGLITE_PREFIX))
+    return parsePglite(trimmed.slice(PGLITE_PREFIX.length), cwd);
   if (/^postgres(ql)?:\/\//i.test(trimmed)) return parsePostgres(trimmed);
   throw new AppError(
     'CONFIG_INVALID',
@@ -26,7 +33,10 @@ function parsePglite(rest: string, cwd: string): DatabaseLocation {
   if (rest === 'memory') return { kind: 'pglite', dataDir: null };
   const dir = rest.startsWith('//') ? rest.slice(2) : rest;
   if (dir === '') {
-    throw new AppError('CONFIG_INVALID', 'pglite: needs `memory` or a data directory, e.g. pglite:.caravel/pgdata');
+    throw new AppError(
+      'CONFIG_INVALID',
+      'pglite: needs `memory` or a data directory, e.g. pglite:.caravel/pgdata',
+    );
   }
   return { kind: 'pglite', dataDir: isAbsolute(dir) ? dir : resolve(cwd, dir) };
 }
@@ -36,7 +46,11 @@ function parsePostgres(url: string): DatabaseLocation {
   try {
     parsed = new URL(url);
   } catch (cause) {
-    throw new AppError('CONFIG_INVALID', `Malformed PostgreSQL URL ${JSON.stringify(redactUrl(url))}`, { cause });
+    throw new AppError(
+      'CONFIG_INVALID',
+      `Malformed PostgreSQL URL ${JSON.stringify(redactUrl(url))}`,
+      { cause },
+    );
   }
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'postgres';
   return {

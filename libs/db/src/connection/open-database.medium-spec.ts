@@ -44,7 +44,10 @@ await describeEachDatabase('openDatabase', (target) => {
     expect(row.sequence).toBe(9_007_199_254_740_000);
     expect(row.occurred_at).toEqual(at);
     expect(row.data).toEqual([1, { nested: 'yes' }]);
-    const count = await database.db.selectFrom('run_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const count = await database.db
+      .selectFrom('run_events')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(count.n).toBe(1);
   });
 
@@ -56,11 +59,18 @@ await describeEachDatabase('openDatabase', (target) => {
     await insert('kept');
     await expect(
       database.transaction(async (trx) => {
-        await trx.insertInto('inbox').values({ consumer: 'probe', message_id: 'dropped' }).execute();
+        await trx
+          .insertInto('inbox')
+          .values({ consumer: 'probe', message_id: 'dropped' })
+          .execute();
         throw new Error('handler failed');
       }),
     ).rejects.toThrow('handler failed');
-    const ids = await database.db.selectFrom('inbox').select('message_id').where('consumer', '=', 'probe').execute();
+    const ids = await database.db
+      .selectFrom('inbox')
+      .select('message_id')
+      .where('consumer', '=', 'probe')
+      .execute();
     expect(ids.map((row) => row.message_id)).toEqual(['kept']);
   });
 
@@ -75,7 +85,11 @@ await describeEachDatabase('openDatabase', (target) => {
       expect(one.rows).toEqual([{ message_id: 'm-1' }]);
       expect(Number(two.rows[0]?.n)).toBeGreaterThanOrEqual(1);
       await pool.query("insert into inbox (consumer, message_id) values ('wire', 'm-2')");
-      const seen = await database.db.selectFrom('inbox').select('message_id').where('consumer', '=', 'wire').execute();
+      const seen = await database.db
+        .selectFrom('inbox')
+        .select('message_id')
+        .where('consumer', '=', 'wire')
+        .execute();
       expect(seen.map((row) => row.message_id).sort()).toEqual(['m-1', 'm-2']);
     } finally {
       await pool.end();
@@ -93,7 +107,11 @@ await describeEachDatabase('openDatabase', (target) => {
       );
       await client.query('rollback');
       await inProcess;
-      const rows = await database.db.selectFrom('inbox').select('message_id').where('consumer', '=', 'apart').execute();
+      const rows = await database.db
+        .selectFrom('inbox')
+        .select('message_id')
+        .where('consumer', '=', 'apart')
+        .execute();
       expect(rows.map((row) => row.message_id)).toEqual(['kysely']);
     } finally {
       await client.end();
@@ -107,7 +125,9 @@ await describeEachDatabase('openDatabase', (target) => {
 
 describe('openDatabase failures and PGlite data directories', () => {
   it('fails with one clear DEPENDENCY_UNAVAILABLE error for an unreachable PostgreSQL', async () => {
-    const failure = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/postgres' }).catch((e: unknown) => e);
+    const failure = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/postgres' }).catch(
+      (e: unknown) => e,
+    );
     expect(failure).toBeInstanceOf(AppError);
     const error = failure as AppError;
     expect(error.code).toBe('DEPENDENCY_UNAVAILABLE');
@@ -117,20 +137,27 @@ describe('openDatabase failures and PGlite data directories', () => {
   });
 
   it('rejects an unknown URL scheme as CONFIG_INVALID', async () => {
-    await expect(openDatabase({ url: 'mysql://x' })).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+    await expect(openDatabase({ url: 'mysql://x' })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+    });
   });
 
   it('keeps PGlite data in its directory across close and reopen', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'caravel-pglite-')), 'nested', 'pgdata');
     try {
       const first = await openDatabase({ url: `pglite:${dir}` });
-      await first.db.insertInto('inbox').values({ consumer: 'durable', message_id: 'm-1' }).execute();
+      await first.db
+        .insertInto('inbox')
+        .values({ consumer: 'durable', message_id: 'm-1' })
+        .execute();
       await first.close();
       const second = await openDatabase({ url: `pglite:${dir}` });
       try {
         const rows = await second.db.selectFrom('inbox').select('message_id').execute();
         expect(rows).toEqual([{ message_id: 'm-1' }]);
-        const applied = await sql<{ n: number }>`select count(*)::int as n from _caravel_migrations`.execute(second.db);
+        const applied = await sql<{
+          n: number;
+        }>`select count(*)::int as n from _caravel_migrations`.execute(second.db);
         expect(applied.rows[0]?.n).toBeGreaterThan(0);
       } finally {
         await second.close();

@@ -22,7 +22,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const logger = options.logger ?? silentLogger;
   const location = parseDatabaseUrl(options.url);
   const database =
-    location.kind === 'postgres' ? await openPostgres(location, logger) : await openPglite(location.dataDir, logger);
+    location.kind === 'postgres'
+      ? await openPostgres(location, logger)
+      : await openPglite(location.dataDir, logger);
   if (options.migrate === false) return database;
   try {
     await migrate(database, {

@@ -8,10 +8,12 @@ import { PG_OID, parseInt8 } from './type-parsers.js';
 const CONNECT_TIMEOUT_MS = 5_000;
 
 // Per pool, not pg.types.setTypeParser: other pg users in the process (LangGraph) keep pg's defaults.
-const typeParsers: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === PG_OID.int8 && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
-};
+function getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+  if (oid === PG_OID.int8 && format !== 'binary') return parseInt8;
+  return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
+}
+
+const typeParsers: pg.CustomTypesConfig = { getTypeParser };
 
 /** Opens a PostgreSQL server database; fails with DEPENDENCY_UNAVAILABLE when it cannot be used. */
 export async function openPostgres(
@@ -42,7 +44,7 @@ export async function openPostgres(
   return {
     kind: 'postgres',
     db,
-    connectionString: async () => location.url,
+    connectionString: () => Promise.resolve(location.url),
     transaction: (work) => db.transaction().execute(work),
     ping,
     close: () => (closing ??= db.destroy()),

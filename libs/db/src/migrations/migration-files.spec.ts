@@ -8,8 +8,12 @@ import { defaultMigrationsDir } from './migrations-dir.js';
 
 describe('migrationChecksum', () => {
   it('is the sha256 of the SQL and ignores CRLF versus LF', () => {
-    expect(migrationChecksum('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-    expect(migrationChecksum('CREATE TABLE a ();\r\nSELECT 1;\r\n')).toBe(migrationChecksum('CREATE TABLE a ();\nSELECT 1;\n'));
+    expect(migrationChecksum('')).toBe(
+      'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    );
+    expect(migrationChecksum('CREATE TABLE a ();\r\nSELECT 1;\r\n')).toBe(
+      migrationChecksum('CREATE TABLE a ();\nSELECT 1;\n'),
+    );
   });
 
   it('changes when the SQL changes', () => {
@@ -36,12 +40,16 @@ describe('readMigrationFiles', () => {
   it('reads <name>/migration.sql folders in order and ignores other entries', () => {
     const dir = mkdtempSync(join(tmpdir(), 'caravel-migrations-'));
     dirs.push(dir);
-    for (const name of ['20260201000000_second', '20260101000000_first', 'not_a_migration']) mkdirSync(join(dir, name));
+    for (const name of ['20260201000000_second', '20260101000000_first', 'not_a_migration'])
+      mkdirSync(join(dir, name));
     writeFileSync(join(dir, '20260201000000_second', 'migration.sql'), 'SELECT 2;');
     writeFileSync(join(dir, '20260101000000_first', 'migration.sql'), 'SELECT 1;');
     writeFileSync(join(dir, 'migration_lock.toml'), 'provider = "postgresql"');
     const files = readMigrationFiles(dir);
-    expect(files.map((file) => file.name)).toEqual(['20260101000000_first', '20260201000000_second']);
+    expect(files.map((file) => file.name)).toEqual([
+      '20260101000000_first',
+      '20260201000000_second',
+    ]);
     expect(files[0]?.checksum).toBe(migrationChecksum('SELECT 1;'));
   });
 
@@ -51,13 +59,19 @@ describe('readMigrationFiles', () => {
 
   it('finds the package migrations folder with the init migration from the source tree', () => {
     expect(defaultMigrationsDir()).toMatch(/libs[/\\]db[/\\]prisma[/\\]migrations$/);
-    expect(readMigrationFiles(defaultMigrationsDir()).some((file) => file.name.endsWith('_init'))).toBe(true);
+    expect(
+      readMigrationFiles(defaultMigrationsDir()).some((file) => file.name.endsWith('_init')),
+    ).toBe(true);
   });
 });
 
 describe('planMigrations', () => {
   const file = (name: string, sql = name) => ({ name, sql, checksum: migrationChecksum(sql) });
-  const applied = (name: string, sql = name) => ({ name, checksum: migrationChecksum(sql), appliedAt: new Date(0) });
+  const applied = (name: string, sql = name) => ({
+    name,
+    checksum: migrationChecksum(sql),
+    appliedAt: new Date(0),
+  });
 
   it('lists unapplied files as pending, in order', () => {
     const plan = planMigrations([file('1_a'), file('2_b'), file('3_c')], [applied('1_a')]);
@@ -66,7 +80,10 @@ describe('planMigrations', () => {
   });
 
   it('reports applied migrations whose file changed, and applied ones with no file', () => {
-    const plan = planMigrations([file('1_a', 'edited'), file('2_b')], [applied('1_a'), applied('2_b'), applied('9_newer')]);
+    const plan = planMigrations(
+      [file('1_a', 'edited'), file('2_b')],
+      [applied('1_a'), applied('2_b'), applied('9_newer')],
+    );
     expect(plan.modified).toEqual(['1_a']);
     expect(plan.unknown).toEqual(['9_newer']);
     expect(plan.pending).toEqual([]);

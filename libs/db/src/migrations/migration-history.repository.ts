@@ -35,14 +35,20 @@ export class MigrationHistoryRepository {
   async listApplied(): Promise<AppliedMigration[]> {
     const result = await sql<HistoryRow>`
       select name, checksum, applied_at from _caravel_migrations order by name`.execute(this.db);
-    return result.rows.map((row) => ({ name: row.name, checksum: row.checksum, appliedAt: row.applied_at }));
+    return result.rows.map((row) => ({
+      name: row.name,
+      checksum: row.checksum,
+      appliedAt: row.applied_at,
+    }));
   }
 
   /** Runs a migration script and records it, in one transaction. */
   async apply(name: string, script: string, checksum: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await sql.raw(script).execute(trx);
-      await sql`insert into _caravel_migrations (name, checksum) values (${name}, ${checksum})`.execute(trx);
+      await sql`insert into _caravel_migrations (name, checksum) values (${name}, ${checksum})`.execute(
+        trx,
+      );
     });
   }
 }

@@ -17,7 +17,10 @@ export interface MigrationPlan {
   readonly unknown: string[];
 }
 
-export function planMigrations(files: readonly MigrationFile[], applied: readonly AppliedMigration[]): MigrationPlan {
+export function planMigrations(
+  files: readonly MigrationFile[],
+  applied: readonly AppliedMigration[],
+): MigrationPlan {
   const appliedByName = new Map(applied.map((migration) => [migration.name, migration]));
   const fileNames = new Set(files.map((file) => file.name));
   return {
@@ -28,6 +31,8 @@ export function planMigrations(files: readonly MigrationFile[], applied: readonl
         return record !== undefined && record.checksum !== file.checksum;
       })
       .map((file) => file.name),
-    unknown: applied.filter((migration) => !fileNames.has(migration.name)).map((migration) => migration.name),
+    unknown: applied
+      .filter((migration) => !fileNames.has(migration.name))
+      .map((migration) => migration.name),
   };
 }

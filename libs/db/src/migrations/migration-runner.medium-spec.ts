@@ -1,19 +1,35 @@
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { AppError } from '@caravel/errors';
-import { createTestPostgresDatabase, serviceGate, type TestPostgresDatabase } from '@caravel/testing';
+import {
+  createTestPostgresDatabase,
+  serviceGate,
+  type TestPostgresDatabase,
+} from '@caravel/testing';
 import { sql } from 'kysely';
 import { openDatabase } from '../connection/open-database.js';
 import type { Database } from '../connection/database.types.js';
 import { migrate } from './migration-runner.js';
 import { defaultMigrationsDir } from './migrations-dir.js';
 
-const migrationCount = readdirSync(defaultMigrationsDir(), { withFileTypes: true }).filter((e) => e.isDirectory()).length;
+const migrationCount = readdirSync(defaultMigrationsDir(), { withFileTypes: true }).filter((e) =>
+  e.isDirectory(),
+).length;
 
 async function appliedNames(database: Database): Promise<string[]> {
-  const result = await sql<{ name: string }>`select name from _caravel_migrations order by name`.execute(database.db);
+  const result = await sql<{
+    name: string;
+  }>`select name from _caravel_migrations order by name`.execute(database.db);
   return result.rows.map((row) => row.name);
 }
 
@@ -25,7 +41,10 @@ function copyMigrations(): string {
 }
 
 function firstMigrationFile(dir: string): string {
-  const first = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()[0];
+  const first = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()[0];
   return join(dir, first ?? 'missing', 'migration.sql');
 }
 
@@ -36,7 +55,9 @@ gate.describe('migration runner on PostgreSQL', () => {
   const opened: Database[] = [];
   const dirs: string[] = [];
 
-  const open = async (options: { migrationsDir?: string; migrate?: boolean } = {}): Promise<Database> => {
+  const open = async (
+    options: { migrationsDir?: string; migrate?: boolean } = {},
+  ): Promise<Database> => {
     const database = await openDatabase({ url: server.url, ...options });
     opened.push(database);
     return database;
@@ -74,8 +95,13 @@ gate.describe('migration runner on PostgreSQL', () => {
     const database = await open({ migrationsDir: dir });
     const folder = join(dir, '99991231000000_probe');
     mkdirSync(folder);
-    writeFileSync(join(folder, 'migration.sql'), 'CREATE TABLE probe (id int);\nINSERT INTO probe VALUES (1);\n');
-    expect(await migrate(database, { migrationsDir: dir })).toEqual({ applied: ['99991231000000_probe'] });
+    writeFileSync(
+      join(folder, 'migration.sql'),
+      'CREATE TABLE probe (id int);\nINSERT INTO probe VALUES (1);\n',
+    );
+    expect(await migrate(database, { migrationsDir: dir })).toEqual({
+      applied: ['99991231000000_probe'],
+    });
     const probe = await sql<{ id: number }>`select id from probe`.execute(database.db);
     expect(probe.rows).toEqual([{ id: 1 }]);
   });
@@ -105,9 +131,14 @@ gate.describe('migration runner on PostgreSQL', () => {
     const database = await open({ migrationsDir: dir });
     const folder = join(dir, '99991231000000_broken');
     mkdirSync(folder);
-    writeFileSync(join(folder, 'migration.sql'), 'CREATE TABLE half (id int);\nSELECT * FROM no_such_table;\n');
+    writeFileSync(
+      join(folder, 'migration.sql'),
+      'CREATE TABLE half (id int);\nSELECT * FROM no_such_table;\n',
+    );
     await expect(migrate(database, { migrationsDir: dir })).rejects.toThrow(/no_such_table/);
-    const half = await sql<{ n: number }>`select count(*)::int as n from pg_tables where tablename = 'half'`.execute(database.db);
+    const half = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_tables where tablename = 'half'`.execute(database.db);
     expect(half.rows[0]?.n).toBe(0);
     expect(await appliedNames(database)).not.toContain('99991231000000_broken');
   });
@@ -121,7 +152,9 @@ describe('migration runner on PGlite', () => {
       expect(await appliedNames(database)).toHaveLength(migrationCount);
       expect(await migrate(database, { migrationsDir: dir })).toEqual({ applied: [] });
       appendFileSync(firstMigrationFile(dir), '\n-- edited after release\n');
-      await expect(migrate(database, { migrationsDir: dir })).rejects.toMatchObject({ code: 'MIGRATION_MODIFIED' });
+      await expect(migrate(database, { migrationsDir: dir })).rejects.toMatchObject({
+        code: 'MIGRATION_MODIFIED',
+      });
     } finally {
       await database.close();
       rmSync(dir, { recursive: true, force: true });

@@ -33,7 +33,10 @@ function refuseModified(plan: MigrationPlan): void {
  * serialised by a PostgreSQL advisory lock (PGlite too), so each migration is applied once.
  * Refuses (MIGRATION_MODIFIED) when an applied migration's file changed.
  */
-export async function migrate(database: Database, options: MigrateOptions = {}): Promise<MigrateResult> {
+export async function migrate(
+  database: Database,
+  options: MigrateOptions = {},
+): Promise<MigrateResult> {
   const logger = options.logger ?? silentLogger;
   const files = readMigrationFiles(options.migrationsDir ?? defaultMigrationsDir());
   return database.db.connection().execute(async (connection) => {

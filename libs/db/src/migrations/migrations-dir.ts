@@ -18,9 +18,12 @@ function isPackageRoot(dir: string): boolean {
  * The package's `prisma/migrations`, found by walking up from this module to the package root,
  * so it is the same folder from `src/` (Jest, tsx) and from a built `dist/`.
  */
-export function defaultMigrationsDir(from: string = dirname(fileURLToPath(import.meta.url))): string {
+export function defaultMigrationsDir(
+  from: string = dirname(fileURLToPath(import.meta.url)),
+): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (isPackageRoot(dir)) return join(dir, 'prisma', 'migrations');
-    if (dirname(dir) === dir) throw new Error(`${PACKAGE_NAME} package root not found above ${from}`);
+    if (dirname(dir) === dir)
+      throw new Error(`${PACKAGE_NAME} package root not found above ${from}`);
   }
 }

@@ -18,7 +18,9 @@ describe('Mutex', () => {
 
   it('releases after a failing holder and ignores a second release', async () => {
     const mutex = new Mutex();
-    await expect(mutex.runExclusive(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(mutex.runExclusive(() => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
     const release = await mutex.acquire();
     release();
     release();

@@ -21,15 +21,22 @@ async function createPglite(dataDir: string | null): Promise<PGlite> {
   } catch (cause) {
     const where = dataDir ?? 'memory';
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new AppError('DEPENDENCY_UNAVAILABLE', `PGlite could not open its data directory ${where}: ${reason}`, {
-      cause,
-      details: { dataDir: where },
-    });
+    throw new AppError(
+      'DEPENDENCY_UNAVAILABLE',
+      `PGlite could not open its data directory ${where}: ${reason}`,
+      {
+        cause,
+        details: { dataDir: where },
+      },
+    );
   }
 }
 
 /** Opens the embedded database: PGlite in memory (`dataDir` null) or in a data directory. */
-export async function openPglite(dataDir: string | null, logger: DatabaseLogger): Promise<Database> {
+export async function openPglite(
+  dataDir: string | null,
+  logger: DatabaseLogger,
+): Promise<Database> {
   const pglite = await createPglite(dataDir);
   const session = new PgliteSession(pglite);
   let server: PGLiteSocketServer | null = null;

@@ -43,7 +43,9 @@ export class PgliteSession {
             mutex.runExclusive(() => target.exec(query, options));
         }
         const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        return typeof value === 'function'
+          ? (value as (...args: unknown[]) => unknown).bind(target)
+          : value;
       },
     });
   }

@@ -25,7 +25,10 @@ class PgliteConnection implements DatabaseConnection {
     return { rows: result.rows };
   }
 
-  async *streamQuery<R>(compiled: CompiledQuery, chunkSize = 100): AsyncIterableIterator<QueryResult<R>> {
+  async *streamQuery<R>(
+    compiled: CompiledQuery,
+    chunkSize = 100,
+  ): AsyncIterableIterator<QueryResult<R>> {
     const { rows } = await this.run<R>(compiled);
     for (let start = 0; start < rows.length; start += chunkSize) {
       yield { rows: rows.slice(start, start + chunkSize) };
@@ -67,12 +70,16 @@ export class PgliteDriver implements Driver {
     return connection;
   }
 
-  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
     this.releases.get(connection)?.();
     this.releases.delete(connection);
+    return Promise.resolve();
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  async beginTransaction(
+    connection: DatabaseConnection,
+    settings: TransactionSettings,
+  ): Promise<void> {
     const modes = [
       settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
       settings.accessMode ?? '',
@@ -93,7 +100,9 @@ export class PgliteDriver implements Driver {
   }
 
   async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint ${quoteIdentifier(name)}`));
+    await connection.executeQuery(
+      CompiledQuery.raw(`rollback to savepoint ${quoteIdentifier(name)}`),
+    );
   }
 
   async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {

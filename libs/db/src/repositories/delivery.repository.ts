@@ -66,11 +66,19 @@ export class DeliveryRepository {
   }
 
   async get(id: string, executor: Executor = this.db): Promise<DeliveryRow | null> {
-    const row = await executor.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await executor
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRow(row) : null;
   }
 
-  async findBySourceDelivery(source: string, deliveryId: string, executor: Executor = this.db): Promise<DeliveryRow | null> {
+  async findBySourceDelivery(
+    source: string,
+    deliveryId: string,
+    executor: Executor = this.db,
+  ): Promise<DeliveryRow | null> {
     const row = await executor
       .selectFrom('deliveries')
       .selectAll()

@@ -19,7 +19,11 @@ export class InboxRepository {
     return inserted !== undefined;
   }
 
-  async isProcessed(consumer: string, messageId: string, executor: Executor = this.db): Promise<boolean> {
+  async isProcessed(
+    consumer: string,
+    messageId: string,
+    executor: Executor = this.db,
+  ): Promise<boolean> {
     const row = await executor
       .selectFrom('inbox')
       .select('message_id')
@@ -31,7 +35,10 @@ export class InboxRepository {
 
   /** Deletes entries processed before `before` (retention); returns how many. */
   async prune(before: Date, executor: Executor = this.db): Promise<number> {
-    const result = await executor.deleteFrom('inbox').where('processed_at', '<', before).executeTakeFirst();
+    const result = await executor
+      .deleteFrom('inbox')
+      .where('processed_at', '<', before)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -64,7 +64,10 @@ export class OutboxRepository {
   }
 
   /** Unpublished messages, oldest first. */
-  async fetchUnpublished(query: UnpublishedQuery = {}, executor: Executor = this.db): Promise<OutboxRow[]> {
+  async fetchUnpublished(
+    query: UnpublishedQuery = {},
+    executor: Executor = this.db,
+  ): Promise<OutboxRow[]> {
     let select = executor
       .selectFrom('outbox')
       .selectAll()

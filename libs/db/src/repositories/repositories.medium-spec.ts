@@ -36,10 +36,36 @@ await describeEachDatabase('wave-1 repositories', (target) => {
 
   it('records a delivery once per delivery id and once per semantic key', async () => {
     const deliveries = new DeliveryRepository(database.db);
-    const base = { source: 'slack', threadId: randomUUID(), event: 'app_mention', payload: { text: 'hi', n: [1, 2] } };
-    expect(await deliveries.record({ ...base, id: randomUUID(), deliveryId: 'd-1', semanticKey: 'C1:171.1' })).toBe(true);
-    expect(await deliveries.record({ ...base, id: randomUUID(), deliveryId: 'd-1', semanticKey: 'C1:999' })).toBe(false);
-    expect(await deliveries.record({ ...base, id: randomUUID(), deliveryId: 'd-2', semanticKey: 'C1:171.1' })).toBe(false);
+    const base = {
+      source: 'slack',
+      threadId: randomUUID(),
+      event: 'app_mention',
+      payload: { text: 'hi', n: [1, 2] },
+    };
+    expect(
+      await deliveries.record({
+        ...base,
+        id: randomUUID(),
+        deliveryId: 'd-1',
+        semanticKey: 'C1:171.1',
+      }),
+    ).toBe(true);
+    expect(
+      await deliveries.record({
+        ...base,
+        id: randomUUID(),
+        deliveryId: 'd-1',
+        semanticKey: 'C1:999',
+      }),
+    ).toBe(false);
+    expect(
+      await deliveries.record({
+        ...base,
+        id: randomUUID(),
+        deliveryId: 'd-2',
+        semanticKey: 'C1:171.1',
+      }),
+    ).toBe(false);
     expect(await deliveries.record({ ...base, id: randomUUID(), deliveryId: 'd-3' })).toBe(true);
     expect(await deliveries.record({ ...base, id: randomUUID(), deliveryId: 'd-4' })).toBe(true);
     const stored = await deliveries.findBySourceDelivery('slack', 'd-1');
@@ -50,9 +76,21 @@ await describeEachDatabase('wave-1 repositories', (target) => {
 
   it('upserts threads without erasing stored fields, and lists them newest first', async () => {
     const id = randomUUID();
-    await threads.upsert({ id, source: 'linear', title: 'First', repositoryOwner: 'acme', repositoryName: 'api', at: t(1) });
+    await threads.upsert({
+      id,
+      source: 'linear',
+      title: 'First',
+      repositoryOwner: 'acme',
+      repositoryName: 'api',
+      at: t(1),
+    });
     const again = await threads.upsert({ id, source: 'linear', at: t(2) });
-    expect(again).toMatchObject({ title: 'First', repositoryOwner: 'acme', repositoryName: 'api', status: 'idle' });
+    expect(again).toMatchObject({
+      title: 'First',
+      repositoryOwner: 'acme',
+      repositoryName: 'api',
+      status: 'idle',
+    });
     expect(again.updatedAt).toEqual(t(2));
     expect(again.createdAt).toEqual(t(1));
     expect(await threads.get(id)).toEqual(again);
@@ -67,16 +105,36 @@ await describeEachDatabase('wave-1 repositories', (target) => {
   it('sets thread status and active run, with a compare-and-set on the active run', async () => {
     const id = await newThread();
     const runId = randomUUID();
-    expect(await threads.setStatus(id, { status: 'running', activeRunId: runId, expectedActiveRunId: null })).toMatchObject({
+    expect(
+      await threads.setStatus(id, {
+        status: 'running',
+        activeRunId: runId,
+        expectedActiveRunId: null,
+      }),
+    ).toMatchObject({
       status: 'running',
       activeRunId: runId,
     });
-    expect(await threads.setStatus(id, { status: 'running', activeRunId: randomUUID(), expectedActiveRunId: null })).toBeNull();
-    expect(await threads.setStatus(id, { status: 'idle', activeRunId: null, expectedActiveRunId: runId })).toMatchObject({
+    expect(
+      await threads.setStatus(id, {
+        status: 'running',
+        activeRunId: randomUUID(),
+        expectedActiveRunId: null,
+      }),
+    ).toBeNull();
+    expect(
+      await threads.setStatus(id, {
+        status: 'idle',
+        activeRunId: null,
+        expectedActiveRunId: runId,
+      }),
+    ).toMatchObject({
       status: 'idle',
       activeRunId: null,
     });
-    expect((await threads.list({ status: 'running' })).some((thread) => thread.id === id)).toBe(false);
+    expect((await threads.list({ status: 'running' })).some((thread) => thread.id === id)).toBe(
+      false,
+    );
   });
 
   it('creates one run per trigger and returns the existing run for a repeated trigger', async () => {
@@ -84,7 +142,12 @@ await describeEachDatabase('wave-1 repositories', (target) => {
     const triggerId = randomUUID();
     const first = await runs.create({ id: randomUUID(), threadId, triggerId, createdAt: t(5) });
     expect(first.created).toBe(true);
-    expect(first.run).toMatchObject({ status: 'queued', summary: '', runner: null, startedAt: null });
+    expect(first.run).toMatchObject({
+      status: 'queued',
+      summary: '',
+      runner: null,
+      startedAt: null,
+    });
     const repeat = await runs.create({ id: randomUUID(), threadId, triggerId });
     expect(repeat).toEqual({ run: first.run, created: false });
     const reused = runs.create({ id: first.run.id, threadId, triggerId: randomUUID() });
@@ -95,20 +158,36 @@ await describeEachDatabase('wave-1 repositories', (target) => {
 
   it('marks runs started and finished and lists them by thread and by recency', async () => {
     const threadId = await newThread();
-    const a = (await runs.create({ id: randomUUID(), threadId, triggerId: randomUUID(), createdAt: t(10) })).run;
-    const b = (await runs.create({ id: randomUUID(), threadId, triggerId: randomUUID(), createdAt: t(11) })).run;
+    const a = (
+      await runs.create({ id: randomUUID(), threadId, triggerId: randomUUID(), createdAt: t(10) })
+    ).run;
+    const b = (
+      await runs.create({ id: randomUUID(), threadId, triggerId: randomUUID(), createdAt: t(11) })
+    ).run;
     expect(await runs.markStarted(a.id, { runner: 'runner-1', at: t(12) })).toMatchObject({
       status: 'running',
       runner: 'runner-1',
       startedAt: t(12),
     });
-    const done = await runs.markFinished(a.id, { status: 'succeeded', exitStatus: 'submitted', summary: 'PR opened', at: t(13) });
-    expect(done).toMatchObject({ status: 'succeeded', exitStatus: 'submitted', summary: 'PR opened', finishedAt: t(13) });
+    const done = await runs.markFinished(a.id, {
+      status: 'succeeded',
+      exitStatus: 'submitted',
+      summary: 'PR opened',
+      at: t(13),
+    });
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      exitStatus: 'submitted',
+      summary: 'PR opened',
+      finishedAt: t(13),
+    });
     expect(await runs.get(a.id)).toEqual(done);
     expect(await runs.markStarted(randomUUID(), { runner: 'x' })).toBeNull();
     expect((await runs.listByThread(threadId)).map((run) => run.id)).toEqual([a.id, b.id]);
     const recent = await runs.listRecent({ limit: 100 });
-    expect(recent.findIndex((run) => run.id === b.id)).toBeLessThan(recent.findIndex((run) => run.id === a.id));
+    expect(recent.findIndex((run) => run.id === b.id)).toBeLessThan(
+      recent.findIndex((run) => run.id === a.id),
+    );
     expect((await runs.listRecent({ status: 'succeeded' })).map((run) => run.id)).toContain(a.id);
   });
 
@@ -131,24 +210,51 @@ await describeEachDatabase('wave-1 repositories', (target) => {
     expect(await events.append({ ...event(2), runId: randomUUID() })).toBe(true);
     expect(await events.append(event(3))).toBe(true);
     expect((await events.listByThread(threadId)).map((row) => row.sequence)).toEqual([1, 2, 3]);
-    expect((await events.listByThread(threadId, { from: t(2) })).map((row) => row.sequence)).toEqual([2, 3]);
-    expect((await events.listByThread(threadId, { afterSequence: 2 })).map((row) => row.data)).toEqual([{ sequence: 3 }]);
+    expect(
+      (await events.listByThread(threadId, { from: t(2) })).map((row) => row.sequence),
+    ).toEqual([2, 3]);
+    expect(
+      (await events.listByThread(threadId, { afterSequence: 2 })).map((row) => row.data),
+    ).toEqual([{ sequence: 3 }]);
     expect(await events.listByThread(threadId, { limit: 1 })).toEqual([{ ...first, runId: null }]);
   });
 
-  it('lists a run\'s events', async () => {
+  it("lists a run's events", async () => {
     const events = new RunEventRepository(database.db);
     const runId = randomUUID();
-    await events.append({ id: randomUUID(), threadId: randomUUID(), runId, type: 'done', stream: 'E', sequence: 77, occurredAt: t(1), data: null });
+    await events.append({
+      id: randomUUID(),
+      threadId: randomUUID(),
+      runId,
+      type: 'done',
+      stream: 'E',
+      sequence: 77,
+      occurredAt: t(1),
+      data: null,
+    });
     expect((await events.listByRun(runId)).map((row) => row.type)).toEqual(['done']);
   });
 
   it('binds a sandbox once per thread, touches, updates and deletes it', async () => {
     const sandboxes = new SandboxRepository(database.db);
     const threadId = randomUUID();
-    const bound = await sandboxes.bind({ id: randomUUID(), threadId, provider: 'bwrap', externalId: 'sb-1', at: t(1) });
-    expect(bound).toMatchObject({ bound: true, sandbox: { status: 'ready', externalId: 'sb-1', lastUsedAt: t(1) } });
-    const second = await sandboxes.bind({ id: randomUUID(), threadId, provider: 'local', externalId: 'sb-2' });
+    const bound = await sandboxes.bind({
+      id: randomUUID(),
+      threadId,
+      provider: 'bwrap',
+      externalId: 'sb-1',
+      at: t(1),
+    });
+    expect(bound).toMatchObject({
+      bound: true,
+      sandbox: { status: 'ready', externalId: 'sb-1', lastUsedAt: t(1) },
+    });
+    const second = await sandboxes.bind({
+      id: randomUUID(),
+      threadId,
+      provider: 'local',
+      externalId: 'sb-2',
+    });
     expect(second).toEqual({ sandbox: bound.sandbox, bound: false });
     expect(await sandboxes.touch(threadId, t(9))).toBe(true);
     expect((await sandboxes.getByThread(threadId))?.lastUsedAt).toEqual(t(9));
@@ -164,7 +270,9 @@ await describeEachDatabase('wave-1 repositories', (target) => {
     const inbox = new InboxRepository(database.db);
     const messageId = randomUUID();
     expect(await database.transaction((trx) => inbox.claim('dispatch', messageId, trx))).toBe(true);
-    expect(await database.transaction((trx) => inbox.claim('dispatch', messageId, trx))).toBe(false);
+    expect(await database.transaction((trx) => inbox.claim('dispatch', messageId, trx))).toBe(
+      false,
+    );
     expect(await database.transaction((trx) => inbox.claim('reviewer', messageId, trx))).toBe(true);
     expect(await inbox.isProcessed('dispatch', messageId)).toBe(true);
     expect(await inbox.prune(new Date(Date.now() + 60_000))).toBeGreaterThanOrEqual(2);
@@ -186,7 +294,9 @@ await describeEachDatabase('wave-1 repositories', (target) => {
     await expect(handler).rejects.toThrow('side effect failed');
     expect(await inbox.isProcessed('dispatch', messageId)).toBe(false);
     expect(await threads.get(threadId)).toBeNull();
-    expect((await outbox.fetchUnpublished({ limit: 1000 })).some((row) => row.id === outboxId)).toBe(false);
+    expect(
+      (await outbox.fetchUnpublished({ limit: 1000 })).some((row) => row.id === outboxId),
+    ).toBe(false);
     expect(await database.transaction((trx) => inbox.claim('dispatch', messageId, trx))).toBe(true);
   });
 
@@ -194,16 +304,38 @@ await describeEachDatabase('wave-1 repositories', (target) => {
     const outbox = new OutboxRepository(database.db);
     const [a, b] = [randomUUID(), randomUUID()];
     await database.transaction(async (trx) => {
-      await outbox.enqueue({ id: a, subject: 'thread.x.cmd.start.v1', pattern: 'cmd.start', envelope: { id: a }, createdAt: t(1) }, trx);
-      await outbox.enqueue({ id: b, subject: 'thread.x.cmd.start.v1', pattern: 'cmd.start', envelope: [b], createdAt: t(2) }, trx);
+      await outbox.enqueue(
+        {
+          id: a,
+          subject: 'thread.x.cmd.start.v1',
+          pattern: 'cmd.start',
+          envelope: { id: a },
+          createdAt: t(1),
+        },
+        trx,
+      );
+      await outbox.enqueue(
+        {
+          id: b,
+          subject: 'thread.x.cmd.start.v1',
+          pattern: 'cmd.start',
+          envelope: [b],
+          createdAt: t(2),
+        },
+        trx,
+      );
     });
     const pending = await outbox.fetchUnpublished({ limit: 1000 });
-    expect(pending.filter((row) => row.id === a || row.id === b).map((row) => row.envelope)).toEqual([{ id: a }, [b]]);
+    expect(
+      pending.filter((row) => row.id === a || row.id === b).map((row) => row.envelope),
+    ).toEqual([{ id: a }, [b]]);
     expect(await outbox.markFailed(a, 'nats down')).toBe(true);
     expect(await outbox.markFailed(a, 'nats still down')).toBe(true);
     expect(await outbox.markPublished(b, t(3))).toBe(true);
     expect(await outbox.markPublished(b, t(4))).toBe(false);
-    const locked = await database.transaction((trx) => outbox.fetchUnpublished({ limit: 1000, lock: true }, trx));
+    const locked = await database.transaction((trx) =>
+      outbox.fetchUnpublished({ limit: 1000, lock: true }, trx),
+    );
     const failed = locked.find((row) => row.id === a);
     expect(failed).toMatchObject({ attempts: 2, lastError: 'nats still down', publishedAt: null });
     expect(locked.some((row) => row.id === b)).toBe(false);

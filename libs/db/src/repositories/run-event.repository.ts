@@ -49,31 +49,38 @@ export class RunEventRepository {
    * at the same (stream, sequence) is a DUPLICATE error: two events cannot share a position.
    */
   async append(event: NewRunEvent, executor: Executor = this.db): Promise<boolean> {
-    const inserted = await duplicateAs(`run event position ${event.stream}/${event.sequence} is taken`, () =>
-      executor
-        .insertInto('run_events')
-        .values({
-          id: event.id,
-          thread_id: event.threadId,
-          run_id: event.runId ?? null,
-          type: event.type,
-          stream: event.stream,
-          sequence: event.sequence,
-          occurred_at: event.occurredAt,
-          data: toJson(event.data),
-        })
-        .onConflict((conflict) => conflict.column('id').doNothing())
-        .returning('id')
-        .executeTakeFirst(),
+    const inserted = await duplicateAs(
+      `run event position ${event.stream}/${event.sequence} is taken`,
+      () =>
+        executor
+          .insertInto('run_events')
+          .values({
+            id: event.id,
+            thread_id: event.threadId,
+            run_id: event.runId ?? null,
+            type: event.type,
+            stream: event.stream,
+            sequence: event.sequence,
+            occurred_at: event.occurredAt,
+            data: toJson(event.data),
+          })
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .returning('id')
+          .executeTakeFirst(),
     );
     return inserted !== undefined;
   }
 
   /** A thread's events in order of occurrence (then sequence), from a time and/or a sequence. */
-  async listByThread(threadId: string, query: RunEventQuery = {}, executor: Executor = this.db): Promise<RunEventRow[]> {
+  async listByThread(
+    threadId: string,
+    query: RunEventQuery = {},
+    executor: Executor = this.db,
+  ): Promise<RunEventRow[]> {
     let select = executor.selectFrom('run_events').selectAll().where('thread_id', '=', threadId);
     if (query.from !== undefined) select = select.where('occurred_at', '>=', query.from);
-    if (query.afterSequence !== undefined) select = select.where('sequence', '>', query.afterSequence);
+    if (query.afterSequence !== undefined)
+      select = select.where('sequence', '>', query.afterSequence);
     const rows = await select
       .orderBy('occurred_at', 'asc')
       .orderBy('sequence', 'asc')

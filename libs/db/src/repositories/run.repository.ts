@@ -55,7 +55,10 @@ export class RunRepository {
    * Creates the run for a trigger, or returns the run that trigger already created
    * (`created: false`). A run id reused for another trigger is a DUPLICATE.
    */
-  async create(run: NewRun, executor: Executor = this.db): Promise<{ run: RunRow; created: boolean }> {
+  async create(
+    run: NewRun,
+    executor: Executor = this.db,
+  ): Promise<{ run: RunRow; created: boolean }> {
     const inserted = await executor
       .insertInto('runs')
       .values({
@@ -79,17 +82,29 @@ export class RunRepository {
   }
 
   async get(id: string, executor: Executor = this.db): Promise<RunRow | null> {
-    const row = await executor.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await executor
+      .selectFrom('runs')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRow(row) : null;
   }
 
   async findByTrigger(triggerId: string, executor: Executor = this.db): Promise<RunRow | null> {
-    const row = await executor.selectFrom('runs').selectAll().where('trigger_id', '=', triggerId).executeTakeFirst();
+    const row = await executor
+      .selectFrom('runs')
+      .selectAll()
+      .where('trigger_id', '=', triggerId)
+      .executeTakeFirst();
     return row ? toRow(row) : null;
   }
 
   /** Status `running`, the runner that took it and when; null when the run does not exist. */
-  async markStarted(id: string, start: { runner: string; at?: Date }, executor: Executor = this.db): Promise<RunRow | null> {
+  async markStarted(
+    id: string,
+    start: { runner: string; at?: Date },
+    executor: Executor = this.db,
+  ): Promise<RunRow | null> {
     const row = await executor
       .updateTable('runs')
       .set({ status: 'running', runner: start.runner, started_at: timeOr(start.at) })
@@ -100,7 +115,11 @@ export class RunRepository {
   }
 
   /** Final status, exit status, summary and time; null when the run does not exist. */
-  async markFinished(id: string, finish: RunFinish, executor: Executor = this.db): Promise<RunRow | null> {
+  async markFinished(
+    id: string,
+    finish: RunFinish,
+    executor: Executor = this.db,
+  ): Promise<RunRow | null> {
     const row = await executor
       .updateTable('runs')
       .set({
@@ -128,10 +147,17 @@ export class RunRepository {
   }
 
   /** The latest runs across threads, newest first. */
-  async listRecent(query: { limit?: number; status?: string } = {}, executor: Executor = this.db): Promise<RunRow[]> {
+  async listRecent(
+    query: { limit?: number; status?: string } = {},
+    executor: Executor = this.db,
+  ): Promise<RunRow[]> {
     let select = executor.selectFrom('runs').selectAll();
     if (query.status !== undefined) select = select.where('status', '=', query.status);
-    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit ?? 50).execute();
+    const rows = await select
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit ?? 50)
+      .execute();
     return rows.map(toRow);
   }
 }

@@ -42,7 +42,10 @@ export class SandboxRepository {
    * Binds the sandbox to its thread. A thread that already has one keeps it: the existing
    * binding comes back with `bound: false` (it is never replaced here).
    */
-  async bind(binding: SandboxBinding, executor: Executor = this.db): Promise<{ sandbox: SandboxRow; bound: boolean }> {
+  async bind(
+    binding: SandboxBinding,
+    executor: Executor = this.db,
+  ): Promise<{ sandbox: SandboxRow; bound: boolean }> {
     const at = timeOr(binding.at);
     const inserted = await executor
       .insertInto('sandboxes')
@@ -65,7 +68,11 @@ export class SandboxRepository {
   }
 
   async getByThread(threadId: string, executor: Executor = this.db): Promise<SandboxRow | null> {
-    const row = await executor.selectFrom('sandboxes').selectAll().where('thread_id', '=', threadId).executeTakeFirst();
+    const row = await executor
+      .selectFrom('sandboxes')
+      .selectAll()
+      .where('thread_id', '=', threadId)
+      .executeTakeFirst();
     return row ? toRow(row) : null;
   }
 
@@ -80,7 +87,11 @@ export class SandboxRepository {
   }
 
   /** Sets the binding's status; false when the thread has no sandbox. */
-  async setStatus(threadId: string, status: string, executor: Executor = this.db): Promise<boolean> {
+  async setStatus(
+    threadId: string,
+    status: string,
+    executor: Executor = this.db,
+  ): Promise<boolean> {
     const result = await executor
       .updateTable('sandboxes')
       .set({ status })
@@ -91,7 +102,10 @@ export class SandboxRepository {
 
   /** Unbinds the thread's sandbox; false when there was none. */
   async delete(threadId: string, executor: Executor = this.db): Promise<boolean> {
-    const result = await executor.deleteFrom('sandboxes').where('thread_id', '=', threadId).executeTakeFirst();
+    const result = await executor
+      .deleteFrom('sandboxes')
+      .where('thread_id', '=', threadId)
+      .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
 }

@@ -88,7 +88,11 @@ export class ThreadRepository {
   }
 
   async get(id: string, executor: Executor = this.db): Promise<ThreadRow | null> {
-    const row = await executor.selectFrom('threads').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await executor
+      .selectFrom('threads')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toRow(row) : null;
   }
 
@@ -96,7 +100,8 @@ export class ThreadRepository {
   async list(query: ThreadListQuery = {}, executor: Executor = this.db): Promise<ThreadRow[]> {
     let select = executor.selectFrom('threads').selectAll();
     if (query.status !== undefined) select = select.where('status', '=', query.status);
-    if (query.updatedBefore !== undefined) select = select.where('updated_at', '<', query.updatedBefore);
+    if (query.updatedBefore !== undefined)
+      select = select.where('updated_at', '<', query.updatedBefore);
     const rows = await select
       .orderBy('updated_at', 'desc')
       .orderBy('id', 'desc')
@@ -106,10 +111,18 @@ export class ThreadRepository {
   }
 
   /** Sets status and active run; null when the thread is missing or the compare-and-set failed. */
-  async setStatus(id: string, change: ThreadStatusChange, executor: Executor = this.db): Promise<ThreadRow | null> {
+  async setStatus(
+    id: string,
+    change: ThreadStatusChange,
+    executor: Executor = this.db,
+  ): Promise<ThreadRow | null> {
     let update = executor
       .updateTable('threads')
-      .set({ status: change.status, active_run_id: change.activeRunId, updated_at: timeOr(change.at) })
+      .set({
+        status: change.status,
+        active_run_id: change.activeRunId,
+        updated_at: timeOr(change.at),
+      })
       .where('id', '=', id);
     if (change.expectedActiveRunId !== undefined) {
       update =
