@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const DOMAIN_BANNED = ['@nestjs/*', 'kysely', 'pg', 'nats', '@nats-io/*', '@electric-sql/*', 'express'];
@@ -65,17 +66,18 @@ export default tseslint.config(
   },
   {
     // Process entry points hand the environment to a config schema; nothing else reads it.
-    files: ['apps/*/src/main.ts', 'libs/testing/src/test-environment.ts'],
+    files: ['apps/*/src/main.ts', 'libs/testing/src/test-environment.ts', 'e2e/support/processes.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', '**/src/testing/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts', '**/*.harness.ts', 'libs/testing/**/*.ts', '**/src/testing/**/*.ts', 'e2e/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': boundaries(testDepConstraints),
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/require-await': 'off',
     },
   },
   {
@@ -83,7 +85,7 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly' },
+      globals: { ...globals.node },
     },
   },
   prettier,

@@ -50,7 +50,8 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`timed out after ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+  const reason = last instanceof Error ? `: ${last.message}` : '';
+  throw new Error(`timed out after ${timeoutMs} ms${reason}`);
 }
 
 /**

@@ -57,7 +57,7 @@ function describeIssues(error: z.ZodError): string {
 /** Parses with a schema, turning zod's error into a coded one that lists every bad field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.output<S> {
   const result = schema.safeParse(raw);
-  if (result.success) return result.data as z.output<S>;
+  if (result.success) return result.data;
   throw new AppError('MESSAGE_MALFORMED', `${what} is malformed: ${describeIssues(result.error)}`, {
     details: { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
   });

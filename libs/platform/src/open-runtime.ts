@@ -45,6 +45,6 @@ export async function openEmbeddedRuntime(options: {
   databaseUrl?: string;
 }): Promise<PlatformRuntime> {
   const database = await openDatabase({ url: options.databaseUrl ?? `pglite:${options.dataDir}/pgdata` });
-  const bus = await withDatabase(database, async (db) => createEmbeddedBus({ database: db, name: options.name }));
+  const bus = await withDatabase(database, (db) => Promise.resolve(createEmbeddedBus({ database: db, name: options.name })));
   return composeRuntime({ name: options.name, mode: 'embedded', bus, database });
 }

@@ -6,10 +6,11 @@ export interface ReadinessReport {
   status: 'ready' | 'unready';
   service: string;
   mode: PlatformRuntime['mode'];
-  checks: Record<'bus' | 'database', 'ok' | string>;
+  /** `ok`, or what the probe failed with. */
+  checks: Record<'bus' | 'database', string>;
 }
 
-async function probe(check: () => Promise<void>): Promise<'ok' | string> {
+async function probe(check: () => Promise<void>): Promise<string> {
   try {
     await check();
     return 'ok';

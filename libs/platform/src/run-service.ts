@@ -16,7 +16,11 @@ export interface RunServiceOptions<S extends ServiceSchema> {
 }
 
 /** Stops the process cleanly on SIGTERM/SIGINT, or hard after the grace period. */
-export function closeOnSignals(host: ServiceHost, graceMs: number, exit = process.exit): void {
+export function closeOnSignals(
+  host: ServiceHost,
+  graceMs: number,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   let closing = false;
   const shutdown = (signal: string): void => {
     if (closing) return;

@@ -1,7 +1,15 @@
 import { StartRunV1, type Envelope, type MessageDefinition, type StreamSpec } from '@caravel/contracts';
 import type { Database } from '@caravel/db';
 import { AppError } from '@caravel/errors';
-import { CaravelContext, type Bus, type Delivery, type DeliveryHandler, type RequestHandler } from '@caravel/messaging';
+import {
+  CaravelContext,
+  type Bus,
+  type ConsumerOptions,
+  type Delivery,
+  type DeliveryHandler,
+  type RequestHandler,
+} from '@caravel/messaging';
+import type { z } from 'zod';
 import { Controller, Get, Inject, Module } from '@nestjs/common';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import { composeRuntime } from './runtime.js';
@@ -25,8 +33,12 @@ class RecordingBus implements Bus {
   publish(): Promise<never> {
     return Promise.reject(new Error('unexpected publish'));
   }
-  consume(definition: MessageDefinition, options: { durable: string }, handler: DeliveryHandler<unknown>) {
-    this.consumers.push({ definition, durable: options.durable, handler });
+  consume<S extends z.ZodObject>(definition: MessageDefinition<S>, options: ConsumerOptions, handler: DeliveryHandler<z.output<S>>) {
+    this.consumers.push({
+      definition: definition,
+      durable: options.durable,
+      handler: handler as DeliveryHandler<unknown>,
+    });
     return Promise.resolve({ drain: () => Promise.resolve() });
   }
   serve(subject: string, handler: RequestHandler) {

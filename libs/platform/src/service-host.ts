@@ -2,6 +2,7 @@ import { CATALOGUE, type MessageDefinition } from '@caravel/contracts';
 import { CaravelTransport } from '@caravel/messaging';
 import { Module, type INestApplication, type LogLevel, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { Server } from 'node:http';
 import { PlatformModule } from './platform.module.js';
 import type { PlatformRuntime } from './runtime.js';
 
@@ -50,7 +51,8 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Ser
   );
   await app.startAllMicroservices();
   await app.listen(options.port, options.host ?? '127.0.0.1');
-  const address = app.getHttpServer().address() as { port: number } | string | null;
+  const server = app.getHttpServer() as Server;
+  const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {
     app,

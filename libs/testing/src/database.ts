@@ -1,15 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { openDatabase, type Database } from '@caravel/db';
 import pg from 'pg';
 import { serviceGate, type RequiredService } from './service-gate.js';
 import { testEnvironment } from './test-environment.js';
 
+/** What the helpers need of a database; `@caravel/db`'s `Database` fits. */
+export interface ClosableDatabase {
+  close(): Promise<void>;
+}
+
+/**
+ * How to open a database from a URL (`openDatabase` from `@caravel/db`). Injected rather than
+ * imported so that `@caravel/db`'s own tests can use these helpers without a dependency cycle.
+ */
+export type DatabaseOpener<D extends ClosableDatabase> = (options: { url: string }) => Promise<D>;
+
 /** One database engine a suite runs against; `open()` gives a fresh, migrated database. */
-export interface TestDatabaseTarget {
+export interface TestDatabaseTarget<D extends ClosableDatabase = ClosableDatabase> {
   readonly label: 'postgres' | 'pglite';
   /** Services that must be up for this target (for `serviceGate`). */
   readonly services: readonly RequiredService[];
-  open(): Promise<Database>;
+  open(): Promise<D>;
 }
 
 /** A throwaway PostgreSQL database on TEST_DATABASE_URL; `drop()` removes it (connections too). */
@@ -42,7 +52,7 @@ export async function createTestPostgresDatabase(): Promise<TestPostgresDatabase
   };
 }
 
-function withDrop(database: Database, drop: () => Promise<void>): Database {
+function withDrop<D extends ClosableDatabase>(database: D, drop: () => Promise<void>): D {
   let closing: Promise<void> | null = null;
   return {
     ...database,
@@ -57,40 +67,41 @@ function withDrop(database: Database, drop: () => Promise<void>): Database {
   };
 }
 
-const postgresTarget: TestDatabaseTarget = {
-  label: 'postgres',
-  services: ['postgres'],
-  async open() {
-    const created = await createTestPostgresDatabase();
-    try {
-      return withDrop(await openDatabase({ url: created.url }), created.drop);
-    } catch (error) {
-      await created.drop();
-      throw error;
-    }
-  },
-};
-
-const pgliteTarget: TestDatabaseTarget = {
-  label: 'pglite',
-  services: [],
-  open: () => openDatabase({ url: 'pglite:memory' }),
-};
-
 /** Both database engines: a fresh database per `open()`, migrated, removed on `close()`. */
-export function testDatabaseTargets(): TestDatabaseTarget[] {
-  return [postgresTarget, pgliteTarget];
+export function testDatabaseTargets<D extends ClosableDatabase>(
+  openDatabase: DatabaseOpener<D>,
+): TestDatabaseTarget<D>[] {
+  const postgres: TestDatabaseTarget<D> = {
+    label: 'postgres',
+    services: ['postgres'],
+    async open() {
+      const created = await createTestPostgresDatabase();
+      try {
+        return withDrop(await openDatabase({ url: created.url }), created.drop);
+      } catch (error) {
+        await created.drop();
+        throw error;
+      }
+    },
+  };
+  const pglite: TestDatabaseTarget<D> = {
+    label: 'pglite',
+    services: [],
+    open: () => openDatabase({ url: 'pglite:memory' }),
+  };
+  return [postgres, pglite];
 }
 
 /**
  * `describe` once per target, each behind `serviceGate` (a down PostgreSQL skips its half with the
  * reason locally and fails under CI=true). Await it at the top level of the test file.
  */
-export async function describeEachDatabase(
+export async function describeEachDatabase<D extends ClosableDatabase>(
   name: string,
-  body: (target: TestDatabaseTarget) => void,
+  openDatabase: DatabaseOpener<D>,
+  body: (target: TestDatabaseTarget<D>) => void,
 ): Promise<void> {
-  for (const target of testDatabaseTargets()) {
+  for (const target of testDatabaseTargets(openDatabase)) {
     const gate = await serviceGate(target.services);
     gate.describe(`${name} [${target.label}]`, () => body(target));
   }

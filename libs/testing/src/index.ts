@@ -5,5 +5,7 @@ export {
   describeEachDatabase,
   createTestPostgresDatabase,
   type TestDatabaseTarget,
+  type ClosableDatabase,
+  type DatabaseOpener,
   type TestPostgresDatabase,
 } from './database.js';

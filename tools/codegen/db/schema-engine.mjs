@@ -1,5 +1,4 @@
 // Prisma's wasm schema engine, loaded by hand: the Prisma CLI cannot download its native engine here.
-/* global WebAssembly */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as bg from '@prisma/schema-engine-wasm/schema_engine_bg';

@@ -11,7 +11,7 @@ import type { Database } from './database.types.js';
 
 const threadId = '00000000-0000-4000-8000-000000000001';
 
-await describeEachDatabase('openDatabase', (target) => {
+await describeEachDatabase('openDatabase', openDatabase, (target) => {
   let database: Database;
 
   beforeAll(async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { AppError } from '@caravel/errors';
 import { describeEachDatabase } from '@caravel/testing';
 import type { Database } from '../connection/database.types.js';
+import { openDatabase } from '../connection/open-database.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import { InboxRepository } from './inbox.repository.js';
 import { OutboxRepository } from './outbox.repository.js';
@@ -13,7 +14,7 @@ import { ThreadRepository } from './thread.repository.js';
 
 const t = (seconds: number): Date => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
 
-await describeEachDatabase('wave-1 repositories', (target) => {
+await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
   let database: Database;
   let threads: ThreadRepository;
   let runs: RunRepository;

@@ -18,7 +18,7 @@ import { eventually, Gate, sleep } from '../testing/eventually.js';
 import { createEmbeddedBus, type EmbeddedBus } from './embedded-bus.js';
 import { embeddedBusHarness } from './embedded-bus.harness.js';
 
-await describeEachDatabase('embedded bus', (target) => {
+await describeEachDatabase('embedded bus', openDatabase, (target) => {
   describeBusBehaviour(async () => {
     const database = await target.open();
     return embeddedBusHarness({ label: target.label, database, release: () => database.close() });

@@ -70,7 +70,9 @@ export async function applyDurable(jsm: JetStreamManager, stream: string, plan: 
     if (!isNotFound(error)) throw error;
     await jsm.consumers.add(stream, plan.config).catch(async (addError: unknown) => {
       // Another replica may have created it between our info and add.
-      await jsm.consumers.info(stream, plan.name).catch(() => Promise.reject(addError));
+      await jsm.consumers.info(stream, plan.name).catch(() => {
+        throw addError;
+      });
     });
   }
 }

@@ -90,10 +90,10 @@ export class JetStreamBus implements Bus {
     const deps = { nc, js, jsm, namespace, logger, deadLetters: this.deadLetterStore };
     const subscription = new JetStreamSubscription(deps, definition, options, handler);
     await subscription.start();
-    this.consumers.add(subscription as unknown as JetStreamSubscription<z.ZodObject>);
+    this.consumers.add(subscription);
     return {
       drain: async () => {
-        this.consumers.delete(subscription as unknown as JetStreamSubscription<z.ZodObject>);
+        this.consumers.delete(subscription);
         await subscription.drain();
       },
     };

@@ -93,7 +93,10 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
         stream: this.definition.stream.name,
         sequence: message.seq,
         deliveryCount: message.info.deliveryCount,
-        working: async () => message.working(),
+        working: () => {
+          message.working();
+          return Promise.resolve();
+        },
       },
       this.handler,
       this.options,

@@ -48,7 +48,9 @@ export async function applyStreams(
     } catch (error) {
       if (!isNotFound(error)) throw error;
       await jsm.streams.add(wanted).catch(async (addError: unknown) => {
-        await jsm.streams.info(wanted.name).catch(() => Promise.reject(addError));
+        await jsm.streams.info(wanted.name).catch(() => {
+          throw addError;
+        });
       });
     }
   }

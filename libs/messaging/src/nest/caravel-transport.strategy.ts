@@ -1,7 +1,7 @@
 import type { MessageDefinition } from '@caravel/contracts';
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
-import { lastValueFrom, isObservable, type Observable } from 'rxjs';
+import { lastValueFrom, isObservable } from 'rxjs';
 import type { Bus, Delivery, Subscription } from '../bus.port.js';
 import { CaravelContext } from './caravel.context.js';
 import { isConsumerExtras } from './consumer-extras.js';
@@ -105,7 +105,7 @@ function unchain(head: MessageHandler): MessageHandler[] {
 /** Resolves what a Nest handler returned (a value, a promise or an observable) to its last value. */
 async function settle(result: unknown): Promise<unknown> {
   if (isObservable(result)) {
-    return lastValueFrom(result as Observable<unknown>, { defaultValue: undefined });
+    return lastValueFrom(result, { defaultValue: undefined });
   }
   return result;
 }
