@@ -51,7 +51,7 @@ function jestConfig(projectDir, kind = 'unit') {
     transform: { '^.+\\.ts$': swc },
     moduleNameMapper,
     testTimeout: kind === 'medium' ? 60_000 : 10_000,
-    passWithNoTests: kind === 'medium',
+    passWithNoTests: true,
   };
 }
 
