@@ -51,6 +51,14 @@ export class ServiceProcess {
     return this.output;
   }
 
+  /** Resolves with the exit code once the process ends by itself (or is killed after a timeout). */
+  async waitForExit(timeoutMs = 30_000): Promise<number | null> {
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    const code = await this.exited;
+    clearTimeout(timer);
+    return code;
+  }
+
   /** Sends SIGTERM and resolves with the exit code (null if it had to be killed). */
   async stop(graceMs = 15_000): Promise<number | null> {
     if (this.child.exitCode !== null) return this.child.exitCode;

@@ -31,7 +31,7 @@ describe('loadConfig', () => {
       ['DATABASE_URL', 'LOG_LEVEL', 'NATS_URL', 'PORT'].sort(),
     );
     expect(error.message).toContain('NATS_URL: must be a nats:// URL (got "http://x")');
-    expect(error.message).toContain('DATABASE_URL');
+    expect(error.message).toContain('DATABASE_URL: required, but unset');
   });
 
   it('accepts pglite URLs for the database', () => {

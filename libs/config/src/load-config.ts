@@ -8,8 +8,8 @@ export function describeConfigIssues(error: z.ZodError, env: EnvSource): string[
   return error.issues.map((issue) => {
     const key = issue.path.join('.') || '(root)';
     const value = env[key];
-    const got = value === undefined ? 'unset' : `got ${JSON.stringify(value)}`;
-    return `${key}: ${issue.message} (${got})`;
+    if (value === undefined) return `${key}: required, but unset`;
+    return `${key}: ${issue.message} (got ${JSON.stringify(value)})`;
   });
 }
 

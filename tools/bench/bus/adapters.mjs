@@ -35,3 +35,41 @@ export function jetStreamAdapter(url) {
     },
   };
 }
+
+/** The embedded adapter on PGlite (in memory, as `caravel start` runs it) or on a fresh PostgreSQL. */
+export function embeddedAdapter(target, postgresUrl) {
+  return {
+    name: `caravel embedded/${target}`,
+    async open() {
+      const { openDatabase } = await import('@caravel/db');
+      const { createEmbeddedBus } = await import('@caravel/messaging');
+      let dropDatabase = async () => undefined;
+      let url = 'pglite:memory';
+      if (target === 'postgres') {
+        const { default: pg } = await import('pg');
+        const name = `caravel_bench_${randomBytes(4).toString('hex')}`;
+        const admin = new pg.Client({ connectionString: postgresUrl });
+        await admin.connect();
+        await admin.query(`CREATE DATABASE ${name}`);
+        const parsed = new URL(postgresUrl);
+        parsed.pathname = `/${name}`;
+        url = parsed.toString();
+        dropDatabase = async () => {
+          await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          await admin.end();
+        };
+      }
+      const database = await openDatabase({ url });
+      const bus = createEmbeddedBus({ database, name: 'bench', logger: silentLogger });
+      await bus.ensureStreams([STREAMS.COMMANDS]);
+      return {
+        bus,
+        async cleanup() {
+          await bus.close();
+          await database.close();
+          await dropDatabase();
+        },
+      };
+    },
+  };
+}

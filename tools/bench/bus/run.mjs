@@ -7,21 +7,22 @@
 import { parseArgs } from 'node:util';
 import { runRawJetStream } from './raw-jetstream.mjs';
 import { runCaravelBus } from './caravel-bus.mjs';
-import { jetStreamAdapter } from './adapters.mjs';
+import { embeddedAdapter, jetStreamAdapter } from './adapters.mjs';
 
 const { values } = parseArgs({
   options: {
     messages: { type: 'string', default: '2000' },
     window: { type: 'string', default: '64' },
     url: { type: 'string', default: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' },
+    'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
 const config = { messages: Number(values.messages), window: Number(values.window), url: values.url };
 
 const adapters = [
   jetStreamAdapter(config.url),
-  // EMBEDDED ADAPTER HOOK: add `embeddedAdapter(...)` from ./adapters.mjs here (same shape:
-  // { name, open(): Promise<{ bus, cleanup() }> }); the report below picks it up unchanged.
+  embeddedAdapter('pglite'),
+  embeddedAdapter('postgres', values['database-url']),
 ];
 
 function fmt(n, digits = 2) {
