@@ -5,12 +5,28 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const DOMAIN_BANNED = ['@nestjs/*', 'kysely', 'pg', 'nats', '@nats-io/*', '@electric-sql/*', 'express'];
+const DOMAIN_BANNED = [
+  '@nestjs/*',
+  'kysely',
+  'pg',
+  'nats',
+  '@nats-io/*',
+  '@electric-sql/*',
+  'express',
+];
 
 /** Who may depend on whom. Apps never import apps; domain libraries import no frameworks. */
 const depConstraints = [
-  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: DOMAIN_BANNED },
-  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:domain', 'type:util'], bannedExternalImports: DOMAIN_BANNED },
+  {
+    sourceTag: 'type:domain',
+    onlyDependOnLibsWithTags: ['type:domain'],
+    bannedExternalImports: DOMAIN_BANNED,
+  },
+  {
+    sourceTag: 'type:util',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:util'],
+    bannedExternalImports: DOMAIN_BANNED,
+  },
   { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra'] },
   {
     sourceTag: 'type:testing',
@@ -23,7 +39,13 @@ const depConstraints = [
   { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
   {
     sourceTag: 'type:host',
-    onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra', 'type:testing', 'type:app'],
+    onlyDependOnLibsWithTags: [
+      'type:domain',
+      'type:util',
+      'type:infra',
+      'type:testing',
+      'type:app',
+    ],
   },
 ];
 
@@ -35,11 +57,25 @@ const testDepConstraints = depConstraints.map((c) => ({
 
 const boundaries = (constraints) => [
   'error',
-  { enforceBuildableLibDependency: false, allow: [], depConstraints: constraints, banTransitiveDependencies: false },
+  {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    depConstraints: constraints,
+    banTransitiveDependencies: false,
+  },
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '**/generated/**', '.nx/**', 'tmp/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/coverage/**',
+      '**/generated/**',
+      '.nx/**',
+      'tmp/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -53,7 +89,10 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-extraneous-class': 'off',
       'no-restricted-syntax': [
         'error',
@@ -66,11 +105,23 @@ export default tseslint.config(
   },
   {
     // Process entry points hand the environment to a config schema; nothing else reads it.
-    files: ['apps/*/src/main.ts', 'libs/testing/src/test-environment.ts', 'e2e/support/processes.ts'],
+    files: [
+      'apps/*/src/main.ts',
+      'libs/testing/src/test-environment.ts',
+      'e2e/support/processes.ts',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts', '**/*.harness.ts', 'libs/testing/**/*.ts', '**/src/testing/**/*.ts', 'e2e/**/*.ts'],
+    files: [
+      '**/*.spec.ts',
+      '**/*.medium-spec.ts',
+      '**/*.e2e-spec.ts',
+      '**/*.harness.ts',
+      'libs/testing/**/*.ts',
+      '**/src/testing/**/*.ts',
+      'e2e/**/*.ts',
+    ],
     rules: {
       '@nx/enforce-module-boundaries': boundaries(testDepConstraints),
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -83,7 +134,10 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
-    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      '@typescript-eslint/no-require-imports': 'off',
+    },
     languageOptions: {
       globals: { ...globals.node },
     },

@@ -4,7 +4,9 @@ import { buildWorkspace, freePort, ServiceProcess } from './support/processes.js
 const gate = await serviceGate(['postgres']);
 
 /** Starts dispatch with `env` and returns its exit code and what it printed. */
-async function startDispatch(env: Record<string, string>): Promise<{ code: number | null; log: string }> {
+async function startDispatch(
+  env: Record<string, string>,
+): Promise<{ code: number | null; log: string }> {
   const service = new ServiceProcess('dispatch', await freePort(), env);
   const code = await service.waitForExit();
   return { code, log: service.log };
@@ -36,9 +38,10 @@ gate.describe('a service that cannot start says why in one line and exits non-ze
 
   it('names an unreachable NATS and how to start it', async () => {
     const database = await createTestPostgresDatabase();
-    const { code, log } = await startDispatch({ NATS_URL: 'nats://127.0.0.1:1', DATABASE_URL: database.url }).finally(
-      () => database.drop(),
-    );
+    const { code, log } = await startDispatch({
+      NATS_URL: 'nats://127.0.0.1:1',
+      DATABASE_URL: database.url,
+    }).finally(() => database.drop());
     expect(code).toBe(1);
     expect(log).toContain('dispatch failed to start: NATS is not reachable at nats://127.0.0.1:1');
     expect(log).toContain('nats-server -js');

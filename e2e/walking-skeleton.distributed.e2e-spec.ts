@@ -6,58 +6,75 @@ import { deleteJetStreamNamespace } from '../libs/messaging/src/jetstream/jetstr
 import { buildWorkspace, freePort, ServiceProcess } from './support/processes.js';
 import { driveWalkingSkeleton, expectReady } from './support/walking-skeleton.js';
 
-const SERVICES = ['ingress', 'dispatch', 'agent-runner', 'reviewer', 'analyzer', 'sandbox-broker', 'dashboard'];
+const SERVICES = [
+  'ingress',
+  'dispatch',
+  'agent-runner',
+  'reviewer',
+  'analyzer',
+  'sandbox-broker',
+  'dashboard',
+];
 
 const gate = await serviceGate(['nats', 'postgres']);
 
-gate.describe('walking skeleton, distributed (seven processes on NATS JetStream + PostgreSQL)', () => {
-  const namespace = `e${randomBytes(4).toString('hex')}`;
-  const database = `caravel_e2e_${namespace}`;
-  const admin = new pg.Client({ connectionString: testEnvironment.TEST_DATABASE_URL });
-  const processes: ServiceProcess[] = [];
-  let bus: JetStreamBus | undefined;
+gate.describe(
+  'walking skeleton, distributed (seven processes on NATS JetStream + PostgreSQL)',
+  () => {
+    const namespace = `e${randomBytes(4).toString('hex')}`;
+    const database = `caravel_e2e_${namespace}`;
+    const admin = new pg.Client({ connectionString: testEnvironment.TEST_DATABASE_URL });
+    const processes: ServiceProcess[] = [];
+    let bus: JetStreamBus | undefined;
 
-  beforeAll(async () => {
-    buildWorkspace();
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    const url = new URL(testEnvironment.TEST_DATABASE_URL);
-    url.pathname = `/${database}`;
-    const env = {
-      NATS_URL: testEnvironment.TEST_NATS_URL,
-      DATABASE_URL: url.toString(),
-      BUS_NAMESPACE: namespace,
-      LOG_LEVEL: 'warn',
-      SHUTDOWN_GRACE_MS: '10000',
-    };
-    for (const name of SERVICES) processes.push(new ServiceProcess(name, await freePort(), env));
-  });
+    beforeAll(async () => {
+      buildWorkspace();
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${database}`);
+      const url = new URL(testEnvironment.TEST_DATABASE_URL);
+      url.pathname = `/${database}`;
+      const env = {
+        NATS_URL: testEnvironment.TEST_NATS_URL,
+        DATABASE_URL: url.toString(),
+        BUS_NAMESPACE: namespace,
+        LOG_LEVEL: 'warn',
+        SHUTDOWN_GRACE_MS: '10000',
+      };
+      for (const name of SERVICES) processes.push(new ServiceProcess(name, await freePort(), env));
+    });
 
-  afterAll(async () => {
-    await bus?.close();
-    await Promise.all(processes.map((p) => p.stop()));
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-    await deleteJetStreamNamespace(testEnvironment.TEST_NATS_URL, namespace);
-  });
+    afterAll(async () => {
+      await bus?.close();
+      await Promise.all(processes.map((p) => p.stop()));
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin.end();
+      await deleteJetStreamNamespace(testEnvironment.TEST_NATS_URL, namespace);
+    });
 
-  it('starts the seven services, each ready on its own port', async () => {
-    for (const service of processes) {
-      await expectReady(service.url).catch((error: unknown) => {
-        throw new Error(`${service.name} never became ready: ${String(error)}\n${service.log}`);
+    it('starts the seven services, each ready on its own port', async () => {
+      for (const service of processes) {
+        await expectReady(service.url).catch((error: unknown) => {
+          throw new Error(`${service.name} never became ready: ${String(error)}\n${service.log}`);
+        });
+      }
+    });
+
+    it('takes a synthetic trigger across the processes to the dashboard', async () => {
+      bus = await connectJetStreamBus({
+        url: testEnvironment.TEST_NATS_URL,
+        name: 'e2e',
+        namespace,
       });
-    }
-  });
+      const dashboard = processes.find((p) => p.name === 'dashboard');
+      if (!dashboard) throw new Error('no dashboard process');
+      await driveWalkingSkeleton(bus, dashboard.url);
+    });
 
-  it('takes a synthetic trigger across the processes to the dashboard', async () => {
-    bus = await connectJetStreamBus({ url: testEnvironment.TEST_NATS_URL, name: 'e2e', namespace });
-    const dashboard = processes.find((p) => p.name === 'dashboard');
-    if (!dashboard) throw new Error('no dashboard process');
-    await driveWalkingSkeleton(bus, dashboard.url);
-  });
-
-  it('drains and exits 0 on SIGTERM', async () => {
-    const codes = await Promise.all(processes.map(async (p) => [p.name, await p.stop()] as const));
-    expect(Object.fromEntries(codes)).toEqual(Object.fromEntries(SERVICES.map((s) => [s, 0])));
-  });
-});
+    it('drains and exits 0 on SIGTERM', async () => {
+      const codes = await Promise.all(
+        processes.map(async (p) => [p.name, await p.stop()] as const),
+      );
+      expect(Object.fromEntries(codes)).toEqual(Object.fromEntries(SERVICES.map((s) => [s, 0])));
+    });
+  },
+);

@@ -18,7 +18,10 @@ export function freePort(): Promise<number> {
 
 /** Builds every project to dist (the same build `npm start` and the images use). */
 export function buildWorkspace(): void {
-  const result = spawnSync(process.execPath, ['tools/scripts/build.mjs'], { cwd: repoRoot, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['tools/scripts/build.mjs'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
 }
 

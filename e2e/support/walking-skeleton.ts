@@ -38,7 +38,10 @@ async function getJson<T>(url: string): Promise<{ status: number; body: T }> {
 }
 
 /** Polls until `probe` returns a value, or fails with the last thing it saw. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -71,15 +74,23 @@ export async function driveWalkingSkeleton(bus: Bus, dashboardUrl: string): Prom
   expect(run).toMatchObject({ threadId: trigger.data.threadId, exitStatus: 'submitted' });
 
   const events = await eventually(async () => {
-    const { body } = await getJson<EventView[]>(`${dashboardUrl}/api/threads/${trigger.data.threadId}/events`);
+    const { body } = await getJson<EventView[]>(
+      `${dashboardUrl}/api/threads/${trigger.data.threadId}/events`,
+    );
     return body.length >= 3 ? body : undefined;
   });
-  expect(events.map((e) => e.type)).toEqual(['evt.run.started', 'evt.run.step', 'evt.run.finished']);
+  expect(events.map((e) => e.type)).toEqual([
+    'evt.run.started',
+    'evt.run.step',
+    'evt.run.finished',
+  ]);
   expect(events[1]?.data.observation).toBe('sandbox provider=none alive=false');
 
   // A redelivered trigger (same envelope id) starts no second run.
   expect((await bus.publish(TriggerReceivedV1, trigger)).duplicate).toBe(true);
-  const { body: detail } = await getJson<{ runs: RunView[] }>(`${dashboardUrl}/api/threads/${trigger.data.threadId}`);
+  const { body: detail } = await getJson<{ runs: RunView[] }>(
+    `${dashboardUrl}/api/threads/${trigger.data.threadId}`,
+  );
   expect(detail.runs).toHaveLength(1);
 }
 

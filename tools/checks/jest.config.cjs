@@ -1,1 +1,4 @@
-module.exports = { ...require('../../jest.preset.cjs').jestConfig(__dirname), testTimeout: 120_000 };
+module.exports = {
+  ...require('../../jest.preset.cjs').jestConfig(__dirname),
+  testTimeout: 120_000,
+};

@@ -5,7 +5,10 @@ import { writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 
 const root = new URL('../..', import.meta.url).pathname;
-const build = spawnSync(process.execPath, ['tools/scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+const build = spawnSync(process.execPath, ['tools/scripts/build.mjs'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (build.status !== 0) process.exit(1);
 const { ENV_SECTIONS } = await import('@caravel/cli');
 const { renderEnvExample } = await import('@caravel/config');

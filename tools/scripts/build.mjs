@@ -28,7 +28,11 @@ async function* sources(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       yield* sources(path);
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !TEST_FILE.test(entry.name)) {
+    } else if (
+      entry.name.endsWith('.ts') &&
+      !entry.name.endsWith('.d.ts') &&
+      !TEST_FILE.test(entry.name)
+    ) {
       yield path;
     }
   }
@@ -65,4 +69,6 @@ const list = targets.length ? targets : await projects();
 const started = Date.now();
 let files = 0;
 for (const project of list) files += await buildProject(join(root, project));
-process.stdout.write(`built ${files} files in ${list.length} projects (${Date.now() - started} ms)\n`);
+process.stdout.write(
+  `built ${files} files in ${list.length} projects (${Date.now() - started} ms)\n`,
+);

@@ -4,10 +4,17 @@
 import { spawnSync } from 'node:child_process';
 
 const root = new URL('../..', import.meta.url).pathname;
-const build = spawnSync(process.execPath, ['tools/scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
-const start = spawnSync(process.execPath, ['apps/cli/dist/main.js', 'start', ...process.argv.slice(2)], {
+const build = spawnSync(process.execPath, ['tools/scripts/build.mjs'], {
   cwd: root,
   stdio: 'inherit',
 });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const start = spawnSync(
+  process.execPath,
+  ['apps/cli/dist/main.js', 'start', ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 process.exit(start.status ?? 1);

@@ -12,6 +12,7 @@ const results = join(root, 'tmp', 'jest-results');
 const nx = ['npx', 'nx', 'run-many', '--outputStyle=stream'];
 
 const STAGES = {
+  format: ['npx', 'prettier', '--check', '--log-level', 'warn', '.'],
   lint: [...nx, '-t', 'lint'],
   typecheck: [...nx, '-t', 'typecheck'],
   drift: ['npm', 'run', '--silent', 'drift'],
@@ -24,19 +25,28 @@ const asked = process.argv.slice(2);
 const stages = asked.length ? asked : Object.keys(STAGES);
 const unknown = stages.filter((s) => !(s in STAGES));
 if (unknown.length) {
-  process.stderr.write(`unknown stage(s): ${unknown.join(', ')}; stages: ${Object.keys(STAGES).join(', ')}\n`);
+  process.stderr.write(
+    `unknown stage(s): ${unknown.join(', ')}; stages: ${Object.keys(STAGES).join(', ')}\n`,
+  );
   process.exit(2);
 }
 
 rmSync(results, { recursive: true, force: true });
-const env = { ...process.env, CARAVEL_JEST_RESULTS: results, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
+const env = {
+  ...process.env,
+  CARAVEL_JEST_RESULTS: results,
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+};
 let failedStage = null;
 for (const stage of stages) {
   const [command, ...args] = STAGES[stage];
   process.stdout.write(`\n=== ${stage}: ${command} ${args.join(' ')}\n`);
   const started = Date.now();
   const run = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
-  process.stdout.write(`=== ${stage}: ${run.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `=== ${stage}: ${run.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
   if (run.status !== 0) {
     failedStage = stage;
     break;

@@ -3,4 +3,9 @@ import { runService } from '@caravel/platform';
 import { agentRunnerConfigSchema } from './agent-runner.config.js';
 import { AgentRunnerModule } from './agent-runner.module.js';
 
-await runService({ name: 'agent-runner', module: AgentRunnerModule, schema: agentRunnerConfigSchema, env: process.env });
+await runService({
+  name: 'agent-runner',
+  module: AgentRunnerModule,
+  schema: agentRunnerConfigSchema,
+  env: process.env,
+});

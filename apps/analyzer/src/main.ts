@@ -3,4 +3,9 @@ import { runService } from '@caravel/platform';
 import { analyzerConfigSchema } from './analyzer.config.js';
 import { AnalyzerModule } from './analyzer.module.js';
 
-await runService({ name: 'analyzer', module: AnalyzerModule, schema: analyzerConfigSchema, env: process.env });
+await runService({
+  name: 'analyzer',
+  module: AnalyzerModule,
+  schema: analyzerConfigSchema,
+  env: process.env,
+});

@@ -7,7 +7,9 @@ export const embeddedConfigSchema = z.object({
     description: 'Where the embedded database (and the bus log inside it) lives',
   }),
   PORT: documented(port(3000), { description: 'HTTP port of the embedded host' }),
-  HOST: documented(z.string().default('127.0.0.1'), { description: 'Interface the embedded host binds' }),
+  HOST: documented(z.string().default('127.0.0.1'), {
+    description: 'Interface the embedded host binds',
+  }),
   CARAVEL_DATABASE_URL: documented(databaseUrl.optional(), {
     description: 'Use this PostgreSQL instead of PGlite in embedded mode (optional)',
   }),

@@ -11,7 +11,10 @@ describe('.env.example', () => {
   });
 
   it('has a section for the embedded host and for each of the seven services', () => {
-    expect(ENV_SECTIONS.map((s) => s.title.split(' ')[0])).toEqual(['embedded', ...SERVICES.map((s) => s.name)]);
+    expect(ENV_SECTIONS.map((s) => s.title.split(' ')[0])).toEqual([
+      'embedded',
+      ...SERVICES.map((s) => s.name),
+    ]);
     expect(new Set(SERVICES.map((s) => s.name)).size).toBe(7);
   });
 });

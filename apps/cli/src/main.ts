@@ -25,7 +25,9 @@ if (command === 'help') {
 } else if (command === 'start') {
   const port = typeof values.port === 'string' ? Number(values.port) : undefined;
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : undefined;
-  await startEmbedded(process.env, { dataDir, port }).catch((error: unknown) => failStartup('caravel', error));
+  await startEmbedded(process.env, { dataDir, port }).catch((error: unknown) =>
+    failStartup('caravel', error),
+  );
 } else {
   process.stderr.write(`caravel: unknown command '${command}'\n\n${USAGE}`);
   process.exit(2);

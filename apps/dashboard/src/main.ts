@@ -3,4 +3,9 @@ import { runService } from '@caravel/platform';
 import { dashboardConfigSchema } from './dashboard.config.js';
 import { DashboardModule } from './dashboard.module.js';
 
-await runService({ name: 'dashboard', module: DashboardModule, schema: dashboardConfigSchema, env: process.env });
+await runService({
+  name: 'dashboard',
+  module: DashboardModule,
+  schema: dashboardConfigSchema,
+  env: process.env,
+});

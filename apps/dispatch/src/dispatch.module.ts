@@ -9,6 +9,10 @@ import { DispatchService } from './services/dispatch.service.js';
 /** Thread state machine: triggers in, run commands out, run endings back. */
 @Module({
   controllers: [TriggerReceivedHandler, RunStartedHandler, RunFinishedHandler],
-  providers: [DispatchService, repositoryProvider(ThreadRepository), repositoryProvider(RunRepository)],
+  providers: [
+    DispatchService,
+    repositoryProvider(ThreadRepository),
+    repositoryProvider(RunRepository),
+  ],
 })
 export class DispatchModule {}

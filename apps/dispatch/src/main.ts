@@ -3,4 +3,9 @@ import { runService } from '@caravel/platform';
 import { dispatchConfigSchema } from './dispatch.config.js';
 import { DispatchModule } from './dispatch.module.js';
 
-await runService({ name: 'dispatch', module: DispatchModule, schema: dispatchConfigSchema, env: process.env });
+await runService({
+  name: 'dispatch',
+  module: DispatchModule,
+  schema: dispatchConfigSchema,
+  env: process.env,
+});

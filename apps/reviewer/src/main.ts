@@ -3,4 +3,9 @@ import { runService } from '@caravel/platform';
 import { reviewerConfigSchema } from './reviewer.config.js';
 import { ReviewerModule } from './reviewer.module.js';
 
-await runService({ name: 'reviewer', module: ReviewerModule, schema: reviewerConfigSchema, env: process.env });
+await runService({
+  name: 'reviewer',
+  module: ReviewerModule,
+  schema: reviewerConfigSchema,
+  env: process.env,
+});

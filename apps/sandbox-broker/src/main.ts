@@ -3,4 +3,9 @@ import { runService } from '@caravel/platform';
 import { sandboxBrokerConfigSchema } from './sandbox-broker.config.js';
 import { SandboxBrokerModule } from './sandbox-broker.module.js';
 
-await runService({ name: 'sandbox-broker', module: SandboxBrokerModule, schema: sandboxBrokerConfigSchema, env: process.env });
+await runService({
+  name: 'sandbox-broker',
+  module: SandboxBrokerModule,
+  schema: sandboxBrokerConfigSchema,
+  env: process.env,
+});

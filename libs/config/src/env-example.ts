@@ -16,7 +16,10 @@ function defaultOf(schema: z.ZodType): string | undefined {
 
 /** Renders `.env.example` from the config schemas: one commented block per section. */
 export function renderEnvExample(sections: readonly EnvSection[]): string {
-  const lines = ['# Generated from the config schemas (apps/*/src/*.config.ts). Do not edit by hand.', ''];
+  const lines = [
+    '# Generated from the config schemas (apps/*/src/*.config.ts). Do not edit by hand.',
+    '',
+  ];
   for (const section of sections) {
     lines.push(`# --- ${section.title} ---`);
     for (const [key, value] of Object.entries(section.schema.shape)) {

@@ -35,7 +35,10 @@ describe('loadConfig', () => {
   });
 
   it('accepts pglite URLs for the database', () => {
-    const config = loadConfig('x', schema, { NATS_URL: 'nats://n:4222', DATABASE_URL: 'pglite:memory' });
+    const config = loadConfig('x', schema, {
+      NATS_URL: 'nats://n:4222',
+      DATABASE_URL: 'pglite:memory',
+    });
     expect(config.DATABASE_URL).toBe('pglite:memory');
   });
 });

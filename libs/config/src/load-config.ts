@@ -25,7 +25,11 @@ export function loadConfig<S extends z.ZodObject>(
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   const problems = describeConfigIssues(result.error, env);
-  throw new AppError('CONFIG_INVALID', `invalid configuration for ${service}:\n  ${problems.join('\n  ')}`, {
-    details: { service, problems },
-  });
+  throw new AppError(
+    'CONFIG_INVALID',
+    `invalid configuration for ${service}:\n  ${problems.join('\n  ')}`,
+    {
+      details: { service, problems },
+    },
+  );
 }

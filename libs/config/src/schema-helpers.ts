@@ -30,12 +30,15 @@ export const flag = (fallback: boolean): z.ZodType<boolean> =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
 
-export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'verbose']).default('info');
+export const logLevel = z
+  .enum(['fatal', 'error', 'warn', 'info', 'debug', 'verbose'])
+  .default('info');
 
-export const natsUrl = z
-  .string()
-  .regex(/^(nats|tls|ws|wss):\/\/[^\s]+$/, 'must be a nats:// URL');
+export const natsUrl = z.string().regex(/^(nats|tls|ws|wss):\/\/[^\s]+$/, 'must be a nats:// URL');
 
 export const databaseUrl = z
   .string()
-  .regex(/^(postgres(ql)?:\/\/[^\s]+|pglite:.+)$/, 'must be a postgres:// URL or pglite:<dir>|pglite:memory');
+  .regex(
+    /^(postgres(ql)?:\/\/[^\s]+|pglite:.+)$/,
+    'must be a postgres:// URL or pglite:<dir>|pglite:memory',
+  );

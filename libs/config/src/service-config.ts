@@ -7,8 +7,12 @@ import { databaseUrl, documented, logLevel, natsUrl, port } from './schema-helpe
  */
 export function distributedServiceSchema(defaultPort: number) {
   return z.object({
-    PORT: documented(port(defaultPort), { description: 'HTTP port for health, readiness and routes' }),
-    HOST: documented(z.string().default('0.0.0.0'), { description: 'Interface the HTTP server binds' }),
+    PORT: documented(port(defaultPort), {
+      description: 'HTTP port for health, readiness and routes',
+    }),
+    HOST: documented(z.string().default('0.0.0.0'), {
+      description: 'Interface the HTTP server binds',
+    }),
     NATS_URL: documented(natsUrl, {
       description: 'NATS server with JetStream',
       example: 'nats://127.0.0.1:4222',
@@ -21,9 +25,15 @@ export function distributedServiceSchema(defaultPort: number) {
     BUS_NAMESPACE: documented(
       z
         .string()
-        .regex(/^[A-Za-z][A-Za-z0-9]{0,15}$/, 'must be 1-16 letters or digits, starting with a letter')
+        .regex(
+          /^[A-Za-z][A-Za-z0-9]{0,15}$/,
+          'must be 1-16 letters or digits, starting with a letter',
+        )
         .optional(),
-      { description: 'Prefix for NATS streams, consumers and subjects (several installations on one NATS)' },
+      {
+        description:
+          'Prefix for NATS streams, consumers and subjects (several installations on one NATS)',
+      },
     ),
     LOG_LEVEL: documented(logLevel, { description: 'Lowest log level printed' }),
     SHUTDOWN_GRACE_MS: documented(z.coerce.number().int().positive().default(20_000), {

@@ -20,10 +20,13 @@ function subjectMatches(filter: string, subject: string): boolean {
 }
 
 describe('message catalogue', () => {
-  it.each(CATALOGUE.map((d) => [d.pattern, d] as const))('parses the %s fixture', (_p, definition) => {
-    const fixture = definition.fixture();
-    expect(definition.parse(JSON.parse(JSON.stringify(fixture)))).toEqual(fixture);
-  });
+  it.each(CATALOGUE.map((d) => [d.pattern, d] as const))(
+    'parses the %s fixture',
+    (_p, definition) => {
+      const fixture = definition.fixture();
+      expect(definition.parse(JSON.parse(JSON.stringify(fixture)))).toEqual(fixture);
+    },
+  );
 
   it.each(CATALOGUE.map((d) => [d.pattern, d as MessageDefinition] as const))(
     'publishes %s on a subject its stream and its own filter capture',
@@ -43,10 +46,19 @@ describe('message catalogue', () => {
     const data = TriggerReceivedV1.fixture().data;
     const subject = TriggerReceivedV1.subjectFor(data);
     const partition = threadPartition(data.threadId);
-    expect(subject).toBe(`thread.${data.threadId}.trigger.received.v1.p${String(partition).padStart(2, '0')}`);
-    expect(subjectMatches(TriggerReceivedV1.filter({ threadId: data.threadId }), subject)).toBe(true);
+    expect(subject).toBe(
+      `thread.${data.threadId}.trigger.received.v1.p${String(partition).padStart(2, '0')}`,
+    );
+    expect(subjectMatches(TriggerReceivedV1.filter({ threadId: data.threadId }), subject)).toBe(
+      true,
+    );
     expect(subjectMatches(TriggerReceivedV1.filter({ partition }), subject)).toBe(true);
-    expect(subjectMatches(TriggerReceivedV1.filter({ partition: (partition + 1) % THREAD_PARTITIONS }), subject)).toBe(false);
+    expect(
+      subjectMatches(
+        TriggerReceivedV1.filter({ partition: (partition + 1) % THREAD_PARTITIONS }),
+        subject,
+      ),
+    ).toBe(false);
   });
 
   it('keeps stream subjects disjoint', () => {
@@ -87,9 +99,9 @@ describe('malformed envelopes', () => {
   });
 
   it('refuses to build a message whose data does not fit its schema', () => {
-    expect(() => StartRunV1.create({ ...StartRunV1.fixture().data, threadId: 'x' }, { source: 't' })).toThrow(
-      /threadId/,
-    );
+    expect(() =>
+      StartRunV1.create({ ...StartRunV1.fixture().data, threadId: 'x' }, { source: 't' }),
+    ).toThrow(/threadId/);
   });
 
   it('partitions deterministically with FNV-1a', () => {

@@ -7,7 +7,13 @@ import {
   type EnvelopeOptions,
 } from './envelope.js';
 import { partitionToken, threadPartition } from './partition.js';
-import { KIND_STREAM, STREAMS, THREAD_KINDS, type MessageKind, type StreamSpec } from './streams.js';
+import {
+  KIND_STREAM,
+  STREAMS,
+  THREAD_KINDS,
+  type MessageKind,
+  type StreamSpec,
+} from './streams.js';
 
 const threadIdSchema = z.uuid();
 
@@ -55,11 +61,17 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /** Parses with a schema, turning zod's error into a coded one that lists every bad field. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  what: string,
+): z.output<S> {
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   throw new AppError('MESSAGE_MALFORMED', `${what} is malformed: ${describeIssues(result.error)}`, {
-    details: { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
+    details: {
+      issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    },
   });
 }
 

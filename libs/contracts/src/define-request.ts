@@ -12,7 +12,10 @@ interface RequestInput<TReq extends z.ZodObject, TRes extends z.ZodType> {
 }
 
 /** A request/reply pair on `<service>.<threadId>.<op>`. Replies are not durable. */
-export interface RequestDefinition<TReq extends z.ZodObject = z.ZodObject, TRes extends z.ZodType = z.ZodType> {
+export interface RequestDefinition<
+  TReq extends z.ZodObject = z.ZodObject,
+  TRes extends z.ZodType = z.ZodType,
+> {
   readonly service: string;
   readonly op: string;
   readonly description: string;

@@ -24,6 +24,8 @@ describe('uuidV5', () => {
   it('derives one run per trigger', () => {
     const trigger = '9d1c2b3a-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
     expect(runIdForTrigger(trigger)).toBe(runIdForTrigger(trigger));
-    expect(runIdForTrigger(trigger)).not.toBe(runIdForTrigger('9d1c2b3a-4e5f-4a6b-8c7d-0e1f2a3b4c5e'));
+    expect(runIdForTrigger(trigger)).not.toBe(
+      runIdForTrigger('9d1c2b3a-4e5f-4a6b-8c7d-0e1f2a3b4c5e'),
+    );
   });
 });

@@ -30,4 +30,8 @@ export const KIND_STREAM = {
 export type MessageKind = keyof typeof KIND_STREAM;
 
 /** Kinds whose subjects carry a thread id (and a partition token for ordered consumers). */
-export const THREAD_KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>(['trigger', 'cmd', 'evt']);
+export const THREAD_KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
+  'trigger',
+  'cmd',
+  'evt',
+]);

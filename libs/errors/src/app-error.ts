@@ -21,8 +21,18 @@ export class AppError extends Error {
   }
 
   /** A JSON-safe view for logs and HTTP bodies (no stack, no cause chain). */
-  toJSON(): { code: ErrorCode; message: string; retryable: boolean; details: Record<string, unknown> } {
-    return { code: this.code, message: this.message, retryable: this.retryable, details: this.details };
+  toJSON(): {
+    code: ErrorCode;
+    message: string;
+    retryable: boolean;
+    details: Record<string, unknown>;
+  } {
+    return {
+      code: this.code,
+      message: this.message,
+      retryable: this.retryable,
+      details: this.details,
+    };
   }
 }
 

@@ -13,7 +13,9 @@ describe('error mappers', () => {
     expect(settlementFor({ ok: true })).toBe('ack');
     expect(settlementFor({ ok: false, error: new AppError('DUPLICATE', 'seen') })).toBe('ack');
     expect(settlementFor({ ok: false, error: new AppError('TIMEOUT', 'slow') })).toBe('nak');
-    expect(settlementFor({ ok: false, error: new AppError('MESSAGE_MALFORMED', 'bad') })).toBe('term');
+    expect(settlementFor({ ok: false, error: new AppError('MESSAGE_MALFORMED', 'bad') })).toBe(
+      'term',
+    );
     expect(
       settlementFor({ ok: false, error: new AppError('NOT_FOUND', 'later', { retryable: true }) }),
     ).toBe('nak');
@@ -28,6 +30,11 @@ describe('error mappers', () => {
 
   it('serialises without the stack', () => {
     const json = JSON.stringify(new AppError('FORBIDDEN', 'no', { details: { who: 'x' } }));
-    expect(JSON.parse(json)).toEqual({ code: 'FORBIDDEN', message: 'no', retryable: false, details: { who: 'x' } });
+    expect(JSON.parse(json)).toEqual({
+      code: 'FORBIDDEN',
+      message: 'no',
+      retryable: false,
+      details: { who: 'x' },
+    });
   });
 });

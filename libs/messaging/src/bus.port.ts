@@ -118,7 +118,11 @@ export interface Bus {
     handler: DeliveryHandler<z.output<S>>,
   ): Promise<Subscription>;
   /** Serves request/reply on a subject (wildcards allowed); replies are not durable. */
-  serve(subject: string, handler: RequestHandler, options?: { queue?: string }): Promise<Subscription>;
+  serve(
+    subject: string,
+    handler: RequestHandler,
+    options?: { queue?: string },
+  ): Promise<Subscription>;
   /** Sends a request; rejects with `TIMEOUT` when nobody answers in time. */
   request<T = unknown>(subject: string, payload: unknown, options?: RequestOptions): Promise<T>;
   replay(stream: StreamSpec, options?: ReplayOptions): AsyncIterable<StoredMessage>;

@@ -1,5 +1,11 @@
 import { AppError, httpStatusFor } from '@caravel/errors';
-import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import {
+  Catch,
+  HttpException,
+  Logger,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import { throwError, type Observable } from 'rxjs';
 
@@ -20,17 +26,26 @@ export class AppErrorFilter implements ExceptionFilter {
     if (host.getType() === 'rpc') return throwError(() => exception);
     const response = host.switchToHttp().getResponse<Response>();
     const [status, body] = this.toHttp(exception);
-    if (status >= 500) this.log.error(exception instanceof Error ? exception.stack : String(exception));
+    if (status >= 500)
+      this.log.error(exception instanceof Error ? exception.stack : String(exception));
     response.status(status).json(body);
   }
 
   private toHttp(exception: unknown): [number, ErrorBody] {
     if (exception instanceof AppError) {
-      return [httpStatusFor(exception.code), { error: { code: exception.code, message: exception.message } }];
+      return [
+        httpStatusFor(exception.code),
+        { error: { code: exception.code, message: exception.message } },
+      ];
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      return [status, { error: { code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', message: exception.message } }];
+      return [
+        status,
+        {
+          error: { code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', message: exception.message },
+        },
+      ];
     }
     return [500, { error: { code: 'INTERNAL', message: 'internal error' } }];
   }

@@ -4,6 +4,11 @@ export { AppErrorFilter } from './app-error.filter.js';
 export { PlatformModule } from './platform.module.js';
 export { ReadinessService, type ReadinessReport } from './readiness.service.js';
 export { repositoryProvider } from './repository.provider.js';
-export { startServiceHost, logLevelsFrom, type ServiceHost, type ServiceHostOptions } from './service-host.js';
+export {
+  startServiceHost,
+  logLevelsFrom,
+  type ServiceHost,
+  type ServiceHostOptions,
+} from './service-host.js';
 export { openDistributedRuntime, openEmbeddedRuntime } from './open-runtime.js';
 export { runService, closeOnSignals, failStartup, type RunServiceOptions } from './run-service.js';

@@ -44,7 +44,11 @@ export async function openEmbeddedRuntime(options: {
   dataDir: string;
   databaseUrl?: string;
 }): Promise<PlatformRuntime> {
-  const database = await openDatabase({ url: options.databaseUrl ?? `pglite:${options.dataDir}/pgdata` });
-  const bus = await withDatabase(database, (db) => Promise.resolve(createEmbeddedBus({ database: db, name: options.name })));
+  const database = await openDatabase({
+    url: options.databaseUrl ?? `pglite:${options.dataDir}/pgdata`,
+  });
+  const bus = await withDatabase(database, (db) =>
+    Promise.resolve(createEmbeddedBus({ database: db, name: options.name })),
+  );
   return composeRuntime({ name: options.name, mode: 'embedded', bus, database });
 }

@@ -1,4 +1,9 @@
-import { Inject, Injectable, type OnApplicationShutdown, type BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationShutdown,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
 import { RUNTIME } from './tokens.js';
 import type { PlatformRuntime } from './runtime.js';
 

@@ -38,13 +38,19 @@ export function closeOnSignals(
 
 /** Prints a start-up failure as one clear line (no stack for known errors) and exits 1. */
 export function failStartup(service: string, error: unknown): never {
-  const message = isAppError(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message = isAppError(error)
+    ? error.message
+    : error instanceof Error
+      ? (error.stack ?? error.message)
+      : String(error);
   process.stderr.write(`${service} failed to start: ${message}\n`);
   process.exit(1);
 }
 
 /** The whole `main.ts` of a distributed service: config, runtime, host, signals. */
-export async function runService<S extends ServiceSchema>(options: RunServiceOptions<S>): Promise<ServiceHost> {
+export async function runService<S extends ServiceSchema>(
+  options: RunServiceOptions<S>,
+): Promise<ServiceHost> {
   try {
     const config: z.output<S> = loadConfig(options.name, options.schema, options.env);
     const runtime = await openDistributedRuntime({

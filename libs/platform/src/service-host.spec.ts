@@ -1,4 +1,9 @@
-import { StartRunV1, type Envelope, type MessageDefinition, type StreamSpec } from '@caravel/contracts';
+import {
+  StartRunV1,
+  type Envelope,
+  type MessageDefinition,
+  type StreamSpec,
+} from '@caravel/contracts';
 import type { Database } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import {
@@ -18,7 +23,11 @@ import { startServiceHost, type ServiceHost } from './service-host.js';
 /** A strict bus double: it records what the transport registers; anything else fails the test. */
 class RecordingBus implements Bus {
   readonly kind = 'embedded' as const;
-  readonly consumers: { definition: MessageDefinition; durable: string; handler: DeliveryHandler<unknown> }[] = [];
+  readonly consumers: {
+    definition: MessageDefinition;
+    durable: string;
+    handler: DeliveryHandler<unknown>;
+  }[] = [];
   readonly servers = new Map<string, RequestHandler>();
   closed = false;
   readonly leases = {
@@ -33,7 +42,11 @@ class RecordingBus implements Bus {
   publish(): Promise<never> {
     return Promise.reject(new Error('unexpected publish'));
   }
-  consume<S extends z.ZodObject>(definition: MessageDefinition<S>, options: ConsumerOptions, handler: DeliveryHandler<z.output<S>>) {
+  consume<S extends z.ZodObject>(
+    definition: MessageDefinition<S>,
+    options: ConsumerOptions,
+    handler: DeliveryHandler<z.output<S>>,
+  ) {
     this.consumers.push({
       definition: definition,
       durable: options.durable,
@@ -100,7 +113,10 @@ class ProbeHttp {
   }
 }
 
-@Module({ controllers: [ProbeHandlers, ProbeHttp], providers: [{ provide: 'unused', useValue: 'x' }] })
+@Module({
+  controllers: [ProbeHandlers, ProbeHttp],
+  providers: [{ provide: 'unused', useValue: 'x' }],
+})
 class ProbeModule {}
 
 function delivery(prompt: string): Delivery {
@@ -119,7 +135,10 @@ describe('service host', () => {
   let host: ServiceHost;
 
   beforeAll(async () => {
-    const database = { ping: () => Promise.resolve(), close: () => Promise.resolve() } as unknown as Database;
+    const database = {
+      ping: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    } as unknown as Database;
     host = await startServiceHost({
       runtime: composeRuntime({ name: 'spec', mode: 'embedded', bus, database }),
       modules: [ProbeModule],
@@ -170,11 +189,16 @@ describe('service host', () => {
   it('answers readiness and maps coded errors to HTTP without a stack', async () => {
     const ready = await fetch(`${host.url}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', checks: { bus: 'ok', database: 'ok' } });
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      checks: { bus: 'ok', database: 'ok' },
+    });
 
     const missing = await fetch(`${host.url}/probe/missing`);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'nothing here x' } });
+    expect(await missing.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: 'nothing here x' },
+    });
 
     const crash = await fetch(`${host.url}/probe/crash`);
     expect(crash.status).toBe(500);

@@ -42,7 +42,8 @@ export async function serviceGate(services: readonly RequiredService[]): Promise
   const problems: string[] = [];
   for (const name of services) {
     const { host, port, label } = SERVICES[name]();
-    if (!(await reachable(host, port))) problems.push(`${label} is not reachable at ${host}:${port}`);
+    if (!(await reachable(host, port)))
+      problems.push(`${label} is not reachable at ${host}:${port}`);
   }
   const missing = problems.length ? problems.join('; ') : null;
   if (missing && testEnvironment.CI) {

@@ -11,7 +11,8 @@ async function deleteNamespace(url, namespace) {
   try {
     const jsm = await jetstreamManager(nc);
     for await (const name of jsm.streams.names()) {
-      if (name.startsWith(`${namespace}_`) || name.startsWith(`KV_${namespace}_`)) await jsm.streams.delete(name);
+      if (name.startsWith(`${namespace}_`) || name.startsWith(`KV_${namespace}_`))
+        await jsm.streams.delete(name);
     }
   } finally {
     await nc.close();
@@ -23,7 +24,12 @@ export function jetStreamAdapter(url) {
     name: 'caravel jetstream',
     async open() {
       const namespace = `bench${randomBytes(4).toString('hex')}`;
-      const bus = await connectJetStreamBus({ url, name: `${namespace}-bench`, namespace, logger: silentLogger });
+      const bus = await connectJetStreamBus({
+        url,
+        name: `${namespace}-bench`,
+        namespace,
+        logger: silentLogger,
+      });
       await bus.ensureStreams([STREAMS.COMMANDS]);
       return {
         bus,

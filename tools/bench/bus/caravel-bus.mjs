@@ -18,9 +18,13 @@ export async function runCaravelBus(adapter, { messages, window }) {
   const { bus, cleanup } = await adapter.open();
   try {
     const recorder = new Recorder(messages);
-    const subscription = await bus.consume(BenchPingV1, { durable: 'bench', concurrency: 64 }, async (d) => {
-      recorder.handled(d.envelope.id);
-    });
+    const subscription = await bus.consume(
+      BenchPingV1,
+      { durable: 'bench', concurrency: 64 },
+      async (d) => {
+        recorder.handled(d.envelope.id);
+      },
+    );
     const startedAt = performance.now();
     await publishWindowed(messages, window, async (n) => {
       const envelope = BenchPingV1.create({ threadId: randomUUID(), n }, { source: 'bench' });

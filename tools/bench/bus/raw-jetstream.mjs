@@ -11,7 +11,11 @@ export async function runRawJetStream({ url, messages, window }) {
   const js = jetstream(nc);
   const stream = `${prefix}_RAW`;
   try {
-    await jsm.streams.add({ name: stream, subjects: [`${prefix}.raw.>`], duplicate_window: 120_000_000_000 });
+    await jsm.streams.add({
+      name: stream,
+      subjects: [`${prefix}.raw.>`],
+      duplicate_window: 120_000_000_000,
+    });
     await jsm.consumers.add(stream, { durable_name: 'raw', ack_policy: AckPolicy.Explicit });
     const consumer = await js.consumers.get(stream, 'raw');
     const recorder = new Recorder(messages);

@@ -14,10 +14,17 @@ const { values } = parseArgs({
     messages: { type: 'string', default: '2000' },
     window: { type: 'string', default: '64' },
     url: { type: 'string', default: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' },
-    'database-url': { type: 'string', default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    'database-url': {
+      type: 'string',
+      default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    },
   },
 });
-const config = { messages: Number(values.messages), window: Number(values.window), url: values.url };
+const config = {
+  messages: Number(values.messages),
+  window: Number(values.window),
+  url: values.url,
+};
 
 const adapters = [
   jetStreamAdapter(config.url),

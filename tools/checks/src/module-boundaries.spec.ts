@@ -21,22 +21,36 @@ async function boundaryErrors(projectSrc: string, code: string): Promise<string[
 
 describe('module boundaries (lint)', () => {
   it('rejects NATS in a domain library', async () => {
-    const errors = await boundaryErrors('libs/contracts/src', "import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n");
-    expect(errors.join('\n')).toMatch(/type:domain.*not allowed to import "@nats-io\/transport-node"/);
+    const errors = await boundaryErrors(
+      'libs/contracts/src',
+      "import { connect } from '@nats-io/transport-node';\nexport const probe = connect;\n",
+    );
+    expect(errors.join('\n')).toMatch(
+      /type:domain.*not allowed to import "@nats-io\/transport-node"/,
+    );
   });
 
   it('rejects NestJS in a domain library', async () => {
-    const errors = await boundaryErrors('libs/errors/src', "import { Injectable } from '@nestjs/common';\nexport const probe = Injectable;\n");
+    const errors = await boundaryErrors(
+      'libs/errors/src',
+      "import { Injectable } from '@nestjs/common';\nexport const probe = Injectable;\n",
+    );
     expect(errors.join('\n')).toMatch(/not allowed to import "@nestjs\/common"/);
   });
 
   it('rejects one app importing another', async () => {
-    const errors = await boundaryErrors('apps/ingress/src', "import { DispatchModule } from '@caravel/dispatch';\nexport const probe = DispatchModule;\n");
+    const errors = await boundaryErrors(
+      'apps/ingress/src',
+      "import { DispatchModule } from '@caravel/dispatch';\nexport const probe = DispatchModule;\n",
+    );
     expect(errors.join('\n')).toMatch(/type:app.*can only depend on libs tagged with/);
   });
 
   it('lets an app import an infrastructure library', async () => {
-    const errors = await boundaryErrors('apps/ingress/src', "import { BUS } from '@caravel/platform';\nexport const probe = BUS;\n");
+    const errors = await boundaryErrors(
+      'apps/ingress/src',
+      "import { BUS } from '@caravel/platform';\nexport const probe = BUS;\n",
+    );
     expect(errors).toEqual([]);
   });
 });

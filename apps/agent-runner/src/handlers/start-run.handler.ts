@@ -9,7 +9,11 @@ import { RunExecutorService } from '../services/run-executor.service.js';
 export class StartRunHandler {
   constructor(@Inject(RunExecutorService) private readonly executor: RunExecutorService) {}
 
-  @EventPattern<string>(StartRunV1.pattern, { durable: 'agent-runner', ordered: true, ackWaitMs: 60_000 })
+  @EventPattern<string>(StartRunV1.pattern, {
+    durable: 'agent-runner',
+    ordered: true,
+    ackWaitMs: 60_000,
+  })
   async handle(
     @Payload() envelope: EnvelopeOf<typeof StartRunV1>,
     @Ctx() context: CaravelContext,

@@ -36,15 +36,29 @@ export class RunExecutorService {
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
   ) {}
 
-  async execute(command: EnvelopeOf<typeof StartRunV1>, heartbeat: () => Promise<void>): Promise<void> {
+  async execute(
+    command: EnvelopeOf<typeof StartRunV1>,
+    heartbeat: () => Promise<void>,
+  ): Promise<void> {
     const { threadId, runId } = command.data;
-    const lease = await this.bus.leases.acquire(`thread.${threadId}`, this.runtime.name, LEASE_TTL_MS);
+    const lease = await this.bus.leases.acquire(
+      `thread.${threadId}`,
+      this.runtime.name,
+      LEASE_TTL_MS,
+    );
     if (!lease) {
       throw new AppError('LEASE_HELD', `thread ${threadId} already has an active run`);
     }
     try {
-      const options = (what: string) => ({ ...causedBy(command, this.runtime.name), id: eventId(runId, what) });
-      await this.publisher.publish(RunStartedV1, { threadId, runId, runner: this.runtime.name }, options('started'));
+      const options = (what: string) => ({
+        ...causedBy(command, this.runtime.name),
+        id: eventId(runId, what),
+      });
+      await this.publisher.publish(
+        RunStartedV1,
+        { threadId, runId, runner: this.runtime.name },
+        options('started'),
+      );
       await heartbeat();
       const observation = await this.checkSandbox(threadId);
       await this.publisher.publish(
@@ -54,7 +68,13 @@ export class RunExecutorService {
       );
       await this.publisher.publish(
         RunFinishedV1,
-        { threadId, runId, outcome: 'completed', exitStatus: 'submitted', summary: 'no-op run completed' },
+        {
+          threadId,
+          runId,
+          outcome: 'completed',
+          exitStatus: 'submitted',
+          summary: 'no-op run completed',
+        },
         options('finished'),
       );
     } finally {
@@ -64,7 +84,11 @@ export class RunExecutorService {
 
   private async checkSandbox(threadId: string): Promise<string> {
     try {
-      const raw = await this.bus.request(SandboxPing.subjectFor(threadId), { threadId }, { timeoutMs: SANDBOX_TIMEOUT_MS });
+      const raw = await this.bus.request(
+        SandboxPing.subjectFor(threadId),
+        { threadId },
+        { timeoutMs: SANDBOX_TIMEOUT_MS },
+      );
       const health = SandboxPing.parseResponse(raw);
       return `sandbox provider=${health.provider} alive=${health.alive}`;
     } catch (error) {

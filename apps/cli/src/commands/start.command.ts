@@ -19,7 +19,10 @@ export interface StartOptions {
 }
 
 /** Starts every service module in this process on the embedded bus and database. */
-export async function startEmbedded(env: EnvSource, options: StartOptions = {}): Promise<ServiceHost> {
+export async function startEmbedded(
+  env: EnvSource,
+  options: StartOptions = {},
+): Promise<ServiceHost> {
   const config = loadConfig('caravel', embeddedConfigSchema, {
     ...env,
     ...(options.dataDir ? { CARAVEL_DATA_DIR: options.dataDir } : {}),

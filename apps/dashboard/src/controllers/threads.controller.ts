@@ -14,7 +14,9 @@ const threadId = z.uuid();
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((i) => `${i.path.join('.') || what}: ${i.message}`).join('; ');
+  const problems = result.error.issues
+    .map((i) => `${i.path.join('.') || what}: ${i.message}`)
+    .join('; ');
   throw new AppError('BAD_REQUEST', `invalid ${what}: ${problems}`);
 }
 
@@ -41,6 +43,9 @@ export class ThreadsController {
 
   @Get('threads/:id/events')
   events(@Param('id') id: string, @Query() raw: unknown): Promise<RunEventRow[]> {
-    return this.query.threadEvents(parse(threadId, id, 'thread id'), parse(eventsQuery, raw, 'query').after);
+    return this.query.threadEvents(
+      parse(threadId, id, 'thread id'),
+      parse(eventsQuery, raw, 'query').after,
+    );
   }
 }

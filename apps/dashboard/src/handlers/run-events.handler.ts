@@ -10,17 +10,26 @@ export class RunEventsHandler {
   constructor(@Inject(RunEventIndexService) private readonly index: RunEventIndexService) {}
 
   @EventPattern<string>(RunStartedV1.pattern, { durable: 'dashboard-run-started', ordered: true })
-  async started(@Payload() envelope: EnvelopeOf<typeof RunStartedV1>, @Ctx() context: CaravelContext): Promise<void> {
+  async started(
+    @Payload() envelope: EnvelopeOf<typeof RunStartedV1>,
+    @Ctx() context: CaravelContext,
+  ): Promise<void> {
     await this.index.record(envelope, context.delivery);
   }
 
   @EventPattern<string>(RunStepV1.pattern, { durable: 'dashboard-run-step', ordered: true })
-  async step(@Payload() envelope: EnvelopeOf<typeof RunStepV1>, @Ctx() context: CaravelContext): Promise<void> {
+  async step(
+    @Payload() envelope: EnvelopeOf<typeof RunStepV1>,
+    @Ctx() context: CaravelContext,
+  ): Promise<void> {
     await this.index.record(envelope, context.delivery);
   }
 
   @EventPattern<string>(RunFinishedV1.pattern, { durable: 'dashboard-run-finished', ordered: true })
-  async finished(@Payload() envelope: EnvelopeOf<typeof RunFinishedV1>, @Ctx() context: CaravelContext): Promise<void> {
+  async finished(
+    @Payload() envelope: EnvelopeOf<typeof RunFinishedV1>,
+    @Ctx() context: CaravelContext,
+  ): Promise<void> {
     await this.index.record(envelope, context.delivery);
   }
 }

@@ -1,5 +1,12 @@
 import { AppError } from '@caravel/errors';
-import { RunEventRepository, RunRepository, ThreadRepository, type RunEventRow, type RunRow, type ThreadRow } from '@caravel/db';
+import {
+  RunEventRepository,
+  RunRepository,
+  ThreadRepository,
+  type RunEventRow,
+  type RunRow,
+  type ThreadRow,
+} from '@caravel/db';
 import { Inject, Injectable } from '@nestjs/common';
 
 export interface ThreadDetail {

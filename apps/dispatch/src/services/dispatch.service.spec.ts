@@ -70,14 +70,22 @@ describe('DispatchService', () => {
       claimed: thread({ activeRunId: runId }),
     });
     await service.onTrigger(trigger);
-    expect(create).toHaveBeenCalledWith({ id: runId, threadId: trigger.data.threadId, triggerId: trigger.id });
+    expect(create).toHaveBeenCalledWith({
+      id: runId,
+      threadId: trigger.data.threadId,
+      triggerId: trigger.id,
+    });
     expect(setStatus).toHaveBeenCalledWith(trigger.data.threadId, {
       status: 'running',
       activeRunId: runId,
       expectedActiveRunId: null,
     });
     expect(publish).toHaveBeenCalledTimes(1);
-    const [definition, data, options] = publish.mock.calls[0] as unknown as [unknown, { prompt: string }, { id: string; causationId: string }];
+    const [definition, data, options] = publish.mock.calls[0] as unknown as [
+      unknown,
+      { prompt: string },
+      { id: string; causationId: string },
+    ];
     expect(definition).toBe(StartRunV1);
     expect(data.prompt).toBe(trigger.data.text);
     expect(options.id).toBe(runId);
@@ -105,7 +113,10 @@ describe('DispatchService', () => {
   });
 
   it('does nothing for a trigger whose run already went ahead', async () => {
-    const { service, publish, setStatus } = setup({ created: run({ id: runId, status: 'completed' }), claimed: null });
+    const { service, publish, setStatus } = setup({
+      created: run({ id: runId, status: 'completed' }),
+      claimed: null,
+    });
     await service.onTrigger(trigger);
     expect(setStatus).not.toHaveBeenCalled();
     expect(publish).not.toHaveBeenCalled();

@@ -36,7 +36,11 @@ export class DispatchService {
       repositoryOwner: repository?.owner ?? null,
       repositoryName: repository?.name ?? null,
     });
-    const { run } = await this.runs.create({ id: runIdForTrigger(trigger.id), threadId, triggerId: trigger.id });
+    const { run } = await this.runs.create({
+      id: runIdForTrigger(trigger.id),
+      threadId,
+      triggerId: trigger.id,
+    });
     if (run.status !== 'queued') return; // a redelivery of a trigger whose run already went ahead
     const claimed = await this.threads.setStatus(threadId, {
       status: 'running',
@@ -45,7 +49,9 @@ export class DispatchService {
     });
     const active = claimed ?? (await this.threads.get(threadId));
     if (active?.activeRunId !== run.id) {
-      this.log.log(`thread ${threadId} is busy with ${active?.activeRunId ?? '?'}: run ${run.id} queued`);
+      this.log.log(
+        `thread ${threadId} is busy with ${active?.activeRunId ?? '?'}: run ${run.id} queued`,
+      );
       return;
     }
     // The command's id is the run's, so a redelivered trigger re-publishes a deduplicated command.
@@ -58,12 +64,17 @@ export class DispatchService {
 
   async onRunStarted(event: EnvelopeOf<typeof RunStartedV1>): Promise<void> {
     const run = await this.runs.get(event.data.runId);
-    if (run?.status === 'queued') await this.runs.markStarted(run.id, { runner: event.data.runner });
+    if (run?.status === 'queued')
+      await this.runs.markStarted(run.id, { runner: event.data.runner });
   }
 
   async onRunFinished(event: EnvelopeOf<typeof RunFinishedV1>): Promise<void> {
     const { threadId, runId, outcome, exitStatus, summary } = event.data;
     await this.runs.markFinished(runId, { status: outcome, exitStatus, summary });
-    await this.threads.setStatus(threadId, { status: 'idle', activeRunId: null, expectedActiveRunId: runId });
+    await this.threads.setStatus(threadId, {
+      status: 'idle',
+      activeRunId: null,
+      expectedActiveRunId: runId,
+    });
   }
 }

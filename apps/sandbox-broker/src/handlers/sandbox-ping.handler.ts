@@ -1,7 +1,10 @@
 import { SandboxPing } from '@caravel/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SandboxRegistryService, type SandboxHealth } from '../services/sandbox-registry.service.js';
+import {
+  SandboxRegistryService,
+  type SandboxHealth,
+} from '../services/sandbox-registry.service.js';
 
 /** Request/reply: is this thread's sandbox alive? */
 @Controller()

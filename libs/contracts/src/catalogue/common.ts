@@ -4,7 +4,14 @@ export const threadId = z.uuid();
 export const runId = z.uuid();
 
 /** Where a request came from; replies go back there. */
-export const triggerSource = z.enum(['github', 'slack', 'linear', 'jira', 'confluence', 'synthetic']);
+export const triggerSource = z.enum([
+  'github',
+  'slack',
+  'linear',
+  'jira',
+  'confluence',
+  'synthetic',
+]);
 export type TriggerSource = z.infer<typeof triggerSource>;
 
 export const actor = z.object({

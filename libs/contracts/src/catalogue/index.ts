@@ -2,7 +2,14 @@ import { DeadLetterRecordedV1 } from './dead-letter.messages.js';
 import { RunFinishedV1, RunStartedV1, RunStepV1, StartRunV1 } from './run.messages.js';
 import { TriggerReceivedV1 } from './trigger.messages.js';
 
-export { DeadLetterRecordedV1, RunFinishedV1, RunStartedV1, RunStepV1, StartRunV1, TriggerReceivedV1 };
+export {
+  DeadLetterRecordedV1,
+  RunFinishedV1,
+  RunStartedV1,
+  RunStepV1,
+  StartRunV1,
+  TriggerReceivedV1,
+};
 export * from './common.js';
 export { SandboxPing } from './sandbox.requests.js';
 

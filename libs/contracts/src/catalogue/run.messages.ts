@@ -52,7 +52,13 @@ export const RunStepV1 = defineMessage({
     action: z.string().default(''),
     observation: z.string().default(''),
   }),
-  fixture: { threadId: FIXTURE_THREAD, runId: FIXTURE_RUN, step: 0, action: 'ls', observation: 'README.md' },
+  fixture: {
+    threadId: FIXTURE_THREAD,
+    runId: FIXTURE_RUN,
+    step: 0,
+    action: 'ls',
+    observation: 'README.md',
+  },
 });
 
 /** A run ended, for whatever reason. An interrupted run is healthy, not a failure. */

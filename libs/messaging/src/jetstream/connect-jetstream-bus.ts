@@ -20,7 +20,12 @@ const RECONNECT_WAIT_MS = 1_000;
 
 async function connectOrExplain(url: string, name: string): Promise<NatsConnection> {
   try {
-    return await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: RECONNECT_WAIT_MS });
+    return await connect({
+      servers: url,
+      name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: RECONNECT_WAIT_MS,
+    });
   } catch (error) {
     throw new AppError(
       'DEPENDENCY_UNAVAILABLE',
@@ -53,8 +58,12 @@ export async function connectJetStreamBus(options: JetStreamBusOptions): Promise
     return new JetStreamBus({ nc, js: jetstream(nc), jsm, namespace, name: options.name, logger });
   } catch (error) {
     await nc.close();
-    throw new AppError('DEPENDENCY_UNAVAILABLE', `NATS at ${options.url} has no JetStream: start it with \`nats-server -js\``, {
-      cause: error,
-    });
+    throw new AppError(
+      'DEPENDENCY_UNAVAILABLE',
+      `NATS at ${options.url} has no JetStream: start it with \`nats-server -js\``,
+      {
+        cause: error,
+      },
+    );
   }
 }

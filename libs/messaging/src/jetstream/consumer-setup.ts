@@ -18,7 +18,12 @@ export interface DurablePlan {
   config: Partial<ConsumerConfig> & { durable_name: string; filter_subject: string };
 }
 
-function durableConfig(name: string, filter: string, options: ResolvedConsumerOptions, maxAckPending: number) {
+function durableConfig(
+  name: string,
+  filter: string,
+  options: ResolvedConsumerOptions,
+  maxAckPending: number,
+) {
   return {
     durable_name: name,
     filter_subject: filter,
@@ -44,7 +49,12 @@ export function planDurables(
   if (!options.ordered || !definition.threadScoped) {
     const name = namespace.consumerName(options.durable);
     const pending = Math.max(options.concurrency * 4, 64);
-    return [{ name, config: durableConfig(name, namespace.subject(definition.filter()), options, pending) }];
+    return [
+      {
+        name,
+        config: durableConfig(name, namespace.subject(definition.filter()), options, pending),
+      },
+    ];
   }
   return Array.from({ length: THREAD_PARTITIONS }, (_, partition) => {
     const name = namespace.partitionConsumerName(options.durable, partition);
@@ -54,7 +64,11 @@ export function planDurables(
 }
 
 /** Creates the durable, or brings an existing one to the declared config. */
-export async function applyDurable(jsm: JetStreamManager, stream: string, plan: DurablePlan): Promise<void> {
+export async function applyDurable(
+  jsm: JetStreamManager,
+  stream: string,
+  plan: DurablePlan,
+): Promise<void> {
   try {
     const { config } = await jsm.consumers.info(stream, plan.name);
     const drifted =
@@ -64,7 +78,12 @@ export async function applyDurable(jsm: JetStreamManager, stream: string, plan: 
       config.max_ack_pending !== plan.config.max_ack_pending;
     if (drifted) {
       const { ack_wait, max_deliver, max_ack_pending, filter_subject } = plan.config;
-      await jsm.consumers.update(stream, plan.name, { ack_wait, max_deliver, max_ack_pending, filter_subject });
+      await jsm.consumers.update(stream, plan.name, {
+        ack_wait,
+        max_deliver,
+        max_ack_pending,
+        filter_subject,
+      });
     }
   } catch (error) {
     if (!isNotFound(error)) throw error;

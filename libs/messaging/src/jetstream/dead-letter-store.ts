@@ -29,7 +29,9 @@ export class DeadLetterStore {
     const msgID = `${facts.stream}:${facts.consumer}:${facts.sequence}`;
     const ack = await this.js.publish(subject, encodeJson(envelope), { msgID });
     if (!ack.duplicate) {
-      this.logger.warn(`dead-lettered ${facts.subject} (${msgID}) after ${facts.deliveries} deliveries: ${facts.reason}`);
+      this.logger.warn(
+        `dead-lettered ${facts.subject} (${msgID}) after ${facts.deliveries} deliveries: ${facts.reason}`,
+      );
     }
   }
 
@@ -41,7 +43,9 @@ export class DeadLetterStore {
         if (filter.consumer !== undefined && data.consumer !== filter.consumer) continue;
         letters.push({ ...data, recordedAt: new Date(occurredAt) });
       } catch (error) {
-        this.logger.warn(`skipping unreadable dead letter seq ${stored.sequence}: ${String(error)}`);
+        this.logger.warn(
+          `skipping unreadable dead letter seq ${stored.sequence}: ${String(error)}`,
+        );
       }
     }
     return letters;

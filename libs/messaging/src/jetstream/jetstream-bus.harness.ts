@@ -30,12 +30,18 @@ export function jetStreamHarnessFactory(url: string): BusHarnessFactory {
     return {
       label: `jetstream ${prefix}`,
       async replica(name = 'replica') {
-        const bus = await connectJetStreamBus({ url, name: `${prefix}-${name}`, namespace: prefix, logger: silentLogger });
+        const bus = await connectJetStreamBus({
+          url,
+          name: `${prefix}-${name}`,
+          namespace: prefix,
+          logger: silentLogger,
+        });
         open.add(bus);
         return bus;
       },
       async kill(bus: Bus) {
-        if (!(bus instanceof JetStreamBus)) throw new Error('this harness can only kill its own JetStream replicas');
+        if (!(bus instanceof JetStreamBus))
+          throw new Error('this harness can only kill its own JetStream replicas');
         open.delete(bus);
         await bus.abort();
       },

@@ -17,7 +17,9 @@ describe('JetStream bus connection', () => {
     await expect(failure).rejects.toBeInstanceOf(AppError);
     await expect(failure).rejects.toMatchObject({
       code: 'DEPENDENCY_UNAVAILABLE',
-      message: expect.stringContaining(`NATS is not reachable at ${url}: start it with \`nats-server -js\``),
+      message: expect.stringContaining(
+        `NATS is not reachable at ${url}: start it with \`nats-server -js\``,
+      ),
     });
   });
 });

@@ -1,4 +1,9 @@
-import { STREAMS, type Envelope, type MessageDefinition, type StreamSpec } from '@caravel/contracts';
+import {
+  STREAMS,
+  type Envelope,
+  type MessageDefinition,
+  type StreamSpec,
+} from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
@@ -70,7 +75,9 @@ export class JetStreamBus implements Bus {
   ): Promise<PublishAck> {
     const subject = this.parts.namespace.subject(definition.subjectFor(envelope.data));
     try {
-      const ack = await this.parts.js.publish(subject, encodeJson(envelope), { msgID: envelope.id });
+      const ack = await this.parts.js.publish(subject, encodeJson(envelope), {
+        msgID: envelope.id,
+      });
       return { stream: definition.stream.name, sequence: ack.seq, duplicate: ack.duplicate };
     } catch (error) {
       throw new AppError(
@@ -99,7 +106,11 @@ export class JetStreamBus implements Bus {
     };
   }
 
-  async serve(subject: string, handler: RequestHandler, options: { queue?: string } = {}): Promise<Subscription> {
+  async serve(
+    subject: string,
+    handler: RequestHandler,
+    options: { queue?: string } = {},
+  ): Promise<Subscription> {
     const served = await serveRequests(this.parts.nc, this.parts.namespace, subject, handler, {
       ...options,
       logger: this.parts.logger,
@@ -113,7 +124,11 @@ export class JetStreamBus implements Bus {
     };
   }
 
-  request<T = unknown>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
+  request<T = unknown>(
+    subject: string,
+    payload: unknown,
+    options: RequestOptions = {},
+  ): Promise<T> {
     return sendRequest<T>(this.parts.nc, this.parts.namespace, subject, payload, options.timeoutMs);
   }
 
@@ -130,7 +145,11 @@ export class JetStreamBus implements Bus {
       await this.parts.nc.rtt();
       await this.parts.jsm.getAccountInfo();
     } catch (error) {
-      throw new AppError('DEPENDENCY_UNAVAILABLE', `NATS JetStream is not answering: ${String(error)}`, { cause: error });
+      throw new AppError(
+        'DEPENDENCY_UNAVAILABLE',
+        `NATS JetStream is not answering: ${String(error)}`,
+        { cause: error },
+      );
     }
   }
 

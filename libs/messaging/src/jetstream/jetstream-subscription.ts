@@ -131,7 +131,9 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
         payload: message.string(),
       });
     } catch (error) {
-      this.deps.logger.error(`could not record dead letter for seq ${message.seq}, will retry: ${String(error)}`);
+      this.deps.logger.error(
+        `could not record dead letter for seq ${message.seq}, will retry: ${String(error)}`,
+      );
       message.nak(backoffDelay(this.options.backoffMs, message.info.deliveryCount));
       return;
     }
@@ -145,7 +147,9 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
       callback: (error, message) => {
         if (error) return;
         void this.recordExhausted(message.json<AdvisoryBody>()).catch((cause: unknown) =>
-          this.deps.logger.error(`could not dead-letter from advisory on ${subject}: ${String(cause)}`),
+          this.deps.logger.error(
+            `could not dead-letter from advisory on ${subject}: ${String(cause)}`,
+          ),
         );
       },
     });

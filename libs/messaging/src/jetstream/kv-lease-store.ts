@@ -47,10 +47,12 @@ export class KvLeaseStore implements LeaseStore {
 
   /** Creates (or opens) the bucket; safe to call repeatedly. */
   async ensure(): Promise<KV> {
-    this.bucket ??= new Kvm(this.nc).create(this.bucketName, { history: 1 }).catch((error: unknown) => {
-      this.bucket = null;
-      throw error;
-    });
+    this.bucket ??= new Kvm(this.nc)
+      .create(this.bucketName, { history: 1 })
+      .catch((error: unknown) => {
+        this.bucket = null;
+        throw error;
+      });
     return this.bucket;
   }
 
@@ -78,7 +80,9 @@ export class KvLeaseStore implements LeaseStore {
 
   async release(lease: Lease): Promise<boolean> {
     const kv = await this.ensure();
-    const done = await casOrNull(kv.delete(leaseKvKey(lease.key), { previousSeq: lease.revision }).then(() => true));
+    const done = await casOrNull(
+      kv.delete(leaseKvKey(lease.key), { previousSeq: lease.revision }).then(() => true),
+    );
     return done ?? false;
   }
 
@@ -87,7 +91,12 @@ export class KvLeaseStore implements LeaseStore {
     const entry = await kv.get(leaseKvKey(key));
     const live = entry ? this.decode(entry) : null;
     if (!entry || !live || live.expiresAt <= this.now()) return null;
-    return { key, holder: live.holder, revision: entry.revision, expiresAt: new Date(live.expiresAt) };
+    return {
+      key,
+      holder: live.holder,
+      revision: entry.revision,
+      expiresAt: new Date(live.expiresAt),
+    };
   }
 
   private encode(value: LeaseValue): string {

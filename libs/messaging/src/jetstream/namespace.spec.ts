@@ -39,13 +39,21 @@ describe('durable plan', () => {
   const ns = new Namespace('t1');
 
   it('uses one durable on the definition filter for a shared consumer', () => {
-    const plans = planDurables(StartRunV1, resolveConsumerOptions({ durable: 'runner', concurrency: 4 }), ns);
+    const plans = planDurables(
+      StartRunV1,
+      resolveConsumerOptions({ durable: 'runner', concurrency: 4 }),
+      ns,
+    );
     expect(plans).toHaveLength(1);
     expect(plans[0]!.config.filter_subject).toBe(`t1.${StartRunV1.filter()}`);
   });
 
   it('uses one single-in-flight durable per partition for an ordered consumer', () => {
-    const plans = planDurables(StartRunV1, resolveConsumerOptions({ durable: 'runner', ordered: true }), ns);
+    const plans = planDurables(
+      StartRunV1,
+      resolveConsumerOptions({ durable: 'runner', ordered: true }),
+      ns,
+    );
     expect(plans).toHaveLength(THREAD_PARTITIONS);
     expect(plans[3]!.name).toBe('t1_runner-p03');
     expect(plans[3]!.config.filter_subject).toBe(`t1.${StartRunV1.filter({ partition: 3 })}`);
@@ -57,7 +65,9 @@ describe('replay filter', () => {
   it("narrows a thread to the stream's own subject", () => {
     expect(replayFilter(STREAMS.EVENTS, { threadId })).toBe(`thread.${threadId}.evt.>`);
     expect(replayFilter(STREAMS.EVENTS, {})).toBeUndefined();
-    expect(replayFilter(STREAMS.EVENTS, { filter: 'thread.*.evt.run.step.>' })).toBe('thread.*.evt.run.step.>');
+    expect(replayFilter(STREAMS.EVENTS, { filter: 'thread.*.evt.run.step.>' })).toBe(
+      'thread.*.evt.run.step.>',
+    );
   });
 
   it('refuses a thread filter on a stream without thread subjects', () => {

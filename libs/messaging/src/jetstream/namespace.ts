@@ -13,7 +13,10 @@ const LEASE_BUCKET = 'caravel_leases';
 export class Namespace {
   constructor(readonly prefix: string | undefined) {
     if (prefix !== undefined && !NAMESPACE.test(prefix)) {
-      throw new AppError('CONFIG_INVALID', `namespace "${prefix}" may only hold letters, digits, "-" and "_"`);
+      throw new AppError(
+        'CONFIG_INVALID',
+        `namespace "${prefix}" may only hold letters, digits, "-" and "_"`,
+      );
     }
   }
 

@@ -92,7 +92,9 @@ export class PullLoop {
     try {
       await this.options.handle(message);
     } catch (error) {
-      this.options.logger.error(`${this.options.label}: settling seq ${message.seq} failed: ${String(error)}`);
+      this.options.logger.error(
+        `${this.options.label}: settling seq ${message.seq} failed: ${String(error)}`,
+      );
     } finally {
       this.options.limiter.release(1);
     }

@@ -14,7 +14,11 @@ import { eventually } from '../testing/eventually.js';
 import { connectJetStreamBus } from './connect-jetstream-bus.js';
 import type { JetStreamBus } from './jetstream-bus.js';
 
-const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find(existsSync);
+const NATS_SERVER = [
+  '/usr/sbin/nats-server',
+  '/usr/bin/nats-server',
+  '/usr/local/bin/nats-server',
+].find(existsSync);
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -41,9 +45,13 @@ class PrivateNats {
   }
 
   start(): void {
-    this.child = spawn(this.binary, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], {
-      stdio: 'ignore',
-    });
+    this.child = spawn(
+      this.binary,
+      ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir],
+      {
+        stdio: 'ignore',
+      },
+    );
   }
 
   /**
@@ -62,7 +70,8 @@ class PrivateNats {
 }
 
 const describeWithServer = NATS_SERVER || testEnvironment.CI ? describe : describe.skip;
-if (!NATS_SERVER) process.stdout.write('skipped: NATS reconnect: no nats-server binary on this machine\n');
+if (!NATS_SERVER)
+  process.stdout.write('skipped: NATS reconnect: no nats-server binary on this machine\n');
 
 describeWithServer('JetStream bus across a NATS restart', () => {
   let nats: PrivateNats;
@@ -70,11 +79,14 @@ describeWithServer('JetStream bus across a NATS restart', () => {
   let bus: JetStreamBus | undefined;
 
   beforeAll(async () => {
-    if (!NATS_SERVER) throw new Error('CI=true requires the nats-server binary (apt-get install nats-server)');
+    if (!NATS_SERVER)
+      throw new Error('CI=true requires the nats-server binary (apt-get install nats-server)');
     storeDir = await mkdtemp(join(tmpdir(), 'caravel-nats-'));
     nats = new PrivateNats(NATS_SERVER, await freePort(), storeDir);
     nats.start();
-    bus = await eventually(() => connectJetStreamBus({ url: nats.url, name: 'reconnect', logger: silentLogger }));
+    bus = await eventually(() =>
+      connectJetStreamBus({ url: nats.url, name: 'reconnect', logger: silentLogger }),
+    );
     await bus.ensureStreams(Object.values(STREAMS));
   });
 
@@ -88,11 +100,16 @@ describeWithServer('JetStream bus across a NATS restart', () => {
     const probe = probeMessage('cmd', 'reconnect');
     const handled: number[] = [];
     const threadId = randomUUID();
-    await bus!.consume(probe, { durable: uniqueName('reconnect'), ackWaitMs: 2_000 }, (delivery) => {
-      handled.push(delivery.envelope.data.n);
-      return Promise.resolve();
-    });
-    for (let n = 0; n < 5; n += 1) await bus!.publish(probe, probe.create({ threadId, n }, { source: 'spec' }));
+    await bus!.consume(
+      probe,
+      { durable: uniqueName('reconnect'), ackWaitMs: 2_000 },
+      (delivery) => {
+        handled.push(delivery.envelope.data.n);
+        return Promise.resolve();
+      },
+    );
+    for (let n = 0; n < 5; n += 1)
+      await bus!.publish(probe, probe.create({ threadId, n }, { source: 'spec' }));
     await eventually(() => expect(handled).toHaveLength(5));
 
     await nats.stop();
@@ -103,9 +120,12 @@ describeWithServer('JetStream bus across a NATS restart', () => {
       const envelope = probe.create({ threadId, n }, { source: 'spec' });
       await eventually(() => bus!.publish(probe, envelope), { timeoutMs: 30_000, intervalMs: 250 });
     }
-    await eventually(() => expect([...handled].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), {
-      timeoutMs: 30_000,
-    });
+    await eventually(
+      () => expect([...handled].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
+      {
+        timeoutMs: 30_000,
+      },
+    );
     expect(handled.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
   });
 });

@@ -21,12 +21,18 @@ const CAUGHT_UP_AFTER_MS = 1_000;
  * the stream's own subject (`thread.*.evt.>` -> `thread.<id>.evt.>`): 2.9 only accepts a consumer
  * filter that is a subset of one stream subject.
  */
-export function replayFilter(spec: Pick<StreamSpec, 'name' | 'subjects'>, options: ReplayOptions): string | undefined {
+export function replayFilter(
+  spec: Pick<StreamSpec, 'name' | 'subjects'>,
+  options: ReplayOptions,
+): string | undefined {
   if (options.filter) return options.filter;
   if (options.threadId === undefined) return undefined;
   const threadSubject = spec.subjects.find((subject) => subject.startsWith('thread.*.'));
   if (!threadSubject) {
-    throw new AppError('BAD_REQUEST', `stream ${spec.name} holds no thread-scoped subjects to filter by thread`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `stream ${spec.name} holds no thread-scoped subjects to filter by thread`,
+    );
   }
   return `thread.${options.threadId}.${threadSubject.slice('thread.*.'.length)}`;
 }
@@ -46,7 +52,10 @@ export class ReplayReader {
     if (await this.nothingToRead(stream, filter)) return;
     const consumer = await this.js.consumers.get(stream, this.consumerOptions(filter, options));
     for (;;) {
-      const batch = await consumer.fetch({ max_messages: REPLAY_BATCH, expires: CAUGHT_UP_AFTER_MS });
+      const batch = await consumer.fetch({
+        max_messages: REPLAY_BATCH,
+        expires: CAUGHT_UP_AFTER_MS,
+      });
       let received = 0;
       for await (const message of batch) {
         received += 1;
@@ -57,13 +66,25 @@ export class ReplayReader {
     }
   }
 
-  private consumerOptions(filter: string | undefined, options: ReplayOptions): Partial<OrderedConsumerOptions> {
-    const base: Partial<OrderedConsumerOptions> = filter === undefined ? {} : { filter_subjects: filter };
+  private consumerOptions(
+    filter: string | undefined,
+    options: ReplayOptions,
+  ): Partial<OrderedConsumerOptions> {
+    const base: Partial<OrderedConsumerOptions> =
+      filter === undefined ? {} : { filter_subjects: filter };
     if (options.fromSequence !== undefined) {
-      return { ...base, deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: options.fromSequence };
+      return {
+        ...base,
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: options.fromSequence,
+      };
     }
     if (options.fromTime !== undefined) {
-      return { ...base, deliver_policy: DeliverPolicy.StartTime, opt_start_time: options.fromTime.toISOString() };
+      return {
+        ...base,
+        deliver_policy: DeliverPolicy.StartTime,
+        opt_start_time: options.fromTime.toISOString(),
+      };
     }
     return { ...base, deliver_policy: DeliverPolicy.All };
   }
@@ -71,7 +92,10 @@ export class ReplayReader {
   /** Answers "empty" cheaply so a replay of nothing does not wait for a pull to expire. */
   private async nothingToRead(stream: string, filter: string | undefined): Promise<boolean> {
     try {
-      const info = await this.jsm.streams.info(stream, filter === undefined ? {} : { subjects_filter: filter });
+      const info = await this.jsm.streams.info(
+        stream,
+        filter === undefined ? {} : { subjects_filter: filter },
+      );
       if (filter === undefined) return info.state.messages === 0;
       return Object.values(info.state.subjects ?? {}).reduce((sum, count) => sum + count, 0) === 0;
     } catch (error) {

@@ -1,5 +1,11 @@
 import { AppError } from '@caravel/errors';
-import { decodeJson, decodeReply, encodeFailure, encodeJson, encodeSuccess } from './reply-codec.js';
+import {
+  decodeJson,
+  decodeReply,
+  encodeFailure,
+  encodeJson,
+  encodeSuccess,
+} from './reply-codec.js';
 
 function thrown(fn: () => unknown): AppError {
   try {
@@ -18,7 +24,9 @@ describe('reply codec', () => {
   });
 
   it("rethrows the responder's AppError with its code, message and retryability", () => {
-    const error = thrown(() => decodeReply(encodeFailure(new AppError('CONFLICT', 'busy')), 'sandbox.x.exec'));
+    const error = thrown(() =>
+      decodeReply(encodeFailure(new AppError('CONFLICT', 'busy')), 'sandbox.x.exec'),
+    );
     expect(error).toMatchObject({ code: 'CONFLICT', message: 'busy', retryable: false });
     expect(error.details).toMatchObject({ subject: 'sandbox.x.exec' });
   });
@@ -29,7 +37,10 @@ describe('reply codec', () => {
   });
 
   it('maps a code this version does not know to INTERNAL, keeping the original', () => {
-    const body = encodeJson({ ok: false, error: { code: 'FROM_THE_FUTURE', message: 'x', retryable: true } });
+    const body = encodeJson({
+      ok: false,
+      error: { code: 'FROM_THE_FUTURE', message: 'x', retryable: true },
+    });
     const error = thrown(() => decodeReply(body, 's'));
     expect(error.code).toBe('INTERNAL');
     expect(error.details).toMatchObject({ remoteCode: 'FROM_THE_FUTURE' });

@@ -41,16 +41,26 @@ function knownCode(code: string): ErrorCode {
 }
 
 function isReplyBody(value: unknown): value is ReplyBody {
-  return typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { ok?: unknown }).ok === 'boolean'
+  );
 }
 
 /** Returns the answered value, or throws the responder's error as an AppError with its code. */
 export function decodeReply<T>(bytes: Uint8Array, subject: string): T {
   const body = decodeJson(bytes);
   if (!isReplyBody(body)) {
-    throw new AppError('INTERNAL', `the responder on ${subject} sent a reply that is not a Caravel reply`);
+    throw new AppError(
+      'INTERNAL',
+      `the responder on ${subject} sent a reply that is not a Caravel reply`,
+    );
   }
   if (body.ok) return body.value as T;
   const { code, message, retryable } = body.error;
-  throw new AppError(knownCode(code), message, { retryable, details: { subject, remoteCode: code } });
+  throw new AppError(knownCode(code), message, {
+    retryable,
+    details: { subject, remoteCode: code },
+  });
 }

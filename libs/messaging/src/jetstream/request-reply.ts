@@ -3,7 +3,13 @@ import { errors, type Msg, type NatsConnection } from '@nats-io/nats-core';
 import type { RequestHandler, Subscription } from '../bus.port.js';
 import type { BusLogger } from '../settlement/index.js';
 import type { Namespace } from './namespace.js';
-import { decodeJson, decodeReply, encodeFailure, encodeJson, encodeSuccess } from './reply-codec.js';
+import {
+  decodeJson,
+  decodeReply,
+  encodeFailure,
+  encodeJson,
+  encodeSuccess,
+} from './reply-codec.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -19,7 +25,9 @@ export async function serveRequests(
   const answer = async (msg: Msg): Promise<void> => {
     let reply: Uint8Array;
     try {
-      reply = encodeSuccess(await handler(decodeJson(msg.data), namespace.logicalSubject(msg.subject)));
+      reply = encodeSuccess(
+        await handler(decodeJson(msg.data), namespace.logicalSubject(msg.subject)),
+      );
     } catch (error) {
       reply = encodeFailure(error);
     }
@@ -30,7 +38,9 @@ export async function serveRequests(
     callback: (error, msg) => {
       if (error) return options.logger.error(`serving ${subject}: ${error.message}`);
       const pending = answer(msg)
-        .catch((cause: unknown) => options.logger.error(`answering ${msg.subject} failed: ${String(cause)}`))
+        .catch((cause: unknown) =>
+          options.logger.error(`answering ${msg.subject} failed: ${String(cause)}`),
+        )
         .finally(() => inFlight.delete(pending));
       inFlight.add(pending);
     },
@@ -46,7 +56,8 @@ export async function serveRequests(
 }
 
 function isTimeout(error: unknown): boolean {
-  if (error instanceof errors.TimeoutError || error instanceof errors.NoRespondersError) return true;
+  if (error instanceof errors.TimeoutError || error instanceof errors.NoRespondersError)
+    return true;
   if (error instanceof errors.RequestError) {
     return error.isNoResponders() || error.cause instanceof errors.TimeoutError;
   }
@@ -63,12 +74,18 @@ export async function sendRequest<T>(
 ): Promise<T> {
   let reply: Msg;
   try {
-    reply = await nc.request(namespace.subject(subject), encodeJson(payload), { timeout: timeoutMs });
+    reply = await nc.request(namespace.subject(subject), encodeJson(payload), {
+      timeout: timeoutMs,
+    });
   } catch (error) {
     if (isTimeout(error)) {
-      throw new AppError('TIMEOUT', `no answer on ${subject} within ${timeoutMs} ms`, { cause: error });
+      throw new AppError('TIMEOUT', `no answer on ${subject} within ${timeoutMs} ms`, {
+        cause: error,
+      });
     }
-    throw new AppError('DEPENDENCY_UNAVAILABLE', `request on ${subject} failed: ${String(error)}`, { cause: error });
+    throw new AppError('DEPENDENCY_UNAVAILABLE', `request on ${subject} failed: ${String(error)}`, {
+      cause: error,
+    });
   }
   return decodeReply<T>(reply.data, subject);
 }

@@ -14,7 +14,10 @@ const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
 
 /** The server-side config a stream spec declares (limits retention, file storage, 2 min dedupe). */
-export function streamConfig(spec: StreamSpec, namespace: Namespace): Partial<StreamConfig> & { name: string } {
+export function streamConfig(
+  spec: StreamSpec,
+  namespace: Namespace,
+): Partial<StreamConfig> & { name: string } {
   return {
     name: namespace.streamName(spec),
     subjects: namespace.streamSubjects(spec),
@@ -30,7 +33,8 @@ export function streamConfig(spec: StreamSpec, namespace: Namespace): Partial<St
 export function isNotFound(error: unknown): boolean {
   return (
     error instanceof JetStreamApiError &&
-    (error.code === JetStreamApiCodes.StreamNotFound || error.code === JetStreamApiCodes.ConsumerNotFound)
+    (error.code === JetStreamApiCodes.StreamNotFound ||
+      error.code === JetStreamApiCodes.ConsumerNotFound)
   );
 }
 
@@ -44,7 +48,8 @@ export async function applyStreams(
     const wanted = streamConfig(spec, namespace);
     try {
       const { config } = await jsm.streams.info(wanted.name);
-      if (!sameStreamConfig(config, wanted)) await jsm.streams.update(wanted.name, { ...config, ...wanted });
+      if (!sameStreamConfig(config, wanted))
+        await jsm.streams.update(wanted.name, { ...config, ...wanted });
     } catch (error) {
       if (!isNotFound(error)) throw error;
       await jsm.streams.add(wanted).catch(async (addError: unknown) => {
@@ -58,7 +63,8 @@ export async function applyStreams(
 
 function sameStreamConfig(current: StreamConfig, wanted: Partial<StreamConfig>): boolean {
   return (
-    JSON.stringify([...current.subjects].sort()) === JSON.stringify([...(wanted.subjects ?? [])].sort()) &&
+    JSON.stringify([...current.subjects].sort()) ===
+      JSON.stringify([...(wanted.subjects ?? [])].sort()) &&
     current.max_age === wanted.max_age &&
     current.duplicate_window === wanted.duplicate_window
   );

@@ -7,13 +7,16 @@ import { CaravelClient } from './caravel.client.js';
 /** Only the calls the client may make; anything else throws. */
 function busDouble(overrides: Partial<Bus>): Bus {
   // ClientProxy connects (pings) before its first emit or send.
-  return new Proxy({ ping: () => Promise.resolve(), ...overrides }, {
-    get(target, key) {
-      if (key in target) return target[key as keyof Bus];
-      if (key === 'then') return undefined;
-      throw new Error(`unexpected bus call: ${String(key)}`);
+  return new Proxy(
+    { ping: () => Promise.resolve(), ...overrides },
+    {
+      get(target, key) {
+        if (key in target) return target[key as keyof Bus];
+        if (key === 'then') return undefined;
+        throw new Error(`unexpected bus call: ${String(key)}`);
+      },
     },
-  }) as Bus;
+  ) as Bus;
 }
 
 describe('CaravelClient', () => {
@@ -22,7 +25,11 @@ describe('CaravelClient', () => {
     const bus = busDouble({
       publish: (definition, envelope) => {
         published.push([definition as unknown as MessageDefinition, envelope as Envelope]);
-        return Promise.resolve<PublishAck>({ stream: 'CARAVEL_COMMANDS', sequence: 9, duplicate: false });
+        return Promise.resolve<PublishAck>({
+          stream: 'CARAVEL_COMMANDS',
+          sequence: 9,
+          duplicate: false,
+        });
       },
     });
     const client = new CaravelClient(bus, [StartRunV1]);
@@ -34,10 +41,14 @@ describe('CaravelClient', () => {
 
   it('refuses to emit a malformed envelope or an unknown pattern', async () => {
     const client = new CaravelClient(busDouble({}), [StartRunV1]);
-    await expect(lastValueFrom(client.emit(StartRunV1.pattern, { nope: true }))).rejects.toMatchObject({
+    await expect(
+      lastValueFrom(client.emit(StartRunV1.pattern, { nope: true })),
+    ).rejects.toMatchObject({
       code: 'MESSAGE_MALFORMED',
     });
-    await expect(lastValueFrom(client.emit('cmd.unknown.v1', {}))).rejects.toThrow(/names no message/);
+    await expect(lastValueFrom(client.emit('cmd.unknown.v1', {}))).rejects.toThrow(
+      /names no message/,
+    );
   });
 
   it('sends requests through request/reply and surfaces the coded error', async () => {
@@ -48,7 +59,11 @@ describe('CaravelClient', () => {
           : Promise.reject(new AppError('TIMEOUT', `no answer on ${subject}`)),
     });
     const client = new CaravelClient(bus, []);
-    expect(await firstValueFrom(client.send('sandbox.t.ping', { a: 1 }))).toEqual({ echoed: { a: 1 } });
-    await expect(firstValueFrom(client.send('sandbox.t.exec', {}))).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(await firstValueFrom(client.send('sandbox.t.ping', { a: 1 }))).toEqual({
+      echoed: { a: 1 },
+    });
+    await expect(firstValueFrom(client.send('sandbox.t.exec', {}))).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
   });
 });

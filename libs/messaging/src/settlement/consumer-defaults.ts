@@ -35,7 +35,10 @@ export function resolveConsumerOptions(options: ConsumerOptions): ResolvedConsum
   }
   const backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
   if (backoffMs.some((ms) => !Number.isFinite(ms) || ms < 0)) {
-    throw new AppError('CONFIG_INVALID', `backoffMs entries must be non-negative, got [${backoffMs.join(', ')}]`);
+    throw new AppError(
+      'CONFIG_INVALID',
+      `backoffMs entries must be non-negative, got [${backoffMs.join(', ')}]`,
+    );
   }
   return {
     durable: options.durable,

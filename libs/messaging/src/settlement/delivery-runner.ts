@@ -2,7 +2,11 @@ import type { MessageDefinition } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import type { z } from 'zod';
 import type { Delivery, DeliveryHandler } from '../bus.port.js';
-import { decideSettlement, type HandlerOutcome, type SettlementDecision } from './settlement-decision.js';
+import {
+  decideSettlement,
+  type HandlerOutcome,
+  type SettlementDecision,
+} from './settlement-decision.js';
 
 /** A delivery as an adapter receives it, before the payload is trusted. */
 export interface RawDelivery {
@@ -19,7 +23,10 @@ function parsePayload<S extends z.ZodObject>(definition: MessageDefinition<S>, p
   try {
     json = JSON.parse(payload);
   } catch {
-    throw new AppError('MESSAGE_MALFORMED', `${definition.type} v${definition.version} payload is not JSON`);
+    throw new AppError(
+      'MESSAGE_MALFORMED',
+      `${definition.type} v${definition.version} payload is not JSON`,
+    );
   }
   return definition.parse(json);
 }

@@ -6,6 +6,11 @@ export {
   resolveConsumerOptions,
   type ResolvedConsumerOptions,
 } from './consumer-defaults.js';
-export { decideSettlement, describeFailure, type HandlerOutcome, type SettlementDecision } from './settlement-decision.js';
+export {
+  decideSettlement,
+  describeFailure,
+  type HandlerOutcome,
+  type SettlementDecision,
+} from './settlement-decision.js';
 export { runDelivery, type RawDelivery } from './delivery-runner.js';
 export { quietConsoleLogger, silentLogger, type BusLogger } from './bus-logger.js';

@@ -24,20 +24,35 @@ describe('backoff schedule', () => {
 describe('settlement decision', () => {
   it('acks success and duplicates', () => {
     expect(decideSettlement({ ok: true }, 1, policy)).toEqual({ action: 'ack' });
-    expect(decideSettlement({ ok: false, error: new AppError('DUPLICATE', 'seen') }, 1, policy)).toEqual({
+    expect(
+      decideSettlement({ ok: false, error: new AppError('DUPLICATE', 'seen') }, 1, policy),
+    ).toEqual({
       action: 'ack',
     });
   });
 
   it('naks a retryable failure with the backoff of its attempt', () => {
     const error = new AppError('TIMEOUT', 'slow');
-    expect(decideSettlement({ ok: false, error }, 1, policy)).toEqual({ action: 'nak', delayMs: 100 });
-    expect(decideSettlement({ ok: false, error }, 2, policy)).toEqual({ action: 'nak', delayMs: 500 });
+    expect(decideSettlement({ ok: false, error }, 1, policy)).toEqual({
+      action: 'nak',
+      delayMs: 100,
+    });
+    expect(decideSettlement({ ok: false, error }, 2, policy)).toEqual({
+      action: 'nak',
+      delayMs: 500,
+    });
   });
 
   it('gives up on a retryable failure at the last allowed delivery, saying why', () => {
-    const decision = decideSettlement({ ok: false, error: new AppError('TIMEOUT', 'slow') }, 3, policy);
-    expect(decision).toEqual({ action: 'term', reason: 'max deliveries reached (3/3): TIMEOUT: slow' });
+    const decision = decideSettlement(
+      { ok: false, error: new AppError('TIMEOUT', 'slow') },
+      3,
+      policy,
+    );
+    expect(decision).toEqual({
+      action: 'term',
+      reason: 'max deliveries reached (3/3): TIMEOUT: slow',
+    });
   });
 
   it('terms poison at once with its code and message', () => {
@@ -69,7 +84,9 @@ describe('consumer defaults', () => {
   });
 
   it('rejects names and numbers no broker accepts', () => {
-    expect(() => resolveConsumerOptions({ durable: 'agent.runner' })).toThrow(/durable consumer name/);
+    expect(() => resolveConsumerOptions({ durable: 'agent.runner' })).toThrow(
+      /durable consumer name/,
+    );
     expect(() => resolveConsumerOptions({ durable: 'a', maxDeliver: 0 })).toThrow(/maxDeliver/);
     expect(() => resolveConsumerOptions({ durable: 'a', backoffMs: [-1] })).toThrow(/backoffMs/);
   });

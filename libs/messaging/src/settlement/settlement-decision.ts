@@ -3,9 +3,7 @@ import { backoffDelay } from './backoff-schedule.js';
 
 /** What to tell the broker about one delivery. A `term` always comes with a dead-letter record. */
 export type SettlementDecision =
-  | { action: 'ack' }
-  | { action: 'nak'; delayMs: number }
-  | { action: 'term'; reason: string };
+  { action: 'ack' } | { action: 'nak'; delayMs: number } | { action: 'term'; reason: string };
 
 export type HandlerOutcome = { ok: true } | { ok: false; error: unknown };
 
@@ -30,7 +28,10 @@ export function decideSettlement(
   const failure = describeFailure(outcome.error);
   if (settlement === 'term') return { action: 'term', reason: failure };
   if (deliveryCount >= policy.maxDeliver) {
-    return { action: 'term', reason: `max deliveries reached (${deliveryCount}/${policy.maxDeliver}): ${failure}` };
+    return {
+      action: 'term',
+      reason: `max deliveries reached (${deliveryCount}/${policy.maxDeliver}): ${failure}`,
+    };
   }
   return { action: 'nak', delayMs: backoffDelay(policy.backoffMs, deliveryCount) };
 }

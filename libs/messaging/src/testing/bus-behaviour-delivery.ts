@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { STREAMS } from '@caravel/contracts';
 import { describe, expect, it } from '@jest/globals';
-import { collect, recording, type BehaviourContext, type SeenDelivery } from './bus-behaviour-context.js';
+import {
+  collect,
+  recording,
+  type BehaviourContext,
+  type SeenDelivery,
+} from './bus-behaviour-context.js';
 import { probeMessage, uniqueName, type ProbeData } from './bus-test-messages.js';
 import { eventually, sleep } from './eventually.js';
 
@@ -30,12 +35,19 @@ export function describeDeliveryBehaviour(ctx: BehaviourContext): void {
       const buses = await ctx.replicas(3);
       const seen: SeenDelivery<ProbeData>[] = [];
       for (const [i, bus] of buses.entries()) {
-        await bus.consume(probe, { durable, concurrency: 2 }, recording(seen, `r${i}`, () => sleep(15)));
+        await bus.consume(
+          probe,
+          { durable, concurrency: 2 },
+          recording(seen, `r${i}`, () => sleep(15)),
+        );
       }
       const publisher = buses[0]!;
       const total = 60;
       for (let n = 0; n < total; n += 1) {
-        await publisher.publish(probe, probe.create({ threadId: randomUUID(), n }, { source: 'suite' }));
+        await publisher.publish(
+          probe,
+          probe.create({ threadId: randomUUID(), n }, { source: 'suite' }),
+        );
       }
 
       await eventually(() => expect(seen.length).toBeGreaterThanOrEqual(total));
@@ -50,11 +62,15 @@ export function describeDeliveryBehaviour(ctx: BehaviourContext): void {
       const bus = await ctx.replica('worker');
       const committed: string[] = [];
       const attempts: number[] = [];
-      await bus.consume(probe, { durable: uniqueName('effects'), backoffMs: [100] }, async (delivery) => {
-        attempts.push(delivery.deliveryCount);
-        if (delivery.deliveryCount === 1) throw new Error('the database went away mid-write');
-        committed.push(delivery.envelope.id);
-      });
+      await bus.consume(
+        probe,
+        { durable: uniqueName('effects'), backoffMs: [100] },
+        async (delivery) => {
+          attempts.push(delivery.deliveryCount);
+          if (delivery.deliveryCount === 1) throw new Error('the database went away mid-write');
+          committed.push(delivery.envelope.id);
+        },
+      );
       const envelope = probe.create({ threadId: randomUUID(), n: 1 }, { source: 'suite' });
       await bus.publish(probe, envelope);
 

@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Delivery } from '../bus.port.js';
 import type { BehaviourContext } from './bus-behaviour-context.js';
-import { probeMessage, threadsInDifferentPartitions, uniqueName, type ProbeData } from './bus-test-messages.js';
+import {
+  probeMessage,
+  threadsInDifferentPartitions,
+  uniqueName,
+  type ProbeData,
+} from './bus-test-messages.js';
 import { eventually, sleep, type Gate } from './eventually.js';
 
 interface ThreadLog {
@@ -45,7 +50,8 @@ export function describeOrderingBehaviour(ctx: BehaviourContext): void {
         log.inFlight -= 1;
       };
       const buses = await ctx.replicas(2);
-      for (const bus of buses) await bus.consume(probe, { durable, ordered: true, concurrency: 4 }, handler);
+      for (const bus of buses)
+        await bus.consume(probe, { durable, ordered: true, concurrency: 4 }, handler);
 
       for (let n = 0; n < perThread; n += 1) {
         for (const threadId of [threadA, threadB]) {

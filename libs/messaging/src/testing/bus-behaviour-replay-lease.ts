@@ -36,7 +36,9 @@ export function describeReplayAndLeaseBehaviour(ctx: BehaviourContext): void {
       );
       expect(fromSequence.map(dataOf).map((d) => d.n)).toEqual([2, 3, 4]);
 
-      const fromTime = await collect(bus.replay(STREAMS.EVENTS, { threadId: mine, fromTime: midpoint }));
+      const fromTime = await collect(
+        bus.replay(STREAMS.EVENTS, { threadId: mine, fromTime: midpoint }),
+      );
       expect(fromTime.map(dataOf).map((d) => d.n)).toEqual([3, 4]);
     });
   });

@@ -43,7 +43,9 @@ export function describeRequestReplyBehaviour(ctx: BehaviourContext): void {
 
     it('rejects with TIMEOUT when nobody serves the subject', async () => {
       const client = await ctx.replica('client');
-      const error = await rejection(client.request(`sandbox.${uniqueName('t')}.none`, {}, { timeoutMs: 300 }));
+      const error = await rejection(
+        client.request(`sandbox.${uniqueName('t')}.none`, {}, { timeoutMs: 300 }),
+      );
       expect(error.code).toBe('TIMEOUT');
     });
 

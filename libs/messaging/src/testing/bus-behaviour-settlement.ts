@@ -3,7 +3,12 @@ import { AppError } from '@caravel/errors';
 import { describe, expect, it } from '@jest/globals';
 import type { Bus } from '../bus.port.js';
 import { recording, type BehaviourContext, type SeenDelivery } from './bus-behaviour-context.js';
-import { probeMessage, uniqueName, type ProbeData, type ProbeDefinition } from './bus-test-messages.js';
+import {
+  probeMessage,
+  uniqueName,
+  type ProbeData,
+  type ProbeDefinition,
+} from './bus-test-messages.js';
 import { eventually, sleep } from './eventually.js';
 
 async function publishOne(bus: Bus, probe: ProbeDefinition): Promise<string> {

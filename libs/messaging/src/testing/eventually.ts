@@ -13,7 +13,10 @@ export function sleep(ms: number): Promise<void> {
  * Re-runs `check` until it stops throwing, then returns its value. The last failure is rethrown
  * when the time runs out, so a failing expectation reads as itself rather than as a timeout.
  */
-export async function eventually<T>(check: () => T | Promise<T>, options: EventuallyOptions = {}): Promise<T> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  options: EventuallyOptions = {},
+): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   const interval = options.intervalMs ?? 50;
   for (;;) {
