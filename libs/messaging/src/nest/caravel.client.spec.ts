@@ -24,7 +24,7 @@ describe('CaravelClient', () => {
     const published: [MessageDefinition, Envelope][] = [];
     const bus = busDouble({
       publish: (definition, envelope) => {
-        published.push([definition as unknown as MessageDefinition, envelope as Envelope]);
+        published.push([definition, envelope]);
         return Promise.resolve<PublishAck>({
           stream: 'CARAVEL_COMMANDS',
           sequence: 9,
