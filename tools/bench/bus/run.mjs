@@ -38,7 +38,7 @@ function fmt(n, digits = 2) {
 
 function row(name, result, baseline) {
   return [
-    name.padEnd(16),
+    name.padEnd(26),
     `${fmt(result.throughput, 0).padStart(8)} msg/s`,
     `p50 ${fmt(result.p50).padStart(7)} ms`,
     `p99 ${fmt(result.p99).padStart(7)} ms`,

@@ -57,7 +57,15 @@ export class DispatchService {
     // The command's id is the run's, so a redelivered trigger re-publishes a deduplicated command.
     await this.publisher.publish(
       StartRunV1,
-      { threadId, runId: run.id, triggerId: trigger.id, prompt: text, requestedBy: author },
+      {
+        threadId,
+        runId: run.id,
+        triggerId: trigger.id,
+        prompt: text,
+        requestedBy: author,
+        ...(repository ? { repository } : {}),
+        options: trigger.data.options,
+      },
       { ...causedBy(trigger, SOURCE), id: run.id },
     );
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMessage } from '../define-message.js';
-import { actor, exitStatus, runId, threadId } from './common.js';
+import { actor, exitStatus, repositoryRef, runId, threadId, threadOptions } from './common.js';
 
 const FIXTURE_THREAD = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
 const FIXTURE_RUN = '0b8f3a52-1c7d-4e69-8f21-6a5d4c3b2a10';
@@ -18,6 +18,8 @@ export const StartRunV1 = defineMessage({
     triggerId: z.uuid(),
     prompt: z.string(),
     requestedBy: actor,
+    repository: repositoryRef.optional(),
+    options: threadOptions.default({}),
   }),
   fixture: {
     threadId: FIXTURE_THREAD,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMessage } from '../define-message.js';
-import { actor, repositoryRef, threadId, triggerSource } from './common.js';
+import { actor, repositoryRef, threadId, threadOptions, triggerSource } from './common.js';
 
 /** Ingress accepted a verified delivery that asks Caravel for something. */
 export const TriggerReceivedV1 = defineMessage({
@@ -20,6 +20,7 @@ export const TriggerReceivedV1 = defineMessage({
     repository: repositoryRef.optional(),
     /** Source-specific pointer to reply to (PR number, Slack channel + ts, issue key, ...). */
     replyTo: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+    options: threadOptions.default({}),
   }),
   fixture: {
     threadId: '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e',
