@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'CONFIG_INVALID',
   'DEPENDENCY_UNAVAILABLE',
   'TIMEOUT',
+  'RATE_LIMITED',
   'MIGRATION_MODIFIED',
   'INTERNAL',
 ] as const;
@@ -24,6 +25,7 @@ export function defaultRetryable(code: ErrorCode): boolean {
   switch (code) {
     case 'DEPENDENCY_UNAVAILABLE':
     case 'TIMEOUT':
+    case 'RATE_LIMITED':
     case 'LEASE_HELD':
       return true;
     case 'BAD_REQUEST':

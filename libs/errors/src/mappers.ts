@@ -20,6 +20,8 @@ export function httpStatusFor(code: ErrorCode): number {
       return 409;
     case 'PRECONDITION_FAILED':
       return 412;
+    case 'RATE_LIMITED':
+      return 429;
     case 'DEPENDENCY_UNAVAILABLE':
       return 503;
     case 'TIMEOUT':
