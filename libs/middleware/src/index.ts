@@ -1,1 +1,21 @@
-export {};
+export { MIDDLEWARE_ORDER, type MiddlewareName } from './middleware-names.js';
+export type {
+  AgentsFile,
+  AgentsFileFinder,
+  Clock,
+  InfrastructureFailureClassifier,
+  MessageQueue,
+  MiddlewareEvent,
+  MiddlewareEventSink,
+  QueuedMessage,
+  StepLimitNotice,
+  StepLimitNotifier,
+} from './ports.js';
+export { RUN_EXIT_STATUSES, type RunExitStatus } from './run-exit.state.js';
+export { findAppError } from './error-inspection.js';
+export {
+  MALFORMED_ARGS_KEY,
+  sanitizeToolInputsMiddleware,
+  type SanitizeToolInputsOptions,
+} from './sanitize-tool-inputs.middleware.js';
+export { toolErrorsMiddleware, type ToolErrorsOptions } from './tool-errors.middleware.js';

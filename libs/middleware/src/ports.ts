@@ -1,0 +1,64 @@
+/** One AGENTS.md file that applies to a path, as the runner found it in the sandbox. */
+export interface AgentsFile {
+  /** Path of the AGENTS.md file itself. */
+  path: string;
+  content: string;
+}
+
+/** Finds the AGENTS.md files of a file's directory and its parents (any order). */
+export interface AgentsFileFinder {
+  findAgentsFiles(path: string): Promise<AgentsFile[]>;
+}
+
+/** A message that reached the thread while its run was working. */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+  /** Who wrote it, as the source channel identifies them (e.g. `github:octocat`). */
+  author: string;
+}
+
+/** The thread's mid-run message queue: `drain` returns and removes what is waiting, oldest first. */
+export interface MessageQueue {
+  drain(threadId: string): Promise<QueuedMessage[]>;
+}
+
+/** What the step-limit notice tells the source channel. */
+export interface StepLimitNotice {
+  threadId: string;
+  used: number;
+  limit: number;
+  remaining: number;
+}
+
+/** Posts a notice to the channel the run came from (Slack thread, PR comment, ...). */
+export interface StepLimitNotifier {
+  notifyStepLimit(notice: StepLimitNotice): Promise<void>;
+}
+
+/** Something a middleware did that the run's event log must show. */
+export type MiddlewareEvent =
+  | {
+      type: 'model_fallback';
+      from: { modelId: string; provider: string };
+      to: { modelId: string; provider: string };
+      reason: string;
+    }
+  | { type: 'circuit_breaker_open'; consecutiveFailures: number; lastError: string }
+  | { type: 'thinking_blocks_stripped'; removed: number }
+  | { type: 'step_limit_notice_failed'; reason: string }
+  | { type: 'agents_md_unavailable'; path: string; reason: string };
+
+/** Receives middleware events (the runner turns them into step events on the bus). */
+export interface MiddlewareEventSink {
+  emit(event: MiddlewareEvent): void;
+}
+
+/** Timers behind a port so tests fire them by hand instead of waiting. */
+export interface Clock {
+  /** Calls `callback` after `ms`; the returned function cancels it. */
+  setTimer(ms: number, callback: () => void): () => void;
+}
+
+/** Decides whether a thrown tool error means the sandbox/infrastructure is failing. */
+export type InfrastructureFailureClassifier = (error: unknown) => boolean;
