@@ -19,3 +19,16 @@ export {
   type SanitizeToolInputsOptions,
 } from './sanitize-tool-inputs.middleware.js';
 export { toolErrorsMiddleware, type ToolErrorsOptions } from './tool-errors.middleware.js';
+export {
+  modelCallLimitMiddleware,
+  type ModelCallLimitOptions,
+} from './model-call-limit.middleware.js';
+export {
+  stepLimitNoticeMiddleware,
+  type StepLimitNoticeOptions,
+} from './step-limit-notice.middleware.js';
+export {
+  defaultInfrastructureClassifier,
+  sandboxCircuitBreakerMiddleware,
+  type SandboxCircuitBreakerOptions,
+} from './sandbox-circuit-breaker.middleware.js';

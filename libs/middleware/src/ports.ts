@@ -47,7 +47,8 @@ export type MiddlewareEvent =
   | { type: 'circuit_breaker_open'; consecutiveFailures: number; lastError: string }
   | { type: 'thinking_blocks_stripped'; removed: number }
   | { type: 'step_limit_notice_failed'; reason: string }
-  | { type: 'agents_md_unavailable'; path: string; reason: string };
+  | { type: 'agents_md_unavailable'; path: string; reason: string }
+  | { type: 'message_queue_unavailable'; threadId: string; reason: string };
 
 /** Receives middleware events (the runner turns them into step events on the bus). */
 export interface MiddlewareEventSink {
