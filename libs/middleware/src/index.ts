@@ -32,3 +32,18 @@ export {
   sandboxCircuitBreakerMiddleware,
   type SandboxCircuitBreakerOptions,
 } from './sandbox-circuit-breaker.middleware.js';
+export {
+  scopedAgentsMdMiddleware,
+  type ScopedAgentsMdOptions,
+} from './scoped-agents-md.middleware.js';
+export {
+  messageQueueMiddleware,
+  queuedMessageId,
+  renderQueuedMessage,
+  UNTRUSTED_TAG,
+  type MessageQueueOptions,
+} from './message-queue.middleware.js';
+export {
+  ensureNoEmptyMessageMiddleware,
+  type EnsureNoEmptyMessageOptions,
+} from './ensure-no-empty-message.middleware.js';
