@@ -1,1 +1,86 @@
-export {};
+// Ports: what the tools are bound to (the runner adapts the real implementations).
+export type {
+  EditOutcome,
+  EditRequest,
+  ExecRequest,
+  ExecResult,
+  FileEntry,
+  GlobRequest,
+  GlobResult,
+  GrepMatch,
+  GrepRequest,
+  GrepResult,
+  ToolSandbox,
+  WriteOutcome,
+} from './ports/tool-sandbox.port.js';
+export { replaceExact, type ReplaceExactResult } from './ports/replace-exact.js';
+export type { ReplyChannel, ReplyReceipt } from './ports/reply-channel.port.js';
+export type {
+  CommitOutcome,
+  CommitRequest,
+  PullRequestDraft,
+  PullRequestRef,
+  PullRequestText,
+  ScmPort,
+} from './ports/scm.port.js';
+
+// The tool model and its adapters.
+export {
+  defineTool,
+  errorObservation,
+  isModelCorrectable,
+  type CaravelTool,
+  type ToolEffect,
+  type ToolResult,
+  type ToolSpec,
+} from './core/tool-definition.js';
+export {
+  createShaper,
+  DEFAULT_MAX_OBSERVATION_CHARS,
+  NO_OUTPUT_MESSAGE,
+  shapeObservation,
+  timeoutMessage,
+  type ObservationShaper,
+  type ShapedObservation,
+  type ShapeOptions,
+} from './core/observation.js';
+export { DEFAULT_TOOL_OPTIONS, resolveToolOptions, type ToolOptions } from './core/tool-options.js';
+export { globToRegExp, matchesGlob } from './core/glob-pattern.js';
+export { CaravelLangChainTool, toLangChainTools } from './core/langchain-tool.js';
+export { sandboxBackend, type SandboxBackendOptions } from './deepagents/sandbox-backend.js';
+
+// The tools and the curated sets.
+export { executeTool, type ExecuteOutput } from './tools/execute.tool.js';
+export { readFileTool, type ReadFileOutput } from './tools/read-file.tool.js';
+export { writeFileTool, type WriteFileOutput } from './tools/write-file.tool.js';
+export { editFileTool, type EditFileOutput } from './tools/edit-file.tool.js';
+export { lsTool, type LsOutput } from './tools/ls.tool.js';
+export { globTool, type GlobOutput } from './tools/glob.tool.js';
+export { grepTool, type GrepOutput } from './tools/grep.tool.js';
+export { submitTool, type SubmitOutput } from './tools/submit.tool.js';
+export {
+  confirmingCompletionTool,
+  noOpTool,
+  type AcknowledgedOutput,
+} from './tools/completion.tools.js';
+export {
+  MAX_REPLY_CHARS,
+  replyToUserTool,
+  type ReplyToUserOutput,
+} from './tools/reply-to-user.tool.js';
+export {
+  commitAndOpenPrTool,
+  type CommitAndOpenPrOutput,
+} from './tools/commit-and-open-pr.tool.js';
+export {
+  CHAT_EFFECTS,
+  chatTools,
+  curatedTools,
+  endsRun,
+  readOnlySubset,
+  type ChatAgentPorts,
+  type MainAgentPorts,
+} from './curated-tools.js';
+
+// A directory-backed sandbox for tests and local development (no isolation).
+export { DirectoryToolSandbox } from './testing/directory-tool-sandbox.js';

@@ -1,0 +1,91 @@
+import type { CaravelTool, ToolEffect } from './core/tool-definition.js';
+import { resolveToolOptions, type ToolOptions } from './core/tool-options.js';
+import type { ReplyChannel } from './ports/reply-channel.port.js';
+import type { ScmPort } from './ports/scm.port.js';
+import type { ToolSandbox } from './ports/tool-sandbox.port.js';
+import { commitAndOpenPrTool } from './tools/commit-and-open-pr.tool.js';
+import { confirmingCompletionTool, noOpTool } from './tools/completion.tools.js';
+import { editFileTool } from './tools/edit-file.tool.js';
+import { executeTool } from './tools/execute.tool.js';
+import { globTool } from './tools/glob.tool.js';
+import { grepTool } from './tools/grep.tool.js';
+import { lsTool } from './tools/ls.tool.js';
+import { readFileTool } from './tools/read-file.tool.js';
+import { replyToUserTool } from './tools/reply-to-user.tool.js';
+import { submitTool } from './tools/submit.tool.js';
+import { writeFileTool } from './tools/write-file.tool.js';
+
+/** What the main agent's tools are bound to. */
+export interface MainAgentPorts {
+  sandbox: ToolSandbox;
+  channel: ReplyChannel;
+  scm: ScmPort;
+}
+
+/** What the chat agent's tools are bound to: no SCM, it never publishes. */
+export interface ChatAgentPorts {
+  sandbox: ToolSandbox;
+  channel: ReplyChannel;
+}
+
+/** Effects the read-only chat agent may have: it looks, answers, and stops. */
+export const CHAT_EFFECTS: readonly ToolEffect[] = ['read', 'reply', 'control'];
+
+/**
+ * The main coding agent's curated tool set, in the order the model sees them: file and search
+ * tools, the shell, then replying, publishing and the control tools.
+ */
+export function curatedTools(
+  ports: MainAgentPorts,
+  options: Partial<ToolOptions> = {},
+): CaravelTool[] {
+  const resolved = resolveToolOptions(options);
+  return [
+    ...workspaceTools(ports.sandbox, resolved),
+    replyToUserTool(ports.channel),
+    commitAndOpenPrTool(ports.scm),
+    submitTool(ports.sandbox, resolved),
+    noOpTool(),
+    confirmingCompletionTool(),
+  ];
+}
+
+/**
+ * The chat agent's tools: the read-only subset (no file writes, no shell, no pull requests, no
+ * submission) of the same tools, so both agents read files the same way.
+ */
+export function chatTools(
+  ports: ChatAgentPorts,
+  options: Partial<ToolOptions> = {},
+): CaravelTool[] {
+  const resolved = resolveToolOptions(options);
+  const tools = [
+    ...workspaceTools(ports.sandbox, resolved),
+    replyToUserTool(ports.channel),
+    noOpTool(),
+    confirmingCompletionTool(),
+  ];
+  return readOnlySubset(tools);
+}
+
+/** The tools whose effect the chat agent may have. */
+export function readOnlySubset(tools: readonly CaravelTool[]): CaravelTool[] {
+  return tools.filter((tool) => CHAT_EFFECTS.includes(tool.effect));
+}
+
+/** True when calling `tool` ends the run (the submission protocol). */
+export function endsRun(tool: Pick<CaravelTool, 'effect'>): boolean {
+  return tool.effect === 'finish';
+}
+
+function workspaceTools(sandbox: ToolSandbox, options: ToolOptions): CaravelTool[] {
+  return [
+    readFileTool(sandbox, options),
+    writeFileTool(sandbox),
+    editFileTool(sandbox, options),
+    lsTool(sandbox, options),
+    globTool(sandbox, options),
+    grepTool(sandbox, options),
+    executeTool(sandbox, options),
+  ];
+}
