@@ -1,0 +1,40 @@
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Directories never descended into: version-control internals are not the agent's files. */
+const SKIPPED_DIRECTORIES = new Set(['.git']);
+
+/** An entry met while walking, with its workdir-relative path. */
+export interface WalkedEntry {
+  readonly relative: string;
+  readonly hostPath: string;
+  readonly dirent: Dirent;
+}
+
+/**
+ * Walks a directory breadth-first without following symlinks (so a link cannot lead the walk out
+ * of the workdir or into a loop), in name order, stopping after `maxVisited` entries.
+ */
+export async function* walkTree(
+  hostDir: string,
+  relativeDir: string,
+  options: { recursive: boolean; maxVisited: number },
+): AsyncGenerator<WalkedEntry> {
+  const queue: { host: string; relative: string }[] = [{ host: hostDir, relative: relativeDir }];
+  let visited = 0;
+  while (queue.length > 0) {
+    const dir = queue.shift() as { host: string; relative: string };
+    const entries = await readdir(dir.host, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const dirent of entries) {
+      if (++visited > options.maxVisited) return;
+      const relative = dir.relative ? `${dir.relative}/${dirent.name}` : dirent.name;
+      const hostPath = join(dir.host, dirent.name);
+      yield { relative, hostPath, dirent };
+      if (options.recursive && dirent.isDirectory() && !SKIPPED_DIRECTORIES.has(dirent.name)) {
+        queue.push({ host: hostPath, relative });
+      }
+    }
+  }
+}

@@ -1,0 +1,50 @@
+/** One read-only host path as bubblewrap should expose it. */
+export type HostPathMount =
+  | { readonly kind: 'ro-bind'; readonly path: string }
+  | { readonly kind: 'symlink'; readonly path: string; readonly target: string };
+
+/** Everything `bwrapArguments` needs; pure data so the argument list can be unit-tested. */
+export interface BwrapLayout {
+  /** Host system paths, read-only (symlinks such as /bin -> usr/bin are recreated as symlinks). */
+  readonly systemMounts: readonly HostPathMount[];
+  readonly hostWorkspace: string;
+  readonly hostHome: string;
+  /** Where the workspace appears inside, e.g. /workspace. */
+  readonly innerWorkspace: string;
+  /** Where the home directory appears inside, e.g. /home/agent. */
+  readonly innerHome: string;
+  readonly sandboxUid: number;
+  readonly sandboxGid: number;
+  readonly hostname: string;
+  readonly bashPath: string;
+}
+
+/**
+ * The bubblewrap command line: a new root made only of the listed read-only system paths, a
+ * fresh /dev, /proc and /tmp, the workspace and home bound writable, every namespace unshared
+ * (so no network but an isolated loopback), a non-root uid/gid, no controlling terminal, and the
+ * whole root remounted read-only. Binds land on bubblewrap's own tmpfs root, never under a
+ * read-only bind, so no destination needs to exist on the host.
+ */
+export function bwrapArguments(layout: BwrapLayout, driverArgs: readonly string[]): string[] {
+  const args = [
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--uid',
+    String(layout.sandboxUid),
+    '--gid',
+    String(layout.sandboxGid),
+    '--hostname',
+    layout.hostname,
+  ];
+  for (const mount of layout.systemMounts) {
+    if (mount.kind === 'symlink') args.push('--symlink', mount.target, mount.path);
+    else args.push('--ro-bind', mount.path, mount.path);
+  }
+  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  args.push('--bind', layout.hostHome, layout.innerHome);
+  args.push('--bind', layout.hostWorkspace, layout.innerWorkspace);
+  args.push('--remount-ro', '/', '--chdir', layout.innerWorkspace);
+  return [...args, '--', layout.bashPath, ...driverArgs];
+}

@@ -1,0 +1,154 @@
+import { spawnSync } from 'node:child_process';
+import { chown, lstat, readlink, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { sandboxError } from '../sandbox.errors.js';
+import { WorkdirFiles, type FileOwner } from '../files/workdir-files.js';
+import { BashSession } from '../session/bash-session.js';
+import { driverArguments } from '../session/driver-script.js';
+import { bwrapArguments, type HostPathMount } from './bwrap-arguments.js';
+import { DirectoryProvider, type OpenedSession } from './directory-provider.js';
+import { safeEnvironment } from './safe-env.js';
+import {
+  DEFAULT_SANDBOX_SETTINGS,
+  SandboxStore,
+  type SandboxDefaults,
+  type SandboxPaths,
+  type SandboxRecord,
+} from './sandbox-store.js';
+import { DEFAULT_SESSION_TIMING, type SessionTiming } from './session-timing.js';
+
+/** Host system paths exposed read-only by default; nothing under /home, /root, /run or /var. */
+export const DEFAULT_SYSTEM_PATHS: readonly string[] = [
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc',
+  '/opt',
+];
+
+/** Where things appear inside a bwrap sandbox. */
+export const BWRAP_WORKDIR = '/workspace';
+const INNER_HOME = '/home/agent';
+const INNER_STATE = '/tmp/.caravel';
+
+/** Settings of the `bwrap` provider. */
+export interface BwrapProviderOptions {
+  /** Where sandbox directories live (must be traversable by `runAs`). */
+  readonly rootDir: string;
+  readonly bwrapPath?: string;
+  readonly bashPath?: string;
+  readonly systemPaths?: readonly string[];
+  /**
+   * The unprivileged host identity bubblewrap runs as when this process is root (default
+   * 65534:65534). Running it as root would map the sandbox user onto host root, which can read
+   * root-only files and is exempt from the process limit.
+   */
+  readonly runAs?: FileOwner;
+  readonly sandboxUid?: number;
+  readonly sandboxGid?: number;
+  readonly defaults?: SandboxDefaults;
+  readonly timing?: SessionTiming;
+}
+
+/** Whether a bubblewrap binary answers `--version` at this path. */
+export function bwrapAvailable(bwrapPath = '/usr/bin/bwrap'): boolean {
+  const result = spawnSync(bwrapPath, ['--version'], { stdio: 'ignore', env: {} });
+  return result.status === 0;
+}
+
+async function systemMounts(paths: readonly string[]): Promise<HostPathMount[]> {
+  const mounts: HostPathMount[] = [];
+  for (const path of paths) {
+    const info = await lstat(path).catch(() => undefined);
+    if (info?.isSymbolicLink())
+      mounts.push({ kind: 'symlink', path, target: await readlink(path) });
+    else if (info?.isDirectory()) mounts.push({ kind: 'ro-bind', path });
+  }
+  return mounts;
+}
+
+/** Bubblewrap runs as `owner`, so it must be able to reach the workspace through every parent. */
+async function assertTraversable(dir: string, owner: FileOwner): Promise<void> {
+  for (let current = dir; current !== dirname(current); current = dirname(current)) {
+    const info = await stat(current);
+    const byOwner = info.uid === owner.uid && (info.mode & 0o100) !== 0;
+    if (!byOwner && (info.mode & 0o001) === 0) {
+      throw sandboxError(
+        'invalid_input',
+        `${current} is not traversable by uid ${owner.uid}, which bubblewrap runs as`,
+        { path: current },
+      );
+    }
+  }
+}
+
+/**
+ * The default provider on Linux: each session is a bubblewrap sandbox with a read-only system,
+ * the writable workspace at /workspace, own pid/ipc/uts/net/user/cgroup namespaces (no network),
+ * a non-root user, fresh /tmp and /dev, ulimits on processes, memory, file size and open files,
+ * and an environment built from scratch. It dies with this process.
+ */
+export class BwrapSandboxProvider extends DirectoryProvider {
+  readonly name = 'bwrap' as const;
+  private mounts: Promise<HostPathMount[]> | undefined;
+  private readonly owner: FileOwner | undefined;
+
+  constructor(private readonly options: BwrapProviderOptions) {
+    super(new SandboxStore(options.rootDir, 'bwrap', options.defaults ?? DEFAULT_SANDBOX_SETTINGS));
+    this.owner =
+      process.getuid?.() === 0 ? (options.runAs ?? { uid: 65534, gid: 65534 }) : undefined;
+  }
+
+  protected async prepare(paths: SandboxPaths): Promise<void> {
+    if (!this.owner) return;
+    await assertTraversable(paths.root, this.owner);
+    await chown(paths.workspace, this.owner.uid, this.owner.gid);
+    await chown(paths.home, this.owner.uid, this.owner.gid);
+  }
+
+  protected async startSession(record: SandboxRecord, paths: SandboxPaths): Promise<OpenedSession> {
+    const timing = this.options.timing ?? DEFAULT_SESSION_TIMING;
+    this.mounts ??= systemMounts(this.options.systemPaths ?? DEFAULT_SYSTEM_PATHS);
+    const bashPath = this.options.bashPath ?? '/bin/bash';
+    const driver = driverArguments({
+      stateDir: INNER_STATE,
+      workdir: BWRAP_WORKDIR,
+      killGraceSeconds: timing.killGraceMs / 1000,
+      sweepOnTimeout: true,
+      ulimits: {
+        processes: record.limits.maxProcesses,
+        addressSpaceKiB: Math.floor(record.limits.maxMemoryBytes / 1024),
+        fileSizeKiB: Math.floor(record.limits.maxFileBytes / 1024),
+        openFiles: record.limits.maxOpenFiles,
+      },
+    });
+    const layout = {
+      systemMounts: await this.mounts,
+      hostWorkspace: paths.workspace,
+      hostHome: paths.home,
+      innerWorkspace: BWRAP_WORKDIR,
+      innerHome: INNER_HOME,
+      sandboxUid: this.options.sandboxUid ?? 1000,
+      sandboxGid: this.options.sandboxGid ?? 1000,
+      hostname: 'caravel-sandbox',
+      bashPath,
+    };
+    const session = await BashSession.start({
+      file: this.options.bwrapPath ?? '/usr/bin/bwrap',
+      args: bwrapArguments(layout, driver),
+      env: safeEnvironment({ home: INNER_HOME, user: 'agent', extra: record.env }),
+      ...(this.owner ?? {}),
+      defaultTimeoutMs: record.defaultTimeoutMs,
+      maxTimeoutMs: (this.options.defaults ?? DEFAULT_SANDBOX_SETTINGS).maxTimeoutMs,
+      outputLimitBytes: record.outputLimitBytes,
+      ...timing,
+    });
+    const roots = { host: paths.workspace, inner: BWRAP_WORKDIR };
+    const files = new WorkdirFiles({ roots, ...(this.owner ? { owner: this.owner } : {}) });
+    return { session, files, workdir: BWRAP_WORKDIR };
+  }
+}

@@ -1,0 +1,80 @@
+import { rm } from 'node:fs/promises';
+import type { WorkdirFiles } from '../files/workdir-files.js';
+import type {
+  Sandbox,
+  SandboxProvider,
+  SandboxProviderName,
+  SandboxSpec,
+} from '../sandbox.types.js';
+import type { BashSession } from '../session/bash-session.js';
+import { SessionSandbox } from '../session-sandbox.js';
+import type { SandboxPaths, SandboxRecord, SandboxStore } from './sandbox-store.js';
+
+/** What a concrete provider builds for one session. */
+export interface OpenedSession {
+  readonly session: BashSession;
+  readonly files: WorkdirFiles;
+  /** The workdir as commands see it. */
+  readonly workdir: string;
+}
+
+/**
+ * The lifecycle shared by providers whose sandbox is a host directory: create makes the directory
+ * and opens a session (and removes the directory again if that fails, so a half-built sandbox is
+ * never left to adopt); connect opens a new session on an existing directory; delete closes the
+ * open sessions and removes it.
+ */
+export abstract class DirectoryProvider implements SandboxProvider {
+  abstract readonly name: SandboxProviderName;
+  private readonly sessions = new Map<string, Set<SessionSandbox>>();
+
+  protected constructor(protected readonly store: SandboxStore) {}
+
+  async create(spec: SandboxSpec = {}): Promise<Sandbox> {
+    const { record, paths } = await this.store.create(spec);
+    try {
+      await this.prepare(paths);
+      return await this.open(record, paths);
+    } catch (error) {
+      await rm(paths.root, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  async connect(id: string): Promise<Sandbox> {
+    const { record, paths } = await this.store.load(id);
+    return this.open(record, paths);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.store.load(id);
+    const open = [...(this.sessions.get(id) ?? [])];
+    await Promise.all(open.map((sandbox) => sandbox.close()));
+    await this.store.remove(id);
+  }
+
+  /** Makes a freshly created sandbox's directories ready (ownership and the like). */
+  protected abstract prepare(paths: SandboxPaths): Promise<void>;
+
+  /** Starts a session on a sandbox's directories. */
+  protected abstract startSession(
+    record: SandboxRecord,
+    paths: SandboxPaths,
+  ): Promise<OpenedSession>;
+
+  private async open(record: SandboxRecord, paths: SandboxPaths): Promise<Sandbox> {
+    const opened = await this.startSession(record, paths);
+    const sandbox = new SessionSandbox(
+      record.id,
+      this.name,
+      opened.workdir,
+      opened.session,
+      opened.files,
+      (closed) => this.sessions.get(record.id)?.delete(closed),
+    );
+    const set = this.sessions.get(record.id) ?? new Set<SessionSandbox>();
+    set.add(sandbox);
+    this.sessions.set(record.id, set);
+    return sandbox;
+  }
+}

@@ -1,0 +1,78 @@
+import type { WorkdirFiles } from './files/workdir-files.js';
+import type {
+  EditFileOptions,
+  ExecOptions,
+  ExecResult,
+  GrepOptions,
+  GrepResult,
+  ListFilesOptions,
+  ListFilesResult,
+  Sandbox,
+  SandboxProviderName,
+} from './sandbox.types.js';
+import type { BashSession } from './session/bash-session.js';
+
+const PING_TIMEOUT_MS = 10_000;
+
+/**
+ * A sandbox made of a persistent bash session and host-side file operations on its workdir:
+ * what `local` and `bwrap` have in common. A remote provider would implement `Sandbox` over RPC.
+ */
+export class SessionSandbox implements Sandbox {
+  constructor(
+    readonly id: string,
+    readonly provider: SandboxProviderName,
+    readonly workdir: string,
+    private readonly session: BashSession,
+    private readonly files: WorkdirFiles,
+    private readonly onClose: (sandbox: SessionSandbox) => void,
+  ) {}
+
+  async ping(): Promise<boolean> {
+    if (!this.session.alive) return false;
+    try {
+      const result = await this.session.run('true', { timeoutMs: PING_TIMEOUT_MS });
+      return result.exitCode === 0;
+    } catch {
+      return false;
+    }
+  }
+
+  exec(command: string, options?: ExecOptions): Promise<ExecResult> {
+    return this.session.run(command, options);
+  }
+
+  readFile(path: string): Promise<string> {
+    return this.files.readFile(path);
+  }
+
+  writeFile(path: string, content: string | Uint8Array): Promise<void> {
+    return this.files.writeFile(path, content);
+  }
+
+  editFile(
+    path: string,
+    oldText: string,
+    newText: string,
+    options?: EditFileOptions,
+  ): Promise<{ replacements: number }> {
+    return this.files.editFile(path, oldText, newText, options);
+  }
+
+  listFiles(path?: string, options?: ListFilesOptions): Promise<ListFilesResult> {
+    return this.files.listFiles(path, options);
+  }
+
+  glob(pattern: string, options?: { maxResults?: number }): Promise<string[]> {
+    return this.files.glob(pattern, options);
+  }
+
+  grep(pattern: string, options?: GrepOptions): Promise<GrepResult> {
+    return this.files.grep(pattern, options);
+  }
+
+  async close(): Promise<void> {
+    this.onClose(this);
+    await this.session.close();
+  }
+}

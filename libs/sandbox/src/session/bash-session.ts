@@ -1,0 +1,249 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { sandboxError } from '../sandbox.errors.js';
+import type { ExecOptions, ExecResult } from '../sandbox.types.js';
+import { FrameReader, type DriverFrame } from './frame-reader.js';
+import { shapeOutput } from './output-shaping.js';
+import { encodeRequest, newSentinel } from './request-encoder.js';
+
+/** How to start a session's driver process and how it behaves. */
+export interface BashSessionOptions {
+  /** Executable to spawn: `bash` itself, or a wrapper such as `bwrap` that ends in bash. */
+  readonly file: string;
+  readonly args: readonly string[];
+  /** The complete environment of the spawned process (never the host's). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly uid?: number;
+  readonly gid?: number;
+  readonly defaultTimeoutMs: number;
+  readonly maxTimeoutMs: number;
+  readonly outputLimitBytes: number;
+  /** Matches the driver's grace between TERM and KILL of a timed-out command. */
+  readonly killGraceMs: number;
+  readonly startTimeoutMs: number;
+  /** Host-side slack past timeout + grace before an unanswered session is declared dead. */
+  readonly watchdogSlackMs: number;
+}
+
+interface Pending {
+  readonly sentinel: string;
+  readonly startedAt: number;
+  readonly resolve: (result: ExecResult) => void;
+  readonly reject: (error: unknown) => void;
+  readonly watchdog: NodeJS.Timeout;
+}
+
+const STDERR_TAIL_BYTES = 4096;
+
+/**
+ * A persistent bash session over a driver process (see driver-script.ts). Commands run one at a
+ * time in arrival order; cwd, exported variables and functions carry over between them. A fatal
+ * problem (driver exit, protocol error, unanswered command) marks the session dead for good.
+ */
+export class BashSession {
+  private readonly reader: FrameReader;
+  private queue: Promise<unknown> = Promise.resolve();
+  private pending: Pending | undefined;
+  private deadReason: string | undefined;
+  private closing = false;
+  private stderrTail = '';
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly options: BashSessionOptions,
+  ) {
+    this.reader = new FrameReader(options.outputLimitBytes + 64 * 1024);
+  }
+
+  /** Spawns the driver and waits for its greeting. */
+  static async start(options: BashSessionOptions): Promise<BashSession> {
+    const child = spawn(options.file, [...options.args], {
+      env: { ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+      ...(options.uid === undefined ? {} : { uid: options.uid }),
+      ...(options.gid === undefined ? {} : { gid: options.gid }),
+    });
+    const session = new BashSession(child, options);
+    await session.awaitGreeting();
+    return session;
+  }
+
+  /** False once closed or dead. */
+  get alive(): boolean {
+    return this.deadReason === undefined && !this.closing;
+  }
+
+  /** Queues a command; resolves with its result once every earlier command has finished. */
+  run(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > this.options.maxTimeoutMs) {
+      return Promise.reject(
+        sandboxError(
+          'invalid_input',
+          `timeoutMs must be in (0, ${this.options.maxTimeoutMs}], got ${timeoutMs}`,
+        ),
+      );
+    }
+    const request = encodeRequestOrError(command, options.env ?? {}, timeoutMs, this.options);
+    if (request instanceof Error) return Promise.reject(request);
+    const result = this.queue.then(() => this.send(request.sentinel, request.bytes, timeoutMs));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Calls `listener` once the session process has exited (for host-side cleanup). */
+  onExit(listener: () => Promise<unknown> | void): void {
+    this.child.once('exit', () => {
+      void Promise.resolve()
+        .then(listener)
+        .catch(() => undefined);
+    });
+  }
+
+  /** Ends the driver (and, under bubblewrap, everything in the sandbox with it). */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const exited = new Promise<void>((resolve) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) resolve();
+      else this.child.once('exit', () => resolve());
+    });
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.kill(), this.pending ? 0 : 1000);
+    await exited;
+    clearTimeout(timer);
+    this.fail(sandboxError('session_closed', 'the sandbox session was closed'));
+  }
+
+  private send(sentinel: string, bytes: Buffer, timeoutMs: number): Promise<ExecResult> {
+    if (!this.alive) return Promise.reject(this.unavailableError());
+    return new Promise<ExecResult>((resolve, reject) => {
+      const budget = timeoutMs + this.options.killGraceMs + this.options.watchdogSlackMs;
+      const watchdog = setTimeout(
+        () => this.die(`no answer ${budget} ms after a command with a ${timeoutMs} ms timeout`),
+        budget,
+      );
+      this.pending = { sentinel, startedAt: performance.now(), resolve, reject, watchdog };
+      this.child.stdin.write(bytes);
+    });
+  }
+
+  private onFrame(frame: DriverFrame): void {
+    const pending = this.pending;
+    if (!pending || pending.sentinel !== frame.sentinel) {
+      this.die(`unexpected frame ${frame.sentinel}`);
+      return;
+    }
+    clearTimeout(pending.watchdog);
+    this.pending = undefined;
+    const { output, truncated } = shapeOutput(frame.head, frame.tail, frame.totalBytes);
+    pending.resolve({
+      exitCode: frame.exitCode,
+      output,
+      timedOut: frame.timedOut,
+      truncated,
+      outputBytes: frame.totalBytes,
+      elapsedMs: performance.now() - pending.startedAt,
+    });
+  }
+
+  private awaitGreeting(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.die(`no greeting within ${this.options.startTimeoutMs} ms`);
+        settle(this.unavailableError('provider_unavailable'));
+      }, this.options.startTimeoutMs);
+      const settle = (error?: Error): void => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      this.wire(settle);
+    });
+  }
+
+  private wire(onStart: (error?: Error) => void): void {
+    let started = false;
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      try {
+        const { readyPid, frames } = this.reader.push(chunk);
+        if (readyPid !== undefined && !started) {
+          started = true;
+          onStart();
+        }
+        for (const frame of frames) this.onFrame(frame);
+      } catch (error) {
+        this.die(error instanceof Error ? error.message : String(error));
+      }
+    });
+    this.child.stderr.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+    });
+    this.child.stdin.on('error', () => undefined);
+    this.child.on('error', (error) => {
+      this.die(`cannot start ${this.options.file}: ${error.message}`);
+      if (!started) onStart(this.unavailableError('provider_unavailable'));
+    });
+    this.child.on('exit', (code, signal) => {
+      this.die(`session process exited (code ${code ?? 'none'}, signal ${signal ?? 'none'})`);
+      if (!started) onStart(this.unavailableError('provider_unavailable'));
+    });
+  }
+
+  private die(reason: string): void {
+    if (this.deadReason !== undefined) return;
+    this.deadReason = this.closing ? 'closed' : reason;
+    this.kill();
+    this.fail(this.unavailableError());
+  }
+
+  private fail(error: unknown): void {
+    const pending = this.pending;
+    if (!pending) return;
+    clearTimeout(pending.watchdog);
+    this.pending = undefined;
+    pending.reject(error);
+  }
+
+  private kill(): void {
+    if (this.child.pid === undefined || this.child.exitCode !== null) return;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // Already gone: nothing to kill.
+    }
+  }
+
+  private unavailableError(reason: 'session_dead' | 'provider_unavailable' = 'session_dead') {
+    if (this.closing && this.deadReason === 'closed') {
+      return sandboxError('session_closed', 'the sandbox session was closed');
+    }
+    const stderr = this.stderrTail.trim();
+    const said = stderr ? `; it said: ${stderr.slice(-500)}` : '';
+    return sandboxError(reason, `sandbox session is dead: ${this.deadReason ?? 'unknown'}${said}`, {
+      stderr,
+    });
+  }
+}
+
+function encodeRequestOrError(
+  command: string,
+  env: Readonly<Record<string, string>>,
+  timeoutMs: number,
+  options: BashSessionOptions,
+): { sentinel: string; bytes: Buffer } | Error {
+  const sentinel = newSentinel();
+  try {
+    const bytes = encodeRequest({
+      sentinel,
+      command,
+      env,
+      timeoutMs,
+      outputLimitBytes: options.outputLimitBytes,
+    });
+    return { sentinel, bytes };
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The bash programs behind a persistent session.
+ *
+ * The driver is a long-lived bash that reads framed requests on stdin and answers framed results
+ * on stdout. Each command runs in a fresh child bash, in its own process group, that first
+ * restores the session state (exported variables, functions, cwd) and saves it again on exit. So
+ * a timed-out command can be killed by process group without touching the driver, and a command
+ * that calls `exit` or `exec` cannot end the session. Commands read /dev/null and write to a
+ * per-command file; nothing a command prints can reach the framing channel.
+ *
+ * Request:  `<sentinel> <timeoutSeconds> <outputCap> <commandBytes> <envBytes>\n<command><env>`
+ * Response: `<sentinel> <exitCode> <timedOut> <totalBytes> <headBytes> <tailBytes>\n`
+ *           `<head><tail><sentinel> END\n`
+ */
+
+/** Exported names never saved: bash sets them itself, some are read-only. */
+const SKIPPED = 'SHLVL|_|OLDPWD|PWD|BASHOPTS|SHELLOPTS|BASH_VERSINFO|EUID|PPID|UID';
+
+/** Sourced by each command's child bash: restore, run, save. `$1` is the state directory. */
+const RUN_SCRIPT = String.raw`__caravel_s=$1
+__caravel_restore=''
+. "$__caravel_s/state.sh"
+. "$__caravel_s/env.sh"
+__caravel_save() {
+  local __caravel_n
+  {
+    for __caravel_n in $(compgen -e); do
+      case $__caravel_n in ${SKIPPED}) ;; *) declare -p "$__caravel_n" ;; esac
+    done
+    for __caravel_n in $(compgen -A function); do
+      case $__caravel_n in __caravel_*) ;; *) declare -f "$__caravel_n" ;; esac
+    done
+    printf 'cd -- %q\n' "$PWD"
+  } > "$1"
+}
+__caravel_finish() {
+  trap - EXIT
+  eval "$__caravel_restore"
+  __caravel_save "$__caravel_s/state.next" 2>/dev/null && : > "$__caravel_s/state.ready"
+  exit "$1"
+}
+trap '__caravel_finish $?' EXIT
+. "$__caravel_s/cmd.sh"
+`;
+
+/**
+ * The driver. Positional parameters: state dir, workdir, kill grace (s), sweep on timeout (0|1),
+ * then ulimit values for -u -v (KiB) -f (KiB blocks) -n, each `-` for "leave as is".
+ */
+const DRIVER_SCRIPT = String.raw`S=$1 W=$2 GRACE=$3 SWEEP=$4
+for __l in "u $5" "v $6" "f $7" "n $8"; do
+  set -- $__l
+  if [ "$2" != - ]; then ulimit -S -H "-$1" "$2" || { echo "ulimit -$1 $2 failed" >&2; exit 70; }; fi
+done
+umask 077
+mkdir -p "$S" "$HOME" || exit 71
+umask 022
+cd "$W" || exit 72
+rm -f "$S/wd.fifo" && mkfifo "$S/wd.fifo" && exec 9<>"$S/wd.fifo" || exit 73
+cat > "$S/run.sh" <<'__CARAVEL_RUN__'
+${RUN_SCRIPT}__CARAVEL_RUN__
+{ for n in $(compgen -e); do case $n in ${SKIPPED}) ;; *) declare -p "$n" ;; esac; done
+  printf 'cd -- %q\n' "$W"; } > "$S/state.sh" || exit 74
+LC_ALL=C
+set -m
+sweep() {
+  local i
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    kill -KILL -1 2>/dev/null || return 0
+    read -t 0.05 -u 9
+  done
+}
+printf 'CARAVEL_READY %s\n' "$$"
+while IFS=' ' read -r sent tmo cap clen elen; do
+  cmd='' envs=''
+  [ "$clen" -gt 0 ] && IFS= read -r -N "$clen" cmd
+  [ "$elen" -gt 0 ] && IFS= read -r -N "$elen" envs
+  printf '%s' "$cmd" > "$S/cmd.sh"
+  printf '%s' "$envs" > "$S/env.sh"
+  out="$S/out.$sent"
+  ( read -t "$tmo" -u 9
+    pid=''
+    until [ -n "$pid" ]; do read -t 0.01 -u 9; read -r pid < "$S/pid"; done
+    : > "$S/timedout"
+    kill -TERM -- "-$pid"; read -t "$GRACE" -u 9; kill -KILL -- "-$pid" ) >/dev/null 2>&1 &
+  wd=$!
+  env -i /bin/bash --noprofile --norc "$S/run.sh" "$S" < /dev/null > "$out" 2>&1 &
+  child=$!
+  printf '%s\n' "$child" > "$S/pid"
+  wait "$child"
+  ec=$?
+  kill -KILL "$wd" 2>/dev/null
+  wait "$wd" 2>/dev/null
+  timed=0
+  if [ -e "$S/timedout" ]; then timed=1; [ "$SWEEP" = 1 ] && [ "$$" -lt 10 ] && sweep; fi
+  [ -e "$S/state.ready" ] && mv -f "$S/state.next" "$S/state.sh"
+  size=$(stat -c %s "$out" 2>/dev/null || echo 0)
+  if [ "$size" -le "$cap" ]; then head=$size tail=0; else head=$((cap / 2)) tail=$((cap - cap / 2)); fi
+  printf '%s %d %d %d %d %d\n' "$sent" "$ec" "$timed" "$size" "$head" "$tail"
+  [ "$head" -gt 0 ] && head -c "$head" "$out"
+  [ "$tail" -gt 0 ] && tail -c "$tail" "$out"
+  printf '%s END\n' "$sent"
+  rm -f "$out" "$S/timedout" "$S/state.ready" "$S/state.next" "$S/pid"
+done
+`;
+
+/** The driver program, ready to pass to `bash -c`. */
+export function driverScript(): string {
+  return DRIVER_SCRIPT;
+}
+
+/** Options that become the driver's positional parameters. */
+export interface DriverParameters {
+  readonly stateDir: string;
+  readonly workdir: string;
+  readonly killGraceSeconds: number;
+  /**
+   * Kill every other process after a timeout; only safe inside a pid namespace, so the driver
+   * also refuses unless its own pid is tiny (it is 2 under bubblewrap, never below 10 on a host).
+   */
+  readonly sweepOnTimeout: boolean;
+  readonly ulimits?: {
+    readonly processes?: number;
+    readonly addressSpaceKiB?: number;
+    readonly fileSizeKiB?: number;
+    readonly openFiles?: number;
+  };
+}
+
+/** `bash` arguments that start the driver with the given parameters. */
+export function driverArguments(parameters: DriverParameters): string[] {
+  const limit = (value: number | undefined): string => (value === undefined ? '-' : String(value));
+  const u = parameters.ulimits ?? {};
+  return [
+    '--noprofile',
+    '--norc',
+    '-c',
+    driverScript(),
+    'caravel-session',
+    parameters.stateDir,
+    parameters.workdir,
+    String(parameters.killGraceSeconds),
+    parameters.sweepOnTimeout ? '1' : '0',
+    limit(u.processes),
+    limit(u.addressSpaceKiB),
+    limit(u.fileSizeKiB),
+    limit(u.openFiles),
+  ];
+}
