@@ -9,3 +9,14 @@ export {
   type DatabaseOpener,
   type TestPostgresDatabase,
 } from './database.js';
+export {
+  FakeLlmServer,
+  startFakeOpenAi,
+  startFakeAnthropic,
+  type FakeLlmReply,
+  type FakeMessageReply,
+  type FakeErrorReply,
+  type FakeToolCall,
+  type FakeUsage,
+  type RecordedLlmRequest,
+} from './fake-llm/index.js';
