@@ -1,1 +1,2 @@
 export {};
+export * from './models/index.js';
