@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { bwrapArguments, type BwrapLayout } from './bwrap-arguments.js';
+
+const layout: BwrapLayout = {
+  systemMounts: [
+    { kind: 'ro-bind', path: '/usr' },
+    { kind: 'symlink', path: '/bin', target: 'usr/bin' },
+  ],
+  hostWorkspace: '/srv/sbx/a/workspace',
+  hostHome: '/srv/sbx/a/home',
+  innerWorkspace: '/workspace',
+  innerHome: '/home/agent',
+  sandboxUid: 1000,
+  sandboxGid: 1000,
+  hostname: 'box',
+  bashPath: '/bin/bash',
+};
+
+describe('bwrapArguments', () => {
+  const args = bwrapArguments(layout, ['--norc', '-c', 'x']);
+  const joined = args.join(' ');
+
+  it('unshares every namespace, dies with its parent and drops to a non-root user', () => {
+    expect(args.slice(0, 3)).toEqual(['--unshare-all', '--die-with-parent', '--new-session']);
+    expect(joined).toContain('--uid 1000 --gid 1000');
+    expect(args).not.toContain('--share-net');
+  });
+
+  it('mounts the system read-only and the workspace writable at its fixed path', () => {
+    expect(joined).toContain('--ro-bind /usr /usr --symlink usr/bin /bin');
+    expect(joined).toContain('--bind /srv/sbx/a/workspace /workspace');
+    expect(joined).toContain('--tmpfs /tmp');
+    expect(joined).toContain('--remount-ro / --chdir /workspace');
+  });
+
+  it('runs the driver after the separator', () => {
+    expect(args.slice(args.indexOf('--'))).toEqual(['--', '/bin/bash', '--norc', '-c', 'x']);
+  });
+});
