@@ -1,0 +1,70 @@
+import { startFakeAnthropic, startFakeOpenAi } from './fake-llm-server.js';
+
+async function post(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+describe('fake LLM servers', () => {
+  it('answers an unscripted request with a 500 in the provider error format', async () => {
+    const fake = await startFakeAnthropic();
+    try {
+      const { status, json } = await post(`${fake.baseUrl}/v1/messages`, { model: 'm' });
+      expect(status).toBe(500);
+      expect(json).toEqual({
+        type: 'error',
+        error: { type: 'api_error', message: 'fake LLM: no scripted reply left' },
+      });
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('records the request and renders OpenAI tool calls with deterministic ids', async () => {
+    const fake = await startFakeOpenAi();
+    try {
+      fake.enqueue({ toolCalls: [{ name: 'execute', args: { command: 'ls' } }] });
+      const { status, json } = await post(`${fake.baseUrl}/chat/completions`, { model: 'gpt-5' });
+      expect(status).toBe(200);
+      expect(json).toMatchObject({
+        choices: [
+          {
+            finish_reason: 'tool_calls',
+            message: {
+              tool_calls: [
+                {
+                  id: 'call_fake_1_1',
+                  function: { name: 'execute', arguments: '{"command":"ls"}' },
+                },
+              ],
+            },
+          },
+        ],
+      });
+      expect(fake.requests[0]).toMatchObject({
+        path: '/v1/chat/completions',
+        body: { model: 'gpt-5' },
+      });
+      expect(fake.pending).toBe(0);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('answers an unknown route with a 404 without consuming a reply', async () => {
+    const fake = await startFakeOpenAi();
+    try {
+      fake.enqueue({ text: 'kept' });
+      const { status } = await post(`${fake.baseUrl}/responses`, {});
+      expect(status).toBe(404);
+      expect(fake.pending).toBe(1);
+    } finally {
+      await fake.close();
+    }
+  });
+});
