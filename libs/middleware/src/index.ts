@@ -47,3 +47,27 @@ export {
   ensureNoEmptyMessageMiddleware,
   type EnsureNoEmptyMessageOptions,
 } from './ensure-no-empty-message.middleware.js';
+export {
+  modelFallbackMiddleware,
+  usableFallback,
+  type FallbackModel,
+  type ModelFallbackOptions,
+  type ModelIdentity,
+} from './model-fallback.middleware.js';
+export { isRetryableModelError } from './model-errors.js';
+export {
+  isMalformedThinkingBlock,
+  stripEmptyThinkingMiddleware,
+  type StripEmptyThinkingOptions,
+} from './strip-empty-thinking.middleware.js';
+export {
+  modelCallTimeoutMiddleware,
+  type ModelCallTimeoutOptions,
+} from './model-call-timeout.middleware.js';
+export { systemClock } from './system-clock.js';
+export {
+  buildMiddlewareStack,
+  type MiddlewarePorts,
+  type MiddlewareStackOptions,
+} from './build-middleware-stack.js';
+export { graphRecursionLimitFor } from './recursion-limit.js';

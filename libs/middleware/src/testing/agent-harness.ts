@@ -1,6 +1,7 @@
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { createAgent, tool, type AgentMiddleware } from 'langchain';
 import { z } from 'zod';
+import { graphRecursionLimitFor } from '../recursion-limit.js';
 import type { ScriptedChatModel } from './scripted-chat-model.js';
 
 /** Runs a real LangChain agent over a scripted model and returns the final state. */
@@ -11,7 +12,9 @@ export async function runAgent(
   prompt = 'do the task',
 ): Promise<{ messages: BaseMessage[]; exitStatus?: string } & Record<string, unknown>> {
   const agent = createAgent({ model, tools, middleware });
-  const result = (await agent.invoke({ messages: [{ role: 'user', content: prompt }] })) as {
+  const recursionLimit = graphRecursionLimitFor(middleware, 50);
+  const input = { messages: [{ role: 'user', content: prompt }] };
+  const result = (await agent.invoke(input, { recursionLimit })) as {
     messages: BaseMessage[];
   } & Record<string, unknown>;
   return result;

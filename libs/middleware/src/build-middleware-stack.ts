@@ -1,0 +1,119 @@
+import type { AgentMiddleware } from 'langchain';
+import { ensureNoEmptyMessageMiddleware } from './ensure-no-empty-message.middleware.js';
+import { messageQueueMiddleware } from './message-queue.middleware.js';
+import { MIDDLEWARE_ORDER, type MiddlewareName } from './middleware-names.js';
+import { modelCallLimitMiddleware } from './model-call-limit.middleware.js';
+import { modelCallTimeoutMiddleware } from './model-call-timeout.middleware.js';
+import {
+  modelFallbackMiddleware,
+  type FallbackModel,
+  type ModelIdentity,
+} from './model-fallback.middleware.js';
+import type {
+  AgentsFileFinder,
+  Clock,
+  InfrastructureFailureClassifier,
+  MessageQueue,
+  MiddlewareEventSink,
+  StepLimitNotifier,
+} from './ports.js';
+import { sandboxCircuitBreakerMiddleware } from './sandbox-circuit-breaker.middleware.js';
+import { sanitizeToolInputsMiddleware } from './sanitize-tool-inputs.middleware.js';
+import { scopedAgentsMdMiddleware } from './scoped-agents-md.middleware.js';
+import { stepLimitNoticeMiddleware } from './step-limit-notice.middleware.js';
+import { stripEmptyThinkingMiddleware } from './strip-empty-thinking.middleware.js';
+import { toolErrorsMiddleware } from './tool-errors.middleware.js';
+
+/** The ports the runner implements for one run. */
+export interface MiddlewarePorts {
+  agentsFiles: AgentsFileFinder;
+  queue: MessageQueue;
+  notifier: StepLimitNotifier;
+  events: MiddlewareEventSink;
+  clock: Clock;
+}
+
+/** Everything one run's middleware stack needs. */
+export interface MiddlewareStackOptions {
+  threadId: string;
+  ports: MiddlewarePorts;
+  /** Most model calls one run may make. */
+  modelCallLimit: number;
+  /** Tell the source channel when this many model calls remain. */
+  stepLimitNoticeAt: number;
+  /** The tool the agent answers the user with (e.g. `slack_thread_reply`). */
+  replyToolName: string;
+  /** Nudges per user message before the run ends with `exit_no_reply` (default 2). */
+  maxNudges?: number;
+  /** Whether a queued message's author may be read as instructions. */
+  isTrustedAuthor: (author: string) => boolean;
+  /** Consecutive sandbox failures that stop the run. */
+  circuitBreakerThreshold: number;
+  classifyInfrastructureFailure?: InfrastructureFailureClassifier;
+  primaryModel: ModelIdentity;
+  fallbackModel?: FallbackModel;
+  /** Longest single model call, in milliseconds. */
+  modelCallTimeoutMs: number;
+  maxToolArgBytes?: number;
+  readToolName?: string;
+}
+
+type Builders = Record<MiddlewareName, () => AgentMiddleware>;
+
+function builders(o: MiddlewareStackOptions): Builders {
+  const { ports } = o;
+  return {
+    'sanitize-tool-inputs': () => sanitizeToolInputsMiddleware({ maxArgBytes: o.maxToolArgBytes }),
+    'model-call-limit': () => modelCallLimitMiddleware({ limit: o.modelCallLimit }),
+    'tool-errors': () => toolErrorsMiddleware(),
+    'scoped-agents-md': () =>
+      scopedAgentsMdMiddleware({
+        finder: ports.agentsFiles,
+        events: ports.events,
+        readToolName: o.readToolName,
+      }),
+    'message-queue': () =>
+      messageQueueMiddleware({
+        threadId: o.threadId,
+        queue: ports.queue,
+        isTrustedAuthor: o.isTrustedAuthor,
+        events: ports.events,
+      }),
+    'ensure-no-empty-message': () =>
+      ensureNoEmptyMessageMiddleware({ replyToolName: o.replyToolName, maxNudges: o.maxNudges }),
+    'step-limit-notice': () =>
+      stepLimitNoticeMiddleware({
+        threadId: o.threadId,
+        limit: o.modelCallLimit,
+        noticeAt: o.stepLimitNoticeAt,
+        notifier: ports.notifier,
+        events: ports.events,
+      }),
+    'sandbox-circuit-breaker': () =>
+      sandboxCircuitBreakerMiddleware({
+        threshold: o.circuitBreakerThreshold,
+        classify: o.classifyInfrastructureFailure,
+        events: ports.events,
+      }),
+    'model-fallback': () =>
+      modelFallbackMiddleware({
+        primary: o.primaryModel,
+        fallback: o.fallbackModel,
+        events: ports.events,
+      }),
+    'strip-empty-thinking': () => stripEmptyThinkingMiddleware({ events: ports.events }),
+    'model-call-timeout': () =>
+      modelCallTimeoutMiddleware({ timeoutMs: o.modelCallTimeoutMs, clock: ports.clock }),
+  };
+}
+
+/**
+ * Builds one run's middleware stack in {@link MIDDLEWARE_ORDER} (outermost first), ready for
+ * `createAgent({ middleware })`. Build a fresh stack per run: some units keep per-run memory.
+ * The fallback unit is always present and passes calls through when no usable fallback is set,
+ * so the stack's shape does not depend on configuration.
+ */
+export function buildMiddlewareStack(options: MiddlewareStackOptions): AgentMiddleware[] {
+  const byName = builders(options);
+  return MIDDLEWARE_ORDER.map((name) => byName[name]());
+}
