@@ -1,2 +1,4 @@
 export {};
 export * from './models/index.js';
+export * from './loop/index.js';
+export * from './trajectory/index.js';
