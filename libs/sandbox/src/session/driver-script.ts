@@ -13,30 +13,26 @@
  *           `<head><tail><sentinel> END\n`
  */
 
-/** Exported names never saved: bash sets them itself, some are read-only. */
-const SKIPPED = 'SHLVL|_|OLDPWD|PWD|BASHOPTS|SHELLOPTS|BASH_VERSINFO|EUID|PPID|UID';
+/** Exported names never saved: bash sets them itself on start. */
+const UNSAVED = 'SHLVL _ OLDPWD PWD BASHOPTS SHELLOPTS';
 
-/** Sourced by each command's child bash: restore, run, save. `$1` is the state directory. */
-const RUN_SCRIPT = String.raw`__caravel_s=$1
+/**
+ * Sourced by each command's child bash: restore, run, save. `$1` is the state directory, `$2`
+ * the state to restore, `$3` where to save the new state (then `$3.ok` marks it complete).
+ * Saving uses builtins only, so it still works when the process limit is exhausted.
+ */
+const RUN_SCRIPT = String.raw`__caravel_s=$1 __caravel_in=$2 __caravel_out=$3
 __caravel_restore=''
-. "$__caravel_s/state.sh"
+. "$__caravel_in"
 . "$__caravel_s/env.sh"
 __caravel_save() {
-  local __caravel_n
-  {
-    for __caravel_n in $(compgen -e); do
-      case $__caravel_n in ${SKIPPED}) ;; *) declare -p "$__caravel_n" ;; esac
-    done
-    for __caravel_n in $(compgen -A function); do
-      case $__caravel_n in __caravel_*) ;; *) declare -f "$__caravel_n" ;; esac
-    done
-    printf 'cd -- %q\n' "$PWD"
-  } > "$1"
+  export -n ${UNSAVED}
+  { declare -px; declare -f; printf 'cd -- %q\n' "$PWD"; } > "$1"
 }
 __caravel_finish() {
   trap - EXIT
   eval "$__caravel_restore"
-  __caravel_save "$__caravel_s/state.next" 2>/dev/null && : > "$__caravel_s/state.ready"
+  __caravel_save "$__caravel_out" 2>/dev/null && : > "$__caravel_out.ok"
   exit "$1"
 }
 trap '__caravel_finish $?' EXIT
@@ -59,8 +55,9 @@ cd "$W" || exit 72
 rm -f "$S/wd.fifo" && mkfifo "$S/wd.fifo" && exec 9<>"$S/wd.fifo" || exit 73
 cat > "$S/run.sh" <<'__CARAVEL_RUN__'
 ${RUN_SCRIPT}__CARAVEL_RUN__
-{ for n in $(compgen -e); do case $n in ${SKIPPED}) ;; *) declare -p "$n" ;; esac; done
-  printf 'cd -- %q\n' "$W"; } > "$S/state.sh" || exit 74
+cur="$S/state.init"
+export -n ${UNSAVED}
+{ declare -px; printf 'cd -- %q\n' "$W"; } > "$cur" || exit 74
 LC_ALL=C
 set -m
 sweep() {
@@ -84,7 +81,8 @@ while IFS=' ' read -r sent tmo cap clen elen; do
     : > "$S/timedout"
     kill -TERM -- "-$pid"; read -t "$GRACE" -u 9; kill -KILL -- "-$pid" ) >/dev/null 2>&1 &
   wd=$!
-  env -i /bin/bash --noprofile --norc "$S/run.sh" "$S" < /dev/null > "$out" 2>&1 &
+  next="$S/state.$sent"
+  ( exec -c /bin/bash --noprofile --norc "$S/run.sh" "$S" "$cur" "$next" ) < /dev/null > "$out" 2>&1 &
   child=$!
   printf '%s\n' "$child" > "$S/pid"
   wait "$child"
@@ -93,14 +91,14 @@ while IFS=' ' read -r sent tmo cap clen elen; do
   wait "$wd" 2>/dev/null
   timed=0
   if [ -e "$S/timedout" ]; then timed=1; [ "$SWEEP" = 1 ] && [ "$$" -lt 10 ] && sweep; fi
-  [ -e "$S/state.ready" ] && mv -f "$S/state.next" "$S/state.sh"
+  if [ -e "$next.ok" ]; then old=$cur cur=$next; else old=$next; fi
   size=$(stat -c %s "$out" 2>/dev/null || echo 0)
   if [ "$size" -le "$cap" ]; then head=$size tail=0; else head=$((cap / 2)) tail=$((cap - cap / 2)); fi
   printf '%s %d %d %d %d %d\n' "$sent" "$ec" "$timed" "$size" "$head" "$tail"
   [ "$head" -gt 0 ] && head -c "$head" "$out"
   [ "$tail" -gt 0 ] && tail -c "$tail" "$out"
   printf '%s END\n' "$sent"
-  rm -f "$out" "$S/timedout" "$S/state.ready" "$S/state.next" "$S/pid"
+  rm -f "$out" "$S/timedout" "$S/pid" "$old" "$next.ok"
 done
 `;
 
