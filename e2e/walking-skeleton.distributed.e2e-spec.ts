@@ -1,6 +1,9 @@
 import { connectJetStreamBus, type JetStreamBus } from '@caravel/messaging';
 import { serviceGate, testEnvironment } from '@caravel/testing';
 import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { deleteJetStreamNamespace } from '../libs/messaging/src/jetstream/jetstream-bus.harness.js';
 import { buildWorkspace, freePort, ServiceProcess } from './support/processes.js';
@@ -26,6 +29,7 @@ gate.describe(
     const admin = new pg.Client({ connectionString: testEnvironment.TEST_DATABASE_URL });
     const processes: ServiceProcess[] = [];
     let bus: JetStreamBus | undefined;
+    let sandboxRoot: string | undefined;
 
     beforeAll(async () => {
       buildWorkspace();
@@ -33,7 +37,10 @@ gate.describe(
       await admin.query(`CREATE DATABASE ${database}`);
       const url = new URL(testEnvironment.TEST_DATABASE_URL);
       url.pathname = `/${database}`;
+      sandboxRoot = await mkdtemp(join(tmpdir(), 'caravel-e2e-sandboxes-'));
+      await chmod(sandboxRoot, 0o755);
       const env = {
+        SANDBOX_ROOT: sandboxRoot,
         NATS_URL: testEnvironment.TEST_NATS_URL,
         DATABASE_URL: url.toString(),
         BUS_NAMESPACE: namespace,
@@ -49,6 +56,7 @@ gate.describe(
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await admin.end();
       await deleteJetStreamNamespace(testEnvironment.TEST_NATS_URL, namespace);
+      if (sandboxRoot) await rm(sandboxRoot, { recursive: true, force: true });
     });
 
     it('starts the seven services, each ready on its own port', async () => {

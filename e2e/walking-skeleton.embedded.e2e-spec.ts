@@ -1,7 +1,7 @@
 import { startEmbedded } from '@caravel/cli';
 import type { Bus } from '@caravel/messaging';
 import { BUS, type ServiceHost } from '@caravel/platform';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { driveWalkingSkeleton, expectReady } from './support/walking-skeleton.js';
@@ -12,6 +12,8 @@ describe('walking skeleton, embedded (one process, embedded bus + PGlite)', () =
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'caravel-e2e-'));
+    // bubblewrap runs as an unprivileged user, which must be able to reach the sandboxes below.
+    await chmod(dataDir, 0o755);
   });
 
   afterAll(async () => {

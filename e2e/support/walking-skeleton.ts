@@ -2,6 +2,12 @@ import { TriggerReceivedV1, runIdForTrigger, type EnvelopeOf } from '@caravel/co
 import type { Bus } from '@caravel/messaging';
 import { randomUUID } from 'node:crypto';
 import { expect } from '@jest/globals';
+import { fileURLToPath } from 'node:url';
+
+/** A scripted model: one command, one reply, submit. */
+export const HELLO_SCRIPT = fileURLToPath(
+  new URL('../fixtures/hello.script.yaml', import.meta.url),
+);
 
 export interface RunView {
   id: string;
@@ -27,6 +33,7 @@ export function syntheticTrigger(): EnvelopeOf<typeof TriggerReceivedV1> {
       author: { externalId: 'e2e' },
       text: 'walking skeleton: say hello',
       trusted: true,
+      options: { model: `scripted:${HELLO_SCRIPT}` },
     },
     { source: 'e2e' },
   );
@@ -77,14 +84,19 @@ export async function driveWalkingSkeleton(bus: Bus, dashboardUrl: string): Prom
     const { body } = await getJson<EventView[]>(
       `${dashboardUrl}/api/threads/${trigger.data.threadId}/events`,
     );
-    return body.length >= 3 ? body : undefined;
+    return body.some((e) => e.type === 'evt.run.finished') ? body : undefined;
   });
   expect(events.map((e) => e.type)).toEqual([
     'evt.run.started',
     'evt.run.step',
+    'evt.run.step',
+    'evt.run.step',
     'evt.run.finished',
   ]);
-  expect(events[1]?.data.observation).toBe('sandbox provider=none alive=false');
+  // The command ran in the thread's own git checkout, on the thread's branch.
+  expect(events[1]?.data.observation).toContain('## caravel/');
+  // The submission is the diff of the run: the file the command created.
+  expect(events[3]?.data.observation).toContain('+hello');
 
   // A redelivered trigger (same envelope id) starts no second run.
   expect((await bus.publish(TriggerReceivedV1, trigger)).duplicate).toBe(true);

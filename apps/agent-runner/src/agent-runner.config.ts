@@ -1,3 +1,6 @@
 import { distributedServiceSchema } from '@caravel/config';
+import { agentSettingsSchema } from './agent-runner.settings.js';
 
-export const agentRunnerConfigSchema = distributedServiceSchema(3003);
+export const agentRunnerConfigSchema = distributedServiceSchema(3003).extend(
+  agentSettingsSchema.shape,
+);

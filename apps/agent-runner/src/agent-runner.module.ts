@@ -1,10 +1,28 @@
-import { Module } from '@nestjs/common';
+import { SandboxRepository } from '@caravel/db';
+import { repositoryProvider } from '@caravel/platform';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AgentFactoryService } from './agent/agent-factory.service.js';
+import { CheckpointerService } from './agent/checkpointer.service.js';
+import { AGENT_SETTINGS, type AgentSettings } from './agent-runner.settings.js';
 import { StartRunHandler } from './handlers/start-run.handler.js';
+import { ThreadSandboxService } from './sandbox/thread-sandbox.service.js';
 import { RunExecutorService } from './services/run-executor.service.js';
 
 /** Builds and runs the coding agent per run. */
-@Module({
-  controllers: [StartRunHandler],
-  providers: [RunExecutorService],
-})
-export class AgentRunnerModule {}
+@Module({})
+export class AgentRunnerModule {
+  static register(settings: AgentSettings): DynamicModule {
+    return {
+      module: AgentRunnerModule,
+      controllers: [StartRunHandler],
+      providers: [
+        { provide: AGENT_SETTINGS, useValue: settings },
+        RunExecutorService,
+        AgentFactoryService,
+        CheckpointerService,
+        ThreadSandboxService,
+        repositoryProvider(SandboxRepository),
+      ],
+    };
+  }
+}

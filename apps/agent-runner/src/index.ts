@@ -1,2 +1,3 @@
 export { AgentRunnerModule } from './agent-runner.module.js';
 export { agentRunnerConfigSchema } from './agent-runner.config.js';
+export { agentSettingsSchema, type AgentSettings } from './agent-runner.settings.js';

@@ -5,7 +5,7 @@ import { AgentRunnerModule } from './agent-runner.module.js';
 
 await runService({
   name: 'agent-runner',
-  module: AgentRunnerModule,
+  module: (config) => AgentRunnerModule.register(config),
   schema: agentRunnerConfigSchema,
   env: process.env,
 });

@@ -1,4 +1,8 @@
-import { AgentRunnerModule, agentRunnerConfigSchema } from '@caravel/agent-runner';
+import {
+  AgentRunnerModule,
+  agentRunnerConfigSchema,
+  type AgentSettings,
+} from '@caravel/agent-runner';
 import { AnalyzerModule, analyzerConfigSchema } from '@caravel/analyzer';
 import type { EnvSection } from '@caravel/config';
 import { DashboardModule, dashboardConfigSchema } from '@caravel/dashboard';
@@ -6,19 +10,28 @@ import { DispatchModule, dispatchConfigSchema } from '@caravel/dispatch';
 import { IngressModule, ingressConfigSchema } from '@caravel/ingress';
 import { ReviewerModule, reviewerConfigSchema } from '@caravel/reviewer';
 import { SandboxBrokerModule, sandboxBrokerConfigSchema } from '@caravel/sandbox-broker';
-import type { Type } from '@nestjs/common';
+import type { DynamicModule, Type } from '@nestjs/common';
 import { embeddedConfigSchema } from './cli.config.js';
 
 /** The seven services: each a root module, its config schema and its own process entry. */
 export const SERVICES = [
-  { name: 'ingress', module: IngressModule, schema: ingressConfigSchema },
-  { name: 'dispatch', module: DispatchModule, schema: dispatchConfigSchema },
-  { name: 'agent-runner', module: AgentRunnerModule, schema: agentRunnerConfigSchema },
-  { name: 'reviewer', module: ReviewerModule, schema: reviewerConfigSchema },
-  { name: 'analyzer', module: AnalyzerModule, schema: analyzerConfigSchema },
-  { name: 'sandbox-broker', module: SandboxBrokerModule, schema: sandboxBrokerConfigSchema },
-  { name: 'dashboard', module: DashboardModule, schema: dashboardConfigSchema },
-] as const satisfies readonly { name: string; module: Type; schema: EnvSection['schema'] }[];
+  { name: 'ingress', module: () => IngressModule, schema: ingressConfigSchema },
+  { name: 'dispatch', module: () => DispatchModule, schema: dispatchConfigSchema },
+  {
+    name: 'agent-runner',
+    module: (settings: AgentSettings) => AgentRunnerModule.register(settings),
+    schema: agentRunnerConfigSchema,
+  },
+  { name: 'reviewer', module: () => ReviewerModule, schema: reviewerConfigSchema },
+  { name: 'analyzer', module: () => AnalyzerModule, schema: analyzerConfigSchema },
+  { name: 'sandbox-broker', module: () => SandboxBrokerModule, schema: sandboxBrokerConfigSchema },
+  { name: 'dashboard', module: () => DashboardModule, schema: dashboardConfigSchema },
+] as const satisfies readonly {
+  name: string;
+  /** The service's root module, given the embedded host's configuration. */
+  module: (settings: AgentSettings) => Type | DynamicModule;
+  schema: EnvSection['schema'];
+}[];
 
 export type ServiceName = (typeof SERVICES)[number]['name'];
 

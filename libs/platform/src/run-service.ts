@@ -1,6 +1,6 @@
 import { distributedServiceSchema, loadConfig, type EnvSource } from '@caravel/config';
 import { isAppError } from '@caravel/errors';
-import type { Type } from '@nestjs/common';
+import type { DynamicModule, Type } from '@nestjs/common';
 import { hostname } from 'node:os';
 import type { z } from 'zod';
 import { openDistributedRuntime } from './open-runtime.js';
@@ -10,9 +10,17 @@ type ServiceSchema = ReturnType<typeof distributedServiceSchema>;
 
 export interface RunServiceOptions<S extends ServiceSchema> {
   name: string;
-  module: Type;
+  /** The service's root module, or a function building it from the parsed configuration. */
+  module: Type | ((config: z.output<S>) => DynamicModule);
   schema: S;
   env: EnvSource;
+}
+
+function isModuleFactory<C>(
+  module: Type | ((config: C) => DynamicModule),
+): module is (config: C) => DynamicModule {
+  // A class has a prototype; an arrow function building a dynamic module does not.
+  return !('prototype' in module && module.prototype !== undefined);
 }
 
 /** Stops the process cleanly on SIGTERM/SIGINT, or hard after the grace period. */
@@ -61,7 +69,7 @@ export async function runService<S extends ServiceSchema>(
     });
     const host = await startServiceHost({
       runtime,
-      modules: [options.module],
+      modules: [isModuleFactory(options.module) ? options.module(config) : options.module],
       port: config.PORT,
       host: config.HOST,
       logLevels: logLevelsFrom(config.LOG_LEVEL),

@@ -1,6 +1,12 @@
 import { CATALOGUE, type MessageDefinition } from '@caravel/contracts';
 import { CaravelTransport } from '@caravel/messaging';
-import { Module, type INestApplication, type LogLevel, type Type } from '@nestjs/common';
+import {
+  Module,
+  type DynamicModule,
+  type INestApplication,
+  type LogLevel,
+  type Type,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
 import { PlatformModule } from './platform.module.js';
@@ -9,7 +15,7 @@ import type { PlatformRuntime } from './runtime.js';
 export interface ServiceHostOptions {
   runtime: PlatformRuntime;
   /** The service root modules this process hosts: one in distributed mode, all when embedded. */
-  modules: readonly Type[];
+  modules: readonly (Type | DynamicModule)[];
   port: number;
   host?: string;
   logLevels?: LogLevel[];

@@ -1,30 +1,41 @@
+import { concludeRun, concludeSubmitted, type RunConclusion } from '@caravel/agent';
 import {
   CARAVEL_NAMESPACE,
   RunFinishedV1,
   RunStartedV1,
-  RunStepV1,
-  SandboxPing,
   causedBy,
   uuidV5,
   type EnvelopeOf,
   type StartRunV1,
 } from '@caravel/contracts';
-import { AppError } from '@caravel/errors';
+import { AppError, isAppError } from '@caravel/errors';
 import { MessagePublisher, type Bus, type Lease } from '@caravel/messaging';
+import type { RunExitStatus } from '@caravel/middleware';
 import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
+import type { BaseMessage } from '@langchain/core/messages';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AgentFactoryService } from '../agent/agent-factory.service.js';
+import { exitReasonForError, exitReasonForMiddleware } from '../agent/exit-reasons.js';
+import { StepRecorder } from '../agent/step-recorder.js';
+import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
 
-const LEASE_TTL_MS = 60_000;
-const SANDBOX_TIMEOUT_MS = 5_000;
+const LEASE_TTL_MS = 120_000;
 
-/** Event ids derive from the run, so a redelivered start command re-publishes the same events. */
 function eventId(runId: string, what: string): string {
   return uuidV5(`${what}:${runId}`, CARAVEL_NAMESPACE);
 }
 
+type StreamUpdate = Record<
+  string,
+  { messages?: BaseMessage[]; exitStatus?: RunExitStatus } | undefined
+>;
+
 /**
- * Executes a run while holding the thread's lease. For now the run is a no-op that checks the
- * thread's sandbox over request/reply and reports one step; the agent issue replaces the body.
+ * Runs one `cmd.run.start`: holds the thread's lease, gives the thread its sandbox, builds the
+ * agent, streams every step to the bus, and reports how the run ended (SWE-agent exit statuses,
+ * with the current diff autosubmitted on every error path). The command is acked only when the
+ * run has ended; heartbeats keep it from being redelivered meanwhile.
  */
 @Injectable()
 export class RunExecutorService {
@@ -34,6 +45,9 @@ export class RunExecutorService {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(RUNTIME) private readonly runtime: PlatformRuntime,
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
+    @Inject(ThreadSandboxService) private readonly sandboxes: ThreadSandboxService,
+    @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
+    @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
   ) {}
 
   async execute(
@@ -46,59 +60,104 @@ export class RunExecutorService {
       this.runtime.name,
       LEASE_TTL_MS,
     );
-    if (!lease) {
-      throw new AppError('LEASE_HELD', `thread ${threadId} already has an active run`);
-    }
+    if (!lease) throw new AppError('LEASE_HELD', `thread ${threadId} already has an active run`);
+    const options = (what: string) => ({
+      ...causedBy(command, this.runtime.name),
+      id: eventId(runId, what),
+    });
+    const keepAlive = setInterval(() => void this.renew(lease, heartbeat), LEASE_TTL_MS / 4);
     try {
-      const options = (what: string) => ({
-        ...causedBy(command, this.runtime.name),
-        id: eventId(runId, what),
-      });
       await this.publisher.publish(
         RunStartedV1,
         { threadId, runId, runner: this.runtime.name },
         options('started'),
       );
-      await heartbeat();
-      const observation = await this.checkSandbox(threadId);
-      await this.publisher.publish(
-        RunStepV1,
-        { threadId, runId, step: 0, thought: 'no-op run', action: 'sandbox.ping', observation },
-        options('step-0'),
-      );
+      const conclusion = await this.run(command, heartbeat);
+      const completed = conclusion.exitStatus.startsWith('submitted');
       await this.publisher.publish(
         RunFinishedV1,
         {
           threadId,
           runId,
-          outcome: 'completed',
-          exitStatus: 'submitted',
-          summary: 'no-op run completed',
+          outcome: completed ? 'completed' : 'failed',
+          exitStatus: conclusion.exitStatus,
+          summary: conclusion.observation.slice(0, 4000),
         },
         options('finished'),
       );
     } finally {
-      await this.release(lease);
+      clearInterval(keepAlive);
+      await this.sandboxes.release(threadId);
+      await this.bus.leases.release(lease).catch(() => false);
     }
   }
 
-  private async checkSandbox(threadId: string): Promise<string> {
+  private async run(
+    command: EnvelopeOf<typeof StartRunV1>,
+    heartbeat: () => Promise<void>,
+  ): Promise<RunConclusion> {
+    const { threadId, prompt, repository, options } = command.data;
+    const recorder = new StepRecorder(this.publisher, command, this.runtime.name);
+    let workspace: ThreadWorkspace | undefined;
     try {
-      const raw = await this.bus.request(
-        SandboxPing.subjectFor(threadId),
-        { threadId },
-        { timeoutMs: SANDBOX_TIMEOUT_MS },
+      workspace = await this.sandboxes.forRun(threadId, repository);
+      const built = await this.factory.build({
+        threadId,
+        options,
+        workspace,
+        channel: { reply: (text) => this.reply(threadId, text) },
+        notifier: {
+          notifyStepLimit: (notice) =>
+            Promise.resolve(
+              this.log.warn(`thread ${notice.threadId}: ${notice.remaining} model calls left`),
+            ),
+        },
+        events: { emit: (event) => this.log.log(`thread ${threadId}: ${event.type}`) },
+        fileRoot: this.settings.CARAVEL_FILE_ROOT,
+      });
+      const stream = await built.agent.stream(
+        { messages: [{ role: 'user', content: prompt }] },
+        {
+          configurable: { thread_id: threadId },
+          streamMode: 'updates',
+          recursionLimit: built.recursionLimit,
+        },
       );
-      const health = SandboxPing.parseResponse(raw);
-      return `sandbox provider=${health.provider} alive=${health.alive}`;
+      let middlewareExit: RunExitStatus | undefined;
+      for await (const update of stream as AsyncIterable<StreamUpdate>) {
+        for (const node of Object.values(update)) {
+          for (const message of node?.messages ?? []) await recorder.record(message);
+          middlewareExit ??= node?.exitStatus;
+        }
+        await heartbeat();
+      }
+      await recorder.flush();
+      const tools = workspace.tools;
+      if (middlewareExit)
+        return concludeRun(exitReasonForMiddleware(middlewareExit), () => tools.diff());
+      return concludeSubmitted(await tools.diff());
     } catch (error) {
-      return `sandbox broker did not answer: ${error instanceof Error ? error.message : String(error)}`;
+      await recorder.flush().catch(() => undefined);
+      this.log.warn(
+        `run ${command.data.runId} ended by ${isAppError(error) ? error.code : 'error'}: ${String(error)}`,
+      );
+      const tools = workspace?.tools;
+      const conclusion = await concludeRun(exitReasonForError(error), () =>
+        tools ? tools.diff() : Promise.reject(new Error('no sandbox')),
+      );
+      const reason = error instanceof Error ? error.message : String(error);
+      return { ...conclusion, observation: `${conclusion.observation}: ${reason}` };
     }
   }
 
-  private async release(lease: Lease): Promise<void> {
-    if (!(await this.bus.leases.release(lease))) {
-      this.log.warn(`lease ${lease.key} was lost before release`);
-    }
+  private reply(threadId: string, text: string): Promise<{ messageId: string }> {
+    this.log.log(`reply on thread ${threadId}: ${text.slice(0, 200)}`);
+    return Promise.resolve({ messageId: uuidV5(`reply:${threadId}:${text}`, CARAVEL_NAMESPACE) });
+  }
+
+  private async renew(lease: Lease, heartbeat: () => Promise<void>): Promise<void> {
+    await heartbeat().catch(() => undefined);
+    const renewed = await this.bus.leases.renew(lease, LEASE_TTL_MS).catch(() => null);
+    if (renewed) Object.assign(lease, renewed);
   }
 }

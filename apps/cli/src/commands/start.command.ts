@@ -30,6 +30,8 @@ export async function startEmbedded(
   });
   const dataDir = resolve(config.CARAVEL_DATA_DIR);
   await mkdir(dataDir, { recursive: true });
+  // Sandboxes live with the rest of the data unless the operator put them elsewhere.
+  if (env['SANDBOX_ROOT'] === undefined) config.SANDBOX_ROOT = resolve(dataDir, 'sandboxes');
   const runtime = await openEmbeddedRuntime({
     name: 'caravel',
     dataDir,
@@ -38,7 +40,7 @@ export async function startEmbedded(
   try {
     const host = await startServiceHost({
       runtime,
-      modules: SERVICES.map((s) => s.module),
+      modules: SERVICES.map((s) => s.module(config)),
       port: config.PORT,
       host: config.HOST,
       logLevels: logLevelsFrom(config.LOG_LEVEL),

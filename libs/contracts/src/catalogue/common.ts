@@ -38,3 +38,7 @@ export const threadOptions = z.object({
 
 /** How a run ended, in SWE-agent's vocabulary (`submitted`, `exit_cost`, ...). */
 export const exitStatus = z.string().regex(/^(submitted|exit_[a-z_]+)( \(exit_[a-z_]+\))?$/);
+
+export type RepositoryRef = z.infer<typeof repositoryRef>;
+export type ThreadOptions = z.infer<typeof threadOptions>;
+export type Actor = z.infer<typeof actor>;

@@ -1,0 +1,52 @@
+import { documented } from '@caravel/config';
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/**
+ * What the agent runner needs beyond the common service keys. The same keys configure the
+ * embedded host (`caravel start`, `caravel run`) and the distributed service.
+ */
+export const agentSettingsSchema = z.object({
+  CARAVEL_MODEL: documented(z.string().min(1).optional(), {
+    description:
+      'Team default model, e.g. anthropic:claude-sonnet-4-5, openai:gpt-5, scripted:<file>',
+  }),
+  ANTHROPIC_API_KEY: documented(z.string().min(1).optional(), {
+    description: 'Anthropic API key (required when an anthropic: model is used)',
+    secret: true,
+  }),
+  OPENAI_API_KEY: documented(z.string().min(1).optional(), {
+    description: 'OpenAI API key (required when an openai: model is used)',
+    secret: true,
+  }),
+  OPENAI_COMPATIBLE_BASE_URL: documented(z.url().optional(), {
+    description:
+      'Base URL of an OpenAI-compatible endpoint (Ollama, vLLM) for openai-compatible: models',
+  }),
+  OPENAI_COMPATIBLE_API_KEY: documented(z.string().min(1).optional(), {
+    description: 'API key for the OpenAI-compatible endpoint, if it wants one',
+    secret: true,
+  }),
+  SANDBOX_PROVIDER: documented(z.enum(['bwrap', 'local']).default('bwrap'), {
+    description: 'bwrap (isolated, Linux) or local (a plain directory: development only)',
+  }),
+  SANDBOX_ROOT: documented(z.string().min(1).default('./.caravel/sandboxes'), {
+    description: 'Where sandbox workdirs live on this host',
+  }),
+  CARAVEL_FILE_ROOT: documented(z.string().min(1).default('.'), {
+    description: 'Directory that relative scripted:/replay: model files are resolved against',
+  }),
+  RUN_MAX_MODEL_CALLS: documented(positiveInt(60), { description: 'Model calls one run may make' }),
+  RUN_MODEL_TIMEOUT_MS: documented(positiveInt(180_000), {
+    description: 'Longest single model call, in milliseconds',
+  }),
+  RUN_COMMAND_TIMEOUT_MS: documented(positiveInt(120_000), {
+    description: 'Longest single shell command in a sandbox, in milliseconds',
+  }),
+});
+
+export type AgentSettings = z.output<typeof agentSettingsSchema>;
+
+/** Injection token of the runner's {@link AgentSettings}. */
+export const AGENT_SETTINGS = Symbol('caravel.agent-settings');

@@ -1,0 +1,128 @@
+import {
+  createChatModel,
+  resolveModel,
+  type ModelCredentials,
+  type ResolvedModel,
+} from '@caravel/agent';
+import type { ThreadOptions } from '@caravel/contracts';
+import { AppError } from '@caravel/errors';
+import {
+  buildMiddlewareStack,
+  graphRecursionLimitFor,
+  systemClock,
+  type MiddlewareEventSink,
+  type StepLimitNotifier,
+} from '@caravel/middleware';
+import { curatedTools, endsRun, toLangChainTools, type ReplyChannel } from '@caravel/tools';
+import { Inject, Injectable } from '@nestjs/common';
+import { createAgent } from 'langchain';
+import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
+import { LocalGitScm } from '../sandbox/local-git.scm.js';
+import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { SandboxAgentsFileFinder } from './agents-file-finder.js';
+import { CheckpointerService } from './checkpointer.service.js';
+import { buildSystemPrompt } from './system-prompt.js';
+
+/** What one run's agent is built from. */
+export interface AgentRunInputs {
+  threadId: string;
+  options: ThreadOptions;
+  workspace: ThreadWorkspace;
+  channel: ReplyChannel;
+  notifier: StepLimitNotifier;
+  events: MiddlewareEventSink;
+  /** Directory `scripted:`/`replay:` model paths are resolved against. */
+  fileRoot: string;
+}
+
+export interface BuiltAgent {
+  agent: ReturnType<typeof createAgent>;
+  model: ResolvedModel;
+  recursionLimit: number;
+}
+
+/**
+ * Builds the coding agent for one run: the resolved model (thread > profile > team), the curated
+ * tools bound to the thread's sandbox, the ordered middleware stack and the durable checkpointer.
+ * The agent holds no state of its own: it lives in checkpoints, thread records and the sandbox.
+ */
+@Injectable()
+export class AgentFactoryService {
+  constructor(
+    @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+    @Inject(CheckpointerService) private readonly checkpointer: CheckpointerService,
+  ) {}
+
+  async build(inputs: AgentRunInputs): Promise<BuiltAgent> {
+    const model = this.resolve(inputs.options);
+    const chatModel = createChatModel(model, this.credentials(), {
+      timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
+      fileRoot: inputs.fileRoot,
+    });
+    const scm = new LocalGitScm(inputs.workspace);
+    const caravelTools = curatedTools(
+      { sandbox: inputs.workspace.tools, channel: inputs.channel, scm },
+      { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
+    );
+    const middleware = buildMiddlewareStack({
+      threadId: inputs.threadId,
+      ports: {
+        agentsFiles: new SandboxAgentsFileFinder(inputs.workspace.sandbox),
+        queue: { drain: () => Promise.resolve([]) },
+        notifier: inputs.notifier,
+        events: inputs.events,
+        clock: systemClock,
+      },
+      modelCallLimit: this.settings.RUN_MAX_MODEL_CALLS,
+      stepLimitNoticeAt: Math.max(1, Math.floor(this.settings.RUN_MAX_MODEL_CALLS / 10)),
+      replyToolName: 'reply_to_user',
+      isTrustedAuthor: () => true,
+      circuitBreakerThreshold: 3,
+      primaryModel: { provider: model.provider, modelId: model.modelId },
+      modelCallTimeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
+    });
+    // Middleware that bring their own tool (the completion nudge) own that name.
+    const owned = new Set(middleware.flatMap((m) => (m.tools ?? []).map((t) => t.name)));
+    const tools = toLangChainTools(caravelTools.filter((tool) => !owned.has(tool.name)));
+    for (const tool of tools) if (endsRun(tool.tool)) tool.returnDirect = true;
+    const agentsMd = await inputs.workspace.sandbox.readFile('AGENTS.md').catch(() => undefined);
+    const agent = createAgent({
+      model: chatModel,
+      tools,
+      middleware,
+      checkpointer: await this.checkpointer.get(),
+      systemPrompt: buildSystemPrompt({ repositoryInstructions: agentsMd }),
+    });
+    return {
+      agent,
+      model,
+      recursionLimit: graphRecursionLimitFor(middleware, this.settings.RUN_MAX_MODEL_CALLS),
+    };
+  }
+
+  private resolve(options: ThreadOptions): ResolvedModel {
+    const team = this.settings.CARAVEL_MODEL;
+    const thread = { model: options.model ?? null, effort: options.reasoningEffort ?? null };
+    if (!team && !options.model) {
+      throw new AppError(
+        'CONFIG_INVALID',
+        'no model configured: set CARAVEL_MODEL or pass a model for the thread',
+      );
+    }
+    return resolveModel({ thread, team: { model: team ?? options.model ?? '' } });
+  }
+
+  private credentials(): ModelCredentials {
+    const s = this.settings;
+    return {
+      ...(s.ANTHROPIC_API_KEY ? { anthropicApiKey: s.ANTHROPIC_API_KEY } : {}),
+      ...(s.OPENAI_API_KEY ? { openaiApiKey: s.OPENAI_API_KEY } : {}),
+      ...(s.OPENAI_COMPATIBLE_BASE_URL
+        ? { openaiCompatibleBaseUrl: s.OPENAI_COMPATIBLE_BASE_URL }
+        : {}),
+      ...(s.OPENAI_COMPATIBLE_API_KEY
+        ? { openaiCompatibleApiKey: s.OPENAI_COMPATIBLE_API_KEY }
+        : {}),
+    };
+  }
+}

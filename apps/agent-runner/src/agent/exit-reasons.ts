@@ -1,0 +1,24 @@
+import type { ExitReason } from '@caravel/agent';
+import { isAppError } from '@caravel/errors';
+import type { RunExitStatus } from '@caravel/middleware';
+
+/** How a middleware's early exit reads in SWE-agent's vocabulary. */
+export function exitReasonForMiddleware(status: RunExitStatus): ExitReason {
+  switch (status) {
+    case 'exit_model_call_limit':
+      return 'exit_cost';
+    case 'exit_environment_error':
+      return 'exit_environment_error';
+    case 'exit_no_reply':
+      return 'exit_format';
+  }
+}
+
+/** The exit reason for an error that ended the run. */
+export function exitReasonForError(error: unknown): ExitReason {
+  if (error instanceof Error && error.name === 'GraphRecursionError') return 'exit_cost';
+  if (!isAppError(error)) return 'exit_error';
+  if (error.details['reason'] === 'model-script-exhausted') return 'exit_format';
+  const apiFailures: readonly string[] = ['TIMEOUT', 'DEPENDENCY_UNAVAILABLE', 'RATE_LIMITED'];
+  return apiFailures.includes(error.code) ? 'exit_api' : 'exit_error';
+}

@@ -1,0 +1,109 @@
+import {
+  CARAVEL_NAMESPACE,
+  RunStepV1,
+  causedBy,
+  uuidV5,
+  type EnvelopeOf,
+  type StartRunV1,
+} from '@caravel/contracts';
+import type { MessagePublisher } from '@caravel/messaging';
+import type { BaseMessage } from '@langchain/core/messages';
+
+/** The text of a message whose content may be a string or a list of content blocks. */
+export function textOf(message: BaseMessage): string {
+  const content: unknown = message.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((block: unknown) =>
+      typeof block === 'object' &&
+      block !== null &&
+      'text' in block &&
+      typeof block.text === 'string'
+        ? block.text
+        : '',
+    )
+    .join('');
+}
+
+interface ToolCallLike {
+  name: string;
+  args?: unknown;
+}
+
+function toolCallsOf(message: BaseMessage): ToolCallLike[] {
+  const calls = (message as { tool_calls?: ToolCallLike[] }).tool_calls;
+  return Array.isArray(calls) ? calls : [];
+}
+
+function messageKey(message: BaseMessage): string | undefined {
+  const toolCallId = (message as { tool_call_id?: unknown }).tool_call_id;
+  if (message.getType() === 'tool' && typeof toolCallId === 'string') return `tool:${toolCallId}`;
+  return message.id ? `${message.getType()}:${message.id}` : undefined;
+}
+
+function describeCall(call: ToolCallLike): string {
+  const args = call.args && typeof call.args === 'object' ? JSON.stringify(call.args) : '';
+  return args && args !== '{}' ? `${call.name} ${args}` : call.name;
+}
+
+/**
+ * Turns the agent's messages into `evt.run.step` events: one step per model turn, with its tool
+ * calls as the action and their results as the observation. Event ids derive from the run and the
+ * step number, so a resumed or redelivered run re-publishes the same ids (deduplicated).
+ */
+export class StepRecorder {
+  private step = 0;
+  private pending: { thought: string; action: string } | undefined;
+  private readonly observations: string[] = [];
+  /** Middleware nodes may hand back messages already seen; each is recorded once. */
+  private readonly seen = new Set<string>();
+  readonly toolsCalled: string[] = [];
+
+  constructor(
+    private readonly publisher: MessagePublisher,
+    private readonly command: EnvelopeOf<typeof StartRunV1>,
+    private readonly source: string,
+  ) {}
+
+  get steps(): number {
+    return this.step;
+  }
+
+  async record(message: BaseMessage): Promise<void> {
+    const type = message.getType();
+    const key = messageKey(message);
+    if (key !== undefined) {
+      if (this.seen.has(key)) return;
+      this.seen.add(key);
+    }
+    if (type === 'ai') {
+      await this.flush();
+      const calls = toolCallsOf(message);
+      this.toolsCalled.push(...calls.map((c) => c.name));
+      this.pending = { thought: textOf(message), action: calls.map(describeCall).join('\n') };
+      if (calls.length === 0) await this.flush();
+    } else if (type === 'tool') {
+      this.observations.push(textOf(message));
+    }
+  }
+
+  /** Publishes the step in progress, if any. */
+  async flush(): Promise<void> {
+    if (!this.pending) return;
+    const { threadId, runId } = this.command.data;
+    const step = this.step;
+    this.step += 1;
+    const observation = this.observations.splice(0).join('\n');
+    const pending = this.pending;
+    this.pending = undefined;
+    await this.publisher.publish(
+      RunStepV1,
+      { threadId, runId, step, thought: pending.thought, action: pending.action, observation },
+      {
+        ...causedBy(this.command, this.source),
+        id: uuidV5(`step:${runId}:${step}`, CARAVEL_NAMESPACE),
+      },
+    );
+  }
+}
