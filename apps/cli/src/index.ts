@@ -1,3 +1,4 @@
 export { startEmbedded, type StartOptions } from './commands/start.command.js';
+export { runTask, type RunOptions, type RunReport } from './commands/run.command.js';
 export { SERVICES, ENV_SECTIONS, type ServiceName } from './services.js';
 export { embeddedConfigSchema, type EmbeddedConfig } from './cli.config.js';

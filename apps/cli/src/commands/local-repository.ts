@@ -1,0 +1,70 @@
+import { AppError } from '@caravel/errors';
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+async function git(cwd: string, args: readonly string[]): Promise<string> {
+  const { stdout } = await run('git', ['-c', 'safe.directory=*', ...args], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return stdout.trim();
+}
+
+export interface LocalRepository {
+  /** The repository runs clone from and push their branch to. */
+  path: string;
+  name: string;
+  /** Set when the directory was not a repository of its own and a copy was made. */
+  copiedFrom?: string;
+}
+
+async function isOwnRepository(path: string): Promise<boolean> {
+  try {
+    return (await git(path, ['rev-parse', '--show-toplevel'])) === path;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The repository `caravel run` works on. A directory that is not the top of its own git
+ * repository (such as `examples/sample-repo` inside this one) is copied into a fresh repository
+ * first, so the run's branch never lands in an unrelated repository.
+ */
+export async function localRepository(pathArg: string): Promise<LocalRepository> {
+  const path = resolve(pathArg);
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory())
+    throw new AppError('BAD_REQUEST', `--repo ${pathArg}: no such directory`);
+  if (await isOwnRepository(path)) return { path, name: basename(path) };
+  const copy = join(await mkdtemp(join(tmpdir(), 'caravel-repo-')), basename(path));
+  await cp(path, copy, { recursive: true, filter: (source) => !source.includes('/node_modules') });
+  await git(copy, ['init', '--quiet', '--initial-branch=main']);
+  await git(copy, ['add', '-A']);
+  await git(copy, [
+    '-c',
+    'user.name=Caravel',
+    '-c',
+    'user.email=caravel@users.noreply.localhost',
+    'commit',
+    '--quiet',
+    '-m',
+    'Initial import',
+  ]);
+  return { path: copy, name: basename(path), copiedFrom: path };
+}
+
+/** What the run's branch changed, from the repository it was pushed to. */
+export async function branchDiff(repository: string, branch: string): Promise<string | undefined> {
+  try {
+    const base = await git(repository, ['merge-base', 'HEAD', branch]);
+    return await git(repository, ['diff', '--no-color', `${base}..${branch}`]);
+  } catch {
+    return undefined;
+  }
+}
