@@ -1,0 +1,80 @@
+import { RunStepV1, StartRunV1 } from '@caravel/contracts';
+import type { MessagePublisher } from '@caravel/messaging';
+import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { StepRecorder } from './step-recorder.js';
+
+interface Published {
+  data: { step: number; thought: string; action: string; observation: string };
+  id: string | undefined;
+}
+
+function recorder(): { recorder: StepRecorder; published: Published[] } {
+  const published: Published[] = [];
+  const publisher = {
+    publish: (definition: unknown, data: Published['data'], options: { id?: string }) => {
+      expect(definition).toBe(RunStepV1);
+      published.push({ data, id: options.id });
+      return Promise.resolve({ stream: 's', sequence: published.length, duplicate: false });
+    },
+  } as unknown as MessagePublisher;
+  return { recorder: new StepRecorder(publisher, StartRunV1.fixture(), 'runner'), published };
+}
+
+const call = (id: string, name: string, args: Record<string, unknown>) =>
+  new AIMessage({
+    id,
+    content: `thinking ${id}`,
+    tool_calls: [{ id: `${id}-c`, name, args, type: 'tool_call' }],
+  });
+const result = (id: string, content: string) =>
+  new ToolMessage({ tool_call_id: `${id}-c`, content });
+
+describe('StepRecorder', () => {
+  it('makes one step of a model turn, its tool calls and their observations', async () => {
+    const { recorder: r, published } = recorder();
+    await r.record(call('m1', 'execute', { command: 'ls' }));
+    await r.record(result('m1', 'README.md'));
+    await r.record(new AIMessage({ id: 'm2', content: 'All done.' }));
+    expect(published.map((p) => p.data)).toEqual([
+      {
+        threadId: expect.any(String),
+        runId: expect.any(String),
+        step: 0,
+        thought: 'thinking m1',
+        action: 'execute {"command":"ls"}',
+        observation: 'README.md',
+      },
+      {
+        threadId: expect.any(String),
+        runId: expect.any(String),
+        step: 1,
+        thought: 'All done.',
+        action: '',
+        observation: '',
+      },
+    ]);
+  });
+
+  it('records a message once even when several graph nodes hand it back', async () => {
+    const { recorder: r, published } = recorder();
+    const message = call('m1', 'submit', {});
+    await r.record(message);
+    await r.record(message);
+    await r.record(result('m1', 'diff'));
+    await r.record(result('m1', 'diff'));
+    await r.flush();
+    expect(published).toHaveLength(1);
+    expect(published[0]?.data.observation).toBe('diff');
+  });
+
+  it('gives each step an id derived from the run, the same on a second recording', async () => {
+    const first = recorder();
+    const second = recorder();
+    for (const { recorder: r } of [first, second]) {
+      await r.record(call('m1', 'ls', {}));
+      await r.flush();
+    }
+    expect(first.published[0]?.id).toBeDefined();
+    expect(first.published[0]?.id).toBe(second.published[0]?.id);
+  });
+});
