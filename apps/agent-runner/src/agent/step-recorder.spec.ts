@@ -43,6 +43,8 @@ describe('StepRecorder', () => {
         thought: 'thinking m1',
         action: 'execute {"command":"ls"}',
         observation: 'README.md',
+        toolCalls: [{ id: 'm1-c', name: 'execute', args: { command: 'ls' } }],
+        results: [{ toolCallId: 'm1-c', name: '', content: 'README.md', status: 'success' }],
       },
       {
         threadId: expect.any(String),
@@ -51,6 +53,8 @@ describe('StepRecorder', () => {
         thought: 'All done.',
         action: '',
         observation: '',
+        toolCalls: [],
+        results: [],
       },
     ]);
   });

@@ -27,8 +27,50 @@ export function textOf(message: BaseMessage): string {
 }
 
 interface ToolCallLike {
+  id?: string;
   name: string;
   args?: unknown;
+}
+
+interface StepToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+interface StepResult {
+  toolCallId: string;
+  name: string;
+  content: string;
+  status: 'success' | 'error';
+}
+
+interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd?: number;
+}
+
+function usageOf(message: BaseMessage): Usage | undefined {
+  const usage = (message as { usage_metadata?: { input_tokens?: number; output_tokens?: number } })
+    .usage_metadata;
+  if (!usage) return undefined;
+  const cost = (message.response_metadata as { cost_usd?: unknown } | undefined)?.cost_usd;
+  return {
+    inputTokens: usage.input_tokens ?? 0,
+    outputTokens: usage.output_tokens ?? 0,
+    ...(typeof cost === 'number' ? { costUsd: cost } : {}),
+  };
+}
+
+function resultOf(message: BaseMessage): StepResult {
+  const m = message as { tool_call_id?: string; name?: string; status?: string };
+  return {
+    toolCallId: m.tool_call_id ?? '',
+    name: m.name ?? '',
+    content: textOf(message),
+    status: m.status === 'error' ? 'error' : 'success',
+  };
 }
 
 function toolCallsOf(message: BaseMessage): ToolCallLike[] {
@@ -54,8 +96,10 @@ function describeCall(call: ToolCallLike): string {
  */
 export class StepRecorder {
   private step = 0;
-  private pending: { thought: string; action: string } | undefined;
-  private readonly observations: string[] = [];
+  private pending:
+    | { thought: string; action: string; toolCalls: StepToolCall[]; usage: Usage | undefined }
+    | undefined;
+  private readonly results: StepResult[] = [];
   /** Middleware nodes may hand back messages already seen; each is recorded once. */
   private readonly seen = new Set<string>();
   readonly toolsCalled: string[] = [];
@@ -81,10 +125,19 @@ export class StepRecorder {
       await this.flush();
       const calls = toolCallsOf(message);
       this.toolsCalled.push(...calls.map((c) => c.name));
-      this.pending = { thought: textOf(message), action: calls.map(describeCall).join('\n') };
+      this.pending = {
+        thought: textOf(message),
+        action: calls.map(describeCall).join('\n'),
+        toolCalls: calls.map((c, k) => ({
+          id: c.id ?? `call-${this.step}-${k}`,
+          name: c.name,
+          args: c.args && typeof c.args === 'object' ? (c.args as Record<string, unknown>) : {},
+        })),
+        usage: usageOf(message),
+      };
       if (calls.length === 0) await this.flush();
     } else if (type === 'tool') {
-      this.observations.push(textOf(message));
+      this.results.push(resultOf(message));
     }
   }
 
@@ -94,12 +147,22 @@ export class StepRecorder {
     const { threadId, runId } = this.command.data;
     const step = this.step;
     this.step += 1;
-    const observation = this.observations.splice(0).join('\n');
+    const results = this.results.splice(0);
     const pending = this.pending;
     this.pending = undefined;
     await this.publisher.publish(
       RunStepV1,
-      { threadId, runId, step, thought: pending.thought, action: pending.action, observation },
+      {
+        threadId,
+        runId,
+        step,
+        thought: pending.thought,
+        action: pending.action,
+        observation: results.map((r) => r.content).join('\n'),
+        toolCalls: pending.toolCalls,
+        results,
+        ...(pending.usage ? { usage: pending.usage } : {}),
+      },
       {
         ...causedBy(this.command, this.source),
         id: uuidV5(`step:${runId}:${step}`, CARAVEL_NAMESPACE),

@@ -51,8 +51,36 @@ export const RunStepV1 = defineMessage({
     runId,
     step: z.number().int().nonnegative(),
     thought: z.string().default(''),
+    /** A readable summary of the tool calls (for people); the calls themselves are below. */
     action: z.string().default(''),
     observation: z.string().default(''),
+    /** The model's tool calls this turn, exactly as made (replay re-executes them). */
+    toolCalls: z
+      .array(
+        z.object({ id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()) }),
+      )
+      .default([]),
+    /** Each tool call's result, in call order. */
+    results: z
+      .array(
+        z.object({
+          toolCallId: z.string(),
+          name: z.string(),
+          content: z.string(),
+          status: z.enum(['success', 'error']),
+        }),
+      )
+      .default([]),
+    /** Tokens and dollars of this turn's model call, when the provider reported them. */
+    usage: z
+      .object({
+        inputTokens: z.number().int().nonnegative(),
+        outputTokens: z.number().int().nonnegative(),
+        costUsd: z.number().nonnegative().optional(),
+      })
+      .optional(),
+    /** Who acted: the agent, or a person who took over the thread. */
+    actor: z.string().default('agent'),
   }),
   fixture: {
     threadId: FIXTURE_THREAD,
