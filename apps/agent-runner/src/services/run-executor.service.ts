@@ -26,6 +26,11 @@ function eventId(runId: string, what: string): string {
   return uuidV5(`${what}:${runId}`, CARAVEL_NAMESPACE);
 }
 
+/** What `evt.run.started` says about the run once its sandbox and agent are ready. */
+type RunStartDetails = Partial<
+  Pick<EnvelopeOf<typeof RunStartedV1>['data'], 'repository' | 'branch' | 'baseCommit' | 'model'>
+>;
+
 type StreamUpdate = Record<
   string,
   { messages?: BaseMessage[]; exitStatus?: RunExitStatus } | undefined
@@ -66,13 +71,19 @@ export class RunExecutorService {
       id: eventId(runId, what),
     });
     const keepAlive = setInterval(() => void this.renew(lease, heartbeat), LEASE_TTL_MS / 4);
-    try {
+    let announced = false;
+    const announce = async (details: RunStartDetails = {}): Promise<void> => {
+      if (announced) return;
+      announced = true;
       await this.publisher.publish(
         RunStartedV1,
-        { threadId, runId, runner: this.runtime.name },
+        { threadId, runId, runner: this.runtime.name, prompt: command.data.prompt, ...details },
         options('started'),
       );
-      const conclusion = await this.run(command, heartbeat);
+    };
+    try {
+      const conclusion = await this.run(command, heartbeat, announce);
+      await announce();
       const completed = conclusion.exitStatus.startsWith('submitted');
       await this.publisher.publish(
         RunFinishedV1,
@@ -95,6 +106,7 @@ export class RunExecutorService {
   private async run(
     command: EnvelopeOf<typeof StartRunV1>,
     heartbeat: () => Promise<void>,
+    announce: (details: RunStartDetails) => Promise<void>,
   ): Promise<RunConclusion> {
     const { threadId, prompt, repository, options } = command.data;
     const recorder = new StepRecorder(this.publisher, command, this.runtime.name);
@@ -114,6 +126,12 @@ export class RunExecutorService {
         },
         events: { emit: (event) => this.log.log(`thread ${threadId}: ${event.type}`) },
         fileRoot: this.settings.CARAVEL_FILE_ROOT,
+      });
+      await announce({
+        ...(repository ? { repository } : {}),
+        branch: workspace.branch,
+        baseCommit: workspace.baseCommit,
+        model: `${built.model.provider}:${built.model.modelId}`,
       });
       const stream = await built.agent.stream(
         { messages: [{ role: 'user', content: prompt }] },

@@ -36,7 +36,21 @@ export const RunStartedV1 = defineMessage({
   name: 'run.started',
   version: 1,
   description: 'A run began on a runner.',
-  data: z.object({ threadId, runId, runner: z.string().min(1) }),
+  data: z.object({
+    threadId,
+    runId,
+    runner: z.string().min(1),
+    /** What the run works on: enough to re-create its starting point for replay. */
+    repository: repositoryRef.optional(),
+    branch: z.string().min(1).optional(),
+    baseCommit: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/)
+      .optional(),
+    /** The resolved model, e.g. `anthropic:claude-sonnet-4-5`. */
+    model: z.string().min(1).optional(),
+    prompt: z.string().optional(),
+  }),
   fixture: { threadId: FIXTURE_THREAD, runId: FIXTURE_RUN, runner: 'agent-runner-0' },
 });
 
