@@ -5,3 +5,4 @@ export * from './define-message.js';
 export * from './define-request.js';
 export * from './ids.js';
 export * from './catalogue/index.js';
+export * from './thread-ids.js';
