@@ -24,3 +24,10 @@ export {
   type TrajectoryBuilderOptions,
 } from './trajectory-builder.js';
 export { trajFromSelection } from './traj-attempts.js';
+export {
+  trajectoryFromEvents,
+  submissionOfSteps,
+  type CaravelReplayConfig,
+  type TrajectoryFromEventsOptions,
+} from './from-events.js';
+export { readRunEvents, type RunEventInput, type RunEventsOfRun } from './from-events.parse.js';

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import Ajv from 'ajv';
+import { trajectoryFromEvents } from './from-events.js';
+import type { RunEventInput } from './from-events.parse.js';
+import { trajJsonSchema } from './traj-json-schema.js';
+import { parseTraj } from './traj-parser.js';
+import { extractReplayActions } from './replay-actions.js';
+
+const PATCH = 'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n';
+const BASE = 'a'.repeat(40);
+
+interface Call {
+  name: string;
+  args?: Record<string, unknown>;
+  result: string;
+  status?: 'success' | 'error';
+}
+
+/** A hand-made run: started, one step per turn, finished. */
+function runEvents(turns: Call[][], finished: { exitStatus: string; summary?: string }) {
+  const threadId = randomUUID();
+  const runId = randomUUID();
+  let sequence = 0;
+  const event = (type: string, data: Record<string, unknown>): RunEventInput => ({
+    type: `evt.run.${type}`,
+    sequence: ++sequence,
+    runId,
+    data: { threadId, runId, ...data },
+  });
+  const started = event('started', {
+    runner: 'caravel',
+    repository: { owner: 'local', name: 'sample', cloneUrl: '/tmp/sample' },
+    branch: 'caravel/1234abcd',
+    baseCommit: BASE,
+    model: 'scripted:fix.yaml',
+    prompt: 'fix it',
+  });
+  const steps = turns.map((calls, step) =>
+    event('step', {
+      step,
+      thought: `turn ${step}`,
+      action: calls.map((c) => c.name).join('\n'),
+      observation: calls.map((c) => c.result).join('\n'),
+      toolCalls: calls.map((c, k) => ({
+        id: `call-${step}-${k}`,
+        name: c.name,
+        args: c.args ?? {},
+      })),
+      results: calls.map((c, k) => ({
+        toolCallId: `call-${step}-${k}`,
+        name: c.name,
+        content: c.result,
+        status: c.status ?? 'success',
+      })),
+      usage: { inputTokens: 100 * (step + 1), outputTokens: 10, costUsd: 0.25 },
+    }),
+  );
+  return {
+    threadId,
+    runId,
+    events: [
+      started,
+      ...steps,
+      event('finished', { outcome: 'completed', summary: '', ...finished }),
+    ],
+  };
+}
+
+const FIX_RUN: Call[][] = [
+  [{ name: 'execute', args: { command: 'cat a.txt' }, result: 'old' }],
+  [
+    {
+      name: 'edit_file',
+      args: { path: 'a.txt', old_string: 'old', new_string: 'new' },
+      result: 'edited',
+    },
+    { name: 'execute', args: { command: 'cat a.txt' }, result: 'new' },
+  ],
+  [{ name: 'submit', result: PATCH }],
+];
+
+describe('trajectoryFromEvents', () => {
+  it('writes a .traj that the committed JSON Schema accepts', () => {
+    const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    const traj = trajectoryFromEvents(events);
+    const validate = new Ajv({ allErrors: true }).compile(trajJsonSchema());
+    expect(validate(JSON.parse(JSON.stringify(traj)))).toBe(true);
+    expect(validate.errors ?? null).toBeNull();
+  });
+
+  it('takes the submission from the last submit result and the exit status from the finish', () => {
+    const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    const traj = trajectoryFromEvents(events);
+    expect(traj.info).toMatchObject({ exit_status: 'submitted', submission: PATCH });
+    expect(traj.trajectory).toHaveLength(3);
+  });
+
+  it('sums tokens, cost and model calls over the steps', () => {
+    const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    expect(trajectoryFromEvents(events).info.model_stats).toEqual({
+      instance_cost: 0.75,
+      tokens_sent: 600,
+      tokens_received: 30,
+      api_calls: 3,
+    });
+  });
+
+  it('records the starting point in replay_config and the exact calls in each step', () => {
+    const { events, threadId } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    const traj = trajectoryFromEvents(events);
+    expect(JSON.parse(traj.replay_config ?? 'null')).toMatchObject({
+      env: { repo: { clone_url: '/tmp/sample', base_commit: BASE, branch: 'caravel/1234abcd' } },
+      agent: { model: { name: 'scripted:fix.yaml' } },
+      caravel: { thread_id: threadId },
+    });
+    expect(traj.trajectory[1]?.extra_info['caravel']).toMatchObject({
+      tool_calls: [{ name: 'edit_file' }, { name: 'execute' }],
+      results: [{ content: 'edited' }, { content: 'new' }],
+    });
+  });
+
+  it('reads back with parseTraj and yields the tool calls as replay actions', () => {
+    const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    const text = JSON.stringify(trajectoryFromEvents(events));
+    const actions = extractReplayActions(parseTraj(text, 'run.traj'));
+    expect(actions.map((a) => a.toolCalls?.length)).toEqual([1, 2, 1]);
+    expect(actions[0]?.toolCalls?.[0]).toEqual({
+      id: 'call-0-0',
+      type: 'function',
+      function: { name: 'execute', arguments: '{"command":"cat a.txt"}' },
+    });
+  });
+
+  it('has no submission when submit found no change, and closes an autosubmitted run with its summary', () => {
+    const { events } = runEvents(
+      [[{ name: 'submit', result: 'Submitted with no changes: the working tree matches HEAD.' }]],
+      { exitStatus: 'exit_cost', summary: 'Exited' },
+    );
+    const traj = trajectoryFromEvents(events);
+    expect(traj.info).toMatchObject({ exit_status: 'exit_cost', submission: null });
+    expect(traj.trajectory.at(-1)?.observation).toBe('Exited');
+  });
+
+  it('refuses a run that has not finished', () => {
+    const { events, runId } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    expect(() => trajectoryFromEvents(events.slice(0, -1))).toThrow(
+      `run ${runId} has no evt.run.finished event`,
+    );
+  });
+
+  it('names the position of a malformed event', () => {
+    const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    const broken = events.map((e, i) =>
+      i === 2 ? { ...e, data: { ...(e.data as object), step: -1 } } : e,
+    );
+    expect(() => trajectoryFromEvents(broken)).toThrow(
+      /event #2 \(sequence 3\) evt\.run\.step is malformed: \$\.data\.step/,
+    );
+  });
+
+  it('refuses events of two runs', () => {
+    const one = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    const two = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    expect(() => trajectoryFromEvents([...one.events, ...two.events])).toThrow(/events of 2 runs/);
+  });
+});
