@@ -12,7 +12,7 @@ export class StartRunHandler {
   @EventPattern<string>(StartRunV1.pattern, {
     durable: 'agent-runner',
     ordered: true,
-    ackWaitMs: 60_000,
+    ackWaitMs: 30_000,
   })
   async handle(
     @Payload() envelope: EnvelopeOf<typeof StartRunV1>,

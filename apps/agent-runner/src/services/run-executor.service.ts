@@ -10,17 +10,17 @@ import {
 } from '@caravel/contracts';
 import { AppError, isAppError } from '@caravel/errors';
 import { MessagePublisher, type Bus, type Lease } from '@caravel/messaging';
-import type { RunExitStatus } from '@caravel/middleware';
 import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
-import type { BaseMessage } from '@langchain/core/messages';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
 import { exitReasonForError, exitReasonForMiddleware } from '../agent/exit-reasons.js';
+import { streamRun } from '../agent/run-stream.js';
 import { StepRecorder } from '../agent/step-recorder.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
 
-const LEASE_TTL_MS = 120_000;
+/** A dead runner's lease frees its thread this long after its last renewal. */
+const LEASE_TTL_MS = 30_000;
 
 function eventId(runId: string, what: string): string {
   return uuidV5(`${what}:${runId}`, CARAVEL_NAMESPACE);
@@ -29,11 +29,6 @@ function eventId(runId: string, what: string): string {
 /** What `evt.run.started` says about the run once its sandbox and agent are ready. */
 type RunStartDetails = Partial<
   Pick<EnvelopeOf<typeof RunStartedV1>['data'], 'repository' | 'branch' | 'baseCommit' | 'model'>
->;
-
-type StreamUpdate = Record<
-  string,
-  { messages?: BaseMessage[]; exitStatus?: RunExitStatus } | undefined
 >;
 
 /**
@@ -133,23 +128,13 @@ export class RunExecutorService {
         baseCommit: workspace.baseCommit,
         model: `${built.model.provider}:${built.model.modelId}`,
       });
-      const stream = await built.agent.stream(
-        { messages: [{ role: 'user', content: prompt }] },
-        {
-          configurable: { thread_id: threadId },
-          streamMode: 'updates',
-          recursionLimit: built.recursionLimit,
-        },
+      const { middlewareExit, resumed } = await streamRun(
+        built,
+        { threadId, runId: command.data.runId, prompt },
+        recorder,
+        heartbeat,
       );
-      let middlewareExit: RunExitStatus | undefined;
-      for await (const update of stream as AsyncIterable<StreamUpdate>) {
-        for (const node of Object.values(update)) {
-          for (const message of node?.messages ?? []) await recorder.record(message);
-          middlewareExit ??= node?.exitStatus;
-        }
-        await heartbeat();
-      }
-      await recorder.flush();
+      if (resumed) this.log.log(`run ${command.data.runId} resumed from its checkpoint`);
       const tools = workspace.tools;
       if (middlewareExit)
         return concludeRun(exitReasonForMiddleware(middlewareExit), () => tools.diff());

@@ -1,0 +1,65 @@
+import { CARAVEL_NAMESPACE, uuidV5 } from '@caravel/contracts';
+import type { RunExitStatus } from '@caravel/middleware';
+import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import type { BuiltAgent } from './agent-factory.service.js';
+import type { StepRecorder } from './step-recorder.js';
+
+type StreamUpdate = Record<
+  string,
+  { messages?: BaseMessage[]; exitStatus?: RunExitStatus } | undefined
+>;
+
+interface StateSnapshot {
+  values?: { messages?: BaseMessage[] };
+}
+
+export interface StreamOutcome {
+  /** A middleware ended the run early (model-call limit, broken sandbox, no reply). */
+  middlewareExit: RunExitStatus | undefined;
+  /** The run had started before (a redelivered command): it continued from its checkpoint. */
+  resumed: boolean;
+}
+
+/** The id of a run's prompt message: how a checkpoint shows that this run already started. */
+export function promptMessageId(runId: string): string {
+  return uuidV5(`prompt:${runId}`, CARAVEL_NAMESPACE);
+}
+
+/**
+ * Streams one run through the agent. A run whose prompt is already in the thread's checkpoint
+ * (its command was redelivered after a runner died) continues from the last checkpoint instead of
+ * starting over: completed model and tool calls are not repeated, and the steps recorded before
+ * are re-published with their original ids (the bus deduplicates them).
+ */
+export async function streamRun(
+  built: BuiltAgent,
+  run: { threadId: string; runId: string; prompt: string },
+  recorder: StepRecorder,
+  heartbeat: () => Promise<void>,
+): Promise<StreamOutcome> {
+  const config = { configurable: { thread_id: run.threadId } };
+  const promptId = promptMessageId(run.runId);
+  const snapshot = (await built.agent.graph.getState(config)) as StateSnapshot;
+  const history = snapshot.values?.messages ?? [];
+  const promptIndex = history.findIndex((message) => message.id === promptId);
+  const resumed = promptIndex >= 0;
+  if (resumed) for (const message of history.slice(promptIndex + 1)) await recorder.record(message);
+  const input = resumed
+    ? null
+    : { messages: [new HumanMessage({ id: promptId, content: run.prompt })] };
+  const stream = await built.agent.stream(input, {
+    ...config,
+    streamMode: 'updates',
+    recursionLimit: built.recursionLimit,
+  });
+  let middlewareExit: RunExitStatus | undefined;
+  for await (const update of stream as AsyncIterable<StreamUpdate>) {
+    for (const node of Object.values(update)) {
+      for (const message of node?.messages ?? []) await recorder.record(message);
+      middlewareExit ??= node?.exitStatus;
+    }
+    await heartbeat();
+  }
+  await recorder.flush();
+  return { middlewareExit, resumed };
+}
