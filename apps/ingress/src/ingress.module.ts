@@ -1,8 +1,43 @@
-import { Module } from '@nestjs/common';
+import { DeliveryRepository, ThreadRepository } from '@caravel/db';
+import { repositoryProvider } from '@caravel/platform';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { WebhooksController } from './handlers/webhooks.controller.js';
+import { RawBodyInstaller } from './http/raw-body.middleware.js';
+import { CLOCK, systemClock, type Clock } from './ingress.clock.js';
+import {
+  INGRESS_SETTINGS,
+  ingressSettingsSchema,
+  type IngressSettings,
+} from './ingress.settings.js';
+import { SourceWebhooksService } from './services/source-webhooks.service.js';
+import { TriggerIntakeService } from './services/trigger-intake.service.js';
 
 /**
  * HTTP webhooks: verify on raw bytes, dedupe, derive the thread id, publish `trigger.received`.
- * The routes land with the triggers issue; the module already boots in both modes.
+ * The bare class has no secrets configured, so every route fails closed (401);
+ * {@link IngressModule.register} supplies the parsed settings (dynamic providers override the
+ * static ones of the same token).
  */
-@Module({})
-export class IngressModule {}
+@Module({
+  controllers: [WebhooksController],
+  providers: [
+    { provide: INGRESS_SETTINGS, useValue: ingressSettingsSchema.parse({}) },
+    { provide: CLOCK, useValue: systemClock },
+    RawBodyInstaller,
+    SourceWebhooksService,
+    TriggerIntakeService,
+    repositoryProvider(DeliveryRepository),
+    repositoryProvider(ThreadRepository),
+  ],
+})
+export class IngressModule {
+  static register(settings: IngressSettings, clock: Clock = systemClock): DynamicModule {
+    return {
+      module: IngressModule,
+      providers: [
+        { provide: INGRESS_SETTINGS, useValue: settings },
+        { provide: CLOCK, useValue: clock },
+      ],
+    };
+  }
+}

@@ -5,7 +5,7 @@ import { IngressModule } from './ingress.module.js';
 
 await runService({
   name: 'ingress',
-  module: IngressModule,
+  module: (config) => IngressModule.register(config),
   schema: ingressConfigSchema,
   env: process.env,
 });

@@ -1,0 +1,133 @@
+import { linearThreadId } from '@caravel/contracts';
+import { z } from 'zod';
+import { payloadMalformed } from '../ingress.errors.js';
+import { ignore, mentions, type WebhookDecision } from './webhook-decision.js';
+
+const actor = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  type: z.string().optional(),
+});
+
+const commentCreated = z.object({
+  type: z.literal('Comment'),
+  action: z.string(),
+  createdAt: z.string(),
+  webhookId: z.string().optional(),
+  actor: actor.optional(),
+  data: z.object({
+    id: z.string(),
+    body: z.string(),
+    issueId: z.string(),
+    userId: z.string().optional(),
+    botActor: z.unknown().optional(),
+    issue: z.object({ identifier: z.string().optional() }).loose().optional(),
+  }),
+});
+
+const issueUpdated = z.object({
+  type: z.literal('Issue'),
+  action: z.string(),
+  createdAt: z.string(),
+  webhookId: z.string().optional(),
+  actor: actor.optional(),
+  data: z.object({
+    id: z.string(),
+    identifier: z.string().optional(),
+    title: z.string(),
+    description: z.string().nullable().optional(),
+    assigneeId: z.string().nullable().optional(),
+    updatedAt: z.string().optional(),
+  }),
+  updatedFrom: z.object({ assigneeId: z.string().nullable().optional() }).loose().optional(),
+});
+
+/** What the Linear mapper reads from the configuration. */
+export interface LinearMapperSettings {
+  botUserId?: string | undefined;
+  botHandle: string;
+}
+
+export interface LinearDelivery {
+  /** `Linear-Delivery` when sent; otherwise `webhookId:createdAt` from the body. */
+  deliveryHeader: string | undefined;
+  payload: unknown;
+}
+
+function deliveryIdOf(
+  delivery: LinearDelivery,
+  body: { webhookId?: string | undefined; createdAt: string },
+): string {
+  return delivery.deliveryHeader ?? `${body.webhookId ?? 'webhook'}:${body.createdAt}`;
+}
+
+function comment(delivery: LinearDelivery, settings: LinearMapperSettings): WebhookDecision {
+  const parsed = commentCreated.safeParse(delivery.payload);
+  if (!parsed.success) throw payloadMalformed('linear', parsed.error.message);
+  const p = parsed.data;
+  if (p.action !== 'create') return ignore(`linear Comment.${p.action} is not handled`);
+  const author = p.actor?.id ?? p.data.userId;
+  if (p.data.botActor || (author !== undefined && author === settings.botUserId)) {
+    return ignore('bot comment');
+  }
+  const addressed =
+    (settings.botUserId !== undefined && p.data.body.includes(settings.botUserId)) ||
+    mentions(p.data.body, settings.botHandle);
+  if (!addressed) return ignore('comment does not mention Caravel');
+  if (!author) throw payloadMalformed('linear', 'comment without an author');
+  return {
+    kind: 'trigger',
+    source: 'linear',
+    event: 'Comment.create',
+    deliveryId: deliveryIdOf(delivery, p),
+    semanticKey: `comment:${p.data.id}`,
+    threadId: linearThreadId(p.data.issueId),
+    author: { externalId: author, ...(p.actor?.name ? { displayName: p.actor.name } : {}) },
+    text: p.data.body,
+    replyTo: { issueId: p.data.issueId, commentId: p.data.id },
+  };
+}
+
+function issue(delivery: LinearDelivery, settings: LinearMapperSettings): WebhookDecision {
+  const parsed = issueUpdated.safeParse(delivery.payload);
+  if (!parsed.success) throw payloadMalformed('linear', parsed.error.message);
+  const p = parsed.data;
+  const bot = settings.botUserId;
+  const newlyAssigned =
+    bot !== undefined &&
+    p.data.assigneeId === bot &&
+    p.updatedFrom !== undefined &&
+    'assigneeId' in p.updatedFrom &&
+    p.updatedFrom.assigneeId !== bot;
+  const createdAssigned = bot !== undefined && p.action === 'create' && p.data.assigneeId === bot;
+  if (!(p.action === 'update' && newlyAssigned) && !createdAssigned) {
+    return ignore(`linear Issue.${p.action} does not assign Caravel`);
+  }
+  if (!p.actor) throw payloadMalformed('linear', 'issue update without an actor');
+  return {
+    kind: 'trigger',
+    source: 'linear',
+    event: `Issue.${p.action}`,
+    deliveryId: deliveryIdOf(delivery, p),
+    semanticKey: `issue:${p.data.id}:assigned:${p.data.updatedAt ?? p.createdAt}`,
+    threadId: linearThreadId(p.data.id),
+    author: { externalId: p.actor.id, ...(p.actor.name ? { displayName: p.actor.name } : {}) },
+    text: [p.data.title, p.data.description ?? ''].filter((part) => part !== '').join('\n\n'),
+    replyTo: { issueId: p.data.id },
+  };
+}
+
+/**
+ * Decides what a verified Linear delivery asks for: a created comment that mentions the bot
+ * (its user id, which Linear's mention markup carries, or `@<handle>`), or an issue assigned to
+ * the bot.
+ */
+export function mapLinearEvent(
+  delivery: LinearDelivery,
+  settings: LinearMapperSettings,
+): WebhookDecision {
+  const type = (delivery.payload as { type?: unknown } | null)?.type;
+  if (type === 'Comment') return comment(delivery, settings);
+  if (type === 'Issue') return issue(delivery, settings);
+  return ignore(`linear ${String(type)} is not handled`);
+}

@@ -1,0 +1,87 @@
+import { slackThreadId } from '@caravel/contracts';
+import { z } from 'zod';
+import { payloadMalformed } from '../ingress.errors.js';
+import { ignore, type WebhookDecision } from './webhook-decision.js';
+
+const urlVerification = z.object({ type: z.literal('url_verification'), challenge: z.string() });
+
+const eventCallback = z.object({
+  type: z.literal('event_callback'),
+  team_id: z.string(),
+  event_id: z.string(),
+  event: z
+    .object({
+      type: z.string(),
+      subtype: z.string().optional(),
+      user: z.string().optional(),
+      bot_id: z.string().optional(),
+      text: z.string().optional(),
+      ts: z.string().optional(),
+      thread_ts: z.string().optional(),
+      channel: z.string().optional(),
+    })
+    .loose(),
+});
+
+const slackBody = z.discriminatedUnion('type', [urlVerification, eventCallback]);
+
+/** What the Slack mapper reads from the configuration. */
+export interface SlackMapperSettings {
+  botUserId?: string | undefined;
+}
+
+/** Slack's handshake: answer with the challenge. */
+export interface SlackChallenge {
+  kind: 'challenge';
+  challenge: string;
+}
+
+/**
+ * Decides what a verified Slack Events API body asks for. An `app_mention` and the `message`
+ * event Slack also sends for it share the semantic key `message:<channel>:<ts>`, so the pair
+ * starts one run; an untagged thread reply only counts in a thread Caravel already has.
+ */
+export function mapSlackEvent(
+  payload: unknown,
+  settings: SlackMapperSettings,
+): WebhookDecision | SlackChallenge {
+  const parsed = slackBody.safeParse(payload);
+  if (!parsed.success) {
+    const type = (payload as { type?: unknown } | null)?.type;
+    if (typeof type === 'string' && type !== 'url_verification' && type !== 'event_callback') {
+      return ignore(`slack ${type} is not handled`);
+    }
+    throw payloadMalformed('slack', parsed.error.message);
+  }
+  const body = parsed.data;
+  if (body.type === 'url_verification') return { kind: 'challenge', challenge: body.challenge };
+  const { event } = body;
+  if (event.type !== 'app_mention' && event.type !== 'message') {
+    return ignore(`slack event ${event.type} is not handled`);
+  }
+  if (event.subtype) return ignore(`slack message subtype ${event.subtype} is not handled`);
+  if (event.bot_id || (settings.botUserId && event.user === settings.botUserId)) {
+    return ignore('bot message');
+  }
+  if (!event.user || !event.ts || !event.channel) {
+    throw payloadMalformed('slack', `${event.type} without user, ts or channel`);
+  }
+  const text = event.text ?? '';
+  const mentioned =
+    event.type === 'app_mention' ||
+    (settings.botUserId !== undefined && text.includes(`<@${settings.botUserId}>`));
+  if (!mentioned && !event.thread_ts) return ignore('message does not mention Caravel');
+  const threadTs = event.thread_ts ?? event.ts;
+  return {
+    kind: 'trigger',
+    source: 'slack',
+    event: event.type,
+    deliveryId: body.event_id,
+    semanticKey: `message:${event.channel}:${event.ts}`,
+    threadId: slackThreadId({ team: body.team_id, channel: event.channel, threadTs }),
+    author: { externalId: event.user },
+    text,
+    replyTo: { team: body.team_id, channel: event.channel, threadTs },
+    ...(mentioned ? {} : { requiresKnownThread: true }),
+  };
+}

@@ -1,0 +1,38 @@
+import { Controller, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { rawBodyOf } from '../http/raw-body.middleware.js';
+import { SourceWebhooksService } from '../services/source-webhooks.service.js';
+import type { WebhookAnswer } from '../services/webhook-answer.js';
+
+type Body = Record<string, unknown>;
+
+function reply(response: Response, answer: WebhookAnswer): Body {
+  response.status(answer.status);
+  return answer.body;
+}
+
+/** `POST /webhooks/<source>`: the raw bytes in, the service's answer out. */
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: SourceWebhooksService) {}
+
+  @Post('github')
+  async github(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+    return reply(res, await this.webhooks.github(rawBodyOf(req), req.headers));
+  }
+
+  @Post('slack')
+  async slack(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+    return reply(res, await this.webhooks.slack(rawBodyOf(req), req.headers));
+  }
+
+  @Post('linear')
+  async linear(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+    return reply(res, await this.webhooks.linear(rawBodyOf(req), req.headers));
+  }
+
+  @Post('jira')
+  async jira(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+    return reply(res, await this.webhooks.jira(rawBodyOf(req), req.headers));
+  }
+}

@@ -1,0 +1,103 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import { mapGithubEvent } from '../events/github-event.mapper.js';
+import { mapJiraEvent } from '../events/jira-event.mapper.js';
+import { mapLinearEvent } from '../events/linear-event.mapper.js';
+import { parseJsonBody } from '../events/parse-json.js';
+import { mapSlackEvent } from '../events/slack-event.mapper.js';
+import { CLOCK, type Clock } from '../ingress.clock.js';
+import { payloadMalformed } from '../ingress.errors.js';
+import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
+import { verifyGithubSignature } from '../verification/github-signature.verifier.js';
+import { headerValue } from '../verification/headers.js';
+import { verifyJiraRequest } from '../verification/jira-secret.verifier.js';
+import {
+  checkLinearFreshness,
+  verifyLinearSignature,
+} from '../verification/linear-signature.verifier.js';
+import { verifySlackSignature } from '../verification/slack-signature.verifier.js';
+import { TriggerIntakeService } from './trigger-intake.service.js';
+import type { WebhookAnswer } from './webhook-answer.js';
+
+/**
+ * One method per source: verify the raw bytes (before anything is parsed), map the event, hand
+ * the decision to the intake.
+ */
+@Injectable()
+export class SourceWebhooksService {
+  constructor(
+    private readonly intake: TriggerIntakeService,
+    @Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async github(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
+    const signature = headerValue(headers, 'x-hub-signature-256');
+    verifyGithubSignature(rawBody, signature, this.settings.GITHUB_WEBHOOK_SECRET);
+    const event = headerValue(headers, 'x-github-event');
+    const deliveryId = headerValue(headers, 'x-github-delivery');
+    if (!event || !deliveryId) {
+      throw payloadMalformed('github', 'X-GitHub-Event or X-GitHub-Delivery is missing');
+    }
+    const payload = parseJsonBody('github', rawBody);
+    const decision = mapGithubEvent(
+      { event, deliveryId, payload },
+      {
+        botHandle: this.settings.GITHUB_BOT_HANDLE,
+        triggerLabel: this.settings.GITHUB_TRIGGER_LABEL,
+      },
+    );
+    return this.intake.take(decision, payload);
+  }
+
+  async slack(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
+    verifySlackSignature(
+      rawBody,
+      {
+        signature: headerValue(headers, 'x-slack-signature'),
+        timestamp: headerValue(headers, 'x-slack-request-timestamp'),
+      },
+      this.settings.SLACK_SIGNING_SECRET,
+      this.clock.now(),
+    );
+    const payload = parseJsonBody('slack', rawBody);
+    const decision = mapSlackEvent(payload, { botUserId: this.settings.SLACK_BOT_USER_ID });
+    if (decision.kind === 'challenge') {
+      return { status: 200, body: { challenge: decision.challenge } };
+    }
+    return this.intake.take(decision, payload);
+  }
+
+  async linear(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
+    const signature = headerValue(headers, 'linear-signature');
+    verifyLinearSignature(rawBody, signature, this.settings.LINEAR_WEBHOOK_SECRET);
+    const payload = parseJsonBody('linear', rawBody);
+    checkLinearFreshness(
+      (payload as { webhookTimestamp?: unknown } | null)?.webhookTimestamp,
+      this.clock.now(),
+    );
+    const decision = mapLinearEvent(
+      { deliveryHeader: headerValue(headers, 'linear-delivery'), payload },
+      { botUserId: this.settings.LINEAR_BOT_USER_ID, botHandle: this.settings.GITHUB_BOT_HANDLE },
+    );
+    return this.intake.take(decision, payload);
+  }
+
+  async jira(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
+    verifyJiraRequest(
+      rawBody,
+      {
+        secret: headerValue(headers, this.settings.JIRA_SECRET_HEADER),
+        timestamp: headerValue(headers, 'x-caravel-timestamp'),
+        signature: headerValue(headers, 'x-caravel-signature'),
+      },
+      {
+        sharedSecret: this.settings.JIRA_SHARED_SECRET,
+        hmacSecret: this.settings.JIRA_HMAC_SECRET,
+      },
+      this.clock.now(),
+    );
+    const payload = parseJsonBody('jira', rawBody);
+    return this.intake.take(mapJiraEvent(payload), payload);
+  }
+}

@@ -1,0 +1,22 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Compares a received credential with the expected one in time that does not depend on where
+ * they differ. Unequal lengths still run one full compare so the answer takes the same path.
+ */
+export function constantTimeEqual(expected: string, received: string): boolean {
+  const want = Buffer.from(expected, 'utf8');
+  const got = Buffer.from(received, 'utf8');
+  if (want.length !== got.length) {
+    timingSafeEqual(want, want);
+    return false;
+  }
+  return timingSafeEqual(want, got);
+}
+
+/** Lower-case hex HMAC-SHA256 of `parts`, in order, keyed with `secret`. */
+export function hmacSha256Hex(secret: string, ...parts: (string | Buffer)[]): string {
+  const hmac = createHmac('sha256', secret);
+  for (const part of parts) hmac.update(part);
+  return hmac.digest('hex');
+}

@@ -1,0 +1,50 @@
+import { signatureInvalid } from '../ingress.errors.js';
+import { constantTimeEqual, hmacSha256Hex } from './constant-time.js';
+
+/** How far `X-Caravel-Timestamp` may be from our clock when the HMAC is required. */
+export const JIRA_MAX_SKEW_SECONDS = 300;
+
+export interface JiraCredentials {
+  /** The shared-secret header's value. */
+  secret: string | undefined;
+  /** `X-Caravel-Timestamp` (epoch seconds), needed when an HMAC secret is configured. */
+  timestamp: string | undefined;
+  /** `X-Caravel-Signature`: `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>`. */
+  signature: string | undefined;
+}
+
+export interface JiraSecrets {
+  sharedSecret: string | undefined;
+  hmacSecret: string | undefined;
+}
+
+/**
+ * A Jira Automation "Send web request": a static shared secret in a header (Jira Cloud signs
+ * nothing itself), plus, when `hmacSecret` is configured, a timestamped HMAC of the body.
+ */
+export function verifyJiraRequest(
+  rawBody: Buffer,
+  credentials: JiraCredentials,
+  secrets: JiraSecrets,
+  now: Date,
+): void {
+  if (!secrets.sharedSecret) throw signatureInvalid('jira', 'JIRA_SHARED_SECRET is not configured');
+  if (!credentials.secret) throw signatureInvalid('jira', 'shared secret header is missing');
+  if (!constantTimeEqual(secrets.sharedSecret, credentials.secret)) {
+    throw signatureInvalid('jira', 'shared secret does not match');
+  }
+  if (!secrets.hmacSecret) return;
+  const { timestamp, signature } = credentials;
+  if (!timestamp || !signature) {
+    throw signatureInvalid('jira', 'X-Caravel-Timestamp or X-Caravel-Signature is missing');
+  }
+  if (!/^\d{1,12}$/.test(timestamp)) throw signatureInvalid('jira', 'timestamp is not a number');
+  const skew = Math.abs(Math.floor(now.getTime() / 1000) - Number(timestamp));
+  if (skew > JIRA_MAX_SKEW_SECONDS) {
+    throw signatureInvalid('jira', `timestamp is ${skew} s away from now`);
+  }
+  const expected = `sha256=${hmacSha256Hex(secrets.hmacSecret, `${timestamp}.`, rawBody)}`;
+  if (!constantTimeEqual(expected, signature.toLowerCase())) {
+    throw signatureInvalid('jira', 'signature does not match');
+  }
+}

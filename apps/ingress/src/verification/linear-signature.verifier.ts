@@ -1,0 +1,40 @@
+import { AppError } from '@caravel/errors';
+import { signatureInvalid } from '../ingress.errors.js';
+import { constantTimeEqual, hmacSha256Hex } from './constant-time.js';
+
+/** How far the signed `webhookTimestamp` may be from our clock (Linear's SDK uses 60 s). */
+export const LINEAR_MAX_SKEW_MS = 60_000;
+
+/**
+ * Linear's `Linear-Signature`: hex HMAC-SHA256 of the raw body, no prefix. Fails closed on an
+ * unset secret or a missing header.
+ */
+export function verifyLinearSignature(
+  rawBody: Buffer,
+  signature: string | undefined,
+  secret: string | undefined,
+): void {
+  if (!secret) throw signatureInvalid('linear', 'LINEAR_WEBHOOK_SECRET is not configured');
+  if (!signature) throw signatureInvalid('linear', 'Linear-Signature is missing');
+  if (!constantTimeEqual(hmacSha256Hex(secret, rawBody), signature.toLowerCase())) {
+    throw signatureInvalid('linear', 'signature does not match');
+  }
+}
+
+/**
+ * Freshness from the `webhookTimestamp` inside the signed body (epoch ms): a header timestamp
+ * is not signed, so it can never rescue a stale body. Missing or stale is a 400, as Linear's SDK
+ * answers.
+ */
+export function checkLinearFreshness(webhookTimestamp: unknown, now: Date): void {
+  if (typeof webhookTimestamp !== 'number' || !Number.isFinite(webhookTimestamp)) {
+    throw new AppError('BAD_REQUEST', 'linear webhook rejected: webhookTimestamp is missing');
+  }
+  const skew = Math.abs(now.getTime() - webhookTimestamp);
+  if (skew > LINEAR_MAX_SKEW_MS) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `linear webhook rejected: webhookTimestamp is ${skew} ms old`,
+    );
+  }
+}

@@ -1,0 +1,37 @@
+import { signatureInvalid } from '../ingress.errors.js';
+import { constantTimeEqual, hmacSha256Hex } from './constant-time.js';
+
+/** How far a request's timestamp may be from our clock, either way (Slack says 5 minutes). */
+export const SLACK_MAX_SKEW_SECONDS = 300;
+
+export interface SlackSignatureHeaders {
+  signature: string | undefined;
+  timestamp: string | undefined;
+}
+
+/**
+ * Slack's v0 signing: `v0=` + hex HMAC-SHA256 of `v0:<timestamp>:<raw body>`, with the timestamp
+ * no more than five minutes from `now` in either direction (a future one is as suspect as an old
+ * one). Fails closed on an unset secret or a missing header.
+ */
+export function verifySlackSignature(
+  rawBody: Buffer,
+  headers: SlackSignatureHeaders,
+  secret: string | undefined,
+  now: Date,
+): void {
+  if (!secret) throw signatureInvalid('slack', 'SLACK_SIGNING_SECRET is not configured');
+  const { signature, timestamp } = headers;
+  if (!signature || !timestamp) {
+    throw signatureInvalid('slack', 'X-Slack-Signature or X-Slack-Request-Timestamp is missing');
+  }
+  if (!/^\d{1,12}$/.test(timestamp)) throw signatureInvalid('slack', 'timestamp is not a number');
+  const skew = Math.abs(Math.floor(now.getTime() / 1000) - Number(timestamp));
+  if (skew > SLACK_MAX_SKEW_SECONDS) {
+    throw signatureInvalid('slack', `timestamp is ${skew} s away from now`);
+  }
+  const expected = `v0=${hmacSha256Hex(secret, `v0:${timestamp}:`, rawBody)}`;
+  if (!constantTimeEqual(expected, signature)) {
+    throw signatureInvalid('slack', 'signature does not match');
+  }
+}
