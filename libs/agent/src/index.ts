@@ -2,3 +2,4 @@ export {};
 export * from './models/index.js';
 export * from './loop/index.js';
 export * from './trajectory/index.js';
+export * from './replay/index.js';

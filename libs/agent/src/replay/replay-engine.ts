@@ -1,0 +1,123 @@
+import { errorObservation, type CaravelTool, type ToolSandbox } from '@caravel/tools';
+import { AppError, toAppError } from '@caravel/errors';
+import type { RecordedAction } from './replay-source.js';
+
+/** How a replayed call's observation compares with the recorded one. */
+export type ReplayVerdict = 'same' | 'differs' | 'unrecorded';
+
+/** What one replayed call did. */
+export interface ReplayStepOutcome {
+  action: RecordedAction;
+  /** False when the tool answered with an error (or does not exist). */
+  ok: boolean;
+  observation: string;
+  verdict: ReplayVerdict;
+}
+
+/** Everything a replay produced. */
+export interface ReplayResult {
+  outcomes: ReplayStepOutcome[];
+  /** The final patch: the `submit` result, or the sandbox's diff when nothing was submitted. */
+  patch: string | null;
+  /** True when a `submit` call produced the patch. */
+  submitted: boolean;
+  /** The outcomes whose observation differs from the recording. */
+  mismatches: ReplayStepOutcome[];
+  /** True when the replay stopped at the first mismatch (`stopOnMismatch`). */
+  stoppedEarly: boolean;
+}
+
+/** Options of {@link replayActions}. */
+export interface ReplayOptions {
+  /** Stop at the first observation that differs (default false: report and go on). */
+  stopOnMismatch?: boolean;
+  /** Called after each call, e.g. to print progress. */
+  onStep?: (outcome: ReplayStepOutcome) => void;
+}
+
+interface Invocation {
+  ok: boolean;
+  observation: string;
+  output: unknown;
+}
+
+async function invoke(
+  tools: ReadonlyMap<string, CaravelTool>,
+  action: RecordedAction,
+): Promise<Invocation> {
+  const tool = tools.get(action.name);
+  if (tool === undefined) {
+    const error = new AppError('NOT_FOUND', `no tool named '${action.name}' to replay`);
+    return { ok: false, observation: errorObservation(error), output: undefined };
+  }
+  try {
+    const result = await tool.invoke(action.args);
+    return result.ok
+      ? { ok: true, observation: result.observation, output: result.output }
+      : { ok: false, observation: result.observation, output: undefined };
+  } catch (error) {
+    // The run's middleware would have decided; a replay records it and goes on.
+    return { ok: false, observation: errorObservation(toAppError(error)), output: undefined };
+  }
+}
+
+function verdictOf(action: RecordedAction, observation: string): ReplayVerdict {
+  if (action.recorded === null) return 'unrecorded';
+  return action.recorded === observation ? 'same' : 'differs';
+}
+
+function submissionOf(output: unknown): string | null {
+  const submission = (output as { submission?: unknown } | undefined)?.submission;
+  return typeof submission === 'string' ? submission : null;
+}
+
+/**
+ * Executes recorded tool calls again, in order, with real tools bound to a sandbox (so each call
+ * means what it meant in the run), and compares each observation with the recorded one. A
+ * successful `submit` ends the replay, as it ended the run; its submission is the final patch.
+ * Without one, the final patch is the sandbox's diff at the end (null when blank).
+ */
+export async function replayActions(
+  actions: readonly RecordedAction[],
+  tools: readonly CaravelTool[],
+  sandbox: ToolSandbox,
+  options: ReplayOptions = {},
+): Promise<ReplayResult> {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const outcomes: ReplayStepOutcome[] = [];
+  let stoppedEarly = false;
+  for (const action of actions) {
+    const done = await invoke(byName, action);
+    const outcome = {
+      action,
+      ok: done.ok,
+      observation: done.observation,
+      verdict: verdictOf(action, done.observation),
+    };
+    outcomes.push(outcome);
+    options.onStep?.(outcome);
+    if (action.name === 'submit' && done.ok) {
+      const mismatches = outcomes.filter((o) => o.verdict === 'differs');
+      return {
+        outcomes,
+        patch: submissionOf(done.output),
+        submitted: true,
+        mismatches,
+        stoppedEarly,
+      };
+    }
+    if (outcome.verdict === 'differs' && options.stopOnMismatch === true) {
+      stoppedEarly = true;
+      break;
+    }
+  }
+  const diff = await sandbox.diff();
+  const mismatches = outcomes.filter((o) => o.verdict === 'differs');
+  return {
+    outcomes,
+    patch: diff.trim() === '' ? null : diff,
+    submitted: false,
+    mismatches,
+    stoppedEarly,
+  };
+}
