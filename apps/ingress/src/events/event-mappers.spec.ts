@@ -1,0 +1,251 @@
+import { githubThreadId, linearThreadId, slackThreadId } from '@caravel/contracts';
+import { mapGithubEvent } from './github-event.mapper.js';
+import { mapJiraEvent } from './jira-event.mapper.js';
+import { mapLinearEvent } from './linear-event.mapper.js';
+import { githubPayload, linearComment, linearIssueUpdate, slackEvent } from './payload.factory.js';
+import { mapSlackEvent } from './slack-event.mapper.js';
+import { mentions } from './webhook-decision.js';
+
+const github = (event: string, payload: unknown, triggerLabel?: string) =>
+  mapGithubEvent({ event, deliveryId: 'guid-1', payload }, { botHandle: 'caravel', triggerLabel });
+
+describe('mentions', () => {
+  it('matches the handle as a whole token only', () => {
+    expect(mentions('@caravel please fix', 'caravel')).toBe(true);
+    expect(mentions('hey @Caravel, fix this.', 'caravel')).toBe(true);
+    expect(mentions('(@caravel)', 'caravel')).toBe(true);
+    expect(mentions('@caravelx fix', 'caravel')).toBe(false);
+    expect(mentions('@caravel-dev fix', 'caravel')).toBe(false);
+    expect(mentions('mail me@caravel.dev', 'caravel')).toBe(false);
+    expect(mentions(null, 'caravel')).toBe(false);
+  });
+});
+
+describe('GitHub events', () => {
+  it('turns a PR comment that mentions the handle into a trigger on the PR thread', () => {
+    const decision = github(
+      'issue_comment',
+      githubPayload.issueComment('@caravel fix the test', { pr: true }),
+    );
+    expect(decision).toMatchObject({
+      kind: 'trigger',
+      event: 'issue_comment.created',
+      deliveryId: 'guid-1',
+      semanticKey: 'issue_comment:1000001',
+      threadId: githubThreadId({ owner: 'acme', repo: 'widgets', number: 42 }),
+      author: { externalId: 'octocat' },
+      text: '@caravel fix the test',
+      repository: { owner: 'acme', name: 'widgets' },
+      replyTo: { pullRequest: 42, commentId: 1000001 },
+    });
+  });
+
+  it('ignores comments without the mention, with a prefixed handle, edits and its own', () => {
+    expect(github('issue_comment', githubPayload.issueComment('looks good'))).toMatchObject({
+      kind: 'ignore',
+    });
+    expect(github('issue_comment', githubPayload.issueComment('@caravelx go'))).toMatchObject({
+      kind: 'ignore',
+    });
+    expect(
+      github('issue_comment', githubPayload.issueComment('@caravel go', { action: 'edited' })),
+    ).toMatchObject({ kind: 'ignore' });
+    expect(
+      github('issue_comment', githubPayload.issueComment('@caravel go', { login: 'caravel[bot]' })),
+    ).toMatchObject({ kind: 'ignore', reason: 'own comment' });
+  });
+
+  it('handles review comments and submitted reviews that mention the handle', () => {
+    expect(
+      github('pull_request_review_comment', githubPayload.reviewComment('@caravel rename this')),
+    ).toMatchObject({
+      kind: 'trigger',
+      semanticKey: 'review_comment:2000002',
+      threadId: githubThreadId({ owner: 'acme', repo: 'widgets', number: 7 }),
+      replyTo: { pullRequest: 7, reviewCommentId: 2000002 },
+    });
+    expect(
+      github('pull_request_review', githubPayload.review('@caravel address these')),
+    ).toMatchObject({ kind: 'trigger', semanticKey: 'review:3000003' });
+    expect(github('pull_request_review', githubPayload.review(null))).toMatchObject({
+      kind: 'ignore',
+    });
+  });
+
+  it('starts on an issue assigned to the bot or labeled with the trigger label', () => {
+    const assigned = github(
+      'issues',
+      githubPayload.issues('assigned', { assignee: { login: 'caravel[bot]' } }),
+    );
+    expect(assigned).toMatchObject({
+      kind: 'trigger',
+      event: 'issues.assigned',
+      text: 'Add CSV export\n\nWe need CSV.',
+      replyTo: { issue: 42 },
+    });
+    expect(
+      github('issues', githubPayload.issues('assigned', { assignee: { login: 'someone' } })),
+    ).toMatchObject({ kind: 'ignore' });
+    expect(
+      github('issues', githubPayload.issues('labeled', { label: { name: 'Caravel' } }), 'caravel'),
+    ).toMatchObject({ kind: 'trigger' });
+    expect(
+      github('issues', githubPayload.issues('labeled', { label: { name: 'caravel' } })),
+    ).toMatchObject({ kind: 'ignore' });
+  });
+
+  it('records opened / ready_for_review pull requests and CI events without starting anything', () => {
+    expect(github('pull_request', githubPayload.pullRequest('opened'))).toMatchObject({
+      kind: 'record',
+      event: 'pull_request.opened',
+    });
+    expect(github('pull_request', githubPayload.pullRequest('closed'))).toMatchObject({
+      kind: 'ignore',
+    });
+    expect(github('check_run', githubPayload.checkRun([7]))).toMatchObject({
+      kind: 'record',
+      event: 'check_run.completed',
+      threadId: githubThreadId({ owner: 'acme', repo: 'widgets', number: 7 }),
+    });
+    expect(github('check_run', githubPayload.checkRun([]))).toMatchObject({ kind: 'record' });
+  });
+
+  it('ignores events it does not handle and rejects a malformed body', () => {
+    expect(github('ping', { zen: 'Keep it logically awesome.' })).toMatchObject({ kind: 'ignore' });
+    expect(() => github('issue_comment', { action: 'created' })).toThrow(
+      expect.objectContaining({ code: 'MESSAGE_MALFORMED' }),
+    );
+  });
+});
+
+describe('Slack events', () => {
+  const settings = { botUserId: 'UBOT' };
+  const thread = slackThreadId({ team: 'T0001', channel: 'C0123', threadTs: '1700000000.000100' });
+
+  it('answers url_verification with the challenge', () => {
+    const body = {
+      token: 'Jhj5dZrVaK7ZwHHjRyZWjbDl',
+      challenge: '3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P',
+      type: 'url_verification',
+    };
+    expect(mapSlackEvent(body, settings)).toEqual({ kind: 'challenge', challenge: body.challenge });
+  });
+
+  it('gives an app_mention and its message twin the same semantic key and thread', () => {
+    const mention = mapSlackEvent(
+      slackEvent({ type: 'app_mention', text: '<@UBOT> fix it' }, 'Ev1'),
+      settings,
+    );
+    const message = mapSlackEvent(
+      slackEvent({ type: 'message', text: '<@UBOT> fix it' }, 'Ev2'),
+      settings,
+    );
+    expect(mention).toMatchObject({
+      kind: 'trigger',
+      deliveryId: 'Ev1',
+      semanticKey: 'message:C0123:1700000000.000100',
+      threadId: thread,
+    });
+    expect(message).toMatchObject({
+      kind: 'trigger',
+      deliveryId: 'Ev2',
+      semanticKey: 'message:C0123:1700000000.000100',
+      threadId: thread,
+    });
+  });
+
+  it('takes an untagged thread reply only for a thread Caravel is already in', () => {
+    const reply = mapSlackEvent(
+      slackEvent({
+        type: 'message',
+        text: 'also the README',
+        ts: '1700000100.000200',
+        thread_ts: '1700000000.000100',
+      }),
+      settings,
+    );
+    expect(reply).toMatchObject({ kind: 'trigger', threadId: thread, requiresKnownThread: true });
+    expect(mapSlackEvent(slackEvent({ type: 'message', text: 'lunch?' }), settings)).toMatchObject({
+      kind: 'ignore',
+    });
+  });
+
+  it('drops bots, its own messages and edits', () => {
+    expect(
+      mapSlackEvent(slackEvent({ type: 'app_mention', bot_id: 'B1' }), settings),
+    ).toMatchObject({ kind: 'ignore' });
+    expect(
+      mapSlackEvent(slackEvent({ type: 'message', user: 'UBOT', thread_ts: '1' }), settings),
+    ).toMatchObject({ kind: 'ignore' });
+    expect(
+      mapSlackEvent(slackEvent({ type: 'message', subtype: 'message_changed' }), settings),
+    ).toMatchObject({ kind: 'ignore' });
+  });
+});
+
+describe('Linear events', () => {
+  const settings = { botUserId: 'bot-user', botHandle: 'caravel' };
+  const map = (payload: unknown, header?: string) =>
+    mapLinearEvent({ deliveryHeader: header, payload }, settings);
+
+  it('turns a created comment that mentions the bot into a trigger on the issue thread', () => {
+    expect(map(linearComment('@caravel please look'), 'delivery-uuid')).toMatchObject({
+      kind: 'trigger',
+      deliveryId: 'delivery-uuid',
+      semanticKey: 'comment:comment-1',
+      threadId: linearThreadId('2c7e3b3e-5f3a-4a7f-9a61-0d5a8e0f6b11'),
+      author: { externalId: 'user-1', displayName: 'Ada' },
+    });
+    expect(
+      map(linearComment('see [Caravel](https://linear.app/acme/profiles/bot-user)')),
+    ).toMatchObject({ kind: 'trigger', deliveryId: 'wh-1:2026-01-02T10:00:00.000Z' });
+  });
+
+  it('ignores unaddressed comments, updates and the bot’s own comments', () => {
+    expect(map(linearComment('thanks'))).toMatchObject({ kind: 'ignore' });
+    expect(map(linearComment('@caravel go', { action: 'update' }))).toMatchObject({
+      kind: 'ignore',
+    });
+    expect(map(linearComment('@caravel go', { actor: { id: 'bot-user' } }))).toMatchObject({
+      kind: 'ignore',
+      reason: 'bot comment',
+    });
+  });
+
+  it('starts when an issue becomes assigned to the bot, not on other updates', () => {
+    expect(map(linearIssueUpdate('bot-user', null))).toMatchObject({
+      kind: 'trigger',
+      text: 'Fix login\n\nIt fails on Safari.',
+    });
+    expect(map(linearIssueUpdate('bot-user', 'bot-user'))).toMatchObject({ kind: 'ignore' });
+    expect(map(linearIssueUpdate('someone', null))).toMatchObject({ kind: 'ignore' });
+  });
+});
+
+describe('Jira rule body', () => {
+  const body = {
+    deliveryId: 'ENG-1-1767348000000',
+    site: 'acme.atlassian.net',
+    issue: { id: '10042', key: 'ENG-1' },
+    comment: { id: '20001' },
+    author: { accountId: '5b10a2844c20165700ede21g', displayName: 'Ada' },
+    text: '@caravel fix it',
+    repository: 'acme/widgets',
+  };
+
+  it('maps the rule body to a trigger on the issue thread with its repository', () => {
+    expect(mapJiraEvent(body)).toMatchObject({
+      kind: 'trigger',
+      deliveryId: 'ENG-1-1767348000000',
+      semanticKey: 'comment:20001',
+      repository: { owner: 'acme', name: 'widgets' },
+      replyTo: { site: 'acme.atlassian.net', issueKey: 'ENG-1', commentId: '20001' },
+    });
+  });
+
+  it('rejects a body without a delivery id', () => {
+    expect(() => mapJiraEvent({ ...body, deliveryId: '' })).toThrow(
+      expect.objectContaining({ code: 'MESSAGE_MALFORMED' }),
+    );
+  });
+});
