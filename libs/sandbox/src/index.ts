@@ -40,3 +40,53 @@ export { safeEnvironment, SANDBOX_PATH } from './providers/safe-env.js';
 export { safeText, shapeOutput, elisionNote } from './session/output-shaping.js';
 export { SessionSandbox } from './session-sandbox.js';
 export type { FileOwner } from './files/workdir-files.js';
+export {
+  EgressProxy,
+  type EgressEvent,
+  type EgressListen,
+  type EgressProxyOptions,
+} from './proxy/egress-proxy.js';
+export {
+  decideRequest,
+  decideTunnel,
+  deniedHostMessage,
+  hostAllowed,
+  type EgressDecision,
+  type EgressPolicyOptions,
+  type GitHubEndpoints,
+} from './proxy/egress-policy.js';
+export {
+  DEFAULT_REFRESH_MARGIN_MS,
+  RefreshingTokenSource,
+  normalizeRepository,
+  type RefreshingTokenSourceOptions,
+  type ScopedToken,
+  type TokenMinter,
+  type TokenScope,
+  type TokenSource,
+} from './proxy/token-source.js';
+export {
+  DEFAULT_EGRESS_PORT,
+  EGRESS_SOCKET_NAME,
+  INNER_EGRESS_DIR,
+  PLACEHOLDER_TOKEN,
+  sandboxEgressEnvironment,
+  type SandboxEgressSettings,
+} from './proxy/sandbox-egress.js';
+export type { BwrapEgressProxyOptions } from './providers/bwrap.provider.js';
+export type { BwrapEgress } from './providers/bwrap-arguments.js';
+export { applyBotIdentity, type BotIdentity, type GitLocation } from './git/git-script.js';
+export {
+  TURN_REF_PREFIX,
+  WORKTREE,
+  snapshotTurn,
+  turnRef,
+  type TurnCheckpoint,
+} from './git/turn-checkpoint.js';
+export {
+  turnDiff,
+  type TurnDiff,
+  type TurnDiffOptions,
+  type TurnFileChange,
+  type TurnFileStatus,
+} from './git/turn-diff.js';

@@ -1,3 +1,5 @@
+import { egressSupervisorArguments, INNER_EGRESS_DIR } from '../proxy/sandbox-egress.js';
+
 /** One read-only host path as bubblewrap should expose it. */
 export type HostPathMount =
   | { readonly kind: 'ro-bind'; readonly path: string }
@@ -17,6 +19,19 @@ export interface BwrapLayout {
   readonly sandboxGid: number;
   readonly hostname: string;
   readonly bashPath: string;
+  /**
+   * When set, the sandbox's only way out: the host directory holding the egress proxy's socket is
+   * bound read-only at /run/caravel, and a supervisor (pid 1) runs a forwarder from the sandbox's
+   * own 127.0.0.1:<port> to it. The network namespace stays unshared. Absent: no network at all.
+   */
+  readonly egress?: BwrapEgress;
+}
+
+/** How a sandbox reaches the egress proxy (see `BwrapLayout.egress`). */
+export interface BwrapEgress {
+  readonly hostSocketDir: string;
+  readonly socatPath: string;
+  readonly port: number;
 }
 
 /**
@@ -45,6 +60,13 @@ export function bwrapArguments(layout: BwrapLayout, driverArgs: readonly string[
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   args.push('--bind', layout.hostHome, layout.innerHome);
   args.push('--bind', layout.hostWorkspace, layout.innerWorkspace);
+  if (layout.egress) args.push('--ro-bind', layout.egress.hostSocketDir, INNER_EGRESS_DIR);
   args.push('--remount-ro', '/', '--chdir', layout.innerWorkspace);
-  return [...args, '--', layout.bashPath, ...driverArgs];
+  if (!layout.egress) return [...args, '--', layout.bashPath, ...driverArgs];
+  const supervisor = egressSupervisorArguments({
+    socatPath: layout.egress.socatPath,
+    port: layout.egress.port,
+    command: [layout.bashPath, ...driverArgs],
+  });
+  return [...args, '--as-pid-1', '--', layout.bashPath, ...supervisor];
 }

@@ -5,7 +5,12 @@ import { sandboxError } from '../sandbox.errors.js';
 import { WorkdirFiles, type FileOwner } from '../files/workdir-files.js';
 import { BashSession } from '../session/bash-session.js';
 import { driverArguments } from '../session/driver-script.js';
-import { bwrapArguments, type HostPathMount } from './bwrap-arguments.js';
+import { bwrapArguments, type BwrapEgress, type HostPathMount } from './bwrap-arguments.js';
+import {
+  DEFAULT_EGRESS_PORT,
+  sandboxEgressEnvironment,
+  type SandboxEgressSettings,
+} from '../proxy/sandbox-egress.js';
 import { DirectoryProvider, type OpenedSession } from './directory-provider.js';
 import { safeEnvironment } from './safe-env.js';
 import {
@@ -52,6 +57,24 @@ export interface BwrapProviderOptions {
   readonly sandboxGid?: number;
   readonly defaults?: SandboxDefaults;
   readonly timing?: SessionTiming;
+  /** Route the sandbox's network through an egress proxy; absent (the default): no network. */
+  readonly egressProxy?: BwrapEgressProxyOptions;
+}
+
+/**
+ * How sandboxes reach the host's egress proxy. The network namespace stays unshared: the only
+ * thing inside that leads out is the proxy's Unix socket, so host services on 127.0.0.1 stay
+ * unreachable.
+ */
+export interface BwrapEgressProxyOptions extends SandboxEgressSettings {
+  /**
+   * The host directory holding this sandbox's proxy socket (`egress.sock`), bound read-only at
+   * /run/caravel. One directory per sandbox: the proxy behind it is scoped to one repository.
+   * It must be traversable by `runAs`.
+   */
+  readonly socketDir: (sandboxId: string) => string;
+  /** The forwarder binary on the host, visible inside through the system paths (default /usr/bin/socat). */
+  readonly socatPath?: string;
 }
 
 /** Whether a bubblewrap binary answers `--version` at this path. */
@@ -126,6 +149,8 @@ export class BwrapSandboxProvider extends DirectoryProvider {
         openFiles: record.limits.maxOpenFiles,
       },
     });
+    const egress = this.egress(record.id);
+    if (egress && this.owner) await assertTraversable(egress.hostSocketDir, this.owner);
     const layout = {
       systemMounts: await this.mounts,
       hostWorkspace: paths.workspace,
@@ -136,11 +161,19 @@ export class BwrapSandboxProvider extends DirectoryProvider {
       sandboxGid: this.options.sandboxGid ?? 1000,
       hostname: 'caravel-sandbox',
       bashPath,
+      ...(egress ? { egress } : {}),
     };
+    const egressEnv = this.options.egressProxy
+      ? sandboxEgressEnvironment(this.options.egressProxy)
+      : {};
     const session = await BashSession.start({
       file: this.options.bwrapPath ?? '/usr/bin/bwrap',
       args: bwrapArguments(layout, driver),
-      env: safeEnvironment({ home: INNER_HOME, user: 'agent', extra: record.env }),
+      env: safeEnvironment({
+        home: INNER_HOME,
+        user: 'agent',
+        extra: { ...egressEnv, ...record.env },
+      }),
       ...(this.owner ?? {}),
       defaultTimeoutMs: record.defaultTimeoutMs,
       maxTimeoutMs: (this.options.defaults ?? DEFAULT_SANDBOX_SETTINGS).maxTimeoutMs,
@@ -150,5 +183,15 @@ export class BwrapSandboxProvider extends DirectoryProvider {
     const roots = { host: paths.workspace, inner: BWRAP_WORKDIR };
     const files = new WorkdirFiles({ roots, ...(this.owner ? { owner: this.owner } : {}) });
     return { session, files, workdir: BWRAP_WORKDIR };
+  }
+
+  private egress(sandboxId: string): BwrapEgress | undefined {
+    const proxy = this.options.egressProxy;
+    if (!proxy) return undefined;
+    return {
+      hostSocketDir: proxy.socketDir(sandboxId),
+      socatPath: proxy.socatPath ?? '/usr/bin/socat',
+      port: proxy.port ?? DEFAULT_EGRESS_PORT,
+    };
   }
 }

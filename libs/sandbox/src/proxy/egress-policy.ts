@@ -1,0 +1,128 @@
+import { normalizeRepository } from './token-source.js';
+
+/** The GitHub a sandbox talks to, as the sandbox names it and as the proxy reaches it. */
+export interface GitHubEndpoints {
+  /** Host git remotes use inside the sandbox, e.g. `github.com`. */
+  readonly gitHost: string;
+  /** Host API calls use inside the sandbox, e.g. `api.github.com`. */
+  readonly apiHost: string;
+  /** Where git traffic really goes (default `https://<gitHost>`). */
+  readonly gitUpstream?: string;
+  /** Where API traffic really goes (default `https://<apiHost>`). */
+  readonly apiUpstream?: string;
+}
+
+/** What the egress policy needs to decide about one request. */
+export interface EgressPolicyOptions {
+  readonly github: GitHubEndpoints;
+  /** The thread's repository, `owner/name`; the only one credentials are injected for. */
+  readonly repository: string;
+  /** Hosts passed through without credentials: exact names or `*.suffix` wildcards. */
+  readonly allowlist: readonly string[];
+}
+
+/** The proxy's verdict on one request. */
+export type EgressDecision =
+  | { readonly kind: 'github-git'; readonly repository: string }
+  | { readonly kind: 'github-api'; readonly repository: string }
+  | { readonly kind: 'pass-through' }
+  | { readonly kind: 'deny'; readonly message: string };
+
+const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(?:info\/refs|git-upload-pack|git-receive-pack)$/;
+const API_REPO_PATH = /^\/repos\/([^/]+)\/([^/?]+)(?:\/|$)/;
+
+/** Lower-cased host without port or trailing dot. */
+export function hostName(host: string): string {
+  const bare = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
+  return (bare ?? '').replace(/\.$/, '').toLowerCase();
+}
+
+/** Whether `host` matches an allowlist entry (`registry.npmjs.org` or `*.pythonhosted.org`). */
+export function hostAllowed(host: string, allowlist: readonly string[]): boolean {
+  const name = hostName(host);
+  return allowlist.some((entry) => {
+    const pattern = entry.toLowerCase();
+    return pattern.startsWith('*.') ? name.endsWith(pattern.slice(1)) : name === pattern;
+  });
+}
+
+/** The text a refused request answers with; the agent sees it as the observation. */
+export function deniedHostMessage(host: string): string {
+  return (
+    `caravel egress proxy: requests to ${hostName(host)} are blocked. ` +
+    `This sandbox may only reach GitHub (through this proxy) and the hosts on its egress allowlist. ` +
+    `If the task needs ${hostName(host)}, ask an operator to add it to the sandbox egress allowlist.\n`
+  );
+}
+
+function repositoryMessage(requested: string, allowed: string): string {
+  return (
+    `caravel egress proxy: this sandbox may only use GitHub repository ${allowed}; ` +
+    `the request for ${requested} was refused.\n`
+  );
+}
+
+function scoped(
+  kind: 'github-git' | 'github-api',
+  owner: string,
+  name: string,
+  repository: string,
+): EgressDecision {
+  const requested = `${decodeURIComponent(owner)}/${decodeURIComponent(name)}`;
+  if (normalizeRepository(requested) !== normalizeRepository(repository)) {
+    return { kind: 'deny', message: repositoryMessage(requested, repository) };
+  }
+  return { kind, repository };
+}
+
+/**
+ * Decides one plain-HTTP request: git smart-HTTP and `/repos/<owner>/<name>` API calls for the
+ * thread's repository get credentials; any other GitHub path or repository is refused; allowlisted
+ * hosts pass through untouched; everything else is refused.
+ */
+export function decideRequest(
+  options: EgressPolicyOptions,
+  host: string,
+  path: string,
+): EgressDecision {
+  const name = hostName(host);
+  const pathname = path.split('?')[0] ?? '';
+  if (name === hostName(options.github.gitHost)) {
+    const match = GIT_PATH.exec(pathname);
+    if (!match) {
+      return {
+        kind: 'deny',
+        message: `caravel egress proxy: only git smart-HTTP is served for ${name}; ${pathname} was refused.\n`,
+      };
+    }
+    return scoped('github-git', match[1] ?? '', match[2] ?? '', options.repository);
+  }
+  if (name === hostName(options.github.apiHost)) {
+    const match = API_REPO_PATH.exec(pathname);
+    if (!match) {
+      return {
+        kind: 'deny',
+        message: `caravel egress proxy: only /repos/${options.repository}/... is served for ${name}; ${pathname} was refused.\n`,
+      };
+    }
+    return scoped('github-api', match[1] ?? '', match[2] ?? '', options.repository);
+  }
+  if (hostAllowed(host, options.allowlist)) return { kind: 'pass-through' };
+  return { kind: 'deny', message: deniedHostMessage(host) };
+}
+
+/** Decides a `CONNECT host:port` tunnel: only allowlisted hosts, never GitHub (no injection). */
+export function decideTunnel(options: EgressPolicyOptions, authority: string): EgressDecision {
+  const name = hostName(authority);
+  const github = [options.github.gitHost, options.github.apiHost].map(hostName);
+  if (github.includes(name)) {
+    return {
+      kind: 'deny',
+      message:
+        `caravel egress proxy: HTTPS tunnels to ${name} are refused because credentials can only be ` +
+        `added to requests the proxy can see. Use http://${name}/... (git is already configured so).\n`,
+    };
+  }
+  if (hostAllowed(authority, options.allowlist)) return { kind: 'pass-through' };
+  return { kind: 'deny', message: deniedHostMessage(authority) };
+}

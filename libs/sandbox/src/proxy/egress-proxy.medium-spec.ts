@@ -1,0 +1,225 @@
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testEnvironment } from '@caravel/testing';
+import { applyBotIdentity } from '../git/git-script.js';
+import { BwrapSandboxProvider, bwrapAvailable } from '../providers/bwrap.provider.js';
+import type { Sandbox } from '../sandbox.types.js';
+import { EgressProxy } from './egress-proxy.js';
+import { PLACEHOLDER_TOKEN } from './sandbox-egress.js';
+import { FakeGitHub } from './testing/fake-github.js';
+import { RefreshingTokenSource } from './token-source.js';
+
+const missing = !bwrapAvailable() || !execFileSync('sh', ['-c', 'command -v socat || true']).length;
+const describeIf = missing && !testEnvironment.CI ? describe.skip : describe;
+const MINUTE = 60_000;
+
+function git(args: string[], cwd?: string): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function bareRepository(root: string, repository: string): Promise<string> {
+  const bare = join(root, `${repository}.git`);
+  const seed = await mkdtemp(join(tmpdir(), 'caravel-seed-'));
+  git(['init', '-q', '--bare', '-b', 'main', bare]);
+  git(['-C', bare, 'config', 'http.receivepack', 'true']);
+  git(['init', '-q', '-b', 'main', seed]);
+  execFileSync('sh', ['-c', 'echo "# widgets" > README.md'], { cwd: seed });
+  git(
+    ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'seed'],
+    seed,
+  );
+  git(['add', '.'], seed);
+  git(['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'readme'], seed);
+  git(['push', '-q', bare, 'main'], seed);
+  await rm(seed, { recursive: true, force: true });
+  return bare;
+}
+
+async function listen(server: Server | ReturnType<typeof createTcpServer>): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+async function allFiles(dir: string): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await allFiles(path)));
+    else if (entry.isFile()) out.push(await readFile(path));
+  }
+  return out;
+}
+
+describeIf('egress proxy with a bwrap sandbox and a fake GitHub', () => {
+  let now = Date.parse('2030-01-01T00:00:00Z');
+  let root: string;
+  let bare: string;
+  let github: FakeGitHub;
+  let proxy: EgressProxy;
+  let registry: Server;
+  let hostService: ReturnType<typeof createTcpServer>;
+  let hostServicePort: number;
+  const registryAuth: (string | undefined)[] = [];
+  let provider: BwrapSandboxProvider;
+  let sandbox: Sandbox;
+
+  const run = async (command: string) => sandbox.exec(command, { timeoutMs: 60_000 });
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'caravel-egress-'));
+    const socketDir = join(root, 'egress');
+    await mkdir(join(root, 'sandboxes'));
+    await mkdir(socketDir);
+    await chmod(root, 0o755);
+    await chmod(join(root, 'sandboxes'), 0o755);
+    await chmod(socketDir, 0o755);
+    bare = await bareRepository(join(root, 'github'), 'acme/widgets');
+    await bareRepository(join(root, 'github'), 'acme/other');
+    github = new FakeGitHub({
+      root: join(root, 'github'),
+      now: () => now,
+      tokenTtlMs: 10 * MINUTE,
+    });
+    const upstream = await github.start();
+    registry = createServer((incoming, response) => {
+      registryAuth.push(incoming.headers.authorization);
+      response.end(`package ${incoming.url ?? ''}\n`);
+    });
+    const registryPort = await listen(registry);
+    hostService = createTcpServer((socket) => socket.end('host service\n'));
+    hostServicePort = await listen(hostService);
+    proxy = new EgressProxy({
+      github: {
+        gitHost: 'github.test',
+        apiHost: 'api.github.test',
+        gitUpstream: upstream,
+        apiUpstream: upstream,
+      },
+      repository: 'acme/widgets',
+      allowlist: ['registry.test'],
+      upstreamOverrides: { 'registry.test': `http://127.0.0.1:${registryPort}` },
+      tokenSource: new RefreshingTokenSource({
+        repository: 'acme/widgets',
+        mint: github.mint,
+        now: () => now,
+        refreshMarginMs: 5 * MINUTE,
+      }),
+    });
+    await proxy.listen({ socketPath: join(socketDir, 'egress.sock') });
+    provider = new BwrapSandboxProvider({
+      rootDir: join(root, 'sandboxes'),
+      egressProxy: {
+        gitHost: 'github.test',
+        apiHost: 'api.github.test',
+        socketDir: () => socketDir,
+      },
+    });
+    sandbox = await provider.create();
+    await applyBotIdentity(sandbox, { name: 'caravel-bot', email: 'bot@caravel.test' });
+  });
+
+  afterAll(async () => {
+    await sandbox?.close();
+    await proxy?.close();
+    await github?.close();
+    registry?.close();
+    hostService?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('clones, commits and pushes through the proxy, and the API call succeeds', async () => {
+    const clone = await run('git clone -q https://github.test/acme/widgets.git repo');
+    expect(clone).toMatchObject({ exitCode: 0 });
+    const push = await run(
+      'cd repo && echo change > change.txt && git add . && git commit -qm "from the sandbox" && git push -q origin HEAD:main; cd ..',
+    );
+    expect(push.output).toBe('');
+    expect(push.exitCode).toBe(0);
+    expect(git(['--git-dir', bare, 'log', '-1', '--format=%s|%an']).trim()).toBe(
+      'from the sandbox|caravel-bot',
+    );
+    const api = await run(
+      `curl -sS -f -H 'Authorization: Bearer ${PLACEHOLDER_TOKEN}' http://api.github.test/repos/acme/widgets`,
+    );
+    expect(api.output).toContain('"full_name":"acme/widgets"');
+    expect(github.rejected).toEqual([]);
+  });
+
+  it('leaves the real token in no place the sandbox can see', async () => {
+    const tokens = github.minted.map((minted) => minted.token);
+    expect(tokens.length).toBeGreaterThan(0);
+    const env = await run('env');
+    expect(env.output).toContain(`GH_TOKEN=${PLACEHOLDER_TOKEN}`);
+    const environ = await run("for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\"; done");
+    expect(environ.output).toContain(PLACEHOLDER_TOKEN);
+    const config = await run('cat repo/.git/config; cat ~/.gitconfig');
+    const sandboxDir = join(root, 'sandboxes', sandbox.id);
+    const files = (await allFiles(sandboxDir)).map((file) => file.toString('latin1'));
+    expect(files.length).toBeGreaterThan(10);
+    const places = [env.output, environ.output, config.output, ...files];
+    const leaks = tokens.flatMap((token) => places.filter((place) => place.includes(token)));
+    expect(leaks).toHaveLength(0);
+  });
+
+  it('cannot reach host services on 127.0.0.1, directly or through the proxy', async () => {
+    for (const port of [5432, 4222, hostServicePort]) {
+      const direct = await run(`(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>&1`);
+      expect(direct.exitCode).not.toBe(0);
+      const viaProxy = await run(
+        `curl -sS -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/`,
+      );
+      expect(viaProxy.output).toBe('403');
+    }
+  });
+
+  it('refuses a host off the allowlist with a message the agent can act on', async () => {
+    const plain = await run('curl -sS http://example.org/index.html');
+    expect(plain.output).toContain('requests to example.org are blocked');
+    expect(plain.output).toContain('egress allowlist');
+    const tunnel = await run('curl -sS https://example.org/');
+    expect(tunnel.exitCode).not.toBe(0);
+    expect(tunnel.output).toContain('403');
+    const allowed = await run(
+      `curl -sS -f -H 'Authorization: Bearer ${PLACEHOLDER_TOKEN}' http://registry.test/left-pad`,
+    );
+    expect(allowed.output).toBe('package /left-pad\n');
+    expect(registryAuth).toEqual([`Bearer ${PLACEHOLDER_TOKEN}`]);
+  });
+
+  it('refuses another repository, over git and over the API', async () => {
+    const clone = await run('git clone -q https://github.test/acme/other.git other');
+    expect(clone.exitCode).not.toBe(0);
+    expect(clone.output).toContain('403');
+    const api = await run('curl -sS http://api.github.test/repos/acme/other');
+    expect(api.output).toContain('may only use GitHub repository acme/widgets');
+    expect(github.accepted.length).toBeGreaterThan(0);
+    expect(github.rejected).toEqual([]);
+  });
+
+  it('refreshes a token that expires mid-run, and the next push works', async () => {
+    const mintedBefore = github.minted.length;
+    const oldToken = github.minted.at(-1)?.token;
+    now += 11 * MINUTE;
+    const push = await run(
+      'cd repo && echo again >> change.txt && git commit -qam "after expiry" && git push -q origin HEAD:main; s=$?; cd ..; exit $s',
+    );
+    expect(push).toMatchObject({ exitCode: 0, output: '' });
+    expect(github.minted.length).toBe(mintedBefore + 1);
+    expect(github.accepted.at(-1)).toBe(github.minted.at(-1)?.token);
+    expect(github.accepted.at(-1)).not.toBe(oldToken);
+    expect(git(['--git-dir', bare, 'log', '-1', '--format=%s']).trim()).toBe('after expiry');
+  });
+
+  it('keeps the way out after a timeout sweeps every process in the sandbox', async () => {
+    const stuck = await sandbox.exec('sleep 30', { timeoutMs: 500 });
+    expect(stuck.timedOut).toBe(true);
+    const after = await run(
+      'for i in 1 2 3 4 5 6 7 8 9 10; do curl -sS -f http://registry.test/after && break; sleep 0.2; done',
+    );
+    expect(after.output).toContain('package /after');
+  });
+});
