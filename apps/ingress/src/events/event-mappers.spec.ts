@@ -112,9 +112,7 @@ describe('GitHub events', () => {
 
   it('ignores events it does not handle and rejects a malformed body', () => {
     expect(github('ping', { zen: 'Keep it logically awesome.' })).toMatchObject({ kind: 'ignore' });
-    expect(() => github('issue_comment', { action: 'created' })).toThrow(
-      expect.objectContaining({ code: 'MESSAGE_MALFORMED' }),
-    );
+    expect(() => github('issue_comment', { action: 'created' })).toThrow(/body malformed/);
   });
 });
 
@@ -244,8 +242,6 @@ describe('Jira rule body', () => {
   });
 
   it('rejects a body without a delivery id', () => {
-    expect(() => mapJiraEvent({ ...body, deliveryId: '' })).toThrow(
-      expect.objectContaining({ code: 'MESSAGE_MALFORMED' }),
-    );
+    expect(() => mapJiraEvent({ ...body, deliveryId: '' })).toThrow(/body malformed/);
   });
 });
