@@ -1,0 +1,60 @@
+import { decideRequest, decideTunnel, hostAllowed } from './egress-policy.js';
+
+const policy = {
+  github: { gitHost: 'github.com', apiHost: 'api.github.com' },
+  repository: 'Acme/Widgets',
+  allowlist: ['registry.npmjs.org', '*.pythonhosted.org'],
+};
+
+describe('egress policy', () => {
+  it('injects for git smart-HTTP and API calls on the thread repository only', () => {
+    expect(
+      decideRequest(policy, 'github.com', '/acme/widgets.git/info/refs?service=git-upload-pack'),
+    ).toEqual({
+      kind: 'github-git',
+      repository: 'Acme/Widgets',
+    });
+    expect(decideRequest(policy, 'github.com:80', '/acme/widgets/git-receive-pack').kind).toBe(
+      'github-git',
+    );
+    expect(decideRequest(policy, 'api.github.com', '/repos/acme/widgets/pulls').kind).toBe(
+      'github-api',
+    );
+    expect(decideRequest(policy, 'api.github.com', '/repos/acme/widgets').kind).toBe('github-api');
+  });
+
+  it('refuses another repository, other GitHub paths and unknown hosts, saying why', () => {
+    const other = decideRequest(policy, 'github.com', '/acme/other.git/info/refs');
+    expect(other).toEqual({
+      kind: 'deny',
+      message: expect.stringContaining('acme/other') as unknown,
+    });
+    expect(decideRequest(policy, 'api.github.com', '/repos/acme/widgets-fork/pulls').kind).toBe(
+      'deny',
+    );
+    expect(decideRequest(policy, 'api.github.com', '/graphql').kind).toBe('deny');
+    expect(decideRequest(policy, 'github.com', '/acme/widgets/archive/main.zip').kind).toBe('deny');
+    const unknown = decideRequest(policy, 'evil.example:8080', '/');
+    expect(unknown).toEqual({
+      kind: 'deny',
+      message: expect.stringContaining('requests to evil.example are blocked') as unknown,
+    });
+  });
+
+  it('passes allowlisted hosts through, exact or by wildcard, never their look-alikes', () => {
+    expect(decideRequest(policy, 'registry.npmjs.org', '/left-pad').kind).toBe('pass-through');
+    expect(hostAllowed('files.pythonhosted.org', policy.allowlist)).toBe(true);
+    expect(hostAllowed('pythonhosted.org.evil.example', policy.allowlist)).toBe(false);
+    expect(hostAllowed('registry.npmjs.org.evil.example', policy.allowlist)).toBe(false);
+    expect(hostAllowed('127.0.0.1', policy.allowlist)).toBe(false);
+  });
+
+  it('tunnels only to allowlisted hosts, never to GitHub', () => {
+    expect(decideTunnel(policy, 'registry.npmjs.org:443').kind).toBe('pass-through');
+    expect(decideTunnel(policy, 'github.com:443')).toEqual({
+      kind: 'deny',
+      message: expect.stringContaining('http://github.com/') as unknown,
+    });
+    expect(decideTunnel(policy, '127.0.0.1:5432').kind).toBe('deny');
+  });
+});
