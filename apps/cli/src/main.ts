@@ -2,8 +2,10 @@
 import 'reflect-metadata';
 import { failStartup } from '@caravel/platform';
 import { parseArgs } from 'node:util';
+import { replayTrajectory } from './commands/replay.command.js';
 import { runTask } from './commands/run.command.js';
 import { startEmbedded } from './commands/start.command.js';
+import { exportTrajectory } from './commands/trajectory.command.js';
 
 const USAGE = `Usage: caravel <command> [options]
 
@@ -16,6 +18,13 @@ Commands:
     --model REF              e.g. anthropic:claude-sonnet-4-5, scripted:examples/fix-sample.script.yaml
                              (default CARAVEL_MODEL)
     --data-dir D             keep the run's data here (default: a fresh temporary directory)
+  trajectory export THREAD   write a run's SWE-agent .traj from the recorded events
+    --run ID                 that run (default: the thread's last finished run)
+    --out FILE               where (default THREAD.traj); --data-dir D or --database-url URL
+  replay THREAD|FILE.traj    re-run the recorded tool calls in a fresh sandbox and compare the
+                             final patch with the recorded submission (exit 1 when it differs)
+    --repo PATH, --base SHA  the starting point (default: the recorded clone URL and commit)
+    --sandbox bwrap|local    (default bwrap); --data-dir D or --database-url URL for a thread
   help                       show this text
 `;
 
@@ -28,6 +37,11 @@ const { positionals, values } = parseArgs({
     repo: { type: 'string' },
     model: { type: 'string' },
     help: { type: 'boolean' },
+    run: { type: 'string' },
+    out: { type: 'string' },
+    'database-url': { type: 'string' },
+    base: { type: 'string' },
+    sandbox: { type: 'string' },
   },
 });
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -54,6 +68,30 @@ if (command === 'help') {
     dataDir: str(values['data-dir']),
   }).catch((error: unknown) => failStartup('caravel run', error));
   process.exit(report.outcome === 'completed' ? 0 : 1);
+} else if (command === 'trajectory' && positionals[1] === 'export' && positionals[2]) {
+  const written = await exportTrajectory({
+    threadId: positionals[2],
+    runId: str(values.run),
+    out: str(values.out),
+    dataDir: str(values['data-dir']),
+    databaseUrl: str(values['database-url']),
+  }).catch((error: unknown) => failStartup('caravel trajectory export', error));
+  process.stdout.write(`run ${written.runId}: trajectory written to ${written.file}\n`);
+} else if (command === 'replay' && positionals[1]) {
+  const sandbox = str(values.sandbox) ?? 'bwrap';
+  if (sandbox !== 'bwrap' && sandbox !== 'local') {
+    process.stderr.write(`caravel replay: --sandbox must be bwrap or local, not '${sandbox}'\n`);
+    process.exit(2);
+  }
+  const report = await replayTrajectory({
+    source: positionals[1],
+    sandbox,
+    repo: str(values.repo),
+    base: str(values.base),
+    dataDir: str(values['data-dir']),
+    databaseUrl: str(values['database-url']),
+  }).catch((error: unknown) => failStartup('caravel replay', error));
+  process.exit(report.identical ? 0 : 1);
 } else {
   process.stderr.write(`caravel: unknown command '${command}'\n\n${USAGE}`);
   process.exit(2);

@@ -1,0 +1,274 @@
+import {
+  actionsFromTraj,
+  comparePatches,
+  parseTraj,
+  replayActions,
+  replayStartOf,
+  replayTools,
+  type ReplayStepOutcome,
+  type Traj,
+} from '@caravel/agent';
+import { AppError } from '@caravel/errors';
+import {
+  BwrapSandboxProvider,
+  LocalSandboxProvider,
+  type Sandbox,
+  type SandboxProvider,
+} from '@caravel/sandbox';
+import type { ExecRequest, ExecResult, ToolSandbox } from '@caravel/tools';
+import { execFile } from 'node:child_process';
+import { chmod, chown, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { trajectoryOfThread, type EventStoreOptions } from './trajectory.command.js';
+
+const run = promisify(execFile);
+/** The identity bubblewrap runs as when this process is root (as the agent runner does). */
+const SANDBOX_OWNER = { uid: 65534, gid: 65534 };
+const BOT = { name: 'Caravel', email: 'caravel@users.noreply.localhost' };
+const GIT_TIMEOUT_MS = 60_000;
+
+/** Options of `caravel replay`. */
+export interface ReplayCommandOptions extends EventStoreOptions {
+  /** A thread id (read from the event index) or a `.traj` file (Caravel's or SWE-agent's). */
+  source: string;
+  /** The starting repository, instead of the recorded clone URL. */
+  repo?: string;
+  /** The starting commit, instead of the recorded one (or the repository's HEAD). */
+  base?: string;
+  sandbox?: 'bwrap' | 'local';
+  stopOnMismatch?: boolean;
+  write?: (line: string) => void;
+}
+
+/** What a replay found. */
+export interface ReplayReport {
+  identical: boolean;
+  /** Empty when identical; a unified diff from the recorded submission to the replayed patch. */
+  summary: string;
+  recorded: string | null;
+  patch: string | null;
+  steps: ReplayStepOutcome[];
+  mismatches: number;
+}
+
+function quote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+async function git(cwd: string, args: readonly string[]): Promise<string> {
+  try {
+    const { stdout } = await run('git', ['-c', 'safe.directory=*', ...args], {
+      cwd,
+      env: { PATH: '/usr/bin:/bin', GIT_TERMINAL_PROMPT: '0', HOME: cwd },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout.trim();
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? String(error);
+    throw new AppError('PRECONDITION_FAILED', `git ${args.join(' ')}: ${stderr.trim()}`);
+  }
+}
+
+/** The tools' view of a replay sandbox; the diff is taken against the starting commit. */
+class ReplaySandbox implements ToolSandbox {
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly baseRef: string,
+  ) {}
+
+  async exec(request: ExecRequest): Promise<ExecResult> {
+    const command = request.cwd
+      ? `cd ${quote(request.cwd)} && ${request.command}`
+      : request.command;
+    const result = await this.sandbox.exec(command, { timeoutMs: request.timeoutMs });
+    const { output, timedOut, truncated } = result;
+    return { exitCode: timedOut ? null : result.exitCode, output, timedOut, truncated };
+  }
+  readFile(path: string) {
+    return this.sandbox.readFile(path);
+  }
+  async writeFile(path: string, content: string) {
+    const existed = await this.sandbox.readFile(path).then(
+      () => true,
+      () => false,
+    );
+    await this.sandbox.writeFile(path, content);
+    return { created: !existed };
+  }
+  async editFile(request: Parameters<ToolSandbox['editFile']>[0]) {
+    const content = await this.sandbox.readFile(request.path);
+    const lines: number[] = [];
+    for (let at = content.indexOf(request.oldText); at !== -1;) {
+      lines.push(content.slice(0, at).split('\n').length);
+      at = content.indexOf(request.oldText, at + request.oldText.length);
+    }
+    if (lines.length === 0) return { status: 'no-match' as const };
+    if (lines.length > 1 && !request.replaceAll)
+      return { status: 'ambiguous' as const, occurrences: lines.length, lines };
+    await this.sandbox.editFile(request.path, request.oldText, request.newText, {
+      replaceAll: request.replaceAll,
+    });
+    return { status: 'replaced' as const, occurrences: lines.length, lines };
+  }
+  async listFiles(path: string) {
+    const listed = await this.sandbox.listFiles(path);
+    return listed.entries.map((e) => ({
+      name: e.path.split('/').pop() ?? e.path,
+      type: e.type,
+      size: e.size,
+    }));
+  }
+  async glob(request: Parameters<ToolSandbox['glob']>[0]) {
+    const pattern = request.path
+      ? `${request.path.replace(/\/$/, '')}/${request.pattern}`
+      : request.pattern;
+    const paths = await this.sandbox.glob(pattern, { maxResults: request.maxResults + 1 });
+    return {
+      paths: paths.slice(0, request.maxResults),
+      truncated: paths.length > request.maxResults,
+    };
+  }
+  async grep(request: Parameters<ToolSandbox['grep']>[0]) {
+    const { path, include, ...rest } = request;
+    const found = await this.sandbox.grep(request.pattern, {
+      ...rest,
+      ...(path ? { path } : {}),
+      ...(include ? { include } : {}),
+    });
+    return { matches: [...found.matches], truncated: found.truncated };
+  }
+  async diff(): Promise<string> {
+    const command = `git add -A && git diff --cached --no-color ${quote(this.baseRef)}`;
+    const result = await this.sandbox.exec(command, { timeoutMs: GIT_TIMEOUT_MS });
+    return result.exitCode === 0 ? result.output : '';
+  }
+}
+
+async function loadTraj(options: ReplayCommandOptions): Promise<{ traj: Traj; name: string }> {
+  const isFile = (await stat(options.source).catch(() => undefined))?.isFile() === true;
+  if (isFile)
+    return {
+      traj: parseTraj(await readFile(options.source, 'utf8'), options.source),
+      name: options.source,
+    };
+  if (options.source.endsWith('.traj'))
+    throw new AppError('NOT_FOUND', `${options.source}: no such file`);
+  const found = await trajectoryOfThread({ ...options, threadId: options.source });
+  return { traj: found.traj, name: `thread ${found.threadId} run ${found.runId}` };
+}
+
+async function chownTree(path: string): Promise<void> {
+  await chown(path, SANDBOX_OWNER.uid, SANDBOX_OWNER.gid);
+  if (!(await stat(path)).isDirectory()) return;
+  for (const entry of await readdir(path)) await chownTree(join(path, entry));
+}
+
+/** Clones the starting repository into the sandbox's workdir, checked out at the base commit. */
+async function prepare(
+  workdir: string,
+  cloneUrl: string,
+  base: string | null,
+  branch: string,
+  owned: boolean,
+) {
+  await git(workdir, ['clone', '--quiet', cloneUrl, '.']);
+  const commit = base ?? (await git(workdir, ['rev-parse', 'HEAD']));
+  await git(workdir, ['cat-file', '-e', `${commit}^{commit}`]).catch(() => {
+    throw new AppError(
+      'NOT_FOUND',
+      `commit ${commit} is not in ${cloneUrl} (pass --repo or --base)`,
+    );
+  });
+  await git(workdir, ['checkout', '--quiet', '-B', branch, commit]);
+  await git(workdir, ['config', 'user.name', BOT.name]);
+  await git(workdir, ['config', 'user.email', BOT.email]);
+  if (owned) await chownTree(workdir);
+  return commit;
+}
+
+function providerFor(kind: 'bwrap' | 'local', rootDir: string): SandboxProvider {
+  if (kind === 'local')
+    return new LocalSandboxProvider({ rootDir, logger: { warn: () => undefined } });
+  return new BwrapSandboxProvider({ rootDir, runAs: SANDBOX_OWNER });
+}
+
+function describe(outcome: ReplayStepOutcome): string {
+  const { action, verdict } = outcome;
+  const mark = verdict === 'same' ? 'same' : verdict === 'differs' ? 'DIFFERS' : 'not recorded';
+  return `  step ${action.step}.${action.call} ${action.name}: ${outcome.ok ? 'ok' : 'error'}, observation ${mark}`;
+}
+
+/**
+ * `caravel replay`: re-executes a recorded run's tool calls in a fresh sandbox prepared at the
+ * recorded starting point, then compares the final patch with the recorded submission byte for
+ * byte.
+ */
+export async function replayTrajectory(options: ReplayCommandOptions): Promise<ReplayReport> {
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const { traj, name } = await loadTraj(options);
+  const start = replayStartOf(traj);
+  const cloneUrl = options.repo ? resolve(options.repo) : start.cloneUrl;
+  if (cloneUrl === null) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `${name} does not say which repository it started from: pass --repo PATH`,
+    );
+  }
+  const actions = actionsFromTraj(traj, name);
+  const kind = options.sandbox ?? 'bwrap';
+  const rootDir = await mkdtemp(join(tmpdir(), 'caravel-replay-'));
+  await chmod(rootDir, 0o755);
+  const provider = providerFor(kind, rootDir);
+  const env = {
+    GIT_AUTHOR_NAME: BOT.name,
+    GIT_AUTHOR_EMAIL: BOT.email,
+    GIT_COMMITTER_NAME: BOT.name,
+    GIT_COMMITTER_EMAIL: BOT.email,
+  };
+  const sandbox = await provider.create({ id: 'replay', env });
+  try {
+    const branch = start.branch ?? 'caravel/replay';
+    const owned = kind === 'bwrap' && process.getuid?.() === 0;
+    const base = await prepare(
+      join(rootDir, sandbox.id, 'workspace'),
+      cloneUrl,
+      options.base ?? start.baseCommit,
+      branch,
+      owned,
+    );
+    write(
+      `replaying ${actions.length} calls from ${name} on ${cloneUrl} at ${base.slice(0, 12)} (${kind})`,
+    );
+    const tools = new ReplaySandbox(sandbox, base);
+    const result = await replayActions(
+      actions,
+      replayTools(tools, { branch, pullRequestUrl: `${cloneUrl}#${branch}` }),
+      tools,
+      {
+        ...(options.stopOnMismatch ? { stopOnMismatch: true } : {}),
+        onStep: (outcome) => write(describe(outcome)),
+      },
+    );
+    const recorded = traj.info.submission ?? null;
+    const { identical, summary } = comparePatches(recorded, result.patch);
+    write(
+      identical
+        ? 'the replayed patch is identical to the recorded submission'
+        : `the replayed patch differs from the recorded submission:\n${summary}`,
+    );
+    return {
+      identical,
+      summary,
+      recorded,
+      patch: result.patch,
+      steps: result.outcomes,
+      mismatches: result.mismatches.length,
+    };
+  } finally {
+    await sandbox.close();
+    await provider.delete(sandbox.id).catch(() => undefined);
+    await rm(rootDir, { recursive: true, force: true });
+  }
+}
