@@ -11,15 +11,19 @@ import { IngressModule, ingressConfigSchema } from '@caravel/ingress';
 import { ReviewerModule, reviewerConfigSchema } from '@caravel/reviewer';
 import { SandboxBrokerModule, sandboxBrokerConfigSchema } from '@caravel/sandbox-broker';
 import type { DynamicModule, Type } from '@nestjs/common';
-import { embeddedConfigSchema } from './cli.config.js';
+import { embeddedConfigSchema, type EmbeddedConfig } from './cli.config.js';
 
 /** The seven services: each a root module, its config schema and its own process entry. */
 export const SERVICES = [
-  { name: 'ingress', module: () => IngressModule, schema: ingressConfigSchema },
+  {
+    name: 'ingress',
+    module: (settings: EmbeddedConfig) => IngressModule.register(settings),
+    schema: ingressConfigSchema,
+  },
   { name: 'dispatch', module: () => DispatchModule, schema: dispatchConfigSchema },
   {
     name: 'agent-runner',
-    module: (settings: AgentSettings) => AgentRunnerModule.register(settings),
+    module: (settings: EmbeddedConfig) => AgentRunnerModule.register(settings),
     schema: agentRunnerConfigSchema,
   },
   { name: 'reviewer', module: () => ReviewerModule, schema: reviewerConfigSchema },
@@ -29,7 +33,7 @@ export const SERVICES = [
 ] as const satisfies readonly {
   name: string;
   /** The service's root module, given the embedded host's configuration. */
-  module: (settings: AgentSettings) => Type | DynamicModule;
+  module: (settings: EmbeddedConfig) => Type | DynamicModule;
   schema: EnvSection['schema'];
 }[];
 
