@@ -19,8 +19,9 @@ import type { ExecRequest, ExecResult, ToolSandbox } from '@caravel/tools';
 import { execFile } from 'node:child_process';
 import { chmod, chown, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { localRepository } from './local-repository.js';
 import { trajectoryOfThread, type EventStoreOptions } from './trajectory.command.js';
 
 const run = promisify(execFile);
@@ -194,10 +195,51 @@ function providerFor(kind: 'bwrap' | 'local', rootDir: string): SandboxProvider 
   return new BwrapSandboxProvider({ rootDir, runAs: SANDBOX_OWNER });
 }
 
+/** The first line where two observations part, for the progress output. */
+function firstDifference(recorded: string, replayed: string): string {
+  const before = recorded.split('\n');
+  const after = replayed.split('\n');
+  let line = 0;
+  while (line < before.length && before[line] === after[line]) line += 1;
+  const cut = (text: string | undefined) => (text ?? '(end)').slice(0, 120);
+  return `line ${line + 1}: recorded ${JSON.stringify(cut(before[line]))}, replayed ${JSON.stringify(cut(after[line]))}`;
+}
+
 function describe(outcome: ReplayStepOutcome): string {
   const { action, verdict } = outcome;
-  const mark = verdict === 'same' ? 'same' : verdict === 'differs' ? 'DIFFERS' : 'not recorded';
+  const mark =
+    verdict === 'differs'
+      ? `differs at ${firstDifference(action.recorded ?? '', outcome.observation)}`
+      : verdict === 'same'
+        ? 'same'
+        : 'not recorded';
   return `  step ${action.step}.${action.call} ${action.name}: ${outcome.ok ? 'ok' : 'error'}, observation ${mark}`;
+}
+
+/** The repository to start from: `--repo` (copied like `caravel run` does when needed) or the recorded one. */
+async function startingPoint(
+  options: ReplayCommandOptions,
+  recorded: { cloneUrl: string | null; baseCommit: string | null },
+  name: string,
+  write: (line: string) => void,
+) {
+  if (options.repo === undefined) {
+    if (recorded.cloneUrl === null) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `${name} does not say which repository it started from: pass --repo PATH`,
+      );
+    }
+    return { cloneUrl: recorded.cloneUrl, base: options.base ?? recorded.baseCommit };
+  }
+  const repository = await localRepository(options.repo);
+  if (repository.copiedFrom === undefined)
+    return { cloneUrl: repository.path, base: options.base ?? recorded.baseCommit };
+  // A fresh copy has only its own first commit: the recorded one cannot be in it.
+  write(
+    `${repository.copiedFrom} is not a git repository of its own: starting from a copy at its HEAD`,
+  );
+  return { cloneUrl: repository.path, base: options.base ?? null };
 }
 
 /**
@@ -209,13 +251,7 @@ export async function replayTrajectory(options: ReplayCommandOptions): Promise<R
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { traj, name } = await loadTraj(options);
   const start = replayStartOf(traj);
-  const cloneUrl = options.repo ? resolve(options.repo) : start.cloneUrl;
-  if (cloneUrl === null) {
-    throw new AppError(
-      'BAD_REQUEST',
-      `${name} does not say which repository it started from: pass --repo PATH`,
-    );
-  }
+  const { cloneUrl, base: wanted } = await startingPoint(options, start, name, write);
   const actions = actionsFromTraj(traj, name);
   const kind = options.sandbox ?? 'bwrap';
   const rootDir = await mkdtemp(join(tmpdir(), 'caravel-replay-'));
@@ -234,7 +270,7 @@ export async function replayTrajectory(options: ReplayCommandOptions): Promise<R
     const base = await prepare(
       join(rootDir, sandbox.id, 'workspace'),
       cloneUrl,
-      options.base ?? start.baseCommit,
+      wanted,
       branch,
       owned,
     );
