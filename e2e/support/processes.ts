@@ -62,6 +62,16 @@ export class ServiceProcess {
     return code;
   }
 
+  /** Kills the process outright (SIGKILL, no draining) and resolves with its exit status. */
+  async kill(): Promise<number | string | null> {
+    if (this.child.exitCode !== null) return this.child.exitCode;
+    const exited = new Promise<string | null>((resolve) =>
+      this.child.once('exit', (_code, signal) => resolve(signal)),
+    );
+    this.child.kill('SIGKILL');
+    return exited;
+  }
+
   /** Sends SIGTERM and resolves with the exit code (null if it had to be killed). */
   async stop(graceMs = 15_000): Promise<number | null> {
     if (this.child.exitCode !== null) return this.child.exitCode;

@@ -1,0 +1,130 @@
+import { TriggerReceivedV1, runIdForTrigger } from '@caravel/contracts';
+import { connectJetStreamBus, type JetStreamBus } from '@caravel/messaging';
+import {
+  serviceGate,
+  startFakeOpenAi,
+  testEnvironment,
+  type FakeLlmServer,
+} from '@caravel/testing';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { deleteJetStreamNamespace } from '../libs/messaging/src/jetstream/jetstream-bus.harness.js';
+import { buildWorkspace, freePort, ServiceProcess } from './support/processes.js';
+import { eventually, expectReady, type RunView } from './support/walking-skeleton.js';
+
+const gate = await serviceGate(['nats', 'postgres']);
+
+const execute = (command: string) => ({ toolCalls: [{ name: 'execute', args: { command } }] });
+
+gate.describe('a runner killed mid-run (kill -9)', () => {
+  const namespace = `k${randomBytes(4).toString('hex')}`;
+  const database = `caravel_e2e_${namespace}`;
+  const admin = new pg.Client({ connectionString: testEnvironment.TEST_DATABASE_URL });
+  const processes: ServiceProcess[] = [];
+  let fake: FakeLlmServer;
+  let bus: JetStreamBus | undefined;
+  let sandboxRoot: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    buildWorkspace();
+    fake = await startFakeOpenAi();
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    const url = new URL(testEnvironment.TEST_DATABASE_URL);
+    url.pathname = `/${database}`;
+    sandboxRoot = await mkdtemp(join(tmpdir(), 'caravel-e2e-crash-'));
+    await chmod(sandboxRoot, 0o755);
+    env = {
+      NATS_URL: testEnvironment.TEST_NATS_URL,
+      DATABASE_URL: url.toString(),
+      BUS_NAMESPACE: namespace,
+      LOG_LEVEL: 'info',
+      SANDBOX_ROOT: sandboxRoot,
+      CARAVEL_MODEL: 'openai-compatible:crash-test-model',
+      OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
+    };
+    for (const name of ['dispatch', 'dashboard', 'agent-runner']) {
+      processes.push(new ServiceProcess(name, await freePort(), env));
+    }
+    for (const p of processes) {
+      await expectReady(p.url).catch((error: unknown) => {
+        throw new Error(`${p.name} never became ready: ${String(error)}\n${p.log}`);
+      });
+    }
+    bus = await connectJetStreamBus({ url: testEnvironment.TEST_NATS_URL, name: 'e2e', namespace });
+  });
+
+  afterAll(async () => {
+    await bus?.close();
+    await Promise.all(processes.map((p) => p.stop()));
+    await fake.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+    await deleteJetStreamNamespace(testEnvironment.TEST_NATS_URL, namespace);
+    await rm(sandboxRoot, { recursive: true, force: true });
+  });
+
+  it('is resumed by another runner with no completed model or tool call repeated', async () => {
+    fake.enqueue(
+      execute('echo one >> calls.log'),
+      execute('touch slow.started; sleep 6; echo two >> calls.log'),
+      execute('echo three >> calls.log'),
+      { toolCalls: [{ name: 'submit', args: {} }] },
+    );
+    const trigger = TriggerReceivedV1.create(
+      {
+        threadId: randomUUID(),
+        source: 'synthetic',
+        deliveryId: `crash-${randomUUID()}`,
+        author: { externalId: 'e2e' },
+        text: 'write three lines, slowly',
+        trusted: true,
+      },
+      { source: 'e2e' },
+    );
+    await bus!.publish(TriggerReceivedV1, trigger);
+
+    // Kill the runner while the second command (the slow one) runs: by then the model call that
+    // asked for it has completed and is checkpointed.
+    const workspace = join(sandboxRoot, trigger.data.threadId, 'workspace');
+    await eventually(async () =>
+      (await stat(join(workspace, 'slow.started')).catch(() => null)) ? true : undefined,
+    );
+    const first = processes.find((p) => p.name === 'agent-runner')!;
+    expect(await first.kill()).not.toBe(0);
+    const second = new ServiceProcess('agent-runner', await freePort(), env);
+    processes.push(second);
+
+    const dashboard = processes.find((p) => p.name === 'dashboard')!;
+    const runId = runIdForTrigger(trigger.id);
+    const run = await eventually(async () => {
+      const response = await fetch(`${dashboard.url}/api/runs?limit=50`);
+      const runs = (await response.json()) as RunView[];
+      return runs.find((r) => r.id === runId && r.status !== 'queued' && r.status !== 'running');
+    }, 150_000);
+    const logs = processes.map((p) => `--- ${p.name}\n${p.log}`).join('\n');
+    expect({ ...run, logs: run.status === 'completed' ? '' : logs }).toMatchObject({
+      status: 'completed',
+      exitStatus: 'submitted',
+      logs: '',
+    });
+    // Four scripted answers, four model calls: none was asked twice.
+    expect(fake.requests).toHaveLength(4);
+    // Each command ran to completion exactly once (the interrupted one completed only on resume).
+    const log = await readFile(
+      join(sandboxRoot, trigger.data.threadId, 'workspace', 'calls.log'),
+      'utf8',
+    );
+    const events = await (
+      await fetch(`${dashboard.url}/api/threads/${trigger.data.threadId}/events`)
+    ).json();
+    expect({ log, events: log === 'one\ntwo\nthree\n' ? [] : events }).toEqual({
+      log: 'one\ntwo\nthree\n',
+      events: [],
+    });
+  });
+});
