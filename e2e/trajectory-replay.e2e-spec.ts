@@ -1,11 +1,9 @@
 import { parseTraj, type Traj } from '@caravel/agent';
-import { runTask } from '@caravel/cli';
 import { bwrapAvailable } from '@caravel/sandbox';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { replayTrajectory } from '../apps/cli/src/commands/replay.command.js';
-import { exportTrajectory } from '../apps/cli/src/commands/trajectory.command.js';
+import { exportTrajectory, replayTrajectory, runTask } from '@caravel/cli';
 import { repoRoot } from './support/processes.js';
 
 const TASK = 'slugify leaves a trailing dash; make the tests pass';

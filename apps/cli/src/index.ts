@@ -2,3 +2,14 @@ export { startEmbedded, type StartOptions } from './commands/start.command.js';
 export { runTask, type RunOptions, type RunReport } from './commands/run.command.js';
 export { SERVICES, ENV_SECTIONS, type ServiceName } from './services.js';
 export { embeddedConfigSchema, type EmbeddedConfig } from './cli.config.js';
+export {
+  exportTrajectory,
+  trajectoryOfThread,
+  type TrajectoryExportOptions,
+  type ThreadTrajectory,
+} from './commands/trajectory.command.js';
+export {
+  replayTrajectory,
+  type ReplayCommandOptions,
+  type ReplayReport,
+} from './commands/replay.command.js';

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
+import { isAppError } from '@caravel/errors';
 import { failStartup } from '@caravel/platform';
 import { parseArgs } from 'node:util';
 import { replayTrajectory } from './commands/replay.command.js';
@@ -27,6 +28,17 @@ Commands:
     --sandbox bwrap|local    (default bwrap); --data-dir D or --database-url URL for a thread
   help                       show this text
 `;
+
+/** A command that could not do its work: one line naming why (a stack only for a real bug), exit 1. */
+function fail(command: string, error: unknown): never {
+  const message = isAppError(error)
+    ? error.message
+    : error instanceof Error
+      ? (error.stack ?? error.message)
+      : String(error);
+  process.stderr.write(`${command}: ${message}\n`);
+  process.exit(1);
+}
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -66,7 +78,7 @@ if (command === 'help') {
     task,
     model: str(values.model),
     dataDir: str(values['data-dir']),
-  }).catch((error: unknown) => failStartup('caravel run', error));
+  }).catch((error: unknown) => fail('caravel run', error));
   process.exit(report.outcome === 'completed' ? 0 : 1);
 } else if (command === 'trajectory' && positionals[1] === 'export' && positionals[2]) {
   const written = await exportTrajectory({
@@ -75,7 +87,7 @@ if (command === 'help') {
     out: str(values.out),
     dataDir: str(values['data-dir']),
     databaseUrl: str(values['database-url']),
-  }).catch((error: unknown) => failStartup('caravel trajectory export', error));
+  }).catch((error: unknown) => fail('caravel trajectory export', error));
   process.stdout.write(`run ${written.runId}: trajectory written to ${written.file}\n`);
 } else if (command === 'replay' && positionals[1]) {
   const sandbox = str(values.sandbox) ?? 'bwrap';
@@ -90,7 +102,7 @@ if (command === 'help') {
     base: str(values.base),
     dataDir: str(values['data-dir']),
     databaseUrl: str(values['database-url']),
-  }).catch((error: unknown) => failStartup('caravel replay', error));
+  }).catch((error: unknown) => fail('caravel replay', error));
   process.exit(report.identical ? 0 : 1);
 } else {
   process.stderr.write(`caravel: unknown command '${command}'\n\n${USAGE}`);
