@@ -1,8 +1,4 @@
-import {
-  AgentRunnerModule,
-  agentRunnerConfigSchema,
-  type AgentSettings,
-} from '@caravel/agent-runner';
+import { AgentRunnerModule, agentRunnerConfigSchema } from '@caravel/agent-runner';
 import { AnalyzerModule, analyzerConfigSchema } from '@caravel/analyzer';
 import type { EnvSection } from '@caravel/config';
 import { DashboardModule, dashboardConfigSchema } from '@caravel/dashboard';
