@@ -90,3 +90,5 @@ export {
   type TurnFileChange,
   type TurnFileStatus,
 } from './git/turn-diff.js';
+export { ToolSandboxAdapter } from './adapters/tool-sandbox.adapter.js';
+export { BOT_IDENTITY, hostGit, prepareWorkspace, type PreparedWorkspace } from './git/host-git.js';

@@ -7,7 +7,7 @@ import type {
   ScmPort,
 } from '@caravel/tools';
 import type { ThreadWorkspace } from './thread-sandbox.service.js';
-import { hostGit } from './git-workspace.js';
+import { hostGit } from '@caravel/sandbox';
 
 function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;

@@ -1,8 +1,12 @@
 import type { RepositoryRef } from '@caravel/contracts';
 import { SandboxRepository } from '@caravel/db';
 import {
+  BOT_IDENTITY,
   BwrapSandboxProvider,
+  hostGit,
   LocalSandboxProvider,
+  prepareWorkspace,
+  ToolSandboxAdapter,
   type Sandbox,
   type SandboxProvider,
 } from '@caravel/sandbox';
@@ -10,8 +14,6 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
-import { BOT_IDENTITY, hostGit, prepareWorkspace } from './git-workspace.js';
-import { ToolSandboxAdapter } from './tool-sandbox.adapter.js';
 
 /** The identity bubblewrap runs as when this process is root. */
 const SANDBOX_OWNER = { uid: 65534, gid: 65534 };

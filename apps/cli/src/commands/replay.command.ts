@@ -8,27 +8,23 @@ import {
   type ReplayStepOutcome,
   type Traj,
 } from '@caravel/agent';
-import { AppError } from '@caravel/errors';
+import { AppError, isAppError } from '@caravel/errors';
 import {
   BwrapSandboxProvider,
+  BOT_IDENTITY,
   LocalSandboxProvider,
-  type Sandbox,
+  prepareWorkspace,
+  ToolSandboxAdapter,
   type SandboxProvider,
 } from '@caravel/sandbox';
-import type { ExecRequest, ExecResult, ToolSandbox } from '@caravel/tools';
-import { execFile } from 'node:child_process';
-import { chmod, chown, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { localRepository } from './local-repository.js';
 import { trajectoryOfThread, type EventStoreOptions } from './trajectory.command.js';
 
-const run = promisify(execFile);
 /** The identity bubblewrap runs as when this process is root (as the agent runner does). */
 const SANDBOX_OWNER = { uid: 65534, gid: 65534 };
-const BOT = { name: 'Caravel', email: 'caravel@users.noreply.localhost' };
-const GIT_TIMEOUT_MS = 60_000;
 
 /** Options of `caravel replay`. */
 export interface ReplayCommandOptions extends EventStoreOptions {
@@ -54,99 +50,6 @@ export interface ReplayReport {
   mismatches: number;
 }
 
-function quote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
-async function git(cwd: string, args: readonly string[]): Promise<string> {
-  try {
-    const { stdout } = await run('git', ['-c', 'safe.directory=*', ...args], {
-      cwd,
-      env: { PATH: '/usr/bin:/bin', GIT_TERMINAL_PROMPT: '0', HOME: cwd },
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return stdout.trim();
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr ?? String(error);
-    throw new AppError('PRECONDITION_FAILED', `git ${args.join(' ')}: ${stderr.trim()}`);
-  }
-}
-
-/** The tools' view of a replay sandbox; the diff is taken against the starting commit. */
-class ReplaySandbox implements ToolSandbox {
-  constructor(
-    private readonly sandbox: Sandbox,
-    private readonly baseRef: string,
-  ) {}
-
-  async exec(request: ExecRequest): Promise<ExecResult> {
-    const command = request.cwd
-      ? `cd ${quote(request.cwd)} && ${request.command}`
-      : request.command;
-    const result = await this.sandbox.exec(command, { timeoutMs: request.timeoutMs });
-    const { output, timedOut, truncated } = result;
-    return { exitCode: timedOut ? null : result.exitCode, output, timedOut, truncated };
-  }
-  readFile(path: string) {
-    return this.sandbox.readFile(path);
-  }
-  async writeFile(path: string, content: string) {
-    const existed = await this.sandbox.readFile(path).then(
-      () => true,
-      () => false,
-    );
-    await this.sandbox.writeFile(path, content);
-    return { created: !existed };
-  }
-  async editFile(request: Parameters<ToolSandbox['editFile']>[0]) {
-    const content = await this.sandbox.readFile(request.path);
-    const lines: number[] = [];
-    for (let at = content.indexOf(request.oldText); at !== -1;) {
-      lines.push(content.slice(0, at).split('\n').length);
-      at = content.indexOf(request.oldText, at + request.oldText.length);
-    }
-    if (lines.length === 0) return { status: 'no-match' as const };
-    if (lines.length > 1 && !request.replaceAll)
-      return { status: 'ambiguous' as const, occurrences: lines.length, lines };
-    await this.sandbox.editFile(request.path, request.oldText, request.newText, {
-      replaceAll: request.replaceAll,
-    });
-    return { status: 'replaced' as const, occurrences: lines.length, lines };
-  }
-  async listFiles(path: string) {
-    const listed = await this.sandbox.listFiles(path);
-    return listed.entries.map((e) => ({
-      name: e.path.split('/').pop() ?? e.path,
-      type: e.type,
-      size: e.size,
-    }));
-  }
-  async glob(request: Parameters<ToolSandbox['glob']>[0]) {
-    const pattern = request.path
-      ? `${request.path.replace(/\/$/, '')}/${request.pattern}`
-      : request.pattern;
-    const paths = await this.sandbox.glob(pattern, { maxResults: request.maxResults + 1 });
-    return {
-      paths: paths.slice(0, request.maxResults),
-      truncated: paths.length > request.maxResults,
-    };
-  }
-  async grep(request: Parameters<ToolSandbox['grep']>[0]) {
-    const { path, include, ...rest } = request;
-    const found = await this.sandbox.grep(request.pattern, {
-      ...rest,
-      ...(path ? { path } : {}),
-      ...(include ? { include } : {}),
-    });
-    return { matches: [...found.matches], truncated: found.truncated };
-  }
-  async diff(): Promise<string> {
-    const command = `git add -A && git diff --cached --no-color ${quote(this.baseRef)}`;
-    const result = await this.sandbox.exec(command, { timeoutMs: GIT_TIMEOUT_MS });
-    return result.exitCode === 0 ? result.output : '';
-  }
-}
-
 async function loadTraj(options: ReplayCommandOptions): Promise<{ traj: Traj; name: string }> {
   const isFile = (await stat(options.source).catch(() => undefined))?.isFile() === true;
   if (isFile)
@@ -160,13 +63,7 @@ async function loadTraj(options: ReplayCommandOptions): Promise<{ traj: Traj; na
   return { traj: found.traj, name: `thread ${found.threadId} run ${found.runId}` };
 }
 
-async function chownTree(path: string): Promise<void> {
-  await chown(path, SANDBOX_OWNER.uid, SANDBOX_OWNER.gid);
-  if (!(await stat(path)).isDirectory()) return;
-  for (const entry of await readdir(path)) await chownTree(join(path, entry));
-}
-
-/** Clones the starting repository into the sandbox's workdir, checked out at the base commit. */
+/** Clones the starting repository into the sandbox's workdir, on `branch` at the base commit. */
 async function prepare(
   workdir: string,
   cloneUrl: string,
@@ -174,19 +71,18 @@ async function prepare(
   branch: string,
   owned: boolean,
 ) {
-  await git(workdir, ['clone', '--quiet', cloneUrl, '.']);
-  const commit = base ?? (await git(workdir, ['rev-parse', 'HEAD']));
-  await git(workdir, ['cat-file', '-e', `${commit}^{commit}`]).catch(() => {
-    throw new AppError(
-      'NOT_FOUND',
-      `commit ${commit} is not in ${cloneUrl} (pass --repo or --base)`,
-    );
+  const prepared = await prepareWorkspace({
+    workdir,
+    cloneUrl,
+    branch,
+    ...(base ? { startAt: base } : {}),
+    ...(owned ? { owner: SANDBOX_OWNER } : {}),
+  }).catch((error: unknown) => {
+    throw isAppError(error) && error.code === 'NOT_FOUND'
+      ? new AppError('NOT_FOUND', `${error.message} (pass --repo or --base)`)
+      : error;
   });
-  await git(workdir, ['checkout', '--quiet', '-B', branch, commit]);
-  await git(workdir, ['config', 'user.name', BOT.name]);
-  await git(workdir, ['config', 'user.email', BOT.email]);
-  if (owned) await chownTree(workdir);
-  return commit;
+  return prepared.baseCommit;
 }
 
 function providerFor(kind: 'bwrap' | 'local', rootDir: string): SandboxProvider {
@@ -258,10 +154,10 @@ export async function replayTrajectory(options: ReplayCommandOptions): Promise<R
   await chmod(rootDir, 0o755);
   const provider = providerFor(kind, rootDir);
   const env = {
-    GIT_AUTHOR_NAME: BOT.name,
-    GIT_AUTHOR_EMAIL: BOT.email,
-    GIT_COMMITTER_NAME: BOT.name,
-    GIT_COMMITTER_EMAIL: BOT.email,
+    GIT_AUTHOR_NAME: BOT_IDENTITY.name,
+    GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
+    GIT_COMMITTER_NAME: BOT_IDENTITY.name,
+    GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
   };
   const sandbox = await provider.create({ id: 'replay', env });
   try {
@@ -277,7 +173,7 @@ export async function replayTrajectory(options: ReplayCommandOptions): Promise<R
     write(
       `replaying ${actions.length} calls from ${name} on ${cloneUrl} at ${base.slice(0, 12)} (${kind})`,
     );
-    const tools = new ReplaySandbox(sandbox, base);
+    const tools = new ToolSandboxAdapter(sandbox, base);
     const result = await replayActions(
       actions,
       replayTools(tools, { branch, pullRequestUrl: `${cloneUrl}#${branch}` }),

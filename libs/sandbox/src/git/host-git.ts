@@ -43,6 +43,8 @@ export async function prepareWorkspace(options: {
   workdir: string;
   cloneUrl?: string;
   baseBranch?: string;
+  /** Start the branch at this commit instead of the clone's HEAD (replay); must exist there. */
+  startAt?: string;
   branch: string;
   owner?: { uid: number; gid: number };
 }): Promise<PreparedWorkspace> {
@@ -66,7 +68,21 @@ export async function prepareWorkspace(options: {
   }
   await hostGit(workdir, ['config', 'user.name', BOT_IDENTITY.name]);
   await hostGit(workdir, ['config', 'user.email', BOT_IDENTITY.email]);
-  await hostGit(workdir, ['checkout', '--quiet', '-B', options.branch]);
+  if (options.startAt) {
+    await hostGit(workdir, ['cat-file', '-e', `${options.startAt}^{commit}`]).catch(() => {
+      throw new AppError(
+        'NOT_FOUND',
+        `commit ${options.startAt} is not in ${options.cloneUrl ?? 'the workspace'}`,
+      );
+    });
+  }
+  await hostGit(workdir, [
+    'checkout',
+    '--quiet',
+    '-B',
+    options.branch,
+    ...(options.startAt ? [options.startAt] : []),
+  ]);
   const baseCommit = await hostGit(workdir, ['rev-parse', 'HEAD']);
   if (options.owner) await chownTree(workdir, options.owner.uid, options.owner.gid);
   return { branch: options.branch, baseCommit };

@@ -1,4 +1,4 @@
-import type { Sandbox } from '@caravel/sandbox';
+import type { Sandbox } from '../sandbox.types.js';
 import type {
   EditOutcome,
   EditRequest,
