@@ -1,8 +1,10 @@
 import type { RepositoryRef } from '@caravel/contracts';
 import { SandboxRepository } from '@caravel/db';
+import { AppError } from '@caravel/errors';
 import {
   BOT_IDENTITY,
   BwrapSandboxProvider,
+  bwrapAvailable,
   hostGit,
   LocalSandboxProvider,
   prepareWorkspace,
@@ -58,6 +60,12 @@ export class ThreadSandboxService implements OnModuleDestroy {
   }
 
   async forRun(threadId: string, repository?: RepositoryRef): Promise<ThreadWorkspace> {
+    if (this.provider.name === 'bwrap' && !bwrapAvailable()) {
+      throw new AppError(
+        'DEPENDENCY_UNAVAILABLE',
+        'bubblewrap is not installed: apt-get install bubblewrap, or set SANDBOX_PROVIDER=local (no isolation)',
+      );
+    }
     await mkdir(this.rootDir, { recursive: true });
     const bound = await this.sandboxes.getByThread(threadId);
     const sandbox = bound
