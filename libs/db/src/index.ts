@@ -42,6 +42,11 @@ export {
   type RunEventQuery,
 } from './repositories/run-event.repository.js';
 export {
+  ThreadMessageRepository,
+  type ThreadMessageRow,
+  type NewThreadMessage,
+} from './repositories/thread-message.repository.js';
+export {
   SandboxRepository,
   type SandboxRow,
   type SandboxBinding,

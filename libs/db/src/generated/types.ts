@@ -121,6 +121,16 @@ export type Thread = {
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 };
+export type ThreadMessage = {
+  id: string;
+  thread_id: string;
+  author: string;
+  text: string;
+  trusted: boolean;
+  received_at: Generated<Timestamp>;
+  consumed_by_run: string | null;
+  consumed_at: Timestamp | null;
+};
 export type DB = {
   bus_consumers: BusConsumer;
   bus_dead_letters: BusDeadLetter;
@@ -133,5 +143,6 @@ export type DB = {
   run_events: RunEvent;
   runs: Run;
   sandboxes: Sandbox;
+  thread_messages: ThreadMessage;
   threads: Thread;
 };

@@ -10,6 +10,7 @@ import { OutboxRepository } from './outbox.repository.js';
 import { RunEventRepository } from './run-event.repository.js';
 import { RunRepository } from './run.repository.js';
 import { SandboxRepository } from './sandbox.repository.js';
+import { ThreadMessageRepository } from './thread-message.repository.js';
 import { ThreadRepository } from './thread.repository.js';
 
 const t = (seconds: number): Date => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
@@ -340,5 +341,33 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     const failed = locked.find((row) => row.id === a);
     expect(failed).toMatchObject({ attempts: 2, lastError: 'nats still down', publishedAt: null });
     expect(locked.some((row) => row.id === b)).toBe(false);
+  });
+
+  it('queues follow-ups once and lets exactly one run take them, oldest first', async () => {
+    const messages = new ThreadMessageRepository(database.db);
+    const threadId = await newThread();
+    const [first, second] = [randomUUID(), randomUUID()];
+    const base = { threadId, author: 'github:octocat', trusted: true };
+    expect(
+      await messages.enqueue({ ...base, id: second, text: 'and the docs', receivedAt: t(2) }),
+    ).toBe(true);
+    expect(
+      await messages.enqueue({ ...base, id: first, text: 'also fix the lint', receivedAt: t(1) }),
+    ).toBe(true);
+    expect(
+      await messages.enqueue({ ...base, id: first, text: 'redelivered', receivedAt: t(3) }),
+    ).toBe(false);
+    expect((await messages.waiting(threadId)).map((m) => m.text)).toEqual([
+      'also fix the lint',
+      'and the docs',
+    ]);
+    const runId = randomUUID();
+    const taken = await messages.take(threadId, runId);
+    expect(taken.map((m) => [m.id, m.consumedByRun])).toEqual([
+      [first, runId],
+      [second, runId],
+    ]);
+    expect(await messages.take(threadId, randomUUID())).toEqual([]);
+    expect(await messages.waiting(threadId)).toEqual([]);
   });
 });

@@ -1,0 +1,94 @@
+import type { Selectable } from 'kysely';
+import type { ThreadMessage } from '../generated/types.js';
+import { timeOr, type Executor } from './executor.js';
+
+/** A follow-up message waiting for (or taken by) a thread's run (`thread_messages`). */
+export interface ThreadMessageRow {
+  id: string;
+  threadId: string;
+  author: string;
+  text: string;
+  trusted: boolean;
+  receivedAt: Date;
+  consumedByRun: string | null;
+  consumedAt: Date | null;
+}
+
+export interface NewThreadMessage {
+  /** The trigger's envelope id, so a redelivered trigger is queued once. */
+  id: string;
+  threadId: string;
+  author: string;
+  text: string;
+  trusted: boolean;
+  receivedAt?: Date;
+}
+
+function toRow(row: Selectable<ThreadMessage>): ThreadMessageRow {
+  return {
+    id: row.id,
+    threadId: row.thread_id,
+    author: row.author,
+    text: row.text,
+    trusted: row.trusted,
+    receivedAt: row.received_at,
+    consumedByRun: row.consumed_by_run,
+    consumedAt: row.consumed_at,
+  };
+}
+
+function oldestFirst(a: ThreadMessageRow, b: ThreadMessageRow): number {
+  return a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id);
+}
+
+/** Follow-ups per thread: queued once, each taken by exactly one run. */
+export class ThreadMessageRepository {
+  constructor(private readonly db: Executor) {}
+
+  /** Queues a follow-up; false when that message was queued before. */
+  async enqueue(message: NewThreadMessage, executor: Executor = this.db): Promise<boolean> {
+    const inserted = await executor
+      .insertInto('thread_messages')
+      .values({
+        id: message.id,
+        thread_id: message.threadId,
+        author: message.author,
+        text: message.text,
+        trusted: message.trusted,
+        received_at: timeOr(message.receivedAt),
+      })
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
+  /** Marks every waiting follow-up of the thread as taken by `runId`; returns them oldest first. */
+  async take(
+    threadId: string,
+    runId: string,
+    executor: Executor = this.db,
+  ): Promise<ThreadMessageRow[]> {
+    const rows = await executor
+      .updateTable('thread_messages')
+      .set({ consumed_by_run: runId, consumed_at: timeOr(undefined) })
+      .where('thread_id', '=', threadId)
+      .where('consumed_at', 'is', null)
+      .returningAll()
+      .execute();
+    return rows.map(toRow).sort(oldestFirst);
+  }
+
+  /** The thread's follow-ups no run has taken yet, oldest first. */
+  async waiting(threadId: string, executor: Executor = this.db): Promise<ThreadMessageRow[]> {
+    const rows = await executor
+      .selectFrom('thread_messages')
+      .selectAll()
+      .where('thread_id', '=', threadId)
+      .where('consumed_at', 'is', null)
+      .orderBy('received_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map(toRow);
+  }
+}
