@@ -127,4 +127,53 @@ gate.describe('a runner killed mid-run (kill -9)', () => {
       events: [],
     });
   });
+
+  it('injects a follow-up for the busy thread into the active run before its next model call', async () => {
+    fake.enqueue(
+      execute('touch busy.started; sleep 4; echo one >> calls.log'),
+      execute('echo two >> calls.log'),
+      { toolCalls: [{ name: 'submit', args: {} }] },
+    );
+    const threadId = randomUUID();
+    const trigger = (text: string) =>
+      TriggerReceivedV1.create(
+        {
+          threadId,
+          source: 'synthetic',
+          deliveryId: `follow-${randomUUID()}`,
+          author: { externalId: 'e2e' },
+          text,
+          trusted: true,
+        },
+        { source: 'e2e' },
+      );
+    const first = trigger('write one');
+    const requestsBefore = fake.requests.length;
+    await bus!.publish(TriggerReceivedV1, first);
+    const workspace = join(sandboxRoot, threadId, 'workspace');
+    await eventually(async () =>
+      (await stat(join(workspace, 'busy.started')).catch(() => null)) ? true : undefined,
+    );
+    const followUp = trigger('also write two');
+    await bus!.publish(TriggerReceivedV1, followUp);
+
+    const dashboard = processes.find((p) => p.name === 'dashboard')!;
+    const detail = await eventually(async () => {
+      const response = await fetch(`${dashboard.url}/api/threads/${threadId}`);
+      const body = (await response.json()) as { runs: RunView[] };
+      const main = body.runs.find((r) => r.id === runIdForTrigger(first.id));
+      return main && main.status !== 'queued' && main.status !== 'running' ? body : undefined;
+    }, 120_000);
+    const byId = Object.fromEntries(detail.runs.map((r) => [r.id, r.status]));
+    expect(byId).toEqual({
+      [runIdForTrigger(first.id)]: 'completed',
+      [runIdForTrigger(followUp.id)]: 'merged',
+    });
+    // The second model call saw the follow-up as a user message; the first did not.
+    const bodies = fake.requests.slice(requestsBefore).map((r) => JSON.stringify(r.body));
+    expect(bodies).toHaveLength(3);
+    expect(bodies[0]).not.toContain('also write two');
+    expect(bodies[1]).toContain('also write two');
+    expect(await readFile(join(workspace, 'calls.log'), 'utf8')).toBe('one\ntwo\n');
+  });
 });

@@ -1,4 +1,4 @@
-import { SandboxRepository } from '@caravel/db';
+import { SandboxRepository, ThreadMessageRepository } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
@@ -22,6 +22,7 @@ export class AgentRunnerModule {
         CheckpointerService,
         ThreadSandboxService,
         repositoryProvider(SandboxRepository),
+        repositoryProvider(ThreadMessageRepository),
       ],
     };
   }

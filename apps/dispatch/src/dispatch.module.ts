@@ -1,4 +1,4 @@
-import { RunRepository, ThreadRepository } from '@caravel/db';
+import { RunRepository, ThreadMessageRepository, ThreadRepository } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module } from '@nestjs/common';
 import { RunFinishedHandler } from './handlers/run-finished.handler.js';
@@ -13,6 +13,7 @@ import { DispatchService } from './services/dispatch.service.js';
     DispatchService,
     repositoryProvider(ThreadRepository),
     repositoryProvider(RunRepository),
+    repositoryProvider(ThreadMessageRepository),
   ],
 })
 export class DispatchModule {}

@@ -10,6 +10,7 @@ import {
   buildMiddlewareStack,
   graphRecursionLimitFor,
   systemClock,
+  type MessageQueue,
   type MiddlewareEventSink,
   type StepLimitNotifier,
 } from '@caravel/middleware';
@@ -31,6 +32,10 @@ export interface AgentRunInputs {
   channel: ReplyChannel;
   notifier: StepLimitNotifier;
   events: MiddlewareEventSink;
+  /** Follow-ups that reached the thread while this run works: injected before model calls. */
+  queue: MessageQueue;
+  /** Whether a follow-up's author may be read as instructions. */
+  isTrustedAuthor: (author: string) => boolean;
   /** Directory `scripted:`/`replay:` model paths are resolved against. */
   fileRoot: string;
 }
@@ -68,7 +73,7 @@ export class AgentFactoryService {
       threadId: inputs.threadId,
       ports: {
         agentsFiles: new SandboxAgentsFileFinder(inputs.workspace.sandbox),
-        queue: { drain: () => Promise.resolve([]) },
+        queue: inputs.queue,
         notifier: inputs.notifier,
         events: inputs.events,
         clock: systemClock,
@@ -76,7 +81,7 @@ export class AgentFactoryService {
       modelCallLimit: this.settings.RUN_MAX_MODEL_CALLS,
       stepLimitNoticeAt: Math.max(1, Math.floor(this.settings.RUN_MAX_MODEL_CALLS / 10)),
       replyToolName: 'reply_to_user',
-      isTrustedAuthor: () => true,
+      isTrustedAuthor: inputs.isTrustedAuthor,
       circuitBreakerThreshold: 3,
       primaryModel: { provider: model.provider, modelId: model.modelId },
       modelCallTimeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,

@@ -9,7 +9,9 @@ import {
   type StartRunV1,
 } from '@caravel/contracts';
 import { AppError, isAppError } from '@caravel/errors';
+import { ThreadMessageRepository } from '@caravel/db';
 import { MessagePublisher, type Bus, type Lease } from '@caravel/messaging';
+import type { MessageQueue } from '@caravel/middleware';
 import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
@@ -48,6 +50,7 @@ export class RunExecutorService {
     @Inject(ThreadSandboxService) private readonly sandboxes: ThreadSandboxService,
     @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
     @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+    @Inject(ThreadMessageRepository) private readonly messages: ThreadMessageRepository,
   ) {}
 
   async execute(
@@ -121,6 +124,7 @@ export class RunExecutorService {
         },
         events: { emit: (event) => this.log.log(`thread ${threadId}: ${event.type}`) },
         fileRoot: this.settings.CARAVEL_FILE_ROOT,
+        ...this.followUps(command.data.runId),
       });
       await announce({
         ...(repository ? { repository } : {}),
@@ -151,6 +155,24 @@ export class RunExecutorService {
       const reason = error instanceof Error ? error.message : String(error);
       return { ...conclusion, observation: `${conclusion.observation}: ${reason}` };
     }
+  }
+
+  /** The run's view of its thread's follow-ups: taken (by this run only) before model calls. */
+  private followUps(runId: string): {
+    queue: MessageQueue;
+    isTrustedAuthor: (author: string) => boolean;
+  } {
+    const trusted = new Set<string>();
+    return {
+      queue: {
+        drain: async (threadId) => {
+          const taken = await this.messages.take(threadId, runId);
+          for (const message of taken) if (message.trusted) trusted.add(message.author);
+          return taken.map(({ id, text, author }) => ({ id, text, author }));
+        },
+      },
+      isTrustedAuthor: (author) => trusted.has(author),
+    };
   }
 
   private reply(threadId: string, text: string): Promise<{ messageId: string }> {
