@@ -92,3 +92,4 @@ export {
 } from './git/turn-diff.js';
 export { ToolSandboxAdapter } from './adapters/tool-sandbox.adapter.js';
 export { BOT_IDENTITY, hostGit, prepareWorkspace, type PreparedWorkspace } from './git/host-git.js';
+export { shellQuote } from './session/request-encoder.js';

@@ -7,11 +7,7 @@ import type {
   ScmPort,
 } from '@caravel/tools';
 import type { ThreadWorkspace } from './thread-sandbox.service.js';
-import { hostGit } from '@caravel/sandbox';
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
+import { hostGit, shellQuote } from '@caravel/sandbox';
 
 /**
  * SCM for repositories cloned from a local path or a plain git URL: commits in the sandbox, pushes

@@ -46,6 +46,8 @@ export class ThreadSandboxService implements OnModuleDestroy {
   private readonly rootDir: string;
   private readonly provider: SandboxProvider;
   private readonly open = new Map<string, Sandbox>();
+  /** Checked on the first run, not at every run (it spawns `bwrap --version`). */
+  private bwrapInstalled: boolean | undefined;
 
   constructor(
     @Inject(AGENT_SETTINGS) settings: AgentSettings,
@@ -60,7 +62,7 @@ export class ThreadSandboxService implements OnModuleDestroy {
   }
 
   async forRun(threadId: string, repository?: RepositoryRef): Promise<ThreadWorkspace> {
-    if (this.provider.name === 'bwrap' && !bwrapAvailable()) {
+    if (this.provider.name === 'bwrap' && !(this.bwrapInstalled ??= bwrapAvailable())) {
       throw new AppError(
         'DEPENDENCY_UNAVAILABLE',
         'bubblewrap is not installed: apt-get install bubblewrap, or set SANDBOX_PROVIDER=local (no isolation)',

@@ -1,19 +1,8 @@
 import { AppError } from '@caravel/errors';
-import { execFile } from 'node:child_process';
+import { hostGit } from '@caravel/sandbox';
 import { cp, mkdtemp, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
-
-async function git(cwd: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await run('git', ['-c', 'safe.directory=*', ...args], {
-    cwd,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return stdout.trim();
-}
 
 export interface LocalRepository {
   /** The repository runs clone from and push their branch to. */
@@ -25,7 +14,7 @@ export interface LocalRepository {
 
 async function isOwnRepository(path: string): Promise<boolean> {
   try {
-    return (await git(path, ['rev-parse', '--show-toplevel'])) === path;
+    return (await hostGit(path, ['rev-parse', '--show-toplevel'])) === path;
   } catch {
     return false;
   }
@@ -44,9 +33,9 @@ export async function localRepository(pathArg: string): Promise<LocalRepository>
   if (await isOwnRepository(path)) return { path, name: basename(path) };
   const copy = join(await mkdtemp(join(tmpdir(), 'caravel-repo-')), basename(path));
   await cp(path, copy, { recursive: true, filter: (source) => !source.includes('/node_modules') });
-  await git(copy, ['init', '--quiet', '--initial-branch=main']);
-  await git(copy, ['add', '-A']);
-  await git(copy, [
+  await hostGit(copy, ['init', '--quiet', '--initial-branch=main']);
+  await hostGit(copy, ['add', '-A']);
+  await hostGit(copy, [
     '-c',
     'user.name=Caravel',
     '-c',
@@ -62,8 +51,8 @@ export async function localRepository(pathArg: string): Promise<LocalRepository>
 /** What the run's branch changed, from the repository it was pushed to. */
 export async function branchDiff(repository: string, branch: string): Promise<string | undefined> {
   try {
-    const base = await git(repository, ['merge-base', 'HEAD', branch]);
-    return await git(repository, ['diff', '--no-color', `${base}..${branch}`]);
+    const base = await hostGit(repository, ['merge-base', 'HEAD', branch]);
+    return await hostGit(repository, ['diff', '--no-color', `${base}..${branch}`]);
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
 import type { Sandbox } from '../sandbox.types.js';
+import { shellQuote } from '../session/request-encoder.js';
 import type {
   EditOutcome,
   EditRequest,
@@ -12,10 +13,6 @@ import type {
   ToolSandbox,
   WriteOutcome,
 } from '@caravel/tools';
-
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
 
 function lineNumbers(content: string, needle: string): number[] {
   const lines: number[] = [];
