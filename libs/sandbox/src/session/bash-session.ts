@@ -1,20 +1,29 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import type { Readable, Writable } from 'node:stream';
 import { sandboxError } from '../sandbox.errors.js';
 import type { ExecOptions, ExecResult } from '../sandbox.types.js';
 import { FrameReader, type DriverFrame } from './frame-reader.js';
 import { shapeOutput } from './output-shaping.js';
 import { encodeRequest, newSentinel } from './request-encoder.js';
 
-/** How to start a session's driver process and how it behaves. */
-export interface BashSessionOptions {
-  /** Executable to spawn: `bash` itself, or a wrapper such as `bwrap` that ends in bash. */
-  readonly file: string;
-  readonly args: readonly string[];
-  /** The complete environment of the spawned process (never the host's). */
-  readonly env: Readonly<Record<string, string>>;
-  readonly uid?: number;
-  readonly gid?: number;
+/**
+ * The driver process a session talks to: a spawned child, or a driver attached over another
+ * transport (such as a `docker exec` stream). A `ChildProcess` with piped stdio is one.
+ */
+export interface SessionProcess {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  on(event: 'error', listener: (error: Error) => void): this;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+}
+
+/** How a session behaves, whatever runs its driver. */
+export interface SessionDriverOptions {
   readonly defaultTimeoutMs: number;
   readonly maxTimeoutMs: number;
   readonly outputLimitBytes: number;
@@ -23,6 +32,17 @@ export interface BashSessionOptions {
   readonly startTimeoutMs: number;
   /** Host-side slack past timeout + grace before an unanswered session is declared dead. */
   readonly watchdogSlackMs: number;
+}
+
+/** How to spawn a session's driver process and how it behaves. */
+export interface BashSessionOptions extends SessionDriverOptions {
+  /** Executable to spawn: `bash` itself, or a wrapper such as `bwrap` that ends in bash. */
+  readonly file: string;
+  readonly args: readonly string[];
+  /** The complete environment of the spawned process (never the host's). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly uid?: number;
+  readonly gid?: number;
 }
 
 interface Pending {
@@ -49,8 +69,9 @@ export class BashSession {
   private stderrTail = '';
 
   private constructor(
-    private readonly child: ChildProcessWithoutNullStreams,
-    private readonly options: BashSessionOptions,
+    private readonly child: SessionProcess,
+    private readonly terminate: () => void,
+    private readonly options: SessionDriverOptions & { readonly file?: string },
   ) {
     this.reader = new FrameReader(options.outputLimitBytes + 64 * 1024);
   }
@@ -64,7 +85,29 @@ export class BashSession {
       ...(options.uid === undefined ? {} : { uid: options.uid }),
       ...(options.gid === undefined ? {} : { gid: options.gid }),
     });
-    const session = new BashSession(child, options);
+    const killGroup = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone: nothing to kill.
+      }
+    };
+    const session = new BashSession(child, killGroup, options);
+    await session.awaitGreeting();
+    return session;
+  }
+
+  /**
+   * Attaches to a driver started some other way (see `driverArguments`) and waits for its
+   * greeting. `terminate` must end the driver at once; it is called when the session dies.
+   */
+  static async attach(
+    driver: SessionProcess,
+    terminate: () => void,
+    options: SessionDriverOptions,
+  ): Promise<BashSession> {
+    const session = new BashSession(driver, terminate, options);
     await session.awaitGreeting();
     return session;
   }
@@ -182,7 +225,7 @@ export class BashSession {
     });
     this.child.stdin.on('error', () => undefined);
     this.child.on('error', (error) => {
-      this.die(`cannot start ${this.options.file}: ${error.message}`);
+      this.die(`cannot start ${this.options.file ?? 'the session driver'}: ${error.message}`);
       if (!started) onStart(this.unavailableError('provider_unavailable'));
     });
     this.child.on('exit', (code, signal) => {
@@ -207,12 +250,8 @@ export class BashSession {
   }
 
   private kill(): void {
-    if (this.child.pid === undefined || this.child.exitCode !== null) return;
-    try {
-      process.kill(-this.child.pid, 'SIGKILL');
-    } catch {
-      // Already gone: nothing to kill.
-    }
+    if (this.child.exitCode !== null) return;
+    this.terminate();
   }
 
   private unavailableError(reason: 'session_dead' | 'provider_unavailable' = 'session_dead') {
@@ -231,7 +270,7 @@ function encodeRequestOrError(
   command: string,
   env: Readonly<Record<string, string>>,
   timeoutMs: number,
-  options: BashSessionOptions,
+  options: SessionDriverOptions,
 ): { sentinel: string; bytes: Buffer } | Error {
   const sentinel = newSentinel();
   try {
