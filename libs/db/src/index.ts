@@ -50,6 +50,9 @@ export {
   SandboxRepository,
   type SandboxRow,
   type SandboxBinding,
+  type RetiredSandboxRow,
+  type Retirement,
+  type RetirementReason,
 } from './repositories/sandbox.repository.js';
 export { InboxRepository } from './repositories/inbox.repository.js';
 export {

@@ -79,6 +79,27 @@ export type OutboxEntry = {
   attempts: Generated<number>;
   last_error: string | null;
 };
+export type RetiredSandbox = {
+  id: string;
+  thread_id: string;
+  provider: string;
+  external_id: string;
+  /**
+   * recreated | replaced | reclaimed | gone
+   */
+  reason: string;
+  /**
+   * Whether the sandbox itself still exists on its provider.
+   */
+  kept: boolean;
+  /**
+   * A git bundle of the work it held when it was deleted (absolute path on the broker's host).
+   */
+  snapshot_path: string | null;
+  snapshot_commit: string | null;
+  created_at: Timestamp;
+  retired_at: Generated<Timestamp>;
+};
 export type Run = {
   id: string;
   thread_id: string;
@@ -140,6 +161,7 @@ export type DB = {
   inbox: InboxEntry;
   leases: Lease;
   outbox: OutboxEntry;
+  retired_sandboxes: RetiredSandbox;
   run_events: RunEvent;
   runs: Run;
   sandboxes: Sandbox;

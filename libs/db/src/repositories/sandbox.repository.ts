@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Sandbox } from '../generated/types.js';
+import type { RetiredSandbox, Sandbox } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
 
 /** The sandbox bound to a thread (`sandboxes`). */
@@ -22,6 +22,54 @@ export interface SandboxBinding {
   at?: Date;
 }
 
+/** Why a sandbox stopped being its thread's. */
+export type RetirementReason = 'recreated' | 'replaced' | 'reclaimed' | 'gone';
+
+/** How a sandbox left its thread, and where its work went. */
+export interface Retirement {
+  reason: RetirementReason;
+  /** The sandbox still exists on its provider (kept for recovery). */
+  kept: boolean;
+  /** A git bundle of its work, when it was deleted with work in it. */
+  snapshotPath?: string;
+  snapshotCommit?: string;
+  at?: Date;
+}
+
+/** A sandbox that was bound to a thread once (`retired_sandboxes`). */
+export interface RetiredSandboxRow {
+  id: string;
+  threadId: string;
+  provider: string;
+  externalId: string;
+  reason: string;
+  kept: boolean;
+  snapshotPath: string | null;
+  snapshotCommit: string | null;
+  createdAt: Date;
+  retiredAt: Date;
+}
+
+function toRetiredRow(row: Selectable<RetiredSandbox>): RetiredSandboxRow {
+  return {
+    id: row.id,
+    threadId: row.thread_id,
+    provider: row.provider,
+    externalId: row.external_id,
+    reason: row.reason,
+    kept: row.kept,
+    snapshotPath: row.snapshot_path,
+    snapshotCommit: row.snapshot_commit,
+    createdAt: row.created_at,
+    retiredAt: row.retired_at,
+  };
+}
+
+/** Runs `work` in the executor's transaction, or in a new one. */
+function inTransaction<T>(executor: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
+  return executor.isTransaction ? work(executor) : executor.transaction().execute(work);
+}
+
 function toRow(row: Selectable<Sandbox>): SandboxRow {
   return {
     id: row.id,
@@ -34,7 +82,7 @@ function toRow(row: Selectable<Sandbox>): SandboxRow {
   };
 }
 
-/** Thread -> sandbox bindings, one per thread. */
+/** Thread -> sandbox bindings, one per thread, and the sandboxes threads had before. */
 export class SandboxRepository {
   constructor(private readonly db: Executor) {}
 
@@ -107,5 +155,83 @@ export class SandboxRepository {
       .where('thread_id', '=', threadId)
       .executeTakeFirst();
     return result.numDeletedRows > 0n;
+  }
+  /**
+   * Unbinds sandbox `sandboxId` and records how it left, in one transaction. Null when it is no
+   * longer bound (someone else retired it first).
+   */
+  async retire(
+    sandboxId: string,
+    retirement: Retirement,
+    executor: Executor = this.db,
+  ): Promise<RetiredSandboxRow | null> {
+    return inTransaction(executor, async (trx) => {
+      const removed = await trx
+        .deleteFrom('sandboxes')
+        .where('id', '=', sandboxId)
+        .returningAll()
+        .executeTakeFirst();
+      if (!removed) return null;
+      const retired = await trx
+        .insertInto('retired_sandboxes')
+        .values({
+          id: removed.id,
+          thread_id: removed.thread_id,
+          provider: removed.provider,
+          external_id: removed.external_id,
+          reason: retirement.reason,
+          kept: retirement.kept,
+          snapshot_path: retirement.snapshotPath ?? null,
+          snapshot_commit: retirement.snapshotCommit ?? null,
+          created_at: removed.created_at,
+          retired_at: timeOr(retirement.at),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toRetiredRow(retired);
+    });
+  }
+
+  /**
+   * Retires `sandboxId` and binds `next` to the same thread, atomically: either the thread moves
+   * to the new sandbox with the old one recorded, or nothing changes (null: the old one was no
+   * longer bound).
+   */
+  async replace(
+    sandboxId: string,
+    retirement: Retirement,
+    next: SandboxBinding,
+    executor: Executor = this.db,
+  ): Promise<{ retired: RetiredSandboxRow; sandbox: SandboxRow } | null> {
+    return inTransaction(executor, async (trx) => {
+      const retired = await this.retire(sandboxId, retirement, trx);
+      if (!retired) return null;
+      const { sandbox } = await this.bind(next, trx);
+      return { retired, sandbox };
+    });
+  }
+
+  /** Bindings not used since `before`, least recently used first. */
+  async listIdle(before: Date, limit = 100, executor: Executor = this.db): Promise<SandboxRow[]> {
+    const rows = await executor
+      .selectFrom('sandboxes')
+      .selectAll()
+      .where('last_used_at', '<', before)
+      .orderBy('last_used_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toRow);
+  }
+
+  /** The sandboxes a thread had before its current one, oldest first. */
+  async listRetired(threadId: string, executor: Executor = this.db): Promise<RetiredSandboxRow[]> {
+    const rows = await executor
+      .selectFrom('retired_sandboxes')
+      .selectAll()
+      .where('thread_id', '=', threadId)
+      .orderBy('retired_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toRetiredRow);
   }
 }
