@@ -28,6 +28,8 @@ const caravelProjects = {
   middleware: 'libs/middleware',
   tools: 'libs/tools',
   sandbox: 'libs/sandbox',
+  integrations: 'libs/integrations',
+  swegen: 'libs/swegen',
   ingress: 'apps/ingress',
   dispatch: 'apps/dispatch',
   'agent-runner': 'apps/agent-runner',
