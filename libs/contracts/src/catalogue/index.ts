@@ -11,7 +11,7 @@ export {
   TriggerReceivedV1,
 };
 export * from './common.js';
-export { SandboxPing } from './sandbox.requests.js';
+export * from './sandbox.requests.js';
 
 /** Every message Caravel speaks. Contract tests walk this list. */
 export const CATALOGUE = [
