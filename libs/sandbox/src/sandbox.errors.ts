@@ -17,6 +17,7 @@ export const SANDBOX_ERROR_REASONS = {
   sandboxNotFound: 'sandbox_not_found',
   sandboxExists: 'sandbox_exists',
   providerUnavailable: 'provider_unavailable',
+  providerAuthFailed: 'provider_auth_failed',
 } as const;
 
 export type SandboxErrorReason = (typeof SANDBOX_ERROR_REASONS)[keyof typeof SANDBOX_ERROR_REASONS];
@@ -34,6 +35,8 @@ const CODE_FOR_REASON: Record<SandboxErrorReason, ErrorCode> = {
   sandbox_not_found: 'NOT_FOUND',
   sandbox_exists: 'CONFLICT',
   provider_unavailable: 'DEPENDENCY_UNAVAILABLE',
+  // The broker's own credentials for a remote provider were refused: its configuration is wrong.
+  provider_auth_failed: 'CONFIG_INVALID',
 };
 
 /**

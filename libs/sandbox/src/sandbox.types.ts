@@ -1,5 +1,5 @@
-/** The providers this library ships; `docker` and remote providers will join this union. */
-export type SandboxProviderName = 'local' | 'bwrap';
+/** The providers this library ships (`remote`: any service behind `RemoteSandboxProvider`). */
+export type SandboxProviderName = 'local' | 'bwrap' | 'docker' | 'remote';
 
 /** Resource limits applied inside a sandbox (where the provider can enforce them). */
 export interface SandboxLimits {
