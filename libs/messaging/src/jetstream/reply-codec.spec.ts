@@ -31,6 +31,21 @@ describe('reply codec', () => {
     expect(error.details).toMatchObject({ subject: 'sandbox.x.exec' });
   });
 
+  it("keeps the responder's details.reason, and only that of its details", () => {
+    const failure = new AppError('NOT_FOUND', 'no such file', {
+      details: { reason: 'file_not_found', path: '/secret/host/path' },
+    });
+    const error = thrown(() => decodeReply(encodeFailure(failure), 'sandbox.x.read'));
+    expect(error.details).toEqual({
+      subject: 'sandbox.x.read',
+      remoteCode: 'NOT_FOUND',
+      reason: 'file_not_found',
+    });
+    expect(
+      thrown(() => decodeReply(encodeFailure(new AppError('CONFLICT', 'x')), 's')).details,
+    ).not.toHaveProperty('reason');
+  });
+
   it('turns a plain thrown error into a retryable INTERNAL one', () => {
     const error = thrown(() => decodeReply(encodeFailure(new Error('boom')), 's'));
     expect(error).toMatchObject({ code: 'INTERNAL', message: 'boom', retryable: true });

@@ -3,7 +3,10 @@ import { AppError, ERROR_CODES, toAppError, type ErrorCode } from '@caravel/erro
 /** The wire form of a request/reply answer. */
 export type ReplyBody =
   | { ok: true; value?: unknown }
-  | { ok: false; error: { code: string; message: string; retryable: boolean } };
+  | {
+      ok: false;
+      error: { code: string; message: string; retryable: boolean; reason?: string };
+    };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -29,9 +32,17 @@ export function encodeSuccess(value: unknown): Uint8Array {
 
 export function encodeFailure(error: unknown): Uint8Array {
   const appError = toAppError(error);
+  // `details.reason` tells cases of one code apart (e.g. a sandbox file that does not exist from a
+  // sandbox that does not); other details may not be JSON-safe and stay with the responder.
+  const reason = appError.details['reason'];
   const body: ReplyBody = {
     ok: false,
-    error: { code: appError.code, message: appError.message, retryable: appError.retryable },
+    error: {
+      code: appError.code,
+      message: appError.message,
+      retryable: appError.retryable,
+      ...(typeof reason === 'string' ? { reason } : {}),
+    },
   };
   return encodeJson(body);
 }
@@ -58,9 +69,9 @@ export function decodeReply<T>(bytes: Uint8Array, subject: string): T {
     );
   }
   if (body.ok) return body.value as T;
-  const { code, message, retryable } = body.error;
+  const { code, message, retryable, reason } = body.error;
   throw new AppError(knownCode(code), message, {
     retryable,
-    details: { subject, remoteCode: code },
+    details: { subject, remoteCode: code, ...(typeof reason === 'string' ? { reason } : {}) },
   });
 }
