@@ -66,10 +66,9 @@ export function unreachable(
   error: unknown,
   timeoutMs: number,
 ): AppError {
-  const name = error instanceof Error ? error.name : '';
-  const cause = error instanceof Error ? causeText(error) : String(error);
-  const what =
-    name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs} ms` : cause;
+  const failed = errorLike(error);
+  const timedOut = failed?.name === 'TimeoutError' || failed?.name === 'AbortError';
+  const what = timedOut ? `no answer within ${timeoutMs} ms` : causeText(error);
   return sandboxError(
     'provider_unavailable',
     `remote sandbox service at ${safeBase(baseUrl)} is unreachable (${where}): ${what}`,
@@ -86,14 +85,25 @@ export function malformedResponse(where: string, status: number, problem: string
   );
 }
 
+/**
+ * Errors from fetch may come from another realm (test sandboxes, workers), so they are read by
+ * shape rather than `instanceof`.
+ */
+function errorLike(value: unknown): { name: string; message: string; cause?: unknown } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { name, message, cause } = value as { name?: unknown; message?: unknown; cause?: unknown };
+  if (typeof message !== 'string') return undefined;
+  return { name: typeof name === 'string' ? name : 'Error', message, cause };
+}
+
 /** fetch wraps the socket error (ECONNREFUSED and the like) in a generic "fetch failed". */
-function causeText(error: Error): string {
-  const cause = error.cause;
-  if (cause instanceof Error) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    return code ? `${code} (${cause.message})` : cause.message;
-  }
-  return error.message;
+function causeText(error: unknown): string {
+  const failed = errorLike(error);
+  if (!failed) return String(error);
+  const cause = errorLike(failed.cause);
+  if (!cause) return failed.message;
+  const code = (failed.cause as { code?: unknown }).code;
+  return typeof code === 'string' ? `${code} (${cause.message})` : cause.message;
 }
 
 /** The base URL without any credentials it might embed. */
