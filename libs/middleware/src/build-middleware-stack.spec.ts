@@ -16,6 +16,7 @@ import {
   RecordingEvents,
   RecordingNotifier,
   ScriptedQueue,
+  relaxedLoopOptions,
 } from './testing/recording-ports.js';
 import {
   ScriptedChatModel,
@@ -24,7 +25,10 @@ import {
   type ScriptedTurn,
 } from './testing/scripted-chat-model.js';
 
-/** The stack as the seeds list it, outermost first; spelled out so the test cannot drift with the code. */
+/**
+ * The stack as the seeds list it, outermost first, with SWE-agent's requery and run limits inside
+ * the circuit breaker; spelled out so the test cannot drift with the code.
+ */
 const SEEDS_ORDER = [
   'sanitize-tool-inputs',
   'model-call-limit',
@@ -34,6 +38,8 @@ const SEEDS_ORDER = [
   'ensure-no-empty-message',
   'step-limit-notice',
   'sandbox-circuit-breaker',
+  'requery',
+  'run-limits',
   'model-fallback',
   'strip-empty-thinking',
   'model-call-timeout',
@@ -59,6 +65,7 @@ function stackOptions(overrides: Partial<MiddlewareStackOptions> = {}) {
     circuitBreakerThreshold: 2,
     primaryModel: { modelId: 'primary', provider: 'anthropic' },
     modelCallTimeoutMs: 60_000,
+    ...relaxedLoopOptions(),
     ...overrides,
   };
   return { options, events, notifier, clock };

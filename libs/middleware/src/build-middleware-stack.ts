@@ -22,6 +22,8 @@ import { sanitizeToolInputsMiddleware } from './sanitize-tool-inputs.middleware.
 import { scopedAgentsMdMiddleware } from './scoped-agents-md.middleware.js';
 import { stepLimitNoticeMiddleware } from './step-limit-notice.middleware.js';
 import { stripEmptyThinkingMiddleware } from './strip-empty-thinking.middleware.js';
+import { requeryMiddleware, type RequeryOptions } from './requery.middleware.js';
+import { runLimitsMiddleware, type RunLimitsOptions } from './run-limits.middleware.js';
 import { toolErrorsMiddleware } from './tool-errors.middleware.js';
 
 /** The ports the runner implements for one run. */
@@ -56,6 +58,10 @@ export interface MiddlewareStackOptions {
   modelCallTimeoutMs: number;
   maxToolArgBytes?: number;
   readToolName?: string;
+  /** SWE-agent's requery discipline (the sink is the stack's). */
+  requery: Omit<RequeryOptions, 'events'>;
+  /** Budget, time, context, command and stuck limits (clock and sink are the stack's). */
+  runLimits: Omit<RunLimitsOptions, 'events' | 'clock'>;
 }
 
 type Builders = Record<MiddlewareName, () => AgentMiddleware>;
@@ -95,6 +101,9 @@ function builders(o: MiddlewareStackOptions): Builders {
         classify: o.classifyInfrastructureFailure,
         events: ports.events,
       }),
+    requery: () => requeryMiddleware({ ...o.requery, events: ports.events }),
+    'run-limits': () =>
+      runLimitsMiddleware({ ...o.runLimits, events: ports.events, clock: ports.clock }),
     'model-fallback': () =>
       modelFallbackMiddleware({
         primary: o.primaryModel,

@@ -7,6 +7,7 @@ export type {
   MessageQueue,
   MiddlewareEvent,
   MiddlewareEventSink,
+  ModelPricing,
   QueuedMessage,
   StepLimitNotice,
   StepLimitNotifier,
@@ -71,3 +72,9 @@ export {
   type MiddlewareStackOptions,
 } from './build-middleware-stack.js';
 export { graphRecursionLimitFor } from './recursion-limit.js';
+export { requeryMiddleware, type RequeryOptions } from './requery.middleware.js';
+export {
+  estimateTokens,
+  runLimitsMiddleware,
+  type RunLimitsOptions,
+} from './run-limits.middleware.js';

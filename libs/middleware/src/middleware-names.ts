@@ -1,5 +1,8 @@
 /**
- * The canonical order of the agent's middleware stack, outermost first (as the seeds give it).
+ * The canonical order of the agent's middleware stack, outermost first (as the seeds give it),
+ * with SWE-agent's loop discipline added where it must sit: `requery` outside `run-limits`, so
+ * every requeried answer is a paid call that passes the budget check, and both outside the
+ * fallback and the timeout, which act per call.
  *
  * LangChain composes `wrapModelCall` / `wrapToolCall` so the first entry is the outermost wrapper,
  * runs `beforeModel` hooks first-to-last and `afterModel` / `afterAgent` hooks last-to-first.
@@ -13,6 +16,8 @@ export const MIDDLEWARE_ORDER = [
   'ensure-no-empty-message',
   'step-limit-notice',
   'sandbox-circuit-breaker',
+  'requery',
+  'run-limits',
   'model-fallback',
   'strip-empty-thinking',
   'model-call-timeout',

@@ -48,7 +48,22 @@ export type MiddlewareEvent =
   | { type: 'thinking_blocks_stripped'; removed: number }
   | { type: 'step_limit_notice_failed'; reason: string }
   | { type: 'agents_md_unavailable'; path: string; reason: string }
-  | { type: 'message_queue_unavailable'; threadId: string; reason: string };
+  | { type: 'message_queue_unavailable'; threadId: string; reason: string }
+  | {
+      /** An answer the model had to give again; recorded in the trajectory, not the history. */
+      type: 'requery';
+      attempt: number;
+      failure: string;
+      message: string;
+      reply: { content: string; toolCalls: { name: string; args: Record<string, unknown> }[] };
+    }
+  | {
+      /** What one model call cost and the run's totals after it. */
+      type: 'model_call_cost';
+      costUsd: number;
+      totals: { costUsd: number; tokensSent: number; tokensReceived: number; calls: number };
+    }
+  | { type: 'run_limit_reached'; reason: string; message: string };
 
 /** Receives middleware events (the runner turns them into step events on the bus). */
 export interface MiddlewareEventSink {
@@ -59,7 +74,17 @@ export interface MiddlewareEventSink {
 export interface Clock {
   /** Calls `callback` after `ms`; the returned function cancels it. */
   setTimer(ms: number, callback: () => void): () => void;
+  /** Milliseconds since the epoch. */
+  nowMs(): number;
 }
 
 /** Decides whether a thrown tool error means the sandbox/infrastructure is failing. */
 export type InfrastructureFailureClassifier = (error: unknown) => boolean;
+
+/** List prices of the run's model, for the budget check before each paid call. */
+export interface ModelPricing {
+  /** The most a call with a prompt of `inputTokens` is expected to cost, in dollars. */
+  estimateCallUsd(inputTokens: number): number;
+  /** What a completed call cost at list price, in dollars. */
+  costUsd(usage: { inputTokens: number; outputTokens: number }): number;
+}

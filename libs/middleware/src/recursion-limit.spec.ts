@@ -10,6 +10,7 @@ import {
   RecordingEvents,
   RecordingNotifier,
   ScriptedQueue,
+  relaxedLoopOptions,
 } from './testing/recording-ports.js';
 import { ScriptedChatModel, toolTurn } from './testing/scripted-chat-model.js';
 
@@ -32,6 +33,7 @@ function agentAt(recursionLimit: number | undefined) {
     circuitBreakerThreshold: 3,
     primaryModel: { modelId: 'm', provider: 'p' },
     modelCallTimeoutMs: 60_000,
+    ...relaxedLoopOptions(),
   });
   const loop = Array.from({ length: LIMIT + 2 }, () => toolTurn([{ name: 'ls', args: {} }]));
   const model = new ScriptedChatModel(loop);

@@ -7,4 +7,5 @@ export const systemClock: Clock = {
     handle.unref();
     return () => clearTimeout(handle);
   },
+  nowMs: () => Date.now(),
 };

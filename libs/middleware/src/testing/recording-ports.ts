@@ -5,10 +5,12 @@ import type {
   MessageQueue,
   MiddlewareEvent,
   MiddlewareEventSink,
+  ModelPricing,
   QueuedMessage,
   StepLimitNotice,
   StepLimitNotifier,
 } from '../ports.js';
+import type { MiddlewareStackOptions } from '../build-middleware-stack.js';
 
 /** An event sink that keeps what it was given. */
 export class RecordingEvents implements MiddlewareEventSink {
@@ -54,6 +56,14 @@ export class MapAgentsFinder implements AgentsFileFinder {
 /** A clock whose timers fire only when the test says so. */
 export class ManualClock implements Clock {
   private timers: { ms: number; callback: () => void; cancelled: boolean }[] = [];
+  /** The time `nowMs` reports; tests move it with {@link advance}. */
+  private now = 1_700_000_000_000;
+  nowMs(): number {
+    return this.now;
+  }
+  advance(ms: number): void {
+    this.now += ms;
+  }
   setTimer(ms: number, callback: () => void): () => void {
     const timer = { ms, callback, cancelled: false };
     this.timers.push(timer);
@@ -71,4 +81,26 @@ export class ManualClock implements Clock {
     this.timers = [];
     for (const timer of due) timer.callback();
   }
+}
+
+/** Prices of a model that costs nothing (scripted). */
+export const FREE_PRICING: ModelPricing = { estimateCallUsd: () => 0, costUsd: () => 0 };
+
+/** Loop-discipline options with every limit off: the stack behaves as if they were absent. */
+export function relaxedLoopOptions(): Pick<MiddlewareStackOptions, 'requery' | 'runLimits'> {
+  return {
+    requery: {
+      validator: {
+        blocklist: { prefixes: [], exact: [], unlessFlag: [], checkCompound: false },
+        multilineCommands: [],
+      },
+    },
+    runLimits: {
+      limits: { maxCostUsd: 0, maxWallTimeMs: 0, maxInputTokens: 0 },
+      execution: { maxTotalExecutionSeconds: 0, maxConsecutiveTimeouts: 0 },
+      stuckThreshold: 0,
+      pricing: FREE_PRICING,
+      promptMessageId: 'no-prompt-id',
+    },
+  };
 }
