@@ -20,3 +20,5 @@ export {
   type FakeUsage,
   type RecordedLlmRequest,
 } from './fake-llm/index.js';
+// Loopback fakes of the SaaS APIs (GitHub + git smart-HTTP, Slack, Linear, Jira, Confluence).
+export * from './fakes/index.js';

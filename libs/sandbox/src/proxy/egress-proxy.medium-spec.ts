@@ -4,13 +4,12 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testEnvironment } from '@caravel/testing';
+import { FakeGitHub, testEnvironment } from '@caravel/testing';
 import { applyBotIdentity } from '../git/git-script.js';
 import { BwrapSandboxProvider, bwrapAvailable } from '../providers/bwrap.provider.js';
 import type { Sandbox } from '../sandbox.types.js';
 import { EgressProxy } from './egress-proxy.js';
 import { PLACEHOLDER_TOKEN } from './sandbox-egress.js';
-import { FakeGitHub } from './testing/fake-github.js';
 import { RefreshingTokenSource } from './token-source.js';
 
 const missing = !bwrapAvailable() || !execFileSync('sh', ['-c', 'command -v socat || true']).length;

@@ -1,0 +1,156 @@
+import { AppError } from '@caravel/errors';
+import { FakeGitHub, rateLimited } from '@caravel/testing';
+import { GitHubApi } from './github-client.js';
+import { GitHubCodeHost } from './github-code-host.js';
+import { staticGitHubTokens } from './github-tokens.js';
+
+const repository = { owner: 'acme', name: 'widgets' };
+const USER_TOKEN = 'gho_user_token_1';
+
+describe('GitHubCodeHost against the fake GitHub with the real Octokit', () => {
+  let github: FakeGitHub;
+  let waits: number[];
+
+  const host = (token: string | null = USER_TOKEN): GitHubCodeHost =>
+    new GitHubCodeHost(
+      new GitHubApi({
+        baseUrl: github.origin,
+        tokens: staticGitHubTokens(token ?? undefined),
+        retry: { sleep: (ms) => Promise.resolve(void waits.push(ms)) },
+      }),
+      repository,
+    );
+
+  beforeEach(async () => {
+    waits = [];
+    github = new FakeGitHub().addRepository('acme/widgets', { defaultBranch: 'trunk' });
+    github.addUserToken(USER_TOKEN, 'octocat');
+    await github.start();
+  });
+
+  afterEach(() => github.close());
+
+  it('opens a draft pull request on the default branch, then updates it instead of opening another', async () => {
+    const first = await host().openDraftPullRequest({
+      branch: 'caravel/t1',
+      title: 'Fix',
+      body: 'a',
+    });
+    const second = await host().openDraftPullRequest({
+      branch: 'caravel/t1',
+      title: 'Fix 2',
+      body: 'b',
+    });
+
+    expect(first).toEqual({
+      number: second.number,
+      url: expect.stringContaining('/pull/'),
+      draft: true,
+    });
+    const pulls = github.state.pulls.get('acme/widgets') ?? [];
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]).toMatchObject({
+      base: 'trunk',
+      head: 'caravel/t1',
+      title: 'Fix 2',
+      body: 'b',
+    });
+    await expect(host().findOpenPullRequest('caravel/t1')).resolves.toEqual(second);
+    await expect(host().findOpenPullRequest('other')).resolves.toBeNull();
+  });
+
+  it('posts a comment once per idempotency key, finding the earlier one on a retry', async () => {
+    const first = await host().comment(7, 'Done: see the PR', 'reply:run-1');
+    const again = await host().comment(7, 'Done: see the PR', 'reply:run-1');
+    const other = await host().comment(7, 'Another', 'reply:run-2');
+
+    expect(first.created).toBe(true);
+    expect(again).toEqual({ ...first, created: false });
+    expect(other.created).toBe(true);
+    const stored = github.state.issueComments.get('acme/widgets#7') ?? [];
+    expect(stored.map((c) => c.body.split('\n')[0])).toEqual(['Done: see the PR', 'Another']);
+    expect(stored[0]?.user.login).toBe('octocat');
+  });
+
+  it('reacts to a comment and requests reviewers on a pull request', async () => {
+    const posted = await host().comment(3, 'hello');
+    await host().react({ kind: 'issue-comment', id: posted.id }, 'eyes');
+    const pr = await host().openDraftPullRequest({ branch: 'b', title: 't', body: '' });
+    const review = await host().requestReview({
+      pullRequest: pr.number,
+      reviewers: ['hubot'],
+      verdictRequested: false,
+    });
+
+    expect(github.state.reactions).toEqual([
+      { subject: `acme/widgets:issues-comment:${posted.id}`, content: 'eyes', login: 'octocat' },
+    ]);
+    expect(review.requested).toEqual(['hubot']);
+    expect(github.state.pulls.get('acme/widgets')?.[0]?.requestedReviewers).toEqual(['hubot']);
+  });
+
+  it('codes bad credentials as UNAUTHENTICATED without echoing the token', async () => {
+    const error = await host('gho_wrong')
+      .comment(1, 'x')
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'UNAUTHENTICATED', retryable: false });
+    expect((error as AppError).message).toContain('Bad credentials');
+    expect(JSON.stringify(error)).not.toContain('gho_wrong');
+  });
+
+  it('codes a token scoped to another repository as FORBIDDEN', async () => {
+    const other = await github.mint({ repository: 'acme/other' });
+    await expect(host(other.token).comment(1, 'x')).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('codes a missing pull request as NOT_FOUND', async () => {
+    await expect(host().updatePullRequest(404, { title: 't', body: 'b' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      details: { status: 404 },
+    });
+  });
+
+  it('waits out a short 429 retry-after once and succeeds', async () => {
+    github.failNext(
+      { method: 'POST', path: '/comments' },
+      rateLimited(2, { message: 'slow down' }),
+    );
+
+    const posted = await host().comment(5, 'after the limit');
+
+    expect(posted.created).toBe(true);
+    expect(waits).toEqual([2000]);
+    expect(github.callsTo({ method: 'POST', path: '/issues/5/comments' })).toHaveLength(2);
+  });
+
+  it('does not hold a call for a long retry-after: RATE_LIMITED with the wait in details', async () => {
+    github.failNext({ path: '/comments' }, rateLimited(120, { message: 'slow down' }));
+
+    await expect(host().comment(5, 'x')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      retryable: true,
+      details: { retryAfterSeconds: 120 },
+    });
+    expect(waits).toEqual([]);
+  });
+
+  it('treats a secondary rate limit (403 with retry-after) as a rate limit', async () => {
+    github.failNext(
+      { path: '/comments' },
+      { ...rateLimited(1, { message: 'secondary' }), status: 403 },
+    );
+
+    await expect(host().comment(5, 'x')).resolves.toMatchObject({ created: true });
+    expect(waits).toEqual([1000]);
+  });
+
+  it('fails cleanly when no GitHub credentials are configured', async () => {
+    await expect(host(null).comment(1, 'x')).rejects.toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: 'GitHub is not configured: set GITHUB_TOKEN to use it.',
+    });
+    expect(github.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,232 @@
+import { randomBytes, verify, type KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import {
+  LoopbackApi,
+  bearerToken,
+  type FakeResponse,
+  type RecordedCall,
+} from '../http/loopback-api.js';
+import { serveGitHttpBackend } from './git-cgi-bridge.js';
+import { GitHubState, registerGitHubRoutes } from './github-routes.js';
+
+/** Settings of the fake GitHub. */
+export interface FakeGitHubOptions {
+  /** Directory of bare repositories, `<owner>/<name>.git`, served over git smart-HTTP. */
+  readonly root?: string;
+  /** The clock tokens and app JWTs expire by (default `Date.now`). */
+  readonly now?: () => number;
+  /** Lifetime of a minted token (default one hour). */
+  readonly tokenTtlMs?: number;
+  /** A GitHub App whose RS256 JWTs the fake accepts on `/app/...`. */
+  readonly app?: { readonly id: string; readonly publicKey: KeyObject | string };
+}
+
+/** A minted installation-style token. */
+export interface FakeMintedToken {
+  readonly token: string;
+  readonly expiresAt: Date;
+}
+
+interface Issued {
+  readonly repositories: string[] | 'all';
+  readonly expiresAt: number;
+  readonly login: string;
+}
+
+const BAD_CREDENTIALS: FakeResponse = {
+  status: 401,
+  body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' },
+};
+
+/**
+ * A GitHub stand-in on 127.0.0.1 speaking the REST API Caravel uses (repositories, issue and
+ * review comments, reactions, pull requests, review requests, App installation tokens) and git
+ * smart-HTTP through `git http-backend`. Tokens are either user tokens ({@link addUserToken},
+ * every repository) or installation tokens it mints, each valid for its repositories until it
+ * expires; git wants `Basic x-access-token:<token>`, the API `Bearer <token>`.
+ */
+export class FakeGitHub extends LoopbackApi {
+  readonly state: GitHubState;
+  readonly minted: FakeMintedToken[] = [];
+  /** Tokens of requests let through, in order. */
+  readonly accepted: string[] = [];
+  /** Authorization headers of requests refused. */
+  readonly rejected: string[] = [];
+  private readonly issued = new Map<string, Issued>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: FakeGitHubOptions = {}) {
+    super();
+    this.now = options.now ?? Date.now;
+    const root = options.root;
+    this.state = new GitHubState(
+      () => this.origin,
+      (key) => root !== undefined && existsSync(join(root, `${key}.git`)),
+    );
+    this.authorize((call) => this.check(call));
+    this.route('POST', '/app/installations/:id/access_tokens', (call, p) =>
+      this.installationToken(call, Number(p['id'])),
+    );
+    this.route('GET', '/user', (call) => ({
+      status: 200,
+      body: { login: this.loginOf(call) },
+    }));
+    registerGitHubRoutes(this, this.state, (call) => this.loginOf(call));
+  }
+
+  /** Starts the server; returns its origin (the Octokit `baseUrl`). */
+  start(): Promise<string> {
+    return this.listen();
+  }
+
+  /** Declares a repository (default branch `main`) under an App installation. */
+  addRepository(
+    fullName: string,
+    options: { defaultBranch?: string; installationId?: number } = {},
+  ): this {
+    this.state.repositories.set(fullName.toLowerCase(), {
+      defaultBranch: options.defaultBranch ?? 'main',
+      installationId: options.installationId ?? 1,
+    });
+    return this;
+  }
+
+  /** Accepts `token` as a user's OAuth token with access to every repository. */
+  addUserToken(token: string, login: string): this {
+    this.issued.set(token, { repositories: 'all', expiresAt: Number.POSITIVE_INFINITY, login });
+    return this;
+  }
+
+  /** Mints a token for one repository (the `TokenMinter` a test may hand a token source). */
+  readonly mint = (scope: { repository: string }): Promise<FakeMintedToken> =>
+    Promise.resolve(this.issue([scope.repository.toLowerCase()]));
+
+  protected override handleRaw(req: IncomingMessage, res: ServerResponse): boolean {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const git = /^\/([^/]+)\/([^/]+?)\.git\//.exec(path);
+    if (!git) return false;
+    const token = basicToken(String(req.headers.authorization ?? ''));
+    if (!this.options.root || !token || !this.valid(token, `${git[1]}/${git[2]}`)) {
+      this.rejected.push(req.headers.authorization ?? '(none)');
+      req.resume();
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="fake"' }).end('bad credentials\n');
+      return true;
+    }
+    this.accepted.push(token);
+    serveGitHttpBackend(req, res, this.options.root, 'x-access-token');
+    return true;
+  }
+
+  private issue(repositories: string[] | 'all', login = 'caravel[bot]'): FakeMintedToken {
+    const token = `ghs_fake${randomBytes(16).toString('hex')}`;
+    const expiresAt = this.now() + (this.options.tokenTtlMs ?? 3_600_000);
+    this.issued.set(token, { repositories, expiresAt, login });
+    const minted = { token, expiresAt: new Date(expiresAt) };
+    this.minted.push(minted);
+    return minted;
+  }
+
+  private check(call: RecordedCall): FakeResponse | null {
+    if (call.path.startsWith('/app/')) return null;
+    const token = bearerToken(call);
+    const repo = /^\/repos\/([^/]+)\/([^/]+)/.exec(call.path);
+    const repository = repo ? `${repo[1]}/${repo[2]}` : undefined;
+    if (!token || !this.issued.has(token) || !this.valid(token, repository)) {
+      this.rejected.push(String(call.headers.authorization ?? '(none)'));
+      return token && this.issued.has(token) && this.unexpired(token)
+        ? { status: 403, body: { message: 'Resource not accessible by integration' } }
+        : BAD_CREDENTIALS;
+    }
+    this.accepted.push(token);
+    return null;
+  }
+
+  private installationToken(call: RecordedCall, installationId: number): FakeResponse {
+    const app = this.options.app;
+    const jwt = bearerToken(call);
+    if (!app || !jwt || !verifyAppJwt(jwt, app, this.now())) {
+      this.rejected.push(String(call.headers.authorization ?? '(none)'));
+      return {
+        status: 401,
+        body: { message: 'A JSON web token could not be decoded' },
+      };
+    }
+    const installed = [...this.state.repositories].filter(
+      ([, repo]) => repo.installationId === installationId,
+    );
+    if (installed.length === 0) return { status: 404, body: { message: 'Not Found' } };
+    const asked = call.body?.['repositories'];
+    const names = installed.map(([fullName]) => fullName);
+    const repositories = Array.isArray(asked)
+      ? names.filter((fullName) => asked.map(String).includes(fullName.split('/')[1] ?? ''))
+      : names;
+    const minted = this.issue(repositories);
+    return {
+      status: 201,
+      body: {
+        token: minted.token,
+        expires_at: minted.expiresAt.toISOString(),
+        permissions: { contents: 'write', pull_requests: 'write', issues: 'write' },
+        repository_selection: Array.isArray(asked) ? 'selected' : 'all',
+      },
+    };
+  }
+
+  private loginOf(call: RecordedCall): string {
+    const token = bearerToken(call);
+    return (token && this.issued.get(token)?.login) ?? 'unknown';
+  }
+
+  private unexpired(token: string): boolean {
+    return (this.issued.get(token)?.expiresAt ?? 0) > this.now();
+  }
+
+  private valid(token: string, repository: string | undefined): boolean {
+    const issued = this.issued.get(token);
+    if (!issued || !this.unexpired(token)) return false;
+    if (issued.repositories === 'all' || repository === undefined) return true;
+    return issued.repositories.includes(repository.toLowerCase());
+  }
+}
+
+function basicToken(header: string): string | undefined {
+  const basic = /^Basic (\S+)$/.exec(header)?.[1];
+  const decoded = basic ? Buffer.from(basic, 'base64').toString('utf8') : '';
+  return decoded.startsWith('x-access-token:')
+    ? decoded.slice('x-access-token:'.length)
+    : undefined;
+}
+
+/** Checks an App JWT as GitHub does: RS256 signature, issuer, and an unexpired window. */
+function verifyAppJwt(
+  jwt: string,
+  app: { id: string; publicKey: KeyObject | string },
+  nowMs: number,
+): boolean {
+  const [header, payload, signature] = jwt.split('.');
+  if (!header || !payload || !signature) return false;
+  const decode = (part: string): Record<string, unknown> =>
+    JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
+  try {
+    if (decode(header)['alg'] !== 'RS256') return false;
+    const ok = verify(
+      'sha256',
+      Buffer.from(`${header}.${payload}`),
+      app.publicKey,
+      Buffer.from(signature, 'base64url'),
+    );
+    const claims = decode(payload);
+    const now = Math.floor(nowMs / 1000);
+    return (
+      ok &&
+      String(claims['iss']) === app.id &&
+      Number(claims['exp']) > now &&
+      Number(claims['iat']) <= now + 60 &&
+      Number(claims['exp']) - Number(claims['iat']) <= 660
+    );
+  } catch {
+    return false;
+  }
+}

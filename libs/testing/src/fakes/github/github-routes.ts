@@ -1,0 +1,222 @@
+import {
+  textOf,
+  type FakeResponse,
+  type LoopbackApi,
+  type RecordedCall,
+} from '../http/loopback-api.js';
+
+/** A comment as the fake stores it (issue/PR conversation or review comment). */
+export interface FakeGitHubComment {
+  id: number;
+  body: string;
+  user: { login: string; type: string };
+  html_url: string;
+  created_at: string;
+  /** For review-comment replies: the comment answered. */
+  in_reply_to_id?: number;
+}
+
+/** A pull request as the fake stores it. */
+export interface FakeGitHubPull {
+  number: number;
+  title: string;
+  body: string;
+  draft: boolean;
+  state: 'open' | 'closed';
+  head: string;
+  base: string;
+  requestedReviewers: string[];
+}
+
+/** A reaction the fake recorded. */
+export interface FakeGitHubReaction {
+  subject: string;
+  content: string;
+  login: string;
+}
+
+const REACTIONS = ['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes'];
+
+/** In-memory GitHub objects, keyed by `owner/name` (lower case). */
+export class GitHubState {
+  readonly repositories = new Map<string, { defaultBranch: string; installationId: number }>();
+  readonly issueComments = new Map<string, FakeGitHubComment[]>();
+  readonly reviewComments: FakeGitHubComment[] = [];
+  readonly pulls = new Map<string, FakeGitHubPull[]>();
+  readonly reactions: FakeGitHubReaction[] = [];
+  private nextId = 1000;
+
+  /**
+   * @param origin the fake's origin, for `html_url`s
+   * @param implicit a repository known without {@link repositories} (a bare repo on disk)
+   */
+  constructor(
+    private readonly origin: () => string,
+    private readonly implicit: (key: string) => boolean = () => false,
+  ) {}
+
+  /** A repository by `owner/name` (lower case), declared or implicit. */
+  repository(key: string): { defaultBranch: string; installationId: number } | undefined {
+    const declared = this.repositories.get(key);
+    if (declared) return declared;
+    return this.implicit(key) ? { defaultBranch: 'main', installationId: 1 } : undefined;
+  }
+
+  id(): number {
+    this.nextId += 1;
+    return this.nextId;
+  }
+
+  comment(repo: string, body: string, login: string, anchor: string): FakeGitHubComment {
+    const id = this.id();
+    return {
+      id,
+      body,
+      user: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' },
+      html_url: `${this.origin()}/${repo}/${anchor}#comment-${id}`,
+      created_at: new Date(0).toISOString(),
+    };
+  }
+
+  pullJson(repo: string, pull: FakeGitHubPull): Record<string, unknown> {
+    const [owner] = repo.split('/');
+    return {
+      number: pull.number,
+      title: pull.title,
+      body: pull.body,
+      draft: pull.draft,
+      state: pull.state,
+      html_url: `${this.origin()}/${repo}/pull/${pull.number}`,
+      head: { ref: pull.head, label: `${owner}:${pull.head}` },
+      base: { ref: pull.base },
+      requested_reviewers: pull.requestedReviewers.map((login) => ({ login })),
+    };
+  }
+}
+
+/** Who a call is, once authenticated: the login the fake attributes writes to. */
+export type CallerOf = (call: RecordedCall) => string;
+
+const repoKey = (p: Record<string, string>): string => `${p['owner']}/${p['repo']}`.toLowerCase();
+const notFound: FakeResponse = { status: 404, body: { message: 'Not Found' } };
+const text = (call: RecordedCall, field: string): string => textOf(call.body?.[field]);
+
+/** Registers the REST endpoints Caravel uses on `api`, over `state`. */
+export function registerGitHubRoutes(api: LoopbackApi, state: GitHubState, caller: CallerOf): void {
+  api.route('GET', '/repos/:owner/:repo', (_call, p) => {
+    const repo = state.repository(repoKey(p));
+    if (!repo) return notFound;
+    const [owner, name] = repoKey(p).split('/');
+    const body = { name, full_name: `${owner}/${name}`, default_branch: repo.defaultBranch };
+    return { status: 200, body: { ...body, private: true } };
+  });
+  api.route('GET', '/repos/:owner/:repo/installation', (_call, p) => {
+    const repo = state.repository(repoKey(p));
+    return repo ? { status: 200, body: { id: repo.installationId } } : notFound;
+  });
+  registerComments(api, state, caller);
+  registerPulls(api, state);
+}
+
+function registerComments(api: LoopbackApi, state: GitHubState, caller: CallerOf): void {
+  api.route('GET', '/repos/:owner/:repo/issues/:number/comments', (call, p) => {
+    const all = state.issueComments.get(`${repoKey(p)}#${p['number']}`) ?? [];
+    const perPage = Number(call.query['per_page'] ?? 30);
+    const page = Number(call.query['page'] ?? 1);
+    return { status: 200, body: all.slice((page - 1) * perPage, page * perPage) };
+  });
+  api.route('POST', '/repos/:owner/:repo/issues/:number/comments', (call, p) => {
+    const key = `${repoKey(p)}#${p['number']}`;
+    const comment = state.comment(
+      repoKey(p),
+      text(call, 'body'),
+      caller(call),
+      `issues/${p['number']}`,
+    );
+    state.issueComments.set(key, [...(state.issueComments.get(key) ?? []), comment]);
+    return { status: 201, body: comment };
+  });
+  api.route('POST', '/repos/:owner/:repo/pulls/:number/comments/:id/replies', (call, p) => {
+    const parent = state.reviewComments.find((c) => c.id === Number(p['id']));
+    if (!parent) return notFound;
+    const reply = state.comment(
+      repoKey(p),
+      text(call, 'body'),
+      caller(call),
+      `pull/${p['number']}`,
+    );
+    state.reviewComments.push({ ...reply, in_reply_to_id: parent.id });
+    return { status: 201, body: { ...reply, in_reply_to_id: parent.id } };
+  });
+  for (const kind of ['issues', 'pulls'] as const) {
+    api.route('POST', `/repos/:owner/:repo/${kind}/comments/:id/reactions`, (call, p) => {
+      const content = text(call, 'content');
+      if (!REACTIONS.includes(content)) {
+        return {
+          status: 422,
+          body: { message: 'Validation Failed', errors: [{ field: 'content' }] },
+        };
+      }
+      const subject = `${repoKey(p)}:${kind}-comment:${p['id']}`;
+      const login = caller(call);
+      const existing = state.reactions.find(
+        (r) => r.subject === subject && r.content === content && r.login === login,
+      );
+      if (!existing) state.reactions.push({ subject, content, login });
+      return { status: existing ? 200 : 201, body: { id: state.id(), content, user: { login } } };
+    });
+  }
+}
+
+function registerPulls(api: LoopbackApi, state: GitHubState): void {
+  const find = (p: Record<string, string>): FakeGitHubPull | undefined =>
+    state.pulls.get(repoKey(p))?.find((pull) => pull.number === Number(p['number']));
+  api.route('GET', '/repos/:owner/:repo/pulls', (call, p) => {
+    const wanted = call.query['state'] ?? 'open';
+    const head = call.query['head']?.split(':').pop();
+    const list = (state.pulls.get(repoKey(p)) ?? []).filter(
+      (pull) => (wanted === 'all' || pull.state === wanted) && (!head || pull.head === head),
+    );
+    return { status: 200, body: list.map((pull) => state.pullJson(repoKey(p), pull)) };
+  });
+  api.route('POST', '/repos/:owner/:repo/pulls', (call, p) => {
+    const list = state.pulls.get(repoKey(p)) ?? [];
+    const head = text(call, 'head').split(':').pop() ?? '';
+    if (list.some((pull) => pull.head === head && pull.state === 'open')) {
+      const message = `A pull request already exists for ${head}.`;
+      return { status: 422, body: { message: 'Validation Failed', errors: [{ message }] } };
+    }
+    const pull: FakeGitHubPull = {
+      number: state.id(),
+      title: text(call, 'title'),
+      body: text(call, 'body'),
+      draft: call.body?.['draft'] === true,
+      state: 'open',
+      head,
+      base: text(call, 'base'),
+      requestedReviewers: [],
+    };
+    state.pulls.set(repoKey(p), [...list, pull]);
+    return { status: 201, body: state.pullJson(repoKey(p), pull) };
+  });
+  api.route('GET', '/repos/:owner/:repo/pulls/:number', (_call, p) => {
+    const pull = find(p);
+    return pull ? { status: 200, body: state.pullJson(repoKey(p), pull) } : notFound;
+  });
+  api.route('PATCH', '/repos/:owner/:repo/pulls/:number', (call, p) => {
+    const pull = find(p);
+    if (!pull) return notFound;
+    if (typeof call.body?.['title'] === 'string') pull.title = call.body['title'];
+    if (typeof call.body?.['body'] === 'string') pull.body = call.body['body'];
+    return { status: 200, body: state.pullJson(repoKey(p), pull) };
+  });
+  api.route('POST', '/repos/:owner/:repo/pulls/:number/requested_reviewers', (call, p) => {
+    const pull = find(p);
+    if (!pull) return notFound;
+    const reviewers = Array.isArray(call.body?.['reviewers']) ? call.body['reviewers'] : [];
+    for (const login of reviewers.map(String)) {
+      if (!pull.requestedReviewers.includes(login)) pull.requestedReviewers.push(login);
+    }
+    return { status: 201, body: state.pullJson(repoKey(p), pull) };
+  });
+}

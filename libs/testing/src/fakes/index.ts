@@ -1,0 +1,27 @@
+export {
+  LoopbackApi,
+  bearerToken,
+  rateLimited,
+  type Authorizer,
+  type CallMatcher,
+  type FakeResponse,
+  type RecordedCall,
+  type RouteHandler,
+  type ScriptedFailure,
+} from './http/loopback-api.js';
+export { FakeGitHub, type FakeGitHubOptions, type FakeMintedToken } from './github/fake-github.js';
+export type {
+  FakeGitHubComment,
+  FakeGitHubPull,
+  FakeGitHubReaction,
+  GitHubState,
+} from './github/github-routes.js';
+export { serveGitHttpBackend } from './github/git-cgi-bridge.js';
+export { FakeSlack, type FakeSlackMessage } from './slack/fake-slack.js';
+export {
+  FakeLinear,
+  linearError,
+  type FakeLinearComment,
+  type FakeLinearIssue,
+  type FakeLinearTeam,
+} from './linear/fake-linear.js';
