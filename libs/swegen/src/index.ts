@@ -34,3 +34,69 @@ export {
   type PatchSplitInput,
 } from './create/patch-split.js';
 export { FixtureRepo, type FixtureChanges } from './testing/fixture-repo.js';
+export type { IssueInfo, PrFile, PrSource, PullRequestInfo } from './pr/pr-source.js';
+export { LocalPrSource } from './pr/local-pr-source.js';
+export { injectedPrSchema, type InjectedPr } from './pr/pull-request.schema.js';
+export {
+  SOLVE_SH,
+  TEST_COMMAND_PLACEHOLDER,
+  TODO_MARKER,
+  skeletonDockerfile,
+  skeletonTestSh,
+  taskToml,
+  type EnvironmentFacts,
+  type TaskMetadata,
+} from './create/skeleton.js';
+export { writeTaskSkeleton, type SkeletonInput } from './create/task-writer.js';
+export {
+  EVALUATION_LIMITS,
+  PR_EVALUATION_TOOL,
+  evaluatePr,
+  evaluationPrompt,
+  prEvaluationSchema,
+  type PrEvaluation,
+} from './create/pr-evaluation.js';
+export { findLinkedIssues } from './create/linked-issues.finder.js';
+export { ensureCachedRepo, repoCachePath } from './create/repo-cache.js';
+export {
+  completeSkeleton,
+  type CompletionInput,
+  type CompletionOutcome,
+} from './create/completion-agent.js';
+export { EDITABLE_TASK_FILES } from './create/completion-workspace.js';
+export { createTask, type CreateTaskOptions, type CreateTaskResult } from './create/create-task.js';
+export { CreateLog, type CreateRecord } from './state/create-log.js';
+export {
+  REFERENCE_MAX_AGE_DAYS,
+  TaskReferences,
+  type TaskReference,
+} from './state/task-references.js';
+export {
+  installsSystemPackages,
+  parseDockerfile,
+  planHostBuild,
+  sourceFetch,
+  splitAndList,
+  type BuildStep,
+  type DockerInstruction,
+} from './validate/dockerfile-plan.js';
+export { readReward, type RewardOutcome } from './validate/reward.js';
+export { readTaskTimeouts, tomlNumbers, type TaskTimeouts } from './validate/task-config.js';
+export {
+  summaryLine,
+  validationPassed,
+  type TaskValidation,
+  type TrialOutcome,
+} from './validate/validation-result.js';
+export { validateOnHost, type HostValidationOptions } from './validate/host-validator.js';
+export { findHarbor, parseHarborJob, validateWithHarbor } from './validate/harbor-runner.js';
+export {
+  discoverTasks,
+  repoCacheDir,
+  validateTask,
+  validateTasks,
+  type ValidateOptions,
+  type ValidationRunner,
+} from './validate/validate-tasks.js';
+export { buildJsBugFixFixture, type JsBugFixFixture } from './testing/js-fixture.js';
+export { jsFixtureModelScript } from './testing/js-fixture-script.js';

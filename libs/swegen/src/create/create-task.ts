@@ -1,0 +1,250 @@
+import type { SandboxProvider } from '@caravel/sandbox';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { access, readFile, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { swegenError } from '../errors/swegen-errors.js';
+import type { PrSource, PullRequestInfo } from '../pr/pr-source.js';
+import {
+  checkSubstantiality,
+  DEFAULT_SUBSTANTIALITY,
+  type SubstantialityRule,
+} from '../rules/relevant-source.js';
+import { dedupeKeyFor, taskIdFor } from '../rules/task-id.js';
+import { CreateLog } from '../state/create-log.js';
+import { TaskReferences } from '../state/task-references.js';
+import { summaryLine, type TaskValidation } from '../validate/validation-result.js';
+import { completeSkeleton } from './completion-agent.js';
+import { editableFingerprint } from './completion-workspace.js';
+import { findLinkedIssues } from './linked-issues.finder.js';
+import { splitPatches, type PatchSplit } from './patch-split.js';
+import { evaluatePr, evaluationPrompt, type PrEvaluation } from './pr-evaluation.js';
+import { ensureCachedRepo } from './repo-cache.js';
+import { writeTaskSkeleton } from './task-writer.js';
+
+/** The settings of one `create`. */
+export interface CreateTaskOptions {
+  readonly repo: string;
+  readonly pr: number;
+  readonly source: PrSource;
+  /** The swegen state directory (create.jsonl, task_references.json, repos/, jobs/). */
+  readonly stateDir: string;
+  /** Where tasks are written (`<tasksDir>/<task id>`). */
+  readonly tasksDir: string;
+  /** The model of the evaluation step and of the completion agent. */
+  readonly model: BaseChatModel;
+  /** The sandbox the completion agent works in; absent: the skeleton is left for a human. */
+  readonly completion?: {
+    readonly provider: SandboxProvider;
+    readonly hostWorkspace: (id: string) => string;
+    readonly maxModelCalls?: number;
+  };
+  /** Validates a task directory; required unless `validate` is false. */
+  readonly validator?: (taskDir: string) => Promise<TaskValidation>;
+  readonly validate?: boolean;
+  readonly requireIssue?: boolean;
+  readonly requireMinimumDifficulty?: boolean;
+  readonly substantiality?: SubstantialityRule;
+  readonly useReferences?: boolean;
+  readonly force?: boolean;
+  readonly allowUnmerged?: boolean;
+  readonly log?: (line: string) => void;
+}
+
+/** What `create` produced. */
+export interface CreateTaskResult {
+  readonly status: 'created' | 'deduped';
+  readonly taskId: string;
+  readonly taskDir: string;
+  readonly validation?: TaskValidation;
+  readonly evaluation?: PrEvaluation;
+  /** Whether the task reached a dataset repository (publishing is not wired yet: always false). */
+  readonly published: boolean;
+}
+
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+async function gates(
+  options: CreateTaskOptions,
+  pr: PullRequestInfo,
+): Promise<Awaited<ReturnType<typeof findLinkedIssues>>> {
+  if (!pr.merged && !options.allowUnmerged)
+    throw swegenError('pr_not_merged', `${pr.repo}#${pr.number} is not merged`);
+  const issues = await findLinkedIssues(options.source, pr);
+  if (issues.length === 0 && options.requireIssue !== false) {
+    throw swegenError(
+      'missing_issue',
+      `${pr.repo}#${pr.number} links no issue (pass --no-require-issue to allow it)`,
+    );
+  }
+  return issues;
+}
+
+/**
+ * `swegen create`: turns one merged PR into a Harbor task. In order: PR metadata, the linked-issue
+ * gate, the create.jsonl dedupe (a hit returns the recorded task), the full file list and the
+ * source-count gate, the repository cache, the patch split, the model's evaluation (a "not
+ * substantial" verdict is TRIVIAL_PR), the skeleton, the completion agent, the NOP/Oracle
+ * validation (a failure removes the task: VALIDATION_FAILED), the task reference, and the
+ * create.jsonl record.
+ */
+export async function createTask(options: CreateTaskOptions): Promise<CreateTaskResult> {
+  const log = options.log ?? (() => undefined);
+  const pr = await options.source.getPullRequest(options.repo, options.pr);
+  const issues = await gates(options, pr);
+  const taskId = taskIdFor(pr.repo, pr.number);
+  const taskDir = resolve(options.tasksDir, taskId);
+  const createLog = new CreateLog(join(options.stateDir, 'create.jsonl'));
+  const recorded = await createLog.find(dedupeKeyFor(pr.repo, pr.number));
+  if (recorded && !options.force && (await exists(recorded.harbor))) {
+    log(`${taskId}: already created at ${recorded.harbor}`);
+    return { status: 'deduped', taskId, taskDir: recorded.harbor, published: recorded.published };
+  }
+  const files = (await options.source.listFiles(pr.repo, pr.number)).map((f) => f.filename);
+  const rule = options.substantiality ?? DEFAULT_SUBSTANTIALITY;
+  if (options.requireMinimumDifficulty !== false) {
+    const verdict = checkSubstantiality(files, rule);
+    if (!verdict.ok)
+      throw swegenError(
+        'trivial_pr',
+        `${pr.repo}#${pr.number} is too small or too large: ${verdict.reason}`,
+      );
+  }
+  if (await exists(taskDir)) {
+    if (!options.force)
+      throw swegenError(
+        'already_exists',
+        `${taskDir} already exists (pass --force to regenerate it)`,
+      );
+    await rm(taskDir, { recursive: true, force: true });
+  }
+  const git = await ensureCachedRepo(options.stateDir, pr.repo, options.source.fetchUrl(pr), [
+    pr.baseSha,
+    pr.headSha,
+  ]);
+  const split = await splitPatches({
+    git,
+    baseSha: pr.baseSha,
+    headSha: pr.headSha,
+    prFiles: files,
+    compat: rule.compat,
+  });
+  log(`${taskId}: ${split.sourceFiles.length} source files, ${split.testFiles.length} test files`);
+  const evaluation = await evaluatePr(
+    options.model,
+    evaluationPrompt(pr, issues, split.testFiles, split.sourceFiles),
+  );
+  if (!evaluation.is_substantial && options.requireMinimumDifficulty !== false) {
+    throw swegenError(
+      'trivial_pr',
+      `${pr.repo}#${pr.number} is not substantial: ${evaluation.reason}`,
+    );
+  }
+  await writeTaskSkeleton(taskDir, skeletonInput(pr, split, evaluation));
+  const validation = await completeAndValidate(options, pr, split, taskDir, git.repoPath);
+  if (validation?.passed) await saveReference(options, pr, taskId, taskDir);
+  const published = false;
+  await createLog.append({
+    key: dedupeKeyFor(pr.repo, pr.number),
+    repo: pr.repo,
+    pr: pr.number,
+    task_id: taskId,
+    harbor: taskDir,
+    ts: new Date().toISOString(),
+    published,
+  });
+  return {
+    status: 'created',
+    taskId,
+    taskDir,
+    evaluation,
+    published,
+    ...(validation ? { validation } : {}),
+  };
+}
+
+function skeletonInput(
+  pr: PullRequestInfo,
+  split: PatchSplit,
+  evaluation: PrEvaluation,
+): Parameters<typeof writeTaskSkeleton>[1] {
+  return {
+    split,
+    facts: { cloneUrl: pr.cloneUrl, headSha: pr.headSha, prNumber: pr.number },
+    instruction: evaluation.instruction,
+    metadata: {
+      difficulty: evaluation.difficulty,
+      category: evaluation.category,
+      tags: evaluation.tags,
+      sourceRepo: pr.repo,
+      sourcePr: pr.number,
+      baseSha: split.base,
+      headSha: split.head,
+      ...(evaluation.task_name ? { taskName: evaluation.task_name } : {}),
+    },
+  };
+}
+
+async function completeAndValidate(
+  options: CreateTaskOptions,
+  pr: PullRequestInfo,
+  split: PatchSplit,
+  taskDir: string,
+  repoPath: string,
+): Promise<TaskValidation | undefined> {
+  const validate =
+    options.validator ??
+    (() => Promise.reject(swegenError('invalid_input', 'no validator configured')));
+  let last: TaskValidation | undefined;
+  let fingerprint: string | undefined;
+  if (options.completion) {
+    const reference =
+      options.useReferences === false
+        ? undefined
+        : await new TaskReferences(join(options.stateDir, 'task_references.json')).get(pr.repo);
+    const outcome = await completeSkeleton({
+      ...options.completion,
+      model: options.model,
+      taskDir,
+      repoPath,
+      headSha: split.head,
+      validate,
+      repo: pr.repo,
+      prNumber: pr.number,
+      testFiles: split.testFiles.map((t) => t.repoPath),
+      ...(reference ? { reference } : {}),
+    });
+    options.log?.(`completion agent ended${outcome.error ? `: ${outcome.error}` : ''}`);
+    last = outcome.lastValidation;
+    fingerprint = outcome.validatedFingerprint;
+  }
+  if (options.validate === false) return last;
+  const unchanged = last?.passed && fingerprint === (await editableFingerprint(taskDir));
+  const result = unchanged && last ? last : await validate(taskDir);
+  if (!result.passed) {
+    await rm(taskDir, { recursive: true, force: true });
+    throw swegenError('validation_failed', `validation failed: ${summaryLine(result)}`, {
+      taskId: result.taskId,
+    });
+  }
+  return result;
+}
+
+async function saveReference(
+  options: CreateTaskOptions,
+  pr: PullRequestInfo,
+  taskId: string,
+  taskDir: string,
+): Promise<void> {
+  await new TaskReferences(join(options.stateDir, 'task_references.json')).save({
+    repo: pr.repo,
+    taskId,
+    pr: pr.number,
+    taskDir,
+    dockerfile: await readFile(join(taskDir, 'environment', 'Dockerfile'), 'utf8'),
+    testSh: await readFile(join(taskDir, 'tests', 'test.sh'), 'utf8'),
+  });
+}

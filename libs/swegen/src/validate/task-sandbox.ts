@@ -1,0 +1,99 @@
+import { DEFAULT_SYSTEM_PATHS, safeEnvironment } from '@caravel/sandbox';
+import { spawn } from 'node:child_process';
+import { lstat, open, readlink } from 'node:fs/promises';
+
+/** A host directory and where it appears inside the task sandbox. */
+export interface TaskMount {
+  readonly host: string;
+  readonly inner: string;
+  readonly readOnly?: boolean;
+}
+
+/** One command in a task sandbox. */
+export interface TaskCommand {
+  readonly command: string;
+  readonly cwd: string;
+  readonly mounts: readonly TaskMount[];
+  /** Share the host's network (the build phase only); the default is no network at all. */
+  readonly network: boolean;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  /** Where stdout and stderr go (appended). */
+  readonly logFile: string;
+}
+
+/** The outcome of one command. */
+export interface TaskCommandResult {
+  readonly exitCode: number;
+  readonly timedOut: boolean;
+}
+
+/** Host identity bubblewrap runs as when this process is root (as the sandbox provider does). */
+export const TASK_SANDBOX_OWNER = { uid: 65534, gid: 65534 } as const;
+
+let systemMounts: Promise<string[]> | undefined;
+
+async function systemArguments(): Promise<string[]> {
+  const args: string[] = [];
+  for (const path of DEFAULT_SYSTEM_PATHS) {
+    const info = await lstat(path).catch(() => undefined);
+    if (info?.isSymbolicLink()) args.push('--symlink', await readlink(path), path);
+    else if (info?.isDirectory()) args.push('--ro-bind', path, path);
+  }
+  return args;
+}
+
+/**
+ * The bubblewrap command line of a task sandbox: the host's system directories read-only (the
+ * stand-in for the image), the given mounts, uid 0 inside a user namespace (as a Dockerfile
+ * expects; it is the unprivileged owner outside), every namespace unshared, and the host network
+ * shared only when asked (the build phase).
+ */
+export async function taskSandboxArguments(cmd: TaskCommand): Promise<string[]> {
+  systemMounts ??= systemArguments();
+  const args = [
+    '--unshare-all',
+    ...(cmd.network ? ['--share-net'] : []),
+    '--die-with-parent',
+    '--new-session',
+  ];
+  args.push('--uid', '0', '--gid', '0', '--hostname', 'caravel-task', ...(await systemMounts));
+  args.push('--dev', '/dev', '--proc', '/proc');
+  for (const mount of cmd.mounts)
+    args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.host, mount.inner);
+  args.push('--remount-ro', '/', '--chdir', cmd.cwd, '--', '/bin/bash', '-c', cmd.command);
+  return args;
+}
+
+/** Runs one command in a task sandbox; the host process must be able to run bubblewrap. */
+export async function runInTaskSandbox(
+  cmd: TaskCommand,
+  bwrapPath = '/usr/bin/bwrap',
+): Promise<TaskCommandResult> {
+  const args = await taskSandboxArguments(cmd);
+  const log = await open(cmd.logFile, 'a');
+  try {
+    return await new Promise<TaskCommandResult>((resolve, reject) => {
+      const child = spawn(bwrapPath, args, {
+        stdio: ['ignore', log.fd, log.fd],
+        env: safeEnvironment({ home: '/root', user: 'root', extra: cmd.env ?? {} }),
+        ...(process.getuid?.() === 0 ? TASK_SANDBOX_OWNER : {}),
+      });
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, cmd.timeoutMs);
+      child.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        resolve({ exitCode: code ?? 128 + (signal === 'SIGKILL' ? 9 : 15), timedOut });
+      });
+    });
+  } finally {
+    await log.close();
+  }
+}
