@@ -93,3 +93,45 @@ export {
 export { ToolSandboxAdapter } from './adapters/tool-sandbox.adapter.js';
 export { BOT_IDENTITY, hostGit, prepareWorkspace, type PreparedWorkspace } from './git/host-git.js';
 export { shellQuote } from './session/request-encoder.js';
+export type {
+  AcquiredSandbox,
+  AcquireOptions,
+  AcquireOutcome,
+  SandboxBindingRecord,
+  SandboxBindingStore,
+  SandboxRetirement,
+  SandboxRetirementReason,
+  SandboxSetup,
+  ThreadLock,
+} from './lifecycle/lifecycle.ports.js';
+export {
+  LIFECYCLE_ERROR_REASONS,
+  isSandboxUnreachable,
+  replacementNotAllowed,
+  sandboxUnreachable,
+  threadHasNoSandbox,
+} from './lifecycle/lifecycle.errors.js';
+export {
+  SandboxLifecycle,
+  type SandboxLifecycleOptions,
+  type WorkSnapshotter,
+} from './lifecycle/sandbox-lifecycle.js';
+export {
+  IdleReclaimer,
+  type IdleReclaimerOptions,
+  type SweepReport,
+} from './lifecycle/idle-reclaimer.js';
+export {
+  RECLAIMED_REF_PREFIX,
+  snapshotWork,
+  unsavedWork,
+  type UnsavedWork,
+  type WorkSnapshot,
+} from './lifecycle/work-snapshot.js';
+export {
+  DEFAULT_RPC_TIMEOUT_MS,
+  callSandbox,
+  type SandboxRequester,
+} from './rpc/sandbox-requester.js';
+export { RpcSandbox } from './rpc/rpc-sandbox.js';
+export { SandboxBrokerClient, type SandboxAcquireInput } from './rpc/sandbox-broker.client.js';

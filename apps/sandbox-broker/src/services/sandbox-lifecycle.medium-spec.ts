@@ -1,0 +1,188 @@
+import { openDatabase, SandboxRepository, type Database } from '@caravel/db';
+import { AppError } from '@caravel/errors';
+import { createEmbeddedBus, type Bus } from '@caravel/messaging';
+import {
+  isSandboxUnreachable,
+  LocalSandboxProvider,
+  prepareWorkspace,
+  SandboxLifecycle,
+  type Sandbox,
+  type SandboxSetup,
+  type ThreadLock,
+} from '@caravel/sandbox';
+import { describeEachDatabase } from '@caravel/testing';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RepositoryBindingStore } from './binding-store.js';
+import { BusThreadLock } from './bus-thread-lock.js';
+
+const quiet = { warn: () => undefined };
+
+/** Runs work without any lock: only the one-binding-per-thread rule stands between claimants. */
+const noLock: ThreadLock = { run: (_threadId, work) => work() };
+
+await describeEachDatabase('sandbox lifecycle (local provider)', openDatabase, (target) => {
+  let database: Database;
+  let bus: Bus;
+  let rootDir: string;
+  let repository: SandboxRepository;
+  const lifecycles: SandboxLifecycle[] = [];
+
+  beforeAll(async () => {
+    database = await target.open();
+    bus = createEmbeddedBus({ database, name: 'lifecycle-medium' });
+    rootDir = await mkdtemp(join(tmpdir(), 'caravel-lifecycle-'));
+    repository = new SandboxRepository(database.db);
+  });
+
+  afterAll(async () => {
+    await Promise.all(lifecycles.map((l) => l.closeAll()));
+    await bus?.close();
+    await database?.close();
+    await rm(rootDir, { recursive: true, force: true });
+  });
+
+  /** A lifecycle as one broker process would have it (its own provider, cache and lock). */
+  function broker(lock: ThreadLock = new BusThreadLock(bus.leases, 'broker')) {
+    const lifecycle = new SandboxLifecycle({
+      provider: new LocalSandboxProvider({ rootDir, logger: quiet }),
+      bindings: new RepositoryBindingStore(repository),
+      lock,
+      logger: quiet,
+    });
+    lifecycles.push(lifecycle);
+    return lifecycle;
+  }
+
+  const setup: SandboxSetup = async (sandbox) => {
+    await prepareWorkspace({ workdir: join(rootDir, sandbox.id, 'workspace'), branch: 'work' });
+  };
+  const sandboxDirs = async () => (await readdir(rootDir)).sort();
+  const exists = (path: string) =>
+    stat(path).then(
+      () => true,
+      () => false,
+    );
+  const corrupt = (sandbox: Sandbox) =>
+    writeFile(join(rootDir, sandbox.id, 'sandbox.json'), '{ not json');
+
+  it('creates a sandbox for a new thread, then reuses it while it is alive', async () => {
+    const threadId = randomUUID();
+    const lifecycle = broker();
+    const first = await lifecycle.acquire(threadId, { setup });
+    expect(first.outcome).toBe('created');
+    expect(first.sandbox.id).toBe(threadId);
+    expect((await repository.getByThread(threadId))?.externalId).toBe(threadId);
+    const again = await lifecycle.acquire(threadId, { setup });
+    expect(again).toMatchObject({ outcome: 'reused' });
+    expect(again.sandbox).toBe(first.sandbox);
+  });
+
+  it('reconnects to the bound sandbox when this process has none cached, files intact', async () => {
+    const threadId = randomUUID();
+    const created = await broker().acquire(threadId, { setup });
+    await created.sandbox.exec('echo from-before > before.txt');
+    const other = await broker().acquire(threadId, {
+      setup: () => Promise.reject(new Error('no')),
+    });
+    expect(other.outcome).toBe('reconnected');
+    expect(other.sandbox.id).toBe(created.sandbox.id);
+    expect(await other.sandbox.readFile('before.txt')).toBe('from-before\n');
+  });
+
+  it('binds nothing and leaves no directory when the setup fails', async () => {
+    const threadId = randomUUID();
+    const before = await sandboxDirs();
+    const failing: SandboxSetup = () => Promise.reject(new AppError('NOT_FOUND', 'no such repo'));
+    await expect(broker().acquire(threadId, { setup: failing })).rejects.toThrow('no such repo');
+    expect(await repository.getByThread(threadId)).toBeNull();
+    expect(await sandboxDirs()).toEqual(before);
+  });
+
+  it('raises SandboxUnreachable for a bound sandbox it cannot open, and replaces nothing', async () => {
+    const threadId = randomUUID();
+    const { sandbox } = await broker().acquire(threadId, { setup });
+    await sandbox.writeFile('work.txt', 'uncommitted');
+    await corrupt(sandbox);
+    const error: unknown = await broker()
+      .acquire(threadId, { setup })
+      .catch((e: unknown) => e);
+    expect(isSandboxUnreachable(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE', retryable: false });
+    expect((await repository.getByThread(threadId))?.externalId).toBe(sandbox.id);
+    expect(await readFile(join(rootDir, sandbox.id, 'workspace', 'work.txt'), 'utf8')).toBe(
+      'uncommitted',
+    );
+    expect(await repository.listRetired(threadId)).toEqual([]);
+  });
+
+  it('lets a reviewer thread replace an unreachable sandbox, keeping the old one on record', async () => {
+    const threadId = randomUUID();
+    const { sandbox: old } = await broker().acquire(threadId, { setup });
+    await corrupt(old);
+    const replaced = await broker().acquire(threadId, { setup, allowReplacement: true });
+    expect(replaced.outcome).toBe('replaced');
+    expect(replaced.sandbox.id).not.toBe(old.id);
+    expect((await repository.getByThread(threadId))?.externalId).toBe(replaced.sandbox.id);
+    expect(await repository.listRetired(threadId)).toMatchObject([
+      { externalId: old.id, reason: 'replaced', kept: true },
+    ]);
+    expect(await exists(join(rootDir, old.id))).toBe(true);
+  });
+
+  it('replaces a bound sandbox that no longer exists (nothing in it to lose)', async () => {
+    const threadId = randomUUID();
+    const { sandbox: old } = await broker().acquire(threadId, { setup });
+    await rm(join(rootDir, old.id), { recursive: true, force: true });
+    const next = await broker().acquire(threadId, { setup });
+    expect(next.outcome).toBe('replaced');
+    expect(await repository.listRetired(threadId)).toMatchObject([
+      { externalId: old.id, reason: 'gone', kept: false },
+    ]);
+  });
+
+  it('recreates on request: a new sandbox is bound and the old one is retired, not deleted', async () => {
+    const threadId = randomUUID();
+    const lifecycle = broker();
+    const { sandbox: old } = await lifecycle.acquire(threadId, { setup });
+    await old.writeFile('draft.txt', 'half done');
+    const fresh = await lifecycle.recreate(threadId, setup);
+    expect(fresh.sandbox.id).not.toBe(old.id);
+    await expect(fresh.sandbox.readFile('draft.txt')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await readFile(join(rootDir, old.id, 'workspace', 'draft.txt'), 'utf8')).toBe(
+      'half done',
+    );
+    expect(await repository.listRetired(threadId)).toMatchObject([
+      { externalId: old.id, reason: 'recreated', kept: true },
+    ]);
+    expect((await lifecycle.acquire(threadId, { setup })).outcome).toBe('reused');
+  });
+
+  it('gives two concurrent claimants one sandbox when the bus lease serializes them', async () => {
+    const threadId = randomUUID();
+    const before = new Set(await sandboxDirs());
+    const [a, b] = await Promise.all([
+      broker().acquire(threadId, { setup }),
+      broker().acquire(threadId, { setup }),
+    ]);
+    expect(a.sandbox.id).toBe(b.sandbox.id);
+    expect([a.outcome, b.outcome].sort()).toEqual(['created', 'reconnected']);
+    expect((await sandboxDirs()).filter((d) => !before.has(d))).toEqual([threadId]);
+  });
+
+  it('gives two racing claimants one sandbox on the unique binding alone; the loser deletes its own', async () => {
+    const threadId = randomUUID();
+    const before = new Set(await sandboxDirs());
+    const [a, b] = await Promise.all([
+      broker(noLock).acquire(threadId, { setup }),
+      broker(noLock).acquire(threadId, { setup }),
+    ]);
+    expect(a.sandbox.id).toBe(b.sandbox.id);
+    const bound = await repository.getByThread(threadId);
+    expect(bound?.externalId).toBe(a.sandbox.id);
+    const added = (await sandboxDirs()).filter((d) => !before.has(d));
+    expect(added).toEqual([a.sandbox.id]);
+  });
+});

@@ -1,0 +1,140 @@
+import {
+  SandboxEdit,
+  SandboxExec,
+  SandboxGlob,
+  SandboxGrep,
+  SandboxList,
+  SandboxPing,
+  SandboxRead,
+  SandboxRelease,
+  SandboxWrite,
+  type SandboxHandle,
+} from '@caravel/contracts';
+import type {
+  EditFileOptions,
+  ExecOptions,
+  ExecResult,
+  GrepOptions,
+  GrepResult,
+  ListFilesOptions,
+  ListFilesResult,
+  Sandbox,
+  SandboxProviderName,
+} from '../sandbox.types.js';
+import { callSandbox, type SandboxRequester } from './sandbox-requester.js';
+
+/** A command's default timeout when the caller gives none (the providers' default). */
+const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
+/** How long past its command's timeout an `exec` waits for the broker's answer. */
+const EXEC_ANSWER_SLACK_MS = 30_000;
+
+/**
+ * A thread's sandbox held by the sandbox broker, used over the bus: the same `Sandbox` interface
+ * as a local provider's, so the agent's tools do not know the difference. Each call names the
+ * thread; the broker finds (or reconnects) the thread's sandbox. Errors are the broker's coded
+ * AppErrors, `details.reason` included.
+ */
+export class RpcSandbox implements Sandbox {
+  readonly id: string;
+  readonly provider: SandboxProviderName;
+  readonly workdir: string;
+
+  constructor(
+    private readonly requester: SandboxRequester,
+    readonly handle: SandboxHandle,
+    /** Answers the broker's liveness probes while a command runs (see `SandboxCallerAlive`). */
+    private readonly callerId?: string,
+  ) {
+    this.id = handle.sandboxId;
+    this.provider = handle.provider as SandboxProviderName;
+    this.workdir = handle.workdir;
+  }
+
+  private get threadId(): string {
+    return this.handle.threadId;
+  }
+
+  async ping(): Promise<boolean> {
+    const answer = await callSandbox(this.requester, SandboxPing, this.threadId, {
+      threadId: this.threadId,
+    }).catch(() => null);
+    return answer?.alive === true;
+  }
+
+  exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
+    return callSandbox(
+      this.requester,
+      SandboxExec,
+      this.threadId,
+      {
+        threadId: this.threadId,
+        command,
+        timeoutMs,
+        ...(options.env ? { env: { ...options.env } } : {}),
+        ...(this.callerId ? { callerId: this.callerId } : {}),
+      },
+      timeoutMs + EXEC_ANSWER_SLACK_MS,
+    );
+  }
+
+  async readFile(path: string): Promise<string> {
+    const { threadId } = this;
+    return (await callSandbox(this.requester, SandboxRead, threadId, { threadId, path })).content;
+  }
+
+  async writeFile(path: string, content: string | Uint8Array): Promise<void> {
+    const { threadId } = this;
+    const encoded =
+      typeof content === 'string'
+        ? { content, encoding: 'utf8' as const }
+        : { content: Buffer.from(content).toString('base64'), encoding: 'base64' as const };
+    await callSandbox(this.requester, SandboxWrite, threadId, { threadId, path, ...encoded });
+  }
+
+  editFile(
+    path: string,
+    oldText: string,
+    newText: string,
+    options: EditFileOptions = {},
+  ): Promise<{ replacements: number }> {
+    const { threadId } = this;
+    return callSandbox(this.requester, SandboxEdit, threadId, {
+      threadId,
+      path,
+      oldText,
+      newText,
+      ...(options.replaceAll === undefined ? {} : { replaceAll: options.replaceAll }),
+    });
+  }
+
+  listFiles(path?: string, options: ListFilesOptions = {}): Promise<ListFilesResult> {
+    const { threadId } = this;
+    return callSandbox(this.requester, SandboxList, threadId, {
+      threadId,
+      ...(path === undefined ? {} : { path }),
+      ...options,
+    });
+  }
+
+  async glob(pattern: string, options: { maxResults?: number } = {}): Promise<string[]> {
+    const { threadId } = this;
+    const answer = await callSandbox(this.requester, SandboxGlob, threadId, {
+      threadId,
+      pattern,
+      ...options,
+    });
+    return answer.paths;
+  }
+
+  grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
+    const { threadId } = this;
+    return callSandbox(this.requester, SandboxGrep, threadId, { threadId, pattern, ...options });
+  }
+
+  /** Ends the thread's session on the broker; the sandbox and its work stay. */
+  async close(): Promise<void> {
+    const { threadId } = this;
+    await callSandbox(this.requester, SandboxRelease, threadId, { threadId });
+  }
+}

@@ -1,0 +1,147 @@
+import {
+  SandboxAcquire,
+  SandboxCallerAlive,
+  SandboxGitCommit,
+  SandboxGitDiff,
+  SandboxGitPush,
+  SandboxPing,
+  SandboxRecreate,
+  SandboxRelease,
+  SandboxTurnDiff,
+  SandboxTurnSnapshot,
+  type RepositoryRef,
+} from '@caravel/contracts';
+import { randomUUID } from 'node:crypto';
+import type { TurnCheckpoint } from '../git/turn-checkpoint.js';
+import type { TurnDiff } from '../git/turn-diff.js';
+import { RpcSandbox } from './rpc-sandbox.js';
+import { callSandbox, type SandboxRequester } from './sandbox-requester.js';
+
+/** Setting up a new sandbox clones the repository: allow it time. */
+const ACQUIRE_TIMEOUT_MS = 600_000;
+/** Git work on the broker (commit, diff, push) may walk a large repository. */
+const GIT_TIMEOUT_MS = 300_000;
+
+/** What a thread asks the broker for. */
+export interface SandboxAcquireInput {
+  threadId: string;
+  /** The branch the thread's work lives on (created on first setup). */
+  branch: string;
+  repository?: RepositoryRef;
+  /** Replace the sandbox when it cannot be reached; reviewer threads only. */
+  allowReplacement?: boolean;
+  purpose?: 'agent' | 'reviewer';
+}
+
+/**
+ * The client side of the sandbox broker: acquire a thread's sandbox (an {@link RpcSandbox}),
+ * recreate or release it, take turn checkpoints and do the git work that needs the host (commit,
+ * diff against the base, push through the broker). While one of its commands runs, the client
+ * answers the broker's liveness probe, so a client that dies mid-command has its command
+ * abandoned rather than finishing unseen.
+ */
+export class SandboxBrokerClient {
+  private constructor(
+    private readonly requester: SandboxRequester,
+    private readonly callerId: string,
+    private readonly liveness: { drain(): Promise<void> },
+  ) {}
+
+  /** A client on this requester (a `Bus`), answering liveness probes until {@link close}. */
+  static async open(requester: SandboxRequester): Promise<SandboxBrokerClient> {
+    const callerId = randomUUID();
+    const liveness = await requester.serve(SandboxCallerAlive.subjectFor(callerId), () =>
+      Promise.resolve({ alive: true }),
+    );
+    return new SandboxBrokerClient(requester, callerId, liveness);
+  }
+
+  async acquire(input: SandboxAcquireInput): Promise<RpcSandbox> {
+    const handle = await callSandbox(
+      this.requester,
+      SandboxAcquire,
+      input.threadId,
+      { ...input },
+      ACQUIRE_TIMEOUT_MS,
+    );
+    return new RpcSandbox(this.requester, handle, this.callerId);
+  }
+
+  /** A fresh sandbox for the thread; the broker keeps the old one for recovery. */
+  async recreate(input: Omit<SandboxAcquireInput, 'allowReplacement' | 'purpose'>) {
+    const handle = await callSandbox(
+      this.requester,
+      SandboxRecreate,
+      input.threadId,
+      { ...input },
+      ACQUIRE_TIMEOUT_MS,
+    );
+    return new RpcSandbox(this.requester, handle, this.callerId);
+  }
+
+  async release(threadId: string): Promise<boolean> {
+    return (await callSandbox(this.requester, SandboxRelease, threadId, { threadId })).released;
+  }
+
+  ping(threadId: string) {
+    return callSandbox(this.requester, SandboxPing, threadId, { threadId });
+  }
+
+  snapshotTurn(threadId: string, messageId: string, repoPath?: string): Promise<TurnCheckpoint> {
+    return callSandbox(this.requester, SandboxTurnSnapshot, threadId, {
+      threadId,
+      messageId,
+      ...(repoPath ? { repoPath } : {}),
+    });
+  }
+
+  turnDiff(
+    threadId: string,
+    from: string,
+    to: string,
+    options: { repoPath?: string; maxFiles?: number } = {},
+  ): Promise<TurnDiff> {
+    return callSandbox(this.requester, SandboxTurnDiff, threadId, {
+      threadId,
+      from,
+      to,
+      ...options,
+    });
+  }
+
+  /** Stages and commits everything as the bot; null when there was nothing to commit. */
+  async commitAll(threadId: string, message: string): Promise<string | null> {
+    const request = { threadId, message };
+    const answer = await callSandbox(
+      this.requester,
+      SandboxGitCommit,
+      threadId,
+      request,
+      GIT_TIMEOUT_MS,
+    );
+    return answer.commitSha;
+  }
+
+  /** Everything since `baseRef`, committed or not, new files included. */
+  async diffSince(threadId: string, baseRef: string): Promise<string> {
+    const request = { threadId, baseRef };
+    return (await callSandbox(this.requester, SandboxGitDiff, threadId, request, GIT_TIMEOUT_MS))
+      .diff;
+  }
+
+  /** Pushes the branch to the workspace's origin (from the broker, not from the sandbox). */
+  push(threadId: string, branch: string) {
+    return callSandbox(
+      this.requester,
+      SandboxGitPush,
+      threadId,
+      { threadId, branch },
+      GIT_TIMEOUT_MS,
+    );
+  }
+
+  /** Stops answering liveness probes (commands still running are then abandoned). */
+  async close(): Promise<void> {
+    await this.liveness.drain();
+  }
+}
