@@ -1,0 +1,235 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chown } from 'node:fs/promises';
+import Docker from 'dockerode';
+import { WorkdirFiles, type FileOwner } from '../../files/workdir-files.js';
+import { DEFAULT_EGRESS_PORT, sandboxEgressEnvironment } from '../../proxy/sandbox-egress.js';
+import type { SandboxEgressSettings } from '../../proxy/sandbox-egress.js';
+import { sandboxErrorReason } from '../../sandbox.errors.js';
+import type { Sandbox, SandboxSpec } from '../../sandbox.types.js';
+import { BashSession } from '../../session/bash-session.js';
+import { DirectoryProvider, type OpenedSession } from '../directory-provider.js';
+import { safeEnvironment } from '../safe-env.js';
+import {
+  DEFAULT_SANDBOX_SETTINGS,
+  SandboxStore,
+  type SandboxDefaults,
+  type SandboxPaths,
+  type SandboxRecord,
+} from '../sandbox-store.js';
+import { DEFAULT_SESSION_TIMING, type SessionTiming } from '../session-timing.js';
+import {
+  containerName,
+  containerSpec,
+  DOCKER_HOME,
+  DOCKER_WORKDIR,
+} from './docker-container-spec.js';
+import { dockerError, engineStatus } from './docker-errors.js';
+import { startDriverExec } from './docker-session.js';
+
+/** The image built from `sandbox-image.Dockerfile` (bash, coreutils, git, less, socat). */
+export const DEFAULT_DOCKER_IMAGE = 'caravel/sandbox:bookworm';
+
+/** Settings of the `docker` provider. */
+export interface DockerProviderOptions {
+  /**
+   * Host directory of the sandboxes (`<rootDir>/<id>/{workspace,home}`), bound into each
+   * container: the engine must see the same path, so it runs on this host.
+   */
+  readonly rootDir: string;
+  /** An engine client (default: `new Docker()`, i.e. /var/run/docker.sock). */
+  readonly docker?: Docker;
+  /** The image every sandbox runs (default `DEFAULT_DOCKER_IMAGE`); it must have bash. */
+  readonly image?: string;
+  /** bash inside the image (default /bin/bash). */
+  readonly bashPath?: string;
+  /**
+   * The non-root user commands run as (default 1000:1000 when this process is root, which then
+   * hands it the workspace and home; otherwise this process's own uid and gid).
+   */
+  readonly user?: FileOwner;
+  /** Size of each sandbox's /tmp tmpfs (default 1 GiB). */
+  readonly tmpBytes?: number;
+  readonly defaults?: SandboxDefaults;
+  readonly timing?: SessionTiming;
+  /** Let the sandbox reach out through the egress proxy's socket; absent (the default): no network. */
+  readonly egressProxy?: DockerEgressProxyOptions;
+}
+
+/** How a docker sandbox reaches the host's egress proxy (the same socket scheme as `bwrap`). */
+export interface DockerEgressProxyOptions extends SandboxEgressSettings {
+  /** The host directory holding this sandbox's `egress.sock`, bound read-only at /run/caravel. */
+  readonly socketDir: (sandboxId: string) => string;
+  /** socat inside the image (default /usr/bin/socat). */
+  readonly socatPath?: string;
+}
+
+const DEFAULT_TMP_BYTES = 1024 ** 3;
+const PING_TIMEOUT_MS = 5_000;
+
+/**
+ * Whether a Docker engine answers; resolves to null when it does, or to why not (for a skip
+ * message or a start-up error). Never rejects.
+ */
+export async function dockerEngineProblem(docker: Docker = new Docker()): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`no answer within ${PING_TIMEOUT_MS} ms`), PING_TIMEOUT_MS);
+  });
+  const ping = docker.ping().then(
+    () => null,
+    (error: unknown) => dockerError('pinging', error).message,
+  );
+  const problem = await Promise.race([ping, timeout]);
+  clearTimeout(timer);
+  return problem;
+}
+
+/**
+ * Each sandbox is a long-lived container (see `containerSpec`: read-only root, non-root user, no
+ * capabilities, no network, pids/memory/file limits) with the workspace and home bound from the
+ * host; each session is a `docker exec` of the framed bash driver, attached over the exec's
+ * stream. A container that is gone (engine restart, pruned) is created again on `connect`: the
+ * work lives in the bound workspace, not in the container.
+ */
+export class DockerSandboxProvider extends DirectoryProvider {
+  readonly name = 'docker' as const;
+  private readonly docker: Docker;
+  private readonly user: FileOwner;
+  private readonly chownTo: FileOwner | undefined;
+
+  constructor(private readonly options: DockerProviderOptions) {
+    super(
+      new SandboxStore(options.rootDir, 'docker', options.defaults ?? DEFAULT_SANDBOX_SETTINGS),
+    );
+    this.docker = options.docker ?? new Docker();
+    const root = process.getuid?.() === 0;
+    this.user =
+      options.user ??
+      (root
+        ? { uid: 1000, gid: 1000 }
+        : { uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000 });
+    this.chownTo = root ? this.user : undefined;
+  }
+
+  override async create(spec: SandboxSpec = {}): Promise<Sandbox> {
+    // The id is fixed here so a container left by a failed create can be removed.
+    const id = spec.id ?? `sbx-${randomUUID()}`;
+    try {
+      return await super.create({ ...spec, id });
+    } catch (error) {
+      if (sandboxErrorReason(error) !== 'sandbox_exists')
+        await this.removeContainer(id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  override async delete(id: string): Promise<void> {
+    await this.store.load(id);
+    await this.removeContainer(id);
+    await super.delete(id);
+  }
+
+  protected async prepare(paths: SandboxPaths): Promise<void> {
+    if (!this.chownTo) return;
+    await chown(paths.workspace, this.chownTo.uid, this.chownTo.gid);
+    await chown(paths.home, this.chownTo.uid, this.chownTo.gid);
+  }
+
+  protected async startSession(record: SandboxRecord, paths: SandboxPaths): Promise<OpenedSession> {
+    const timing = this.options.timing ?? DEFAULT_SESSION_TIMING;
+    const env = this.environment(record);
+    const container = await this.ensureContainer(record, paths, env);
+    const { driver, terminate } = await startDriverExec(container, {
+      sessionId: randomBytes(6).toString('hex'),
+      bashPath: this.options.bashPath ?? '/bin/bash',
+      user: this.user,
+      env,
+      killGraceSeconds: timing.killGraceMs / 1000,
+    }).catch((error: unknown) => {
+      throw dockerError(`starting a session in ${containerName(record.id)}`, error, record.id);
+    });
+    const session = await BashSession.attach(driver, terminate, {
+      defaultTimeoutMs: record.defaultTimeoutMs,
+      maxTimeoutMs: (this.options.defaults ?? DEFAULT_SANDBOX_SETTINGS).maxTimeoutMs,
+      outputLimitBytes: record.outputLimitBytes,
+      ...timing,
+    });
+    const roots = { host: paths.workspace, inner: DOCKER_WORKDIR };
+    const files = new WorkdirFiles({ roots, ...(this.chownTo ? { owner: this.chownTo } : {}) });
+    return { session, files, workdir: DOCKER_WORKDIR };
+  }
+
+  private environment(record: SandboxRecord): Record<string, string> {
+    const egress = this.options.egressProxy
+      ? sandboxEgressEnvironment(this.options.egressProxy)
+      : {};
+    return safeEnvironment({
+      home: DOCKER_HOME,
+      user: 'agent',
+      extra: { ...egress, ...record.env },
+    });
+  }
+
+  /** The sandbox's container, created and started as needed. */
+  private async ensureContainer(
+    record: SandboxRecord,
+    paths: SandboxPaths,
+    env: Record<string, string>,
+  ): Promise<Docker.Container> {
+    const container = this.docker.getContainer(containerName(record.id));
+    const running = await container.inspect().then(
+      (info) => info.State.Running,
+      (error: unknown) => {
+        if (engineStatus(error) === 404) return undefined;
+        throw dockerError(`inspecting ${containerName(record.id)}`, error, record.id);
+      },
+    );
+    if (running === true) return container;
+    if (running === undefined) {
+      await this.docker
+        .createContainer(containerSpec(this.containerInput(record, paths, env)))
+        .catch((error: unknown) => {
+          if (engineStatus(error) !== 409)
+            throw dockerError('creating the container', error, record.id);
+        });
+    }
+    await container.start().catch((error: unknown) => {
+      // 304: already started (a concurrent session got there first).
+      if (engineStatus(error) !== 304)
+        throw dockerError('starting the container', error, record.id);
+    });
+    return container;
+  }
+
+  private containerInput(record: SandboxRecord, paths: SandboxPaths, env: Record<string, string>) {
+    const proxy = this.options.egressProxy;
+    return {
+      sandboxId: record.id,
+      image: this.options.image ?? DEFAULT_DOCKER_IMAGE,
+      user: this.user,
+      hostWorkspace: paths.workspace,
+      hostHome: paths.home,
+      env,
+      limits: record.limits,
+      tmpBytes: this.options.tmpBytes ?? DEFAULT_TMP_BYTES,
+      ...(proxy
+        ? {
+            egress: {
+              hostSocketDir: proxy.socketDir(record.id),
+              socatPath: proxy.socatPath ?? '/usr/bin/socat',
+              port: proxy.port ?? DEFAULT_EGRESS_PORT,
+            },
+          }
+        : {}),
+    };
+  }
+
+  private async removeContainer(id: string): Promise<void> {
+    await this.docker
+      .getContainer(containerName(id))
+      .remove({ force: true, v: true })
+      .catch((error: unknown) => {
+        if (engineStatus(error) !== 404) throw dockerError('removing the container', error, id);
+      });
+  }
+}
