@@ -135,3 +135,43 @@ export {
 } from './rpc/sandbox-requester.js';
 export { RpcSandbox } from './rpc/rpc-sandbox.js';
 export { SandboxBrokerClient, type SandboxAcquireInput } from './rpc/sandbox-broker.client.js';
+export type { SessionProcess, SessionDriverOptions } from './session/bash-session.js';
+export {
+  DEFAULT_DOCKER_IMAGE,
+  DockerSandboxProvider,
+  dockerEngineProblem,
+  type DockerEgressProxyOptions,
+  type DockerProviderOptions,
+} from './providers/docker/docker.provider.js';
+export {
+  DOCKER_HOME,
+  DOCKER_LABELS,
+  DOCKER_WORKDIR,
+  containerName,
+  containerSpec,
+  type DockerContainerInput,
+} from './providers/docker/docker-container-spec.js';
+export {
+  RemoteSandboxProvider,
+  type RemoteProviderOptions,
+} from './providers/remote/remote.provider.js';
+export {
+  RemoteSandbox,
+  type RemoteExecResult,
+  type RemoteSession,
+} from './providers/remote/remote-sandbox.js';
+export {
+  RemoteHttpClient,
+  type RemoteConnectionOptions,
+  type RemoteRequest,
+} from './providers/remote/remote-http-client.js';
+export {
+  HttpApiSandboxProvider,
+  type HttpApiProviderOptions,
+} from './providers/remote/http-api.provider.js';
+export { HTTP_API_PREFIX } from './providers/remote/http-api.schemas.js';
+export {
+  startFakeSandboxService,
+  type FakeSandboxService,
+  type FakeSandboxServiceOptions,
+} from './providers/remote/testing/fake-sandbox-service.js';
