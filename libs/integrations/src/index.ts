@@ -36,3 +36,11 @@ export {
   type PullRequestHost,
 } from './github/github-code-host.js';
 export { staticGitHubTokens } from './github/github-tokens.js';
+
+// Slack (the run's thread: replies, reactions, reading; new threads).
+export { SlackApi, codeSlackError, type SlackApiOptions } from './slack/slack-api.js';
+export { CARAVEL_SLACK_EVENT, SlackThread, type SlackThreadRef } from './slack/slack-thread.js';
+
+// Linear (issue tracker port plus delete and search).
+export { LinearApi, codeLinearError, type LinearApiOptions } from './linear/linear-api.js';
+export { LinearTracker } from './linear/linear-tracker.js';

@@ -11,6 +11,8 @@ export interface ServiceFailure {
   message?: string;
   /** Seconds the service asked us to wait (`retry-after`). */
   retryAfterSeconds?: number;
+  /** The service's machine-readable reason (`already_reacted`), kept in `details.reason`. */
+  reason?: string;
 }
 
 /**
@@ -24,6 +26,7 @@ export function serviceError(failure: ServiceFailure): AppError {
   const details = {
     service,
     status,
+    ...(failure.reason === undefined ? {} : { reason: failure.reason }),
     ...(failure.retryAfterSeconds === undefined
       ? {}
       : { retryAfterSeconds: failure.retryAfterSeconds }),
