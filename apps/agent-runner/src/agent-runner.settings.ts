@@ -2,6 +2,8 @@ import { documented } from '@caravel/config';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const nonNegative = (fallback: number) => z.coerce.number().min(0).default(fallback);
+const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
 /**
  * What the agent runner needs beyond the common service keys. The same keys configure the
@@ -38,6 +40,24 @@ export const agentSettingsSchema = z.object({
     description: 'Directory that relative scripted:/replay: model files are resolved against',
   }),
   RUN_MAX_MODEL_CALLS: documented(positiveInt(60), { description: 'Model calls one run may make' }),
+  RUN_BUDGET_USD: documented(nonNegative(3), {
+    description: 'Dollars one run may spend on its model, checked before each call (0: no limit)',
+  }),
+  RUN_MAX_WALL_TIME_MS: documented(nonNegativeInt(7_200_000), {
+    description: 'Longest a run may take, in milliseconds (0: no limit)',
+  }),
+  RUN_MAX_COMMAND_SECONDS: documented(nonNegativeInt(1800), {
+    description: 'Seconds of shell commands one run may use in total (0: no limit)',
+  }),
+  RUN_MAX_CONSECUTIVE_TIMEOUTS: documented(nonNegativeInt(3), {
+    description: 'Commands in a row that may time out before the run stops (0: no limit)',
+  }),
+  RUN_STUCK_THRESHOLD: documented(nonNegativeInt(4), {
+    description: 'Identical action + observation pairs in a row that end a run as stuck (0: off)',
+  }),
+  RUN_MAX_REQUERIES: documented(positiveInt(3), {
+    description: 'Unusable model answers in one step before the run ends with exit_format',
+  }),
   RUN_MODEL_TIMEOUT_MS: documented(positiveInt(180_000), {
     description: 'Longest single model call, in milliseconds',
   }),

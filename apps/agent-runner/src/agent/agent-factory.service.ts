@@ -1,4 +1,5 @@
 import {
+  CARAVEL_BLOCKLIST,
   createChatModel,
   resolveModel,
   type ModelCredentials,
@@ -12,6 +13,7 @@ import {
   systemClock,
   type MessageQueue,
   type MiddlewareEventSink,
+  type MiddlewareStackOptions,
   type StepLimitNotifier,
 } from '@caravel/middleware';
 import { curatedTools, endsRun, toLangChainTools, type ReplyChannel } from '@caravel/tools';
@@ -22,11 +24,16 @@ import { LocalGitScm } from '../sandbox/local-git.scm.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { SandboxAgentsFileFinder } from './agents-file-finder.js';
 import { CheckpointerService } from './checkpointer.service.js';
+import { contextWindowOf, pricingFor } from './model-pricing.js';
+import { promptMessageId } from './run-stream.js';
+import { sandboxSyntaxChecker } from './sandbox-syntax-checker.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 /** What one run's agent is built from. */
 export interface AgentRunInputs {
   threadId: string;
+  /** The run: its budget counts the model calls after its own prompt. */
+  runId: string;
   options: ThreadOptions;
   workspace: ThreadWorkspace;
   channel: ReplyChannel;
@@ -85,6 +92,7 @@ export class AgentFactoryService {
       circuitBreakerThreshold: 3,
       primaryModel: { provider: model.provider, modelId: model.modelId },
       modelCallTimeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
+      ...this.loopDiscipline(model, inputs),
     });
     // Middleware that bring their own tool (the completion nudge) own that name.
     const owned = new Set(middleware.flatMap((m) => (m.tools ?? []).map((t) => t.name)));
@@ -102,6 +110,38 @@ export class AgentFactoryService {
       agent,
       model,
       recursionLimit: graphRecursionLimitFor(middleware, this.settings.RUN_MAX_MODEL_CALLS),
+    };
+  }
+
+  /** SWE-agent's requery rules and run limits, from the team's settings. */
+  private loopDiscipline(
+    model: ResolvedModel,
+    inputs: AgentRunInputs,
+  ): Pick<MiddlewareStackOptions, 'requery' | 'runLimits'> {
+    const s = this.settings;
+    return {
+      requery: {
+        validator: {
+          blocklist: CARAVEL_BLOCKLIST,
+          multilineCommands: [],
+          syntaxChecker: sandboxSyntaxChecker(inputs.workspace.sandbox),
+        },
+        maxRequeries: s.RUN_MAX_REQUERIES,
+      },
+      runLimits: {
+        limits: {
+          maxCostUsd: s.RUN_BUDGET_USD,
+          maxWallTimeMs: s.RUN_MAX_WALL_TIME_MS,
+          maxInputTokens: contextWindowOf(model),
+        },
+        execution: {
+          maxTotalExecutionSeconds: s.RUN_MAX_COMMAND_SECONDS,
+          maxConsecutiveTimeouts: s.RUN_MAX_CONSECUTIVE_TIMEOUTS,
+        },
+        stuckThreshold: s.RUN_STUCK_THRESHOLD,
+        pricing: pricingFor(model),
+        promptMessageId: promptMessageId(inputs.runId),
+      },
     };
   }
 

@@ -1,3 +1,4 @@
+import { LoopExitError } from '@caravel/agent';
 import { AppError } from '@caravel/errors';
 import { exitReasonForError, exitReasonForMiddleware } from './exit-reasons.js';
 
@@ -26,5 +27,15 @@ describe('exit reasons', () => {
     expect(exitReasonForError(recursion)).toBe('exit_cost');
     expect(exitReasonForError(new AppError('CONFIG_INVALID', 'no model'))).toBe('exit_error');
     expect(exitReasonForError(new TypeError('bug'))).toBe('exit_error');
+  });
+
+  it('keeps the reason of a loop exit even when LangChain wrapped it in another error', () => {
+    const exit = new LoopExitError('exit_context', 'prompt too long');
+    const wrapped = new Error('middleware failed', { cause: exit });
+    expect(exitReasonForError(wrapped)).toBe('exit_context');
+    expect(exitReasonForError(new LoopExitError('exit_stuck', 'looping'))).toBe('exit_stuck');
+    expect(
+      exitReasonForError(new Error('outer', { cause: new AppError('RATE_LIMITED', 'x') })),
+    ).toBe('exit_api');
   });
 });

@@ -1,6 +1,5 @@
-import type { ExitReason } from '@caravel/agent';
-import { isAppError } from '@caravel/errors';
-import type { RunExitStatus } from '@caravel/middleware';
+import { exitReasonOf, isLoopExit, type ExitReason } from '@caravel/agent';
+import { findAppError, type RunExitStatus } from '@caravel/middleware';
 
 /** How a middleware's early exit reads in SWE-agent's vocabulary. */
 export function exitReasonForMiddleware(status: RunExitStatus): ExitReason {
@@ -17,8 +16,11 @@ export function exitReasonForMiddleware(status: RunExitStatus): ExitReason {
 /** The exit reason for an error that ended the run. */
 export function exitReasonForError(error: unknown): ExitReason {
   if (error instanceof Error && error.name === 'GraphRecursionError') return 'exit_cost';
-  if (!isAppError(error)) return 'exit_error';
-  if (error.details['reason'] === 'model-script-exhausted') return 'exit_format';
+  // LangChain wraps what a middleware throws; the coded error sits somewhere in the cause chain.
+  const coded = findAppError(error);
+  if (coded === undefined) return 'exit_error';
+  if (isLoopExit(coded) || coded.details['exitReason'] !== undefined) return exitReasonOf(coded);
+  if (coded.details['reason'] === 'model-script-exhausted') return 'exit_format';
   const apiFailures: readonly string[] = ['TIMEOUT', 'DEPENDENCY_UNAVAILABLE', 'RATE_LIMITED'];
-  return apiFailures.includes(error.code) ? 'exit_api' : 'exit_error';
+  return apiFailures.includes(coded.code) ? 'exit_api' : 'exit_error';
 }

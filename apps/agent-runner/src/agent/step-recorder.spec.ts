@@ -45,6 +45,7 @@ describe('StepRecorder', () => {
         observation: 'README.md',
         toolCalls: [{ id: 'm1-c', name: 'execute', args: { command: 'ls' } }],
         results: [{ toolCallId: 'm1-c', name: '', content: 'README.md', status: 'success' }],
+        failedAttempts: [],
       },
       {
         threadId: expect.any(String),
@@ -55,8 +56,36 @@ describe('StepRecorder', () => {
         observation: '',
         toolCalls: [],
         results: [],
+        failedAttempts: [],
       },
     ]);
+  });
+
+  it('attaches refused answers to the step that follows them, or to a step of their own at the end', async () => {
+    const { recorder: r, published } = recorder();
+    const refused = (name: string) => ({
+      content: '',
+      toolCalls: [{ name, args: {} }],
+      failure: 'format',
+      message: `There is no tool named ${name}.`,
+    });
+    r.noteFailedAttempt(refused('nope'));
+    await r.record(call('m1', 'execute', { command: 'ls' }));
+    await r.record(result('m1', 'README.md'));
+    r.noteFailedAttempt(refused('a'));
+    r.noteFailedAttempt(refused('b'));
+    await r.flush();
+
+    const attempts = published.map(
+      (p) =>
+        (p.data as unknown as { failedAttempts: { toolCalls: { name: string }[] }[] })
+          .failedAttempts,
+    );
+    expect(attempts.map((list) => list.map((a) => a.toolCalls[0]?.name))).toEqual([
+      ['nope'],
+      ['a', 'b'],
+    ]);
+    expect(published[1]?.data).toMatchObject({ step: 1, thought: '', action: '' });
   });
 
   it('records a message once even when several graph nodes hand it back', async () => {

@@ -45,6 +45,14 @@ interface StepResult {
   status: 'success' | 'error';
 }
 
+/** An answer the model had to give again (a requery), kept for the trajectory. */
+export interface FailedAttempt {
+  content: string;
+  toolCalls: { name: string; args: Record<string, unknown> }[];
+  failure: string;
+  message: string;
+}
+
 interface Usage {
   inputTokens: number;
   outputTokens: number;
@@ -97,8 +105,16 @@ function describeCall(call: ToolCallLike): string {
 export class StepRecorder {
   private step = 0;
   private pending:
-    | { thought: string; action: string; toolCalls: StepToolCall[]; usage: Usage | undefined }
+    | {
+        thought: string;
+        action: string;
+        toolCalls: StepToolCall[];
+        usage: Usage | undefined;
+        failedAttempts: FailedAttempt[];
+      }
     | undefined;
+  /** Refused answers waiting for the step whose accepted answer follows them. */
+  private refused: FailedAttempt[] = [];
   private readonly results: StepResult[] = [];
   /** Middleware nodes may hand back messages already seen; each is recorded once. */
   private readonly seen = new Set<string>();
@@ -122,7 +138,7 @@ export class StepRecorder {
       this.seen.add(key);
     }
     if (type === 'ai') {
-      await this.flush();
+      await this.publishPending();
       const calls = toolCallsOf(message);
       this.toolsCalled.push(...calls.map((c) => c.name));
       this.pending = {
@@ -134,15 +150,34 @@ export class StepRecorder {
           args: c.args && typeof c.args === 'object' ? (c.args as Record<string, unknown>) : {},
         })),
         usage: usageOf(message),
+        failedAttempts: this.refused.splice(0),
       };
-      if (calls.length === 0) await this.flush();
+      if (calls.length === 0) await this.publishPending();
     } else if (type === 'tool') {
       this.results.push(resultOf(message));
     }
   }
 
-  /** Publishes the step in progress, if any. */
+  /** Notes a refused answer; it joins the next step (or a step of its own if the run ends). */
+  noteFailedAttempt(attempt: FailedAttempt): void {
+    this.refused.push(attempt);
+  }
+
+  /** Publishes the step in progress, then answers refused at the very end as a step of their own. */
   async flush(): Promise<void> {
+    await this.publishPending();
+    if (this.refused.length === 0) return;
+    this.pending = {
+      thought: '',
+      action: '',
+      toolCalls: [],
+      usage: undefined,
+      failedAttempts: this.refused.splice(0),
+    };
+    await this.publishPending();
+  }
+
+  private async publishPending(): Promise<void> {
     if (!this.pending) return;
     const { threadId, runId } = this.command.data;
     const step = this.step;
@@ -161,6 +196,7 @@ export class StepRecorder {
         observation: results.map((r) => r.content).join('\n'),
         toolCalls: pending.toolCalls,
         results,
+        failedAttempts: pending.failedAttempts,
         ...(pending.usage ? { usage: pending.usage } : {}),
       },
       {

@@ -11,7 +11,7 @@ import {
 import { AppError, isAppError } from '@caravel/errors';
 import { ThreadMessageRepository } from '@caravel/db';
 import { MessagePublisher, type Bus, type Lease } from '@caravel/messaging';
-import type { MessageQueue } from '@caravel/middleware';
+import type { MessageQueue, MiddlewareEvent } from '@caravel/middleware';
 import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
@@ -114,6 +114,7 @@ export class RunExecutorService {
       const built = await this.factory.build({
         threadId,
         options,
+        runId: command.data.runId,
         workspace,
         channel: { reply: (text) => this.reply(threadId, text) },
         notifier: {
@@ -122,7 +123,7 @@ export class RunExecutorService {
               this.log.warn(`thread ${notice.threadId}: ${notice.remaining} model calls left`),
             ),
         },
-        events: { emit: (event) => this.log.log(`thread ${threadId}: ${event.type}`) },
+        events: { emit: (event) => this.onMiddlewareEvent(threadId, event, recorder) },
         fileRoot: this.settings.CARAVEL_FILE_ROOT,
         ...this.followUps(command.data.runId),
       });
@@ -178,6 +179,20 @@ export class RunExecutorService {
   private reply(threadId: string, text: string): Promise<{ messageId: string }> {
     this.log.log(`reply on thread ${threadId}: ${text.slice(0, 200)}`);
     return Promise.resolve({ messageId: uuidV5(`reply:${threadId}:${text}`, CARAVEL_NAMESPACE) });
+  /** Refused answers go to the trajectory; everything else a middleware reports is logged. */
+  private onMiddlewareEvent(
+    threadId: string,
+    event: MiddlewareEvent,
+    recorder: StepRecorder,
+  ): void {
+    if (event.type === 'requery') {
+      const { reply, failure, message } = event;
+      recorder.noteFailedAttempt({ ...reply, failure, message });
+    }
+    if (event.type === 'model_call_cost') return;
+    this.log.log(`thread ${threadId}: ${event.type}`);
+  }
+
   }
 
   private async renew(lease: Lease, heartbeat: () => Promise<void>): Promise<void> {

@@ -57,6 +57,35 @@ export const DEFAULT_BLOCKLIST: BlocklistConfig = {
   checkCompound: true,
 };
 
+/**
+ * Caravel's blocklist: editors, debuggers, bare REPLs and shells, and followers (`tail -f`).
+ * Unlike SWE-agent's it lets `make`, `less` and `python -m venv` through: Caravel's sessions give
+ * commands no terminal and no stdin, so pagers return at once, and building is normal work; a
+ * long build is bounded by the command timeout instead.
+ */
+export const CARAVEL_BLOCKLIST: BlocklistConfig = {
+  prefixes: ['vim', 'vi', 'emacs', 'nano', 'gdb', 'tail -f', 'top', 'htop', 'watch'],
+  exact: [
+    'python',
+    'python3',
+    'ipython',
+    'node',
+    'irb',
+    'bash',
+    'sh',
+    '/bin/bash',
+    '/bin/sh',
+    'nohup',
+    'su',
+    'psql',
+  ],
+  unlessFlag: [
+    { command: 'radare2', flag: '-c' },
+    { command: 'r2', flag: '-c' },
+  ],
+  checkCompound: true,
+};
+
 /** Other interactive programs a deployment may add to {@link BlocklistConfig.prefixes}. */
 export const EXTRA_INTERACTIVE_PREFIXES: readonly string[] = [
   'top',

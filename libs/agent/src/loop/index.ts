@@ -37,6 +37,7 @@ export {
 } from './control-tokens.js';
 export { splitCommandSegments } from './command-segments.js';
 export {
+  CARAVEL_BLOCKLIST,
   DEFAULT_BLOCKLIST,
   EXTRA_INTERACTIVE_PREFIXES,
   findBlockedCommand,

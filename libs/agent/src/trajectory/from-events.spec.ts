@@ -142,6 +142,56 @@ describe('trajectoryFromEvents', () => {
     expect(traj.trajectory.at(-1)?.observation).toBe('Exited');
   });
 
+  it('keeps refused answers in the trajectory (with why) and out of the history', () => {
+    const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    const refused = {
+      content: 'let me edit',
+      toolCalls: [{ name: 'execute', args: { command: 'vim a.txt' } }],
+      failure: 'blocked',
+      message: "Operation 'vim' is not supported by this environment.",
+    };
+    (events[2]?.data as Record<string, unknown>)['failedAttempts'] = [refused];
+    const traj = trajectoryFromEvents(events);
+
+    expect(traj.trajectory).toHaveLength(4);
+    expect(traj.trajectory[1]).toMatchObject({
+      action: 'execute {"command":"vim a.txt"}',
+      extra_info: { requery: { failure: { kind: 'blocked' }, message: refused.message } },
+    });
+    expect(traj.trajectory[2]?.extra_info).toMatchObject({ caravel: { step: 1 } });
+    expect(JSON.stringify(traj.history)).not.toContain('vim a.txt');
+  });
+
+  it('a run that ended on refused answers (exit_format) records them and nothing else', () => {
+    const { events } = runEvents([FIX_RUN[0] ?? []], { exitStatus: 'exit_format' });
+    const last = events.at(-1);
+    const refusedStep = {
+      type: 'evt.run.step',
+      sequence: (last?.sequence ?? 0) - 0.5,
+      runId: last?.runId ?? null,
+      data: {
+        ...(events[1]?.data as Record<string, unknown>),
+        step: 1,
+        thought: '',
+        action: '',
+        observation: '',
+        toolCalls: [],
+        results: [],
+        failedAttempts: ['a', 'b', 'c'].map((name) => ({
+          content: '',
+          toolCalls: [{ name, args: {} }],
+          failure: 'format',
+          message: `There is no tool named ${name}.`,
+        })),
+      },
+    };
+    const traj = trajectoryFromEvents([...events.slice(0, -1), refusedStep, ...events.slice(-1)]);
+
+    expect(traj.trajectory).toHaveLength(4);
+    expect(traj.trajectory.slice(1).map((step) => step.action)).toEqual(['a {}', 'b {}', 'c {}']);
+    expect(traj.info.exit_status).toBe('exit_format');
+  });
+
   it('refuses a run that has not finished', () => {
     const { events, runId } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
     expect(() => trajectoryFromEvents(events.slice(0, -1))).toThrow(

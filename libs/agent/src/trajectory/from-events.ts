@@ -85,8 +85,40 @@ function addUsage(stats: ModelStats, step: RunStepData): ModelStats {
   };
 }
 
+/** The answers refused before a step's own, each a trajectory step of its own (not history). */
+function failedAttemptRecords(step: RunStepData): StepRecord[] {
+  return step.failedAttempts.flatMap((attempt): StepRecord[] => [
+    {
+      kind: 'model_response',
+      query: [],
+      response: attempt.content,
+      thought: attempt.content,
+      action: attempt.toolCalls
+        .map((call) => `${call.name} ${JSON.stringify(call.args)}`)
+        .join('\n'),
+    },
+    {
+      kind: 'requery',
+      failure: { kind: attempt.failure, message: attempt.message },
+      message: attempt.message,
+    },
+  ]);
+}
+
+/** A step made only of refused answers: the run ended (`exit_format`) before one was accepted. */
+function onlyRefused(step: RunStepData): boolean {
+  return (
+    step.failedAttempts.length > 0 &&
+    step.thought === '' &&
+    step.action === '' &&
+    step.toolCalls.length === 0
+  );
+}
+
 function stepRecords(step: RunStepData, stats: ModelStats): StepRecord[] {
+  if (onlyRefused(step)) return [...failedAttemptRecords(step), { kind: 'cost', stats }];
   const records: StepRecord[] = [
+    ...failedAttemptRecords(step),
     {
       kind: 'model_response',
       query: [],
@@ -149,8 +181,12 @@ function recordsOf(run: RunEventsOfRun, agent: string): StepRecord[] {
 
 /** Keeps what SWE-agent's step has no field for: the exact calls, each result, usage, actor. */
 function annotate(traj: Traj, steps: readonly RunStepData[]): void {
-  steps.forEach((step, index) => {
+  let index = 0;
+  steps.forEach((step) => {
+    index += step.failedAttempts.length;
+    if (onlyRefused(step)) return;
     const target = traj.trajectory[index];
+    index += 1;
     if (target === undefined) return;
     target.extra_info = {
       caravel: {

@@ -19,7 +19,12 @@ export type StepRecord =
   /** The answer's tool calls (function calling). */
   | { kind: 'tool_call'; toolCalls: Record<string, unknown>[]; toolCallIds: string[] }
   /** The answer could not be used and the model was asked again. */
-  | { kind: 'requery'; failure: OutputFailure; message: string | null }
+  | {
+      kind: 'requery';
+      /** Why the answer was refused; events carry only the kind and message. */
+      failure: OutputFailure | { kind: string; message: string };
+      message: string | null;
+    }
   /** The command's raw output, and the shaped text the model was shown (defaults to the raw output). */
   | { kind: 'observation'; observation: string; shaped?: string; executionTime: number }
   | { kind: 'state'; state: Record<string, unknown> }

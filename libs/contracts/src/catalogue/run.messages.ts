@@ -95,6 +95,24 @@ export const RunStepV1 = defineMessage({
       .optional(),
     /** Who acted: the agent, or a person who took over the thread. */
     actor: z.string().default('agent'),
+    /**
+     * Answers the model had to give again before this step's (SWE-agent's requeries): kept in
+     * the trajectory, never in the model's history.
+     */
+    failedAttempts: z
+      .array(
+        z.object({
+          content: z.string(),
+          toolCalls: z.array(
+            z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) }),
+          ),
+          /** `format`, `blocked`, `syntax`, `multiline` or `content_policy`. */
+          failure: z.string(),
+          /** What the model was told. */
+          message: z.string(),
+        }),
+      )
+      .default([]),
   }),
   fixture: {
     threadId: FIXTURE_THREAD,
