@@ -1,4 +1,4 @@
-import { SandboxRepository, ThreadMessageRepository } from '@caravel/db';
+import { ThreadMessageRepository } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
@@ -21,7 +21,6 @@ export class AgentRunnerModule {
         AgentFactoryService,
         CheckpointerService,
         ThreadSandboxService,
-        repositoryProvider(SandboxRepository),
         repositoryProvider(ThreadMessageRepository),
       ],
     };

@@ -30,12 +30,6 @@ export const agentSettingsSchema = z.object({
     description: 'API key for the OpenAI-compatible endpoint, if it wants one',
     secret: true,
   }),
-  SANDBOX_PROVIDER: documented(z.enum(['bwrap', 'local']).default('bwrap'), {
-    description: 'bwrap (isolated, Linux) or local (a plain directory: development only)',
-  }),
-  SANDBOX_ROOT: documented(z.string().min(1).default('./.caravel/sandboxes'), {
-    description: 'Where sandbox workdirs live on this host',
-  }),
   CARAVEL_FILE_ROOT: documented(z.string().min(1).default('.'), {
     description: 'Directory that relative scripted:/replay: model files are resolved against',
   }),

@@ -1,11 +1,13 @@
 import { agentSettingsSchema } from '@caravel/agent-runner';
 import { databaseUrl, documented, logLevel, port } from '@caravel/config';
 import { ingressSettingsSchema } from '@caravel/ingress';
+import { sandboxBrokerSettingsSchema } from '@caravel/sandbox-broker';
 import { z } from 'zod';
 
 /** `caravel start`: everything in one process on the embedded bus and PGlite. */
 export const embeddedConfigSchema = agentSettingsSchema.extend({
   ...ingressSettingsSchema.shape,
+  ...sandboxBrokerSettingsSchema.shape,
   CARAVEL_DATA_DIR: documented(z.string().min(1).default('./.caravel'), {
     description: 'Where the embedded database (and the bus log inside it) lives',
   }),

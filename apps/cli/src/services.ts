@@ -24,7 +24,11 @@ export const SERVICES = [
   },
   { name: 'reviewer', module: () => ReviewerModule, schema: reviewerConfigSchema },
   { name: 'analyzer', module: () => AnalyzerModule, schema: analyzerConfigSchema },
-  { name: 'sandbox-broker', module: () => SandboxBrokerModule, schema: sandboxBrokerConfigSchema },
+  {
+    name: 'sandbox-broker',
+    module: (settings: EmbeddedConfig) => SandboxBrokerModule.register(settings),
+    schema: sandboxBrokerConfigSchema,
+  },
   { name: 'dashboard', module: () => DashboardModule, schema: dashboardConfigSchema },
 ] as const satisfies readonly {
   name: string;

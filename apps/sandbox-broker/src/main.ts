@@ -5,7 +5,7 @@ import { SandboxBrokerModule } from './sandbox-broker.module.js';
 
 await runService({
   name: 'sandbox-broker',
-  module: SandboxBrokerModule,
+  module: (config) => SandboxBrokerModule.register(config),
   schema: sandboxBrokerConfigSchema,
   env: process.env,
 });

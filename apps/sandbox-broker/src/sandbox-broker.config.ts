@@ -1,3 +1,6 @@
 import { distributedServiceSchema } from '@caravel/config';
+import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
 
-export const sandboxBrokerConfigSchema = distributedServiceSchema(3006);
+export const sandboxBrokerConfigSchema = distributedServiceSchema(3006).extend(
+  sandboxBrokerSettingsSchema.shape,
+);

@@ -1,10 +1,73 @@
-import { Module } from '@nestjs/common';
-import { SandboxPingHandler } from './handlers/sandbox-ping.handler.js';
-import { SandboxRegistryService } from './services/sandbox-registry.service.js';
+import { SandboxRepository } from '@caravel/db';
+import type { Bus } from '@caravel/messaging';
+import { BUS, RUNTIME, repositoryProvider, type PlatformRuntime } from '@caravel/platform';
+import { IdleReclaimer, SandboxLifecycle } from '@caravel/sandbox';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { SandboxRpcHandler } from './handlers/sandbox-rpc.handler.js';
+import { BROKER_SETTINGS, type SandboxBrokerSettings } from './sandbox-broker.settings.js';
+import { RepositoryBindingStore } from './services/binding-store.js';
+import { BusThreadLock } from './services/bus-thread-lock.js';
+import { IdleSweepService } from './services/idle-sweep.service.js';
+import { SandboxBrokerService } from './services/sandbox-broker.service.js';
+import { WorkspaceHost } from './services/workspace-host.js';
 
-/** Sandbox lifecycle and RPC per thread. */
-@Module({
-  controllers: [SandboxPingHandler],
-  providers: [SandboxRegistryService],
-})
-export class SandboxBrokerModule {}
+const BINDINGS = Symbol('caravel.sandbox-bindings');
+
+/** Sandbox lifecycle and RPC per thread, and the idle-sandbox sweep. */
+@Module({})
+export class SandboxBrokerModule {
+  static register(settings: SandboxBrokerSettings): DynamicModule {
+    const log = new Logger('SandboxBroker');
+    const logger = { warn: (message: string) => log.warn(message) };
+    return {
+      module: SandboxBrokerModule,
+      controllers: [SandboxRpcHandler],
+      providers: [
+        { provide: BROKER_SETTINGS, useValue: settings },
+        repositoryProvider(SandboxRepository),
+        { provide: WorkspaceHost, useFactory: () => new WorkspaceHost(settings, logger) },
+        {
+          provide: BINDINGS,
+          useFactory: (repository: SandboxRepository) => new RepositoryBindingStore(repository),
+          inject: [SandboxRepository],
+        },
+        {
+          provide: SandboxLifecycle,
+          useFactory: (
+            host: WorkspaceHost,
+            bindings: RepositoryBindingStore,
+            bus: Bus,
+            runtime: PlatformRuntime,
+          ) =>
+            new SandboxLifecycle({
+              provider: host.provider,
+              bindings,
+              lock: new BusThreadLock(bus.leases, runtime.name),
+              spec: { env: host.sandboxEnv },
+              logger,
+            }),
+          inject: [WorkspaceHost, BINDINGS, BUS, RUNTIME],
+        },
+        {
+          provide: IdleReclaimer,
+          useFactory: (
+            lifecycle: SandboxLifecycle,
+            bindings: RepositoryBindingStore,
+            host: WorkspaceHost,
+          ) =>
+            new IdleReclaimer({
+              lifecycle,
+              bindings,
+              idleTtlMs: settings.SANDBOX_IDLE_TTL_MS,
+              snapshot: host.snapshot,
+              logger,
+            }),
+          inject: [SandboxLifecycle, BINDINGS, WorkspaceHost],
+        },
+        SandboxBrokerService,
+        IdleSweepService,
+      ],
+      exports: [IdleSweepService, SandboxLifecycle],
+    };
+  }
+}

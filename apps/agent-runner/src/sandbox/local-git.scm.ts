@@ -7,12 +7,11 @@ import type {
   ScmPort,
 } from '@caravel/tools';
 import type { ThreadWorkspace } from './thread-sandbox.service.js';
-import { hostGit, shellQuote } from '@caravel/sandbox';
 
 /**
- * SCM for repositories cloned from a local path or a plain git URL: commits in the sandbox, pushes
- * the branch from the host (the sandbox has no network). A plain git remote has no pull requests,
- * so the "pull request" is the pushed branch, recorded once per thread.
+ * SCM for repositories cloned from a local path or a plain git URL: the broker commits in the
+ * sandbox and pushes the branch from its host (the sandbox has no network). A plain git remote
+ * has no pull requests, so the "pull request" is the pushed branch, recorded once per thread.
  */
 export class LocalGitScm implements ScmPort {
   private pullRequest: PullRequestRef | null = null;
@@ -20,20 +19,9 @@ export class LocalGitScm implements ScmPort {
   constructor(private readonly workspace: ThreadWorkspace) {}
 
   async commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
-    const { sandbox, branch, hostWorkdir } = this.workspace;
-    const status = await sandbox.exec('git add -A && git status --porcelain', {
-      timeoutMs: 60_000,
-    });
-    let commitSha: string | null = null;
-    if (status.output.trim() !== '') {
-      const commit = await sandbox.exec(`git commit --quiet -m ${shellQuote(request.message)}`, {
-        timeoutMs: 60_000,
-      });
-      if (commit.exitCode !== 0) throw new Error(`git commit failed: ${commit.output.trim()}`);
-      commitSha = await hostGit(hostWorkdir, ['rev-parse', 'HEAD']);
-    }
-    if (await this.hasOrigin())
-      await hostGit(hostWorkdir, ['push', '--quiet', '--force-with-lease', 'origin', branch]);
+    const { broker, threadId, branch } = this.workspace;
+    const commitSha = await broker.commitAll(threadId, request.message);
+    await broker.push(threadId, branch);
     return { branch, commitSha };
   }
 
@@ -41,21 +29,14 @@ export class LocalGitScm implements ScmPort {
     return Promise.resolve(branch === this.workspace.branch ? this.pullRequest : null);
   }
 
-  async openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
-    const origin = (await this.hasOrigin())
-      ? await hostGit(this.workspace.hostWorkdir, ['remote', 'get-url', 'origin'])
-      : this.workspace.hostWorkdir;
-    this.pullRequest = { number: 0, url: `${origin}#${request.branch}`, draft: true };
-    return this.pullRequest;
+  openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+    const where = this.workspace.origin ?? `sandbox:${this.workspace.sandbox.id}`;
+    this.pullRequest = { number: 0, url: `${where}#${request.branch}`, draft: true };
+    return Promise.resolve(this.pullRequest);
   }
 
   updatePullRequest(_number: number, _request: PullRequestText): Promise<PullRequestRef> {
     if (!this.pullRequest) throw new Error('no branch has been published yet');
     return Promise.resolve(this.pullRequest);
-  }
-
-  private async hasOrigin(): Promise<boolean> {
-    const remotes = await hostGit(this.workspace.hostWorkdir, ['remote']);
-    return remotes.split('\n').includes('origin');
   }
 }

@@ -13,6 +13,7 @@ import { ThreadMessageRepository } from '@caravel/db';
 import { MessagePublisher, type Bus, type Lease } from '@caravel/messaging';
 import type { MessageQueue, MiddlewareEvent } from '@caravel/middleware';
 import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
+import { isSandboxUnreachable } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
 import { exitReasonForError, exitReasonForMiddleware } from '../agent/exit-reasons.js';
@@ -154,6 +155,8 @@ export class RunExecutorService {
         tools ? tools.diff() : Promise.reject(new Error('no sandbox')),
       );
       const reason = error instanceof Error ? error.message : String(error);
+      // The thread's sandbox may hold work and was not replaced: the user decides (recreate).
+      if (isSandboxUnreachable(error)) await this.reply(threadId, reason);
       return { ...conclusion, observation: `${conclusion.observation}: ${reason}` };
     }
   }

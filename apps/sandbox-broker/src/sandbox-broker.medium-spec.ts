@@ -1,0 +1,266 @@
+import { openDatabase, type Database } from '@caravel/db';
+import { connectJetStreamBus, createEmbeddedBus, silentLogger, type Bus } from '@caravel/messaging';
+import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
+import { SandboxBrokerClient } from '@caravel/sandbox';
+import {
+  createTestPostgresDatabase,
+  serviceGate,
+  testEnvironment,
+  type ServiceGate,
+} from '@caravel/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SandboxBrokerModule } from './sandbox-broker.module.js';
+import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
+
+/** One way to run the broker and its clients: a database and a bus for each process. */
+interface BusTarget {
+  label: string;
+  gate: ServiceGate;
+  /** The backing store the broker keeps its bindings in (reopened on restart). */
+  openStore(): Promise<{ open: () => Promise<Database>; dispose: () => Promise<void> }>;
+  /** A bus for a process; `database` is that process's (the embedded bus lives in it). */
+  bus(database: Database, name: string): Promise<Bus>;
+  /** Whether separate processes share the bus (JetStream) or only one process may (embedded). */
+  shared: boolean;
+}
+
+const namespace = `sb${randomBytes(4).toString('hex')}`;
+
+const targets: BusTarget[] = [
+  {
+    label: 'embedded bus + PGlite',
+    gate: await serviceGate([]),
+    shared: false,
+    openStore: async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'caravel-broker-pglite-'));
+      return {
+        open: () => openDatabase({ url: `pglite:${dataDir}` }),
+        dispose: () => rm(dataDir, { recursive: true, force: true }),
+      };
+    },
+    bus: (database, name) => Promise.resolve(createEmbeddedBus({ database, name })),
+  },
+  {
+    label: 'NATS JetStream + PostgreSQL',
+    gate: await serviceGate(['nats', 'postgres']),
+    shared: true,
+    openStore: async () => {
+      const created = await createTestPostgresDatabase();
+      return { open: () => openDatabase({ url: created.url }), dispose: created.drop };
+    },
+    bus: (_database, name) =>
+      connectJetStreamBus({
+        url: testEnvironment.TEST_NATS_URL,
+        name,
+        namespace,
+        logger: silentLogger,
+      }),
+  },
+];
+
+afterAll(async () => {
+  if (targets[1]?.gate.missing) return;
+  const nc = await connect({ servers: testEnvironment.TEST_NATS_URL });
+  const jsm = await jetstreamManager(nc);
+  for await (const name of jsm.streams.names()) {
+    if (name.includes(namespace)) await jsm.streams.delete(name);
+  }
+  await nc.close();
+});
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
+for (const target of targets) {
+  target.gate.describe(`sandbox broker RPC [${target.label}]`, () => {
+    let rootDir: string;
+    let store: Awaited<ReturnType<BusTarget['openStore']>>;
+    let database: Database;
+    let brokerBus: Bus;
+    let clientBus: Bus;
+    let host: ServiceHost;
+    let client: SandboxBrokerClient;
+    let remote: string;
+    const settings = () =>
+      sandboxBrokerSettingsSchema.parse({ SANDBOX_PROVIDER: 'local', SANDBOX_ROOT: rootDir });
+
+    async function startBroker(): Promise<void> {
+      database = await store.open();
+      brokerBus = await target.bus(database, 'broker');
+      const runtime = composeRuntime({
+        name: 'broker',
+        mode: 'embedded',
+        bus: brokerBus,
+        database,
+      });
+      host = await startServiceHost({
+        runtime,
+        modules: [SandboxBrokerModule.register(settings())],
+        port: 0,
+        logLevels: ['fatal'],
+      });
+    }
+
+    async function startClient(): Promise<void> {
+      clientBus = target.shared ? await target.bus(database, 'runner') : brokerBus;
+      client = await SandboxBrokerClient.open(clientBus);
+    }
+
+    async function stopAll(): Promise<void> {
+      await client?.close();
+      if (target.shared) await clientBus?.close();
+      await host?.close();
+      await brokerBus?.close();
+      await database?.close();
+    }
+
+    beforeAll(async () => {
+      rootDir = await mkdtemp(join(tmpdir(), 'caravel-broker-'));
+      const source = join(rootDir, '..', `src-${randomUUID()}`);
+      remote = join(rootDir, '..', `remote-${randomUUID()}.git`);
+      execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', remote]);
+      execFileSync('git', ['clone', '--quiet', remote, source], { stdio: 'ignore' });
+      git(
+        source,
+        '-c',
+        'user.name=t',
+        '-c',
+        'user.email=t@t',
+        'commit',
+        '--allow-empty',
+        '-qm',
+        'one',
+      );
+      git(source, 'push', '--quiet', 'origin', 'main');
+      await rm(source, { recursive: true, force: true });
+      store = await target.openStore();
+      await startBroker();
+      await startClient();
+    });
+
+    afterAll(async () => {
+      await stopAll();
+      await store?.dispose();
+      await rm(rootDir, { recursive: true, force: true });
+      await rm(remote, { recursive: true, force: true });
+    });
+
+    const repository = () => ({ owner: 'acme', name: 'widgets', cloneUrl: remote });
+
+    it('creates the thread sandbox from the repository and works in it through the Sandbox interface', async () => {
+      const threadId = randomUUID();
+      const sandbox = await client.acquire({
+        threadId,
+        branch: 'caravel/t1',
+        repository: repository(),
+      });
+      expect(sandbox.handle).toMatchObject({
+        outcome: 'created',
+        branch: 'caravel/t1',
+        origin: remote,
+      });
+      expect(sandbox.handle.baseCommit).toMatch(/^[0-9a-f]{40}$/);
+      expect((await sandbox.exec('git branch --show-current')).output.trim()).toBe('caravel/t1');
+      await sandbox.writeFile('src/app.ts', 'export const answer = 41;\n');
+      expect(await sandbox.editFile('src/app.ts', '41', '42')).toEqual({ replacements: 1 });
+      await sandbox.writeFile('bin.dat', new Uint8Array([0, 1, 2, 255]));
+      expect((await sandbox.exec('od -An -tu1 bin.dat')).output.trim().split(/\s+/)).toEqual([
+        '0',
+        '1',
+        '2',
+        '255',
+      ]);
+      expect(await sandbox.readFile('src/app.ts')).toBe('export const answer = 42;\n');
+      expect(await sandbox.glob('**/*.ts')).toEqual(['src/app.ts']);
+      expect((await sandbox.grep('answer')).matches).toEqual([
+        { path: 'src/app.ts', line: 1, text: 'export const answer = 42;' },
+      ]);
+      expect((await sandbox.listFiles('src')).entries.map((e) => e.path)).toEqual(['src/app.ts']);
+      expect(await sandbox.ping()).toBe(true);
+      const again = await client.acquire({
+        threadId,
+        branch: 'caravel/t1',
+        repository: repository(),
+      });
+      expect(again.handle.outcome).toBe('reused');
+    });
+
+    it("carries the sandbox's coded errors across the bus with their reason", async () => {
+      const threadId = randomUUID();
+      const sandbox = await client.acquire({ threadId, branch: 'caravel/t2' });
+      await expect(sandbox.readFile('missing.txt')).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        details: { reason: 'file_not_found' },
+      });
+      await expect(sandbox.readFile('../../etc/passwd')).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+        details: { reason: 'path_outside_workdir' },
+      });
+      await expect(sandbox.editFile('missing.txt', 'a', 'b')).rejects.toMatchObject({
+        details: { reason: 'file_not_found' },
+      });
+      await expect(client.ping(randomUUID())).resolves.toMatchObject({
+        alive: false,
+        provider: 'none',
+      });
+      const orphan = randomUUID();
+      await expect(client.commitAll(orphan, 'x')).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        details: { reason: 'thread_has_no_sandbox' },
+      });
+      await expect(
+        client.acquire({ threadId, branch: 'caravel/t2', allowReplacement: true }),
+      ).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+        details: { reason: 'replacement_not_allowed' },
+      });
+      await expect(sandbox.exec('true', { timeoutMs: -5 })).rejects.toMatchObject({
+        code: 'MESSAGE_MALFORMED',
+      });
+    });
+
+    it('takes turn checkpoints, commits, diffs against the base and pushes to the remote', async () => {
+      const threadId = randomUUID();
+      const sandbox = await client.acquire({
+        threadId,
+        branch: 'caravel/t3',
+        repository: repository(),
+      });
+      expect(await client.snapshotTurn(threadId, 'm1')).toMatchObject({ created: true });
+      await sandbox.exec('echo hello > hello.txt');
+      expect(await client.turnDiff(threadId, 'm1', 'worktree')).toMatchObject({
+        files: [{ path: 'hello.txt', status: 'added' }],
+      });
+      expect(await client.diffSince(threadId, sandbox.handle.baseCommit)).toContain('+hello');
+      const commitSha = await client.commitAll(threadId, 'Add hello');
+      expect(commitSha).toMatch(/^[0-9a-f]{40}$/);
+      expect(await client.commitAll(threadId, 'nothing new')).toBeNull();
+      expect(await client.push(threadId, 'caravel/t3')).toEqual({ pushed: true, origin: remote });
+      expect(git(remote, 'rev-parse', 'caravel/t3')).toBe(commitSha);
+    });
+
+    it('loses no sandbox when the broker restarts: the next request finds the same files', async () => {
+      const threadId = randomUUID();
+      const before = await client.acquire({ threadId, branch: 'caravel/t4' });
+      await before.exec('echo survived > crash.txt');
+      await client.close();
+      if (target.shared) await clientBus.close();
+      await host.close();
+      await brokerBus.close();
+      await database.close();
+
+      await startBroker();
+      await startClient();
+      const after = await client.acquire({ threadId, branch: 'caravel/t4' });
+      expect(after.handle).toMatchObject({ outcome: 'reconnected', sandboxId: before.id });
+      expect(await after.readFile('crash.txt')).toBe('survived\n');
+      expect((await after.exec('cat crash.txt')).output).toBe('survived\n');
+    });
+  });
+}

@@ -1,0 +1,52 @@
+import { SandboxCallerAlive } from '@caravel/contracts';
+import type { Bus } from '@caravel/messaging';
+
+/** Probes that may fail in a row before the caller counts as gone. */
+const MISSES_ALLOWED = 2;
+
+/**
+ * Watches the client waiting on a long command: every `everyMs` it asks the client's
+ * `SandboxCallerAlive` subject, and calls `onGone` once the client stopped answering (a runner
+ * killed mid-command). Without this the command would finish in a sandbox nobody reads, and the
+ * run that resumes elsewhere would run it a second time.
+ */
+export async function whileCallerAlive<T>(
+  bus: Bus,
+  callerId: string | undefined,
+  everyMs: number,
+  running: Promise<T>,
+  onGone: () => Promise<void>,
+): Promise<T> {
+  if (callerId === undefined) return running;
+  let misses = 0;
+  let probing = false;
+  let gone = false;
+  const probe = async (): Promise<void> => {
+    if (probing || gone) return;
+    probing = true;
+    try {
+      await bus.request(
+        SandboxCallerAlive.subjectFor(callerId),
+        { callerId },
+        {
+          timeoutMs: Math.max(everyMs, 1_000),
+        },
+      );
+      misses = 0;
+    } catch {
+      misses += 1;
+      if (misses >= MISSES_ALLOWED) {
+        gone = true;
+        await onGone().catch(() => undefined);
+      }
+    } finally {
+      probing = false;
+    }
+  };
+  const timer = setInterval(() => void probe(), everyMs);
+  try {
+    return await running;
+  } finally {
+    clearInterval(timer);
+  }
+}

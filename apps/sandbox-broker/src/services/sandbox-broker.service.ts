@@ -1,0 +1,150 @@
+import {
+  SandboxAcquire,
+  SandboxExec,
+  SandboxRecreate,
+  type SandboxHandle,
+} from '@caravel/contracts';
+import { AppError } from '@caravel/errors';
+import type { Bus } from '@caravel/messaging';
+import { BUS } from '@caravel/platform';
+import {
+  replacementNotAllowed,
+  SandboxLifecycle,
+  ToolSandboxAdapter,
+  shellQuote,
+  type AcquiredSandbox,
+  type ExecResult,
+  type Sandbox,
+} from '@caravel/sandbox';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { BROKER_SETTINGS, type SandboxBrokerSettings } from '../sandbox-broker.settings.js';
+import { whileCallerAlive } from './caller-watch.js';
+import { WorkspaceHost } from './workspace-host.js';
+
+type AcquireRequest = ReturnType<typeof SandboxAcquire.parseRequest>;
+type RecreateRequest = ReturnType<typeof SandboxRecreate.parseRequest>;
+type ExecRequest = ReturnType<typeof SandboxExec.parseRequest>;
+
+/**
+ * The broker's decisions per request: lifecycle (through {@link SandboxLifecycle}), commands
+ * watched for a vanished caller, and the git work the runner needs (commit, diff, push).
+ */
+@Injectable()
+export class SandboxBrokerService implements OnModuleDestroy {
+  private readonly log = new Logger('SandboxBroker');
+
+  constructor(
+    @Inject(SandboxLifecycle) private readonly lifecycle: SandboxLifecycle,
+    @Inject(WorkspaceHost) private readonly host: WorkspaceHost,
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(BROKER_SETTINGS) private readonly settings: SandboxBrokerSettings,
+  ) {}
+
+  async acquire(request: AcquireRequest): Promise<SandboxHandle> {
+    if (request.allowReplacement && request.purpose !== 'reviewer') {
+      throw replacementNotAllowed(request.threadId);
+    }
+    await this.host.ensureReady();
+    const acquired = await this.lifecycle.acquire(request.threadId, {
+      setup: this.host.setupFor(request),
+      ...(request.allowReplacement ? { allowReplacement: true } : {}),
+    });
+    return this.handle(request.branch, acquired);
+  }
+
+  async recreate(request: RecreateRequest): Promise<SandboxHandle> {
+    await this.host.ensureReady();
+    const acquired = await this.lifecycle.recreate(request.threadId, this.host.setupFor(request));
+    this.log.log(`thread ${request.threadId} now has sandbox ${acquired.sandbox.id} (recreated)`);
+    return this.handle(request.branch, acquired);
+  }
+
+  async release(threadId: string): Promise<{ released: boolean }> {
+    return { released: await this.lifecycle.release(threadId) };
+  }
+
+  async ping(threadId: string): Promise<{ threadId: string; provider: string; alive: boolean }> {
+    try {
+      return await this.lifecycle.use(threadId, async (sandbox) => ({
+        threadId,
+        provider: sandbox.provider,
+        alive: await sandbox.ping(),
+      }));
+    } catch {
+      return {
+        threadId,
+        provider: this.lifecycle.cached(threadId)?.provider ?? 'none',
+        alive: false,
+      };
+    }
+  }
+
+  exec(request: ExecRequest): Promise<ExecResult> {
+    const { threadId, command, timeoutMs, env } = request;
+    return this.lifecycle.use(threadId, (sandbox) =>
+      whileCallerAlive(
+        this.bus,
+        request.callerId,
+        this.settings.SANDBOX_CALLER_PROBE_MS,
+        sandbox.exec(command, { ...(timeoutMs ? { timeoutMs } : {}), ...(env ? { env } : {}) }),
+        async () => {
+          this.log.warn(`thread ${threadId}: the caller of a command is gone; abandoning it`);
+          await this.lifecycle.abandon(threadId, sandbox);
+        },
+      ),
+    );
+  }
+
+  /** Runs `work` on the thread's sandbox (reconnecting to it if this process has none open). */
+  on<T>(threadId: string, work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+    return this.lifecycle.use(threadId, work);
+  }
+
+  commitAll(threadId: string, message: string): Promise<{ commitSha: string | null }> {
+    return this.lifecycle.use(threadId, async (sandbox) => {
+      const status = await sandbox.exec('git add -A && git status --porcelain', {
+        timeoutMs: 60_000,
+      });
+      if (status.exitCode !== 0) throw gitFailed('git add', status.output);
+      if (status.output.trim() === '') return { commitSha: null };
+      const commit = await sandbox.exec(
+        `git commit --quiet -m ${shellQuote(message)} && git rev-parse HEAD`,
+        { timeoutMs: 60_000 },
+      );
+      if (commit.exitCode !== 0) throw gitFailed('git commit', commit.output);
+      return { commitSha: commit.output.trim().split('\n').pop() ?? null };
+    });
+  }
+
+  diffSince(threadId: string, baseRef: string): Promise<{ diff: string }> {
+    return this.lifecycle.use(threadId, async (sandbox) => ({
+      diff: await new ToolSandboxAdapter(sandbox, baseRef).diff(),
+    }));
+  }
+
+  push(threadId: string, branch: string) {
+    return this.lifecycle.use(threadId, (sandbox) => this.host.push(sandbox.id, branch));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.lifecycle.closeAll();
+  }
+
+  private async handle(branch: string, acquired: AcquiredSandbox): Promise<SandboxHandle> {
+    const { sandbox } = acquired;
+    return {
+      threadId: acquired.binding.threadId,
+      sandboxId: sandbox.id,
+      provider: sandbox.provider,
+      workdir: sandbox.workdir,
+      outcome: acquired.outcome,
+      branch,
+      baseCommit: await this.host.baseCommit(sandbox.id),
+      origin: await this.host.origin(sandbox.id),
+    };
+  }
+}
+
+function gitFailed(what: string, output: string) {
+  return new AppError('PRECONDITION_FAILED', `${what} failed: ${output.trim().slice(-2000)}`);
+}
