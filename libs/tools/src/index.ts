@@ -84,3 +84,41 @@ export {
 
 // A directory-backed sandbox for tests and local development (no isolation).
 export { DirectoryToolSandbox } from './testing/directory-tool-sandbox.js';
+export {
+  UNTRUSTED_TAG,
+  neutraliseUntrustedMarkers,
+  wrapUntrusted,
+} from './channel/untrusted-content.js';
+
+// Channel tools (Slack, Linear, Jira, Confluence, reviews, the web) over ports that
+// @caravel/integrations implements.
+export type {
+  ChannelMessage,
+  HttpRequestSpec,
+  HttpResponseSummary,
+  IssueTrackerPort,
+  LinearPort,
+  NewTrackerIssue,
+  ReviewRequest,
+  ReviewRequester,
+  SlackThreadPort,
+  TrackerContainer,
+  TrackerIssue,
+  TrackerIssueChanges,
+  WebPort,
+  WebSearchProvider,
+  WebSearchResult,
+  WikiPage,
+  WikiPort,
+  WikiSearchHit,
+} from './channel/channel.ports.js';
+export {
+  asObservableError,
+  defineChannelTool,
+  renderChannelMessages,
+} from './channel/channel-tool.js';
+export { channelTools, type ChannelPorts } from './channel/channel-tools.js';
+export { slackTools } from './channel/slack.tools.js';
+export { jiraTools, linearTools, renderIssue } from './channel/tracker.tools.js';
+export { confluenceTools, webTools } from './channel/wiki-and-web.tools.js';
+export { requestPrReviewTool, type RequestPrReviewOutput } from './channel/review.tools.js';

@@ -1,0 +1,41 @@
+import type { CaravelTool } from '../core/tool-definition.js';
+import type {
+  IssueTrackerPort,
+  LinearPort,
+  ReviewRequester,
+  SlackThreadPort,
+  WebPort,
+  WebSearchProvider,
+  WikiPort,
+} from './channel.ports.js';
+import { requestPrReviewTool } from './review.tools.js';
+import { slackTools } from './slack.tools.js';
+import { jiraTools, linearTools } from './tracker.tools.js';
+import { confluenceTools, webTools } from './wiki-and-web.tools.js';
+
+/**
+ * The integrations a run's channel tools are bound to. Absent ports mean absent tools: Slack
+ * tools exist only for runs that came from Slack (`slack` is the run's thread), and an
+ * integration the team has not configured is still present but answers with a clean error.
+ */
+export interface ChannelPorts {
+  slack?: SlackThreadPort;
+  linear?: LinearPort;
+  jira?: IssueTrackerPort;
+  confluence?: WikiPort;
+  reviews?: ReviewRequester;
+  web?: WebPort;
+  webSearch?: WebSearchProvider;
+}
+
+/** The channel tools for the ports given, in a stable order (web, review, trackers, Slack). */
+export function channelTools(ports: ChannelPorts): CaravelTool[] {
+  return [
+    ...(ports.web ? webTools(ports.web, ports.webSearch) : []),
+    ...(ports.reviews ? [requestPrReviewTool(ports.reviews)] : []),
+    ...(ports.linear ? linearTools(ports.linear) : []),
+    ...(ports.jira ? jiraTools(ports.jira) : []),
+    ...(ports.confluence ? confluenceTools(ports.confluence) : []),
+    ...(ports.slack ? slackTools(ports.slack) : []),
+  ];
+}
