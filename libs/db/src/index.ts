@@ -61,3 +61,15 @@ export {
   type NewOutboxEntry,
   type UnpublishedQuery,
 } from './repositories/outbox.repository.js';
+export {
+  UserTokenRepository,
+  type UserTokenPage,
+  type UserTokenRow,
+  type UserTokenUpsert,
+} from './repositories/user-token.repository.js';
+export {
+  IdentityRepository,
+  type IdentityHandle,
+  type IdentityLinks,
+  type IdentityRow,
+} from './repositories/identity.repository.js';

@@ -58,6 +58,17 @@ export type Delivery = {
   received_at: Generated<Timestamp>;
   payload: unknown;
 };
+export type Identity = {
+  id: string;
+  github_login: string | null;
+  slack_user_id: string | null;
+  email: string | null;
+  linear_user_id: string | null;
+  jira_account_id: string | null;
+  display_name: Generated<string>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+};
 export type InboxEntry = {
   consumer: string;
   message_id: string;
@@ -152,12 +163,24 @@ export type ThreadMessage = {
   consumed_by_run: string | null;
   consumed_at: Timestamp | null;
 };
+export type UserToken = {
+  id: string;
+  provider: string;
+  subject: string;
+  kind: string;
+  ciphertext: string;
+  key_id: string;
+  expires_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+};
 export type DB = {
   bus_consumers: BusConsumer;
   bus_dead_letters: BusDeadLetter;
   bus_deliveries: BusDelivery;
   bus_messages: BusMessage;
   deliveries: Delivery;
+  identities: Identity;
   inbox: InboxEntry;
   leases: Lease;
   outbox: OutboxEntry;
@@ -167,4 +190,5 @@ export type DB = {
   sandboxes: Sandbox;
   thread_messages: ThreadMessage;
   threads: Thread;
+  user_tokens: UserToken;
 };
