@@ -7,6 +7,7 @@ import { replayTrajectory } from './commands/replay.command.js';
 import { runTask } from './commands/run.command.js';
 import { startEmbedded } from './commands/start.command.js';
 import { exportTrajectory } from './commands/trajectory.command.js';
+import { runSwegen } from './commands/swegen/swegen.command.js';
 
 const USAGE = `Usage: caravel <command> [options]
 
@@ -26,6 +27,7 @@ Commands:
                              final patch with the recorded submission (exit 1 when it differs)
     --repo PATH, --base SHA  the starting point (default: the recorded clone URL and commit)
     --sandbox bwrap|local    (default bwrap); --data-dir D or --database-url URL for a thread
+  swegen create|validate     merged PRs to Harbor tasks, NOP/Oracle validation (caravel swegen help)
   help                       show this text
 `;
 
@@ -104,6 +106,10 @@ if (command === 'help') {
     databaseUrl: str(values['database-url']),
   }).catch((error: unknown) => fail('caravel replay', error));
   process.exit(report.identical ? 0 : 1);
+} else if (command === 'swegen') {
+  process.exit(
+    await runSwegen(process.argv.slice(process.argv.indexOf('swegen') + 1), process.env),
+  );
 } else {
   process.stderr.write(`caravel: unknown command '${command}'\n\n${USAGE}`);
   process.exit(2);

@@ -100,3 +100,4 @@ export {
 } from './validate/validate-tasks.js';
 export { buildJsBugFixFixture, type JsBugFixFixture } from './testing/js-fixture.js';
 export { jsFixtureModelScript } from './testing/js-fixture-script.js';
+export { GithubPrSource, nextLink, type GithubPrSourceOptions } from './pr/github-pr-source.js';

@@ -1,0 +1,141 @@
+import { createChatModel, resolveModel, type ModelCredentials } from '@caravel/agent';
+import { BwrapSandboxProvider, LocalSandboxProvider, bwrapAvailable } from '@caravel/sandbox';
+import {
+  createTask,
+  GithubPrSource,
+  isRepoName,
+  LocalPrSource,
+  swegenError,
+  validateTasks,
+  type CreateTaskResult,
+  type PrSource,
+  type RuleCompat,
+  type ValidationRunner,
+} from '@caravel/swegen';
+import { chmod, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { SwegenEnv } from './swegen.config.js';
+
+/** The parsed options of `caravel swegen create`. */
+export interface SwegenCreateOptions {
+  readonly repo: string;
+  readonly pr: number;
+  readonly repoPath?: string;
+  readonly prJson?: string;
+  readonly model?: string;
+  readonly stateDir: string;
+  readonly tasksDir: string;
+  readonly sandbox: 'bwrap' | 'local';
+  readonly runner: ValidationRunner;
+  readonly validate: boolean;
+  readonly requireIssue: boolean;
+  readonly requireMinimumDifficulty: boolean;
+  readonly minSourceFiles: number;
+  readonly maxSourceFiles: number;
+  readonly compat: RuleCompat;
+  readonly useReferences: boolean;
+  readonly force: boolean;
+  readonly maxModelCalls?: number;
+  readonly write: (line: string) => void;
+}
+
+function credentials(env: SwegenEnv): ModelCredentials {
+  return {
+    ...(env.ANTHROPIC_API_KEY ? { anthropicApiKey: env.ANTHROPIC_API_KEY } : {}),
+    ...(env.OPENAI_API_KEY ? { openaiApiKey: env.OPENAI_API_KEY } : {}),
+    ...(env.OPENAI_COMPATIBLE_BASE_URL
+      ? { openaiCompatibleBaseUrl: env.OPENAI_COMPATIBLE_BASE_URL }
+      : {}),
+    ...(env.OPENAI_COMPATIBLE_API_KEY
+      ? { openaiCompatibleApiKey: env.OPENAI_COMPATIBLE_API_KEY }
+      : {}),
+  };
+}
+
+async function prSource(options: SwegenCreateOptions, env: SwegenEnv): Promise<PrSource> {
+  if (options.repoPath && options.prJson)
+    return LocalPrSource.load(options.repoPath, options.prJson);
+  if (options.repoPath || options.prJson) {
+    throw swegenError(
+      'invalid_input',
+      'an injected PR source needs both --repo-path and --pr-json',
+    );
+  }
+  const token = env.GITHUB_TOKEN ?? env.GH_TOKEN;
+  return new GithubPrSource({
+    ...(token ? { token } : {}),
+    ...(env.GITHUB_API_URL ? { apiUrl: env.GITHUB_API_URL } : {}),
+  });
+}
+
+async function sandboxProvider(options: SwegenCreateOptions, stateDir: string) {
+  const rootDir = join(stateDir, 'sandboxes');
+  await mkdir(rootDir, { recursive: true });
+  await chmod(rootDir, 0o755);
+  if (options.sandbox === 'local')
+    return {
+      provider: new LocalSandboxProvider({
+        rootDir,
+        logger: { warn: (message) => options.write(`warning: ${message}`) },
+      }),
+      rootDir,
+    };
+  if (!bwrapAvailable()) {
+    throw swegenError(
+      'invalid_input',
+      'bubblewrap is not installed (apt-get install bubblewrap), or pass --sandbox local',
+    );
+  }
+  return { provider: new BwrapSandboxProvider({ rootDir }), rootDir };
+}
+
+/** `caravel swegen create`: one merged PR to a validated Harbor task. */
+export async function swegenCreate(
+  options: SwegenCreateOptions,
+  env: SwegenEnv,
+): Promise<CreateTaskResult> {
+  if (!isRepoName(options.repo))
+    throw swegenError('invalid_input', `--repo must be owner/repo, not '${options.repo}'`);
+  const modelRef = options.model ?? env.CARAVEL_MODEL;
+  if (!modelRef)
+    throw swegenError(
+      'invalid_input',
+      'no model: pass --model (e.g. scripted:FILE) or set CARAVEL_MODEL',
+    );
+  const model = createChatModel(resolveModel({ team: { model: modelRef } }), credentials(env), {
+    fileRoot: process.cwd(),
+  });
+  const stateDir = resolve(options.stateDir);
+  const { provider, rootDir } = await sandboxProvider(options, stateDir);
+  const validateOptions = {
+    stateDir,
+    runner: options.runner,
+    searchPath: env.PATH ?? '',
+    ...(options.repoPath ? { repoPath: options.repoPath } : {}),
+  };
+  return createTask({
+    repo: options.repo,
+    pr: options.pr,
+    source: await prSource(options, env),
+    stateDir,
+    tasksDir: resolve(options.tasksDir),
+    model,
+    completion: {
+      provider,
+      hostWorkspace: (id) => join(rootDir, id, 'workspace'),
+      ...(options.maxModelCalls ? { maxModelCalls: options.maxModelCalls } : {}),
+    },
+    validator: async (taskDir) => (await validateTasks(taskDir, validateOptions))[0]!,
+    validate: options.validate,
+    requireIssue: options.requireIssue,
+    requireMinimumDifficulty: options.requireMinimumDifficulty,
+    substantiality: {
+      minSourceFiles: options.minSourceFiles,
+      maxSourceFiles: options.maxSourceFiles,
+      compat: options.compat,
+    },
+    useReferences: options.useReferences,
+    force: options.force,
+    log: options.write,
+  });
+}

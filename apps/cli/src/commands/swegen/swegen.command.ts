@@ -1,0 +1,200 @@
+import type { EnvSource } from '@caravel/config';
+import { isAppError } from '@caravel/errors';
+import {
+  swegenError,
+  swegenExitCode,
+  type RuleCompat,
+  type ValidationRunner,
+} from '@caravel/swegen';
+import { parseArgs } from 'node:util';
+import { swegenCreate } from './create.command.js';
+import { parseSwegenEnv } from './swegen.config.js';
+import { swegenValidate } from './validate.command.js';
+
+/** Usage of `caravel swegen`. */
+export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate> [options]
+
+  create --repo OWNER/REPO --pr N     turn a merged PR into a validated Harbor task (GitHub API)
+    --repo-path DIR --pr-json FILE    ...or from an injected source: a local clone + the PR as JSON
+    --model REF                       evaluation and completion model (default CARAVEL_MODEL)
+    --tasks-dir DIR                   where tasks go (default ./tasks)
+    --state-dir DIR                   create.jsonl, references, repo cache, jobs (default ./.swegen)
+    --sandbox bwrap|local             the completion agent's sandbox (default bwrap)
+    --runner auto|harbor|bwrap        validation runner (default auto: Harbor when installed)
+    --min-source-files N / --max-source-files N   substantiality bounds (default 3 / 10)
+    --compat caravel|swegen-0.1       rule set (swegen-0.1 reproduces SWE-gen 0.1's quirks)
+    --no-validate --no-require-issue --no-require-minimum-difficulty --no-cache --force
+    --max-model-calls N               completion agent budget (default 40)
+  validate TASK_OR_DIR                NOP must score 0 and Oracle 1 (a directory: every task in it)
+    --repo-path DIR                   local clone of the source repository (default: the repo cache)
+    --runner auto|harbor|bwrap        (default auto); --max-parallel N (default 4); --results FILE
+    --state-dir DIR                   (default ./.swegen)
+
+Exit status: 0 ok, 1 unexpected failure, 2 bad usage, 10 trivial PR, 11 missing issue,
+12 validation failed, 13 already exists, 14 publish error, 15 publish auth error, 16 rate limited,
+17 PR not merged, 18 git failed.
+`;
+
+const OPTIONS = {
+  repo: { type: 'string' },
+  pr: { type: 'string' },
+  'repo-path': { type: 'string' },
+  'pr-json': { type: 'string' },
+  model: { type: 'string' },
+  'tasks-dir': { type: 'string' },
+  'state-dir': { type: 'string' },
+  sandbox: { type: 'string' },
+  runner: { type: 'string' },
+  'min-source-files': { type: 'string' },
+  'max-source-files': { type: 'string' },
+  compat: { type: 'string' },
+  'no-validate': { type: 'boolean' },
+  'no-require-issue': { type: 'boolean' },
+  'no-require-minimum-difficulty': { type: 'boolean' },
+  'no-cache': { type: 'boolean' },
+  force: { type: 'boolean' },
+  'max-model-calls': { type: 'string' },
+  'max-parallel': { type: 'string' },
+  results: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+
+function oneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw swegenError(
+    'invalid_input',
+    `--${name} must be one of ${allowed.join(', ')}, not '${value}'`,
+  );
+}
+
+function count(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw swegenError('invalid_input', `--${name} must be a whole number, not '${value}'`);
+  return n;
+}
+
+async function create(
+  values: Values,
+  env: EnvSource,
+  write: (line: string) => void,
+): Promise<number> {
+  if (!values.repo || !values.pr)
+    throw swegenError('invalid_input', 'create needs --repo OWNER/REPO and --pr N');
+  const pr = count('pr', values.pr, 0);
+  if (pr < 1) throw swegenError('invalid_input', `--pr must be a PR number, not '${values.pr}'`);
+  const result = await swegenCreate(
+    {
+      repo: values.repo,
+      pr,
+      ...(values['repo-path'] ? { repoPath: values['repo-path'] } : {}),
+      ...(values['pr-json'] ? { prJson: values['pr-json'] } : {}),
+      ...(values.model ? { model: values.model } : {}),
+      stateDir: values['state-dir'] ?? '.swegen',
+      tasksDir: values['tasks-dir'] ?? 'tasks',
+      sandbox: oneOf('sandbox', values.sandbox, ['bwrap', 'local'], 'bwrap'),
+      runner: oneOf<ValidationRunner>('runner', values.runner, ['auto', 'harbor', 'bwrap'], 'auto'),
+      validate: !values['no-validate'],
+      requireIssue: !values['no-require-issue'],
+      requireMinimumDifficulty: !values['no-require-minimum-difficulty'],
+      minSourceFiles: count('min-source-files', values['min-source-files'], 3),
+      maxSourceFiles: count('max-source-files', values['max-source-files'], 10),
+      compat: oneOf<RuleCompat>('compat', values.compat, ['caravel', 'swegen-0.1'], 'caravel'),
+      useReferences: !values['no-cache'],
+      force: values.force === true,
+      maxModelCalls: count('max-model-calls', values['max-model-calls'], 40),
+      write,
+    },
+    parseSwegenEnv(env),
+  );
+  const verdict = result.validation
+    ? ` (${result.validation.passed ? 'validated' : 'not validated'})`
+    : '';
+  write(
+    `${result.status === 'deduped' ? 'already created' : 'created'}: ${result.taskDir}${verdict}`,
+  );
+  return 0;
+}
+
+async function validate(
+  positionals: string[],
+  values: Values,
+  env: EnvSource,
+  write: (line: string) => void,
+): Promise<number> {
+  const path = positionals[1];
+  if (!path)
+    throw swegenError('invalid_input', 'validate needs a task directory or a directory of tasks');
+  const results = await swegenValidate(
+    {
+      path,
+      ...(values['repo-path'] ? { repoPath: values['repo-path'] } : {}),
+      stateDir: values['state-dir'] ?? '.swegen',
+      runner: oneOf<ValidationRunner>('runner', values.runner, ['auto', 'harbor', 'bwrap'], 'auto'),
+      maxParallel: Math.max(1, count('max-parallel', values['max-parallel'], 4)),
+      ...(values.results ? { results: values.results } : {}),
+      write,
+    },
+    parseSwegenEnv(env),
+  );
+  return results.every((r) => r.passed)
+    ? 0
+    : swegenExitCode(swegenError('validation_failed', 'validation failed'));
+}
+
+/**
+ * `caravel swegen ...`: parses its own arguments, runs the subcommand, and returns the process
+ * exit status (a coded swegen error prints one line and maps to its own status).
+ */
+export async function runSwegen(
+  args: readonly string[],
+  env: EnvSource,
+  io = {
+    out: (l: string) => process.stdout.write(`${l}\n`),
+    err: (l: string) => process.stderr.write(`${l}\n`),
+  },
+): Promise<number> {
+  try {
+    const { positionals, values } = parseArgs({
+      args: [...args],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
+    const sub = positionals[0];
+    if (values.help || sub === undefined || sub === 'help') {
+      io.out(SWEGEN_USAGE);
+      return sub === undefined && !values.help ? 2 : 0;
+    }
+    if (sub === 'create') return await create(values, env, io.out);
+    if (sub === 'validate') return await validate(positionals, values, env, io.out);
+    throw swegenError('invalid_input', `unknown swegen command '${sub}'`);
+  } catch (error) {
+    if (!isAppError(error)) {
+      const message =
+        error instanceof Error && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+          ? error.message
+          : error instanceof Error
+            ? (error.stack ?? error.message)
+            : String(error);
+      io.err(`caravel swegen: ${message}`);
+      return error instanceof Error &&
+        (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+        ? 2
+        : 1;
+    }
+    io.err(`caravel swegen: ${error.message}`);
+    return swegenExitCode(error);
+  }
+}
