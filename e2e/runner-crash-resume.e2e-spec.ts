@@ -47,7 +47,7 @@ gate.describe('a runner killed mid-run (kill -9)', () => {
       CARAVEL_MODEL: 'openai-compatible:crash-test-model',
       OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
     };
-    for (const name of ['dispatch', 'dashboard', 'agent-runner']) {
+    for (const name of ['dispatch', 'dashboard', 'sandbox-broker', 'agent-runner']) {
       processes.push(new ServiceProcess(name, await freePort(), env));
     }
     for (const p of processes) {

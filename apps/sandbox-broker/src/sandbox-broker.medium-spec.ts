@@ -245,6 +245,13 @@ for (const target of targets) {
       expect(git(remote, 'rev-parse', 'caravel/t3')).toBe(commitSha);
     });
 
+    it('lets a command outlive several liveness probes while its caller is there', async () => {
+      const threadId = randomUUID();
+      const sandbox = await client.acquire({ threadId, branch: 'caravel/t5' });
+      const result = await sandbox.exec('sleep 4; echo finished >> slow.log; cat slow.log');
+      expect(result).toMatchObject({ exitCode: 0, output: 'finished\n' });
+    });
+
     it('loses no sandbox when the broker restarts: the next request finds the same files', async () => {
       const threadId = randomUUID();
       const before = await client.acquire({ threadId, branch: 'caravel/t4' });

@@ -3,6 +3,11 @@ import type { Bus } from '@caravel/messaging';
 
 /** Probes that may fail in a row before the caller counts as gone. */
 const MISSES_ALLOWED = 2;
+/**
+ * How long one probe waits. A vanished caller fails a probe at once (nobody serves its subject),
+ * so this only bounds how long a live but busy caller may take to answer.
+ */
+const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * Watches the client waiting on a long command: every `everyMs` it asks the client's
@@ -29,7 +34,7 @@ export async function whileCallerAlive<T>(
         SandboxCallerAlive.subjectFor(callerId),
         { callerId },
         {
-          timeoutMs: Math.max(everyMs, 1_000),
+          timeoutMs: PROBE_TIMEOUT_MS,
         },
       );
       misses = 0;
