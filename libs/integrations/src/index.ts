@@ -44,3 +44,28 @@ export { CARAVEL_SLACK_EVENT, SlackThread, type SlackThreadRef } from './slack/s
 // Linear (issue tracker port plus delete and search).
 export { LinearApi, codeLinearError, type LinearApiOptions } from './linear/linear-api.js';
 export { LinearTracker } from './linear/linear-tracker.js';
+
+// Tokens at rest (AES-256-GCM, versioned keyring, rotation) and GitHub credentials.
+export {
+  gcmOpen,
+  gcmSeal,
+  parseKeyring,
+  TokenCipher,
+  type KeyringKey,
+  type SealedToken,
+} from './crypto/token-cipher.js';
+export {
+  UserTokenVault,
+  type RotationReport,
+  type StoredToken,
+  type TokenAddress,
+} from './crypto/user-token-vault.js';
+export { appJwt, GitHubApp, parseRepository, type GitHubAppOptions } from './github/github-app.js';
+export {
+  GitHubCredentials,
+  type GitHubCredentialsOptions,
+  type InstallationTokenSource,
+  type ResolvedGitHubToken,
+  type UserTokenReader,
+} from './github/github-credentials.js';
+export { IdentityDirectory, type SourceActor } from './identity/identity-directory.js';

@@ -129,7 +129,9 @@ export class FakeGitHub extends LoopbackApi {
   }
 
   private check(call: RecordedCall): FakeResponse | null {
-    if (call.path.startsWith('/app/')) return null;
+    if (call.path.startsWith('/app/') || call.path.endsWith('/installation')) {
+      return this.checkAppJwt(call);
+    }
     const token = bearerToken(call);
     const repo = /^\/repos\/([^/]+)\/([^/]+)/.exec(call.path);
     const repository = repo ? `${repo[1]}/${repo[2]}` : undefined;
@@ -143,16 +145,16 @@ export class FakeGitHub extends LoopbackApi {
     return null;
   }
 
-  private installationToken(call: RecordedCall, installationId: number): FakeResponse {
+  /** Routes under `/app` and `GET /repos/o/r/installation` take the App's JWT, not a token. */
+  private checkAppJwt(call: RecordedCall): FakeResponse | null {
     const app = this.options.app;
     const jwt = bearerToken(call);
-    if (!app || !jwt || !verifyAppJwt(jwt, app, this.now())) {
-      this.rejected.push(String(call.headers.authorization ?? '(none)'));
-      return {
-        status: 401,
-        body: { message: 'A JSON web token could not be decoded' },
-      };
-    }
+    if (app && jwt && verifyAppJwt(jwt, app, this.now())) return null;
+    this.rejected.push(String(call.headers.authorization ?? '(none)'));
+    return { status: 401, body: { message: 'A JSON web token could not be decoded' } };
+  }
+
+  private installationToken(call: RecordedCall, installationId: number): FakeResponse {
     const installed = [...this.state.repositories].filter(
       ([, repo]) => repo.installationId === installationId,
     );
