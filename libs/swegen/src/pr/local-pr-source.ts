@@ -86,9 +86,10 @@ export class LocalPrSource implements PrSource {
     }
   }
 
-  getPullRequest(repo: string, pr: number): Promise<PullRequestInfo> {
+  // eslint-disable-next-line @typescript-eslint/require-await -- a refusal must be a rejection
+  async getPullRequest(repo: string, pr: number): Promise<PullRequestInfo> {
     this.check(repo, pr);
-    return Promise.resolve(toPullRequestInfo(this.data.pull_request));
+    return toPullRequestInfo(this.data.pull_request);
   }
 
   async listFiles(repo: string, pr: number): Promise<PrFile[]> {
@@ -120,9 +121,10 @@ export class LocalPrSource implements PrSource {
     });
   }
 
-  timelineIssueRefs(repo: string, pr: number): Promise<IssueRef[]> {
+  // eslint-disable-next-line @typescript-eslint/require-await -- a refusal must be a rejection
+  async timelineIssueRefs(repo: string, pr: number): Promise<IssueRef[]> {
     this.check(repo, pr);
-    return Promise.resolve(crossReferencedIssues(this.data.timeline ?? [], repo));
+    return crossReferencedIssues(this.data.timeline ?? [], repo);
   }
 
   fetchUrl(): string {
