@@ -2,6 +2,7 @@ import { openDatabase, SandboxRepository, type Database } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import { createEmbeddedBus, type Bus } from '@caravel/messaging';
 import {
+  IdleReclaimer,
   isSandboxUnreachable,
   LocalSandboxProvider,
   prepareWorkspace,
@@ -17,8 +18,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RepositoryBindingStore } from './binding-store.js';
 import { BusThreadLock } from './bus-thread-lock.js';
+import { WorkspaceHost } from './workspace-host.js';
+import { sandboxBrokerSettingsSchema } from '../sandbox-broker.settings.js';
+import { execFileSync } from 'node:child_process';
 
 const quiet = { warn: () => undefined };
+const settingsFor = (root: string) =>
+  sandboxBrokerSettingsSchema.parse({ SANDBOX_PROVIDER: 'local', SANDBOX_ROOT: root });
 
 /** Runs work without any lock: only the one-binding-per-thread rule stands between claimants. */
 const noLock: ThreadLock = { run: (_threadId, work) => work() };
@@ -184,5 +190,52 @@ await describeEachDatabase('sandbox lifecycle (local provider)', openDatabase, (
     expect(bound?.externalId).toBe(a.sandbox.id);
     const added = (await sandboxDirs()).filter((d) => !before.has(d));
     expect(added).toEqual([a.sandbox.id]);
+  });
+
+  // Last: the sweep reclaims every idle sandbox of this database, the other tests' included.
+  it('reclaims idle sandboxes, snapshotting unsaved work to a bundle recorded with the retirement', async () => {
+    const host = new WorkspaceHost(
+      {
+        ...settingsFor(rootDir),
+        SANDBOX_SNAPSHOT_DIR: join(rootDir, '..', `snap-${randomUUID()}`),
+      },
+      quiet,
+    );
+    const lifecycle = broker();
+    const dirtyThread = randomUUID();
+    const { sandbox: dirty } = await lifecycle.acquire(dirtyThread, { setup });
+    await dirty.exec('echo precious > unsaved.txt');
+    const busyThread = randomUUID();
+    await lifecycle.acquire(busyThread, { setup });
+    const future = () => new Date(Date.now() + 3_600_000);
+    const reclaimer = new IdleReclaimer({
+      lifecycle,
+      bindings: new RepositoryBindingStore(repository),
+      idleTtlMs: 60_000,
+      snapshot: host.snapshot,
+      now: future,
+      batchSize: 1000,
+    });
+    let report: Awaited<ReturnType<IdleReclaimer['sweep']>> | undefined;
+    await lifecycle.use(busyThread, async () => {
+      report = await reclaimer.sweep();
+    });
+    expect(report?.reclaimed).toContain(dirtyThread);
+    expect(report?.kept.map((k) => k.threadId)).toContain(busyThread);
+    expect(await repository.getByThread(dirtyThread)).toBeNull();
+    expect(await exists(join(rootDir, dirty.id))).toBe(false);
+    const [retired] = await repository.listRetired(dirtyThread);
+    expect(retired).toMatchObject({ reason: 'reclaimed', kept: false });
+    const restored = join(rootDir, '..', `restored-${randomUUID()}`);
+    execFileSync('git', ['clone', '--quiet', retired!.snapshotPath!, restored], {
+      stdio: 'ignore',
+    });
+    const file = execFileSync('git', ['show', `${retired!.snapshotCommit}:unsaved.txt`], {
+      cwd: restored,
+      encoding: 'utf8',
+    });
+    expect(file).toBe('precious\n');
+    await rm(restored, { recursive: true, force: true });
+    expect((await broker().acquire(dirtyThread, { setup })).outcome).toBe('created');
   });
 });
