@@ -34,6 +34,15 @@ export const agentSettingsSchema = z.object({
     description: 'Directory that relative scripted:/replay: model files are resolved against',
   }),
   RUN_MAX_MODEL_CALLS: documented(positiveInt(60), { description: 'Model calls one run may make' }),
+  RUN_MODEL_TIMEOUT_MS: documented(positiveInt(180_000), {
+    description: 'Longest single model call, in milliseconds',
+  }),
+  RUN_COMMAND_TIMEOUT_MS: documented(positiveInt(120_000), {
+    description: 'Longest single shell command in a sandbox, in milliseconds',
+  }),
+  RUN_MODEL_RETRIES: documented(nonNegativeInt(3), {
+    description: 'Retries of a model call that failed with 429/5xx/timeout (retry-after honoured)',
+  }),
   RUN_BUDGET_USD: documented(nonNegative(3), {
     description: 'Dollars one run may spend on its model, checked before each call (0: no limit)',
   }),
@@ -51,12 +60,6 @@ export const agentSettingsSchema = z.object({
   }),
   RUN_MAX_REQUERIES: documented(positiveInt(3), {
     description: 'Unusable model answers in one step before the run ends with exit_format',
-  }),
-  RUN_MODEL_TIMEOUT_MS: documented(positiveInt(180_000), {
-    description: 'Longest single model call, in milliseconds',
-  }),
-  RUN_COMMAND_TIMEOUT_MS: documented(positiveInt(120_000), {
-    description: 'Longest single shell command in a sandbox, in milliseconds',
   }),
 });
 

@@ -6,3 +6,7 @@ export * from './jetstream/index.js';
 export { createEmbeddedBus, EmbeddedBus } from './embedded/embedded-bus.js';
 export type { EmbeddedBusOptions } from './embedded/embedded-bus.options.js';
 export { embeddedBusHarness, type EmbeddedHarnessTarget } from './embedded/embedded-bus.harness.js';
+export {
+  deleteJetStreamNamespace,
+  jetStreamHarnessFactory,
+} from './jetstream/jetstream-bus.harness.js';

@@ -41,6 +41,7 @@ const SEEDS_ORDER = [
   'requery',
   'run-limits',
   'model-fallback',
+  'model-retry',
   'strip-empty-thinking',
   'model-call-timeout',
 ];
@@ -103,7 +104,7 @@ describe('buildMiddlewareStack', () => {
 
   it('the timeout is inside the fallback: a timed-out call is retried on the fallback model', async () => {
     const { backup, fallbackModel } = withBackup([replyTurn('answered by backup')]);
-    const { options, events, clock } = stackOptions({ fallbackModel });
+    const { options, events, clock } = stackOptions({ fallbackModel, modelRetries: 0 });
     const primary = new ScriptedChatModel(['hang', textTurn('bye')]);
     const called = primary.nextCall();
     const run = runAgent(primary, [replyTool().tool], buildMiddlewareStack(options));

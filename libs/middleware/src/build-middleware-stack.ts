@@ -22,6 +22,7 @@ import { sanitizeToolInputsMiddleware } from './sanitize-tool-inputs.middleware.
 import { scopedAgentsMdMiddleware } from './scoped-agents-md.middleware.js';
 import { stepLimitNoticeMiddleware } from './step-limit-notice.middleware.js';
 import { stripEmptyThinkingMiddleware } from './strip-empty-thinking.middleware.js';
+import { modelRetryMiddleware } from './model-retry.middleware.js';
 import { requeryMiddleware, type RequeryOptions } from './requery.middleware.js';
 import { runLimitsMiddleware, type RunLimitsOptions } from './run-limits.middleware.js';
 import { toolErrorsMiddleware } from './tool-errors.middleware.js';
@@ -56,6 +57,8 @@ export interface MiddlewareStackOptions {
   fallbackModel?: FallbackModel;
   /** Longest single model call, in milliseconds. */
   modelCallTimeoutMs: number;
+  /** Retries of a model call that failed for a retryable reason (default 3). */
+  modelRetries?: number;
   maxToolArgBytes?: number;
   readToolName?: string;
   /** SWE-agent's requery discipline (the sink is the stack's). */
@@ -108,6 +111,13 @@ function builders(o: MiddlewareStackOptions): Builders {
       modelFallbackMiddleware({
         primary: o.primaryModel,
         fallback: o.fallbackModel,
+        events: ports.events,
+      }),
+    'model-retry': () =>
+      modelRetryMiddleware({
+        provider: o.primaryModel.provider,
+        maxRetries: o.modelRetries ?? 3,
+        clock: ports.clock,
         events: ports.events,
       }),
     'strip-empty-thinking': () => stripEmptyThinkingMiddleware({ events: ports.events }),

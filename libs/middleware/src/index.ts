@@ -78,3 +78,8 @@ export {
   runLimitsMiddleware,
   type RunLimitsOptions,
 } from './run-limits.middleware.js';
+export {
+  modelRetryMiddleware,
+  retryDelayMs,
+  type ModelRetryOptions,
+} from './model-retry.middleware.js';

@@ -2,7 +2,8 @@
  * The canonical order of the agent's middleware stack, outermost first (as the seeds give it),
  * with SWE-agent's loop discipline added where it must sit: `requery` outside `run-limits`, so
  * every requeried answer is a paid call that passes the budget check, and both outside the
- * fallback and the timeout, which act per call.
+ * fallback and the timeout, which act per call; `model-retry` inside the fallback, so a
+ * rate-limited primary waits out its `retry-after` before the fallback is tried.
  *
  * LangChain composes `wrapModelCall` / `wrapToolCall` so the first entry is the outermost wrapper,
  * runs `beforeModel` hooks first-to-last and `afterModel` / `afterAgent` hooks last-to-first.
@@ -19,6 +20,7 @@ export const MIDDLEWARE_ORDER = [
   'requery',
   'run-limits',
   'model-fallback',
+  'model-retry',
   'strip-empty-thinking',
   'model-call-timeout',
 ] as const;

@@ -63,7 +63,8 @@ export type MiddlewareEvent =
       costUsd: number;
       totals: { costUsd: number; tokensSent: number; tokensReceived: number; calls: number };
     }
-  | { type: 'run_limit_reached'; reason: string; message: string };
+  | { type: 'run_limit_reached'; reason: string; message: string }
+  | { type: 'model_retry'; attempt: number; waitMs: number; reason: string };
 
 /** Receives middleware events (the runner turns them into step events on the bus). */
 export interface MiddlewareEventSink {

@@ -92,6 +92,7 @@ export class AgentFactoryService {
       circuitBreakerThreshold: 3,
       primaryModel: { provider: model.provider, modelId: model.modelId },
       modelCallTimeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
+      modelRetries: this.settings.RUN_MODEL_RETRIES,
       ...this.loopDiscipline(model, inputs),
     });
     // Middleware that bring their own tool (the completion nudge) own that name.

@@ -62,11 +62,12 @@ interface Usage {
 function usageOf(message: BaseMessage): Usage | undefined {
   const usage = (message as { usage_metadata?: { input_tokens?: number; output_tokens?: number } })
     .usage_metadata;
-  if (!usage) return undefined;
   const cost = (message.response_metadata as { cost_usd?: unknown } | undefined)?.cost_usd;
+  // A model may report a cost without token counts (scripted models can): the cost still counts.
+  if (!usage && typeof cost !== 'number') return undefined;
   return {
-    inputTokens: usage.input_tokens ?? 0,
-    outputTokens: usage.output_tokens ?? 0,
+    inputTokens: usage?.input_tokens ?? 0,
+    outputTokens: usage?.output_tokens ?? 0,
     ...(typeof cost === 'number' ? { costUsd: cost } : {}),
   };
 }

@@ -29,6 +29,15 @@ function eventId(runId: string, what: string): string {
   return uuidV5(`${what}:${runId}`, CARAVEL_NAMESPACE);
 }
 
+/** Patches up to this size travel on `evt.run.finished` (bus messages are capped near 1 MiB). */
+const MAX_CARRIED_SUBMISSION_BYTES = 512 * 1024;
+
+function carriedSubmission(submission: string | null): { submission?: string | null } {
+  if (submission !== null && Buffer.byteLength(submission) > MAX_CARRIED_SUBMISSION_BYTES)
+    return {};
+  return { submission };
+}
+
 /** What `evt.run.started` says about the run once its sandbox and agent are ready. */
 type RunStartDetails = Partial<
   Pick<EnvelopeOf<typeof RunStartedV1>['data'], 'repository' | 'branch' | 'baseCommit' | 'model'>
@@ -92,6 +101,7 @@ export class RunExecutorService {
           outcome: completed ? 'completed' : 'failed',
           exitStatus: conclusion.exitStatus,
           summary: conclusion.observation.slice(0, 4000),
+          ...carriedSubmission(conclusion.submission),
         },
         options('finished'),
       );
@@ -114,8 +124,8 @@ export class RunExecutorService {
       workspace = await this.sandboxes.forRun(threadId, repository);
       const built = await this.factory.build({
         threadId,
-        options,
         runId: command.data.runId,
+        options,
         workspace,
         channel: { reply: (text) => this.reply(threadId, text) },
         notifier: {
@@ -179,9 +189,6 @@ export class RunExecutorService {
     };
   }
 
-  private reply(threadId: string, text: string): Promise<{ messageId: string }> {
-    this.log.log(`reply on thread ${threadId}: ${text.slice(0, 200)}`);
-    return Promise.resolve({ messageId: uuidV5(`reply:${threadId}:${text}`, CARAVEL_NAMESPACE) });
   /** Refused answers go to the trajectory; everything else a middleware reports is logged. */
   private onMiddlewareEvent(
     threadId: string,
@@ -196,6 +203,9 @@ export class RunExecutorService {
     this.log.log(`thread ${threadId}: ${event.type}`);
   }
 
+  private reply(threadId: string, text: string): Promise<{ messageId: string }> {
+    this.log.log(`reply on thread ${threadId}: ${text.slice(0, 200)}`);
+    return Promise.resolve({ messageId: uuidV5(`reply:${threadId}:${text}`, CARAVEL_NAMESPACE) });
   }
 
   private async renew(lease: Lease, heartbeat: () => Promise<void>): Promise<void> {

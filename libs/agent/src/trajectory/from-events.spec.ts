@@ -192,6 +192,18 @@ describe('trajectoryFromEvents', () => {
     expect(traj.info.exit_status).toBe('exit_format');
   });
 
+  it("takes an autosubmitted patch from the run's finish event", () => {
+    const { events } = runEvents([FIX_RUN[0] ?? []], {
+      exitStatus: 'submitted (exit_cost)',
+      summary: 'Exited (autosubmitted)',
+    });
+    (events.at(-1)?.data as Record<string, unknown>)['submission'] = PATCH;
+    expect(trajectoryFromEvents(events).info).toMatchObject({
+      exit_status: 'submitted (exit_cost)',
+      submission: PATCH,
+    });
+  });
+
   it('refuses a run that has not finished', () => {
     const { events, runId } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
     expect(() => trajectoryFromEvents(events.slice(0, -1))).toThrow(

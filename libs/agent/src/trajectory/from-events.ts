@@ -173,7 +173,8 @@ function recordsOf(run: RunEventsOfRun, agent: string): StepRecord[] {
   records.push({
     kind: 'exit',
     exitStatus: finished.exitStatus,
-    submission: submissionOfSteps(steps),
+    // The runner reports the final patch (autosubmissions included); older events only had steps.
+    submission: finished.submission === undefined ? submissionOfSteps(steps) : finished.submission,
     ...(clean ? {} : { observation: finished.summary }),
   });
   return records;

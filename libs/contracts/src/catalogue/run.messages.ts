@@ -135,6 +135,11 @@ export const RunFinishedV1 = defineMessage({
     outcome: z.enum(['completed', 'failed', 'interrupted']),
     exitStatus,
     summary: z.string().default(''),
+    /**
+     * The run's final patch (its submission, or the diff autosubmitted on an error path); null
+     * when there was none; absent when it was too large to carry (the branch still has it).
+     */
+    submission: z.string().nullable().optional(),
   }),
   fixture: {
     threadId: FIXTURE_THREAD,

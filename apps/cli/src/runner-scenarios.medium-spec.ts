@@ -1,0 +1,176 @@
+import { trajJsonSchema } from '@caravel/agent';
+import { startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import Ajv from 'ajv';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
+import { runScenario, scriptedModel, shell, submit } from './testing/scenario-run.js';
+
+// The SWE-agent loop discipline, end to end through dispatch, the runner and the sandbox broker,
+// on both bus + database pairs. Limits are set low enough to reach from a short script.
+const LIMITS = {
+  RUN_BUDGET_USD: '2.5',
+  RUN_COMMAND_TIMEOUT_MS: '1500',
+  RUN_MAX_CONSECUTIVE_TIMEOUTS: '2',
+  RUN_STUCK_THRESHOLD: '3',
+};
+
+const FIX = shell(
+  `sed -i "s/.replace(\\/^-\\/, '');/.replace(\\/^-+|-+$\\/g, '');/" src/slugify.js`,
+);
+const validTraj = new Ajv({ allErrors: true }).compile(trajJsonSchema());
+
+let fake: FakeLlmServer;
+let scripts: string;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  scripts = await mkdtemp(join(tmpdir(), 'caravel-scripts-'));
+});
+
+afterAll(async () => {
+  await fake.close();
+  await rm(scripts, { recursive: true, force: true });
+});
+
+await describeEachPair('the runner loop, end to end', (kind) => {
+  let pair: PlatformPair;
+
+  beforeAll(async () => {
+    pair = await startPair(kind, {
+      ...LIMITS,
+      OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
+      SANDBOX_PROVIDER: 'bwrap',
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await pair?.close();
+  });
+
+  it('a clean run submits its fix, pushes the branch and exports a valid .traj', async () => {
+    const model = await scriptedModel(scripts, `clean-${kind}`, [FIX, shell('npm test'), submit()]);
+    const out = await runScenario(pair, { prompt: 'fix the trailing dash', options: { model } });
+
+    expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    expect(validTraj(JSON.parse(JSON.stringify(out.traj)))).toBe(true);
+    expect(out.traj.info.submission).toContain('-+|-+$');
+    expect(out.traj.trajectory).toHaveLength(3);
+  });
+
+  it('requeries a blocked command and keeps it out of the history the model sees later', async () => {
+    const before = fake.requests.length;
+    fake.enqueue(
+      { toolCalls: [{ name: 'execute', args: { command: 'vim src/slugify.js' } }] },
+      { toolCalls: [{ name: 'execute', args: { command: 'cat src/slugify.js' } }] },
+      { toolCalls: [{ name: 'submit', args: {} }] },
+    );
+    const out = await runScenario(pair, {
+      prompt: 'look at slugify',
+      options: { model: 'openai-compatible:scenario-model' },
+    });
+
+    expect(out.run.exitStatus).toBe('submitted');
+    const sent = fake.requests.slice(before).map((r) => JSON.stringify(r.body?.['messages']));
+    expect(sent).toHaveLength(3);
+    expect(sent[1]).toContain('vim src/slugify.js'); // the requery shows the refused answer
+    expect(sent[2]).not.toContain('vim src/slugify.js'); // later calls never see it
+    const refused = out.traj.trajectory.filter((step) => step.extra_info?.['requery']);
+    expect(refused).toHaveLength(1);
+    expect(JSON.stringify(out.traj.history)).not.toContain('vim src/slugify.js');
+  });
+
+  it('stops before the paid call that could cross the budget and autosubmits the work so far', async () => {
+    const model = await scriptedModel(scripts, `budget-${kind}`, [
+      shell('echo one > one.txt', { cost: 1 }),
+      shell('echo two > two.txt', { cost: 1 }),
+      shell('echo three > three.txt', { cost: 1 }),
+      submit(),
+    ]);
+    const out = await runScenario(pair, { prompt: 'write files', options: { model } });
+
+    expect(out.run.exitStatus).toBe('submitted (exit_cost)');
+    expect(out.traj.info.submission).toContain('two.txt');
+    expect(out.traj.info.submission).not.toContain('three.txt');
+    expect(out.traj.info.model_stats?.instance_cost).toBe(2);
+  });
+
+  it('ends with exit_format after three unusable answers in one step', async () => {
+    const wrong = { tool_calls: [{ name: 'open_editor', args: {} }] };
+    const model = await scriptedModel(scripts, `format-${kind}`, [wrong, wrong, wrong, submit()]);
+    const out = await runScenario(pair, { prompt: 'do it', options: { model } });
+
+    expect(out.run.exitStatus).toBe('exit_format');
+    // Three refused answers, then the exit step that says why the run ended.
+    expect(out.traj.trajectory.map((step) => Boolean(step.extra_info?.['requery']))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(out.traj.trajectory.at(-1)?.observation).toMatch(/3 unusable answers/);
+  });
+
+  it('ends with exit_command_timeout after consecutive timeouts, before the next command', async () => {
+    const model = await scriptedModel(scripts, `timeout-${kind}`, [
+      shell('echo first > first.txt'),
+      shell('sleep 30'),
+      shell('sleep 30'),
+      shell('echo never > never.txt'),
+      submit(),
+    ]);
+    const out = await runScenario(pair, { prompt: 'wait', options: { model } });
+
+    expect(out.run.exitStatus).toBe('submitted (exit_command_timeout)');
+    expect(out.traj.info.submission).toContain('first.txt');
+    expect(out.traj.info.submission).not.toContain('never.txt');
+  });
+
+  it('ends with exit_stuck when the same command keeps giving the same output', async () => {
+    const model = await scriptedModel(scripts, `stuck-${kind}`, [
+      shell('ls src'),
+      shell('ls src'),
+      shell('ls src'),
+      shell('echo never > never.txt'),
+      submit(),
+    ]);
+    const out = await runScenario(pair, { prompt: 'look around', options: { model } });
+
+    expect(out.run.exitStatus).toBe('exit_stuck');
+    expect(out.traj.trajectory.map((step) => step.action)).toEqual([
+      'execute {"command":"ls src"}',
+      'execute {"command":"ls src"}',
+      'execute {"command":"ls src"}',
+      '',
+    ]);
+  });
+
+  it('a rate limit with retry-after is waited out and the run carries on', async () => {
+    const before = fake.requests.length;
+    fake.enqueue(
+      { error: { status: 429, message: 'slow down', retryAfterSeconds: 1 } },
+      { toolCalls: [{ name: 'submit', args: {} }] },
+    );
+    const out = await runScenario(pair, {
+      prompt: 'nothing to do',
+      options: { model: 'openai-compatible:scenario-model' },
+    });
+
+    expect(out.run.exitStatus).toBe('submitted');
+    expect(fake.requests.length - before).toBe(2);
+  });
+
+  it('a provider that keeps failing ends the run with exit_api', async () => {
+    const failure = { error: { status: 500, message: 'upstream broke' } };
+    fake.enqueue(failure, failure, failure, failure);
+    const out = await runScenario(pair, {
+      prompt: 'anything',
+      options: { model: 'openai-compatible:scenario-model' },
+    });
+
+    expect(out.run.exitStatus).toBe('exit_api');
+    expect(fake.pending).toBe(0);
+  });
+});

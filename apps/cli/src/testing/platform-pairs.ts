@@ -1,0 +1,112 @@
+import { loadConfig } from '@caravel/config';
+import type { Database } from '@caravel/db';
+import { deleteJetStreamNamespace, type Bus } from '@caravel/messaging';
+import {
+  BUS,
+  DATABASE,
+  logLevelsFrom,
+  openDistributedRuntime,
+  startServiceHost,
+  type ServiceHost,
+} from '@caravel/platform';
+import { createTestPostgresDatabase, serviceGate, testEnvironment } from '@caravel/testing';
+import { describe } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { embeddedConfigSchema } from '../cli.config.js';
+import { startEmbedded } from '../commands/start.command.js';
+import { SERVICES } from '../services.js';
+
+/** The two ways Caravel runs, each a bus + database pair. */
+export type PairKind = 'embedded' | 'distributed';
+
+/** Every service running in this process on one pair. */
+export interface PlatformPair {
+  readonly kind: PairKind;
+  readonly label: string;
+  readonly bus: Bus;
+  readonly database: Database;
+  readonly host: ServiceHost;
+  close(): Promise<void>;
+}
+
+const LABELS: Record<PairKind, string> = {
+  embedded: 'embedded bus + PGlite',
+  distributed: 'NATS JetStream + PostgreSQL',
+};
+
+function pairOf(kind: PairKind, host: ServiceHost, close: () => Promise<void>): PlatformPair {
+  return {
+    kind,
+    label: LABELS[kind],
+    host,
+    bus: host.app.get<symbol, Bus>(BUS),
+    database: host.app.get<symbol, Database>(DATABASE),
+    close,
+  };
+}
+
+async function scratchDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  await chmod(dir, 0o755); // the sandbox user must reach the sandboxes inside
+  return dir;
+}
+
+/**
+ * Starts every service in this process on one pair: the embedded bus on PGlite, or JetStream
+ * (a fresh namespace) on PostgreSQL (a fresh database). `env` configures the services as it would
+ * `caravel start`.
+ */
+export async function startPair(
+  kind: PairKind,
+  env: Record<string, string>,
+): Promise<PlatformPair> {
+  const dataDir = await scratchDir(`caravel-${kind}-`);
+  const settings = { LOG_LEVEL: 'warn', SANDBOX_ROOT: join(dataDir, 'sandboxes'), ...env };
+  if (kind === 'embedded') {
+    const host = await startEmbedded(settings, { dataDir, port: 0, handleSignals: false });
+    return pairOf(kind, host, async () => {
+      await host.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+  }
+  const database = await createTestPostgresDatabase();
+  const namespace = `p${randomBytes(5).toString('hex')}`;
+  const config = loadConfig('caravel', embeddedConfigSchema, {
+    ...settings,
+    CARAVEL_DATA_DIR: dataDir,
+  });
+  const runtime = await openDistributedRuntime({
+    name: `caravel-${namespace}`,
+    natsUrl: testEnvironment.TEST_NATS_URL,
+    databaseUrl: database.url,
+    busNamespace: namespace,
+  });
+  const host = await startServiceHost({
+    runtime,
+    modules: SERVICES.map((service) => service.module(config)),
+    port: 0,
+    logLevels: logLevelsFrom(config.LOG_LEVEL),
+  });
+  return pairOf(kind, host, async () => {
+    await host.close();
+    await deleteJetStreamNamespace(testEnvironment.TEST_NATS_URL, namespace);
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+}
+
+/**
+ * Runs `body` once per pair. The embedded pair always runs; the NATS + PostgreSQL pair runs when
+ * both answer, says "skipped: <reason>" when not, and is required under CI=true.
+ */
+export async function describeEachPair(
+  name: string,
+  body: (kind: PairKind) => void,
+): Promise<void> {
+  describe(`${name} [${LABELS.embedded}]`, () => body('embedded'));
+  const gate = await serviceGate(['nats', 'postgres']);
+  gate.describe(`${name} [${LABELS.distributed}]`, () => body('distributed'));
+}

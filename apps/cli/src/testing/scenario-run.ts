@@ -1,0 +1,105 @@
+import { trajectoryFromEvents, type Traj } from '@caravel/agent';
+import { TriggerReceivedV1, runIdForTrigger, type ThreadOptions } from '@caravel/contracts';
+import { RunEventRepository, RunRepository, type RunRow } from '@caravel/db';
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { branchDiff, localRepository } from '../commands/local-repository.js';
+import type { PlatformPair } from './platform-pairs.js';
+
+/** The sample repository shipped for `caravel run` (a slugify bug and its tests). */
+export const SAMPLE_REPO = fileURLToPath(
+  new URL('../../../../examples/sample-repo', import.meta.url),
+);
+
+/** What one run on the platform produced. */
+export interface ScenarioOutcome {
+  run: RunRow;
+  traj: Traj;
+  /** What the run's branch changed in the repository, when it pushed one. */
+  diff: string | undefined;
+  threadId: string;
+  repository: string;
+}
+
+/** A scripted-model response, as a script file holds it. */
+export interface ScriptedResponse {
+  content?: string;
+  tool_calls?: { name: string; args: Record<string, unknown> }[];
+  cost?: number;
+  usage?: { input_tokens: number; output_tokens: number };
+}
+
+/** Writes a model script (JSON is YAML) and returns its `scripted:` model reference. */
+export async function scriptedModel(
+  dir: string,
+  name: string,
+  responses: ScriptedResponse[],
+): Promise<string> {
+  const file = join(dir, `${name}.script.yaml`);
+  await writeFile(file, JSON.stringify({ responses }, null, 2));
+  return `scripted:${file}`;
+}
+
+/** A response that runs one shell command. */
+export const shell = (command: string, extra: Omit<ScriptedResponse, 'tool_calls'> = {}) => ({
+  ...extra,
+  tool_calls: [{ name: 'execute', args: { command } }],
+});
+
+/** A response that submits. */
+export const submit = (): ScriptedResponse => ({ tool_calls: [{ name: 'submit', args: {} }] });
+
+async function finished(pair: PlatformPair, runId: string, timeoutMs: number): Promise<RunRow> {
+  const runs = new RunRepository(pair.database.db);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await runs.get(runId);
+    if (run?.finishedAt && run.status !== 'queued' && run.status !== 'running') return run;
+    if (Date.now() > deadline) {
+      throw new Error(`run ${runId} did not finish in ${timeoutMs} ms (status ${run?.status})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The run's events once the dashboard's index holds its end (it may trail dispatch a little). */
+async function indexedEvents(pair: PlatformPair, threadId: string, runId: string) {
+  const index = new RunEventRepository(pair.database.db);
+  for (let attempt = 0; ; attempt += 1) {
+    const events = (await index.listByThread(threadId, {})).filter((e) => e.runId === runId);
+    if (events.some((e) => e.type === 'evt.run.finished') || attempt > 100) return events;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Sends one task to the platform as a trigger on a fresh thread (on a fresh copy of the sample
+ * repository), waits for its run to finish, and reads back the run, its `.traj` and its branch.
+ */
+export async function runScenario(
+  pair: PlatformPair,
+  task: { prompt: string; options: ThreadOptions; timeoutMs?: number },
+): Promise<ScenarioOutcome> {
+  const repository = await localRepository(SAMPLE_REPO);
+  const threadId = randomUUID();
+  const trigger = TriggerReceivedV1.create(
+    {
+      threadId,
+      source: 'synthetic',
+      deliveryId: `scenario-${randomUUID()}`,
+      author: { externalId: 'scenario' },
+      text: task.prompt,
+      trusted: true,
+      repository: { owner: 'local', name: repository.name, cloneUrl: repository.path },
+      options: task.options,
+    },
+    { source: 'scenario' },
+  );
+  await pair.bus.publish(TriggerReceivedV1, trigger);
+  const run = await finished(pair, runIdForTrigger(trigger.id), task.timeoutMs ?? 120_000);
+  const traj = trajectoryFromEvents(await indexedEvents(pair, threadId, run.id));
+  const diff = await branchDiff(repository.path, `caravel/${threadId.slice(0, 8)}`);
+  return { run, traj, diff, threadId, repository: repository.path };
+}
