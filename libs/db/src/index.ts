@@ -45,6 +45,7 @@ export {
   ThreadMessageRepository,
   type ThreadMessageRow,
   type NewThreadMessage,
+  type FollowUpDelivery,
 } from './repositories/thread-message.repository.js';
 export {
   SandboxRepository,

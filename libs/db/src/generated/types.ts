@@ -159,6 +159,7 @@ export type ThreadMessage = {
   author: string;
   text: string;
   trusted: boolean;
+  delivery: Generated<string>;
   received_at: Generated<Timestamp>;
   consumed_by_run: string | null;
   consumed_at: Timestamp | null;

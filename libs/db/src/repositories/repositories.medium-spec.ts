@@ -370,4 +370,20 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect(await messages.take(threadId, randomUUID())).toEqual([]);
     expect(await messages.waiting(threadId)).toEqual([]);
   });
+
+  it('tells a run when a waiting follow-up asks to interrupt it, until a run takes it', async () => {
+    const messages = new ThreadMessageRepository(database.db);
+    const threadId = await newThread();
+    const base = { threadId, author: 'slack:U1', trusted: true };
+    await messages.enqueue({ ...base, id: randomUUID(), text: 'ci failed' });
+    expect(await messages.interruptWaiting(threadId)).toBe(false);
+    await messages.enqueue({ ...base, id: randomUUID(), text: 'stop', delivery: 'interrupt' });
+    expect(await messages.interruptWaiting(threadId)).toBe(true);
+    expect((await messages.waiting(threadId)).map((m) => m.delivery)).toEqual([
+      'inject',
+      'interrupt',
+    ]);
+    await messages.take(threadId, randomUUID());
+    expect(await messages.interruptWaiting(threadId)).toBe(false);
+  });
 });

@@ -2,6 +2,9 @@ import type { Selectable } from 'kysely';
 import type { ThreadMessage } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
 
+/** How a follow-up reaches a busy thread's run: before its next model call, or by stopping it. */
+export type FollowUpDelivery = 'inject' | 'interrupt';
+
 /** A follow-up message waiting for (or taken by) a thread's run (`thread_messages`). */
 export interface ThreadMessageRow {
   id: string;
@@ -9,6 +12,7 @@ export interface ThreadMessageRow {
   author: string;
   text: string;
   trusted: boolean;
+  delivery: FollowUpDelivery;
   receivedAt: Date;
   consumedByRun: string | null;
   consumedAt: Date | null;
@@ -21,6 +25,8 @@ export interface NewThreadMessage {
   author: string;
   text: string;
   trusted: boolean;
+  /** Default `inject`. */
+  delivery?: FollowUpDelivery;
   receivedAt?: Date;
 }
 
@@ -31,6 +37,7 @@ function toRow(row: Selectable<ThreadMessage>): ThreadMessageRow {
     author: row.author,
     text: row.text,
     trusted: row.trusted,
+    delivery: row.delivery === 'interrupt' ? 'interrupt' : 'inject',
     receivedAt: row.received_at,
     consumedByRun: row.consumed_by_run,
     consumedAt: row.consumed_at,
@@ -55,6 +62,7 @@ export class ThreadMessageRepository {
         author: message.author,
         text: message.text,
         trusted: message.trusted,
+        delivery: message.delivery ?? 'inject',
         received_at: timeOr(message.receivedAt),
       })
       .onConflict((conflict) => conflict.column('id').doNothing())
@@ -90,5 +98,18 @@ export class ThreadMessageRepository {
       .orderBy('id', 'asc')
       .execute();
     return rows.map(toRow);
+  }
+
+  /** Whether a follow-up that asks to interrupt the thread's run is waiting. */
+  async interruptWaiting(threadId: string, executor: Executor = this.db): Promise<boolean> {
+    const row = await executor
+      .selectFrom('thread_messages')
+      .select('id')
+      .where('thread_id', '=', threadId)
+      .where('consumed_at', 'is', null)
+      .where('delivery', '=', 'interrupt')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 }
