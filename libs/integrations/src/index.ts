@@ -69,3 +69,13 @@ export {
   type UserTokenReader,
 } from './github/github-credentials.js';
 export { IdentityDirectory, type SourceActor } from './identity/identity-directory.js';
+
+// Atlassian: Jira (ADF ↔ markdown) over a Basic-auth REST client.
+export {
+  AtlassianRest,
+  unexpectedAnswer,
+  type AtlassianRestOptions,
+} from './atlassian/atlassian-rest.js';
+export { JIRA_IDEMPOTENCY_PROPERTY, JiraTracker } from './atlassian/jira-tracker.js';
+export { adfToMarkdown, markdownToAdf, type AdfNode } from './markup/adf.js';
+export { markdownToStorage, storageToMarkdown } from './markup/storage-format.js';

@@ -25,3 +25,4 @@ export {
   type FakeLinearIssue,
   type FakeLinearTeam,
 } from './linear/fake-linear.js';
+export { FakeJira, type FakeJiraComment, type FakeJiraIssue } from './jira/fake-jira.js';
