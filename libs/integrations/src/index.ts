@@ -79,3 +79,12 @@ export {
 export { JIRA_IDEMPOTENCY_PROPERTY, JiraTracker } from './atlassian/jira-tracker.js';
 export { adfToMarkdown, markdownToAdf, type AdfNode } from './markup/adf.js';
 export { markdownToStorage, storageToMarkdown } from './markup/storage-format.js';
+
+// The runner's reply channel: answers where the thread came from, once per run and text.
+export {
+  replyTargetFor,
+  SourceReplyChannel,
+  type ReplyAdapters,
+  type ReplyTarget,
+  type ThreadSource,
+} from './reply/source-reply-channel.js';

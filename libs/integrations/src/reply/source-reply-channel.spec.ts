@@ -1,0 +1,83 @@
+import { FakeGitHub, FakeLinear, FakeSlack } from '@caravel/testing';
+import { GitHubApi } from '../github/github-client.js';
+import { GitHubCodeHost } from '../github/github-code-host.js';
+import { staticGitHubTokens } from '../github/github-tokens.js';
+import { LinearApi } from '../linear/linear-api.js';
+import { LinearTracker } from '../linear/linear-tracker.js';
+import { SlackApi } from '../slack/slack-api.js';
+import { SlackThread } from '../slack/slack-thread.js';
+import { SourceReplyChannel, type ReplyAdapters } from './source-reply-channel.js';
+
+describe('SourceReplyChannel (the runner reply, posted where the thread came from, once)', () => {
+  let github: FakeGitHub;
+  let slack: FakeSlack;
+  let linear: FakeLinear;
+  let adapters: ReplyAdapters;
+
+  beforeEach(async () => {
+    github = new FakeGitHub().addRepository('acme/widgets').addUserToken('gho_t', 'caravel[bot]');
+    slack = new FakeSlack().addToken('xoxb-t');
+    linear = new FakeLinear().addApiKey('lin_t').addTeam({ id: 'team', key: 'ENG', name: 'Eng' });
+    await Promise.all([github.start(), slack.listen(), linear.listen()]);
+    const githubApi = new GitHubApi({
+      baseUrl: github.origin,
+      tokens: staticGitHubTokens('gho_t'),
+    });
+    const slackApi = new SlackApi({ botToken: 'xoxb-t', apiUrl: slack.apiUrl });
+    adapters = {
+      github: (repository) => new GitHubCodeHost(githubApi, repository),
+      slack: (thread) => new SlackThread(slackApi, thread),
+      linear: new LinearTracker(new LinearApi({ apiKey: 'lin_t', apiUrl: linear.apiUrl })),
+    };
+  });
+
+  afterEach(() => Promise.all([github.close(), slack.close(), linear.close()]));
+
+  it('answers on the pull request, and a repeated reply of the same run posts nothing new', async () => {
+    const thread = {
+      source: 'github',
+      replyTo: { pullRequest: 12, commentId: 99 },
+      repository: { owner: 'acme', name: 'widgets' },
+    };
+    const first = await new SourceReplyChannel(thread, adapters, 'run-1').reply('Opened #13');
+    const again = await new SourceReplyChannel(thread, adapters, 'run-1').reply('Opened #13');
+    await new SourceReplyChannel(thread, adapters, 'run-2').reply('Opened #13');
+
+    expect(again).toEqual(first);
+    expect(github.state.issueComments.get('acme/widgets#12')).toHaveLength(2);
+  });
+
+  it('answers in the Slack thread, once per run and text', async () => {
+    const root = slack.seed('C9', '@caravel help', 'UANN');
+    const thread = { source: 'slack', replyTo: { team: 'T1', channel: 'C9', threadTs: root } };
+    await new SourceReplyChannel(thread, adapters, 'run-1').reply('Done');
+    await new SourceReplyChannel(thread, adapters, 'run-1').reply('Done');
+
+    expect(slack.messages.filter((m) => m.text === 'Done')).toEqual([
+      expect.objectContaining({ channel: 'C9', thread_ts: root }),
+    ]);
+  });
+
+  it('answers on the Linear issue', async () => {
+    const issue = linear.addIssue({
+      teamId: 'team',
+      title: 't',
+      description: '',
+      priority: 0,
+      state: 'Todo',
+    });
+    const thread = { source: 'linear', replyTo: { issueId: issue.id } };
+    await new SourceReplyChannel(thread, adapters, 'run-1').reply('Working on it');
+
+    expect(linear.comments.map((c) => c.body.split('\n')[0])).toEqual(['Working on it']);
+  });
+
+  it('refuses a thread it cannot answer with a coded error naming what is missing', () => {
+    expect(
+      () => new SourceReplyChannel({ source: 'synthetic', replyTo: {} }, adapters, 'r'),
+    ).toThrow('cannot reply: source synthetic has no channel to answer in');
+    expect(
+      () => new SourceReplyChannel({ source: 'jira', replyTo: { issueKey: 'P-1' } }, adapters, 'r'),
+    ).toThrow('a Jira reply needs the Jira adapter');
+  });
+});
