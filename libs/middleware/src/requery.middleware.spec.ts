@@ -125,7 +125,32 @@ describe('requeryMiddleware', () => {
     await runAgent(model, [execute.tool], [middleware(events)]);
 
     expect(execute.received).toEqual([{ command: 'pwd' }]);
-    expect(textOf(model.calls[1]?.at(-1))).toMatch(/needs the argument\(s\) command/);
+    expect(textOf(model.calls[1]?.at(-1))).toMatch(/arguments of execute are not valid: command/);
+  });
+
+  it('accepts a call that leaves out an argument with a default, and refuses an unknown one', async () => {
+    const events = new RecordingEvents();
+    const edit = recordingTool(
+      'edit_file',
+      z.strictObject({
+        path: z.string(),
+        old_string: z.string(),
+        new_string: z.string(),
+        replace_all: z.boolean().default(false),
+      }),
+    );
+    const args = { path: 'a.js', old_string: 'x', new_string: 'y' };
+    const model = new ScriptedChatModel([
+      toolTurn([{ name: 'edit_file', args: { ...args, force: true } }]),
+      toolTurn([{ name: 'edit_file', args }]),
+      textTurn('done'),
+    ]);
+
+    await runAgent(model, [edit.tool], [middleware(events)]);
+
+    expect(edit.received).toEqual([{ ...args, replace_all: false }]);
+    expect(textOf(model.calls[1]?.at(-1))).toMatch(/unknown argument\(s\) force/);
+    expect(events.events).toHaveLength(1);
   });
 
   it('ends the run with exit_format after the third unusable answer, before any tool runs', async () => {

@@ -1,7 +1,6 @@
 import type { ParsedOutput } from '@caravel/agent';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import type { ClientTool, ServerTool } from '@langchain/core/tools';
-import { toJsonSchema } from '@langchain/core/utils/json_schema';
 
 /** What checking one tool call found: a format failure, or a call that may run. */
 export type ToolCallCheck =
@@ -15,48 +14,53 @@ export type ToolCallCheck =
 
 type AnyTool = ClientTool | ServerTool;
 
-interface JsonObjectSchema {
-  required?: string[];
-  properties?: Record<string, unknown>;
-  additionalProperties?: unknown;
+interface ZodIssueLike {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
 }
 
-function schemaOf(tool: AnyTool): JsonObjectSchema | null {
+interface ParsingSchema {
+  safeParse(value: unknown): { success: boolean; error?: { issues: ZodIssueLike[] } };
+}
+
+function parsingSchemaOf(tool: AnyTool): ParsingSchema | null {
   const schema = (tool as { schema?: unknown }).schema;
-  if (schema === undefined || schema === null) return null;
-  try {
-    return toJsonSchema(schema as Parameters<typeof toJsonSchema>[0]) as JsonObjectSchema;
-  } catch {
-    return null; // a schema we cannot read is checked by the tool itself when it runs
-  }
+  const candidate = schema as { safeParse?: unknown } | null | undefined;
+  return typeof candidate?.safeParse === 'function' ? (candidate as ParsingSchema) : null;
 }
 
 function failure(call: ToolCall, errorCode: string, errorMessage: string): ToolCallCheck {
   return { ok: false, callId: call.id ?? null, parsed: { ok: false, errorCode, errorMessage } };
 }
 
-/** Checks the arguments of a call against its tool's JSON schema: required and unknown keys. */
+function describeIssue(issue: ZodIssueLike): string {
+  const where = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') return `unknown argument(s) ${issue.keys?.join(', ')}`;
+  return where ? `${where}: ${issue.message}` : issue.message;
+}
+
+/**
+ * Checks the arguments of a call with the tool's own schema (defaults applied, as the tool will
+ * read them): a missing argument, an unknown one or a wrong type is a format error.
+ */
 function checkArgs(call: ToolCall, tool: AnyTool): ToolCallCheck | null {
-  const schema = schemaOf(tool);
-  if (schema === null) return null;
-  const missing = (schema.required ?? []).filter((key) => !(key in call.args));
-  if (missing.length > 0) {
-    return failure(
-      call,
-      'missing_arg',
-      `${call.name} needs the argument(s) ${missing.join(', ')}, which the call did not give.`,
-    );
-  }
-  const known = new Set(Object.keys(schema.properties ?? {}));
-  const unexpected = Object.keys(call.args).filter((key) => !known.has(key));
-  if (schema.additionalProperties === false && unexpected.length > 0) {
-    return failure(
-      call,
-      'unexpected_arg',
-      `${call.name} does not take the argument(s) ${unexpected.join(', ')}.`,
-    );
-  }
-  return null;
+  const schema = parsingSchemaOf(tool);
+  if (schema === null) return null; // a schema we cannot run is checked by the tool itself
+  const result = schema.safeParse(call.args);
+  if (result.success) return null;
+  const issues = result.error?.issues ?? [];
+  const code = issues.some((i) => i.code === 'unrecognized_keys')
+    ? 'unexpected_arg'
+    : issues.some((i) => i.code === 'invalid_type' && /undefined/.test(i.message))
+      ? 'missing_arg'
+      : 'incorrect_args';
+  return failure(
+    call,
+    code,
+    `The arguments of ${call.name} are not valid: ${issues.map(describeIssue).join('; ')}.`,
+  );
 }
 
 /**
