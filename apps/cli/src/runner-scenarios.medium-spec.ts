@@ -6,7 +6,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
-import { runScenario, scriptedModel, shell, submit } from './testing/scenario-run.js';
+import {
+  runScenario,
+  scenarioOutcome,
+  scriptedModel,
+  sendFollowUp,
+  shell,
+  startScenario,
+  submit,
+} from './testing/scenario-run.js';
 
 // The SWE-agent loop discipline, end to end through dispatch, the runner and the sandbox broker,
 // on both bus + database pairs. Limits are set low enough to reach from a short script.
@@ -172,5 +180,47 @@ await describeEachPair('the runner loop, end to end', (kind) => {
 
     expect(out.run.exitStatus).toBe('exit_api');
     expect(fake.pending).toBe(0);
+  });
+
+  it('a message from a person interrupts the run; the next run resumes its history with it', async () => {
+    const before = fake.requests.length;
+    fake.enqueue(
+      { toolCalls: [{ name: 'execute', args: { command: 'echo one > one.txt' } }] },
+      { text: 'thinking for a long time', delayMs: 60_000 },
+      { toolCalls: [{ name: 'submit', args: {} }] },
+    );
+    const started = await startScenario(pair, {
+      prompt: 'write one.txt',
+      options: { model: 'openai-compatible:scenario-model' },
+    });
+    // Interrupt while the second model call hangs: the first step is checkpointed by then.
+    for (let i = 0; i < 600 && fake.requests.length < before + 2; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const followUpRun = await sendFollowUp(pair, started.threadId, 'actually, stop and submit');
+
+    const interrupted = await scenarioOutcome(pair, started);
+    expect(interrupted.run).toMatchObject({
+      status: 'interrupted',
+      exitStatus: 'exit_interrupted',
+    });
+    const runs = await pair.database.db
+      .selectFrom('runs')
+      .select(['id', 'status', 'exit_status'])
+      .where('thread_id', '=', started.threadId)
+      .orderBy('created_at')
+      .execute();
+    const resumed = runs.find((run) => run.id !== started.runId && run.status !== 'merged');
+    expect(resumed).toBeDefined();
+    const next = await scenarioOutcome(pair, started, resumed?.id);
+    expect(next.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    expect(runs.find((run) => run.id === followUpRun)?.status).toBe('merged');
+    // The resumed run's model call holds the whole history plus the new message, once.
+    const resumedCall = JSON.stringify(fake.requests[before + 2]?.body?.['messages']);
+    expect(resumedCall).toContain('write one.txt');
+    expect(resumedCall).toContain('echo one > one.txt');
+    expect(resumedCall.split('actually, stop and submit')).toHaveLength(2);
+    expect(fake.requests.length - before).toBe(3);
+    expect(next.diff ?? next.traj.info.submission).toContain('one.txt');
   });
 });

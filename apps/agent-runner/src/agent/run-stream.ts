@@ -1,6 +1,6 @@
 import { CARAVEL_NAMESPACE, uuidV5 } from '@caravel/contracts';
 import type { RunExitStatus } from '@caravel/middleware';
-import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { BuiltAgent } from './agent-factory.service.js';
 import type { StepRecorder } from './step-recorder.js';
 
@@ -26,6 +26,34 @@ export function promptMessageId(runId: string): string {
 }
 
 /**
+ * Answers for the tool calls an interrupted run left unanswered (the run stopped between the
+ * model's answer and its tools' results): every provider refuses a conversation whose tool calls
+ * have no results, so the next run closes them before its own prompt.
+ */
+export function answersForInterruptedCalls(history: readonly BaseMessage[]): ToolMessage[] {
+  const lastAi = history.findLastIndex((message) => AIMessage.isInstance(message));
+  const last = history[lastAi];
+  if (last === undefined || !AIMessage.isInstance(last)) return [];
+  const answered = new Set(
+    history
+      .slice(lastAi + 1)
+      .filter((message) => ToolMessage.isInstance(message))
+      .map((message) => (message as ToolMessage).tool_call_id),
+  );
+  return (last.tool_calls ?? [])
+    .filter((call) => call.id !== undefined && !answered.has(call.id))
+    .map(
+      (call) =>
+        new ToolMessage({
+          tool_call_id: call.id ?? '',
+          name: call.name,
+          status: 'error',
+          content: 'Not finished: the run was interrupted by a new message before this call ended.',
+        }),
+    );
+}
+
+/**
  * Streams one run through the agent. A run whose prompt is already in the thread's checkpoint
  * (its command was redelivered after a runner died) continues from the last checkpoint instead of
  * starting over: completed model and tool calls are not repeated, and the steps recorded before
@@ -36,6 +64,7 @@ export async function streamRun(
   run: { threadId: string; runId: string; prompt: string },
   recorder: StepRecorder,
   heartbeat: () => Promise<void>,
+  signal?: AbortSignal,
 ): Promise<StreamOutcome> {
   const config = { configurable: { thread_id: run.threadId } };
   const promptId = promptMessageId(run.runId);
@@ -46,9 +75,15 @@ export async function streamRun(
   if (resumed) for (const message of history.slice(promptIndex + 1)) await recorder.record(message);
   const input = resumed
     ? null
-    : { messages: [new HumanMessage({ id: promptId, content: run.prompt })] };
+    : {
+        messages: [
+          ...answersForInterruptedCalls(history),
+          new HumanMessage({ id: promptId, content: run.prompt }),
+        ],
+      };
   const stream = await built.agent.stream(input, {
     ...config,
+    ...(signal ? { signal } : {}),
     streamMode: 'updates',
     recursionLimit: built.recursionLimit,
   });

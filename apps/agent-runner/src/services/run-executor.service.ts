@@ -16,6 +16,7 @@ import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { isSandboxUnreachable } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
+import { InterruptWatch } from './interrupt-watch.js';
 import { exitReasonForError, exitReasonForMiddleware } from '../agent/exit-reasons.js';
 import { streamRun } from '../agent/run-stream.js';
 import { StepRecorder } from '../agent/step-recorder.js';
@@ -37,6 +38,19 @@ function carriedSubmission(submission: string | null): { submission?: string | n
     return {};
   return { submission };
 }
+
+/** An interrupted run is healthy: the next run resumes it. */
+function outcomeOf(conclusion: RunConclusion): 'completed' | 'failed' | 'interrupted' {
+  if (conclusion.exitStatus === 'exit_interrupted') return 'interrupted';
+  return conclusion.exitStatus.startsWith('submitted') ? 'completed' : 'failed';
+}
+
+/** How an interrupted run ends: nothing submitted, its work goes on in the next run. */
+const INTERRUPTED: RunConclusion = {
+  exitStatus: 'exit_interrupted',
+  submission: null,
+  observation: 'Interrupted: a new message arrived; the next run continues from here',
+};
 
 /** What `evt.run.started` says about the run once its sandbox and agent are ready. */
 type RunStartDetails = Partial<
@@ -92,13 +106,12 @@ export class RunExecutorService {
     try {
       const conclusion = await this.run(command, heartbeat, announce);
       await announce();
-      const completed = conclusion.exitStatus.startsWith('submitted');
       await this.publisher.publish(
         RunFinishedV1,
         {
           threadId,
           runId,
-          outcome: completed ? 'completed' : 'failed',
+          outcome: outcomeOf(conclusion),
           exitStatus: conclusion.exitStatus,
           summary: conclusion.observation.slice(0, 4000),
           ...carriedSubmission(conclusion.submission),
@@ -119,6 +132,7 @@ export class RunExecutorService {
   ): Promise<RunConclusion> {
     const { threadId, prompt, repository, options } = command.data;
     const recorder = new StepRecorder(this.publisher, command, this.runtime.name);
+    const watch = new InterruptWatch(() => this.messages.interruptWaiting(threadId));
     let workspace: ThreadWorkspace | undefined;
     try {
       workspace = await this.sandboxes.forRun(threadId, repository);
@@ -149,6 +163,7 @@ export class RunExecutorService {
         { threadId, runId: command.data.runId, prompt },
         recorder,
         heartbeat,
+        watch.signal,
       );
       if (resumed) this.log.log(`run ${command.data.runId} resumed from its checkpoint`);
       const tools = workspace.tools;
@@ -157,6 +172,7 @@ export class RunExecutorService {
       return concludeSubmitted(await tools.diff());
     } catch (error) {
       await recorder.flush().catch(() => undefined);
+      if (watch.interrupted) return INTERRUPTED;
       this.log.warn(
         `run ${command.data.runId} ended by ${isAppError(error) ? error.code : 'error'}: ${String(error)}`,
       );
@@ -168,6 +184,8 @@ export class RunExecutorService {
       // The thread's sandbox may hold work and was not replaced: the user decides (recreate).
       if (isSandboxUnreachable(error)) await this.reply(threadId, reason);
       return { ...conclusion, observation: `${conclusion.observation}: ${reason}` };
+    } finally {
+      watch.stop();
     }
   }
 

@@ -1,5 +1,10 @@
 import { trajectoryFromEvents, type Traj } from '@caravel/agent';
-import { TriggerReceivedV1, runIdForTrigger, type ThreadOptions } from '@caravel/contracts';
+import {
+  TriggerReceivedV1,
+  runIdForTrigger,
+  type ThreadOptions,
+  type TriggerSource,
+} from '@caravel/contracts';
 import { RunEventRepository, RunRepository, type RunRow } from '@caravel/db';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -74,14 +79,18 @@ async function indexedEvents(pair: PlatformPair, threadId: string, runId: string
   }
 }
 
-/**
- * Sends one task to the platform as a trigger on a fresh thread (on a fresh copy of the sample
- * repository), waits for its run to finish, and reads back the run, its `.traj` and its branch.
- */
-export async function runScenario(
+/** A task sent to the platform, before its run finished. */
+export interface StartedScenario {
+  threadId: string;
+  runId: string;
+  repository: { path: string; name: string };
+}
+
+/** Sends one task as a trigger on a fresh thread (on a fresh copy of the sample repository). */
+export async function startScenario(
   pair: PlatformPair,
-  task: { prompt: string; options: ThreadOptions; timeoutMs?: number },
-): Promise<ScenarioOutcome> {
+  task: { prompt: string; options: ThreadOptions },
+): Promise<StartedScenario> {
   const repository = await localRepository(SAMPLE_REPO);
   const threadId = randomUUID();
   const trigger = TriggerReceivedV1.create(
@@ -98,8 +107,50 @@ export async function runScenario(
     { source: 'scenario' },
   );
   await pair.bus.publish(TriggerReceivedV1, trigger);
-  const run = await finished(pair, runIdForTrigger(trigger.id), task.timeoutMs ?? 120_000);
-  const traj = trajectoryFromEvents(await indexedEvents(pair, threadId, run.id));
-  const diff = await branchDiff(repository.path, `caravel/${threadId.slice(0, 8)}`);
-  return { run, traj, diff, threadId, repository: repository.path };
+  return { threadId, runId: runIdForTrigger(trigger.id), repository };
+}
+
+/** Sends a follow-up on a thread as a person in a source channel would; returns its run id. */
+export async function sendFollowUp(
+  pair: PlatformPair,
+  threadId: string,
+  text: string,
+  source: TriggerSource = 'slack',
+): Promise<string> {
+  const trigger = TriggerReceivedV1.create(
+    {
+      threadId,
+      source,
+      deliveryId: `follow-up-${randomUUID()}`,
+      author: { externalId: 'U-person' },
+      text,
+      trusted: true,
+    },
+    { source: 'scenario' },
+  );
+  await pair.bus.publish(TriggerReceivedV1, trigger);
+  return runIdForTrigger(trigger.id);
+}
+
+/** Waits for a run to finish and reads back its row, its `.traj` and its thread's branch. */
+export async function scenarioOutcome(
+  pair: PlatformPair,
+  started: StartedScenario,
+  runId = started.runId,
+  timeoutMs = 120_000,
+): Promise<ScenarioOutcome> {
+  const run = await finished(pair, runId, timeoutMs);
+  const traj = trajectoryFromEvents(await indexedEvents(pair, started.threadId, run.id));
+  const branch = `caravel/${started.threadId.slice(0, 8)}`;
+  const diff = await branchDiff(started.repository.path, branch);
+  return { run, traj, diff, threadId: started.threadId, repository: started.repository.path };
+}
+
+/** Sends one task and waits for its run: the run, its `.traj` and its branch. */
+export async function runScenario(
+  pair: PlatformPair,
+  task: { prompt: string; options: ThreadOptions; timeoutMs?: number },
+): Promise<ScenarioOutcome> {
+  const started = await startScenario(pair, task);
+  return scenarioOutcome(pair, started, started.runId, task.timeoutMs);
 }

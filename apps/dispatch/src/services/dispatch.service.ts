@@ -7,15 +7,39 @@ import {
   causedBy,
   runIdForTrigger,
   uuidV5,
+  repositoryRef,
+  threadOptions,
   type EnvelopeHeader,
   type EnvelopeOf,
+  type RepositoryRef,
+  type ThreadOptions,
 } from '@caravel/contracts';
-import { RunRepository, ThreadMessageRepository, ThreadRepository, type RunRow } from '@caravel/db';
+import {
+  RunRepository,
+  ThreadMessageRepository,
+  ThreadRepository,
+  type RunRow,
+  type ThreadRow,
+} from '@caravel/db';
 import { MessagePublisher } from '@caravel/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { followUpDelivery } from './follow-up-policy.js';
 import { followUpPrompt } from './follow-up-prompt.js';
 
 const SOURCE = 'dispatch';
+
+/** What every run of a thread shares: its repository and its own settings (model, effort). */
+function threadSettings(thread: ThreadRow | null): {
+  repository?: RepositoryRef;
+  options: ThreadOptions;
+} {
+  const repository = repositoryRef.safeParse(thread?.repository);
+  const options = threadOptions.safeParse(thread?.options ?? {});
+  return {
+    ...(repository.success ? { repository: repository.data } : {}),
+    options: options.success ? options.data : {},
+  };
+}
 
 /** The run that picks up follow-ups nobody took: one per first waiting message. */
 export function followUpRunId(firstMessageId: string): string {
@@ -24,8 +48,9 @@ export function followUpRunId(firstMessageId: string): string {
 
 /**
  * The thread state machine. A trigger on an idle thread starts its run. A trigger on a busy thread
- * joins the active run: its text is queued for that run to inject before its next model call, and
- * whatever the run did not take starts the thread's next run when it ends.
+ * joins the active run: its text is queued, and by {@link followUpDelivery} the run either injects
+ * it before its next model call or is interrupted by it; whatever the run did not take starts the
+ * thread's next run when it ends (an interrupted run's history included).
  */
 @Injectable()
 export class DispatchService {
@@ -46,6 +71,8 @@ export class DispatchService {
       title: text.slice(0, 120),
       repositoryOwner: repository?.owner ?? null,
       repositoryName: repository?.name ?? null,
+      repository: repository ?? null,
+      options: trigger.data.options,
     });
     const { run } = await this.runs.create({
       id: runIdForTrigger(trigger.id),
@@ -111,6 +138,7 @@ export class DispatchService {
       author: `${source}:${author.externalId}`,
       text,
       trusted,
+      delivery: followUpDelivery(source),
     });
     if (run.status !== 'merged') {
       await this.runs.markFinished(run.id, { status: 'merged', summary: 'joined the active run' });
@@ -152,6 +180,7 @@ export class DispatchService {
         triggerId: first.id,
         prompt: followUpPrompt(taken),
         requestedBy: { externalId: first.author },
+        ...threadSettings(current),
       },
       { ...causedBy(cause, SOURCE), id: runId },
     );

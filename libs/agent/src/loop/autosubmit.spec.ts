@@ -3,7 +3,9 @@ import { CONCLUSION_OBSERVATIONS, concludeRun, concludeSubmitted } from './autos
 import { EXIT_REASONS, type ExitReason } from './exit-status.js';
 
 const PATCH = 'diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n';
-const autosubmitting = EXIT_REASONS.filter((reason) => reason !== 'exit_command');
+const autosubmitting = EXIT_REASONS.filter(
+  (reason) => reason !== 'exit_command' && reason !== 'exit_interrupted',
+);
 
 describe('concludeRun', () => {
   it.each(autosubmitting)('submits the current diff after %s', async (reason: ExitReason) => {
@@ -26,13 +28,16 @@ describe('concludeRun', () => {
     });
   });
 
-  it('does not read the diff when the model itself exited', async () => {
-    const readDiff = jest.fn(() => Promise.resolve(PATCH));
-    const conclusion = await concludeRun('exit_command', readDiff);
-    expect(conclusion.exitStatus).toBe('exit_command');
-    expect(conclusion.submission).toBeNull();
-    expect(readDiff).not.toHaveBeenCalled();
-  });
+  it.each(['exit_command', 'exit_interrupted'] as const)(
+    'does not read the diff after %s (the model stopped itself, or the next run goes on)',
+    async (reason) => {
+      const readDiff = jest.fn(() => Promise.resolve(PATCH));
+      const conclusion = await concludeRun(reason, readDiff);
+      expect(conclusion.exitStatus).toBe(reason);
+      expect(conclusion.submission).toBeNull();
+      expect(readDiff).not.toHaveBeenCalled();
+    },
+  );
 
   it('falls back to the last known diff when the environment is gone', async () => {
     const conclusion = await concludeRun(

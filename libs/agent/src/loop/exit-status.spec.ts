@@ -11,7 +11,7 @@ import {
 import { LoopExitError, exitReasonOf } from './loop-exit.error.js';
 
 describe('exit statuses', () => {
-  it('knows SWE-agent reasons and the stuck extension', () => {
+  it("knows SWE-agent reasons and Caravel's stuck and interrupted extensions", () => {
     expect([...EXIT_REASONS].sort()).toEqual(
       [
         'exit_api',
@@ -24,6 +24,7 @@ describe('exit statuses', () => {
         'exit_forfeit',
         'exit_format',
         'exit_stuck',
+        'exit_interrupted',
         'exit_total_execution_time',
       ].sort(),
     );
@@ -52,7 +53,7 @@ describe('exit statuses', () => {
 
   it('autosubmits on every reason except the model asking to exit', () => {
     const without = EXIT_REASONS.filter((reason) => !autosubmitsOn(reason));
-    expect(without).toEqual(['exit_command']);
+    expect(without).toEqual(['exit_command', 'exit_interrupted']);
   });
 
   it('treats only an exact submitted with a non-empty patch as clean', () => {

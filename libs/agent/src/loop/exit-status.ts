@@ -1,8 +1,9 @@
 import { AppError } from '@caravel/errors';
 
 /**
- * Why a run stopped without a clean submission, in SWE-agent's vocabulary. `exit_stuck` is
- * Caravel's addition (stuck detection); every other reason is SWE-agent's own.
+ * Why a run stopped without a clean submission, in SWE-agent's vocabulary. `exit_stuck` (stuck
+ * detection) and `exit_interrupted` (a new message stopped the run; the next run resumes its
+ * history) are Caravel's additions; every other reason is SWE-agent's own.
  */
 export const EXIT_REASONS = [
   'exit_cost',
@@ -16,6 +17,7 @@ export const EXIT_REASONS = [
   'exit_forfeit',
   'exit_command',
   'exit_stuck',
+  'exit_interrupted',
 ] as const;
 
 /** One of {@link EXIT_REASONS}. */
@@ -72,11 +74,12 @@ export function isExitStatus(status: string): status is ExitStatus {
 }
 
 /**
- * Whether a run ending with `reason` attempts to submit the current diff. Only the model's own
- * `exit` command does not: it asked to stop without submitting.
+ * Whether a run ending with `reason` attempts to submit the current diff. The model's own `exit`
+ * command does not (it asked to stop without submitting), nor does an interrupted run (its work
+ * goes on in the run that resumes it).
  */
 export function autosubmitsOn(reason: ExitReason): boolean {
-  return reason !== 'exit_command';
+  return reason !== 'exit_command' && reason !== 'exit_interrupted';
 }
 
 /**

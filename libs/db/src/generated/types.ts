@@ -148,6 +148,14 @@ export type Thread = {
   title: Generated<string>;
   repository_owner: string | null;
   repository_name: string | null;
+  /**
+   * Where the thread's work happens (owner, name, clone URL, base branch), as its trigger said.
+   */
+  repository: unknown | null;
+  /**
+   * The thread's own settings (model, reasoning effort): every run of the thread uses them.
+   */
+  options: Generated<unknown>;
   status: Generated<string>;
   active_run_id: string | null;
   created_at: Generated<Timestamp>;

@@ -104,6 +104,29 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect((await threads.list({ updatedBefore: t(3), limit: 1 }))[0]?.id).toBe(id);
   });
 
+  it("keeps a thread's repository and settings for its later runs; later settings merge in", async () => {
+    const id = randomUUID();
+    const repository = { owner: 'acme', name: 'api', cloneUrl: '/srv/git/api.git' };
+    await threads.upsert({
+      id,
+      source: 'slack',
+      repository,
+      options: { model: 'anthropic:claude-sonnet-4-5', reasoningEffort: 'high' },
+    });
+    await threads.upsert({ id, source: 'slack', options: {} });
+    expect(await threads.get(id)).toMatchObject({
+      repository,
+      options: { model: 'anthropic:claude-sonnet-4-5', reasoningEffort: 'high' },
+    });
+    const changed = await threads.upsert({
+      id,
+      source: 'slack',
+      options: { model: 'openai:gpt-5' },
+    });
+    expect(changed.options).toEqual({ model: 'openai:gpt-5', reasoningEffort: 'high' });
+    expect(changed.repository).toEqual(repository);
+  });
+
   it('sets thread status and active run, with a compare-and-set on the active run', async () => {
     const id = await newThread();
     const runId = randomUUID();

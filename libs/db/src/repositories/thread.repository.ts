@@ -9,6 +9,10 @@ export interface ThreadRow {
   title: string;
   repositoryOwner: string | null;
   repositoryName: string | null;
+  /** The repository reference the thread's trigger gave (parsed by its readers). */
+  repository: Record<string, unknown> | null;
+  /** The thread's own settings (model, reasoning effort). */
+  options: Record<string, unknown>;
   status: string;
   activeRunId: string | null;
   createdAt: Date;
@@ -21,6 +25,9 @@ export interface ThreadUpsert {
   title?: string;
   repositoryOwner?: string | null;
   repositoryName?: string | null;
+  repository?: Record<string, unknown> | null;
+  /** Merged over the stored settings: a later message may change one without repeating all. */
+  options?: Record<string, unknown>;
   at?: Date;
 }
 
@@ -39,6 +46,14 @@ export interface ThreadListQuery {
   limit?: number;
 }
 
+/** JSON columns come back parsed (PostgreSQL, PGlite); anything but an object reads as null. */
+function asObject(value: unknown): Record<string, unknown> | null {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : null;
+}
+
 function toRow(row: Selectable<Thread>): ThreadRow {
   return {
     id: row.id,
@@ -46,6 +61,8 @@ function toRow(row: Selectable<Thread>): ThreadRow {
     title: row.title,
     repositoryOwner: row.repository_owner,
     repositoryName: row.repository_name,
+    repository: asObject(row.repository),
+    options: asObject(row.options) ?? {},
     status: row.status,
     activeRunId: row.active_run_id,
     createdAt: row.created_at,
@@ -71,6 +88,8 @@ export class ThreadRepository {
         title: thread.title ?? '',
         repository_owner: thread.repositoryOwner ?? null,
         repository_name: thread.repositoryName ?? null,
+        repository: thread.repository ? JSON.stringify(thread.repository) : null,
+        options: JSON.stringify(thread.options ?? {}),
         created_at: at,
         updated_at: at,
       })
@@ -79,6 +98,8 @@ export class ThreadRepository {
           title: sql`coalesce(nullif(excluded.title, ''), threads.title)`,
           repository_owner: sql`coalesce(excluded.repository_owner, threads.repository_owner)`,
           repository_name: sql`coalesce(excluded.repository_name, threads.repository_name)`,
+          repository: sql`coalesce(excluded.repository, threads.repository)`,
+          options: sql`threads.options || excluded.options`,
           updated_at: sql`excluded.updated_at`,
         }),
       )

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "threads" ADD COLUMN     "options" JSONB NOT NULL DEFAULT '{}',
+ADD COLUMN     "repository" JSONB;
