@@ -93,6 +93,8 @@ export class DispatchService {
           requestedBy: author,
           ...(repository ? { repository } : {}),
           options: trigger.data.options,
+          source: trigger.data.source,
+          replyTo: trigger.data.replyTo,
         },
         { ...causedBy(trigger, SOURCE), id: run.id },
       );

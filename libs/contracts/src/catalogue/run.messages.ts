@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { defineMessage } from '../define-message.js';
-import { actor, exitStatus, repositoryRef, runId, threadId, threadOptions } from './common.js';
+import {
+  actor,
+  exitStatus,
+  repositoryRef,
+  runId,
+  threadId,
+  threadOptions,
+  triggerSource,
+} from './common.js';
 
 const FIXTURE_THREAD = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
 const FIXTURE_RUN = '0b8f3a52-1c7d-4e69-8f21-6a5d4c3b2a10';
@@ -20,6 +28,10 @@ export const StartRunV1 = defineMessage({
     requestedBy: actor,
     repository: repositoryRef.optional(),
     options: threadOptions.default({}),
+    /** Where the thread came from: the run answers there (absent: the run only logs replies). */
+    source: triggerSource.optional(),
+    /** The trigger's source-specific pointer to reply to (PR number, Slack channel + ts, ...). */
+    replyTo: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   }),
   fixture: {
     threadId: FIXTURE_THREAD,
@@ -50,6 +62,8 @@ export const RunStartedV1 = defineMessage({
     /** The resolved model, e.g. `anthropic:claude-sonnet-4-5`. */
     model: z.string().min(1).optional(),
     prompt: z.string().optional(),
+    /** Set on an attempt of a retry-and-select run: the run it is an attempt of. */
+    attemptOf: runId.optional(),
   }),
   fixture: { threadId: FIXTURE_THREAD, runId: FIXTURE_RUN, runner: 'agent-runner-0' },
 });
@@ -140,6 +154,8 @@ export const RunFinishedV1 = defineMessage({
      * when there was none; absent when it was too large to carry (the branch still has it).
      */
     submission: z.string().nullable().optional(),
+    /** Set on an attempt of a retry-and-select run: the run it is an attempt of. */
+    attemptOf: runId.optional(),
   }),
   fixture: {
     threadId: FIXTURE_THREAD,
@@ -147,5 +163,50 @@ export const RunFinishedV1 = defineMessage({
     outcome: 'completed',
     exitStatus: 'submitted',
     summary: 'Opened a draft PR.',
+  },
+});
+
+/** A retry-and-select run picked its winner among its attempts (each a run of its own). */
+export const RunAttemptsSelectedV1 = defineMessage({
+  kind: 'evt',
+  name: 'run.attempts_selected',
+  version: 1,
+  description: 'How the attempts of a retry-and-select run ended and which one won.',
+  data: z.object({
+    threadId,
+    runId,
+    strategy: z.enum(['score', 'chooser']),
+    outcome: z.enum(['scored', 'chosen', 'single_candidate', 'all_failed']),
+    /** Index of the winning attempt; null when no attempt submitted anything. */
+    winnerIndex: z.number().int().nonnegative().nullable(),
+    attempts: z.array(
+      z.object({
+        index: z.number().int().nonnegative(),
+        runId,
+        exitStatus,
+        score: z.number().nullable(),
+        costUsd: z.number().nonnegative(),
+        apiCalls: z.number().int().nonnegative(),
+        submissionBytes: z.number().int().nonnegative(),
+      }),
+    ),
+  }),
+  fixture: {
+    threadId: FIXTURE_THREAD,
+    runId: FIXTURE_RUN,
+    strategy: 'score',
+    outcome: 'scored',
+    winnerIndex: 0,
+    attempts: [
+      {
+        index: 0,
+        runId: '1c9e2f7a-3b4d-4e5f-8a6b-7c8d9e0f1a2b',
+        exitStatus: 'submitted',
+        score: 8,
+        costUsd: 0.12,
+        apiCalls: 5,
+        submissionBytes: 240,
+      },
+    ],
   },
 });
