@@ -122,6 +122,10 @@ export type Run = {
   created_at: Generated<Timestamp>;
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
+  /**
+   * Last sign of life: admission, the runner's start and each step (the reconcile sweep reads it).
+   */
+  heartbeat_at: Timestamp | null;
 };
 export type RunEvent = {
   id: string;
@@ -132,6 +136,20 @@ export type RunEvent = {
   sequence: number;
   occurred_at: Timestamp;
   data: unknown;
+};
+export type RunNotice = {
+  run_id: string;
+  kind: string;
+  sent_at: Generated<Timestamp>;
+};
+export type RunQueueEntry = {
+  run_id: string;
+  thread_id: string;
+  repository_key: string;
+  user_key: string;
+  command: unknown;
+  enqueued_at: Generated<Timestamp>;
+  admitted_at: Timestamp | null;
 };
 export type Sandbox = {
   id: string;
@@ -156,6 +174,14 @@ export type Thread = {
    * The thread's own settings (model, reasoning effort): every run of the thread uses them.
    */
   options: Generated<unknown>;
+  /**
+   * Where replies to the thread go, as its triggers said (PR number, Slack channel + ts, ...).
+   */
+  reply_to: Generated<unknown>;
+  /**
+   * When a person last wrote on the thread (wakeups count against it).
+   */
+  last_human_at: Timestamp | null;
   status: Generated<string>;
   active_run_id: string | null;
   created_at: Generated<Timestamp>;
@@ -171,6 +197,15 @@ export type ThreadMessage = {
   received_at: Generated<Timestamp>;
   consumed_by_run: string | null;
   consumed_at: Timestamp | null;
+};
+export type ThreadWakeup = {
+  id: string;
+  thread_id: string;
+  run_id: string | null;
+  prompt: string;
+  due_at: Timestamp;
+  created_at: Generated<Timestamp>;
+  fired_at: Timestamp | null;
 };
 export type UserToken = {
   id: string;
@@ -195,9 +230,12 @@ export type DB = {
   outbox: OutboxEntry;
   retired_sandboxes: RetiredSandbox;
   run_events: RunEvent;
+  run_notices: RunNotice;
+  run_queue: RunQueueEntry;
   runs: Run;
   sandboxes: Sandbox;
   thread_messages: ThreadMessage;
+  thread_wakeups: ThreadWakeup;
   threads: Thread;
   user_tokens: UserToken;
 };
