@@ -16,7 +16,13 @@ import {
   type MiddlewareStackOptions,
   type StepLimitNotifier,
 } from '@caravel/middleware';
-import { curatedTools, endsRun, toLangChainTools, type ReplyChannel } from '@caravel/tools';
+import {
+  curatedTools,
+  endsRun,
+  toLangChainTools,
+  type ReplyChannel,
+  type ScmPort,
+} from '@caravel/tools';
 import { Inject, Injectable } from '@nestjs/common';
 import { createAgent } from 'langchain';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
@@ -45,6 +51,10 @@ export interface AgentRunInputs {
   isTrustedAuthor: (author: string) => boolean;
   /** Directory `scripted:`/`replay:` model paths are resolved against. */
   fileRoot: string;
+  /** The SCM the tools commit and publish through (default: the workspace's own). */
+  scm?: ScmPort;
+  /** This run's dollar budget (default `RUN_BUDGET_USD`); an attempt gets what is left. */
+  budgetUsd?: number;
 }
 
 export interface BuiltAgent {
@@ -71,7 +81,7 @@ export class AgentFactoryService {
       timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
       fileRoot: inputs.fileRoot,
     });
-    const scm = new LocalGitScm(inputs.workspace);
+    const scm = inputs.scm ?? new LocalGitScm(inputs.workspace);
     const caravelTools = curatedTools(
       { sandbox: inputs.workspace.tools, channel: inputs.channel, scm },
       { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
@@ -131,7 +141,7 @@ export class AgentFactoryService {
       },
       runLimits: {
         limits: {
-          maxCostUsd: s.RUN_BUDGET_USD,
+          maxCostUsd: inputs.budgetUsd ?? s.RUN_BUDGET_USD,
           maxWallTimeMs: s.RUN_MAX_WALL_TIME_MS,
           maxInputTokens: contextWindowOf(model),
         },

@@ -100,3 +100,13 @@ export {
   type Selection,
 } from './retry-select.js';
 export { runRetryLoop, type RetryLoopConfig, type RetryLoopDeps } from './retry-loop.js';
+export {
+  MAX_CHOOSER_SUBMISSION_CHARS,
+  parseChoice,
+  parseScore,
+  reviewChooser,
+  reviewScorer,
+  type ReviewChooserOptions,
+  type ReviewModel,
+  type ReviewScorerOptions,
+} from './attempt-review.js';

@@ -34,6 +34,14 @@ export const threadOptions = z.object({
   /** A model reference such as `anthropic:claude-sonnet-4-5` or `scripted:<file>`. */
   model: z.string().min(1).optional(),
   reasoningEffort: z.string().min(1).optional(),
+  /** Retry-and-select: run this many attempts, each in a fresh sandbox, and keep the best. */
+  attempts: z.number().int().min(1).max(10).optional(),
+  /** The model of attempt `i` is `attemptModels[i % length]` (default: the thread's model). */
+  attemptModels: z.array(z.string().min(1)).min(1).optional(),
+  /** How the winner is picked: a reviewer scores each attempt, or a chooser picks one. */
+  selection: z.enum(['score', 'chooser']).optional(),
+  /** The reviewer's or chooser's model (default: the thread's model). */
+  reviewModel: z.string().min(1).optional(),
 });
 
 /** How a run ended, in SWE-agent's vocabulary (`submitted`, `exit_cost`, ...). */

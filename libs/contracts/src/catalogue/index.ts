@@ -1,9 +1,16 @@
 import { DeadLetterRecordedV1 } from './dead-letter.messages.js';
-import { RunFinishedV1, RunStartedV1, RunStepV1, StartRunV1 } from './run.messages.js';
+import {
+  RunAttemptsSelectedV1,
+  RunFinishedV1,
+  RunStartedV1,
+  RunStepV1,
+  StartRunV1,
+} from './run.messages.js';
 import { TriggerReceivedV1 } from './trigger.messages.js';
 
 export {
   DeadLetterRecordedV1,
+  RunAttemptsSelectedV1,
   RunFinishedV1,
   RunStartedV1,
   RunStepV1,
@@ -20,5 +27,6 @@ export const CATALOGUE = [
   RunStartedV1,
   RunStepV1,
   RunFinishedV1,
+  RunAttemptsSelectedV1,
   DeadLetterRecordedV1,
 ] as const;
