@@ -104,12 +104,14 @@ export class DispatchService {
   }
 
   async onRunStarted(event: EnvelopeOf<typeof RunStartedV1>): Promise<void> {
+    if (event.data.attemptOf) return; // an attempt of a retry-and-select run: its run owns the thread
     const run = await this.runs.get(event.data.runId);
     if (run?.status === 'queued')
       await this.runs.markStarted(run.id, { runner: event.data.runner });
   }
 
   async onRunFinished(event: EnvelopeOf<typeof RunFinishedV1>): Promise<void> {
+    if (event.data.attemptOf) return; // only the run that selects among its attempts ends the turn
     const { threadId, runId, outcome, exitStatus, summary } = event.data;
     await this.runs.markFinished(runId, { status: outcome, exitStatus, summary });
     await this.threads.setStatus(threadId, {
