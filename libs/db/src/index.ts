@@ -34,7 +34,23 @@ export {
   type RunRow,
   type NewRun,
   type RunFinish,
+  type StaleQuery,
 } from './repositories/run.repository.js';
+export {
+  RunQueueRepository,
+  type RunQueueRow,
+  type NewRunQueueEntry,
+  type ActiveQueueRun,
+  type KeyLastAdmitted,
+  type QueueSnapshot,
+} from './repositories/run-queue.repository.js';
+export { RunNoticeRepository, type RunNoticeKind } from './repositories/run-notice.repository.js';
+export {
+  ThreadWakeupRepository,
+  type ThreadWakeupRow,
+  type NewThreadWakeup,
+  type WakeupScheduling,
+} from './repositories/thread-wakeup.repository.js';
 export {
   RunEventRepository,
   type RunEventRow,

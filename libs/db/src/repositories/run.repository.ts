@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { AppError } from '@caravel/errors';
 import type { Run } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
@@ -15,6 +15,17 @@ export interface RunRow {
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /** Last sign of life (admission, start, steps); null before admission. */
+  heartbeatAt: Date | null;
+}
+
+/** Limits past which a run without a sign of life counts as stuck. */
+export interface StaleQuery {
+  /** `queued` (admitted, not started) runs last seen before this time. */
+  pendingBefore: Date;
+  /** `running` runs last seen before this time. */
+  runningBefore: Date;
+  limit?: number;
 }
 
 export interface NewRun {
@@ -44,6 +55,7 @@ function toRow(row: Selectable<Run>): RunRow {
     createdAt: row.created_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
+    heartbeatAt: row.heartbeat_at,
   };
 }
 
@@ -107,11 +119,50 @@ export class RunRepository {
   ): Promise<RunRow | null> {
     const row = await executor
       .updateTable('runs')
-      .set({ status: 'running', runner: start.runner, started_at: timeOr(start.at) })
+      .set({
+        status: 'running',
+        runner: start.runner,
+        started_at: timeOr(start.at),
+        heartbeat_at: timeOr(start.at),
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
     return row ? toRow(row) : null;
+  }
+
+  /** Records a sign of life of an unfinished run (a later time wins); false when none changed. */
+  async touch(id: string, at?: Date, executor: Executor = this.db): Promise<boolean> {
+    const row = await executor
+      .updateTable('runs')
+      .set({ heartbeat_at: sql`greatest(heartbeat_at, ${timeOr(at)})` })
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Admitted runs that gave no sign of life in time: `queued` ones last seen before
+   * `pendingBefore`, `running` ones before `runningBefore` (oldest first). Runs waiting in the
+   * queue are never stale.
+   */
+  async listStale(query: StaleQuery, executor: Executor = this.db): Promise<RunRow[]> {
+    const lastSeen = sql<Date>`coalesce(heartbeat_at, started_at, created_at)`;
+    const rows = await executor
+      .selectFrom('runs')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'queued'), eb(lastSeen, '<', query.pendingBefore)]),
+          eb.and([eb('status', '=', 'running'), eb(lastSeen, '<', query.runningBefore)]),
+        ]),
+      )
+      .orderBy(lastSeen, 'asc')
+      .limit(query.limit ?? 100)
+      .execute();
+    return rows.map(toRow);
   }
 
   /** Final status, exit status, summary and time; null when the run does not exist. */

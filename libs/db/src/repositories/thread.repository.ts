@@ -13,6 +13,10 @@ export interface ThreadRow {
   repository: Record<string, unknown> | null;
   /** The thread's own settings (model, reasoning effort). */
   options: Record<string, unknown>;
+  /** Where replies go (the triggers' `replyTo`, merged). */
+  replyTo: Record<string, string | number>;
+  /** When a person last wrote on the thread; null when only Caravel did. */
+  lastHumanAt: Date | null;
   status: string;
   activeRunId: string | null;
   createdAt: Date;
@@ -28,6 +32,10 @@ export interface ThreadUpsert {
   repository?: Record<string, unknown> | null;
   /** Merged over the stored settings: a later message may change one without repeating all. */
   options?: Record<string, unknown>;
+  /** Merged over the stored pointer, like `options`. */
+  replyTo?: Record<string, string | number>;
+  /** Set when a person wrote this message (a later time wins). */
+  humanAt?: Date | null;
   at?: Date;
 }
 
@@ -63,6 +71,8 @@ function toRow(row: Selectable<Thread>): ThreadRow {
     repositoryName: row.repository_name,
     repository: asObject(row.repository),
     options: asObject(row.options) ?? {},
+    replyTo: (asObject(row.reply_to) ?? {}) as Record<string, string | number>,
+    lastHumanAt: row.last_human_at,
     status: row.status,
     activeRunId: row.active_run_id,
     createdAt: row.created_at,
@@ -90,6 +100,8 @@ export class ThreadRepository {
         repository_name: thread.repositoryName ?? null,
         repository: thread.repository ? JSON.stringify(thread.repository) : null,
         options: JSON.stringify(thread.options ?? {}),
+        reply_to: JSON.stringify(thread.replyTo ?? {}),
+        last_human_at: thread.humanAt ?? null,
         created_at: at,
         updated_at: at,
       })
@@ -100,6 +112,8 @@ export class ThreadRepository {
           repository_name: sql`coalesce(excluded.repository_name, threads.repository_name)`,
           repository: sql`coalesce(excluded.repository, threads.repository)`,
           options: sql`threads.options || excluded.options`,
+          reply_to: sql`threads.reply_to || excluded.reply_to`,
+          last_human_at: sql`greatest(threads.last_human_at, excluded.last_human_at)`,
           updated_at: sql`excluded.updated_at`,
         }),
       )

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describeEachDatabase } from '@caravel/testing';
+import type { Database } from '../connection/database.types.js';
+import { openDatabase } from '../connection/open-database.js';
+import { RunNoticeRepository } from './run-notice.repository.js';
+import { RunQueueRepository } from './run-queue.repository.js';
+import { RunRepository } from './run.repository.js';
+import { ThreadWakeupRepository } from './thread-wakeup.repository.js';
+import { ThreadRepository } from './thread.repository.js';
+
+const t = (seconds: number): Date => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
+
+await describeEachDatabase(
+  'dispatch repositories (queue, notices, wakeups, heartbeats, replyTo)',
+  openDatabase,
+  (target) => {
+    let database: Database;
+    let threads: ThreadRepository;
+    let runs: RunRepository;
+    let queue: RunQueueRepository;
+    let notices: RunNoticeRepository;
+    let wakeups: ThreadWakeupRepository;
+
+    beforeAll(async () => {
+      database = await target.open();
+      threads = new ThreadRepository(database.db);
+      runs = new RunRepository(database.db);
+      queue = new RunQueueRepository(database.db);
+      notices = new RunNoticeRepository(database.db);
+      wakeups = new ThreadWakeupRepository(database.db);
+    });
+
+    afterAll(async () => {
+      await database?.close();
+    });
+
+    async function newRun(at = t(0)) {
+      const threadId = randomUUID();
+      await threads.upsert({ id: threadId, source: 'slack' });
+      const id = randomUUID();
+      await runs.create({ id, threadId, triggerId: id, createdAt: at });
+      return { id, threadId };
+    }
+
+    describe('threads', () => {
+      it('keep the reply pointer merged across triggers and the latest time a person wrote', async () => {
+        const id = randomUUID();
+        await threads.upsert({
+          id,
+          source: 'slack',
+          replyTo: { channel: 'C1', threadTs: '1.5' },
+          humanAt: t(10),
+        });
+        await threads.upsert({ id, source: 'synthetic', replyTo: {}, humanAt: null });
+        const row = await threads.upsert({ id, source: 'slack', replyTo: { team: 'T1' } });
+        expect(row.replyTo).toEqual({ channel: 'C1', threadTs: '1.5', team: 'T1' });
+        expect(row.lastHumanAt).toEqual(t(10));
+        await threads.upsert({ id, source: 'slack', humanAt: t(5) });
+        expect((await threads.get(id))?.lastHumanAt).toEqual(t(10));
+        await threads.upsert({ id, source: 'slack', humanAt: t(20) });
+        expect((await threads.get(id))?.lastHumanAt).toEqual(t(20));
+      });
+    });
+
+    describe('run queue', () => {
+      it('parks a run, lists it as waiting, and admits it once with a first heartbeat', async () => {
+        const { id, threadId } = await newRun();
+        const entry = {
+          runId: id,
+          threadId,
+          repositoryKey: 'acme/api',
+          userKey: 'slack:U1',
+          command: { prompt: 'hi', runId: id },
+          enqueuedAt: t(1),
+        };
+        expect(await queue.enqueue(entry)).toBe(true);
+        expect(await queue.enqueue(entry)).toBe(false);
+        expect(await queue.park(id)).toBe(true);
+        expect((await runs.get(id))?.status).toBe('waiting');
+
+        const before = await queue.snapshot();
+        expect(before.waiting.map((w) => w.runId)).toContain(id);
+        expect(before.waiting.find((w) => w.runId === id)?.command).toEqual(entry.command);
+
+        expect(await queue.exclusive((trx) => queue.admit(id, t(30), trx))).toBe(true);
+        expect(await queue.admit(id, t(31))).toBe(false);
+        expect(await runs.get(id)).toMatchObject({ status: 'queued', heartbeatAt: t(30) });
+
+        const after = await queue.snapshot();
+        expect(after.waiting.map((w) => w.runId)).not.toContain(id);
+        expect(after.active).toContainEqual({
+          runId: id,
+          repositoryKey: 'acme/api',
+          userKey: 'slack:U1',
+        });
+        expect(after.repositoriesLastAdmitted).toContainEqual({ key: 'acme/api', at: t(30) });
+        expect(after.usersLastAdmitted).toContainEqual({ key: 'slack:U1', at: t(30) });
+
+        await runs.markFinished(id, { status: 'completed' });
+        expect((await queue.snapshot()).active.map((a) => a.runId)).not.toContain(id);
+      });
+
+      it('serialises admissions: concurrent deciders never admit past a limit', async () => {
+        const ids = await Promise.all([0, 1, 2, 3].map(() => newRun()));
+        for (const { id, threadId } of ids) {
+          await queue.enqueue({
+            runId: id,
+            threadId,
+            repositoryKey: 'acme/limit',
+            userKey: 'u',
+            command: {},
+          });
+          await queue.park(id);
+        }
+        // Each decider admits one run of acme/limit only while fewer than two are active.
+        const decide = () =>
+          queue.exclusive(async (trx) => {
+            const snapshot = await queue.snapshot(trx);
+            const active = snapshot.active.filter((a) => a.repositoryKey === 'acme/limit');
+            const next = snapshot.waiting.find((w) => w.repositoryKey === 'acme/limit');
+            if (active.length >= 2 || !next) return false;
+            return queue.admit(next.runId, undefined, trx);
+          });
+        const results = await Promise.all([decide(), decide(), decide(), decide()]);
+        expect(results.filter(Boolean)).toHaveLength(2);
+      });
+    });
+
+    describe('heartbeats and stale runs', () => {
+      it('finds queued and running runs whose last sign of life is older than their limit', async () => {
+        const pending = await newRun(t(0));
+        const fresh = await newRun(t(0));
+        const running = await newRun(t(0));
+        const alive = await newRun(t(0));
+        await runs.touch(fresh.id, t(100));
+        await runs.markStarted(running.id, { runner: 'r', at: t(10) });
+        await runs.markStarted(alive.id, { runner: 'r', at: t(10) });
+        expect(await runs.touch(alive.id, t(90))).toBe(true);
+        expect(await runs.touch(alive.id, t(20))).toBe(true); // an older beat changes nothing
+        expect((await runs.get(alive.id))?.heartbeatAt).toEqual(t(90));
+
+        const stale = await runs.listStale({ pendingBefore: t(50), runningBefore: t(50) });
+        const ids = stale.map((r) => r.id);
+        expect(ids).toEqual(expect.arrayContaining([pending.id, running.id]));
+        expect(ids).not.toContain(fresh.id);
+        expect(ids).not.toContain(alive.id);
+
+        await runs.markFinished(running.id, { status: 'failed' });
+        expect(await runs.touch(running.id, t(200))).toBe(false);
+      });
+    });
+
+    describe('notices', () => {
+      it('records each kind once per run', async () => {
+        const runId = randomUUID();
+        expect(await notices.sent(runId, 'failure')).toBe(false);
+        expect(await notices.record(runId, 'failure')).toBe(true);
+        expect(await notices.record(runId, 'failure')).toBe(false);
+        expect(await notices.sent(runId, 'failure')).toBe(true);
+        expect(await notices.sent(runId, 'queue_position')).toBe(false);
+      });
+    });
+
+    describe('wakeups', () => {
+      it('keeps parallel schedules of one thread within the budget since the last human message', async () => {
+        const threadId = randomUUID();
+        const schedule = (second: number) =>
+          wakeups.scheduleWithin(
+            {
+              id: randomUUID(),
+              threadId,
+              prompt: 'check CI',
+              dueAt: t(1000),
+              createdAt: t(second),
+            },
+            t(5),
+            3,
+          );
+        await schedule(1); // before the human message: not counted
+        const results = await Promise.all([6, 7, 8, 9, 10].map(schedule));
+        expect(results.filter((r) => r.wakeup !== null)).toHaveLength(3);
+        expect(results.every((r) => r.counted <= 3)).toBe(true);
+        expect(await wakeups.countSince(threadId, t(5))).toBe(3);
+        expect(await wakeups.countSince(threadId, null)).toBe(4);
+      });
+
+      it('lists due wakeups and fires each once', async () => {
+        const threadId = randomUUID();
+        const id = randomUUID();
+        const later = randomUUID();
+        await wakeups.scheduleWithin({ id, threadId, prompt: 'p', dueAt: t(100) }, null, 10);
+        await wakeups.scheduleWithin({ id: later, threadId, prompt: 'p', dueAt: t(500) }, null, 10);
+        const due = (await wakeups.due(t(200))).map((w) => w.id);
+        expect(due).toContain(id);
+        expect(due).not.toContain(later);
+        expect(await wakeups.markFired(id, t(201))).toBe(true);
+        expect(await wakeups.markFired(id, t(202))).toBe(false);
+        expect((await wakeups.due(t(200))).map((w) => w.id)).not.toContain(id);
+      });
+    });
+  },
+);
