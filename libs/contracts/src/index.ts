@@ -6,3 +6,4 @@ export * from './define-request.js';
 export * from './ids.js';
 export * from './catalogue/index.js';
 export * from './thread-ids.js';
+export * from './catalogue/dispatch.requests.js';
