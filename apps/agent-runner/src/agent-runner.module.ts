@@ -1,10 +1,11 @@
-import { ThreadMessageRepository } from '@caravel/db';
+import { ThreadMessageRepository, UserTokenRepository } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
 import { CheckpointerService } from './agent/checkpointer.service.js';
 import { AGENT_SETTINGS, type AgentSettings } from './agent-runner.settings.js';
 import { StartRunHandler } from './handlers/start-run.handler.js';
+import { RunIntegrationsService } from './integrations/run-integrations.service.js';
 import { ThreadSandboxService } from './sandbox/thread-sandbox.service.js';
 import { RunExecutorService } from './services/run-executor.service.js';
 
@@ -22,6 +23,8 @@ export class AgentRunnerModule {
         CheckpointerService,
         ThreadSandboxService,
         repositoryProvider(ThreadMessageRepository),
+        repositoryProvider(UserTokenRepository),
+        RunIntegrationsService,
       ],
     };
   }

@@ -1,4 +1,5 @@
 import { documented } from '@caravel/config';
+import { channelSettingsSchema, githubAppSettingsSchema } from '@caravel/integrations';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -43,6 +44,9 @@ export const agentSettingsSchema = z.object({
   RUN_MODEL_RETRIES: documented(nonNegativeInt(3), {
     description: 'Retries of a model call that failed with 429/5xx/timeout (retry-after honoured)',
   }),
+  RUN_REVIEW_SAMPLES: documented(positiveInt(5), {
+    description: 'Reviews per attempt in retry-and-select runs (their mean is its score)',
+  }),
   RUN_BUDGET_USD: documented(nonNegative(3), {
     description: 'Dollars one run may spend on its model, checked before each call (0: no limit)',
   }),
@@ -61,6 +65,8 @@ export const agentSettingsSchema = z.object({
   RUN_MAX_REQUERIES: documented(positiveInt(3), {
     description: 'Unusable model answers in one step before the run ends with exit_format',
   }),
+  ...githubAppSettingsSchema.shape,
+  ...channelSettingsSchema.shape,
 });
 
 export type AgentSettings = z.output<typeof agentSettingsSchema>;

@@ -88,3 +88,12 @@ export {
   type ReplyTarget,
   type ThreadSource,
 } from './reply/source-reply-channel.js';
+
+// Settings shared by the runner, the broker and the embedded host; which repositories are GitHub's.
+export {
+  channelSettingsSchema,
+  githubAppSettingsSchema,
+  type ChannelSettings,
+  type GitHubAppSettings,
+} from './settings/integration.settings.js';
+export { GitHubHosting, type HostedRepositoryRef } from './github/github-hosting.js';

@@ -17,9 +17,11 @@ import {
   type StepLimitNotifier,
 } from '@caravel/middleware';
 import {
+  channelTools,
   curatedTools,
   endsRun,
   toLangChainTools,
+  type ChannelPorts,
   type ReplyChannel,
   type ScmPort,
 } from '@caravel/tools';
@@ -53,6 +55,8 @@ export interface AgentRunInputs {
   fileRoot: string;
   /** The SCM the tools commit and publish through (default: the workspace's own). */
   scm?: ScmPort;
+  /** The integrations the run's channel tools are bound to (none when absent). */
+  channelPorts?: ChannelPorts;
   /** This run's dollar budget (default `RUN_BUDGET_USD`); an attempt gets what is left. */
   budgetUsd?: number;
 }
@@ -82,10 +86,13 @@ export class AgentFactoryService {
       fileRoot: inputs.fileRoot,
     });
     const scm = inputs.scm ?? new LocalGitScm(inputs.workspace);
-    const caravelTools = curatedTools(
-      { sandbox: inputs.workspace.tools, channel: inputs.channel, scm },
-      { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
-    );
+    const caravelTools = [
+      ...curatedTools(
+        { sandbox: inputs.workspace.tools, channel: inputs.channel, scm },
+        { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
+      ),
+      ...channelTools(inputs.channelPorts ?? {}),
+    ];
     const middleware = buildMiddlewareStack({
       threadId: inputs.threadId,
       ports: {

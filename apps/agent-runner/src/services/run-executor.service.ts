@@ -12,10 +12,12 @@ import { AppError, isAppError } from '@caravel/errors';
 import { ThreadMessageRepository } from '@caravel/db';
 import { MessagePublisher, type Bus, type Lease } from '@caravel/messaging';
 import type { MessageQueue, MiddlewareEvent } from '@caravel/middleware';
+import type { ReplyChannel } from '@caravel/tools';
 import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { isSandboxUnreachable } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
+import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { InterruptWatch } from './interrupt-watch.js';
 import { exitReasonForError, exitReasonForMiddleware } from '../agent/exit-reasons.js';
 import { streamRun } from '../agent/run-stream.js';
@@ -75,6 +77,7 @@ export class RunExecutorService {
     @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
     @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
     @Inject(ThreadMessageRepository) private readonly messages: ThreadMessageRepository,
+    @Inject(RunIntegrationsService) private readonly integrations: RunIntegrationsService,
   ) {}
 
   async execute(
@@ -133,6 +136,7 @@ export class RunExecutorService {
     const { threadId, prompt, repository, options } = command.data;
     const recorder = new StepRecorder(this.publisher, command, this.runtime.name);
     const watch = new InterruptWatch(() => this.messages.interruptWaiting(threadId));
+    const channel = this.integrations.replyChannel(command.data);
     let workspace: ThreadWorkspace | undefined;
     try {
       workspace = await this.sandboxes.forRun(threadId, repository);
@@ -141,7 +145,9 @@ export class RunExecutorService {
         runId: command.data.runId,
         options,
         workspace,
-        channel: { reply: (text) => this.reply(threadId, text) },
+        channel,
+        scm: this.integrations.scm(command.data, workspace),
+        channelPorts: this.integrations.channelPorts(command.data),
         notifier: {
           notifyStepLimit: (notice) =>
             Promise.resolve(
@@ -182,7 +188,7 @@ export class RunExecutorService {
       );
       const reason = error instanceof Error ? error.message : String(error);
       // The thread's sandbox may hold work and was not replaced: the user decides (recreate).
-      if (isSandboxUnreachable(error)) await this.reply(threadId, reason);
+      if (isSandboxUnreachable(error)) await this.replyOrLog(channel, threadId, reason);
       return { ...conclusion, observation: `${conclusion.observation}: ${reason}` };
     } finally {
       watch.stop();
@@ -221,9 +227,12 @@ export class RunExecutorService {
     this.log.log(`thread ${threadId}: ${event.type}`);
   }
 
-  private reply(threadId: string, text: string): Promise<{ messageId: string }> {
-    this.log.log(`reply on thread ${threadId}: ${text.slice(0, 200)}`);
-    return Promise.resolve({ messageId: uuidV5(`reply:${threadId}:${text}`, CARAVEL_NAMESPACE) });
+  /** A reply the runner itself makes: a failure to post it is logged, never the run's end. */
+  private async replyOrLog(channel: ReplyChannel, threadId: string, text: string): Promise<void> {
+    await channel.reply(text).catch((error: unknown) => {
+      const code = isAppError(error) ? error.code : 'error';
+      this.log.warn(`thread ${threadId}: could not reply (${code}): ${String(error)}`);
+    });
   }
 
   private async renew(lease: Lease, heartbeat: () => Promise<void>): Promise<void> {

@@ -1,0 +1,131 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
+import type { UserTokenRepository } from '@caravel/db';
+import { FakeGitHub, FakeSlack } from '@caravel/testing';
+import { agentSettingsSchema } from '../agent-runner.settings.js';
+import { LocalGitScm } from '../sandbox/local-git.scm.js';
+import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { GitHubScm } from './github.scm.js';
+import { RunIntegrationsService } from './run-integrations.service.js';
+
+type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
+
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+/** Nothing of the workspace is touched by the pull-request half of an SCM. */
+const workspace = Object.freeze({}) as ThreadWorkspace;
+/** No keyring is configured, so the vault (and this repository) is never used. */
+const noUserTokens = Object.freeze({}) as UserTokenRepository;
+
+const run = (overrides: Partial<StartRun>): StartRun => ({
+  ...StartRunV1.fixture().data,
+  repository: { owner: 'acme', name: 'widgets' },
+  source: 'github',
+  replyTo: { issue: 7, commentId: 1 },
+  ...overrides,
+});
+
+describe('RunIntegrationsService', () => {
+  let github: FakeGitHub;
+
+  beforeEach(async () => {
+    github = new FakeGitHub({ app: { id: '42', publicKey } }).addRepository('acme/widgets');
+    await github.start();
+  });
+
+  afterEach(() => github.close());
+
+  const service = (env: Record<string, string> = {}): RunIntegrationsService =>
+    new RunIntegrationsService(
+      agentSettingsSchema.parse({
+        GITHUB_APP_ID: '42',
+        GITHUB_APP_PRIVATE_KEY: PEM.replace(/\n/g, '\\n'),
+        GITHUB_API_URL: github.origin,
+        GITHUB_HOST: github.origin,
+        ...env,
+      }),
+      noUserTokens,
+    );
+
+  it('answers a GitHub thread on its issue, once per run and text, with an installation token', async () => {
+    const channel = service().replyChannel(run({}));
+    const first = await channel.reply('Opened a draft PR.');
+    const again = await channel.reply('Opened a draft PR.');
+
+    expect(again).toEqual(first);
+    const comments = github.state.issueComments.get('acme/widgets#7') ?? [];
+    expect(comments.map((c) => c.body)).toEqual([expect.stringContaining('Opened a draft PR.')]);
+    expect(github.minted.length).toBeGreaterThan(0);
+  });
+
+  it('opens draft pull requests on GitHub for a repository on the configured GitHub', async () => {
+    const scm = service().scm(run({}), workspace);
+    expect(scm).toBeInstanceOf(GitHubScm);
+
+    const pull = await scm.openDraftPullRequest({ branch: 'caravel/abc', title: 'T', body: 'B' });
+
+    expect(pull).toMatchObject({ draft: true, number: expect.any(Number) });
+    expect(github.state.pulls.get('acme/widgets')).toEqual([
+      expect.objectContaining({ head: 'caravel/abc', title: 'T' }),
+    ]);
+  });
+
+  it('keeps a plain pushed branch for a repository cloned from a path or another host', () => {
+    const local = run({ repository: { owner: 'acme', name: 'w', cloneUrl: '/srv/git/w.git' } });
+    const elsewhere = run({
+      repository: { owner: 'acme', name: 'w', cloneUrl: 'https://git.example.org/acme/w.git' },
+    });
+
+    expect(service().scm(local, workspace)).toBeInstanceOf(LocalGitScm);
+    expect(service().scm(elsewhere, workspace)).toBeInstanceOf(LocalGitScm);
+  });
+
+  it('without the App, logs GitHub replies and pushes a plain branch instead of failing', async () => {
+    const bare = new RunIntegrationsService(
+      agentSettingsSchema.parse({ GITHUB_API_URL: github.origin, GITHUB_HOST: github.origin }),
+      noUserTokens,
+    );
+
+    await expect(bare.replyChannel(run({})).reply('hello')).resolves.toHaveProperty('messageId');
+    expect(bare.scm(run({}), workspace)).toBeInstanceOf(LocalGitScm);
+    expect(github.calls).toHaveLength(0);
+  });
+
+  it('gives Slack tools to Slack threads only, and request_pr_review to GitHub repositories', () => {
+    const slackRun = run({
+      source: 'slack',
+      replyTo: { channel: 'C1', threadTs: '1.0' },
+      repository: { owner: 'acme', name: 'widgets' },
+    });
+    const ports = service().channelPorts(slackRun);
+    expect(ports.slack).toBeDefined();
+    expect(ports.reviews).toBeDefined();
+    expect(ports.linear).toBeUndefined();
+
+    const githubPorts = service({ LINEAR_API_KEY: 'lin_api_x' }).channelPorts(run({}));
+    expect(githubPorts.slack).toBeUndefined();
+    expect(githubPorts.linear).toBeDefined();
+  });
+
+  it('answers a Slack thread in the thread, and says which setting is missing without a token', async () => {
+    const slack = new FakeSlack().addToken('xoxb-test');
+    await slack.listen();
+    try {
+      const root = slack.seed('C1', 'please help', 'U1');
+      const thread = { source: 'slack' as const, replyTo: { channel: 'C1', threadTs: root } };
+      const configured = service({ SLACK_BOT_TOKEN: 'xoxb-test', SLACK_API_URL: slack.apiUrl });
+      await configured.replyChannel(run(thread)).reply('On it.');
+      expect(slack.messages).toEqual([
+        expect.objectContaining({ text: 'please help' }),
+        expect.objectContaining({ channel: 'C1', thread_ts: root, text: 'On it.' }),
+      ]);
+
+      await expect(service().replyChannel(run(thread)).reply('On it.')).rejects.toMatchObject({
+        code: 'PRECONDITION_FAILED',
+        message: expect.stringContaining('SLACK_BOT_TOKEN'),
+      });
+    } finally {
+      await slack.close();
+    }
+  });
+});

@@ -1,0 +1,155 @@
+import type { RepositoryRef, StartRunV1, EnvelopeOf } from '@caravel/contracts';
+import { UserTokenRepository } from '@caravel/db';
+import { isAppError } from '@caravel/errors';
+import {
+  AtlassianRest,
+  GitHubApi,
+  GitHubCodeHost,
+  GitHubCredentials,
+  GitHubHosting,
+  JiraTracker,
+  LinearApi,
+  LinearTracker,
+  parseKeyring,
+  SlackApi,
+  SlackThread,
+  SourceReplyChannel,
+  TokenCipher,
+  UserTokenVault,
+  type ReplyAdapters,
+} from '@caravel/integrations';
+import type { ChannelPorts, ReplyChannel, ScmPort } from '@caravel/tools';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
+import { LocalGitScm } from '../sandbox/local-git.scm.js';
+import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { GitHubScm } from './github.scm.js';
+import { loggingReplyChannel } from './logging-reply-channel.js';
+
+type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
+
+/**
+ * The SaaS side of a run, from the runner's settings: where its replies go (the thread's source,
+ * once per run and text), which channel tools it gets (Slack only for Slack threads), and its SCM
+ * (GitHub drafts for repositories on the configured GitHub, a plain pushed branch otherwise).
+ * A missing credential never stops a run: the integration answers with a coded error naming the
+ * setting, and a thread whose source cannot be answered gets a logged warning instead.
+ */
+@Injectable()
+export class RunIntegrationsService {
+  private readonly log = new Logger('RunIntegrations');
+  private readonly hosting: GitHubHosting;
+  private readonly credentials: GitHubCredentials;
+  private readonly slack: SlackApi;
+  private readonly linear: LinearTracker;
+  private readonly jira: JiraTracker;
+
+  constructor(
+    @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+    @Inject(UserTokenRepository) userTokens: UserTokenRepository,
+  ) {
+    const s = settings;
+    this.hosting = new GitHubHosting(s);
+    const users = s.CARAVEL_TOKEN_KEYS
+      ? new UserTokenVault(userTokens, new TokenCipher(parseKeyring(s.CARAVEL_TOKEN_KEYS)))
+      : undefined;
+    this.credentials = new GitHubCredentials({
+      ...(users ? { users } : {}),
+      ...(this.hosting.app ? { app: this.hosting.app } : {}),
+    });
+    this.slack = new SlackApi({
+      botToken: s.SLACK_BOT_TOKEN,
+      ...(s.SLACK_API_URL ? { apiUrl: s.SLACK_API_URL } : {}),
+    });
+    this.linear = new LinearTracker(
+      new LinearApi({
+        apiKey: s.LINEAR_API_KEY,
+        ...(s.LINEAR_API_URL ? { apiUrl: s.LINEAR_API_URL } : {}),
+      }),
+    );
+    this.jira = new JiraTracker(
+      new AtlassianRest({
+        service: 'Jira',
+        baseUrl: s.JIRA_BASE_URL,
+        email: s.JIRA_EMAIL,
+        apiToken: s.JIRA_API_TOKEN,
+        settings: 'JIRA_BASE_URL, JIRA_EMAIL and JIRA_API_TOKEN',
+      }),
+      s.JIRA_BASE_URL ?? '',
+    );
+  }
+
+  /** Where the run's replies go: the thread's source, or the log when it has none to answer. */
+  replyChannel(run: StartRun): ReplyChannel {
+    const { source, replyTo } = run;
+    if (!source || source === 'synthetic' || !replyTo) return loggingReplyChannel(run.threadId);
+    try {
+      return new SourceReplyChannel(
+        { source, replyTo, ...(run.repository ? { repository: run.repository } : {}) },
+        this.replyAdapters(run),
+        run.runId,
+      );
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      this.log.warn(`thread ${run.threadId}: replies are only logged (${error.message})`);
+      return loggingReplyChannel(run.threadId);
+    }
+  }
+
+  /** The channel tools of a run: Slack's for Slack threads, trackers, review requests. */
+  channelPorts(run: StartRun): ChannelPorts {
+    const s = this.settings;
+    const slackThread = this.slackThreadOf(run);
+    const github = this.codeHost(run.repository, run);
+    return {
+      ...(slackThread ? { slack: slackThread } : {}),
+      ...(s.LINEAR_API_KEY || run.source === 'linear' ? { linear: this.linear } : {}),
+      ...(s.JIRA_BASE_URL || run.source === 'jira' ? { jira: this.jira } : {}),
+      ...(github ? { reviews: github } : {}),
+    };
+  }
+
+  /** GitHub drafts for a repository on the configured GitHub; a pushed branch otherwise. */
+  scm(run: StartRun, workspace: ThreadWorkspace): ScmPort {
+    const host = this.codeHost(run.repository, run);
+    return host ? new GitHubScm(workspace, host) : new LocalGitScm(workspace);
+  }
+
+  private codeHost(repository: RepositoryRef | undefined, run: StartRun): GitHubCodeHost | null {
+    if (!repository || !this.hosting.isOnHost(repository)) return null;
+    if (!this.hosting.hosts(repository)) {
+      if (run.source === 'github') {
+        this.log.warn(
+          `thread ${run.threadId}: GITHUB_APP_ID/GITHUB_APP_PRIVATE_KEY unset, so no pull request can be opened on ${repository.owner}/${repository.name}`,
+        );
+      }
+      return null;
+    }
+    return this.githubAdapter(run)(repository);
+  }
+
+  private githubAdapter(run: StartRun): (repository: RepositoryRef) => GitHubCodeHost {
+    const login = run.source === 'github' ? run.requestedBy.externalId : undefined;
+    const api = new GitHubApi({
+      baseUrl: this.hosting.apiUrl,
+      tokens: this.credentials.providerFor(login),
+    });
+    return (repository) => new GitHubCodeHost(api, repository);
+  }
+
+  private slackThreadOf(run: StartRun): SlackThread | null {
+    const channel = run.replyTo?.['channel'];
+    const threadTs = run.replyTo?.['threadTs'];
+    if (run.source !== 'slack' || channel === undefined || threadTs === undefined) return null;
+    return new SlackThread(this.slack, { channel: String(channel), threadTs: String(threadTs) });
+  }
+
+  private replyAdapters(run: StartRun): ReplyAdapters {
+    return {
+      ...(this.hosting.app ? { github: this.githubAdapter(run) } : {}),
+      slack: (thread) => new SlackThread(this.slack, thread),
+      linear: this.linear,
+      jira: this.jira,
+    };
+  }
+}

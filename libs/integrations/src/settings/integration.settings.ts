@@ -1,0 +1,71 @@
+import { createPrivateKey } from 'node:crypto';
+import { documented } from '@caravel/config';
+import { z } from 'zod';
+
+const secret = (description: string) =>
+  documented(z.string().min(1).optional(), { description, secret: true });
+
+/** A PEM from an environment variable: literal `\n` sequences stand for newlines. */
+const pem = z
+  .string()
+  .min(1)
+  .transform((value) => value.replace(/\\n/g, '\n'))
+  .refine(
+    (value) => {
+      try {
+        createPrivateKey(value);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'not a PEM private key' },
+  );
+
+/**
+ * The GitHub App Caravel acts as, and where that GitHub lives. Shared by the agent runner (pull
+ * requests, comments) and the sandbox broker (clone and push through the credential proxy), and
+ * so by the embedded host. Without an App, GitHub repositories are worked on locally only.
+ */
+export const githubAppSettingsSchema = z.object({
+  GITHUB_APP_ID: documented(z.string().regex(/^\d+$/, 'a numeric App id').optional(), {
+    description: 'GitHub App id: installation tokens for pull requests, comments and git pushes',
+  }),
+  GITHUB_APP_PRIVATE_KEY: documented(pem.optional(), {
+    description: 'The GitHub App private key (PEM; \\n escapes allowed)',
+    secret: true,
+  }),
+  GITHUB_API_URL: documented(z.url().default('https://api.github.com'), {
+    description: 'GitHub REST API root (GHES: https://<host>/api/v3)',
+  }),
+  GITHUB_HOST: documented(z.url().default('https://github.com'), {
+    description: 'GitHub web/git root repositories are cloned from and pushed to',
+  }),
+});
+
+/** The SaaS channels a run answers in and its tools reach, plus the token keyring. */
+export const channelSettingsSchema = z.object({
+  SLACK_BOT_TOKEN: secret('Slack bot token (xoxb-...): replies and tools for Slack threads'),
+  SLACK_API_URL: documented(z.url().optional(), {
+    description: 'Slack Web API root (default https://slack.com/api/)',
+  }),
+  LINEAR_API_KEY: secret('Linear API key: replies and tools for Linear issues'),
+  LINEAR_API_URL: documented(z.url().optional(), {
+    description: 'Linear GraphQL endpoint (default https://api.linear.app/graphql)',
+  }),
+  JIRA_BASE_URL: documented(z.url().optional(), {
+    description: 'Jira Cloud site, e.g. https://acme.atlassian.net',
+  }),
+  JIRA_EMAIL: documented(z.string().min(1).optional(), {
+    description: 'Jira service account email (Basic auth with JIRA_API_TOKEN)',
+  }),
+  JIRA_API_TOKEN: secret('Jira service account API token'),
+  CARAVEL_TOKEN_KEYS: secret(
+    'Keyring for tokens at rest: id:base64(32 bytes), comma separated, current key first',
+  ),
+});
+
+/** Parsed {@link githubAppSettingsSchema}. */
+export type GitHubAppSettings = z.output<typeof githubAppSettingsSchema>;
+/** Parsed {@link channelSettingsSchema}. */
+export type ChannelSettings = z.output<typeof channelSettingsSchema>;
