@@ -30,17 +30,23 @@ import {
  * the circuit breaker; spelled out so the test cannot drift with the code.
  */
 const SEEDS_ORDER = [
+  'prepare-agent-run',
   'sanitize-tool-inputs',
   'model-call-limit',
   'tool-errors',
+  'exclude-tools',
   'scoped-agents-md',
+  'pull-request-creation-guard',
+  'pull-request-verdict-guard',
   'message-queue',
+  'slack-assistant-status',
   'ensure-no-empty-message',
   'step-limit-notice',
   'sandbox-circuit-breaker',
   'requery',
   'run-limits',
   'model-fallback',
+  'plan-mode',
   'model-retry',
   'strip-empty-thinking',
   'model-call-timeout',
@@ -210,5 +216,30 @@ describe('buildMiddlewareStack', () => {
 
     expect(notifier.notices).toEqual([{ threadId: 't-1', used: 2, limit: 3, remaining: 1 }]);
     expect(out.exitStatus).toBe('exit_model_call_limit');
+  });
+
+  it('an unreachable sandbox stops the whole stack before the first model call, with one notice', async () => {
+    const notices: string[] = [];
+    const base = stackOptions().options;
+    const options: MiddlewareStackOptions = {
+      ...base,
+      ports: {
+        ...base.ports,
+        preparation: {
+          ensureSandbox: () =>
+            Promise.reject(new AppError('DEPENDENCY_UNAVAILABLE', 'sandbox gone')),
+          snapshotTurn: () => Promise.resolve(),
+          notifyUser: (text) => Promise.resolve(void notices.push(text)),
+        },
+      },
+      isSandboxUnreachable: (e) => findAppError(e)?.code === 'DEPENDENCY_UNAVAILABLE',
+    };
+    const model = new ScriptedChatModel([replyTurn('never')]);
+
+    const out = await runAgent(model, [replyTool().tool], buildMiddlewareStack(options));
+
+    expect(model.calls).toHaveLength(0);
+    expect(out.exitStatus).toBe('exit_environment_error');
+    expect(notices).toHaveLength(1);
   });
 });

@@ -9,12 +9,20 @@ import {
   type FallbackModel,
   type ModelIdentity,
 } from './model-fallback.middleware.js';
+import { excludeToolsMiddleware } from './exclude-tools.middleware.js';
+import { planModeMiddleware, type AgentMode } from './plan-mode.middleware.js';
+import { prepareAgentRunMiddleware } from './prepare-agent-run.middleware.js';
+import { pullRequestCreationGuardMiddleware } from './pull-request-creation-guard.middleware.js';
+import { pullRequestVerdictGuardMiddleware } from './pull-request-verdict-guard.middleware.js';
+import { slackAssistantStatusMiddleware } from './slack-assistant-status.middleware.js';
 import type {
   AgentsFileFinder,
+  AssistantStatusPort,
   Clock,
   InfrastructureFailureClassifier,
   MessageQueue,
   MiddlewareEventSink,
+  RunPreparationPort,
   StepLimitNotifier,
 } from './ports.js';
 import { sandboxCircuitBreakerMiddleware } from './sandbox-circuit-breaker.middleware.js';
@@ -34,7 +42,29 @@ export interface MiddlewarePorts {
   notifier: StepLimitNotifier;
   events: MiddlewareEventSink;
   clock: Clock;
+  /** The sandbox check and turn checkpoint before the first model call (default: nothing to do). */
+  preparation?: RunPreparationPort;
+  /** The source channel's "is working…" status (default: none, e.g. not a Slack thread). */
+  assistantStatus?: AssistantStatusPort;
 }
+
+/** Plan mode's settings for one run. */
+export interface PlanModeSettings {
+  initialMode: AgentMode;
+  /** Tools hidden while planning (the runner lists its `write` tools and the PR tool). */
+  mutatingTools: readonly string[];
+}
+
+const NO_PREPARATION: RunPreparationPort = {
+  ensureSandbox: () => Promise.resolve(),
+  snapshotTurn: () => Promise.resolve(),
+  notifyUser: () => Promise.resolve(),
+};
+
+const NO_STATUS: AssistantStatusPort = {
+  setStatus: () => Promise.resolve(),
+  clearStatus: () => Promise.resolve(),
+};
 
 /** Everything one run's middleware stack needs. */
 export interface MiddlewareStackOptions {
@@ -65,27 +95,59 @@ export interface MiddlewareStackOptions {
   requery: Omit<RequeryOptions, 'events'>;
   /** Budget, time, context, command and stuck limits (clock and sink are the stack's). */
   runLimits: Omit<RunLimitsOptions, 'events' | 'clock'>;
+  /** The error the broker raises for a sandbox it cannot reach (default: none is). */
+  isSandboxUnreachable?: (error: unknown) => boolean;
+  /** Tools never offered to the model (default none). */
+  excludedTools?: readonly string[];
+  /** The tool that opens or updates pull requests (default `commit_and_open_pr`). */
+  pullRequestToolName?: string;
+  /** Tools whose `command` runs in a shell, read by the PR guards (default `execute`). */
+  shellToolNames?: readonly string[];
+  /** Plan mode (default: runs start editing and nothing is hidden). */
+  planMode?: PlanModeSettings;
 }
 
 type Builders = Record<MiddlewareName, () => AgentMiddleware>;
 
 function builders(o: MiddlewareStackOptions): Builders {
   const { ports } = o;
+  const shells = o.shellToolNames ? { shellToolNames: o.shellToolNames } : {};
   return {
+    'prepare-agent-run': () =>
+      prepareAgentRunMiddleware({
+        preparation: ports.preparation ?? NO_PREPARATION,
+        isSandboxUnreachable: o.isSandboxUnreachable ?? (() => false),
+        events: ports.events,
+      }),
     'sanitize-tool-inputs': () => sanitizeToolInputsMiddleware({ maxArgBytes: o.maxToolArgBytes }),
     'model-call-limit': () => modelCallLimitMiddleware({ limit: o.modelCallLimit }),
     'tool-errors': () => toolErrorsMiddleware(),
+    'exclude-tools': () =>
+      excludeToolsMiddleware({ excluded: o.excludedTools ?? [], events: ports.events }),
     'scoped-agents-md': () =>
       scopedAgentsMdMiddleware({
         finder: ports.agentsFiles,
         events: ports.events,
         readToolName: o.readToolName,
       }),
+    'pull-request-creation-guard': () =>
+      pullRequestCreationGuardMiddleware({
+        events: ports.events,
+        pullRequestToolName: o.pullRequestToolName ?? 'commit_and_open_pr',
+        ...shells,
+      }),
+    'pull-request-verdict-guard': () =>
+      pullRequestVerdictGuardMiddleware({ events: ports.events, ...shells }),
     'message-queue': () =>
       messageQueueMiddleware({
         threadId: o.threadId,
         queue: ports.queue,
         isTrustedAuthor: o.isTrustedAuthor,
+        events: ports.events,
+      }),
+    'slack-assistant-status': () =>
+      slackAssistantStatusMiddleware({
+        status: ports.assistantStatus ?? NO_STATUS,
         events: ports.events,
       }),
     'ensure-no-empty-message': () =>
@@ -111,6 +173,12 @@ function builders(o: MiddlewareStackOptions): Builders {
       modelFallbackMiddleware({
         primary: o.primaryModel,
         fallback: o.fallbackModel,
+        events: ports.events,
+      }),
+    'plan-mode': () =>
+      planModeMiddleware({
+        initialMode: o.planMode?.initialMode ?? 'edit',
+        mutatingTools: o.planMode?.mutatingTools ?? [],
         events: ports.events,
       }),
     'model-retry': () =>

@@ -83,3 +83,35 @@ export {
   retryDelayMs,
   type ModelRetryOptions,
 } from './model-retry.middleware.js';
+export type { AssistantStatusPort, RunPreparationPort } from './ports.js';
+export { type PlanModeSettings } from './build-middleware-stack.js';
+export { parseShellCommands, type ShellCommand } from './shell-words.js';
+export { shellInvocations, type ShellInvocation } from './shell-invocations.js';
+export {
+  findShellPullRequestWrite,
+  findShellReviewVerdict,
+  type ShellPolicyViolation,
+} from './github-shell-policy.js';
+export {
+  pullRequestVerdictGuardMiddleware,
+  type PullRequestVerdictGuardOptions,
+} from './pull-request-verdict-guard.middleware.js';
+export {
+  pullRequestCreationGuardMiddleware,
+  type PullRequestCreationGuardOptions,
+} from './pull-request-creation-guard.middleware.js';
+export { excludeToolsMiddleware, type ExcludeToolsOptions } from './exclude-tools.middleware.js';
+export {
+  planModeMiddleware,
+  type AgentMode,
+  type PlanModeOptions,
+} from './plan-mode.middleware.js';
+export {
+  slackAssistantStatusMiddleware,
+  type SlackAssistantStatusOptions,
+} from './slack-assistant-status.middleware.js';
+export {
+  prepareAgentRunMiddleware,
+  sandboxUnreachableNotice,
+  type PrepareAgentRunOptions,
+} from './prepare-agent-run.middleware.js';

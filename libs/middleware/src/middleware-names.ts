@@ -1,6 +1,9 @@
 /**
- * The canonical order of the agent's middleware stack, outermost first (as the seeds give it),
- * with SWE-agent's loop discipline added where it must sit: `requery` outside `run-limits`, so
+ * The canonical order of the agent's middleware stack, outermost first (as the seeds give it:
+ * run preparation first, the PR guards after the scoped AGENTS.md reads with the verdict guard
+ * right after the creation guard, the Slack status after the message queue, plan mode just inside
+ * the fallback so both models see the same tools), with SWE-agent's loop discipline added where
+ * it must sit: `requery` outside `run-limits`, so
  * every requeried answer is a paid call that passes the budget check, and both outside the
  * fallback and the timeout, which act per call; `model-retry` inside the fallback, so a
  * rate-limited primary waits out its `retry-after` before the fallback is tried.
@@ -9,17 +12,23 @@
  * runs `beforeModel` hooks first-to-last and `afterModel` / `afterAgent` hooks last-to-first.
  */
 export const MIDDLEWARE_ORDER = [
+  'prepare-agent-run',
   'sanitize-tool-inputs',
   'model-call-limit',
   'tool-errors',
+  'exclude-tools',
   'scoped-agents-md',
+  'pull-request-creation-guard',
+  'pull-request-verdict-guard',
   'message-queue',
+  'slack-assistant-status',
   'ensure-no-empty-message',
   'step-limit-notice',
   'sandbox-circuit-breaker',
   'requery',
   'run-limits',
   'model-fallback',
+  'plan-mode',
   'model-retry',
   'strip-empty-thinking',
   'model-call-timeout',

@@ -64,7 +64,13 @@ export type MiddlewareEvent =
       totals: { costUsd: number; tokensSent: number; tokensReceived: number; calls: number };
     }
   | { type: 'run_limit_reached'; reason: string; message: string }
-  | { type: 'model_retry'; attempt: number; waitMs: number; reason: string };
+  | { type: 'model_retry'; attempt: number; waitMs: number; reason: string }
+  | { type: 'shell_command_blocked'; guard: string; what: string }
+  | { type: 'tool_hidden_call_refused'; tool: string; reason: string }
+  | { type: 'plan_mode_changed'; active: boolean; by: string }
+  | { type: 'assistant_status_failed'; reason: string }
+  | { type: 'turn_snapshot_failed'; reason: string }
+  | { type: 'user_notice_failed'; reason: string };
 
 /** Receives middleware events (the runner turns them into step events on the bus). */
 export interface MiddlewareEventSink {
@@ -88,4 +94,28 @@ export interface ModelPricing {
   estimateCallUsd(inputTokens: number): number;
   /** What a completed call cost at list price, in dollars. */
   costUsd(usage: { inputTokens: number; outputTokens: number }): number;
+}
+
+/**
+ * The source channel's "assistant is working" indicator (Slack's assistant thread status), bound
+ * to the run's thread. Other channels bind a no-op.
+ */
+export interface AssistantStatusPort {
+  /** Shows `status` (e.g. "is working…") until cleared or replaced. */
+  setStatus(status: string): Promise<void>;
+  /** Removes the status. */
+  clearStatus(): Promise<void>;
+}
+
+/** What a run needs ready before its first model call, bound to the run's thread. */
+export interface RunPreparationPort {
+  /**
+   * Makes sure the thread's sandbox is there and answering; rejects (never replaces it) when a
+   * sandbox that may hold work cannot be reached.
+   */
+  ensureSandbox(): Promise<void>;
+  /** Snapshots the worktree as the turn checkpoint of the user message `messageId` (idempotent). */
+  snapshotTurn(messageId: string): Promise<void>;
+  /** Tells the user in the channel the run came from. */
+  notifyUser(text: string): Promise<void>;
 }
