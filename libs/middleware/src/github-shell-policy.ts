@@ -132,7 +132,7 @@ function bodyVerdict(body: string): string | null {
     try {
       const parsed: unknown = JSON.parse(trimmed);
       if (parsed !== null && typeof parsed === 'object' && 'event' in parsed) {
-        return asVerdict(String((parsed).event));
+        return asVerdict(String(parsed.event));
       }
       return null;
     } catch {
