@@ -198,6 +198,24 @@ export type ThreadMessage = {
   consumed_by_run: string | null;
   consumed_at: Timestamp | null;
 };
+export type ThreadOwner = {
+  thread_id: string;
+  owner: string;
+  claimed_at: Generated<Timestamp>;
+};
+export type ThreadPlan = {
+  id: string;
+  thread_id: string;
+  revision: number;
+  title: string;
+  content: string;
+  status: Generated<string>;
+  saved_by: string | null;
+  approved_by: string | null;
+  approved_at: Timestamp | null;
+  feedback: string | null;
+  created_at: Generated<Timestamp>;
+};
 export type ThreadWakeup = {
   id: string;
   thread_id: string;
@@ -206,6 +224,11 @@ export type ThreadWakeup = {
   due_at: Timestamp;
   created_at: Generated<Timestamp>;
   fired_at: Timestamp | null;
+};
+export type UserInstructions = {
+  subject: string;
+  instructions: string;
+  updated_at: Generated<Timestamp>;
 };
 export type UserToken = {
   id: string;
@@ -235,7 +258,10 @@ export type DB = {
   runs: Run;
   sandboxes: Sandbox;
   thread_messages: ThreadMessage;
+  thread_owners: ThreadOwner;
+  thread_plans: ThreadPlan;
   thread_wakeups: ThreadWakeup;
   threads: Thread;
+  user_instructions: UserInstructions;
   user_tokens: UserToken;
 };
