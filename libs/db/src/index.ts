@@ -90,3 +90,14 @@ export {
   type IdentityLinks,
   type IdentityRow,
 } from './repositories/identity.repository.js';
+export {
+  ThreadPlanRepository,
+  type ThreadPlanApproval,
+  type ThreadPlanRow,
+  type ThreadPlanSave,
+  type ThreadPlanStatus,
+} from './repositories/thread-plan.repository.js';
+export {
+  UserInstructionsRepository,
+  type UserInstructionsRow,
+} from './repositories/user-instructions.repository.js';

@@ -1,0 +1,43 @@
+import { sql } from 'kysely';
+import { timeOr, type Executor } from './executor.js';
+
+/** One person's standing instructions (`user_instructions`). */
+export interface UserInstructionsRow {
+  /** `source:id`, e.g. `slack:U123` or `github:octocat`. */
+  subject: string;
+  instructions: string;
+  updatedAt: Date;
+}
+
+/** Per-user instructions: one row per person, replaced on every save. */
+export class UserInstructionsRepository {
+  constructor(private readonly db: Executor) {}
+
+  /** Stores `instructions` as `subject`'s, replacing what was there. */
+  async save(subject: string, instructions: string, at?: Date): Promise<UserInstructionsRow> {
+    const row = await this.db
+      .insertInto('user_instructions')
+      .values({ subject, instructions, updated_at: timeOr(at) })
+      .onConflict((oc) =>
+        oc.column('subject').doUpdateSet({
+          instructions: (eb) => eb.ref('excluded.instructions'),
+          updated_at: at ?? sql<Date>`now()`,
+        }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { subject: row.subject, instructions: row.instructions, updatedAt: row.updated_at };
+  }
+
+  /** `subject`'s instructions, or null when they have none. */
+  async find(subject: string): Promise<UserInstructionsRow | null> {
+    const row = await this.db
+      .selectFrom('user_instructions')
+      .selectAll()
+      .where('subject', '=', subject)
+      .executeTakeFirst();
+    return row
+      ? { subject: row.subject, instructions: row.instructions, updatedAt: row.updated_at }
+      : null;
+  }
+}
