@@ -1,5 +1,6 @@
 import { agentSettingsSchema } from '@caravel/agent-runner';
 import { databaseUrl, documented, logLevel, port } from '@caravel/config';
+import { dispatchServiceSettingsSchema } from '@caravel/dispatch';
 import { ingressSettingsSchema } from '@caravel/ingress';
 import { sandboxBrokerSettingsSchema } from '@caravel/sandbox-broker';
 import { z } from 'zod';
@@ -8,6 +9,7 @@ import { z } from 'zod';
 export const embeddedConfigSchema = agentSettingsSchema.extend({
   ...ingressSettingsSchema.shape,
   ...sandboxBrokerSettingsSchema.shape,
+  ...dispatchServiceSettingsSchema.shape,
   CARAVEL_DATA_DIR: documented(z.string().min(1).default('./.caravel'), {
     description: 'Where the embedded database (and the bus log inside it) lives',
   }),

@@ -16,7 +16,11 @@ export const SERVICES = [
     module: (settings: EmbeddedConfig) => IngressModule.register(settings),
     schema: ingressConfigSchema,
   },
-  { name: 'dispatch', module: () => DispatchModule, schema: dispatchConfigSchema },
+  {
+    name: 'dispatch',
+    module: (settings: EmbeddedConfig) => DispatchModule.register(settings),
+    schema: dispatchConfigSchema,
+  },
   {
     name: 'agent-runner',
     module: (settings: EmbeddedConfig) => AgentRunnerModule.register(settings),

@@ -1,4 +1,7 @@
 import { distributedServiceSchema } from '@caravel/config';
+import { dispatchServiceSettingsSchema } from './dispatch.settings.js';
 
-/** Dispatch's configuration (it needs nothing beyond the common service keys yet). */
-export const dispatchConfigSchema = distributedServiceSchema(3002);
+/** Dispatch's configuration: the common service keys, its limits and its reply channels. */
+export const dispatchConfigSchema = distributedServiceSchema(3002).extend(
+  dispatchServiceSettingsSchema.shape,
+);

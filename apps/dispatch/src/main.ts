@@ -5,7 +5,7 @@ import { DispatchModule } from './dispatch.module.js';
 
 await runService({
   name: 'dispatch',
-  module: DispatchModule,
+  module: (config) => DispatchModule.register(config),
   schema: dispatchConfigSchema,
   env: process.env,
 });

@@ -1,7 +1,6 @@
 import {
   RunFinishedV1,
   RunStartedV1,
-  StartRunV1,
   TriggerReceivedV1,
   runIdForTrigger,
 } from '@caravel/contracts';
@@ -13,8 +12,9 @@ import type {
   ThreadRepository,
   ThreadRow,
 } from '@caravel/db';
-import type { MessagePublisher } from '@caravel/messaging';
 import { jest } from '@jest/globals';
+import type { RunNotifierService } from '../replies/run-notifier.service.js';
+import type { AdmissionService, RunRequest } from './admission.service.js';
 import { DispatchService, followUpRunId } from './dispatch.service.js';
 
 /** A double whose every method must be stubbed: an unexpected call fails loudly. */
@@ -40,6 +40,7 @@ function run(overrides: Partial<RunRow> = {}): RunRow {
     createdAt: new Date(),
     startedAt: null,
     finishedAt: null,
+    heartbeatAt: null,
     ...overrides,
   };
 }
@@ -53,6 +54,8 @@ function thread(overrides: Partial<ThreadRow> = {}): ThreadRow {
     repositoryName: null,
     repository: null,
     options: {},
+    replyTo: {},
+    lastHumanAt: null,
     status: 'running',
     activeRunId: null,
     createdAt: new Date(),
@@ -81,10 +84,17 @@ interface Setup {
   current?: ThreadRow;
   waiting?: ThreadMessageRow[];
   taken?: ThreadMessageRow[];
+  /** The thread's active run, as `runs.get` finds it. */
+  active?: RunRow;
 }
 
+const NOW = new Date('2026-11-30T10:00:00Z');
+
 function setup(options: Setup) {
-  const publish = jest.fn(() => Promise.resolve({ stream: 's', sequence: 1, duplicate: false }));
+  // What the run queue is asked: the slot request (its start command) and the cause.
+  const publish = jest.fn((_slot: unknown, _cause: unknown) => Promise.resolve());
+  const admitWaiting = jest.fn(() => Promise.resolve(0));
+  const runEnded = jest.fn(() => Promise.resolve());
   const setStatus = jest.fn(() => Promise.resolve(options.claimed));
   const create = jest.fn(() => Promise.resolve({ run: options.created, created: true }));
   const markFinished = jest.fn(() => Promise.resolve(null));
@@ -95,7 +105,11 @@ function setup(options: Setup) {
     setStatus,
     get: jest.fn(() => Promise.resolve(options.current ?? null)),
   });
-  const runs = strict<RunRepository>({ create, markFinished });
+  const runs = strict<RunRepository>({
+    create,
+    markFinished,
+    get: jest.fn(() => Promise.resolve(options.active ?? null)),
+  });
   const messages = strict<ThreadMessageRepository>({
     enqueue,
     take,
@@ -105,16 +119,28 @@ function setup(options: Setup) {
     threads,
     runs,
     messages,
-    strict<MessagePublisher>({ publish }),
+    strict<AdmissionService>({ request: publish, admitWaiting }),
+    strict<RunNotifierService>({ runEnded }),
+    { now: () => NOW },
   );
-  return { service, publish, setStatus, create, markFinished, enqueue, take };
+  return {
+    service,
+    publish,
+    setStatus,
+    create,
+    markFinished,
+    enqueue,
+    take,
+    admitWaiting,
+    runEnded,
+  };
 }
 
 describe('DispatchService', () => {
   const trigger = TriggerReceivedV1.fixture();
   const runId = runIdForTrigger(trigger.id);
 
-  it('starts the run of a trigger on an idle thread, with the run id as command id', async () => {
+  it('asks the run queue for a slot for the run of a trigger on an idle thread', async () => {
     const { service, publish, setStatus, create, enqueue } = setup({
       created: run({ id: runId }),
       claimed: thread({ activeRunId: runId }),
@@ -124,6 +150,7 @@ describe('DispatchService', () => {
       id: runId,
       threadId: trigger.data.threadId,
       triggerId: trigger.id,
+      createdAt: NOW,
     });
     expect(setStatus).toHaveBeenCalledWith(trigger.data.threadId, {
       status: 'running',
@@ -132,15 +159,11 @@ describe('DispatchService', () => {
     });
     expect(enqueue).not.toHaveBeenCalled();
     expect(publish).toHaveBeenCalledTimes(1);
-    const [definition, data, options] = publish.mock.calls[0] as unknown as [
-      unknown,
-      { prompt: string },
-      { id: string; causationId: string },
-    ];
-    expect(definition).toBe(StartRunV1);
-    expect(data.prompt).toBe(trigger.data.text);
-    expect(options.id).toBe(runId);
-    expect(options.causationId).toBe(trigger.id);
+    const [slot, cause] = publish.mock.calls[0] as unknown as [RunRequest, { causationId: string }];
+    expect(slot.command).toMatchObject({ runId, prompt: trigger.data.text, source: 'synthetic' });
+    expect(slot.userKey).toBe('synthetic:octocat');
+    expect(slot.repositoryKey).toBe('(none)');
+    expect(cause.causationId).toBe(trigger.id);
   });
 
   it('sends a trigger for a busy thread to the active run instead of starting another', async () => {
@@ -148,6 +171,7 @@ describe('DispatchService', () => {
       created: run({ id: runId }),
       claimed: null,
       current: thread({ activeRunId: 'someone-else' }),
+      active: run({ id: 'someone-else', status: 'running' }),
       waiting: [message(trigger.id, trigger.data.text)],
     });
     await service.onTrigger(trigger);
@@ -175,11 +199,30 @@ describe('DispatchService', () => {
       created: run({ id: runIdForTrigger(fromSlack.id) }),
       claimed: null,
       current: thread({ activeRunId: 'someone-else' }),
+      active: run({ id: 'someone-else', status: 'running' }),
       waiting: [message(fromSlack.id, fromSlack.data.text)],
     });
     await service.onTrigger(fromSlack);
     expect(enqueue).toHaveBeenCalledWith(
       expect.objectContaining({ id: fromSlack.id, delivery: 'interrupt' }),
+    );
+  });
+
+  it('a message for a thread whose run still waits for a slot joins it before its first call', async () => {
+    const fromSlack = TriggerReceivedV1.create(
+      { ...trigger.data, source: 'slack', deliveryId: 'Ev2' },
+      { source: 'ingress' },
+    );
+    const { service, enqueue } = setup({
+      created: run({ id: runIdForTrigger(fromSlack.id) }),
+      claimed: null,
+      current: thread({ activeRunId: 'parked' }),
+      active: run({ id: 'parked', status: 'waiting' }),
+      waiting: [message(fromSlack.id, fromSlack.data.text)],
+    });
+    await service.onTrigger(fromSlack);
+    expect(enqueue).toHaveBeenCalledWith(
+      expect.objectContaining({ id: fromSlack.id, delivery: 'inject' }),
     );
   });
 
@@ -203,8 +246,11 @@ describe('DispatchService', () => {
     expect(publish).not.toHaveBeenCalled();
   });
 
-  it('frees the thread only if the finished run still holds it', async () => {
-    const { service, setStatus, markFinished, publish } = setup({ created: run(), claimed: null });
+  it('frees the thread only if the finished run still holds it, then admits waiting runs', async () => {
+    const { service, setStatus, markFinished, publish, admitWaiting, runEnded } = setup({
+      created: run(),
+      claimed: null,
+    });
     const finished = RunFinishedV1.fixture();
     await service.onRunFinished(finished);
     expect(markFinished).toHaveBeenCalledWith(finished.data.runId, {
@@ -218,6 +264,8 @@ describe('DispatchService', () => {
       expectedActiveRunId: finished.data.runId,
     });
     expect(publish).not.toHaveBeenCalled();
+    expect(admitWaiting).toHaveBeenCalledTimes(1);
+    expect(runEnded).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'completed' }));
   });
 
   it('starts one run for the follow-ups the finished run did not take, untrusted text marked', async () => {
@@ -239,14 +287,13 @@ describe('DispatchService', () => {
       id: followUp,
       threadId: RunFinishedV1.fixture().data.threadId,
       triggerId: followUp,
+      createdAt: NOW,
     });
     expect(take).toHaveBeenCalledWith(RunFinishedV1.fixture().data.threadId, followUp);
-    const [, data, options] = publish.mock.calls[0] as unknown as [
-      unknown,
-      { prompt: string; triggerId: string; repository: unknown; options: unknown },
-      { id: string },
-    ];
-    expect(options.id).toBe(followUp);
+    const [slot] = publish.mock.calls[0] as unknown as [RunRequest];
+    const data = slot.command;
+    expect(data.runId).toBe(followUp);
+    expect(slot.repositoryKey).toBe('acme/api');
     // The thread's repository and model carry over to the run its follow-ups start.
     expect(data.repository).toEqual(repository);
     expect(data.options).toEqual({ model: 'scripted:fix.yaml' });

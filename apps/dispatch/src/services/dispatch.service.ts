@@ -2,6 +2,7 @@ import {
   CARAVEL_NAMESPACE,
   RunFinishedV1,
   RunStartedV1,
+  RunStepV1,
   StartRunV1,
   TriggerReceivedV1,
   causedBy,
@@ -9,10 +10,13 @@ import {
   uuidV5,
   repositoryRef,
   threadOptions,
+  type DataOf,
   type EnvelopeHeader,
   type EnvelopeOf,
+  triggerSource,
   type RepositoryRef,
   type ThreadOptions,
+  type TriggerSource,
 } from '@caravel/contracts';
 import {
   RunRepository,
@@ -21,24 +25,39 @@ import {
   type RunRow,
   type ThreadRow,
 } from '@caravel/db';
-import { MessagePublisher } from '@caravel/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DISPATCH_CLOCK, type Clock } from '../dispatch.clock.js';
+import { RunNotifierService } from '../replies/run-notifier.service.js';
+import { AdmissionService, repositoryKey } from './admission.service.js';
 import { followUpDelivery } from './follow-up-policy.js';
 import { followUpPrompt } from './follow-up-prompt.js';
+import { isHumanTrigger } from './wakeup-policy.js';
 
 const SOURCE = 'dispatch';
 
-/** What every run of a thread shares: its repository and its own settings (model, effort). */
+/**
+ * What every run of a thread shares: its repository, its own settings (model, effort) and where
+ * it answers.
+ */
 function threadSettings(thread: ThreadRow | null): {
   repository?: RepositoryRef;
   options: ThreadOptions;
+  source?: TriggerSource;
+  replyTo?: Record<string, string | number>;
 } {
   const repository = repositoryRef.safeParse(thread?.repository);
   const options = threadOptions.safeParse(thread?.options ?? {});
+  const source = triggerSource.safeParse(thread?.source);
   return {
     ...(repository.success ? { repository: repository.data } : {}),
     options: options.success ? options.data : {},
+    ...(source.success ? { source: source.data, replyTo: thread?.replyTo ?? {} } : {}),
   };
+}
+
+/** A start command as a request for a slot in the run queue. */
+function slotFor(command: DataOf<typeof StartRunV1>, userKey: string) {
+  return { command, repositoryKey: repositoryKey(command.repository), userKey };
 }
 
 /** The run that picks up follow-ups nobody took: one per first waiting message. */
@@ -60,12 +79,14 @@ export class DispatchService {
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(ThreadMessageRepository) private readonly messages: ThreadMessageRepository,
-    @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
+    @Inject(AdmissionService) private readonly admission: AdmissionService,
+    @Inject(RunNotifierService) private readonly notifier: RunNotifierService,
+    @Inject(DISPATCH_CLOCK) private readonly clock: Clock,
   ) {}
 
   async onTrigger(trigger: EnvelopeOf<typeof TriggerReceivedV1>): Promise<void> {
     const { threadId, source, repository, text, author } = trigger.data;
-    await this.threads.upsert({
+    const thread = await this.threads.upsert({
       id: threadId,
       source,
       title: text.slice(0, 120),
@@ -73,30 +94,30 @@ export class DispatchService {
       repositoryName: repository?.name ?? null,
       repository: repository ?? null,
       options: trigger.data.options,
+      replyTo: trigger.data.replyTo,
+      humanAt: isHumanTrigger(trigger.data) ? new Date(trigger.occurredAt) : null,
     });
     const { run } = await this.runs.create({
       id: runIdForTrigger(trigger.id),
       threadId,
       triggerId: trigger.id,
+      createdAt: this.clock.now(),
     });
     if (run.status === 'merged') return this.join(trigger, run);
-    if (run.status !== 'queued') return; // a redelivery of a trigger whose run already went ahead
+    if (run.status !== 'queued') return; // redelivered: its run waits for a slot or went ahead
     if (await this.claim(threadId, run.id)) {
       // The command's id is the run's, so a redelivered trigger re-publishes a deduplicated command.
-      await this.publisher.publish(
-        StartRunV1,
-        {
-          threadId,
-          runId: run.id,
-          triggerId: trigger.id,
-          prompt: text,
-          requestedBy: author,
-          ...(repository ? { repository } : {}),
-          options: trigger.data.options,
-          source: trigger.data.source,
-          replyTo: trigger.data.replyTo,
-        },
-        { ...causedBy(trigger, SOURCE), id: run.id },
+      const command = {
+        threadId,
+        runId: run.id,
+        triggerId: trigger.id,
+        prompt: text,
+        requestedBy: author,
+        ...threadSettings(thread),
+      };
+      await this.admission.request(
+        slotFor(command, `${source}:${author.externalId}`),
+        causedBy(trigger, SOURCE),
       );
       return;
     }
@@ -107,7 +128,12 @@ export class DispatchService {
     if (event.data.attemptOf) return; // an attempt of a retry-and-select run: its run owns the thread
     const run = await this.runs.get(event.data.runId);
     if (run?.status === 'queued')
-      await this.runs.markStarted(run.id, { runner: event.data.runner });
+      await this.runs.markStarted(run.id, { runner: event.data.runner, at: this.clock.now() });
+  }
+
+  /** A step is a sign of life of its run. */
+  async onRunStep(event: EnvelopeOf<typeof RunStepV1>): Promise<void> {
+    await this.runs.touch(event.data.runId, this.clock.now());
   }
 
   async onRunFinished(event: EnvelopeOf<typeof RunFinishedV1>): Promise<void> {
@@ -120,6 +146,8 @@ export class DispatchService {
       expectedActiveRunId: runId,
     });
     await this.startFollowUp(threadId, event);
+    await this.admission.admitWaiting(causedBy(event, SOURCE));
+    await this.notifier.runEnded({ threadId, runId, outcome, exitStatus, summary });
   }
 
   /** True when the thread is (now) this run's: claimed idle, or already held by it. */
@@ -142,7 +170,7 @@ export class DispatchService {
       author: `${source}:${author.externalId}`,
       text,
       trusted,
-      delivery: followUpDelivery(source),
+      delivery: (await this.activeRunWaits(threadId)) ? 'inject' : followUpDelivery(source),
     });
     if (run.status !== 'merged') {
       await this.runs.markFinished(run.id, { status: 'merged', summary: 'joined the active run' });
@@ -150,6 +178,12 @@ export class DispatchService {
     }
     // The active run may have ended between the claim and the enqueue: nobody would take it then.
     await this.startFollowUp(threadId, trigger);
+  }
+
+  /** A run that has not started yet takes new messages before its first model call. */
+  private async activeRunWaits(threadId: string): Promise<boolean> {
+    const activeRunId = (await this.threads.get(threadId))?.activeRunId;
+    return activeRunId ? (await this.runs.get(activeRunId))?.status === 'waiting' : false;
   }
 
   /** Starts a run for the follow-ups no run took, when the thread is free. */
@@ -160,7 +194,12 @@ export class DispatchService {
     const runId = followUpRunId(first.id);
     const current = await this.threads.get(threadId);
     if (current?.activeRunId && current.activeRunId !== runId) return; // the active run takes them
-    const { run } = await this.runs.create({ id: runId, threadId, triggerId: runId });
+    const { run } = await this.runs.create({
+      id: runId,
+      threadId,
+      triggerId: runId,
+      createdAt: this.clock.now(),
+    });
     if (run.status !== 'queued') return;
     if (!(await this.claim(threadId, runId))) {
       await this.runs.markFinished(runId, { status: 'merged', summary: 'the thread became busy' });
@@ -176,17 +215,14 @@ export class DispatchService {
       });
       return;
     }
-    await this.publisher.publish(
-      StartRunV1,
-      {
-        threadId,
-        runId,
-        triggerId: first.id,
-        prompt: followUpPrompt(taken),
-        requestedBy: { externalId: first.author },
-        ...threadSettings(current),
-      },
-      { ...causedBy(cause, SOURCE), id: runId },
-    );
+    const command = {
+      threadId,
+      runId,
+      triggerId: first.id,
+      prompt: followUpPrompt(taken),
+      requestedBy: { externalId: first.author },
+      ...threadSettings(current),
+    };
+    await this.admission.request(slotFor(command, first.author), causedBy(cause, SOURCE));
   }
 }
