@@ -17,6 +17,7 @@ export type {
   GitHubState,
 } from './github/github-routes.js';
 export { serveGitHttpBackend } from './github/git-cgi-bridge.js';
+export type { FakeSourceIssue, FakeSourcePull } from './github/source-pulls.js';
 export { FakeSlack, type FakeSlackMessage } from './slack/fake-slack.js';
 export {
   FakeLinear,

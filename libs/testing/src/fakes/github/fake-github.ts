@@ -10,6 +10,7 @@ import {
 } from '../http/loopback-api.js';
 import { serveGitHttpBackend } from './git-cgi-bridge.js';
 import { GitHubState, registerGitHubRoutes } from './github-routes.js';
+import type { FakeSourceIssue, FakeSourcePull } from './source-pulls.js';
 
 /** Settings of the fake GitHub. */
 export interface FakeGitHubOptions {
@@ -96,6 +97,27 @@ export class FakeGitHub extends LoopbackApi {
   /** Accepts `token` as a user's OAuth token with access to every repository. */
   addUserToken(token: string, login: string): this {
     this.issued.set(token, { repositories: 'all', expiresAt: Number.POSITIVE_INFINITY, login });
+    return this;
+  }
+
+  /** Adds a merged (or closed) PR to a source repository's PR listing (farm tests). */
+  addSourcePull(fullName: string, pull: FakeSourcePull): this {
+    const key = fullName.toLowerCase();
+    const list = this.state.source.pulls.get(key) ?? [];
+    this.state.source.pulls.set(key, [...list, pull]);
+    return this;
+  }
+
+  /** Adds an issue a source PR may link. */
+  addSourceIssue(fullName: string, issue: FakeSourceIssue): this {
+    const key = fullName.toLowerCase();
+    this.state.source.issues.set(key, [...(this.state.source.issues.get(key) ?? []), issue]);
+    return this;
+  }
+
+  /** Makes `GET /repos/{o}/{r}` report `permissions` (absent unless set, as for App tokens). */
+  setPermissions(fullName: string, permissions: Record<string, boolean>): this {
+    this.state.source.permissions.set(fullName.toLowerCase(), permissions);
     return this;
   }
 

@@ -4,6 +4,12 @@ import {
   type LoopbackApi,
   type RecordedCall,
 } from '../http/loopback-api.js';
+import {
+  listSourcePulls,
+  registerSourceRoutes,
+  sourcePullDetail,
+  SourcePulls,
+} from './source-pulls.js';
 
 /** A comment as the fake stores it (issue/PR conversation or review comment). */
 export interface FakeGitHubComment {
@@ -44,6 +50,8 @@ export class GitHubState {
   readonly reviewComments: FakeGitHubComment[] = [];
   readonly pulls = new Map<string, FakeGitHubPull[]>();
   readonly reactions: FakeGitHubReaction[] = [];
+  /** Source repositories' merged PRs, issues and reported permissions (farm tests). */
+  readonly source = new SourcePulls();
   private nextId = 1000;
 
   /**
@@ -51,7 +59,7 @@ export class GitHubState {
    * @param implicit a repository known without {@link repositories} (a bare repo on disk)
    */
   constructor(
-    private readonly origin: () => string,
+    readonly origin: () => string,
     private readonly implicit: (key: string) => boolean = () => false,
   ) {}
 
@@ -108,13 +116,18 @@ export function registerGitHubRoutes(api: LoopbackApi, state: GitHubState, calle
     if (!repo) return notFound;
     const [owner, name] = repoKey(p).split('/');
     const body = { name, full_name: `${owner}/${name}`, default_branch: repo.defaultBranch };
-    return { status: 200, body: { ...body, private: true } };
+    const permissions = state.source.permissions.get(repoKey(p));
+    return {
+      status: 200,
+      body: { ...body, private: true, ...(permissions ? { permissions } : {}) },
+    };
   });
   api.route('GET', '/repos/:owner/:repo/installation', (_call, p) => {
     const repo = state.repository(repoKey(p));
     return repo ? { status: 200, body: { id: repo.installationId } } : notFound;
   });
   registerComments(api, state, caller);
+  registerSourceRoutes(api, state.source, () => state.origin());
   registerPulls(api, state);
 }
 
@@ -172,6 +185,8 @@ function registerPulls(api: LoopbackApi, state: GitHubState): void {
   const find = (p: Record<string, string>): FakeGitHubPull | undefined =>
     state.pulls.get(repoKey(p))?.find((pull) => pull.number === Number(p['number']));
   api.route('GET', '/repos/:owner/:repo/pulls', (call, p) => {
+    const source = state.source.pulls.get(repoKey(p));
+    if (source) return listSourcePulls(call, state.origin(), source);
     const wanted = call.query['state'] ?? 'open';
     const head = call.query['head']?.split(':').pop();
     const list = (state.pulls.get(repoKey(p)) ?? []).filter(
@@ -200,6 +215,8 @@ function registerPulls(api: LoopbackApi, state: GitHubState): void {
     return { status: 201, body: state.pullJson(repoKey(p), pull) };
   });
   api.route('GET', '/repos/:owner/:repo/pulls/:number', (_call, p) => {
+    const source = state.source.find(repoKey(p), Number(p['number']));
+    if (source) return sourcePullDetail(source);
     const pull = find(p);
     return pull ? { status: 200, body: state.pullJson(repoKey(p), pull) } : notFound;
   });
