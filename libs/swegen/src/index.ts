@@ -101,3 +101,35 @@ export {
 export { buildJsBugFixFixture, type JsBugFixFixture } from './testing/js-fixture.js';
 export { jsFixtureModelScript } from './testing/js-fixture-script.js';
 export { GithubPrSource, nextLink, type GithubPrSourceOptions } from './pr/github-pr-source.js';
+export {
+  FAILURE_BUCKETS,
+  FarmState,
+  type FailureCategory,
+  type PrOutcome,
+} from './farm/farm-state.js';
+export type { FarmLastRun, FarmStateJson } from './farm/farm-state.schema.js';
+export {
+  LocalStateStore,
+  mirrorPathFor,
+  readStateFile,
+  type StateStore,
+} from './farm/state-store.js';
+export { loadSkipList, parseResumeFrom, streamMergedPrs } from './farm/pr-stream.js';
+export { farmPr, type FarmCreateSettings, type PrResult } from './farm/farm-hand.js';
+export { runFarm, type FarmOptions, type FarmResult } from './farm/farm.js';
+export {
+  gitUrlFor,
+  repoSlug,
+  resolvePublishConfig,
+  type PublishConfig,
+  type ResolvedPublishConfig,
+} from './publish/publish-config.js';
+export { DatasetApi } from './publish/dataset-api.js';
+export {
+  TaskPublisher,
+  taskPullText,
+  type PublishRequest,
+  type PublishResult,
+} from './publish/task-publisher.js';
+export { GitStateStore } from './publish/git-state-store.js';
+export type { TaskToPublish } from './create/create-task.js';

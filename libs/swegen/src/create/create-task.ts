@@ -47,18 +47,38 @@ export interface CreateTaskOptions {
   readonly useReferences?: boolean;
   readonly force?: boolean;
   readonly allowUnmerged?: boolean;
+  /**
+   * Stop after the model's evaluation: nothing is written (no task, no record). The farm's
+   * `--dry-run` previews what it would generate this way.
+   */
+  readonly dryRun?: boolean;
+  /**
+   * Publishes a validated task (or a deduped one: a task on disk is no proof it reached the
+   * dataset). Runs before the create.jsonl record, whose `published` flag says what it achieved;
+   * when it throws, the record is still written (published false) and the error raised.
+   */
+  readonly publish?: (task: TaskToPublish) => Promise<{ published: boolean; prUrl?: string }>;
   readonly log?: (line: string) => void;
+}
+
+/** A task handed to {@link CreateTaskOptions.publish}. */
+export interface TaskToPublish {
+  readonly taskId: string;
+  readonly taskDir: string;
+  readonly pr: PullRequestInfo;
 }
 
 /** What `create` produced. */
 export interface CreateTaskResult {
-  readonly status: 'created' | 'deduped';
+  readonly status: 'created' | 'deduped' | 'previewed';
   readonly taskId: string;
   readonly taskDir: string;
   readonly validation?: TaskValidation;
   readonly evaluation?: PrEvaluation;
-  /** Whether the task reached a dataset repository (publishing is not wired yet: always false). */
+  /** Whether the task reached a dataset repository. */
   readonly published: boolean;
+  /** The dataset PR of the task, when published. */
+  readonly prUrl?: string;
 }
 
 const exists = (path: string): Promise<boolean> =>
@@ -101,7 +121,10 @@ export async function createTask(options: CreateTaskOptions): Promise<CreateTask
   const recorded = await createLog.find(dedupeKeyFor(pr.repo, pr.number));
   if (recorded && !options.force && (await exists(recorded.harbor))) {
     log(`${taskId}: already created at ${recorded.harbor}`);
-    return { status: 'deduped', taskId, taskDir: recorded.harbor, published: recorded.published };
+    if (options.dryRun || !options.publish)
+      return { status: 'deduped', taskId, taskDir: recorded.harbor, published: recorded.published };
+    const outcome = await publishAndRecord(options, createLog, pr, taskId, recorded.harbor);
+    return { status: 'deduped', taskId, taskDir: recorded.harbor, ...outcome };
   }
   const files = (await options.source.listFiles(pr.repo, pr.number)).map((f) => f.filename);
   const rule = options.substantiality ?? DEFAULT_SUBSTANTIALITY;
@@ -113,7 +136,7 @@ export async function createTask(options: CreateTaskOptions): Promise<CreateTask
         `${pr.repo}#${pr.number} is too small or too large: ${verdict.reason}`,
       );
   }
-  if (await exists(taskDir)) {
+  if (!options.dryRun && (await exists(taskDir))) {
     if (!options.force)
       throw swegenError(
         'already_exists',
@@ -143,10 +166,37 @@ export async function createTask(options: CreateTaskOptions): Promise<CreateTask
       `${pr.repo}#${pr.number} is not substantial: ${evaluation.reason}`,
     );
   }
+  if (options.dryRun) return { status: 'previewed', taskId, taskDir, evaluation, published: false };
   await writeTaskSkeleton(taskDir, skeletonInput(pr, split, evaluation));
   const validation = await completeAndValidate(options, pr, split, taskDir, git.repoPath);
   if (validation?.passed) await saveReference(options, pr, taskId, taskDir);
-  const published = false;
+  const outcome = await publishAndRecord(options, createLog, pr, taskId, taskDir);
+  return {
+    status: 'created',
+    taskId,
+    taskDir,
+    evaluation,
+    ...outcome,
+    ...(validation ? { validation } : {}),
+  };
+}
+
+/** Publishes (when configured), then appends the record with what the publish achieved. */
+async function publishAndRecord(
+  options: CreateTaskOptions,
+  createLog: CreateLog,
+  pr: PullRequestInfo,
+  taskId: string,
+  taskDir: string,
+): Promise<{ published: boolean; prUrl?: string }> {
+  let outcome: { published: boolean; prUrl?: string } = { published: false };
+  let failure: Error | undefined;
+  if (options.publish) {
+    outcome = await options.publish({ taskId, taskDir, pr }).catch((error: unknown) => {
+      failure = error instanceof Error ? error : new Error(String(error));
+      return { published: false };
+    });
+  }
   await createLog.append({
     key: dedupeKeyFor(pr.repo, pr.number),
     repo: pr.repo,
@@ -154,16 +204,10 @@ export async function createTask(options: CreateTaskOptions): Promise<CreateTask
     task_id: taskId,
     harbor: taskDir,
     ts: new Date().toISOString(),
-    published,
+    published: outcome.published,
   });
-  return {
-    status: 'created',
-    taskId,
-    taskDir,
-    evaluation,
-    published,
-    ...(validation ? { validation } : {}),
-  };
+  if (failure !== undefined) throw failure;
+  return outcome;
 }
 
 function skeletonInput(

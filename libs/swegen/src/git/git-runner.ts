@@ -25,16 +25,29 @@ const GIT_ENV = {
   LC_ALL: 'C',
 } as const;
 
+/** Extra settings of a {@link GitRunner}. */
+export interface GitRunnerOptions {
+  /**
+   * Arguments put before every command but never shown in an error message (per-invocation
+   * `-c http.extraheader=...` credentials, a committer identity).
+   */
+  readonly hiddenArgs?: readonly string[];
+}
+
 /** Git on the host over one repository, with pinned output settings and byte-exact results. */
 export class GitRunner {
   constructor(
     readonly repoPath: string,
     private readonly gitPath = 'git',
+    private readonly options: GitRunnerOptions = {},
   ) {}
 
   /** Runs git and returns stdout as bytes (diffs and blobs stay byte-exact). */
   bytes(args: readonly string[]): Promise<Buffer> {
-    const full = PINNED_CONFIG.flatMap((c) => ['-c', c]).concat(args);
+    const full = PINNED_CONFIG.flatMap((c) => ['-c', c]).concat(
+      this.options.hiddenArgs ?? [],
+      args,
+    );
     return new Promise((resolve, reject) => {
       execFile(
         this.gitPath,

@@ -1,5 +1,5 @@
 import { AppError } from '@caravel/errors';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { swegenError } from '../errors/swegen-errors.js';
 import type { IssueRef } from '../rules/linked-issues.js';
 import { crossReferencedIssues, toPullRequestInfo } from './github-mapping.js';
@@ -21,6 +21,8 @@ export interface GithubPrSourceOptions {
   /** Injected clock for rate-limit reset times. */
   readonly now?: () => number;
 }
+
+const changedFilesSchema = z.object({ changed_files: z.number().int().nonnegative() });
 
 /** The `next` URL of a `Link` header, if any. */
 export function nextLink(header: string | null): string | undefined {
@@ -125,6 +127,45 @@ export class GithubPrSource implements PrSource {
       url = nextLink(response.headers.get('link'));
     }
     return items;
+  }
+
+  /**
+   * One page of the repository's closed PRs, newest created first (the farm's stream):
+   * `state=closed&sort=created&direction=desc`.
+   */
+  async listClosedPulls(repo: string, page: number, perPage = 100): Promise<PullRequestInfo[]> {
+    const query = `state=closed&sort=created&direction=desc&per_page=${perPage}&page=${page}`;
+    const response = await this.request(`${this.apiUrl}/repos/${repo}/pulls?${query}`);
+    if (response.status === 404) throw new AppError('NOT_FOUND', `GitHub has no ${repo}`);
+    const body: unknown = await response.json();
+    if (!Array.isArray(body))
+      throw new AppError('DEPENDENCY_UNAVAILABLE', `GitHub's list of ${repo} PRs is not a list`);
+    return body.flatMap((entry) => {
+      const parsed = githubPullSchema.safeParse(entry);
+      return parsed.success ? [toPullRequestInfo(parsed.data)] : [];
+    });
+  }
+
+  /** `changed_files` of the PR (a total count, tests included). */
+  async changedFileCount(repo: string, pr: number): Promise<number> {
+    const pull = await this.json(`/repos/${repo}/pulls/${pr}`, changedFilesSchema);
+    if (!pull) throw new AppError('NOT_FOUND', `${repo}#${pr} is not a pull request on GitHub`);
+    return pull.changed_files;
+  }
+
+  /** True as soon as a page of the PR's files holds one that `isTest` accepts. */
+  async touchesFile(repo: string, pr: number, isTest: (path: string) => boolean): Promise<boolean> {
+    let url: string | undefined = `${this.apiUrl}/repos/${repo}/pulls/${pr}/files?per_page=100`;
+    while (url) {
+      const response = await this.request(url);
+      if (response.status === 404) throw new AppError('NOT_FOUND', `GitHub has no ${repo}#${pr}`);
+      const body: unknown = await response.json();
+      const files = Array.isArray(body) ? body : [];
+      const names = files.map((f) => (f as { filename?: unknown }).filename);
+      if (names.some((name) => typeof name === 'string' && isTest(name))) return true;
+      url = nextLink(response.headers.get('link'));
+    }
+    return false;
   }
 
   async getPullRequest(repo: string, pr: number): Promise<PullRequestInfo> {
