@@ -1,4 +1,5 @@
 import { documented } from '@caravel/config';
+import { githubAppSettingsSchema } from '@caravel/integrations';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -28,6 +29,7 @@ export const sandboxBrokerSettingsSchema = z.object({
     description:
       'How often a running command checks that its caller is still there (abandoned after two misses)',
   }),
+  ...githubAppSettingsSchema.shape,
 });
 
 export type SandboxBrokerSettings = z.output<typeof sandboxBrokerSettingsSchema>;

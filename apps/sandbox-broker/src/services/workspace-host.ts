@@ -14,9 +14,11 @@ import {
   type SandboxSetup,
   type WorkSnapshotter,
 } from '@caravel/sandbox';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { SandboxBrokerSettings } from '../sandbox-broker.settings.js';
+import { GitHubGit } from './github-git.js';
 
 /** The identity bubblewrap runs as when the broker is root. */
 const SANDBOX_OWNER = { uid: 65534, gid: 65534 };
@@ -36,8 +38,13 @@ export class WorkspaceHost {
   readonly rootDir: string;
   readonly snapshotDir: string;
   readonly provider: SandboxProvider;
+  private readonly github: GitHubGit;
 
-  constructor(settings: SandboxBrokerSettings, logger: SandboxLogger) {
+  constructor(
+    settings: SandboxBrokerSettings,
+    private readonly logger: SandboxLogger,
+  ) {
+    this.github = GitHubGit.fromSettings(settings);
     this.rootDir = resolve(settings.SANDBOX_ROOT);
     this.snapshotDir = resolve(
       settings.SANDBOX_SNAPSHOT_DIR ?? join(dirname(this.rootDir), 'sandbox-snapshots'),
@@ -76,16 +83,51 @@ export class WorkspaceHost {
   /** Clones (or initialises) a new sandbox's workdir and checks out the thread's branch. */
   setupFor(request: WorkspaceRequest): SandboxSetup {
     return async (sandbox) => {
-      await prepareWorkspace({
-        workdir: this.hostWorkdir(sandbox.id),
-        ...(request.repository?.cloneUrl ? { cloneUrl: request.repository.cloneUrl } : {}),
-        ...(request.repository?.baseBranch ? { baseBranch: request.repository.baseBranch } : {}),
-        branch: request.branch,
-        ...(this.provider.name === 'bwrap' && process.getuid?.() === 0
-          ? { owner: SANDBOX_OWNER }
-          : {}),
-      });
+      const repository = request.repository;
+      const prepare = (cloneUrl: string | undefined) =>
+        prepareWorkspace({
+          workdir: this.hostWorkdir(sandbox.id),
+          ...(cloneUrl ? { cloneUrl } : {}),
+          ...(repository?.baseBranch ? { baseBranch: repository.baseBranch } : {}),
+          branch: request.branch,
+          ...(this.provider.name === 'bwrap' && process.getuid?.() === 0
+            ? { owner: SANDBOX_OWNER }
+            : {}),
+        });
+      if (repository && this.github.hosting.hosts(repository)) {
+        await this.cloneFromGitHub(sandbox.id, repository, prepare);
+        return;
+      }
+      if (repository && !repository.cloneUrl) {
+        this.logger.warn(
+          `${repository.owner}/${repository.name} starts from an empty workspace: set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY to clone it from GitHub`,
+        );
+      }
+      await prepare(repository?.cloneUrl);
     };
+  }
+
+  /**
+   * A GitHub repository is fetched through the credential proxy into a scratch bare clone, the
+   * workdir is cloned from that, and `origin` then names GitHub again (for the push).
+   */
+  private async cloneFromGitHub(
+    sandboxId: string,
+    repository: RepositoryRef,
+    prepare: (cloneUrl: string) => Promise<unknown>,
+  ): Promise<void> {
+    const url = this.github.hosting.cloneUrl(repository);
+    const scratch = await mkdtemp(join(tmpdir(), 'caravel-clone-'));
+    try {
+      const branch = repository.baseBranch ? ['--branch', repository.baseBranch] : [];
+      await this.github.through(`${repository.owner}/${repository.name}`, (proxy) =>
+        hostGit(scratch, [...proxy, 'clone', '--quiet', '--bare', ...branch, url, '.']),
+      );
+      await prepare(scratch);
+      await hostGit(this.hostWorkdir(sandboxId), ['remote', 'set-url', 'origin', url]);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   }
 
   baseCommit(sandboxId: string): Promise<string> {
@@ -100,20 +142,27 @@ export class WorkspaceHost {
     return hostGit(workdir, ['remote', 'get-url', 'origin']);
   }
 
-  /** Pushes `branch` to origin from the host; false when there is no origin to push to. */
+  /**
+   * Pushes `branch` to origin from the host (a GitHub origin through the credential proxy);
+   * false when there is no origin to push to.
+   */
   async push(
     sandboxId: string,
     branch: string,
   ): Promise<{ pushed: boolean; origin: string | null }> {
     const origin = await this.origin(sandboxId);
     if (origin === null) return { pushed: false, origin };
-    await hostGit(this.hostWorkdir(sandboxId), [
-      'push',
-      '--quiet',
-      '--force-with-lease',
-      'origin',
-      branch,
-    ]);
+    const push = (proxy: string[]) =>
+      hostGit(this.hostWorkdir(sandboxId), [
+        ...proxy,
+        'push',
+        '--quiet',
+        '--force-with-lease',
+        'origin',
+        branch,
+      ]);
+    const onGitHub = this.github.repositoryOf(origin);
+    await (onGitHub ? this.github.through(onGitHub, push) : push([]));
     return { pushed: true, origin };
   }
 

@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Sandbox } from '@caravel/sandbox';
+import { FakeGitHub } from '@caravel/testing';
+import { sandboxBrokerSettingsSchema } from '../sandbox-broker.settings.js';
+import { WorkspaceHost } from './workspace-host.js';
+
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd, encoding: 'utf8' }).trim();
+
+/** A bare `acme/widgets` with one commit on main, served by the fake over git smart-HTTP. */
+async function seedRemote(root: string): Promise<string> {
+  const bare = join(root, 'acme', 'widgets.git');
+  await mkdir(bare, { recursive: true });
+  git(bare, 'init', '--quiet', '--bare', '--initial-branch=main');
+  git(bare, 'config', 'http.receivepack', 'true');
+  const seed = await mkdtemp(join(tmpdir(), 'caravel-seed-'));
+  git(seed, 'init', '--quiet', '--initial-branch=main');
+  await writeFile(join(seed, 'README.md'), 'widgets\n');
+  git(seed, 'add', '.');
+  git(seed, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'seed');
+  git(seed, 'push', '--quiet', bare, 'main');
+  await rm(seed, { recursive: true, force: true });
+  return bare;
+}
+
+describe('the broker clones and pushes GitHub repositories through the credential proxy', () => {
+  let dir: string;
+  let bare: string;
+  let github: FakeGitHub;
+  const warnings: string[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'caravel-github-git-'));
+    bare = await seedRemote(join(dir, 'remotes'));
+    github = new FakeGitHub({ root: join(dir, 'remotes'), app: { id: '7', publicKey } });
+    github.addRepository('acme/widgets').addRepository('acme/other');
+    await github.start();
+  });
+
+  afterAll(async () => {
+    await github.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const hostWith = (app: boolean): WorkspaceHost =>
+    new WorkspaceHost(
+      sandboxBrokerSettingsSchema.parse({
+        SANDBOX_PROVIDER: 'local',
+        SANDBOX_ROOT: join(dir, 'sandboxes'),
+        GITHUB_HOST: github.origin,
+        GITHUB_API_URL: github.origin,
+        ...(app ? { GITHUB_APP_ID: '7', GITHUB_APP_PRIVATE_KEY: PEM } : {}),
+      }),
+      { warn: (message) => void warnings.push(message) },
+    );
+
+  async function setUp(host: WorkspaceHost, id: string): Promise<string> {
+    const workdir = host.hostWorkdir(id);
+    await mkdir(workdir, { recursive: true });
+    const setup = host.setupFor({
+      branch: 'caravel/t1',
+      repository: { owner: 'acme', name: 'widgets' },
+    });
+    await setup(Object.freeze({ id }) as Sandbox);
+    return workdir;
+  }
+
+  it('clones with an installation token and pushes the branch, the token never on disk', async () => {
+    const host = hostWith(true);
+    const workdir = await setUp(host, 'sbx-app');
+    expect(await readFile(join(workdir, 'README.md'), 'utf8')).toBe('widgets\n');
+    await writeFile(join(workdir, 'fix.txt'), 'fixed\n');
+    git(workdir, 'add', '.');
+    git(workdir, 'commit', '--quiet', '-m', 'fix');
+    const head = git(workdir, 'rev-parse', 'HEAD');
+
+    await expect(host.push('sbx-app', 'caravel/t1')).resolves.toEqual({
+      pushed: true,
+      origin: `${github.origin}/acme/widgets.git`,
+    });
+
+    expect(git(bare, 'rev-parse', 'refs/heads/caravel/t1')).toBe(head);
+    expect(github.rejected).toEqual([]);
+    expect(github.minted.length).toBeGreaterThan(0);
+    const config = await readFile(join(workdir, '.git', 'config'), 'utf8');
+    for (const { token } of github.minted) {
+      expect(github.accepted).toContain(token);
+      expect(config).not.toContain(token);
+    }
+  });
+
+  it('without the App, warns that the clone is skipped, and a push to GitHub fails with a coded error', async () => {
+    const host = hostWith(false);
+    const workdir = await setUp(host, 'sbx-bare');
+    expect(warnings.join('\n')).toMatch(/acme\/widgets starts from an empty workspace/);
+    git(workdir, 'remote', 'add', 'origin', `${github.origin}/acme/widgets.git`);
+
+    await expect(host.push('sbx-bare', 'caravel/t1')).rejects.toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: expect.stringMatching(/git push failed/),
+    });
+    expect(github.rejected.length).toBeGreaterThan(0);
+  });
+});

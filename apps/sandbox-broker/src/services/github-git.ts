@@ -1,0 +1,77 @@
+import {
+  GitHubHosting,
+  notConfigured,
+  parseRepository,
+  type GitHubAppSettings,
+} from '@caravel/integrations';
+import { EgressProxy, RefreshingTokenSource, normalizeRepository } from '@caravel/sandbox';
+
+/**
+ * Git from the broker's host to the configured GitHub, through the same credential proxy a
+ * sandbox uses: git talks plain HTTP to a per-operation `EgressProxy` on 127.0.0.1, which adds
+ * the App's installation token (scoped to the one repository, refreshed before it expires) and
+ * opens the real connection to `GITHUB_HOST`. The token is never on a command line, in an
+ * environment, or in any git config: only in the proxy's outgoing Authorization header.
+ */
+export class GitHubGit {
+  private readonly sources = new Map<string, RefreshingTokenSource>();
+
+  constructor(readonly hosting: GitHubHosting) {}
+
+  static fromSettings(settings: GitHubAppSettings): GitHubGit {
+    return new GitHubGit(new GitHubHosting(settings));
+  }
+
+  /** The `owner/name` of a remote URL on the configured GitHub, when the App can act on it. */
+  repositoryOf(remote: string): string | null {
+    if (!this.hosting.app) return null;
+    const base = this.hosting.webUrl.href.replace(/\/$/, '');
+    if (!remote.startsWith(`${base}/`)) return null;
+    const { owner, name } = parseRepository(remote.slice(base.length + 1));
+    return `${owner}/${name}`;
+  }
+
+  /**
+   * Runs `git` (given the `-c` options that route it through the proxy) for `repository`, with a
+   * proxy listening only for the duration of the call.
+   */
+  async through<T>(repository: string, git: (proxyArgs: string[]) => Promise<T>): Promise<T> {
+    const web = this.hosting.webUrl;
+    const api = new URL(this.hosting.apiUrl);
+    const proxy = new EgressProxy({
+      github: {
+        gitHost: web.host,
+        apiHost: api.host,
+        gitUpstream: web.origin,
+        apiUpstream: this.hosting.apiUrl,
+      },
+      repository,
+      allowlist: [],
+      tokenSource: this.tokenSource(repository),
+    });
+    const proxyUrl = await proxy.listen({ port: 0 });
+    try {
+      return await git([
+        '-c',
+        `http.proxy=${proxyUrl}`,
+        // Credentials can only be added to requests the proxy can read: git speaks HTTP to it.
+        '-c',
+        `url.http://${web.host}/.insteadOf=https://${web.host}/`,
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  }
+
+  private tokenSource(repository: string): RefreshingTokenSource {
+    const key = normalizeRepository(repository);
+    const app = this.hosting.app;
+    if (!app) throw notConfigured('GitHub', 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY');
+    let source = this.sources.get(key);
+    if (!source) {
+      source = new RefreshingTokenSource({ repository, mint: app.minter() });
+      this.sources.set(key, source);
+    }
+    return source;
+  }
+}
