@@ -14,6 +14,14 @@ import { readFileTool } from './tools/read-file.tool.js';
 import { replyToUserTool } from './tools/reply-to-user.tool.js';
 import { submitTool } from './tools/submit.tool.js';
 import { writeFileTool } from './tools/write-file.tool.js';
+import { reportPlatformIssueTool, saveUserInstructionsTool } from './tools/agent-profile.tools.js';
+import type {
+  PlanStorePort,
+  PlatformIssueReporter,
+  RunPeople,
+  UserInstructionsPort,
+} from './tools/agent-state.ports.js';
+import { approvePlanTool, enterPlanModeTool, savePlanTool } from './tools/plan.tools.js';
 
 /** What the main agent's tools are bound to. */
 export interface MainAgentPorts {
@@ -88,4 +96,31 @@ function workspaceTools(sandbox: ToolSandbox, options: ToolOptions): CaravelTool
     grepTool(sandbox, options),
     executeTool(sandbox, options),
   ];
+}
+
+/** What the plan, user-instruction and platform-issue tools are bound to. */
+export interface AgentStatePorts {
+  plans: PlanStorePort;
+  people: RunPeople;
+  userInstructions: UserInstructionsPort;
+  platformIssues: PlatformIssueReporter;
+}
+
+/**
+ * The main agent's plan-mode tools (`enter_plan_mode`, `save_plan`, `approve_plan`) and its
+ * `save_user_instructions` and `report_platform_issue` tools.
+ */
+export function agentStateTools(ports: AgentStatePorts): CaravelTool[] {
+  return [
+    enterPlanModeTool(),
+    savePlanTool(ports.plans, ports.people),
+    approvePlanTool(ports.plans, ports.people),
+    saveUserInstructionsTool(ports.userInstructions, ports.people),
+    reportPlatformIssueTool(ports.platformIssues),
+  ];
+}
+
+/** The tools plan mode hides: every tool that changes the workspace or publishes it. */
+export function mutatingToolNames(tools: readonly CaravelTool[]): string[] {
+  return tools.filter((tool) => tool.effect === 'write').map((tool) => tool.name);
 }

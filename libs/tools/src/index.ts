@@ -73,6 +73,9 @@ export {
   type CommitAndOpenPrOutput,
 } from './tools/commit-and-open-pr.tool.js';
 export {
+  agentStateTools,
+  mutatingToolNames,
+  type AgentStatePorts,
   CHAT_EFFECTS,
   chatTools,
   curatedTools,
@@ -122,3 +125,23 @@ export { slackTools } from './channel/slack.tools.js';
 export { jiraTools, linearTools, renderIssue } from './channel/tracker.tools.js';
 export { confluenceTools, webTools } from './channel/wiki-and-web.tools.js';
 export { requestPrReviewTool, type RequestPrReviewOutput } from './channel/review.tools.js';
+export type {
+  PlanStorePort,
+  PlatformIssue,
+  PlatformIssueReporter,
+  RunPeople,
+  SavedPlan,
+  UserInstructionsPort,
+} from './tools/agent-state.ports.js';
+export { MAX_PLAN_CHARS, sanitizePlanMarkdown } from './tools/plan-content.js';
+export {
+  approvePlanTool,
+  enterPlanModeTool,
+  savePlanTool,
+  type EnterPlanModeOutput,
+} from './tools/plan.tools.js';
+export {
+  MAX_USER_INSTRUCTIONS_CHARS,
+  reportPlatformIssueTool,
+  saveUserInstructionsTool,
+} from './tools/agent-profile.tools.js';
