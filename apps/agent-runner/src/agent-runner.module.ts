@@ -1,4 +1,9 @@
-import { ThreadMessageRepository, UserTokenRepository } from '@caravel/db';
+import {
+  ThreadMessageRepository,
+  ThreadPlanRepository,
+  UserInstructionsRepository,
+  UserTokenRepository,
+} from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
@@ -7,6 +12,7 @@ import { AGENT_SETTINGS, type AgentSettings } from './agent-runner.settings.js';
 import { StartRunHandler } from './handlers/start-run.handler.js';
 import { RunIntegrationsService } from './integrations/run-integrations.service.js';
 import { ThreadSandboxService } from './sandbox/thread-sandbox.service.js';
+import { AttemptsService } from './services/attempts.service.js';
 import { RunExecutorService } from './services/run-executor.service.js';
 
 /** Builds and runs the coding agent per run. */
@@ -19,11 +25,14 @@ export class AgentRunnerModule {
       providers: [
         { provide: AGENT_SETTINGS, useValue: settings },
         RunExecutorService,
+        AttemptsService,
         AgentFactoryService,
         CheckpointerService,
         ThreadSandboxService,
         repositoryProvider(ThreadMessageRepository),
         repositoryProvider(UserTokenRepository),
+        repositoryProvider(ThreadPlanRepository),
+        repositoryProvider(UserInstructionsRepository),
         RunIntegrationsService,
       ],
     };

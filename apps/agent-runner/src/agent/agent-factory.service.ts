@@ -1,5 +1,7 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import {
   CARAVEL_BLOCKLIST,
+  MAX_CLIENT_RETRIES,
   createChatModel,
   resolveModel,
   type ModelCredentials,
@@ -11,21 +13,29 @@ import {
   buildMiddlewareStack,
   graphRecursionLimitFor,
   systemClock,
+  type AssistantStatusPort,
   type MessageQueue,
   type MiddlewareEventSink,
   type MiddlewareStackOptions,
+  type RunPreparationPort,
   type StepLimitNotifier,
 } from '@caravel/middleware';
 import {
+  agentStateTools,
   channelTools,
   curatedTools,
   endsRun,
+  mutatingToolNames,
   toLangChainTools,
+  type AgentStatePorts,
   type ChannelPorts,
   type ReplyChannel,
   type ScmPort,
 } from '@caravel/tools';
-import { Inject, Injectable } from '@nestjs/common';
+import { ThreadPlanRepository, UserInstructionsRepository } from '@caravel/db';
+import { isSandboxUnreachable } from '@caravel/sandbox';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { createAgent } from 'langchain';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
 import { LocalGitScm } from '../sandbox/local-git.scm.js';
@@ -59,7 +69,16 @@ export interface AgentRunInputs {
   channelPorts?: ChannelPorts;
   /** This run's dollar budget (default `RUN_BUDGET_USD`); an attempt gets what is left. */
   budgetUsd?: number;
+  /** Who asked for the run (`source:id`); the thread's first requester owns it (plan approval). */
+  requestedBy?: string;
+  /** The source channel's "is working…" status (Slack threads); none when absent. */
+  assistantStatus?: AssistantStatusPort;
 }
+
+/** Tells the run's team to open a pull request whenever the run changed files. */
+const ALWAYS_CREATE_PRS =
+  'Team policy: always create pull requests. Whenever you changed files, end by calling ' +
+  'commit_and_open_pr (it updates the pull request already open for your branch).';
 
 export interface BuiltAgent {
   agent: ReturnType<typeof createAgent>;
@@ -77,7 +96,11 @@ export class AgentFactoryService {
   constructor(
     @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
     @Inject(CheckpointerService) private readonly checkpointer: CheckpointerService,
+    @Inject(ThreadPlanRepository) private readonly plans: ThreadPlanRepository,
+    @Inject(UserInstructionsRepository) private readonly instructions: UserInstructionsRepository,
   ) {}
+
+  private readonly log = new Logger('AgentFactory');
 
   async build(inputs: AgentRunInputs): Promise<BuiltAgent> {
     const model = this.resolve(inputs.options);
@@ -92,6 +115,7 @@ export class AgentFactoryService {
         { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
       ),
       ...channelTools(inputs.channelPorts ?? {}),
+      ...agentStateTools(await this.statePorts(inputs)),
     ];
     const middleware = buildMiddlewareStack({
       threadId: inputs.threadId,
@@ -101,6 +125,14 @@ export class AgentFactoryService {
         notifier: inputs.notifier,
         events: inputs.events,
         clock: systemClock,
+        preparation: this.preparation(inputs),
+        ...(inputs.assistantStatus ? { assistantStatus: inputs.assistantStatus } : {}),
+      },
+      isSandboxUnreachable,
+      excludedTools: this.settings.RUN_EXCLUDED_TOOLS,
+      planMode: {
+        initialMode: this.settings.RUN_INITIAL_MODE,
+        mutatingTools: mutatingToolNames(caravelTools),
       },
       modelCallLimit: this.settings.RUN_MAX_MODEL_CALLS,
       stepLimitNoticeAt: Math.max(1, Math.floor(this.settings.RUN_MAX_MODEL_CALLS / 10)),
@@ -122,12 +154,64 @@ export class AgentFactoryService {
       tools,
       middleware,
       checkpointer: await this.checkpointer.get(),
-      systemPrompt: buildSystemPrompt({ repositoryInstructions: agentsMd }),
+      systemPrompt: [
+        buildSystemPrompt({ repositoryInstructions: agentsMd }),
+        ...(this.settings.RUN_ALWAYS_CREATE_PRS ? [ALWAYS_CREATE_PRS] : []),
+      ].join('\n\n'),
     });
     return {
       agent,
       model,
       recursionLimit: graphRecursionLimitFor(middleware, this.settings.RUN_MAX_MODEL_CALLS),
+    };
+  }
+
+  /** The sandbox check and turn checkpoint before the run's first model call. */
+  private preparation(inputs: AgentRunInputs): RunPreparationPort {
+    const { broker } = inputs.workspace;
+    return {
+      ensureSandbox: async () => {
+        await broker.ping(inputs.threadId);
+      },
+      snapshotTurn: async (messageId) => {
+        await broker.snapshotTurn(inputs.threadId, messageId);
+      },
+      notifyUser: async (text) => {
+        await inputs.channel.reply(text);
+      },
+    };
+  }
+
+  /** Plans, the run's people, user instructions and platform issues, bound to this run. */
+  private async statePorts(inputs: AgentRunInputs): Promise<AgentStatePorts> {
+    const { threadId } = inputs;
+    const requester = inputs.requestedBy ?? null;
+    const owner = requester
+      ? await this.plans.claimOwner(threadId, requester)
+      : await this.plans.ownerOf(threadId);
+    return {
+      people: { requester, owner },
+      plans: {
+        save: async (plan) => this.plans.save({ threadId, ...plan }),
+        approveLatest: async (approval) => {
+          const approved = await this.plans.approveLatest({ threadId, ...approval });
+          if (!approved)
+            throw new AppError('NOT_FOUND', 'This thread has no saved plan to approve.');
+          return approved;
+        },
+      },
+      userInstructions: {
+        save: async (subject, text) => void (await this.instructions.save(subject, text)),
+      },
+      platformIssues: {
+        report: (issue) => {
+          const id = randomUUID();
+          this.log.warn(
+            `platform issue ${id} (${issue.severity}) on thread ${threadId}: ${issue.title}: ${issue.description}`,
+          );
+          return Promise.resolve({ id });
+        },
+      },
     };
   }
 
@@ -161,6 +245,19 @@ export class AgentFactoryService {
         promptMessageId: promptMessageId(inputs.runId),
       },
     };
+  }
+
+  /**
+   * The model that reviews or chooses among the attempts of a retry-and-select run: the thread's
+   * `reviewModel`, else the run's own model.
+   */
+  reviewModel(options: ThreadOptions, fileRoot: string): BaseChatModel {
+    const model = this.resolve({ ...options, model: options.reviewModel ?? options.model });
+    return createChatModel(model, this.credentials(), {
+      timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
+      fileRoot,
+      maxRetries: Math.min(this.settings.RUN_MODEL_RETRIES, MAX_CLIENT_RETRIES),
+    });
   }
 
   private resolve(options: ThreadOptions): ResolvedModel {

@@ -18,6 +18,7 @@ import { isSandboxUnreachable } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
+import { AttemptsService } from './attempts.service.js';
 import { InterruptWatch } from './interrupt-watch.js';
 import { exitReasonForError, exitReasonForMiddleware } from '../agent/exit-reasons.js';
 import { streamRun } from '../agent/run-stream.js';
@@ -77,6 +78,7 @@ export class RunExecutorService {
     @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
     @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
     @Inject(ThreadMessageRepository) private readonly messages: ThreadMessageRepository,
+    @Inject(AttemptsService) private readonly attempts: AttemptsService,
     @Inject(RunIntegrationsService) private readonly integrations: RunIntegrationsService,
   ) {}
 
@@ -139,6 +141,15 @@ export class RunExecutorService {
     const channel = this.integrations.replyChannel(command.data);
     let workspace: ThreadWorkspace | undefined;
     try {
+      if ((options.attempts ?? 1) > 1) {
+        return await this.attempts.run(command, {
+          heartbeat,
+          signal: watch.signal,
+          reply: (text) => this.replyOrLog(channel, threadId, text),
+          scmFor: (thread) => this.integrations.scm(command.data, thread),
+          announce: (details) => announce({ ...(repository ? { repository } : {}), ...details }),
+        });
+      }
       workspace = await this.sandboxes.forRun(threadId, repository);
       const built = await this.factory.build({
         threadId,

@@ -1,4 +1,10 @@
-import { RunFinishedV1, RunStartedV1, RunStepV1, type EnvelopeOf } from '@caravel/contracts';
+import {
+  RunAttemptsSelectedV1,
+  RunFinishedV1,
+  RunStartedV1,
+  RunStepV1,
+  type EnvelopeOf,
+} from '@caravel/contracts';
 import { CaravelContext } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
@@ -28,6 +34,17 @@ export class RunEventsHandler {
   @EventPattern<string>(RunFinishedV1.pattern, { durable: 'dashboard-run-finished', ordered: true })
   async finished(
     @Payload() envelope: EnvelopeOf<typeof RunFinishedV1>,
+    @Ctx() context: CaravelContext,
+  ): Promise<void> {
+    await this.index.record(envelope, context.delivery);
+  }
+
+  @EventPattern<string>(RunAttemptsSelectedV1.pattern, {
+    durable: 'dashboard-run-attempts-selected',
+    ordered: true,
+  })
+  async attemptsSelected(
+    @Payload() envelope: EnvelopeOf<typeof RunAttemptsSelectedV1>,
     @Ctx() context: CaravelContext,
   ): Promise<void> {
     await this.index.record(envelope, context.delivery);

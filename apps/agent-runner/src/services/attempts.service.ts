@@ -1,0 +1,195 @@
+import {
+  reviewChooser,
+  reviewScorer,
+  runRetryLoop,
+  type RunConclusion,
+  type Selection,
+  type SelectionStrategy,
+} from '@caravel/agent';
+import {
+  CARAVEL_NAMESPACE,
+  RunAttemptsSelectedV1,
+  causedBy,
+  uuidV5,
+  type EnvelopeOf,
+  type StartRunV1,
+} from '@caravel/contracts';
+import { AppError } from '@caravel/errors';
+import { MessagePublisher } from '@caravel/messaging';
+import { RUNTIME, type PlatformRuntime } from '@caravel/platform';
+import { shellQuote } from '@caravel/sandbox';
+import type { ScmPort } from '@caravel/tools';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AgentFactoryService } from '../agent/agent-factory.service.js';
+import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
+import { attemptIds, runAttempt, type AttemptOutcome } from './attempt-runner.js';
+
+/** Where the winner's patch is staged in the thread's sandbox, for the length of one command. */
+const PATCH_FILE = '.caravel-selected-attempt.patch';
+
+/** What a retry-and-select run needs from the run executor. */
+export interface AttemptsRunContext {
+  heartbeat: () => Promise<void>;
+  signal: AbortSignal;
+  /** Posts to the thread's source channel. */
+  reply: (text: string) => Promise<unknown>;
+  /** How the thread publishes (a GitHub draft PR, or a pushed branch). */
+  scmFor: (workspace: ThreadWorkspace) => ScmPort;
+  /** Announces the run (once) with its starting point. */
+  announce: (details: { branch: string; baseCommit: string; model: string }) => Promise<void>;
+}
+
+/**
+ * Retry-and-select (SWE-agent's RetryAgent): N attempts of the same task, each in a fresh sandbox
+ * with its own conversation and trajectory, within one budget; a reviewer scores each attempt (or
+ * a chooser picks one); every attempt is recorded (`evt.run.attempts_selected`), and only the
+ * winner's change reaches the thread: its patch is applied in the thread's sandbox, committed and
+ * published there, and its replies are posted.
+ */
+@Injectable()
+export class AttemptsService {
+  private readonly log = new Logger('Attempts');
+
+  constructor(
+    @Inject(RUNTIME) private readonly runtime: PlatformRuntime,
+    @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
+    @Inject(ThreadSandboxService) private readonly sandboxes: ThreadSandboxService,
+    @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
+    @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+  ) {}
+
+  async run(
+    command: EnvelopeOf<typeof StartRunV1>,
+    context: AttemptsRunContext,
+  ): Promise<RunConclusion> {
+    const { threadId, repository, options } = command.data;
+    const thread = await this.sandboxes.forRun(threadId, repository);
+    const attempts = options.attempts ?? 1;
+    await context.announce({
+      branch: thread.branch,
+      baseCommit: thread.baseCommit,
+      model: `${options.selection ?? 'score'} of ${attempts} attempts`,
+    });
+    const outcomes = new Map<number, AttemptOutcome>();
+    const selection = await runRetryLoop<string>(
+      {
+        maxAttempts: attempts,
+        budgetUsd: this.settings.RUN_BUDGET_USD,
+        minBudgetForNewAttempt: 0,
+      },
+      {
+        runAttempt: async (index, budgetUsd) => {
+          const outcome = await runAttempt(
+            {
+              command,
+              runner: this.runtime.name,
+              fileRoot: this.settings.CARAVEL_FILE_ROOT,
+              heartbeat: context.heartbeat,
+              signal: context.signal,
+              publisher: this.publisher,
+              sandboxes: this.sandboxes,
+              factory: this.factory,
+            },
+            index,
+            options.attemptModels?.[index % options.attemptModels.length],
+            budgetUsd,
+          );
+          outcomes.set(index, outcome);
+          return outcome;
+        },
+        strategy: this.strategy(command),
+      },
+    );
+    await this.record(command, selection, outcomes);
+    const winner = selection.winnerIndex === null ? undefined : outcomes.get(selection.winnerIndex);
+    if (!winner?.submission) {
+      return {
+        exitStatus: selection.exitStatus as RunConclusion['exitStatus'],
+        submission: null,
+        observation: `No attempt of ${selection.attempts.length} submitted a change`,
+      };
+    }
+    await this.adopt(thread, winner, context);
+    return {
+      exitStatus: selection.exitStatus as RunConclusion['exitStatus'],
+      submission: winner.submission,
+      observation: `Attempt ${selection.winnerIndex} of ${selection.attempts.length} selected (${selection.outcome})`,
+    };
+  }
+
+  private strategy(command: EnvelopeOf<typeof StartRunV1>): SelectionStrategy<string> {
+    const { options, prompt } = command.data;
+    const model = this.factory.reviewModel(options, this.settings.CARAVEL_FILE_ROOT);
+    if (options.selection === 'chooser') {
+      return { kind: 'chooser', choose: reviewChooser<string>({ model, task: prompt }) };
+    }
+    return {
+      kind: 'score',
+      score: reviewScorer<string>({
+        model,
+        task: prompt,
+        samples: this.settings.RUN_REVIEW_SAMPLES,
+      }),
+    };
+  }
+
+  /** Applies the winner's patch to the thread's sandbox, then publishes it as the winner asked. */
+  private async adopt(
+    thread: ThreadWorkspace,
+    winner: AttemptOutcome,
+    context: AttemptsRunContext,
+  ): Promise<void> {
+    await thread.sandbox.writeFile(PATCH_FILE, winner.submission ?? '');
+    const applied = await thread.sandbox.exec(
+      `git apply --whitespace=nowarn ${shellQuote(PATCH_FILE)}; status=$?; rm -f ${shellQuote(PATCH_FILE)}; exit $status`,
+      { timeoutMs: 120_000 },
+    );
+    if (applied.exitCode !== 0) {
+      throw new AppError(
+        'CONFLICT',
+        `the selected attempt's patch does not apply to the thread: ${applied.output.trim()}`,
+      );
+    }
+    const { commitMessage, pullRequest } = winner.publication;
+    if (commitMessage === null) return; // the winner never asked to publish: its change waits in the sandbox
+    const scm = context.scmFor(thread);
+    await scm.commitAndPush({ message: commitMessage });
+    if (pullRequest) await scm.openDraftPullRequest({ ...pullRequest, branch: thread.branch });
+    for (const reply of winner.replies) await context.reply(reply);
+  }
+
+  private async record(
+    command: EnvelopeOf<typeof StartRunV1>,
+    selection: Selection<string>,
+    outcomes: ReadonlyMap<number, AttemptOutcome>,
+  ): Promise<void> {
+    const { threadId, runId, options } = command.data;
+    this.log.log(
+      `run ${runId}: ${selection.attempts.length} attempts, ${selection.outcome}, winner ${selection.winnerIndex ?? 'none'}`,
+    );
+    await this.publisher.publish(
+      RunAttemptsSelectedV1,
+      {
+        threadId,
+        runId,
+        strategy: options.selection ?? 'score',
+        outcome: selection.outcome,
+        winnerIndex: selection.winnerIndex,
+        attempts: selection.attempts.map((attempt) => ({
+          index: attempt.index,
+          runId: outcomes.get(attempt.index)?.trajectory ?? attemptIds(runId, attempt.index).runId,
+          exitStatus: attempt.exitStatus,
+          score: attempt.score,
+          costUsd: attempt.stats.instanceCost,
+          apiCalls: attempt.stats.apiCalls,
+          submissionBytes: Buffer.byteLength(attempt.submission ?? ''),
+        })),
+      },
+      {
+        ...causedBy(command, this.runtime.name),
+        id: uuidV5(`attempts-selected:${runId}`, CARAVEL_NAMESPACE),
+      },
+    );
+  }
+}
