@@ -6,7 +6,10 @@ import {
   isRepoName,
   LocalPrSource,
   swegenError,
+  resolvePublishConfig,
+  TaskPublisher,
   validateTasks,
+  type CreateTaskOptions,
   type CreateTaskResult,
   type PrSource,
   type RuleCompat,
@@ -14,6 +17,7 @@ import {
 } from '@caravel/swegen';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { publishConfig, type SwegenPublishOptions } from './farm.command.js';
 import type { SwegenEnv } from './swegen.config.js';
 
 /** The parsed options of `caravel swegen create`. */
@@ -36,10 +40,12 @@ export interface SwegenCreateOptions {
   readonly useReferences: boolean;
   readonly force: boolean;
   readonly maxModelCalls?: number;
+  readonly publish?: SwegenPublishOptions;
   readonly write: (line: string) => void;
 }
 
-function credentials(env: SwegenEnv): ModelCredentials {
+/** The model credentials of the environment. */
+export function credentials(env: SwegenEnv): ModelCredentials {
   return {
     ...(env.ANTHROPIC_API_KEY ? { anthropicApiKey: env.ANTHROPIC_API_KEY } : {}),
     ...(env.OPENAI_API_KEY ? { openaiApiKey: env.OPENAI_API_KEY } : {}),
@@ -68,7 +74,11 @@ async function prSource(options: SwegenCreateOptions, env: SwegenEnv): Promise<P
   });
 }
 
-async function sandboxProvider(options: SwegenCreateOptions, stateDir: string) {
+/** The completion agent's sandbox provider and its root directory. */
+export async function sandboxProvider(
+  options: Pick<SwegenCreateOptions, 'sandbox' | 'write'>,
+  stateDir: string,
+) {
   const rootDir = join(stateDir, 'sandboxes');
   await mkdir(rootDir, { recursive: true });
   await chmod(rootDir, 0o755);
@@ -137,5 +147,28 @@ export async function swegenCreate(
     useReferences: options.useReferences,
     force: options.force,
     log: options.write,
+    ...publishHook(options, env, stateDir),
   });
+}
+
+function publishHook(
+  options: SwegenCreateOptions,
+  env: SwegenEnv,
+  stateDir: string,
+): Pick<CreateTaskOptions, 'publish'> {
+  const config = publishConfig(options.publish, env);
+  if (!config) return {};
+  const publisher = new TaskPublisher(resolvePublishConfig(config, options.repo, stateDir));
+  return {
+    publish: async ({ taskId, taskDir, pr }) => {
+      await publisher.preflight((line) => options.write(`warning: ${line}`));
+      return publisher.publish({
+        taskId,
+        taskDir,
+        sourceRepo: pr.repo,
+        sourcePr: pr.number,
+        sourcePrUrl: pr.htmlUrl,
+      });
+    },
+  };
 }

@@ -7,12 +7,14 @@ import {
   type ValidationRunner,
 } from '@caravel/swegen';
 import { parseArgs } from 'node:util';
+import { farmCommand, publishOptions } from './farm.cli.js';
+import { count, oneOf, OPTIONS, type Values } from './swegen.args.js';
 import { swegenCreate } from './create.command.js';
 import { parseSwegenEnv } from './swegen.config.js';
 import { swegenValidate } from './validate.command.js';
 
 /** Usage of `caravel swegen`. */
-export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate> [options]
+export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm|analyze> [options]
 
   create --repo OWNER/REPO --pr N     turn a merged PR into a validated Harbor task (GitHub API)
     --repo-path DIR --pr-json FILE    ...or from an injected source: a local clone + the PR as JSON
@@ -29,61 +31,20 @@ export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate> [options]
     --repo-path DIR                   local clone of the source repository (default: the repo cache)
     --runner auto|harbor|bwrap        (default auto); --max-parallel N (default 4); --results FILE
     --state-dir DIR                   (default ./.swegen)
+  farm OWNER/REPO                     every merged PR (newest first) to a task, resumable
+    --resume-from DATE|ISO --reset --dry-run (evaluate only, record nothing) --skip-list FILE
+    --max-prs N --task-delay S --per-page N, and create's model/sandbox/runner/gate options
+  publishing (create and farm): --publish-repo OWNER/REPO (token GIT_TOKEN, else GITHUB_TOKEN)
+    --publish-path DIR (tasks) --publish-base BRANCH (main) --publish-branch-prefix (task/)
+    --publish-state-branch-prefix (farm-state/) --publish-state-path (state)
+    --publish-clone-dir DIR --publish-dry-run --cleanup-local
+  analyze TASK -k N -n C              N trials of Caravel's agent, C at a time, classified
+    --model REF --sandbox bwrap|local --runner --skip-baseline --max-model-calls N
 
 Exit status: 0 ok, 1 unexpected failure, 2 bad usage, 10 trivial PR, 11 missing issue,
 12 validation failed, 13 already exists, 14 publish error, 15 publish auth error, 16 rate limited,
-17 PR not merged, 18 git failed.
+17 PR not merged, 18 git failed; farm: 130 stopped by SIGINT/SIGTERM (state saved).
 `;
-
-const OPTIONS = {
-  repo: { type: 'string' },
-  pr: { type: 'string' },
-  'repo-path': { type: 'string' },
-  'pr-json': { type: 'string' },
-  model: { type: 'string' },
-  'tasks-dir': { type: 'string' },
-  'state-dir': { type: 'string' },
-  sandbox: { type: 'string' },
-  runner: { type: 'string' },
-  'min-source-files': { type: 'string' },
-  'max-source-files': { type: 'string' },
-  compat: { type: 'string' },
-  'no-validate': { type: 'boolean' },
-  'no-require-issue': { type: 'boolean' },
-  'no-require-minimum-difficulty': { type: 'boolean' },
-  'no-cache': { type: 'boolean' },
-  force: { type: 'boolean' },
-  'max-model-calls': { type: 'string' },
-  'max-parallel': { type: 'string' },
-  results: { type: 'string' },
-  help: { type: 'boolean' },
-} as const;
-
-type Values = ReturnType<
-  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
->['values'];
-
-function oneOf<T extends string>(
-  name: string,
-  value: string | undefined,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  if (value === undefined) return fallback;
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw swegenError(
-    'invalid_input',
-    `--${name} must be one of ${allowed.join(', ')}, not '${value}'`,
-  );
-}
-
-function count(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw swegenError('invalid_input', `--${name} must be a whole number, not '${value}'`);
-  return n;
-}
 
 async function create(
   values: Values,
@@ -114,6 +75,7 @@ async function create(
       useReferences: !values['no-cache'],
       force: values.force === true,
       maxModelCalls: count('max-model-calls', values['max-model-calls'], 40),
+      ...(publishOptions(values) ? { publish: publishOptions(values)! } : {}),
       write,
     },
     parseSwegenEnv(env),
@@ -124,6 +86,7 @@ async function create(
   write(
     `${result.status === 'deduped' ? 'already created' : 'created'}: ${result.taskDir}${verdict}`,
   );
+  if (result.prUrl) write(`published: ${result.prUrl}`);
   return 0;
 }
 
@@ -179,6 +142,7 @@ export async function runSwegen(
     }
     if (sub === 'create') return await create(values, env, io.out);
     if (sub === 'validate') return await validate(positionals, values, env, io.out);
+    if (sub === 'farm') return await farmCommand(positionals, values, env, io.out);
     throw swegenError('invalid_input', `unknown swegen command '${sub}'`);
   } catch (error) {
     if (!isAppError(error)) {

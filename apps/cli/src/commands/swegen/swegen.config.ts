@@ -6,6 +6,8 @@ import { z } from 'zod';
 export const swegenEnvSchema = z.object({
   CARAVEL_MODEL: z.string().min(1).optional(),
   GITHUB_TOKEN: z.string().min(1).optional(),
+  /** The publish (write) token; falls back to GITHUB_TOKEN. */
+  GIT_TOKEN: z.string().min(1).optional(),
   GH_TOKEN: z.string().min(1).optional(),
   GITHUB_API_URL: z.string().url().optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),

@@ -1,0 +1,143 @@
+import { createChatModel, resolveModel } from '@caravel/agent';
+import {
+  GithubPrSource,
+  isRepoName,
+  loadSkipList,
+  parseResumeFrom,
+  runFarm,
+  swegenError,
+  validateTasks,
+  type FarmResult,
+  type PublishConfig,
+  type RuleCompat,
+  type ValidationRunner,
+} from '@caravel/swegen';
+import { join, resolve } from 'node:path';
+import { credentials, sandboxProvider } from './create.command.js';
+import type { SwegenEnv } from './swegen.config.js';
+
+/** Publishing options as the CLI reads them (`--publish-*`, `--cleanup-local`). */
+export interface SwegenPublishOptions {
+  readonly repo: string;
+  readonly path?: string;
+  readonly base?: string;
+  readonly branchPrefix?: string;
+  readonly stateBranchPrefix?: string;
+  readonly statePath?: string;
+  readonly cloneDir?: string;
+  readonly dryRun: boolean;
+  readonly cleanupLocal: boolean;
+}
+
+/** The parsed options of `caravel swegen farm`. */
+export interface SwegenFarmOptions {
+  readonly repo: string;
+  readonly model?: string;
+  readonly stateDir: string;
+  readonly tasksDir: string;
+  readonly sandbox: 'bwrap' | 'local';
+  readonly runner: ValidationRunner;
+  readonly validate: boolean;
+  readonly requireIssue: boolean;
+  readonly requireMinimumDifficulty: boolean;
+  readonly minSourceFiles: number;
+  readonly maxSourceFiles: number;
+  readonly compat: RuleCompat;
+  readonly useReferences: boolean;
+  readonly maxModelCalls?: number;
+  readonly resumeFrom?: string;
+  readonly skipList?: string;
+  readonly dryRun: boolean;
+  readonly reset: boolean;
+  readonly maxPrs?: number;
+  readonly taskDelaySeconds: number;
+  readonly perPage?: number;
+  readonly publish?: SwegenPublishOptions;
+  readonly shouldStop: () => boolean;
+  readonly write: (line: string) => void;
+}
+
+/** The publish configuration: the write token is `GIT_TOKEN`, else `GITHUB_TOKEN`. */
+export function publishConfig(
+  options: SwegenPublishOptions | undefined,
+  env: SwegenEnv,
+): PublishConfig | undefined {
+  if (!options) return undefined;
+  if (!isRepoName(options.repo))
+    throw swegenError('invalid_input', `--publish-repo must be owner/repo, not '${options.repo}'`);
+  const token = env.GIT_TOKEN ?? env.GITHUB_TOKEN ?? env.GH_TOKEN;
+  if (!token)
+    throw swegenError('publish_auth_error', 'publishing needs GIT_TOKEN (or GITHUB_TOKEN)');
+  return {
+    repo: options.repo,
+    token,
+    ...(env.GITHUB_API_URL ? { apiUrl: env.GITHUB_API_URL } : {}),
+    ...(options.path ? { tasksPath: options.path } : {}),
+    ...(options.base ? { baseBranch: options.base } : {}),
+    ...(options.branchPrefix ? { branchPrefix: options.branchPrefix } : {}),
+    ...(options.stateBranchPrefix ? { stateBranchPrefix: options.stateBranchPrefix } : {}),
+    ...(options.statePath ? { statePath: options.statePath } : {}),
+    ...(options.cloneDir ? { cloneDir: resolve(options.cloneDir) } : {}),
+    dryRun: options.dryRun,
+    cleanupLocal: options.cleanupLocal,
+  };
+}
+
+/** `caravel swegen farm`: a repository's merged PRs to tasks, resumable, optionally published. */
+export async function swegenFarm(options: SwegenFarmOptions, env: SwegenEnv): Promise<FarmResult> {
+  if (!isRepoName(options.repo))
+    throw swegenError('invalid_input', `farm needs owner/repo, not '${options.repo}'`);
+  const modelRef = options.model ?? env.CARAVEL_MODEL;
+  if (!modelRef)
+    throw swegenError(
+      'invalid_input',
+      'no model: pass --model (e.g. scripted:FILE) or set CARAVEL_MODEL',
+    );
+  const model = createChatModel(resolveModel({ team: { model: modelRef } }), credentials(env), {
+    fileRoot: process.cwd(),
+  });
+  const stateDir = resolve(options.stateDir);
+  const { provider, rootDir } = await sandboxProvider(options, stateDir);
+  const token = env.GITHUB_TOKEN ?? env.GH_TOKEN;
+  const source = new GithubPrSource({
+    ...(token ? { token } : {}),
+    ...(env.GITHUB_API_URL ? { apiUrl: env.GITHUB_API_URL } : {}),
+  });
+  const validateOptions = { stateDir, runner: options.runner, searchPath: env.PATH ?? '' };
+  const publish = publishConfig(options.publish, env);
+  return runFarm({
+    repo: options.repo,
+    source,
+    stateDir,
+    tasksDir: resolve(options.tasksDir),
+    create: {
+      model,
+      completion: {
+        provider,
+        hostWorkspace: (id) => join(rootDir, id, 'workspace'),
+        ...(options.maxModelCalls ? { maxModelCalls: options.maxModelCalls } : {}),
+      },
+      validator: async (taskDir) => (await validateTasks(taskDir, validateOptions))[0]!,
+      validate: options.validate,
+      requireIssue: options.requireIssue,
+      requireMinimumDifficulty: options.requireMinimumDifficulty,
+      substantiality: {
+        minSourceFiles: options.minSourceFiles,
+        maxSourceFiles: options.maxSourceFiles,
+        compat: options.compat,
+      },
+      useReferences: options.useReferences,
+    },
+    minFiles: options.minSourceFiles,
+    dryRun: options.dryRun,
+    reset: options.reset,
+    taskDelayMs: options.taskDelaySeconds * 1000,
+    shouldStop: options.shouldStop,
+    log: options.write,
+    ...(options.perPage ? { perPage: options.perPage } : {}),
+    ...(options.maxPrs !== undefined ? { maxPrs: options.maxPrs } : {}),
+    ...(options.resumeFrom ? { resumeFrom: parseResumeFrom(options.resumeFrom) } : {}),
+    ...(options.skipList ? { skipTaskIds: await loadSkipList(options.skipList) } : {}),
+    ...(publish ? { publish } : {}),
+  });
+}
