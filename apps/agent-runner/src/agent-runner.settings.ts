@@ -65,6 +65,23 @@ export const agentSettingsSchema = z.object({
   RUN_MAX_REQUERIES: documented(positiveInt(3), {
     description: 'Unusable model answers in one step before the run ends with exit_format',
   }),
+  RUN_INITIAL_MODE: documented(z.enum(['edit', 'plan']).default('edit'), {
+    description:
+      'Mode every run starts in: edit, or plan (no file changes, commits or PRs until the owner approves a plan)',
+  }),
+  RUN_EXCLUDED_TOOLS: documented(z.string().default(''), {
+    description: 'Comma-separated tool names the agent is never offered (default: none)',
+  }),
+  RUN_ALWAYS_CREATE_PRS: documented(
+    z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((flag) => flag === 'true'),
+    {
+      description:
+        'Always create PRs: every run that changed files ends by opening or updating one',
+    },
+  ),
   ...githubAppSettingsSchema.shape,
   ...channelSettingsSchema.shape,
 });

@@ -129,7 +129,9 @@ export class AgentFactoryService {
         ...(inputs.assistantStatus ? { assistantStatus: inputs.assistantStatus } : {}),
       },
       isSandboxUnreachable,
-      excludedTools: this.settings.RUN_EXCLUDED_TOOLS,
+      excludedTools: this.settings.RUN_EXCLUDED_TOOLS.split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
       planMode: {
         initialMode: this.settings.RUN_INITIAL_MODE,
         mutatingTools: mutatingToolNames(caravelTools),
