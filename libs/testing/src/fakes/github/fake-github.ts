@@ -184,7 +184,10 @@ export class FakeGitHub extends LoopbackApi {
     const asked = call.body?.['repositories'];
     const names = installed.map(([fullName]) => fullName);
     const repositories = Array.isArray(asked)
-      ? names.filter((fullName) => asked.map(String).includes(fullName.split('/')[1] ?? ''))
+      ? names.filter((fullName) =>
+          // GitHub compares repository names case-insensitively (`fullName` is lower case).
+          asked.map((name) => String(name).toLowerCase()).includes(fullName.split('/')[1] ?? ''),
+        )
       : names;
     const minted = this.issue(repositories);
     return {
