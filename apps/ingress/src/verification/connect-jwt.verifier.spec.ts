@@ -24,6 +24,16 @@ const request: ConnectRequest = {
   query: new URLSearchParams('lic=none&cv=1001.0.0'),
 };
 
+/** The coded error `verify` throws. */
+function refusal(verify: () => unknown): unknown {
+  try {
+    verify();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('the token was accepted');
+}
+
 const claimsFor = (r: ConnectRequest, overrides: object = {}) => ({
   iss: 'client-key-1',
   iat: nowSeconds - 10,
@@ -60,29 +70,26 @@ describe('verifyConnectJwt', () => {
   it('refuses a token issued for another request (wrong qsh)', () => {
     const other = { ...request, query: new URLSearchParams('lic=active&cv=1001.0.0') };
     const token = sign(claimsFor(other));
-    expect(() => verifyConnectJwt(token, SECRET, request, NOW)).toThrow(
-      expect.objectContaining({ code: 'SIGNATURE_INVALID', message: expect.stringMatching(/qsh/) }),
-    );
+    expect(refusal(() => verifyConnectJwt(token, SECRET, request, NOW))).toMatchObject({
+      code: 'SIGNATURE_INVALID',
+      message: expect.stringMatching(/qsh/),
+    });
   });
 
   it('refuses alg none, even with the right claims and an empty signature', () => {
     const unsigned = `${part({ alg: 'none', typ: 'JWT' })}.${part(claimsFor(request))}.`;
-    expect(() => verifyConnectJwt(unsigned, SECRET, request, NOW)).toThrow(
-      expect.objectContaining({
-        code: 'SIGNATURE_INVALID',
-        message: expect.stringMatching(/HS256/),
-      }),
-    );
+    expect(refusal(() => verifyConnectJwt(unsigned, SECRET, request, NOW))).toMatchObject({
+      code: 'SIGNATURE_INVALID',
+      message: expect.stringMatching(/HS256/),
+    });
   });
 
   it('refuses an expired token', () => {
     const token = sign(claimsFor(request, { exp: nowSeconds - 1 }));
-    expect(() => verifyConnectJwt(token, SECRET, request, NOW)).toThrow(
-      expect.objectContaining({
-        code: 'SIGNATURE_INVALID',
-        message: expect.stringMatching(/expired/),
-      }),
-    );
+    expect(refusal(() => verifyConnectJwt(token, SECRET, request, NOW))).toMatchObject({
+      code: 'SIGNATURE_INVALID',
+      message: expect.stringMatching(/expired/),
+    });
   });
 
   it('refuses a token signed with another secret, or one that is not a JWT', () => {
