@@ -133,3 +133,12 @@ export {
 } from './publish/task-publisher.js';
 export { GitStateStore } from './publish/git-state-store.js';
 export type { TaskToPublish } from './create/create-task.js';
+export {
+  buildDatasetRepo,
+  buildFarmFixture,
+  evaluationResponses,
+  farmModelScript,
+  type FarmFixture,
+  type FarmFixturePr,
+  type FarmFixturePull,
+} from './testing/farm-fixture.js';

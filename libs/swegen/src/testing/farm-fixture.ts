@@ -116,3 +116,18 @@ export function evaluationResponses(n: number): {
     ],
   }));
 }
+
+/**
+ * A scripted model file (the `scripted:` format) for `n` PRs of a farm: per PR the evaluation,
+ * then the completion agent finishing at once (runs with `--no-validate`).
+ */
+export function farmModelScript(n: number): string {
+  const responses = evaluationResponses(n).flatMap((evaluation) => [
+    {
+      content: evaluation.content,
+      tool_calls: evaluation.toolCalls,
+    },
+    { content: 'Done.', tool_calls: [{ name: 'finish', args: { summary: 'skeleton kept' } }] },
+  ]);
+  return JSON.stringify({ responses }, null, 2);
+}

@@ -216,7 +216,7 @@ function registerPulls(api: LoopbackApi, state: GitHubState): void {
   });
   api.route('GET', '/repos/:owner/:repo/pulls/:number', (_call, p) => {
     const source = state.source.find(repoKey(p), Number(p['number']));
-    if (source) return sourcePullDetail(source);
+    if (source) return sourcePullDetail(source, state.source.holds.get(source.pull.number));
     const pull = find(p);
     return pull ? { status: 200, body: state.pullJson(repoKey(p), pull) } : notFound;
   });

@@ -22,6 +22,8 @@ export class SourcePulls {
   readonly issues = new Map<string, FakeSourceIssue[]>();
   /** `permissions` reported by `GET /repos/{o}/{r}`, when a test set them. */
   readonly permissions = new Map<string, Record<string, boolean>>();
+  /** PR numbers whose detail call (`GET .../pulls/{n}`) waits for the promise before answering. */
+  readonly holds = new Map<number, Promise<void>>();
 
   has(key: string): boolean {
     return this.pulls.has(key);
@@ -72,7 +74,11 @@ export function listSourcePulls(
 }
 
 /** A source PR with `changed_files`, as `GET /repos/{o}/{r}/pulls/{n}` answers it. */
-export function sourcePullDetail(pull: FakeSourcePull): FakeResponse {
+export async function sourcePullDetail(
+  pull: FakeSourcePull,
+  hold?: Promise<void>,
+): Promise<FakeResponse> {
+  await hold;
   return { status: 200, body: { changed_files: pull.files.length, ...pull.pull } };
 }
 
