@@ -39,9 +39,6 @@ export const OPTIONS = {
   'publish-clone-dir': { type: 'string' },
   'publish-dry-run': { type: 'boolean' },
   'cleanup-local': { type: 'boolean' },
-  'n-trials': { type: 'string', short: 'k' },
-  'n-concurrent': { type: 'string', short: 'n' },
-  'skip-baseline': { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 

@@ -14,7 +14,7 @@ import { parseSwegenEnv } from './swegen.config.js';
 import { swegenValidate } from './validate.command.js';
 
 /** Usage of `caravel swegen`. */
-export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm|analyze> [options]
+export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm> [options]
 
   create --repo OWNER/REPO --pr N     turn a merged PR into a validated Harbor task (GitHub API)
     --repo-path DIR --pr-json FILE    ...or from an injected source: a local clone + the PR as JSON
@@ -38,8 +38,6 @@ export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm|analyze
     --publish-path DIR (tasks) --publish-base BRANCH (main) --publish-branch-prefix (task/)
     --publish-state-branch-prefix (farm-state/) --publish-state-path (state)
     --publish-clone-dir DIR --publish-dry-run --cleanup-local
-  analyze TASK -k N -n C              N trials of Caravel's agent, C at a time, classified
-    --model REF --sandbox bwrap|local --runner --skip-baseline --max-model-calls N
 
 Exit status: 0 ok, 1 unexpected failure, 2 bad usage, 10 trivial PR, 11 missing issue,
 12 validation failed, 13 already exists, 14 publish error, 15 publish auth error, 16 rate limited,
