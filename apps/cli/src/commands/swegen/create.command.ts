@@ -11,6 +11,7 @@ import {
   validateTasks,
   type CreateTaskOptions,
   type CreateTaskResult,
+  type FarmCreateSettings,
   type PrSource,
   type RuleCompat,
   type ValidationRunner,
@@ -99,13 +100,30 @@ export async function sandboxProvider(
   return { provider: new BwrapSandboxProvider({ rootDir }), rootDir };
 }
 
-/** `caravel swegen create`: one merged PR to a validated Harbor task. */
-export async function swegenCreate(
-  options: SwegenCreateOptions,
+/** The options `create` and `farm` share (model, sandbox, validation, gates). */
+export type SharedCreateOptions = Pick<
+  SwegenCreateOptions,
+  | 'model'
+  | 'stateDir'
+  | 'sandbox'
+  | 'runner'
+  | 'validate'
+  | 'requireIssue'
+  | 'requireMinimumDifficulty'
+  | 'minSourceFiles'
+  | 'maxSourceFiles'
+  | 'compat'
+  | 'useReferences'
+  | 'maxModelCalls'
+  | 'repoPath'
+  | 'write'
+>;
+
+/** The model, the completion sandbox, the validator and the gates of a `create`. */
+export async function createSettings(
+  options: SharedCreateOptions,
   env: SwegenEnv,
-): Promise<CreateTaskResult> {
-  if (!isRepoName(options.repo))
-    throw swegenError('invalid_input', `--repo must be owner/repo, not '${options.repo}'`);
+): Promise<FarmCreateSettings> {
   const modelRef = options.model ?? env.CARAVEL_MODEL;
   if (!modelRef)
     throw swegenError(
@@ -123,12 +141,7 @@ export async function swegenCreate(
     searchPath: env.PATH ?? '',
     ...(options.repoPath ? { repoPath: options.repoPath } : {}),
   };
-  return createTask({
-    repo: options.repo,
-    pr: options.pr,
-    source: await prSource(options, env),
-    stateDir,
-    tasksDir: resolve(options.tasksDir),
+  return {
     model,
     completion: {
       provider,
@@ -145,6 +158,25 @@ export async function swegenCreate(
       compat: options.compat,
     },
     useReferences: options.useReferences,
+  };
+}
+
+/** `caravel swegen create`: one merged PR to a validated Harbor task. */
+export async function swegenCreate(
+  options: SwegenCreateOptions,
+  env: SwegenEnv,
+): Promise<CreateTaskResult> {
+  if (!isRepoName(options.repo))
+    throw swegenError('invalid_input', `--repo must be owner/repo, not '${options.repo}'`);
+  const settings = await createSettings(options, env);
+  const stateDir = resolve(options.stateDir);
+  return createTask({
+    ...settings,
+    repo: options.repo,
+    pr: options.pr,
+    source: await prSource(options, env),
+    stateDir,
+    tasksDir: resolve(options.tasksDir),
     force: options.force,
     log: options.write,
     ...publishHook(options, env, stateDir),

@@ -1,4 +1,3 @@
-import { createChatModel, resolveModel } from '@caravel/agent';
 import {
   GithubPrSource,
   isRepoName,
@@ -6,14 +5,13 @@ import {
   parseResumeFrom,
   runFarm,
   swegenError,
-  validateTasks,
   type FarmResult,
   type PublishConfig,
   type RuleCompat,
   type ValidationRunner,
 } from '@caravel/swegen';
-import { join, resolve } from 'node:path';
-import { credentials, sandboxProvider } from './create.command.js';
+import { resolve } from 'node:path';
+import { createSettings } from './create.command.js';
 import type { SwegenEnv } from './swegen.config.js';
 
 /** Publishing options as the CLI reads them (`--publish-*`, `--cleanup-local`). */
@@ -87,47 +85,20 @@ export function publishConfig(
 export async function swegenFarm(options: SwegenFarmOptions, env: SwegenEnv): Promise<FarmResult> {
   if (!isRepoName(options.repo))
     throw swegenError('invalid_input', `farm needs owner/repo, not '${options.repo}'`);
-  const modelRef = options.model ?? env.CARAVEL_MODEL;
-  if (!modelRef)
-    throw swegenError(
-      'invalid_input',
-      'no model: pass --model (e.g. scripted:FILE) or set CARAVEL_MODEL',
-    );
-  const model = createChatModel(resolveModel({ team: { model: modelRef } }), credentials(env), {
-    fileRoot: process.cwd(),
-  });
+  const create = await createSettings(options, env);
   const stateDir = resolve(options.stateDir);
-  const { provider, rootDir } = await sandboxProvider(options, stateDir);
   const token = env.GITHUB_TOKEN ?? env.GH_TOKEN;
   const source = new GithubPrSource({
     ...(token ? { token } : {}),
     ...(env.GITHUB_API_URL ? { apiUrl: env.GITHUB_API_URL } : {}),
   });
-  const validateOptions = { stateDir, runner: options.runner, searchPath: env.PATH ?? '' };
   const publish = publishConfig(options.publish, env);
   return runFarm({
     repo: options.repo,
     source,
     stateDir,
     tasksDir: resolve(options.tasksDir),
-    create: {
-      model,
-      completion: {
-        provider,
-        hostWorkspace: (id) => join(rootDir, id, 'workspace'),
-        ...(options.maxModelCalls ? { maxModelCalls: options.maxModelCalls } : {}),
-      },
-      validator: async (taskDir) => (await validateTasks(taskDir, validateOptions))[0]!,
-      validate: options.validate,
-      requireIssue: options.requireIssue,
-      requireMinimumDifficulty: options.requireMinimumDifficulty,
-      substantiality: {
-        minSourceFiles: options.minSourceFiles,
-        maxSourceFiles: options.maxSourceFiles,
-        compat: options.compat,
-      },
-      useReferences: options.useReferences,
-    },
+    create,
     minFiles: options.minSourceFiles,
     dryRun: options.dryRun,
     reset: options.reset,
