@@ -1,5 +1,6 @@
 import { agentSettingsSchema } from '@caravel/agent-runner';
 import { databaseUrl, documented, logLevel, port } from '@caravel/config';
+import { dashboardSettingsSchema } from '@caravel/dashboard';
 import { dispatchServiceSettingsSchema } from '@caravel/dispatch';
 import { ingressSettingsSchema } from '@caravel/ingress';
 import { sandboxBrokerSettingsSchema } from '@caravel/sandbox-broker';
@@ -10,6 +11,7 @@ export const embeddedConfigSchema = agentSettingsSchema.extend({
   ...ingressSettingsSchema.shape,
   ...sandboxBrokerSettingsSchema.shape,
   ...dispatchServiceSettingsSchema.shape,
+  ...dashboardSettingsSchema.shape,
   CARAVEL_DATA_DIR: documented(z.string().min(1).default('./.caravel'), {
     description: 'Where the embedded database (and the bus log inside it) lives',
   }),

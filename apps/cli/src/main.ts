@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { isAppError } from '@caravel/errors';
 import { failStartup } from '@caravel/platform';
 import { parseArgs } from 'node:util';
+import { attachThread } from './commands/attach.command.js';
 import { replayTrajectory } from './commands/replay.command.js';
 import { runTask } from './commands/run.command.js';
 import { startEmbedded } from './commands/start.command.js';
@@ -28,6 +29,11 @@ Commands:
     --repo PATH, --base SHA  the starting point (default: the recorded clone URL and commit)
     --sandbox bwrap|local    (default bwrap); --data-dir D or --database-url URL for a thread
   swegen create|validate     merged PRs to Harbor tasks, NOP/Oracle validation (caravel swegen help)
+  attach THREAD              follow a thread live and take part: a line is a message for the
+                             agent, !CMD runs in the thread's sandbox between its steps
+    --url URL                the dashboard (default http://127.0.0.1:3000)
+    --as NAME                who you are in the thread (default $USER)
+    --token T                DASHBOARD_TOKEN (default CARAVEL_DASHBOARD_TOKEN)
   help                       show this text
 `;
 
@@ -56,6 +62,9 @@ const { positionals, values } = parseArgs({
     'database-url': { type: 'string' },
     base: { type: 'string' },
     sandbox: { type: 'string' },
+    url: { type: 'string' },
+    as: { type: 'string' },
+    token: { type: 'string' },
   },
 });
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -106,6 +115,16 @@ if (command === 'help') {
     databaseUrl: str(values['database-url']),
   }).catch((error: unknown) => fail('caravel replay', error));
   process.exit(report.identical ? 0 : 1);
+} else if (command === 'attach' && positionals[1]) {
+  await attachThread({
+    url: str(values.url) ?? `http://127.0.0.1:${process.env['PORT'] ?? '3000'}`,
+    threadId: positionals[1],
+    as: str(values.as) ?? process.env['USER'] ?? 'operator',
+    token: str(values.token) ?? process.env['CARAVEL_DASHBOARD_TOKEN'],
+    input: process.stdin,
+    write: (line) => process.stdout.write(`${line}\n`),
+  }).catch((error: unknown) => fail('caravel attach', error));
+  process.exit(0);
 } else if (command === 'swegen') {
   process.exit(
     await runSwegen(process.argv.slice(process.argv.indexOf('swegen') + 1), process.env),

@@ -33,7 +33,11 @@ export const SERVICES = [
     module: (settings: EmbeddedConfig) => SandboxBrokerModule.register(settings),
     schema: sandboxBrokerConfigSchema,
   },
-  { name: 'dashboard', module: () => DashboardModule, schema: dashboardConfigSchema },
+  {
+    name: 'dashboard',
+    module: (settings: EmbeddedConfig) => DashboardModule.register(settings),
+    schema: dashboardConfigSchema,
+  },
 ] as const satisfies readonly {
   name: string;
   /** The service's root module, given the embedded host's configuration. */

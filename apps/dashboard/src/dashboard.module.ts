@@ -1,20 +1,35 @@
 import { RunEventRepository, RunRepository, ThreadRepository } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ThreadActionsController } from './controllers/thread-actions.controller.js';
 import { ThreadsController } from './controllers/threads.controller.js';
+import { DASHBOARD_SETTINGS, type DashboardSettings } from './dashboard.settings.js';
+import { ActionTokenGuard } from './http/action-token.guard.js';
 import { RunEventsHandler } from './handlers/run-events.handler.js';
 import { RunEventIndexService } from './services/run-event-index.service.js';
+import { ThreadActionsService } from './services/thread-actions.service.js';
 import { ThreadQueryService } from './services/thread-query.service.js';
 
-/** Dashboard: the run event index and the read API (the web UI lands with its issue). */
-@Module({
-  controllers: [ThreadsController, RunEventsHandler],
-  providers: [
-    RunEventIndexService,
-    ThreadQueryService,
-    repositoryProvider(ThreadRepository),
-    repositoryProvider(RunRepository),
-    repositoryProvider(RunEventRepository),
-  ],
-})
-export class DashboardModule {}
+/**
+ * Dashboard: the run event index, the read API, and the actions a person takes in a thread
+ * (behind `DASHBOARD_TOKEN`). The web UI lands with its issue.
+ */
+@Module({})
+export class DashboardModule {
+  static register(settings: DashboardSettings): DynamicModule {
+    return {
+      module: DashboardModule,
+      controllers: [ThreadsController, ThreadActionsController, RunEventsHandler],
+      providers: [
+        { provide: DASHBOARD_SETTINGS, useValue: settings },
+        ActionTokenGuard,
+        RunEventIndexService,
+        ThreadQueryService,
+        ThreadActionsService,
+        repositoryProvider(ThreadRepository),
+        repositoryProvider(RunRepository),
+        repositoryProvider(RunEventRepository),
+      ],
+    };
+  }
+}

@@ -5,7 +5,7 @@ import { DashboardModule } from './dashboard.module.js';
 
 await runService({
   name: 'dashboard',
-  module: DashboardModule,
+  module: (config) => DashboardModule.register(config),
   schema: dashboardConfigSchema,
   env: process.env,
 });

@@ -62,6 +62,7 @@ export {
   type ThreadMessageRow,
   type NewThreadMessage,
   type FollowUpDelivery,
+  type FollowUpKind,
 } from './repositories/thread-message.repository.js';
 export {
   SandboxRepository,

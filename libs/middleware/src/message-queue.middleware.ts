@@ -62,6 +62,8 @@ export function messageQueueMiddleware(options: MessageQueueOptions): AgentMiddl
           new HumanMessage({
             id: queuedMessageId(message),
             content: renderQueuedMessage(message, isTrustedAuthor(message.author)),
+            // Kept with the message in the checkpoint, so a resumed run still knows what it was.
+            ...(message.metadata ? { additional_kwargs: { caravel: message.metadata } } : {}),
           }),
       );
       return { messages };

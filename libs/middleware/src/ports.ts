@@ -16,6 +16,8 @@ export interface QueuedMessage {
   text: string;
   /** Who wrote it, as the source channel identifies them (e.g. `github:octocat`). */
   author: string;
+  /** What the runner wants kept with the message (e.g. a person's command and its output). */
+  metadata?: Record<string, unknown>;
 }
 
 /** The thread's mid-run message queue: `drain` returns and removes what is waiting, oldest first. */

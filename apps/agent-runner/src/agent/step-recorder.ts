@@ -8,6 +8,7 @@ import {
 } from '@caravel/contracts';
 import type { MessagePublisher } from '@caravel/messaging';
 import type { BaseMessage } from '@langchain/core/messages';
+import { humanStepOf, type HumanStep } from '../services/human-commands.js';
 
 /** The text of a message whose content may be a string or a list of content blocks. */
 export function textOf(message: BaseMessage): string {
@@ -112,6 +113,8 @@ export class StepRecorder {
         toolCalls: StepToolCall[];
         usage: Usage | undefined;
         failedAttempts: FailedAttempt[];
+        /** Who acted, when not the agent (a person who took over). */
+        actor?: string;
       }
     | undefined;
   /** Refused answers waiting for the step whose accepted answer follows them. */
@@ -156,7 +159,31 @@ export class StepRecorder {
       if (calls.length === 0) await this.publishPending();
     } else if (type === 'tool') {
       this.results.push(resultOf(message));
+    } else if (type === 'human') {
+      const human = humanStepOf(message.additional_kwargs);
+      if (human) await this.recordHumanStep(human);
     }
+  }
+
+  /** A person's command (human takeover) as a step of its own, under the person's name. */
+  private async recordHumanStep(human: HumanStep): Promise<void> {
+    await this.publishPending();
+    const call = { id: human.callId, name: 'execute', args: { command: human.command } };
+    this.pending = {
+      thought: '',
+      action: describeCall(call),
+      toolCalls: [call],
+      usage: undefined,
+      failedAttempts: [],
+      actor: human.actor,
+    };
+    this.results.push({
+      toolCallId: human.callId,
+      name: 'execute',
+      content: human.output,
+      status: human.exitCode === 0 && !human.timedOut ? 'success' : 'error',
+    });
+    await this.publishPending();
   }
 
   /** Notes a refused answer; it joins the next step (or a step of its own if the run ends). */
@@ -199,6 +226,7 @@ export class StepRecorder {
         results,
         failedAttempts: pending.failedAttempts,
         ...(pending.usage ? { usage: pending.usage } : {}),
+        ...(pending.actor ? { actor: pending.actor } : {}),
       },
       {
         ...causedBy(this.command, this.source),

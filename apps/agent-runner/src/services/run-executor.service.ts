@@ -5,20 +5,22 @@ import {
   RunStartedV1,
   causedBy,
   uuidV5,
+  type DataOf,
   type EnvelopeOf,
   type StartRunV1,
 } from '@caravel/contracts';
 import { AppError, isAppError } from '@caravel/errors';
 import { ThreadMessageRepository } from '@caravel/db';
 import { MessagePublisher, type Bus, type Lease } from '@caravel/messaging';
-import type { MessageQueue, MiddlewareEvent } from '@caravel/middleware';
+import type { MessageQueue, MiddlewareEvent, QueuedMessage } from '@caravel/middleware';
 import type { ReplyChannel } from '@caravel/tools';
 import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
-import { isSandboxUnreachable } from '@caravel/sandbox';
+import { isSandboxUnreachable, type Sandbox } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { AttemptsService } from './attempts.service.js';
+import { runHumanCommand } from './human-commands.js';
 import { InterruptWatch } from './interrupt-watch.js';
 import { exitReasonForError, exitReasonForMiddleware } from '../agent/exit-reasons.js';
 import { streamRun } from '../agent/run-stream.js';
@@ -40,6 +42,18 @@ function carriedSubmission(submission: string | null): { submission?: string | n
   if (submission !== null && Buffer.byteLength(submission) > MAX_CARRIED_SUBMISSION_BYTES)
     return {};
   return { submission };
+}
+
+type StartRunData = DataOf<typeof StartRunV1>;
+
+/**
+ * Who asked for the run, as `source:id` (the identity plan approval and ownership use). A run of
+ * follow-ups already names its first author that way.
+ */
+export function requesterOf(data: Pick<StartRunData, 'source' | 'requestedBy'>): string {
+  const id = data.requestedBy.externalId;
+  if (data.source === undefined && /^[a-z]+:/.test(id)) return id;
+  return `${data.source ?? 'synthetic'}:${id}`;
 }
 
 /** An interrupted run is healthy: the next run resumes it. */
@@ -158,6 +172,7 @@ export class RunExecutorService {
         workspace,
         channel,
         scm: this.integrations.scm(command.data, workspace),
+        requestedBy: requesterOf(command.data),
         channelPorts: this.integrations.channelPorts(command.data),
         notifier: {
           notifyStepLimit: (notice) =>
@@ -167,7 +182,7 @@ export class RunExecutorService {
         },
         events: { emit: (event) => this.onMiddlewareEvent(threadId, event, recorder) },
         fileRoot: this.settings.CARAVEL_FILE_ROOT,
-        ...this.followUps(command.data.runId),
+        ...this.followUps(command.data.runId, workspace.sandbox),
       });
       await announce({
         ...(repository ? { repository } : {}),
@@ -207,7 +222,10 @@ export class RunExecutorService {
   }
 
   /** The run's view of its thread's follow-ups: taken (by this run only) before model calls. */
-  private followUps(runId: string): {
+  private followUps(
+    runId: string,
+    sandbox: Sandbox,
+  ): {
     queue: MessageQueue;
     isTrustedAuthor: (author: string) => boolean;
   } {
@@ -217,7 +235,16 @@ export class RunExecutorService {
         drain: async (threadId) => {
           const taken = await this.messages.take(threadId, runId);
           for (const message of taken) if (message.trusted) trusted.add(message.author);
-          return taken.map(({ id, text, author }) => ({ id, text, author }));
+          const drained: QueuedMessage[] = [];
+          for (const message of taken) {
+            // A person's command (human takeover) runs now, between the agent's steps.
+            drained.push(
+              message.kind === 'command'
+                ? await runHumanCommand(sandbox, message)
+                : { id: message.id, text: message.text, author: message.author },
+            );
+          }
+          return drained;
         },
       },
       isTrustedAuthor: (author) => trusted.has(author),

@@ -72,6 +72,7 @@ function message(id: string, text: string, trusted = true): ThreadMessageRow {
     text,
     trusted,
     delivery: 'inject',
+    kind: 'message',
     receivedAt: new Date(),
     consumedByRun: null,
     consumedAt: null,
@@ -182,6 +183,7 @@ describe('DispatchService', () => {
       text: trigger.data.text,
       trusted: true,
       delivery: 'inject',
+      kind: 'message',
     });
     expect(markFinished).toHaveBeenCalledWith(runId, {
       status: 'merged',
@@ -289,7 +291,8 @@ describe('DispatchService', () => {
       triggerId: followUp,
       createdAt: NOW,
     });
-    expect(take).toHaveBeenCalledWith(RunFinishedV1.fixture().data.threadId, followUp);
+    // Only messages start a run; a person's commands wait for a running agent.
+    expect(take).toHaveBeenCalledWith(RunFinishedV1.fixture().data.threadId, followUp, ['message']);
     const [slot] = publish.mock.calls[0] as unknown as [RunRequest];
     const data = slot.command;
     expect(data.runId).toBe(followUp);
@@ -318,6 +321,32 @@ describe('DispatchService', () => {
     );
     expect(markFinished).not.toHaveBeenCalled();
     expect(setStatus).not.toHaveBeenCalled();
+    expect(publish).not.toHaveBeenCalled();
+  });
+
+  it("queues a person's command for the thread's next model call and never starts a run for it", async () => {
+    const command = TriggerReceivedV1.create(
+      { ...trigger.data, deliveryId: 'cmd-1', text: 'npm test', kind: 'command' },
+      { source: 'dashboard' },
+    );
+    const { service, publish, enqueue, markFinished } = setup({
+      created: run({ id: runIdForTrigger(command.id) }),
+      claimed: thread({ activeRunId: runIdForTrigger(command.id) }),
+      current: thread({ activeRunId: null }),
+    });
+    await service.onTrigger(command);
+    expect(enqueue).toHaveBeenCalledWith(
+      expect.objectContaining({
+        id: command.id,
+        kind: 'command',
+        delivery: 'inject',
+        text: 'npm test',
+      }),
+    );
+    expect(markFinished).toHaveBeenCalledWith(
+      runIdForTrigger(command.id),
+      expect.objectContaining({ status: 'merged' }),
+    );
     expect(publish).not.toHaveBeenCalled();
   });
 });

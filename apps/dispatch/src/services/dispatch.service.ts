@@ -104,6 +104,8 @@ export class DispatchService {
       createdAt: this.clock.now(),
     });
     if (run.status === 'merged') return this.join(trigger, run);
+    // A person's command never starts a run: it waits for the thread's next model call.
+    if (trigger.data.kind === 'command' && run.status === 'queued') return this.join(trigger, run);
     if (run.status !== 'queued') return; // redelivered: its run waits for a slot or went ahead
     if (await this.claim(threadId, run.id)) {
       // The command's id is the run's, so a redelivered trigger re-publishes a deduplicated command.
@@ -170,7 +172,11 @@ export class DispatchService {
       author: `${source}:${author.externalId}`,
       text,
       trusted,
-      delivery: (await this.activeRunWaits(threadId)) ? 'inject' : followUpDelivery(source),
+      kind: trigger.data.kind,
+      delivery:
+        trigger.data.kind === 'command' || (await this.activeRunWaits(threadId))
+          ? 'inject'
+          : followUpDelivery(source),
     });
     if (run.status !== 'merged') {
       await this.runs.markFinished(run.id, { status: 'merged', summary: 'joined the active run' });
@@ -188,7 +194,7 @@ export class DispatchService {
 
   /** Starts a run for the follow-ups no run took, when the thread is free. */
   private async startFollowUp(threadId: string, cause: EnvelopeHeader): Promise<void> {
-    const waiting = await this.messages.waiting(threadId);
+    const waiting = await this.messages.waiting(threadId, ['message']);
     const first = waiting[0];
     if (!first) return;
     const runId = followUpRunId(first.id);
@@ -205,7 +211,7 @@ export class DispatchService {
       await this.runs.markFinished(runId, { status: 'merged', summary: 'the thread became busy' });
       return;
     }
-    const taken = await this.messages.take(threadId, runId);
+    const taken = await this.messages.take(threadId, runId, ['message']);
     if (taken.length === 0) {
       await this.runs.markFinished(runId, { status: 'merged', summary: 'nothing left to do' });
       await this.threads.setStatus(threadId, {

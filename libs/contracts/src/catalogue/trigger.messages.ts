@@ -21,6 +21,11 @@ export const TriggerReceivedV1 = defineMessage({
     /** Source-specific pointer to reply to (PR number, Slack channel + ts, issue key, ...). */
     replyTo: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
     options: threadOptions.default({}),
+    /**
+     * `message`: text for the agent. `command`: a person's shell command for the thread's sandbox
+     * (human takeover), run between the agent's steps and recorded under the person's name.
+     */
+    kind: z.enum(['message', 'command']).default('message'),
   }),
   fixture: {
     threadId: '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e',

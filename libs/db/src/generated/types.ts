@@ -194,6 +194,10 @@ export type ThreadMessage = {
   text: string;
   trusted: boolean;
   delivery: Generated<string>;
+  /**
+   * `message` (text for the agent) or `command` (a person's shell command, run between steps)
+   */
+  kind: Generated<string>;
   received_at: Generated<Timestamp>;
   consumed_by_run: string | null;
   consumed_at: Timestamp | null;

@@ -394,6 +394,27 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect(await messages.waiting(threadId)).toEqual([]);
   });
 
+  it("keeps a person's commands for a running agent: a run of messages does not take them", async () => {
+    const messages = new ThreadMessageRepository(database.db);
+    const threadId = await newThread();
+    const base = { threadId, author: 'synthetic:alice', trusted: true };
+    const [note, command] = [randomUUID(), randomUUID()];
+    await messages.enqueue({ ...base, id: note, text: 'also the docs', receivedAt: t(1) });
+    await messages.enqueue({
+      ...base,
+      id: command,
+      text: 'npm test',
+      kind: 'command',
+      receivedAt: t(2),
+    });
+    expect((await messages.waiting(threadId, ['message'])).map((m) => m.id)).toEqual([note]);
+    expect((await messages.take(threadId, randomUUID(), ['message'])).map((m) => m.id)).toEqual([
+      note,
+    ]);
+    const taken = await messages.take(threadId, randomUUID());
+    expect(taken.map((m) => [m.id, m.kind])).toEqual([[command, 'command']]);
+  });
+
   it('tells a run when a waiting follow-up asks to interrupt it, until a run takes it', async () => {
     const messages = new ThreadMessageRepository(database.db);
     const threadId = await newThread();

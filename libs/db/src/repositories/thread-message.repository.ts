@@ -5,6 +5,9 @@ import { timeOr, type Executor } from './executor.js';
 /** How a follow-up reaches a busy thread's run: before its next model call, or by stopping it. */
 export type FollowUpDelivery = 'inject' | 'interrupt';
 
+/** A follow-up for the agent, or a person's command to run in the thread's sandbox. */
+export type FollowUpKind = 'message' | 'command';
+
 /** A follow-up message waiting for (or taken by) a thread's run (`thread_messages`). */
 export interface ThreadMessageRow {
   id: string;
@@ -13,6 +16,7 @@ export interface ThreadMessageRow {
   text: string;
   trusted: boolean;
   delivery: FollowUpDelivery;
+  kind: FollowUpKind;
   receivedAt: Date;
   consumedByRun: string | null;
   consumedAt: Date | null;
@@ -27,6 +31,8 @@ export interface NewThreadMessage {
   trusted: boolean;
   /** Default `inject`. */
   delivery?: FollowUpDelivery;
+  /** Default `message`. */
+  kind?: FollowUpKind;
   receivedAt?: Date;
 }
 
@@ -38,6 +44,7 @@ function toRow(row: Selectable<ThreadMessage>): ThreadMessageRow {
     text: row.text,
     trusted: row.trusted,
     delivery: row.delivery === 'interrupt' ? 'interrupt' : 'inject',
+    kind: row.kind === 'command' ? 'command' : 'message',
     receivedAt: row.received_at,
     consumedByRun: row.consumed_by_run,
     consumedAt: row.consumed_at,
@@ -63,6 +70,7 @@ export class ThreadMessageRepository {
         text: message.text,
         trusted: message.trusted,
         delivery: message.delivery ?? 'inject',
+        kind: message.kind ?? 'message',
         received_at: timeOr(message.receivedAt),
       })
       .onConflict((conflict) => conflict.column('id').doNothing())
@@ -71,10 +79,14 @@ export class ThreadMessageRepository {
     return inserted !== undefined;
   }
 
-  /** Marks every waiting follow-up of the thread as taken by `runId`; returns them oldest first. */
+  /**
+   * Marks the thread's waiting follow-ups (of the given kinds, default all) as taken by `runId`;
+   * returns them oldest first. Only a running agent takes commands: they run between its steps.
+   */
   async take(
     threadId: string,
     runId: string,
+    kinds: readonly FollowUpKind[] = ['message', 'command'],
     executor: Executor = this.db,
   ): Promise<ThreadMessageRow[]> {
     const rows = await executor
@@ -82,18 +94,24 @@ export class ThreadMessageRepository {
       .set({ consumed_by_run: runId, consumed_at: timeOr(undefined) })
       .where('thread_id', '=', threadId)
       .where('consumed_at', 'is', null)
+      .where('kind', 'in', [...kinds])
       .returningAll()
       .execute();
     return rows.map(toRow).sort(oldestFirst);
   }
 
-  /** The thread's follow-ups no run has taken yet, oldest first. */
-  async waiting(threadId: string, executor: Executor = this.db): Promise<ThreadMessageRow[]> {
+  /** The thread's follow-ups (of the given kinds, default all) no run has taken yet, oldest first. */
+  async waiting(
+    threadId: string,
+    kinds: readonly FollowUpKind[] = ['message', 'command'],
+    executor: Executor = this.db,
+  ): Promise<ThreadMessageRow[]> {
     const rows = await executor
       .selectFrom('thread_messages')
       .selectAll()
       .where('thread_id', '=', threadId)
       .where('consumed_at', 'is', null)
+      .where('kind', 'in', [...kinds])
       .orderBy('received_at', 'asc')
       .orderBy('id', 'asc')
       .execute();

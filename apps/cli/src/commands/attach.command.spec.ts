@@ -1,0 +1,34 @@
+import { describeEvent, parseLine } from './attach.command.js';
+
+describe('caravel attach', () => {
+  it('reads a typed line as a message, a !command, or a local instruction', () => {
+    expect(parseLine('please also update the docs')).toEqual({
+      kind: 'message',
+      text: 'please also update the docs',
+    });
+    expect(parseLine('  !npm test -- --watch=false ')).toEqual({
+      kind: 'command',
+      text: 'npm test -- --watch=false',
+    });
+    expect(parseLine('/quit')).toBe('quit');
+    expect(parseLine('/help')).toBe('help');
+    expect(parseLine('   ')).toBeNull();
+    expect(parseLine('!')).toBeNull();
+  });
+
+  it("shows a person's step under their name and the agent's without one", () => {
+    const step = (actor: string) => ({
+      sequence: 3,
+      type: 'evt.run.step',
+      runId: 'r',
+      data: { step: 2, actor, action: 'execute {"command":"ls"}', observation: 'README.md\nsrc' },
+    });
+    expect(describeEvent(step('human:synthetic:alice'))).toBe(
+      '  step 2 [human:synthetic:alice]: execute {"command":"ls"}\n    → README.md',
+    );
+    expect(describeEvent(step('agent'))).toBe(
+      '  step 2: execute {"command":"ls"}\n    → README.md',
+    );
+    expect(describeEvent({ sequence: 1, type: 'evt.other', runId: null, data: {} })).toBeNull();
+  });
+});

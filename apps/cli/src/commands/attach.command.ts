@@ -1,0 +1,154 @@
+import { AppError } from '@caravel/errors';
+import { createInterface } from 'node:readline';
+
+/** Options of `caravel attach`. */
+export interface AttachOptions {
+  /** The dashboard's base URL (the embedded host's, or the dashboard service's). */
+  url: string;
+  threadId: string;
+  /** Who is acting, as the thread's history and trajectory will name them. */
+  as: string;
+  /** The dashboard's `DASHBOARD_TOKEN`. */
+  token?: string;
+  /** Lines typed by the person: text is a message, `!cmd` a command, `/quit` leaves. */
+  input: NodeJS.ReadableStream;
+  write: (line: string) => void;
+  /** How often new events are fetched (default 1 s). */
+  pollMs?: number;
+  /** Stops attaching (the caller's own exit). */
+  signal?: AbortSignal;
+}
+
+/** One indexed event as the dashboard's API returns it. */
+interface EventRow {
+  sequence: number;
+  type: string;
+  runId: string | null;
+  data: Record<string, unknown>;
+}
+
+const HELP = [
+  "Type a message for the agent, or !<command> to run a command in the thread's sandbox.",
+  "Commands run between the agent's steps and are recorded under your name. /quit leaves.",
+].join('\n');
+
+function firstLine(value: unknown, max = 120): string {
+  const text = typeof value === 'string' ? value : '';
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/** How an event reads in the terminal, or null for events a person does not need to see. */
+export function describeEvent(event: EventRow): string | null {
+  const d = event.data;
+  switch (event.type) {
+    case 'evt.run.started':
+      return (
+        `run ${String(d['runId']).slice(0, 8)} started on ${String(d['runner'])}` +
+        (typeof d['model'] === 'string' ? ` (${d['model']})` : '')
+      );
+    case 'evt.run.step': {
+      const actor =
+        typeof d['actor'] === 'string' && d['actor'] !== 'agent' ? ` [${d['actor']}]` : '';
+      const action = firstLine(d['action']) || firstLine(d['thought']) || '(no action)';
+      const observation = firstLine(d['observation']);
+      return `  step ${String(d['step'])}${actor}: ${action}${observation ? `\n    → ${observation}` : ''}`;
+    }
+    case 'evt.run.finished':
+      return `run ${String(d['runId']).slice(0, 8)} ${String(d['outcome'])}: ${String(d['exitStatus'])}`;
+    case 'evt.run.attempts_selected':
+      return `attempts: ${String(d['outcome'])}, winner ${String(d['winnerIndex'])}`;
+    default:
+      return null;
+  }
+}
+
+/** A typed line as an action, or a local instruction. */
+export function parseLine(
+  line: string,
+): { kind: 'message' | 'command'; text: string } | 'quit' | 'help' | null {
+  const text = line.trim();
+  if (text === '') return null;
+  if (text === '/quit' || text === '/exit') return 'quit';
+  if (text === '/help') return 'help';
+  if (text.startsWith('!')) {
+    const command = text.slice(1).trim();
+    return command === '' ? null : { kind: 'command', text: command };
+  }
+  return { kind: 'message', text };
+}
+
+async function failureText(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+  return typeof body?.message === 'string' ? body.message : `HTTP ${response.status}`;
+}
+
+/**
+ * `caravel attach <thread>`: follows the thread live (each step as the dashboard indexes it, a
+ * person's steps marked with their name) and lets the person take part: a typed line is a message
+ * for the agent, `!<command>` runs in the thread's sandbox between the agent's steps. Both enter
+ * the thread's history and trajectory under the person's identity.
+ */
+export async function attachThread(options: AttachOptions): Promise<void> {
+  const base = options.url.replace(/\/+$/, '');
+  const thread = await fetch(`${base}/api/threads/${options.threadId}`).catch((error: unknown) => {
+    throw new AppError('DEPENDENCY_UNAVAILABLE', `no dashboard at ${base}: ${String(error)}`);
+  });
+  if (!thread.ok)
+    throw new AppError('NOT_FOUND', `thread ${options.threadId}: ${await failureText(thread)}`);
+  options.write(`attached to thread ${options.threadId} as ${options.as}\n${HELP}`);
+  const done = new AbortController();
+  options.signal?.addEventListener('abort', () => done.abort(), { once: true });
+  const follow = followEvents(base, options, done.signal);
+  const lines = createInterface({ input: options.input, terminal: false });
+  lines.on('close', () => done.abort());
+  done.signal.addEventListener('abort', () => lines.close(), { once: true });
+  for await (const line of lines) {
+    const parsed = parseLine(line);
+    if (parsed === 'quit') break;
+    if (parsed === 'help') options.write(HELP);
+    if (parsed === null || parsed === 'help') continue;
+    const response = await fetch(`${base}/api/threads/${options.threadId}/actions`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      },
+      body: JSON.stringify({ author: options.as, ...parsed }),
+    });
+    options.write(
+      response.ok
+        ? parsed.kind === 'command'
+          ? `queued: runs before the agent's next step`
+          : 'sent'
+        : `refused: ${await failureText(response)}`,
+    );
+  }
+  done.abort();
+  await follow;
+}
+
+async function followEvents(
+  base: string,
+  options: AttachOptions,
+  signal: AbortSignal,
+): Promise<void> {
+  let after: number | undefined;
+  while (!signal.aborted) {
+    const query = after === undefined ? '' : `?after=${after}`;
+    const response = await fetch(`${base}/api/threads/${options.threadId}/events${query}`, {
+      signal,
+    }).catch(() => null);
+    if (response?.ok) {
+      for (const event of (await response.json()) as EventRow[]) {
+        after = event.sequence;
+        const text = describeEvent(event);
+        if (text !== null) options.write(text);
+      }
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, options.pollMs ?? 1000);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  }
+}

@@ -1,0 +1,118 @@
+import { startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { PassThrough } from 'node:stream';
+import { attachThread } from './commands/attach.command.js';
+import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
+import { scenarioOutcome, startScenario } from './testing/scenario-run.js';
+
+// Human takeover: `caravel attach` follows a live run and a person's command runs in the thread's
+// sandbox between the agent's steps, recorded in the history and trajectory under their name.
+const TOKEN = 'takeover-test-token-0123456789';
+let fake: FakeLlmServer;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+});
+
+afterAll(async () => {
+  await fake.close();
+});
+
+async function until(predicate: () => boolean, what: () => string): Promise<void> {
+  for (let i = 0; i < 250; i += 1) {
+    if (predicate()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what()}`);
+}
+
+await describeEachPair('human takeover', (kind) => {
+  let pair: PlatformPair;
+
+  beforeAll(async () => {
+    pair = await startPair(kind, {
+      DASHBOARD_TOKEN: TOKEN,
+      OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
+      SANDBOX_PROVIDER: 'bwrap',
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await pair?.close();
+  });
+
+  it('a command typed in caravel attach runs between the steps and enters history and trajectory', async () => {
+    const before = fake.requests.length;
+    fake.enqueue(
+      { toolCalls: [{ name: 'execute', args: { command: 'echo one > one.txt' } }] },
+      { toolCalls: [{ name: 'execute', args: { command: 'ls' } }], delayMs: 2000 },
+      { toolCalls: [{ name: 'submit', args: {} }] },
+    );
+    const started = await startScenario(pair, {
+      prompt: 'write one.txt',
+      options: { model: 'openai-compatible:takeover-model' },
+    });
+    // Attach while the agent's second model call is in flight, and type a command.
+    await until(
+      () => fake.requests.length >= before + 2,
+      () => `the second model call (${fake.requests.length - before} made)`,
+    );
+    const input = new PassThrough();
+    const seen: string[] = [];
+    const stop = new AbortController();
+    const attached = attachThread({
+      url: pair.host.url,
+      threadId: started.threadId,
+      as: 'alice',
+      token: TOKEN,
+      input,
+      write: (line) => seen.push(line),
+      pollMs: 100,
+      signal: stop.signal,
+    });
+    input.write('!echo human > human.txt\n');
+    await until(
+      () => seen.some((line) => line.startsWith('queued')),
+      () => `the command to be queued: ${seen.join(' | ')}`,
+    );
+
+    const out = await scenarioOutcome(pair, started);
+    await until(
+      () => seen.some((line) => line.includes('[human:synthetic:alice]')),
+      () => `the human step: ${seen.join(' | ')}`,
+    );
+    stop.abort();
+    await attached;
+
+    expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    expect(out.traj.info.submission).toContain('human.txt');
+    // The agent's next call read what the person ran, as a message.
+    const third = JSON.stringify(fake.requests[before + 2]?.body?.['messages']);
+    expect(third).toContain('ran a command in the sandbox');
+    expect(third).toContain('echo human > human.txt');
+    // The trajectory records the command as a step of its own, under the person's name.
+    const human = out.traj.trajectory.find(
+      (step) =>
+        (step.extra_info?.['caravel'] as { actor?: string } | undefined)?.actor ===
+        'human:synthetic:alice',
+    );
+    expect(human?.action).toBe('execute {"command":"echo human > human.txt"}');
+    expect(out.traj.info.model_stats?.api_calls).toBe(3);
+    expect(seen.some((line) => line.includes('step') && line.includes('echo one'))).toBe(true);
+  });
+
+  it('refuses an action without the dashboard token', async () => {
+    const started = await startScenario(pair, {
+      prompt: 'nothing',
+      options: { model: 'openai-compatible:takeover-model' },
+    });
+    fake.enqueue({ toolCalls: [{ name: 'submit', args: {} }] });
+    await scenarioOutcome(pair, started);
+    const response = await fetch(`${pair.host.url}/api/threads/${started.threadId}/actions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer wrong-token-000000' },
+      body: JSON.stringify({ author: 'mallory', kind: 'command', text: 'cat /etc/passwd' }),
+    });
+    expect(response.status).toBe(401);
+  });
+});

@@ -1,0 +1,47 @@
+import { TriggerReceivedV1 } from '@caravel/contracts';
+import { ThreadRepository } from '@caravel/db';
+import { AppError } from '@caravel/errors';
+import { MessagePublisher } from '@caravel/messaging';
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+
+/** A person's message or command for a thread (human takeover). */
+export interface ThreadAction {
+  /** Who acts, as they will be named in the thread's history and trajectory. */
+  author: string;
+  kind: 'message' | 'command';
+  text: string;
+}
+
+/**
+ * A person acting in a thread from the dashboard or `caravel attach`: a message joins the thread
+ * like any follow-up (before the running agent's next model call, or as the next run); a command
+ * runs in the thread's sandbox between the agent's steps, recorded under the person's name.
+ */
+@Injectable()
+export class ThreadActionsService {
+  constructor(
+    @Inject(ThreadRepository) private readonly threads: ThreadRepository,
+    @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
+  ) {}
+
+  async act(threadId: string, action: ThreadAction): Promise<{ triggerId: string }> {
+    const thread = await this.threads.get(threadId);
+    if (!thread) throw new AppError('NOT_FOUND', `no thread ${threadId}`);
+    const triggerId = randomUUID();
+    await this.publisher.publish(
+      TriggerReceivedV1,
+      {
+        threadId,
+        source: 'synthetic',
+        deliveryId: `dashboard-${triggerId}`,
+        author: { externalId: action.author },
+        text: action.text,
+        trusted: true,
+        kind: action.kind,
+      },
+      { id: triggerId },
+    );
+    return { triggerId };
+  }
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "thread_messages" ADD COLUMN     "kind" TEXT NOT NULL DEFAULT 'message';
