@@ -1,6 +1,7 @@
 import {
   ThreadMessageRepository,
   ThreadPlanRepository,
+  ThreadRepository,
   UserInstructionsRepository,
   UserTokenRepository,
 } from '@caravel/db';
@@ -9,10 +10,12 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
 import { CheckpointerService } from './agent/checkpointer.service.js';
 import { AGENT_SETTINGS, type AgentSettings } from './agent-runner.settings.js';
+import { AgentChatHandler } from './handlers/agent-chat.handler.js';
 import { StartRunHandler } from './handlers/start-run.handler.js';
 import { RunIntegrationsService } from './integrations/run-integrations.service.js';
 import { ThreadSandboxService } from './sandbox/thread-sandbox.service.js';
 import { AttemptsService } from './services/attempts.service.js';
+import { ChatAgentService } from './services/chat-agent.service.js';
 import { RunExecutorService } from './services/run-executor.service.js';
 
 /** Builds and runs the coding agent per run. */
@@ -21,11 +24,13 @@ export class AgentRunnerModule {
   static register(settings: AgentSettings): DynamicModule {
     return {
       module: AgentRunnerModule,
-      controllers: [StartRunHandler],
+      controllers: [StartRunHandler, AgentChatHandler],
       providers: [
         { provide: AGENT_SETTINGS, useValue: settings },
         RunExecutorService,
         AttemptsService,
+        ChatAgentService,
+        repositoryProvider(ThreadRepository),
         AgentFactoryService,
         CheckpointerService,
         ThreadSandboxService,

@@ -115,4 +115,54 @@ await describeEachPair('human takeover', (kind) => {
     });
     expect(response.status).toBe(401);
   });
+
+  it("the read-only chat agent answers about the thread's code and is offered no tool that writes", async () => {
+    const started = await startScenario(pair, {
+      prompt: 'nothing yet',
+      options: { model: 'openai-compatible:takeover-model' },
+    });
+    fake.enqueue({ toolCalls: [{ name: 'submit', args: {} }] });
+    await scenarioOutcome(pair, started);
+    const before = fake.requests.length;
+    fake.enqueue(
+      { toolCalls: [{ name: 'read_file', args: { path: 'src/slugify.js' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'reply_to_user',
+            args: { text: 'slugify lower-cases, then joins words with dashes.' },
+          },
+        ],
+      },
+      { text: 'done' },
+    );
+    const response = await fetch(`${pair.host.url}/api/threads/${started.threadId}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ author: 'alice', text: 'What does slugify do?' }),
+    });
+    const body = (await response.json()) as {
+      answer?: string;
+      toolCalls?: number;
+      message?: string;
+    };
+
+    expect({ status: response.status, body }).toMatchObject({
+      status: 200,
+      body: { answer: 'slugify lower-cases, then joins words with dashes.' },
+    });
+    // The file it read reached the model; no call offered a tool that writes or runs anything.
+    const calls = fake.requests.slice(before);
+    expect(JSON.stringify(calls[1]?.body?.['messages'])).toContain('export function slugify');
+    const offered = new Set(
+      calls.flatMap((call) =>
+        ((call.body?.['tools'] as { function: { name: string } }[] | undefined) ?? []).map(
+          (tool) => tool.function.name,
+        ),
+      ),
+    );
+    expect(offered.has('read_file')).toBe(true);
+    for (const writer of ['execute', 'write_file', 'edit_file', 'commit_and_open_pr', 'submit'])
+      expect(offered.has(writer)).toBe(false);
+  });
 });

@@ -254,8 +254,16 @@ export class AgentFactoryService {
    * `reviewModel`, else the run's own model.
    */
   reviewModel(options: ThreadOptions, fileRoot: string): BaseChatModel {
-    const model = this.resolve({ ...options, model: options.reviewModel ?? options.model });
-    return createChatModel(model, this.credentials(), {
+    return this.plainModel({ ...options, model: options.reviewModel ?? options.model }, fileRoot);
+  }
+
+  /** The model of the read-only chat agent: the thread's own model, else the team default. */
+  chatModel(options: ThreadOptions, fileRoot: string): BaseChatModel {
+    return this.plainModel(options, fileRoot);
+  }
+
+  private plainModel(options: ThreadOptions, fileRoot: string): BaseChatModel {
+    return createChatModel(this.resolve(options), this.credentials(), {
       timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
       fileRoot,
       maxRetries: Math.min(this.settings.RUN_MODEL_RETRIES, MAX_CLIENT_RETRIES),

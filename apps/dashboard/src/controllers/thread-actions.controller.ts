@@ -12,7 +12,28 @@ const actionBody = z.strictObject({
   text: z.string().trim().min(1).max(20_000),
 });
 
-/** Dashboard actions: a person writes into a thread or runs a command in it (human takeover). */
+const chatBody = z.strictObject({
+  author: actionBody.shape.author,
+  text: z.string().trim().min(1).max(20_000),
+});
+
+function parseBody<T>(schema: z.ZodType<T>, raw: unknown, what: string): T {
+  const body = schema.safeParse(raw);
+  if (body.success) return body.data;
+  const problems = body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
+  throw new AppError('BAD_REQUEST', `invalid ${what}: ${problems.join('; ')}`);
+}
+
+function parseThreadId(id: string): string {
+  const threadId = z.uuid().safeParse(id);
+  if (!threadId.success) throw new AppError('BAD_REQUEST', `invalid thread id: ${id}`);
+  return threadId.data;
+}
+
+/**
+ * Dashboard actions: a person writes into a thread or runs a command in it (human takeover), or
+ * asks the read-only chat agent about its code.
+ */
 @Controller('api')
 @UseGuards(ActionTokenGuard)
 export class ThreadActionsController {
@@ -21,13 +42,15 @@ export class ThreadActionsController {
   @Post('threads/:id/actions')
   @HttpCode(202)
   act(@Param('id') id: string, @Body() raw: unknown): Promise<{ triggerId: string }> {
-    const threadId = z.uuid().safeParse(id);
-    if (!threadId.success) throw new AppError('BAD_REQUEST', `invalid thread id: ${id}`);
-    const body = actionBody.safeParse(raw);
-    if (!body.success) {
-      const problems = body.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
-      throw new AppError('BAD_REQUEST', `invalid action: ${problems.join('; ')}`);
-    }
-    return this.actions.act(threadId.data, body.data);
+    return this.actions.act(parseThreadId(id), parseBody(actionBody, raw, 'action'));
+  }
+
+  @Post('threads/:id/chat')
+  @HttpCode(200)
+  chat(
+    @Param('id') id: string,
+    @Body() raw: unknown,
+  ): Promise<{ answer: string; toolCalls: number }> {
+    return this.actions.chat(parseThreadId(id), parseBody(chatBody, raw, 'question'));
   }
 }

@@ -1,9 +1,13 @@
-import { TriggerReceivedV1 } from '@caravel/contracts';
+import { AgentChat, TriggerReceivedV1 } from '@caravel/contracts';
 import { ThreadRepository } from '@caravel/db';
 import { AppError } from '@caravel/errors';
-import { MessagePublisher } from '@caravel/messaging';
+import { MessagePublisher, type Bus } from '@caravel/messaging';
+import { BUS } from '@caravel/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+
+/** How long the chat agent may take to answer (it may read several files first). */
+const CHAT_TIMEOUT_MS = 180_000;
 
 /** A person's message or command for a thread (human takeover). */
 export interface ThreadAction {
@@ -23,7 +27,23 @@ export class ThreadActionsService {
   constructor(
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
+    @Inject(BUS) private readonly bus: Bus,
   ) {}
+
+  /** Asks the read-only chat agent about the thread's code (it reads, never writes). */
+  async chat(
+    threadId: string,
+    question: { author: string; text: string },
+  ): Promise<{ answer: string; toolCalls: number }> {
+    if (!(await this.threads.get(threadId)))
+      throw new AppError('NOT_FOUND', `no thread ${threadId}`);
+    const answer = await this.bus.request(
+      AgentChat.subjectFor(threadId),
+      { threadId, question: question.text, author: question.author },
+      { timeoutMs: CHAT_TIMEOUT_MS },
+    );
+    return AgentChat.parseResponse(answer);
+  }
 
   async act(threadId: string, action: ThreadAction): Promise<{ triggerId: string }> {
     const thread = await this.threads.get(threadId);
