@@ -102,3 +102,8 @@ export {
   UserInstructionsRepository,
   type UserInstructionsRow,
 } from './repositories/user-instructions.repository.js';
+export {
+  ConnectTenantRepository,
+  type ConnectInstall,
+  type ConnectTenantRow,
+} from './repositories/connect-tenant.repository.js';

@@ -48,6 +48,16 @@ export type BusMessage = {
   payload: string;
   stored_at: Generated<Timestamp>;
 };
+export type ConnectTenant = {
+  client_key: string;
+  base_url: string;
+  product_type: string;
+  shared_secret: string;
+  key_id: string;
+  installed_at: Generated<Timestamp>;
+  uninstalled_at: Timestamp | null;
+  updated_at: Generated<Timestamp>;
+};
 export type Delivery = {
   id: string;
   source: string;
@@ -250,6 +260,7 @@ export type DB = {
   bus_dead_letters: BusDeadLetter;
   bus_deliveries: BusDelivery;
   bus_messages: BusMessage;
+  connect_tenants: ConnectTenant;
   deliveries: Delivery;
   identities: Identity;
   inbox: InboxEntry;
