@@ -48,9 +48,7 @@ await describeEachDatabase('connect tenant repository', openDatabase, (target) =
     expect(await tenants.uninstall(clientKey, new Date('2026-11-30T11:00:00Z'))).toBe(true);
     expect(await tenants.uninstall(clientKey)).toBe(false);
     expect(await tenants.getInstalled(clientKey)).toBeNull();
-    expect((await tenants.get(clientKey))?.uninstalledAt).toEqual(
-      new Date('2026-11-30T11:00:00Z'),
-    );
+    expect((await tenants.get(clientKey))?.uninstalledAt).toEqual(new Date('2026-11-30T11:00:00Z'));
 
     await install(clientKey, 'v1.k1.second', '2026-11-30T12:00:00Z');
     const back = await tenants.getInstalled(clientKey);
