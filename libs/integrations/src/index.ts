@@ -97,3 +97,10 @@ export {
   type GitHubAppSettings,
 } from './settings/integration.settings.js';
 export { GitHubHosting, type HostedRepositoryRef } from './github/github-hosting.js';
+
+// Confluence: comments read back as the service account (Connect webhooks are pointers only).
+export {
+  ConfluenceWiki,
+  type ConfluenceWikiOptions,
+  type WikiComment,
+} from './confluence/confluence-wiki.js';

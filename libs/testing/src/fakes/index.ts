@@ -27,3 +27,4 @@ export {
   type FakeLinearTeam,
 } from './linear/fake-linear.js';
 export { FakeJira, type FakeJiraComment, type FakeJiraIssue } from './jira/fake-jira.js';
+export { FakeConfluence, type FakeConfluenceComment } from './confluence/fake-confluence.js';
