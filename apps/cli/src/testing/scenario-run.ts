@@ -86,23 +86,53 @@ export interface StartedScenario {
   repository: { path: string; name: string };
 }
 
+/** Where a scenario's trigger comes from: its source channel, its author and whose repository. */
+export interface TriggerOrigin {
+  source: TriggerSource;
+  /** The source's pointer to reply to (Slack: `{ channel, threadTs }`). */
+  replyTo?: Record<string, string | number>;
+  /** The author's external id (fair share counts runs per source and author). */
+  author?: string;
+  /** The repository's owner (fair share counts runs per `owner/name`); `local` by default. */
+  owner?: string;
+}
+
+const SYNTHETIC: TriggerOrigin = { source: 'synthetic', author: 'scenario' };
+
 /** Sends one task as a trigger on a fresh thread (on a fresh copy of the sample repository). */
 export async function startScenario(
   pair: PlatformPair,
   task: { prompt: string; options: ThreadOptions },
+): Promise<StartedScenario> {
+  return startScenarioFrom(pair, task, SYNTHETIC);
+}
+
+/**
+ * Like {@link startScenario}, from a source channel: the thread answers there (failure replies,
+ * queue positions) and a person's later message on it interrupts its run.
+ */
+export async function startScenarioFrom(
+  pair: PlatformPair,
+  task: { prompt: string; options: ThreadOptions },
+  origin: TriggerOrigin,
 ): Promise<StartedScenario> {
   const repository = await localRepository(SAMPLE_REPO);
   const threadId = randomUUID();
   const trigger = TriggerReceivedV1.create(
     {
       threadId,
-      source: 'synthetic',
+      source: origin.source,
       deliveryId: `scenario-${randomUUID()}`,
-      author: { externalId: 'scenario' },
+      author: { externalId: origin.author ?? 'scenario' },
       text: task.prompt,
       trusted: true,
-      repository: { owner: 'local', name: repository.name, cloneUrl: repository.path },
+      repository: {
+        owner: origin.owner ?? 'local',
+        name: repository.name,
+        cloneUrl: repository.path,
+      },
       options: task.options,
+      ...(origin.replyTo ? { replyTo: origin.replyTo } : {}),
     },
     { source: 'scenario' },
   );
