@@ -41,6 +41,12 @@ describe('caravel run (the shipped example, offline)', () => {
     expect(report).toMatchObject({ outcome: 'completed', exitStatus: 'submitted', steps: 5 });
     expect(report.diff).toContain("+    .replace(/^-+|-+$/g, '');");
     expect(lines.some((l) => l.startsWith('  step 1: edit_file'))).toBe(true);
+    // Progress after each step: tool calls, tokens and cost so far (the script's usage), time.
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^ {4}tool calls 5 · tokens 7,600 in \/ 180 out · \$0\.0000 · \d+\.\d s$/,
+      ),
+    );
     const summary = testsOnBranch(report.repository, report.branch, scratch);
     expect(summary).toMatch(/# pass 2/);
     expect(summary).toMatch(/# fail 0/);

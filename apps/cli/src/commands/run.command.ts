@@ -30,6 +30,43 @@ export interface RunReport {
 
 const POLL_MS = 250;
 
+/** What a step event says about its model call and tool calls. */
+interface StepData {
+  step?: number;
+  action?: string;
+  observation?: string;
+  thought?: string;
+  toolCalls?: unknown[];
+  usage?: { inputTokens?: number; outputTokens?: number; costUsd?: number };
+}
+
+/** A run's progress so far, summed over its steps. */
+export interface RunTotals {
+  toolCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** Adds one step to the totals. */
+export function addStep(totals: RunTotals, step: StepData): RunTotals {
+  return {
+    toolCalls: totals.toolCalls + (step.toolCalls?.length ?? 0),
+    inputTokens: totals.inputTokens + (step.usage?.inputTokens ?? 0),
+    outputTokens: totals.outputTokens + (step.usage?.outputTokens ?? 0),
+    costUsd: totals.costUsd + (step.usage?.costUsd ?? 0),
+  };
+}
+
+/** `tool calls 3 · tokens 2,400 in / 120 out · $0.0123 · 4.2 s` */
+export function progressLine(totals: RunTotals, elapsedMs: number): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  return (
+    `tool calls ${totals.toolCalls} · tokens ${n(totals.inputTokens)} in / ${n(totals.outputTokens)} out` +
+    ` · $${totals.costUsd.toFixed(4)} · ${(elapsedMs / 1000).toFixed(1)} s`
+  );
+}
+
 function firstLine(text: string, max = 100): string {
   const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
   return line.length > max ? `${line.slice(0, max)}…` : line;
@@ -89,23 +126,21 @@ async function drive(
   const runId = runIdForTrigger(trigger.id);
   let after = -1;
   let steps = 0;
+  let totals: RunTotals = { toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   for (;;) {
     for (const event of await events.listByThread(trigger.data.threadId, {
       afterSequence: after,
     })) {
       after = event.sequence;
-      const data = event.data as {
-        step?: number;
-        action?: string;
-        observation?: string;
-        thought?: string;
-      };
+      const data = event.data as StepData;
       if (event.type === 'evt.run.step') {
         steps += 1;
+        totals = addStep(totals, data);
         write(
           `  step ${data.step ?? steps - 1}: ${firstLine(data.action || data.thought || '(no action)')}`,
         );
         if (data.observation) write(`    → ${firstLine(data.observation)}`);
+        write(`    ${progressLine(totals, Date.now() - started)}`);
       }
     }
     const run = await runs.get(runId);
