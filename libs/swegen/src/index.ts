@@ -142,3 +142,33 @@ export {
   type FarmFixturePr,
   type FarmFixturePull,
 } from './testing/farm-fixture.js';
+export {
+  TRIAL_CLASSES,
+  classesFor,
+  taskVerdict,
+  trialPassed,
+  type JudgedTrial,
+  type TaskVerdict,
+  type TaskVerdictKind,
+  type TrialClass,
+} from './analyze/task-verdict.js';
+export {
+  TRIAL_CLASSIFICATION_TOOL,
+  classificationPrompt,
+  classifyTrial,
+  type TrialClassification,
+  type TrialEvidence,
+} from './analyze/trial-classifier.js';
+export {
+  condenseTrajectory,
+  runAgentTrial,
+  type AgentTrialInput,
+  type AgentTrialRun,
+  type AgentTrialSettings,
+} from './analyze/agent-trial.js';
+export {
+  analyzeTask,
+  type AnalyzeOptions,
+  type AnalyzedTrial,
+  type TaskAnalysis,
+} from './analyze/analyze-task.js';
