@@ -1,6 +1,7 @@
-import { DeliveryRepository, ThreadRepository } from '@caravel/db';
+import { ConnectTenantRepository, DeliveryRepository, ThreadRepository } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
+import { ConnectController } from './handlers/connect.controller.js';
 import { WebhooksController } from './handlers/webhooks.controller.js';
 import { RawBodyInstaller } from './http/raw-body.middleware.js';
 import { CLOCK, systemClock, type Clock } from './ingress.clock.js';
@@ -9,6 +10,7 @@ import {
   ingressSettingsSchema,
   type IngressSettings,
 } from './ingress.settings.js';
+import { ConfluenceConnectService } from './services/confluence-connect.service.js';
 import { SourceWebhooksService } from './services/source-webhooks.service.js';
 import { TriggerIntakeService } from './services/trigger-intake.service.js';
 
@@ -19,14 +21,16 @@ import { TriggerIntakeService } from './services/trigger-intake.service.js';
  * static ones of the same token).
  */
 @Module({
-  controllers: [WebhooksController],
+  controllers: [WebhooksController, ConnectController],
   providers: [
     { provide: INGRESS_SETTINGS, useValue: ingressSettingsSchema.parse({}) },
     { provide: CLOCK, useValue: systemClock },
     RawBodyInstaller,
     SourceWebhooksService,
     TriggerIntakeService,
+    ConfluenceConnectService,
     repositoryProvider(DeliveryRepository),
+    repositoryProvider(ConnectTenantRepository),
     repositoryProvider(ThreadRepository),
   ],
 })

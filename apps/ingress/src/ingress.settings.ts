@@ -1,4 +1,5 @@
 import { documented } from '@caravel/config';
+import { channelSettingsSchema } from '@caravel/integrations';
 import { z } from 'zod';
 
 const optionalSecret = (description: string) =>
@@ -43,6 +44,29 @@ export const ingressSettingsSchema = z.object({
   JIRA_HMAC_SECRET: optionalSecret(
     'When set, Jira requests must also carry X-Caravel-Timestamp and an HMAC of timestamp.body in X-Caravel-Signature',
   ),
+  CONFLUENCE_APP_KEY: documented(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ., _ or -')
+      .default('caravel'),
+    { description: 'Key of the private Atlassian Connect app (the descriptor and JWT aud)' },
+  ),
+  CONFLUENCE_BASE_URL: documented(z.url().optional(), {
+    description:
+      "Caravel's public base URL as the Connect app names it; the /connect routes answer 401 while unset",
+    example: 'https://caravel.example.com',
+  }),
+  CONNECT_KEYS_URL: documented(z.url().default('https://connect-install-keys.atlassian.com'), {
+    description: "Atlassian's public keys for signed install callbacks (<url>/<kid>)",
+  }),
+  CONFLUENCE_EMAIL: documented(z.string().min(1).optional(), {
+    description: 'Confluence service account email: comments are re-fetched as this account',
+  }),
+  CONFLUENCE_API_TOKEN: optionalSecret('Confluence service account API token'),
+  CONFLUENCE_BOT_ACCOUNT_ID: documented(z.string().min(1).optional(), {
+    description: "The service account's Atlassian account id: mentions of it start runs",
+  }),
+  CARAVEL_TOKEN_KEYS: channelSettingsSchema.shape.CARAVEL_TOKEN_KEYS,
   TRUSTED_AUTHORS: documented(
     z
       .string()
@@ -53,7 +77,7 @@ export const ingressSettingsSchema = z.object({
           .map((entry) => entry.trim())
           .filter((entry) => entry !== '');
         for (const entry of entries) {
-          if (!/^(github|slack|linear|jira):\S+$/.test(entry)) {
+          if (!/^(github|slack|linear|jira|confluence):\S+$/.test(entry)) {
             context.addIssue({ code: 'custom', message: `"${entry}" is not <source>:<id>` });
           }
         }
@@ -61,7 +85,7 @@ export const ingressSettingsSchema = z.object({
       }),
     {
       description:
-        'Comma list of <source>:<id> whose requests are trusted (github:login,slack:U123,linear:<user id>,jira:<account id>)',
+        'Comma list of <source>:<id> whose requests are trusted (github:login,slack:U123,linear:<user id>,jira:<account id>,confluence:<account id>)',
       example: 'github:octocat,slack:U0123ABCD',
     },
   ),

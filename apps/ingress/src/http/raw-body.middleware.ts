@@ -47,7 +47,7 @@ export function readRawBody(request: Request, response: Response, next: NextFunc
 }
 
 /**
- * Mounts {@link readRawBody} on `/webhooks` when the module is instantiated. That is before
+ * Mounts {@link readRawBody} on `/webhooks` and `/connect` when the module is instantiated. That is before
  * Nest's `init()` registers its global JSON and urlencoded parsers, so for these routes the raw
  * reader runs first, consumes the stream, and the parsers then skip a finished request. Every
  * other route keeps Nest's parsing.
@@ -56,5 +56,6 @@ export function readRawBody(request: Request, response: Response, next: NextFunc
 export class RawBodyInstaller {
   constructor(adapterHost: HttpAdapterHost) {
     adapterHost.httpAdapter.use('/webhooks', readRawBody);
+    adapterHost.httpAdapter.use('/connect', readRawBody);
   }
 }

@@ -1,0 +1,58 @@
+import { AppError } from '@caravel/errors';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { rawBodyOf } from '../http/raw-body.middleware.js';
+import {
+  ConfluenceConnectService,
+  type ConnectCall,
+} from '../services/confluence-connect.service.js';
+import type { WebhookAnswer } from '../services/webhook-answer.js';
+
+type Body = Record<string, unknown>;
+
+function callOf(req: Request): ConnectCall {
+  const [path = '/', query = ''] = req.originalUrl.split('?', 2);
+  return {
+    method: req.method,
+    path,
+    query: new URLSearchParams(query),
+    headers: req.headers,
+    rawBody: rawBodyOf(req),
+  };
+}
+
+function reply(response: Response, answer: WebhookAnswer): Body {
+  response.status(answer.status);
+  return answer.body;
+}
+
+/** The Atlassian Connect app's routes: descriptor, lifecycle callbacks, webhooks. */
+@Controller('connect')
+export class ConnectController {
+  constructor(private readonly connect: ConfluenceConnectService) {}
+
+  @Get('atlassian-connect.json')
+  descriptor(): Body {
+    const descriptor = this.connect.descriptor();
+    if (!descriptor) throw new AppError('PRECONDITION_FAILED', 'CONFLUENCE_BASE_URL is unset');
+    return descriptor;
+  }
+
+  @Post('installed')
+  async installed(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+    return reply(res, await this.connect.installed(callOf(req)));
+  }
+
+  @Post('uninstalled')
+  async uninstalled(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+    return reply(res, await this.connect.uninstalled(callOf(req)));
+  }
+
+  @Post('webhooks/comment-created')
+  async commentCreated(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Body> {
+    return reply(res, await this.connect.commentCreated(callOf(req)));
+  }
+}

@@ -1,0 +1,152 @@
+import { ConnectTenantRepository } from '@caravel/db';
+import { ConfluenceWiki, parseKeyring, TokenCipher } from '@caravel/integrations';
+import { Inject, Injectable } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import { z } from 'zod';
+import { commentIdOf, mapConfluenceComment } from '../events/confluence-event.mapper.js';
+import { parseJsonBody } from '../events/parse-json.js';
+import { CLOCK, type Clock } from '../ingress.clock.js';
+import { payloadMalformed, signatureInvalid } from '../ingress.errors.js';
+import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
+import { connectJwtIssuer, verifyConnectJwt } from '../verification/connect-jwt.verifier.js';
+import { verifyInstallJwt } from '../verification/connect-install.verifier.js';
+import { headerValue } from '../verification/headers.js';
+import { connectDescriptor } from './connect-descriptor.js';
+import { ConnectKeys } from './connect-keys.js';
+import { TriggerIntakeService } from './trigger-intake.service.js';
+import type { WebhookAnswer } from './webhook-answer.js';
+
+/** A request to a `/connect` route as received: method, path, query, headers, raw bytes. */
+export interface ConnectCall {
+  method: string;
+  /** The path without the query string. */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  rawBody: Buffer;
+}
+
+const lifecycleBody = z.object({
+  key: z.string().min(1),
+  clientKey: z.string().min(1),
+  baseUrl: z.url(),
+  productType: z.string().min(1).default('confluence'),
+  sharedSecret: z.string().min(1).optional(),
+});
+
+/** The tenant's shared secret is sealed under this context, so it opens for that row only. */
+const secretContext = (clientKey: string) => `connect|${clientKey}|shared-secret`;
+
+/**
+ * The private Atlassian Connect app: its descriptor, its RS256-signed lifecycle callbacks (the
+ * tenant's shared secret is sealed before it is stored) and `comment_created`, verified with the
+ * tenant's secret and `qsh`, whose comment is then re-fetched as the service account.
+ */
+@Injectable()
+export class ConfluenceConnectService {
+  private readonly keys: ConnectKeys;
+  private readonly cipher: TokenCipher | undefined;
+
+  constructor(
+    private readonly tenants: ConnectTenantRepository,
+    private readonly intake: TriggerIntakeService,
+    @Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.keys = new ConnectKeys(settings.CONNECT_KEYS_URL);
+    const ring = settings.CARAVEL_TOKEN_KEYS;
+    this.cipher = ring ? new TokenCipher(parseKeyring(ring)) : undefined;
+  }
+
+  /** The descriptor; null while Caravel's base URL is unset. */
+  descriptor(): Record<string, unknown> | null {
+    const base = this.settings.CONFLUENCE_BASE_URL;
+    return base ? connectDescriptor(this.settings.CONFLUENCE_APP_KEY, base) : null;
+  }
+
+  async installed(call: ConnectCall): Promise<WebhookAnswer> {
+    const { body, cipher } = await this.verifiedLifecycle(call);
+    if (!body.sharedSecret) throw payloadMalformed('confluence', 'installed without sharedSecret');
+    const sealed = cipher.encrypt(body.sharedSecret, secretContext(body.clientKey));
+    await this.tenants.install({
+      clientKey: body.clientKey,
+      baseUrl: body.baseUrl,
+      productType: body.productType,
+      sealedSecret: sealed.ciphertext,
+      keyId: sealed.keyId,
+      at: this.clock.now(),
+    });
+    return { status: 200, body: { ok: true } };
+  }
+
+  async uninstalled(call: ConnectCall): Promise<WebhookAnswer> {
+    const { body } = await this.verifiedLifecycle(call);
+    await this.tenants.uninstall(body.clientKey, this.clock.now());
+    return { status: 200, body: { ok: true } };
+  }
+
+  async commentCreated(call: ConnectCall): Promise<WebhookAnswer> {
+    const { base, cipher } = this.ready();
+    const token = connectToken(call);
+    const tenant = await this.tenants.getInstalled(connectJwtIssuer(token));
+    if (!tenant) throw signatureInvalid('confluence', 'no installed tenant for this iss');
+    const secret = cipher.decrypt(tenant.sealedSecret, secretContext(tenant.clientKey));
+    verifyConnectJwt(token, secret, this.request(call, base), this.clock.now());
+    const payload = parseJsonBody('confluence', call.rawBody);
+    const wiki = new ConfluenceWiki({
+      baseUrl: tenant.baseUrl,
+      email: this.settings.CONFLUENCE_EMAIL,
+      apiToken: this.settings.CONFLUENCE_API_TOKEN,
+    });
+    const comment = await wiki.getComment(commentIdOf(payload));
+    const decision = mapConfluenceComment(tenant, comment, {
+      accountId: this.settings.CONFLUENCE_BOT_ACCOUNT_ID,
+      handle: this.settings.GITHUB_BOT_HANDLE,
+    });
+    return this.intake.take(decision, payload);
+  }
+
+  /** Verifies a lifecycle callback (RS256, aud, qsh) and its body, which must match the `iss`. */
+  private async verifiedLifecycle(call: ConnectCall) {
+    const { base, cipher } = this.ready();
+    const claims = await verifyInstallJwt(connectToken(call), (kid) => this.keys.key(kid), {
+      audience: base,
+      request: this.request(call, base),
+      now: this.clock.now(),
+    });
+    const parsed = lifecycleBody.safeParse(parseJsonBody('confluence', call.rawBody));
+    if (!parsed.success) throw payloadMalformed('confluence', parsed.error.message);
+    if (parsed.data.clientKey !== claims.iss) {
+      throw signatureInvalid('confluence install', 'the body names another clientKey than iss');
+    }
+    if (parsed.data.key !== this.settings.CONFLUENCE_APP_KEY) {
+      throw payloadMalformed('confluence', `the callback is for app ${parsed.data.key}`);
+    }
+    return { body: parsed.data, cipher };
+  }
+
+  private ready(): { base: string; cipher: TokenCipher } {
+    const base = this.settings.CONFLUENCE_BASE_URL;
+    if (!base || !this.cipher) {
+      throw signatureInvalid('confluence', 'CONFLUENCE_BASE_URL or CARAVEL_TOKEN_KEYS is unset');
+    }
+    return { base, cipher: this.cipher };
+  }
+
+  private request(call: ConnectCall, base: string) {
+    return {
+      method: call.method,
+      path: call.path,
+      query: call.query,
+      contextPath: new URL(base).pathname,
+    };
+  }
+}
+
+/** The Connect JWT: `Authorization: JWT <token>`, else the `jwt` query parameter. */
+function connectToken(call: ConnectCall): string {
+  const header = /^JWT (\S+)$/.exec(headerValue(call.headers, 'authorization') ?? '')?.[1];
+  const token = header ?? call.query.get('jwt');
+  if (!token) throw signatureInvalid('confluence', 'no Connect JWT');
+  return token;
+}
