@@ -39,6 +39,10 @@ export const OPTIONS = {
   'publish-clone-dir': { type: 'string' },
   'publish-dry-run': { type: 'boolean' },
   'cleanup-local': { type: 'boolean' },
+  'n-trials': { type: 'string', short: 'k' },
+  'n-concurrent': { type: 'string', short: 'n' },
+  'analysis-model': { type: 'string' },
+  'skip-classify': { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 

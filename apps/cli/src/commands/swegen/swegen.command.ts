@@ -12,9 +12,10 @@ import { count, oneOf, OPTIONS, type Values } from './swegen.args.js';
 import { swegenCreate } from './create.command.js';
 import { parseSwegenEnv } from './swegen.config.js';
 import { swegenValidate } from './validate.command.js';
+import { swegenAnalyze } from './analyze.command.js';
 
 /** Usage of `caravel swegen`. */
-export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm> [options]
+export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm|analyze> [options]
 
   create --repo OWNER/REPO --pr N     turn a merged PR into a validated Harbor task (GitHub API)
     --repo-path DIR --pr-json FILE    ...or from an injected source: a local clone + the PR as JSON
@@ -34,6 +35,10 @@ export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm> [optio
   farm OWNER/REPO                     every merged PR (newest first) to a task, resumable
     --resume-from DATE|ISO --reset --dry-run (evaluate only, record nothing) --skip-list FILE
     --max-prs N --task-delay S --per-page N, and create's model/sandbox/runner/gate options
+  analyze TASK                        agent trials on a task, each classified, then a verdict
+    -k, --n-trials N (3) -n, --n-concurrent N (3) --model REF (the agent) --analysis-model REF
+    (the classifier, default the agent's model) --skip-classify --repo-path DIR --sandbox
+    --state-dir --max-model-calls N; writes TASK/analysis.json, exit 12 unless the task is kept
   publishing (create and farm): --publish-repo OWNER/REPO (token GIT_TOKEN, else GITHUB_TOKEN)
     --publish-path DIR (tasks) --publish-base BRANCH (main) --publish-branch-prefix (task/)
     --publish-state-branch-prefix (farm-state/) --publish-state-path (state)
@@ -41,7 +46,7 @@ export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm> [optio
 
 Exit status: 0 ok, 1 unexpected failure, 2 bad usage, 10 trivial PR, 11 missing issue,
 12 validation failed, 13 already exists, 14 publish error, 15 publish auth error, 16 rate limited,
-17 PR not merged, 18 git failed; farm: 130 stopped by SIGINT/SIGTERM (state saved).
+17 PR not merged, 18 git failed; analyze: 12 when the verdict drops the task; farm: 130 stopped by SIGINT/SIGTERM (state saved).
 `;
 
 async function create(
@@ -114,6 +119,37 @@ async function validate(
     : swegenExitCode(swegenError('validation_failed', 'validation failed'));
 }
 
+async function analyze(
+  positionals: string[],
+  values: Values,
+  env: EnvSource,
+  write: (line: string) => void,
+): Promise<number> {
+  const task = positionals[1];
+  if (!task) throw swegenError('invalid_input', 'analyze needs a task directory');
+  const trials = count('n-trials', values['n-trials'], 3);
+  if (trials < 1) throw swegenError('invalid_input', '--n-trials must be at least 1');
+  const analysis = await swegenAnalyze(
+    {
+      task,
+      ...(values['repo-path'] ? { repoPath: values['repo-path'] } : {}),
+      stateDir: values['state-dir'] ?? '.swegen',
+      ...(values.model ? { model: values.model } : {}),
+      ...(values['analysis-model'] ? { analysisModel: values['analysis-model'] } : {}),
+      sandbox: oneOf('sandbox', values.sandbox, ['bwrap', 'local'], 'bwrap'),
+      trials,
+      concurrency: Math.max(1, count('n-concurrent', values['n-concurrent'], 3)),
+      classify: !values['skip-classify'],
+      maxModelCalls: count('max-model-calls', values['max-model-calls'], 40),
+      write,
+    },
+    parseSwegenEnv(env),
+  );
+  return analysis.verdict.keep
+    ? 0
+    : swegenExitCode(swegenError('validation_failed', 'the verdict drops the task'));
+}
+
 /**
  * `caravel swegen ...`: parses its own arguments, runs the subcommand, and returns the process
  * exit status (a coded swegen error prints one line and maps to its own status).
@@ -141,6 +177,7 @@ export async function runSwegen(
     if (sub === 'create') return await create(values, env, io.out);
     if (sub === 'validate') return await validate(positionals, values, env, io.out);
     if (sub === 'farm') return await farmCommand(positionals, values, env, io.out);
+    if (sub === 'analyze') return await analyze(positionals, values, env, io.out);
     throw swegenError('invalid_input', `unknown swegen command '${sub}'`);
   } catch (error) {
     if (!isAppError(error)) {

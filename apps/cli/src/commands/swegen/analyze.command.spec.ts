@@ -1,0 +1,81 @@
+import { describe, expect, it } from '@jest/globals';
+import { trialLine } from './analyze.command.js';
+import { runSwegen, SWEGEN_USAGE } from './swegen.command.js';
+
+async function swegen(args: string[]): Promise<{ status: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = await runSwegen(
+    args,
+    {},
+    {
+      out: (l) => out.push(l) > 0,
+      err: (l) => err.push(l) > 0,
+    },
+  );
+  return { status, out, err };
+}
+
+describe('caravel swegen analyze', () => {
+  it('lists analyze and its options in the usage', () => {
+    expect(SWEGEN_USAGE).toContain('analyze TASK');
+    expect(SWEGEN_USAGE).toContain('-k, --n-trials N (3) -n, --n-concurrent N (3)');
+  });
+
+  it('refuses a missing task with exit 2', async () => {
+    const run = await swegen(['analyze']);
+    expect(run).toMatchObject({
+      status: 2,
+      err: ['caravel swegen: analyze needs a task directory'],
+    });
+  });
+
+  it('refuses zero trials given as -k with exit 2', async () => {
+    const run = await swegen(['analyze', 'tasks/x', '-k', '0', '-n', '2']);
+    expect(run).toMatchObject({
+      status: 2,
+      err: ['caravel swegen: --n-trials must be at least 1'],
+    });
+  });
+
+  it('refuses to run without a model', async () => {
+    const run = await swegen(['analyze', 'tasks/x', '--n-trials', '2']);
+    expect(run.status).toBe(2);
+    expect(run.err[0]).toContain('no model');
+  });
+});
+
+describe('trialLine', () => {
+  it('shows the reward and the classification with its reason', () => {
+    const line = trialLine(
+      {
+        trial: 2,
+        reward: 0,
+        classification: { classification: 'good_failure', reason: 'no change', evidence: '' },
+        changedFiles: [],
+        testFilesTouched: [],
+        logDir: '/jobs/t/analyze/trial-2',
+      },
+      3,
+    );
+    expect(line).toBe('[trial 2/3] reward=0 good_failure: no change');
+  });
+
+  it('says why a trial has no reward and no classification', () => {
+    const line = trialLine(
+      {
+        trial: 1,
+        reward: null,
+        rewardError: 'the verifier timed out',
+        classificationError: 'no tool call',
+        changedFiles: [],
+        testFilesTouched: [],
+        logDir: '/jobs/t/analyze/trial-1',
+      },
+      1,
+    );
+    expect(line).toBe(
+      '[trial 1/1] reward=none (the verifier timed out) unclassified (no tool call)',
+    );
+  });
+});
