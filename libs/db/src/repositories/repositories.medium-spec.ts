@@ -207,6 +207,9 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
       finishedAt: t(13),
     });
     expect(await runs.get(a.id)).toEqual(done);
+    // A start handled after the end (separate consumers) leaves the finished run alone.
+    expect(await runs.markStarted(a.id, { runner: 'late', at: t(14) })).toBeNull();
+    expect(await runs.get(a.id)).toEqual(done);
     expect(await runs.markStarted(randomUUID(), { runner: 'x' })).toBeNull();
     expect((await runs.listByThread(threadId)).map((run) => run.id)).toEqual([a.id, b.id]);
     const recent = await runs.listRecent({ limit: 100 });

@@ -126,6 +126,8 @@ export class RunRepository {
         heartbeat_at: timeOr(start.at),
       })
       .where('id', '=', id)
+      // A run's end may be handled before its start (separate consumers): never un-finish it.
+      .where('finished_at', 'is', null)
       .returningAll()
       .executeTakeFirst();
     return row ? toRow(row) : null;
