@@ -170,6 +170,43 @@ await describeEachPair('the runner loop, end to end', (kind) => {
     expect(fake.requests.length - before).toBe(2);
   });
 
+  it('ends with submitted (exit_forfeit) when the agent gives up, keeping what it changed', async () => {
+    const model = await scriptedModel(scripts, `forfeit-${kind}`, [
+      shell('echo notes > notes.txt'),
+      { tool_calls: [{ name: 'exit_forfeit', args: { reason: 'the task needs credentials' } }] },
+    ]);
+    const out = await runScenario(pair, { prompt: 'deploy it', options: { model } });
+
+    expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted (exit_forfeit)' });
+    expect(out.traj.info.submission).toContain('notes.txt');
+  });
+
+  it('ends with exit_context when the provider refuses the prompt as too long', async () => {
+    fake.enqueue({
+      error: {
+        status: 400,
+        message: "This model's maximum context length is 8192 tokens, your messages had 9001.",
+        type: 'invalid_request_error',
+      },
+    });
+    const out = await runScenario(pair, {
+      prompt: 'read everything',
+      options: { model: 'openai-compatible:scenario-model' },
+    });
+
+    expect(out.run).toMatchObject({ status: 'failed', exitStatus: 'exit_context' });
+  });
+
+  it('ends with exit_error, not a crash, when the thread names a model that does not exist', async () => {
+    const out = await runScenario(pair, {
+      prompt: 'anything',
+      options: { model: 'nonexistent:model-x' },
+    });
+
+    expect(out.run).toMatchObject({ status: 'failed', exitStatus: 'exit_error' });
+    expect(out.run.summary).toMatch(/model/i);
+  });
+
   it('a provider that keeps failing ends the run with exit_api', async () => {
     const failure = { error: { status: 500, message: 'upstream broke' } };
     fake.enqueue(failure, failure, failure, failure);

@@ -22,6 +22,7 @@ describe('curated tool sets', () => {
       'reply_to_user',
       'commit_and_open_pr',
       'submit',
+      'exit_forfeit',
       'no_op',
       'confirming_completion',
     ]);
@@ -49,9 +50,9 @@ describe('curated tool sets', () => {
     }
   });
 
-  it('marks submit, and only submit, as ending the run', () => {
+  it('marks submit and exit_forfeit, and only those, as ending the run', () => {
     const main = curatedTools({ sandbox, channel, scm: new InMemoryScm() });
-    expect(main.filter(endsRun).map((t) => t.name)).toEqual(['submit']);
+    expect(main.filter(endsRun).map((t) => t.name)).toEqual(['submit', 'exit_forfeit']);
   });
 
   it('has unique names and adapts every tool for LangChain', () => {

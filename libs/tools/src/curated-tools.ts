@@ -12,6 +12,7 @@ import { grepTool } from './tools/grep.tool.js';
 import { lsTool } from './tools/ls.tool.js';
 import { readFileTool } from './tools/read-file.tool.js';
 import { replyToUserTool } from './tools/reply-to-user.tool.js';
+import { forfeitTool } from './tools/forfeit.tool.js';
 import { submitTool } from './tools/submit.tool.js';
 import { writeFileTool } from './tools/write-file.tool.js';
 import { reportPlatformIssueTool, saveUserInstructionsTool } from './tools/agent-profile.tools.js';
@@ -53,6 +54,7 @@ export function curatedTools(
     replyToUserTool(ports.channel),
     commitAndOpenPrTool(ports.scm),
     submitTool(ports.sandbox, resolved),
+    forfeitTool(),
     noOpTool(),
     confirmingCompletionTool(),
   ];

@@ -14,6 +14,7 @@ import {
   type EnvelopeOf,
   type StartRunV1,
 } from '@caravel/contracts';
+import { FORFEIT_TOOL_NAME } from '@caravel/tools';
 import type { MessagePublisher } from '@caravel/messaging';
 import type { MiddlewareEvent } from '@caravel/middleware';
 import type { AgentFactoryService } from '../agent/agent-factory.service.js';
@@ -162,6 +163,7 @@ async function conclude(
       context.signal,
     );
     if (middlewareExit) return await concludeRun(exitReasonForMiddleware(middlewareExit), diff);
+    if (recorder.toolsCalled.at(-1) === FORFEIT_TOOL_NAME) return concludeRun('exit_forfeit', diff);
     return concludeSubmitted(await diff());
   } catch (error) {
     await recorder.flush().catch(() => undefined);

@@ -9,11 +9,11 @@ import {
   type EnvelopeOf,
   type StartRunV1,
 } from '@caravel/contracts';
+import { FORFEIT_TOOL_NAME, type ReplyChannel } from '@caravel/tools';
 import { AppError, isAppError } from '@caravel/errors';
 import { ThreadMessageRepository } from '@caravel/db';
 import { MessagePublisher, type Bus, type Lease } from '@caravel/messaging';
 import type { MessageQueue, MiddlewareEvent, QueuedMessage } from '@caravel/middleware';
-import type { ReplyChannel } from '@caravel/tools';
 import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { isSandboxUnreachable, type Sandbox } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -201,6 +201,9 @@ export class RunExecutorService {
       const tools = workspace.tools;
       if (middlewareExit)
         return concludeRun(exitReasonForMiddleware(middlewareExit), () => tools.diff());
+      // The agent gave up (SWE-agent's exit_forfeit); whatever it changed is still autosubmitted.
+      if (recorder.toolsCalled.at(-1) === FORFEIT_TOOL_NAME)
+        return concludeRun('exit_forfeit', () => tools.diff());
       return concludeSubmitted(await tools.diff());
     } catch (error) {
       await recorder.flush().catch(() => undefined);

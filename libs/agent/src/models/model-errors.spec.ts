@@ -47,6 +47,30 @@ describe('toModelError', () => {
     expect(error.message).not.toContain('Troubleshooting');
   });
 
+  it.each([
+    "This model's maximum context length is 8192 tokens. However, your messages resulted in 9001 tokens.",
+    'prompt is too long: 210000 tokens > 200000 maximum',
+    'Input exceeds the context window of this model',
+  ])('marks a refused over-long prompt as exit_context: %s', (message) => {
+    const error = toModelError(Object.assign(new Error(message), { status: 400 }), 'openai');
+    expect(error.code).toBe('BAD_REQUEST');
+    expect(error.details['exitReason']).toBe('exit_context');
+  });
+
+  it('recognises an over-long prompt even when the client lost the status', () => {
+    const error = toModelError(new Error('prompt is too long: 300000 tokens'), 'anthropic');
+    expect(error).toMatchObject({ code: 'BAD_REQUEST', retryable: false });
+    expect(error.details['exitReason']).toBe('exit_context');
+  });
+
+  it('leaves other refusals without an exit reason', () => {
+    const error = toModelError(
+      Object.assign(new Error('invalid tool schema'), { status: 400 }),
+      'openai',
+    );
+    expect(error.details['exitReason']).toBeUndefined();
+  });
+
   it('keeps AppErrors and wraps non-errors', () => {
     const coded = new AppError('TIMEOUT', 'already coded');
     expect(toModelError(coded, 'openai')).toBe(coded);

@@ -9,6 +9,10 @@ export interface ProviderFailure {
   readonly body?: unknown;
 }
 
+/** How OpenAI, Anthropic and OpenAI-compatible servers say a prompt exceeds the context window. */
+const CONTEXT_EXCEEDED =
+  /context[_ ]length|maximum context|context window|prompt is too long|too many (input )?tokens/i;
+
 type HeaderBag = { get(name: string): string | null } | Record<string, string | undefined>;
 
 function readHeader(headers: unknown, name: string): string | null {
@@ -53,6 +57,14 @@ export function providerFailureError(failure: ProviderFailure, cause?: unknown):
   if (status === 401 || status === 403) {
     return new AppError('CONFIG_INVALID', `${text}; check the ${provider} credentials`, {
       details,
+      cause,
+    });
+  }
+  // The provider refused the prompt as too long (whatever status the client kept): the run ends
+  // `exit_context`, as in SWE-agent, and retrying the same prompt cannot help.
+  if (CONTEXT_EXCEEDED.test(failure.message)) {
+    return new AppError('BAD_REQUEST', text, {
+      details: { ...details, exitReason: 'exit_context' },
       cause,
     });
   }
