@@ -84,6 +84,9 @@ export async function streamRun(
   const stream = await built.agent.stream(input, {
     ...config,
     ...(signal ? { signal } : {}),
+    // Each step is durable before the next one starts: a runner killed while a tool runs resumes
+    // with the model's answer in hand, never asking again (the default writes asynchronously).
+    durability: 'sync' as const,
     streamMode: 'updates',
     recursionLimit: built.recursionLimit,
   });
