@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Runner benchmark: per-step overhead of Caravel's agent (the eleven middleware, the curated tools
+// Runner benchmark: per-step overhead of Caravel's agent (the whole middleware stack with the loop
+// discipline on — requery, run limits, model retry, plan mode, guards —, the curated tools
 // and their LangChain adapter) against a bare LangGraph agent with the same zero-latency scripted
 // model and a trivial tool, measured in the same run; then the memory an idle thread costs.
 //   node tools/scripts/build.mjs && node tools/bench/runner/run.mjs [--steps 40] [--runs 5] [--threads 200]
-import { CannedChatModel } from '@caravel/agent';
+import { CARAVEL_BLOCKLIST, CannedChatModel } from '@caravel/agent';
 import { buildMiddlewareStack, graphRecursionLimitFor, systemClock } from '@caravel/middleware';
 import { DirectoryToolSandbox, curatedTools, toLangChainTools } from '@caravel/tools';
 import { MemorySaver } from '@langchain/langgraph';
@@ -70,6 +71,14 @@ function caravelAgent(steps, sandbox) {
     circuitBreakerThreshold: 3,
     primaryModel: { provider: 'scripted', modelId: 'bench' },
     modelCallTimeoutMs: 60_000,
+    requery: { validator: { blocklist: CARAVEL_BLOCKLIST, multilineCommands: [] } },
+    runLimits: {
+      limits: { maxCostUsd: 3, maxWallTimeMs: 7_200_000, maxInputTokens: 200_000 },
+      execution: { maxTotalExecutionSeconds: 1800, maxConsecutiveTimeouts: 3 },
+      stuckThreshold: 0,
+      pricing: { estimateCallUsd: () => 0, costUsd: () => 0 },
+      promptMessageId: 'bench-prompt',
+    },
   });
   const owned = new Set(middleware.flatMap((m) => (m.tools ?? []).map((t) => t.name)));
   const scm = {
