@@ -3,6 +3,7 @@ import {
   ThreadPlanRepository,
   ThreadRepository,
   UserInstructionsRepository,
+  UserProfileRepository,
   UserTokenRepository,
 } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
@@ -31,6 +32,7 @@ export class AgentRunnerModule {
         AttemptsService,
         ChatAgentService,
         repositoryProvider(ThreadRepository),
+        repositoryProvider(UserProfileRepository),
         AgentFactoryService,
         CheckpointerService,
         ThreadSandboxService,

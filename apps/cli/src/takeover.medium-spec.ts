@@ -165,4 +165,25 @@ await describeEachPair('human takeover', (kind) => {
     for (const writer of ['execute', 'write_file', 'edit_file', 'commit_and_open_pr', 'submit'])
       expect(offered.has(writer)).toBe(false);
   });
+
+  it("uses the person's profile model when the thread names none, and refuses an unknown model", async () => {
+    const put = (identity: string, body: unknown) =>
+      fetch(`${pair.host.url}/api/profiles/${identity}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify(body),
+      });
+    expect((await put('synthetic:scenario', { model: 'nonexistent:model-x' })).status).toBe(400);
+    expect(
+      (await put('synthetic:scenario', { model: 'openai-compatible:profile-model' })).status,
+    ).toBe(200);
+    fake.enqueue({ toolCalls: [{ name: 'submit', args: {} }] });
+
+    const started = await startScenario(pair, { prompt: 'nothing to do', options: {} });
+    const out = await scenarioOutcome(pair, started);
+
+    expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    expect(out.traj.replay_config).toContain('openai-compatible:profile-model');
+    expect((await put('synthetic:scenario', { model: null })).status).toBe(200);
+  });
 });

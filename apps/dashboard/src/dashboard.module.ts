@@ -1,6 +1,12 @@
-import { RunEventRepository, RunRepository, ThreadRepository } from '@caravel/db';
+import {
+  RunEventRepository,
+  RunRepository,
+  ThreadRepository,
+  UserProfileRepository,
+} from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
+import { ProfilesController } from './controllers/profiles.controller.js';
 import { ThreadActionsController } from './controllers/thread-actions.controller.js';
 import { ThreadsController } from './controllers/threads.controller.js';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from './dashboard.settings.js';
@@ -19,7 +25,12 @@ export class DashboardModule {
   static register(settings: DashboardSettings): DynamicModule {
     return {
       module: DashboardModule,
-      controllers: [ThreadsController, ThreadActionsController, RunEventsHandler],
+      controllers: [
+        ThreadsController,
+        ThreadActionsController,
+        ProfilesController,
+        RunEventsHandler,
+      ],
       providers: [
         { provide: DASHBOARD_SETTINGS, useValue: settings },
         ActionTokenGuard,
@@ -29,6 +40,7 @@ export class DashboardModule {
         repositoryProvider(ThreadRepository),
         repositoryProvider(RunRepository),
         repositoryProvider(RunEventRepository),
+        repositoryProvider(UserProfileRepository),
       ],
     };
   }

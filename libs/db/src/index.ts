@@ -107,3 +107,7 @@ export {
   type ConnectInstall,
   type ConnectTenantRow,
 } from './repositories/connect-tenant.repository.js';
+export {
+  UserProfileRepository,
+  type UserProfileRow,
+} from './repositories/user-profile.repository.js';

@@ -58,11 +58,7 @@ export { lsTool, type LsOutput } from './tools/ls.tool.js';
 export { globTool, type GlobOutput } from './tools/glob.tool.js';
 export { grepTool, type GrepOutput } from './tools/grep.tool.js';
 export { submitTool, type SubmitOutput } from './tools/submit.tool.js';
-export {
-  FORFEIT_TOOL_NAME,
-  forfeitTool,
-  type ForfeitOutput,
-} from './tools/forfeit.tool.js';
+export { FORFEIT_TOOL_NAME, forfeitTool, type ForfeitOutput } from './tools/forfeit.tool.js';
 export {
   confirmingCompletionTool,
   noOpTool,

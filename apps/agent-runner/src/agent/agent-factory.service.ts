@@ -32,7 +32,12 @@ import {
   type ReplyChannel,
   type ScmPort,
 } from '@caravel/tools';
-import { ThreadPlanRepository, UserInstructionsRepository } from '@caravel/db';
+import {
+  ThreadPlanRepository,
+  UserInstructionsRepository,
+  UserProfileRepository,
+  type UserProfileRow,
+} from '@caravel/db';
 import { isSandboxUnreachable } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -98,12 +103,14 @@ export class AgentFactoryService {
     @Inject(CheckpointerService) private readonly checkpointer: CheckpointerService,
     @Inject(ThreadPlanRepository) private readonly plans: ThreadPlanRepository,
     @Inject(UserInstructionsRepository) private readonly instructions: UserInstructionsRepository,
+    @Inject(UserProfileRepository) private readonly profiles: UserProfileRepository,
   ) {}
 
   private readonly log = new Logger('AgentFactory');
 
   async build(inputs: AgentRunInputs): Promise<BuiltAgent> {
-    const model = this.resolve(inputs.options);
+    const profile = inputs.requestedBy ? await this.profiles.get(inputs.requestedBy) : null;
+    const model = this.resolve(inputs.options, profile);
     const chatModel = createChatModel(model, this.credentials(), {
       timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
       fileRoot: inputs.fileRoot,
@@ -270,16 +277,19 @@ export class AgentFactoryService {
     });
   }
 
-  private resolve(options: ThreadOptions): ResolvedModel {
+  /** The run's model by precedence: the thread's choice, the person's profile, the team's. */
+  private resolve(options: ThreadOptions, profile: UserProfileRow | null = null): ResolvedModel {
     const team = this.settings.CARAVEL_MODEL;
     const thread = { model: options.model ?? null, effort: options.reasoningEffort ?? null };
-    if (!team && !options.model) {
+    const own = profile ? { model: profile.model, effort: profile.reasoningEffort } : null;
+    const fallback = options.model ?? profile?.model ?? undefined;
+    if (!team && !fallback) {
       throw new AppError(
         'CONFIG_INVALID',
-        'no model configured: set CARAVEL_MODEL or pass a model for the thread',
+        'no model configured: set CARAVEL_MODEL, a model in your profile, or one for the thread',
       );
     }
-    return resolveModel({ thread, team: { model: team ?? options.model ?? '' } });
+    return resolveModel({ thread, profile: own, team: { model: team ?? fallback ?? '' } });
   }
 
   private credentials(): ModelCredentials {

@@ -244,6 +244,15 @@ export type UserInstructions = {
   instructions: string;
   updated_at: Generated<Timestamp>;
 };
+export type UserProfile = {
+  /**
+   * The person as threads name them: `source:id` (e.g. `slack:U123`, `github:octocat`).
+   */
+  identity: string;
+  model: string | null;
+  reasoning_effort: string | null;
+  updated_at: Generated<Timestamp>;
+};
 export type UserToken = {
   id: string;
   provider: string;
@@ -278,5 +287,6 @@ export type DB = {
   thread_wakeups: ThreadWakeup;
   threads: Thread;
   user_instructions: UserInstructions;
+  user_profiles: UserProfile;
   user_tokens: UserToken;
 };

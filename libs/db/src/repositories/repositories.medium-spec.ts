@@ -11,6 +11,7 @@ import { RunEventRepository } from './run-event.repository.js';
 import { RunRepository } from './run.repository.js';
 import { SandboxRepository } from './sandbox.repository.js';
 import { ThreadMessageRepository } from './thread-message.repository.js';
+import { UserProfileRepository } from './user-profile.repository.js';
 import { ThreadRepository } from './thread.repository.js';
 
 const t = (seconds: number): Date => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
@@ -395,6 +396,26 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     ]);
     expect(await messages.take(threadId, randomUUID())).toEqual([]);
     expect(await messages.waiting(threadId)).toEqual([]);
+  });
+
+  it("saves a person's own model choice and replaces it on the next save", async () => {
+    const profiles = new UserProfileRepository(database.db);
+    const identity = `slack:U${randomUUID().slice(0, 8)}`;
+    expect(await profiles.get(identity)).toBeNull();
+    await profiles.save({ identity, model: 'openai:gpt-5', reasoningEffort: 'high', at: t(1) });
+    const saved = await profiles.save({
+      identity,
+      model: 'anthropic:claude-sonnet-4-5',
+      reasoningEffort: null,
+      at: t(2),
+    });
+    expect(saved).toEqual({
+      identity,
+      model: 'anthropic:claude-sonnet-4-5',
+      reasoningEffort: null,
+      updatedAt: t(2),
+    });
+    expect(await profiles.get(identity)).toEqual(saved);
   });
 
   it("keeps a person's commands for a running agent: a run of messages does not take them", async () => {
