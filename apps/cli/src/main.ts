@@ -28,7 +28,10 @@ Commands:
                              final patch with the recorded submission (exit 1 when it differs)
     --repo PATH, --base SHA  the starting point (default: the recorded clone URL and commit)
     --sandbox bwrap|local    (default bwrap); --data-dir D or --database-url URL for a thread
-  swegen create|validate     merged PRs to Harbor tasks, NOP/Oracle validation (caravel swegen help)
+  swegen create|validate|farm|analyze
+                             merged PRs to Harbor tasks: create one, validate it (NOP/Oracle),
+                             farm a repository (publishing optional), analyze with agent trials
+                             (caravel swegen help)
   attach THREAD              follow a thread live and take part: a line is a message for the
                              agent, !CMD runs in the thread's sandbox between its steps
     --url URL                the dashboard (default http://127.0.0.1:3000)
