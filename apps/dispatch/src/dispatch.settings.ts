@@ -1,4 +1,5 @@
 import { documented } from '@caravel/config';
+import { channelSettingsSchema, githubAppSettingsSchema } from '@caravel/integrations';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -30,27 +31,20 @@ export const dispatchSettingsSchema = z.object({
  * Where dispatch's own replies (failures, queue positions) go. The same keys configure the
  * runner's channels; a source without credentials is skipped with one warning.
  */
-export const replySettingsSchema = z.object({
-  SLACK_BOT_TOKEN: secret('Slack bot token (xoxb-...): replies and tools for Slack threads'),
-  SLACK_API_URL: documented(z.url().optional(), {
-    description: 'Slack Web API root (default https://slack.com/api/)',
-  }),
-  LINEAR_API_KEY: secret('Linear API key: replies and tools for Linear issues'),
-  LINEAR_API_URL: documented(z.url().optional(), {
-    description: 'Linear GraphQL endpoint (default https://api.linear.app/graphql)',
-  }),
-  JIRA_BASE_URL: documented(z.url().optional(), {
-    description: 'Jira Cloud site, e.g. https://acme.atlassian.net',
-  }),
-  JIRA_EMAIL: documented(z.string().min(1).optional(), {
-    description: 'Jira service account email (Basic auth with JIRA_API_TOKEN)',
-  }),
-  JIRA_API_TOKEN: secret('Jira service account API token'),
-  GITHUB_TOKEN: secret('GitHub token dispatch comments with (failure replies, queue positions)'),
-  GITHUB_API_URL: documented(z.url().default('https://api.github.com'), {
-    description: 'GitHub REST API root (GHES: https://<host>/api/v3)',
-  }),
-});
+export const replySettingsSchema = channelSettingsSchema
+  .pick({
+    SLACK_BOT_TOKEN: true,
+    SLACK_API_URL: true,
+    LINEAR_API_KEY: true,
+    LINEAR_API_URL: true,
+    JIRA_BASE_URL: true,
+    JIRA_EMAIL: true,
+    JIRA_API_TOKEN: true,
+  })
+  .extend({
+    GITHUB_TOKEN: secret('GitHub token dispatch comments with (failure replies, queue positions)'),
+    GITHUB_API_URL: githubAppSettingsSchema.shape.GITHUB_API_URL,
+  });
 
 /** Everything dispatch reads beyond the common service keys (embedded host too). */
 export const dispatchServiceSettingsSchema = dispatchSettingsSchema.extend(
