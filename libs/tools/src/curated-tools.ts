@@ -88,7 +88,8 @@ export function endsRun(tool: Pick<CaravelTool, 'effect'>): boolean {
   return tool.effect === 'finish';
 }
 
-function workspaceTools(sandbox: ToolSandbox, options: ToolOptions): CaravelTool[] {
+/** The tools that look at and change a workspace: read, write, edit, list, glob, grep, execute. */
+export function workspaceTools(sandbox: ToolSandbox, options: ToolOptions): CaravelTool[] {
   return [
     readFileTool(sandbox, options),
     writeFileTool(sandbox),

@@ -82,6 +82,7 @@ export {
   curatedTools,
   endsRun,
   readOnlySubset,
+  workspaceTools,
   type ChatAgentPorts,
   type MainAgentPorts,
 } from './curated-tools.js';

@@ -2,25 +2,18 @@ import type { Sandbox, SandboxProvider } from '@caravel/sandbox';
 import { ToolSandboxAdapter } from '@caravel/sandbox';
 import {
   defineTool,
-  editFileTool,
-  executeTool,
-  globTool,
-  grepTool,
-  lsTool,
-  readFileTool,
   resolveToolOptions,
   toLangChainTools,
-  writeFileTool,
+  workspaceTools,
   type CaravelTool,
 } from '@caravel/tools';
-import { isAppError } from '@caravel/errors';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
-import { swegenError } from '../errors/swegen-errors.js';
+import { sessionFailure } from '../agent/agent-failure.js';
 import { isTestFile } from '../rules/test-files.js';
 import { chownToSandbox, type BuiltEnvironment } from '../validate/host-build.js';
 import { runHostTrial } from '../validate/host-trial.js';
@@ -78,16 +71,7 @@ function trialTools(sandbox: Sandbox): CaravelTool[] {
     run: () => Promise.resolve('finished'),
     observe: (text: string) => text,
   });
-  return [
-    readFileTool(tools, options),
-    writeFileTool(tools),
-    editFileTool(tools, options),
-    lsTool(tools, options),
-    globTool(tools, options),
-    grepTool(tools, options),
-    executeTool(tools, options),
-    finishTool,
-  ];
+  return [...workspaceTools(tools, options), finishTool];
 }
 
 function clip(text: string, max: number): string {
@@ -131,13 +115,7 @@ async function runAgent(
     for await (const state of stream) messages = state.messages;
     return { messages };
   } catch (failure) {
-    if (isAppError(failure) && failure.code === 'RATE_LIMITED') {
-      throw swegenError(
-        'rate_limited',
-        `the model is rate limited: ${failure.message}; swap the token or wait, then rerun`,
-      );
-    }
-    return { messages, error: failure instanceof Error ? failure.message : String(failure) };
+    return { messages, error: sessionFailure(failure) };
   }
 }
 

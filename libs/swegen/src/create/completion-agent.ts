@@ -2,22 +2,15 @@ import type { Sandbox, SandboxProvider } from '@caravel/sandbox';
 import { ToolSandboxAdapter } from '@caravel/sandbox';
 import {
   defineTool,
-  editFileTool,
-  executeTool,
-  globTool,
-  grepTool,
-  lsTool,
-  readFileTool,
   resolveToolOptions,
   toLangChainTools,
-  writeFileTool,
+  workspaceTools,
   type CaravelTool,
 } from '@caravel/tools';
-import { isAppError } from '@caravel/errors';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { swegenError } from '../errors/swegen-errors.js';
+import { sessionFailure } from '../agent/agent-failure.js';
 import { summaryLine, type TaskValidation } from '../validate/validation-result.js';
 import {
   completionTaskMessage,
@@ -95,16 +88,7 @@ function agentTools(
     run: () => Promise.resolve('finished'),
     observe: (text: string) => text,
   });
-  const workspace = [
-    readFileTool(tools, options),
-    writeFileTool(tools),
-    editFileTool(tools, options),
-    lsTool(tools, options),
-    globTool(tools, options),
-    grepTool(tools, options),
-    executeTool(tools, options),
-  ];
-  return [...workspace, validateTool, finishTool];
+  return [...workspaceTools(tools, options), validateTool, finishTool];
 }
 
 /**
@@ -138,18 +122,7 @@ export async function completeSkeleton(input: CompletionInput): Promise<Completi
         { messages: [{ role: 'user', content: completionTaskMessage(input) }] },
         { recursionLimit: calls * 2 + 1 },
       )
-      .then(
-        () => undefined,
-        (failure: unknown) => {
-          if (isAppError(failure) && failure.code === 'RATE_LIMITED') {
-            throw swegenError(
-              'rate_limited',
-              `the model is rate limited: ${failure.message}; swap the token or wait, then rerun`,
-            );
-          }
-          return failure instanceof Error ? failure.message : String(failure);
-        },
-      );
+      .then(() => undefined, sessionFailure);
     await syncEditableFiles(sandbox, input.taskDir);
     return {
       ...(state.last
