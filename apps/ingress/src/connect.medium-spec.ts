@@ -1,10 +1,9 @@
-import { STREAMS, type Envelope } from '@caravel/contracts';
+import { confluenceThreadId, STREAMS, type Envelope } from '@caravel/contracts';
 import { ConnectTenantRepository, openDatabase, type Database } from '@caravel/db';
 import { createEmbeddedBus, type Bus } from '@caravel/messaging';
 import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
 import { describeEachDatabase, FakeConfluence, LoopbackApi } from '@caravel/testing';
 import { createHmac, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
-import { confluenceThreadId } from './events/confluence-event.mapper.js';
 import { IngressModule } from './ingress.module.js';
 import { ingressSettingsSchema } from './ingress.settings.js';
 import { queryStringHash } from './verification/connect-jwt.verifier.js';
@@ -190,7 +189,11 @@ await describeEachDatabase('Confluence Connect app over HTTP', openDatabase, (ta
           body: { error: { code: 'SIGNATURE_INVALID' } },
         });
       }
-      const thread = confluenceThreadId(confluence.wikiUrl, '900', comment.id);
+      const thread = confluenceThreadId({
+        site: confluence.wikiUrl,
+        pageId: '900',
+        rootCommentId: comment.id,
+      });
       expect(await triggersFor(thread)).toHaveLength(0);
       expect(confluence.calls).toHaveLength(0);
     });
@@ -210,7 +213,11 @@ await describeEachDatabase('Confluence Connect app over HTTP', openDatabase, (ta
       const again = await post(path, hs256(claims(), secret), body);
       expect(again).toMatchObject({ status: 200, body: { reason: 'duplicate' } });
 
-      const threadId = confluenceThreadId(confluence.wikiUrl, '901', comment.id);
+      const threadId = confluenceThreadId({
+        site: confluence.wikiUrl,
+        pageId: '901',
+        rootCommentId: comment.id,
+      });
       expect(first.body['threadId']).toBe(threadId);
       const triggers = await triggersFor(threadId);
       expect(triggers).toHaveLength(1);

@@ -1,4 +1,6 @@
 import {
+  confluenceThreadId,
+  confluenceThreadKey,
   githubCommitThreadId,
   githubThreadId,
   githubThreadKey,
@@ -12,6 +14,7 @@ const PR = { owner: 'acme', repo: 'widgets', number: 42 };
 const SLACK = { team: 'T0001', channel: 'C0123', threadTs: '1700000000.000100' };
 const LINEAR = '2c7e3b3e-5f3a-4a7f-9a61-0d5a8e0f6b11';
 const JIRA = { site: 'acme.atlassian.net', issueId: '10042' };
+const CONFLUENCE = { site: 'acme.atlassian.net', pageId: '98310', rootCommentId: '131074' };
 
 describe('thread ids', () => {
   it('derives the documented ids (docs/thread-ids.md) from their keys', () => {
@@ -19,6 +22,14 @@ describe('thread ids', () => {
     expect(slackThreadId(SLACK)).toBe('aad444bb-5998-56a1-98dc-4f3dfdaf3f3d');
     expect(linearThreadId(LINEAR)).toBe('fe5f78d5-cf97-5b43-b7d3-e0e6f590b543');
     expect(jiraThreadId(JIRA)).toBe('deb52c06-a99a-5a01-830f-621b172957d2');
+    expect(confluenceThreadId(CONFLUENCE)).toBe('6bdfb712-26dd-502f-af78-f4f0c602f47d');
+  });
+
+  it('keys a Confluence comment thread by the site host, whether given as a host or a base URL', () => {
+    expect(confluenceThreadKey(CONFLUENCE)).toBe('confluence:acme.atlassian.net:98310:131074');
+    const asUrl = { ...CONFLUENCE, site: 'https://ACME.atlassian.net/wiki' };
+    expect(confluenceThreadKey(asUrl)).toBe(confluenceThreadKey(CONFLUENCE));
+    expect(confluenceThreadId(asUrl)).toBe(confluenceThreadId(CONFLUENCE));
   });
 
   it('gives the same id for the same key, whatever the case GitHub ignores', () => {
@@ -32,6 +43,10 @@ describe('thread ids', () => {
     expect(githubThreadId({ ...PR, repo: 'gadgets' })).not.toBe(githubThreadId(PR));
     expect(slackThreadId({ ...SLACK, channel: 'C0124' })).not.toBe(slackThreadId(SLACK));
     expect(jiraThreadId({ ...JIRA, site: 'other.atlassian.net' })).not.toBe(jiraThreadId(JIRA));
+    const otherRoot = { ...CONFLUENCE, rootCommentId: '131075' };
+    expect(confluenceThreadId(otherRoot)).not.toBe(confluenceThreadId(CONFLUENCE));
+    const otherPage = { ...CONFLUENCE, pageId: '98311' };
+    expect(confluenceThreadId(otherPage)).not.toBe(confluenceThreadId(CONFLUENCE));
   });
 
   it('never collides across kinds, even when the raw identifiers are equal', () => {
@@ -42,6 +57,7 @@ describe('thread ids', () => {
       slackThreadId({ team: 'a', channel: 'b', threadTs: same }),
       linearThreadId(same),
       jiraThreadId({ site: 'a', issueId: same }),
+      confluenceThreadId({ site: 'a', pageId: same, rootCommentId: same }),
     ];
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -50,5 +66,6 @@ describe('thread ids', () => {
     expect(() => slackThreadId({ ...SLACK, threadTs: '' })).toThrow(/threadTs/);
     expect(() => linearThreadId(' ')).toThrow(/issueId/);
     expect(() => githubThreadId({ ...PR, number: 0 })).toThrow(/positive number/);
+    expect(() => confluenceThreadId({ ...CONFLUENCE, rootCommentId: '' })).toThrow(/rootCommentId/);
   });
 });

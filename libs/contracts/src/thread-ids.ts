@@ -33,6 +33,17 @@ export interface JiraThreadRef {
   issueId: string;
 }
 
+/**
+ * A conversation under a Confluence page: the comment thread rooted at `rootCommentId` (a
+ * top-level comment is its own root). `site` is the Confluence host (`acme.atlassian.net`) or
+ * its base URL (`https://acme.atlassian.net/wiki`), of which only the host counts.
+ */
+export interface ConfluenceThreadRef {
+  site: string;
+  pageId: string;
+  rootCommentId: string;
+}
+
 function required(kind: string, parts: Record<string, string | number>): void {
   for (const [name, value] of Object.entries(parts)) {
     if (String(value).trim() === '') throw new Error(`${kind} thread key needs a ${name}`);
@@ -62,6 +73,19 @@ export function githubCommitThreadKey(ref: GithubCommitRef): string {
 /** Where a CI event for a commit with no pull request is filed until one claims the commit. */
 export function githubCommitThreadId(ref: GithubCommitRef): string {
   return uuidV5(githubCommitThreadKey(ref), CARAVEL_NAMESPACE);
+}
+
+/**
+ * `github-review:<owner>/<repo>#<number>`: the reviewer's thread of a pull request, apart from the
+ * coding thread of the same pull request (reviews and fixes never share a history).
+ */
+export function githubReviewThreadKey(ref: GithubThreadRef): string {
+  return `github-review:${githubThreadKey(ref).slice('github:'.length)}`;
+}
+
+/** The reviewer's thread of a GitHub pull request. */
+export function githubReviewThreadId(ref: GithubThreadRef): string {
+  return uuidV5(githubReviewThreadKey(ref), CARAVEL_NAMESPACE);
 }
 
 /** `slack:<team>:<channel>:<thread_ts>`. */
@@ -95,4 +119,26 @@ export function jiraThreadKey(ref: JiraThreadRef): string {
 /** The thread of a Jira issue. */
 export function jiraThreadId(ref: JiraThreadRef): string {
   return uuidV5(jiraThreadKey(ref), CARAVEL_NAMESPACE);
+}
+
+/** The host of a site given as a host or as a URL, lower-cased. */
+function siteHost(site: string): string {
+  const trimmed = site.trim();
+  const host = trimmed.includes('://') ? new URL(trimmed).host : trimmed;
+  return host.toLowerCase();
+}
+
+/**
+ * `confluence:<site host>:<page id>:<root comment id>`, host lower-cased: one thread per comment
+ * thread under a page, so replies to one comment share a thread and two comment threads on one
+ * page do not.
+ */
+export function confluenceThreadKey(ref: ConfluenceThreadRef): string {
+  required('confluence', { site: ref.site, pageId: ref.pageId, rootCommentId: ref.rootCommentId });
+  return `confluence:${siteHost(ref.site)}:${ref.pageId}:${ref.rootCommentId}`;
+}
+
+/** The thread of a comment thread under a Confluence page. */
+export function confluenceThreadId(ref: ConfluenceThreadRef): string {
+  return uuidV5(confluenceThreadKey(ref), CARAVEL_NAMESPACE);
 }

@@ -1,4 +1,4 @@
-import { CARAVEL_NAMESPACE, uuidV5 } from '@caravel/contracts';
+import { confluenceThreadId } from '@caravel/contracts';
 import type { WikiComment } from '@caravel/integrations';
 import { z } from 'zod';
 import { payloadMalformed } from '../ingress.errors.js';
@@ -17,15 +17,6 @@ export function commentIdOf(payload: unknown): string {
   const parsed = commentCreatedBody.safeParse(payload);
   if (!parsed.success) throw payloadMalformed('confluence', parsed.error.message);
   return parsed.data.comment.id;
-}
-
-/**
- * `confluence:<site host>:<page id>:<root comment id>`: one thread per conversation under a
- * page. (Local until libs/contracts gains a Confluence thread key.)
- */
-export function confluenceThreadId(site: string, pageId: string, rootCommentId: string): string {
-  const host = new URL(site).host.toLowerCase();
-  return uuidV5(`confluence:${host}:${pageId}:${rootCommentId}`, CARAVEL_NAMESPACE);
 }
 
 /** Who Caravel is on Confluence, to spot mentions and its own comments. */
@@ -54,7 +45,11 @@ export function mapConfluenceComment(
     event: 'comment_created',
     deliveryId: key,
     semanticKey: key,
-    threadId: confluenceThreadId(tenant.baseUrl, comment.pageId, comment.rootCommentId),
+    threadId: confluenceThreadId({
+      site: tenant.baseUrl,
+      pageId: comment.pageId,
+      rootCommentId: comment.rootCommentId,
+    }),
     author: {
       externalId: comment.author.accountId,
       ...(comment.author.displayName ? { displayName: comment.author.displayName } : {}),
