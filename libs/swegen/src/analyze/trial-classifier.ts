@@ -1,7 +1,6 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AppError } from '@caravel/errors';
-import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { z } from 'zod';
+import { clip, forcedToolCall } from '../agent/forced-tool-call.js';
 import { classesFor, trialPassed, type TrialClass } from './task-verdict.js';
 
 /** The tool name the classification arrives under (scripted models call it by this name). */
@@ -45,10 +44,6 @@ The reward is the ground truth for pass or fail; you decide only whether the out
 - bad_failure: the task's fault: tests that demand what the instruction never says, flaky or broken tests,
   a broken environment, a missing dependency, an impossible requirement.
 Quote the evidence (test output lines, diff hunks) and recommend a fix to the task when it is at fault.`;
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n[... truncated]`;
-}
 
 function schemaFor(passed: boolean) {
   return z.object({
@@ -98,35 +93,14 @@ export async function classifyTrial(
   model: BaseChatModel,
   evidence: TrialEvidence,
 ): Promise<TrialClassification> {
-  if (typeof model.bindTools !== 'function') {
-    throw new AppError('CONFIG_INVALID', 'the classification model cannot call tools');
-  }
-  const schema = schemaFor(trialPassed(evidence.reward));
-  const tool = {
-    type: 'function' as const,
-    function: {
-      name: TRIAL_CLASSIFICATION_TOOL,
-      description: 'Record the classification of the trial.',
-      parameters: toJsonSchema(schema),
-    },
-  };
-  const bound = model.bindTools([tool], { tool_choice: TRIAL_CLASSIFICATION_TOOL });
-  const answer = await bound.invoke([
-    { role: 'system', content: SYSTEM_PROMPT },
-    { role: 'user', content: classificationPrompt(evidence) },
-  ]);
-  const call = answer.tool_calls?.find((c) => c.name === TRIAL_CLASSIFICATION_TOOL);
-  const parsed = schema.safeParse(call?.args);
-  if (!parsed.success) {
-    const why = call
-      ? parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
-      : 'no tool call';
-    throw new AppError(
-      'DEPENDENCY_UNAVAILABLE',
-      `the model gave no valid ${TRIAL_CLASSIFICATION_TOOL} answer (${why})`,
-      { retryable: false },
-    );
-  }
-  const { recommendation, ...rest } = parsed.data;
+  const answer = await forcedToolCall(model, {
+    tool: TRIAL_CLASSIFICATION_TOOL,
+    description: 'Record the classification of the trial.',
+    schema: schemaFor(trialPassed(evidence.reward)),
+    system: SYSTEM_PROMPT,
+    prompt: classificationPrompt(evidence),
+    purpose: 'classification',
+  });
+  const { recommendation, ...rest } = answer;
   return { ...rest, ...(recommendation ? { recommendation } : {}) };
 }

@@ -1,7 +1,6 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AppError } from '@caravel/errors';
-import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { z } from 'zod';
+import { clip, forcedToolCall } from '../agent/forced-tool-call.js';
 import type { IssueInfo, PullRequestInfo } from '../pr/pr-source.js';
 import type { ExtractedTestFile } from './patch-split.js';
 
@@ -39,10 +38,6 @@ Then write the instruction the agent will read, in the voice of an issue report:
 - never name or hint at test files, and never describe the fix or how to implement it;
 - any path you mention is absolute, under /app/src (the repository's root in the environment).
 Rate the difficulty, pick the category, and give exactly three short lowercase tags.`;
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n[... truncated]`;
-}
 
 /** The user message of the evaluation call, inputs capped by {@link EVALUATION_LIMITS}. */
 export function evaluationPrompt(
@@ -84,37 +79,20 @@ export function evaluationPrompt(
 
 /**
  * Asks the model for the structured evaluation of a PR: the answer must come as a call of the
- * `pr_evaluation` tool whose arguments match {@link prEvaluationSchema}. This works with every
- * tool-calling model (the providers' and the scripted ones alike).
+ * `pr_evaluation` tool whose arguments match {@link prEvaluationSchema}. `signal` cancels it.
  */
-export async function evaluatePr(model: BaseChatModel, prompt: string): Promise<PrEvaluation> {
-  if (typeof model.bindTools !== 'function') {
-    throw new AppError('CONFIG_INVALID', 'the evaluation model cannot call tools');
-  }
-  const tool = {
-    type: 'function' as const,
-    function: {
-      name: PR_EVALUATION_TOOL,
-      description: 'Record the evaluation of the pull request.',
-      parameters: toJsonSchema(prEvaluationSchema),
-    },
-  };
-  const bound = model.bindTools([tool], { tool_choice: PR_EVALUATION_TOOL });
-  const answer = await bound.invoke([
-    { role: 'system', content: SYSTEM_PROMPT },
-    { role: 'user', content: prompt },
-  ]);
-  const call = answer.tool_calls?.find((c) => c.name === PR_EVALUATION_TOOL);
-  const parsed = prEvaluationSchema.safeParse(call?.args);
-  if (!parsed.success) {
-    const why = call
-      ? parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
-      : 'no tool call';
-    throw new AppError(
-      'DEPENDENCY_UNAVAILABLE',
-      `the model gave no valid ${PR_EVALUATION_TOOL} answer (${why})`,
-      { retryable: false },
-    );
-  }
-  return parsed.data;
+export async function evaluatePr(
+  model: BaseChatModel,
+  prompt: string,
+  signal?: AbortSignal,
+): Promise<PrEvaluation> {
+  return forcedToolCall(model, {
+    tool: PR_EVALUATION_TOOL,
+    description: 'Record the evaluation of the pull request.',
+    schema: prEvaluationSchema,
+    system: SYSTEM_PROMPT,
+    prompt,
+    purpose: 'evaluation',
+    ...(signal ? { signal } : {}),
+  });
 }
