@@ -192,6 +192,10 @@ export type Thread = {
    * When a person last wrote on the thread (wakeups count against it).
    */
   last_human_at: Timestamp | null;
+  /**
+   * A pull request thread's head commit, as GitHub last said (`pull_request.synchronize`).
+   */
+  head_sha: string | null;
   status: Generated<string>;
   active_run_id: string | null;
   created_at: Generated<Timestamp>;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "threads" ADD COLUMN     "head_sha" TEXT;
