@@ -1,4 +1,9 @@
-import { buildJsBugFixFixture, jsFixtureModelScript, type JsBugFixFixture } from '@caravel/swegen';
+import {
+  buildJsBugFixFixture,
+  installFakeHarbor,
+  jsFixtureModelScript,
+  type JsBugFixFixture,
+} from '@caravel/swegen';
 import { spawnSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,14 +17,14 @@ interface CliRun {
 }
 
 /** Runs the built `caravel swegen ...` in `cwd` with no network-bound configuration. */
-function caravel(cwd: string, args: string[]): CliRun {
+function caravel(cwd: string, args: string[], path = '/usr/local/bin:/usr/bin:/bin'): CliRun {
   const result = spawnSync(
     process.execPath,
     [join(repoRoot, 'apps/cli/dist/main.js'), 'swegen', ...args],
     {
       cwd,
       encoding: 'utf8',
-      env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: cwd },
+      env: { PATH: path, HOME: cwd },
       timeout: 240_000,
     },
   );
@@ -115,6 +120,37 @@ describe('caravel swegen create + validate (offline, bubblewrap)', () => {
     expect(await readFile(join(scratch, 'results.txt'), 'utf8')).toBe(
       'acme__strings-7: NOP=1 ORACLE=1 FAIL\n',
     );
+  });
+
+  it('drives Harbor when harbor is on PATH (a fake writing Harbor job results)', () => {
+    const bin = join(scratch, 'bin');
+    const harbor = installFakeHarbor(bin, {
+      nop: { layout: 'stats', reward: 0 },
+      oracle: { layout: 'stats', reward: 1 },
+    });
+    const path = `${bin}:/usr/local/bin:/usr/bin:/bin`;
+    const passed = caravel(scratch, ['validate', 'tasks/acme__strings-7'], path);
+    expect(passed.stdout).toContain('acme__strings-7: NOP=0 ORACLE=1 PASS');
+    expect(passed.status).toBe(0);
+    const task = join(scratch, 'tasks/acme__strings-7');
+    expect(harbor.calls().map((args) => [args[2], args[4], args.slice(9)])).toEqual([
+      ['nop', task, ['--env', 'docker', '--no-delete']],
+      ['oracle', task, ['--env', 'docker']],
+    ]);
+
+    harbor.plan({ nop: { layout: 'stats', reward: 0 }, oracle: { layout: 'nothing' } });
+    const failed = caravel(
+      scratch,
+      ['validate', 'tasks/acme__strings-7', '--runner', 'harbor'],
+      path,
+    );
+    expect(failed.stdout).toMatch(
+      /acme__strings-7: NOP=0 ORACLE=ERROR FAIL: Harbor wrote no job result .*harbor exited 1: Error: Cannot connect to the Docker daemon/,
+    );
+    expect(failed.status).toBe(12);
+    const missing = caravel(scratch, ['validate', 'tasks/acme__strings-7', '--runner', 'harbor']);
+    expect(missing.stderr).toBe('caravel swegen: harbor is not installed (not found on PATH)\n');
+    expect(missing.status).toBe(2);
   });
 
   it('names each gate with a distinct exit status and one line', async () => {

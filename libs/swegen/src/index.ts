@@ -89,7 +89,13 @@ export {
   type TrialOutcome,
 } from './validate/validation-result.js';
 export { validateOnHost, type HostValidationOptions } from './validate/host-validator.js';
-export { findHarbor, parseHarborJob, validateWithHarbor } from './validate/harbor-runner.js';
+export {
+  findHarbor,
+  harborRunArgs,
+  validateWithHarbor,
+  type HarborAgent,
+} from './validate/harbor-runner.js';
+export { readHarborJob, type HarborJobOutcome } from './validate/harbor-job.js';
 export {
   discoverTasks,
   repoCacheDir,
@@ -100,6 +106,12 @@ export {
 } from './validate/validate-tasks.js';
 export { buildJsBugFixFixture, type JsBugFixFixture } from './testing/js-fixture.js';
 export { jsFixtureModelScript } from './testing/js-fixture-script.js';
+export {
+  installFakeHarbor,
+  type FakeHarbor,
+  type FakeHarborLayout,
+  type FakeHarborPlan,
+} from './testing/fake-harbor.js';
 export { GithubPrSource, nextLink, type GithubPrSourceOptions } from './pr/github-pr-source.js';
 export {
   FAILURE_BUCKETS,

@@ -15,6 +15,7 @@ export const SWEGEN_ERROR_REASONS = [
   'invalid_input',
   'pr_not_merged',
   'git_failed',
+  'timed_out',
 ] as const;
 
 export type SwegenErrorReason = (typeof SWEGEN_ERROR_REASONS)[number];
@@ -30,6 +31,7 @@ const CODE_FOR_REASON: Record<SwegenErrorReason, ErrorCode> = {
   invalid_input: 'BAD_REQUEST',
   pr_not_merged: 'PRECONDITION_FAILED',
   git_failed: 'DEPENDENCY_UNAVAILABLE',
+  timed_out: 'TIMEOUT',
 };
 
 /** Process exit status per reason; 0 is success, 1 an unexpected failure, 2 a usage error. */
@@ -44,6 +46,7 @@ export const SWEGEN_EXIT_CODES: Record<SwegenErrorReason, number> = {
   rate_limited: 16,
   pr_not_merged: 17,
   git_failed: 18,
+  timed_out: 19,
 };
 
 /** A coded swegen error; only a rate limit is retryable (after swapping or waiting out the token). */

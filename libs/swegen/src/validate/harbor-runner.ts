@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
-import { access, constants, mkdir, readdir, readFile } from 'node:fs/promises';
-import { basename, delimiter, join } from 'node:path';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
+import { access, constants, mkdir, open, readFile } from 'node:fs/promises';
+import { basename, delimiter, join, resolve } from 'node:path';
+import { abortReason } from '../errors/deadline.js';
+import { readHarborJob } from './harbor-job.js';
 import { validationPassed, type TaskValidation, type TrialOutcome } from './validation-result.js';
-
-const run = promisify(execFile);
 
 /** The `harbor` executable on `path` (a PATH-style list), or undefined. */
 export async function findHarbor(path: string): Promise<string | undefined> {
@@ -21,93 +20,116 @@ export async function findHarbor(path: string): Promise<string | undefined> {
   return undefined;
 }
 
-async function readJson(file: string): Promise<unknown> {
-  return JSON.parse(await readFile(file, 'utf8')) as unknown;
-}
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
-
-/** The reward of a job's `stats.evals[*].reward_stats.reward` buckets (keys are strings such as "1.0"). */
-function rewardFromStats(job: Json): number | undefined {
-  for (const evaluation of Object.values(obj(obj(job['stats'])?.['evals']) ?? {})) {
-    const buckets = obj(obj(obj(evaluation)?.['reward_stats'])?.['reward']);
-    for (const [key, trials] of Object.entries(buckets ?? {})) {
-      if (Array.isArray(trials) && trials.length > 0) return Number.parseFloat(key);
-    }
-  }
-  return undefined;
-}
-
-function rewardFromTrial(trial: unknown): number | undefined {
-  const reward = obj(obj(obj(trial)?.['verifier_result'])?.['rewards'])?.['reward'];
-  return typeof reward === 'number' ? reward : undefined;
-}
+/** Harbor's built-in agents a validation runs. */
+export type HarborAgent = 'nop' | 'oracle';
 
 /**
- * The reward of one Harbor job directory, with the fallbacks recent Harbor needs (it writes the
- * job result without `trial_results`): the stats buckets, then `trial_results`, then each
- * trial's own `result.json`.
+ * The `harbor run` command line of one validation trial (swe-gen-harbor.md §2.7, §1.9):
+ * `--agent nop|oracle`, `-p` naming the task directory itself (never `-t`, whose meaning changed
+ * between Harbor releases), the Docker environment, and the job written to
+ * `<jobsDir>/<jobName>/` (`--jobs-dir`, `--job-name`: `src/harbor/cli/jobs.py` of Harbor,
+ * read at 15735640198/harbor@82ee01d3, which keeps upstream history). NOP keeps its image
+ * (`--no-delete`) so that Oracle, run next, reuses it; Oracle deletes it, Harbor's default.
  */
-export async function parseHarborJob(jobDir: string): Promise<number | undefined> {
-  const job = obj(await readJson(join(jobDir, 'result.json')).catch(() => undefined)) ?? {};
-  const fromStats = rewardFromStats(job);
-  if (fromStats !== undefined) return fromStats;
-  for (const trial of Array.isArray(job['trial_results']) ? job['trial_results'] : []) {
-    const reward = rewardFromTrial(trial);
-    if (reward !== undefined) return reward;
-  }
-  for (const entry of await readdir(jobDir, { withFileTypes: true }).catch(() => [])) {
-    if (!entry.isDirectory()) continue;
-    const reward = rewardFromTrial(
-      await readJson(join(jobDir, entry.name, 'result.json')).catch(() => undefined),
-    );
-    if (reward !== undefined) return reward;
-  }
-  return undefined;
-}
-
-async function harborTrial(
-  harbor: string,
+export function harborRunArgs(
+  agent: HarborAgent,
   taskDir: string,
   jobsDir: string,
-  agent: 'nop' | 'oracle',
-): Promise<TrialOutcome> {
-  const parent = join(jobsDir, `${basename(taskDir)}.${agent}.${Date.now()}`);
-  await mkdir(parent, { recursive: true });
-  const args = [
+  jobName: string,
+): string[] {
+  return [
     'run',
     '--agent',
     agent,
     '-p',
     taskDir,
     '--jobs-dir',
-    parent,
+    jobsDir,
+    '--job-name',
+    jobName,
+    '--env',
+    'docker',
     ...(agent === 'nop' ? ['--no-delete'] : []),
   ];
-  const failure = await run(harbor, args, { maxBuffer: 64 * 1024 * 1024 }).then(
-    () => undefined,
-    (error: Error) => error.message.split('\n')[0],
-  );
-  const jobs = (await readdir(parent, { withFileTypes: true })).filter((e) => e.isDirectory());
-  const reward = jobs[0] ? await parseHarborJob(join(parent, jobs[0].name)) : undefined;
-  if (reward === undefined)
-    return { agent, reward: null, error: failure ?? 'Harbor reported no reward', logDir: parent };
-  return { agent, reward, logDir: parent };
 }
 
-/** Validates one task by running Harbor's NOP and Oracle agents (Docker required). */
+/** Runs harbor with its output to `logFile`; resolves with its exit status. */
+async function runHarbor(
+  harbor: string,
+  args: readonly string[],
+  logFile: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const log = await open(logFile, 'a');
+  try {
+    return await new Promise<number>((done, fail) => {
+      const child = spawn(harbor, args, { stdio: ['ignore', log.fd, log.fd] });
+      const stop = (): void => void child.kill('SIGTERM');
+      signal?.addEventListener('abort', stop, { once: true });
+      child.on('error', (error) => {
+        signal?.removeEventListener('abort', stop);
+        fail(error);
+      });
+      child.on('close', (code) => {
+        signal?.removeEventListener('abort', stop);
+        if (signal?.aborted) fail(abortReason(signal));
+        else done(code ?? 1);
+      });
+    });
+  } finally {
+    await log.close();
+  }
+}
+
+async function lastLine(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.trim().split('\n').at(-1)?.slice(0, 300) ?? '';
+}
+
+async function harborTrial(
+  harbor: string,
+  taskDir: string,
+  jobsDir: string,
+  agent: HarborAgent,
+  signal?: AbortSignal,
+): Promise<TrialOutcome> {
+  await mkdir(jobsDir, { recursive: true });
+  const jobName = `${agent}-${Date.now()}`;
+  const logFile = join(jobsDir, `${jobName}.log`);
+  const status = await runHarbor(
+    harbor,
+    harborRunArgs(agent, taskDir, jobsDir, jobName),
+    logFile,
+    signal,
+  );
+  const jobDir = join(jobsDir, jobName);
+  const outcome = await readHarborJob(jobDir);
+  if (outcome.reward !== null) return { agent, reward: outcome.reward, logDir: jobDir };
+  const tail = status === 0 ? '' : await lastLine(logFile);
+  const exit =
+    status === 0 ? '' : `; harbor exited ${status}${tail ? `: ${tail}` : ''} (${logFile})`;
+  return { agent, reward: null, error: `${outcome.error}${exit}`, logDir: jobDir };
+}
+
+/**
+ * Validates one task with Harbor (Docker required): `harbor run` with the NOP agent, then with
+ * the Oracle agent, each job under `<jobsDir>/<task id>/harbor/`, its reward read from the job's
+ * result files (see `readHarborJob`). A missing or malformed result is that trial's error, so the
+ * task fails validation with the reason in its summary line. `signal` stops Harbor (SIGTERM).
+ */
 export async function validateWithHarbor(
   harbor: string,
   taskDir: string,
   jobsDir: string,
+  signal?: AbortSignal,
 ): Promise<TaskValidation> {
-  const nop = await harborTrial(harbor, taskDir, jobsDir, 'nop');
-  const oracle = await harborTrial(harbor, taskDir, jobsDir, 'oracle');
+  const task = resolve(taskDir);
+  const dir = join(jobsDir, basename(task), 'harbor');
+  const nop = await harborTrial(harbor, task, dir, 'nop', signal);
+  const oracle = await harborTrial(harbor, task, dir, 'oracle', signal);
   return {
-    taskId: basename(taskDir),
-    taskDir,
+    taskId: basename(task),
+    taskDir: task,
     runner: 'harbor',
     nop,
     oracle,

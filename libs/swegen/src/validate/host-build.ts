@@ -27,6 +27,8 @@ export interface HostBuildInput {
   readonly workDir: string;
   readonly timeoutMs: number;
   readonly bwrapPath?: string;
+  /** Stops the build (its sandboxed RUN killed); the build rejects with the reason. */
+  readonly signal?: AbortSignal;
 }
 
 /** Gives a tree to the unprivileged identity bubblewrap runs as (only when this process is root). */
@@ -114,6 +116,7 @@ export async function buildOnHost(input: HostBuildInput): Promise<BuiltEnvironme
   const deadline = Date.now() + input.timeoutMs;
   let handedOver = false;
   for (const step of planHostBuild(instructions)) {
+    input.signal?.throwIfAborted();
     await appendFile(logFile, `### ${describe(step)}\n`);
     if (step.kind === 'source' || step.kind === 'copy') handedOver = false;
     if (step.kind === 'source') await checkout(input, step);
@@ -131,6 +134,7 @@ export async function buildOnHost(input: HostBuildInput): Promise<BuiltEnvironme
           env: step.env,
           timeoutMs: Math.max(1, deadline - Date.now()),
           logFile,
+          ...(input.signal ? { signal: input.signal } : {}),
         },
         input.bwrapPath,
       );

@@ -20,6 +20,8 @@ export interface HostTrialInput {
   readonly agentTimeoutMs: number;
   readonly verifierTimeoutMs: number;
   readonly bwrapPath?: string;
+  /** Stops the trial (its sandbox killed); the trial rejects with the reason. */
+  readonly signal?: AbortSignal;
 }
 
 const ORACLE =
@@ -67,6 +69,7 @@ export async function runHostTrial(input: HostTrialInput): Promise<TrialOutcome>
     mounts,
     network: false,
     bwrapPath: input.bwrapPath,
+    ...(input.signal ? { signal: input.signal } : {}),
   };
   if (input.agent === 'oracle') {
     const logFile = join(input.trialDir, 'logs', 'agent', 'sandbox.log');

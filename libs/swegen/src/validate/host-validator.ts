@@ -16,6 +16,8 @@ export interface HostValidationOptions {
   readonly bwrapPath?: string;
   /** Keep the built environment and trial trees (for debugging); removed by default. */
   readonly keepWorkDir?: boolean;
+  /** Stops the validation: the sandbox running is killed and the validation rejects. */
+  readonly signal?: AbortSignal;
 }
 
 function failedTrial(agent: 'nop' | 'oracle', error: string): TrialOutcome {
@@ -46,12 +48,13 @@ export async function validateOnHost(
         workDir: join(workDir, 'build'),
         timeoutMs: timeouts.buildMs,
         ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {
       await cp(join(workDir, 'build', 'build.log'), join(jobDir, 'build.log')).catch(
         () => undefined,
       );
-      if (!isAppError(error)) throw error;
+      if (!isAppError(error) || options.signal?.aborted) throw error;
       return {
         taskId,
         taskDir,
@@ -74,6 +77,7 @@ export async function validateOnHost(
         agentTimeoutMs: timeouts.agentMs,
         verifierTimeoutMs: timeouts.verifierMs,
         ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
       });
       await cp(join(trialDir, 'logs'), join(jobDir, agent), { recursive: true });
       await cp(join(trialDir, 'result.json'), join(jobDir, agent, 'result.json'));

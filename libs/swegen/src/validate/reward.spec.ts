@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseHarborJob } from './harbor-runner.js';
 import { readReward } from './reward.js';
 
 const dirs: string[] = [];
@@ -44,24 +43,5 @@ describe('readReward', () => {
       reward: null,
       error: 'the verifier wrote no reward file',
     });
-  });
-});
-
-describe('parseHarborJob', () => {
-  it('reads the stats buckets (string keys), then trial_results, then trial directories', async () => {
-    const stats = {
-      stats: {
-        evals: { nop__adhoc: { reward_stats: { reward: { '0.0': [], '1.0': ['t__x'] } } } },
-      },
-    };
-    expect(await parseHarborJob(await dir({ 'result.json': JSON.stringify(stats) }))).toBe(1);
-    const listed = { trial_results: [{ verifier_result: { rewards: { reward: 0 } } }] };
-    expect(await parseHarborJob(await dir({ 'result.json': JSON.stringify(listed) }))).toBe(0);
-    const scanned = {
-      'result.json': '{}',
-      'task__abc/result.json': JSON.stringify({ verifier_result: { rewards: { reward: 1 } } }),
-    };
-    expect(await parseHarborJob(await dir(scanned))).toBe(1);
-    expect(await parseHarborJob(await dir({ 'result.json': '{}' }))).toBeUndefined();
   });
 });

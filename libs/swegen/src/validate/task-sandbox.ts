@@ -1,5 +1,6 @@
 import { DEFAULT_SYSTEM_PATHS, safeEnvironment } from '@caravel/sandbox';
 import { spawn } from 'node:child_process';
+import { abortReason } from '../errors/deadline.js';
 import { lstat, open, readlink } from 'node:fs/promises';
 
 /** A host directory and where it appears inside the task sandbox. */
@@ -20,6 +21,8 @@ export interface TaskCommand {
   readonly timeoutMs: number;
   /** Where stdout and stderr go (appended). */
   readonly logFile: string;
+  /** Kills the command; the run then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
 }
 
 /** The outcome of one command. */
@@ -84,13 +87,20 @@ export async function runInTaskSandbox(
         timedOut = true;
         child.kill('SIGKILL');
       }, cmd.timeoutMs);
-      child.on('error', (error) => {
+      const abort = (): void => void child.kill('SIGKILL');
+      cmd.signal?.addEventListener('abort', abort, { once: true });
+      const settle = (): void => {
         clearTimeout(timer);
+        cmd.signal?.removeEventListener('abort', abort);
+      };
+      child.on('error', (error) => {
+        settle();
         reject(error);
       });
       child.on('close', (code, signal) => {
-        clearTimeout(timer);
-        resolve({ exitCode: code ?? 128 + (signal === 'SIGKILL' ? 9 : 15), timedOut });
+        settle();
+        if (cmd.signal?.aborted) reject(abortReason(cmd.signal));
+        else resolve({ exitCode: code ?? 128 + (signal === 'SIGKILL' ? 9 : 15), timedOut });
       });
     });
   } finally {

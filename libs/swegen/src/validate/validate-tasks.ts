@@ -24,6 +24,8 @@ export interface ValidateOptions {
   readonly bwrapPath?: string;
   /** Called as each task finishes (batch progress). */
   readonly onResult?: (result: TaskValidation) => void;
+  /** Stops the validation (Harbor, the build and trial sandboxes); it rejects with the reason. */
+  readonly signal?: AbortSignal;
 }
 
 const exists = (path: string): Promise<boolean> =>
@@ -79,31 +81,45 @@ async function repoFor(taskDir: string, options: ValidateOptions): Promise<strin
   );
 }
 
-/** Validates one task with the chosen runner. */
+/** The runner a validation uses: `harbor` (its path) when chosen or, under `auto`, installed. */
+async function chooseRunner(options: ValidateOptions): Promise<string | undefined> {
+  const runner = options.runner ?? 'auto';
+  const harbor = runner === 'bwrap' ? undefined : await findHarbor(options.searchPath ?? '');
+  if (!harbor && runner === 'harbor')
+    throw swegenError('invalid_input', 'harbor is not installed (not found on PATH)');
+  return harbor;
+}
+
+/**
+ * Validates one task: with Harbor when `runner` is `harbor`, or `auto` and `harbor` is on the
+ * search path; otherwise on the host in bubblewrap.
+ */
 export async function validateTask(
   taskDir: string,
   options: ValidateOptions,
 ): Promise<TaskValidation> {
   const jobsDir = join(options.stateDir, 'jobs');
-  const runner = options.runner ?? 'auto';
-  const harbor = runner === 'bwrap' ? undefined : await findHarbor(options.searchPath ?? '');
-  if (harbor) return validateWithHarbor(harbor, taskDir, jobsDir);
-  if (runner === 'harbor')
-    throw swegenError('invalid_input', 'harbor is not installed (not found on PATH)');
+  const harbor = await chooseRunner(options);
+  if (harbor) return validateWithHarbor(harbor, taskDir, jobsDir, options.signal);
   return validateOnHost(taskDir, {
     repoPath: await repoFor(taskDir, options),
     jobsDir,
     ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
 }
 
-function failedValidation(taskDir: string, error: unknown): TaskValidation {
+function failedValidation(
+  taskDir: string,
+  error: unknown,
+  runner: TaskValidation['runner'],
+): TaskValidation {
   if (!isAppError(error)) throw error;
   const trial = (agent: 'nop' | 'oracle') => ({ agent, reward: null, error: error.message });
   return {
     taskId: basename(taskDir),
     taskDir,
-    runner: 'bwrap-host',
+    runner,
     nop: trial('nop'),
     oracle: trial('oracle'),
     passed: false,
@@ -116,13 +132,15 @@ export async function validateTasks(
   options: ValidateOptions,
 ): Promise<TaskValidation[]> {
   const tasks = await discoverTasks(path);
+  const runner = (await chooseRunner(options)) ? 'harbor' : 'bwrap-host';
   const results: TaskValidation[] = new Array<TaskValidation>(tasks.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let i = next++; i < tasks.length; i = next++) {
-      const result = await validateTask(tasks[i] ?? '', options).catch((error: unknown) =>
-        failedValidation(tasks[i] ?? '', error),
-      );
+      const result = await validateTask(tasks[i] ?? '', options).catch((error: unknown) => {
+        if (options.signal?.aborted) throw error;
+        return failedValidation(tasks[i] ?? '', error, runner);
+      });
       results[i] = result;
       options.onResult?.(result);
     }
