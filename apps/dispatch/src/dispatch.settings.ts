@@ -40,6 +40,8 @@ export const replySettingsSchema = channelSettingsSchema
     JIRA_BASE_URL: true,
     JIRA_EMAIL: true,
     JIRA_API_TOKEN: true,
+    CONFLUENCE_EMAIL: true,
+    CONFLUENCE_API_TOKEN: true,
   })
   .extend({
     GITHUB_TOKEN: secret('GitHub token dispatch comments with (failure replies, queue positions)'),

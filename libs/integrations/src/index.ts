@@ -40,6 +40,7 @@ export { staticGitHubTokens } from './github/github-tokens.js';
 // Slack (the run's thread: replies, reactions, reading; new threads).
 export { SlackApi, codeSlackError, type SlackApiOptions } from './slack/slack-api.js';
 export { CARAVEL_SLACK_EVENT, SlackThread, type SlackThreadRef } from './slack/slack-thread.js';
+export { SlackAssistantStatus } from './slack/slack-assistant-status.js';
 
 // Linear (issue tracker port plus delete and search).
 export { LinearApi, codeLinearError, type LinearApiOptions } from './linear/linear-api.js';
@@ -84,10 +85,12 @@ export { markdownToStorage, storageToMarkdown } from './markup/storage-format.js
 export {
   replyTargetFor,
   SourceReplyChannel,
+  type ConfluenceReplier,
   type ReplyAdapters,
   type ReplyTarget,
   type ThreadSource,
 } from './reply/source-reply-channel.js';
+export { ChannelClients, type ChannelCredentials } from './reply/channel-clients.js';
 
 // Settings shared by the runner, the broker and the embedded host; which repositories are GitHub's.
 export {
@@ -98,7 +101,9 @@ export {
 } from './settings/integration.settings.js';
 export { GitHubHosting, type HostedRepositoryRef } from './github/github-hosting.js';
 
-// Confluence: comments read back as the service account (Connect webhooks are pointers only).
+// Confluence: comments read back as the service account (Connect webhooks are pointers only),
+// pages, search and replies (storage format ↔ markdown).
+export { CONFLUENCE_IDEMPOTENCY_PROPERTY } from './confluence/confluence-content.js';
 export {
   ConfluenceWiki,
   type ConfluenceWikiOptions,

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
 import type { UserTokenRepository } from '@caravel/db';
-import { FakeGitHub, FakeSlack } from '@caravel/testing';
+import { FakeConfluence, FakeGitHub, FakeSlack } from '@caravel/testing';
 import { agentSettingsSchema } from '../agent-runner.settings.js';
 import { LocalGitScm } from '../sandbox/local-git.scm.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
@@ -124,6 +124,59 @@ describe('RunIntegrationsService', () => {
         code: 'PRECONDITION_FAILED',
         message: expect.stringContaining('SLACK_BOT_TOKEN'),
       });
+    } finally {
+      await slack.close();
+    }
+  });
+
+  it("answers a Confluence thread under its comment on the tenant's site, and gives it the wiki tools there", async () => {
+    const confluence = new FakeConfluence().addAccount('svc@acme.test', 'conf-token');
+    await confluence.listen();
+    try {
+      const page = confluence.addPage({ spaceKey: 'ENG', title: 'Runbook', storage: '<p>x</p>' });
+      const ask = confluence.addComment({
+        pageId: page.id,
+        storage: '<p>@caravel fix it</p>',
+        author: { accountId: 'acc-ana', displayName: 'Ana' },
+      });
+      const confluenceRun = run({
+        source: 'confluence',
+        replyTo: { site: confluence.wikiUrl, pageId: page.id, commentId: ask.id },
+      });
+      const configured = service({
+        CONFLUENCE_EMAIL: 'svc@acme.test',
+        CONFLUENCE_API_TOKEN: 'conf-token',
+      });
+
+      await configured.replyChannel(confluenceRun).reply('Opened a draft PR.');
+      const ports = configured.channelPorts(confluenceRun);
+
+      expect(confluence.repliesTo(ask.id).map((c) => c.storage)).toEqual([
+        '<p>Opened a draft PR.</p>',
+      ]);
+      await expect(ports.confluence?.getPage(page.id)).resolves.toMatchObject({
+        title: 'Runbook',
+      });
+      expect(configured.channelPorts(run({})).confluence).toBeUndefined();
+    } finally {
+      await confluence.close();
+    }
+  });
+
+  it("binds Slack's assistant status to Slack threads only", async () => {
+    const slack = new FakeSlack().addToken('xoxb-test');
+    await slack.listen();
+    try {
+      const root = slack.seed('C1', 'please help', 'U1');
+      const slackRun = run({ source: 'slack', replyTo: { channel: 'C1', threadTs: root } });
+      const configured = service({ SLACK_BOT_TOKEN: 'xoxb-test', SLACK_API_URL: slack.apiUrl });
+
+      await configured.assistantStatus(slackRun).assistantStatus?.setStatus('is working…');
+
+      expect(slack.statuses).toEqual([
+        { channel_id: 'C1', thread_ts: root, status: 'is working…' },
+      ]);
+      expect(configured.assistantStatus(run({}))).toEqual({});
     } finally {
       await slack.close();
     }

@@ -2,23 +2,20 @@ import type { RepositoryRef, StartRunV1, EnvelopeOf } from '@caravel/contracts';
 import { UserTokenRepository } from '@caravel/db';
 import { isAppError } from '@caravel/errors';
 import {
-  AtlassianRest,
+  ChannelClients,
   GitHubApi,
   GitHubCodeHost,
   GitHubCredentials,
   GitHubHosting,
-  JiraTracker,
-  LinearApi,
-  LinearTracker,
   parseKeyring,
-  SlackApi,
   SlackThread,
   SourceReplyChannel,
   TokenCipher,
   UserTokenVault,
   type ReplyAdapters,
+  type SlackAssistantStatus,
 } from '@caravel/integrations';
-import type { ChannelPorts, ReplyChannel, ScmPort } from '@caravel/tools';
+import type { ChannelPorts, ReplyChannel, ScmPort, WikiPort } from '@caravel/tools';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
 import { LocalGitScm } from '../sandbox/local-git.scm.js';
@@ -30,7 +27,8 @@ type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
 
 /**
  * The SaaS side of a run, from the runner's settings: where its replies go (the thread's source,
- * once per run and text), which channel tools it gets (Slack only for Slack threads), and its SCM
+ * once per run and text), which channel tools it gets (Slack only for Slack threads, the wiki for
+ * Confluence threads), Slack's assistant status, and its SCM
  * (GitHub drafts for repositories on the configured GitHub, a plain pushed branch otherwise).
  * A missing credential never stops a run: the integration answers with a coded error naming the
  * setting, and a thread whose source cannot be answered gets a logged warning instead.
@@ -40,9 +38,7 @@ export class RunIntegrationsService {
   private readonly log = new Logger('RunIntegrations');
   private readonly hosting: GitHubHosting;
   private readonly credentials: GitHubCredentials;
-  private readonly slack: SlackApi;
-  private readonly linear: LinearTracker;
-  private readonly jira: JiraTracker;
+  private readonly channels: ChannelClients;
 
   constructor(
     @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
@@ -57,26 +53,7 @@ export class RunIntegrationsService {
       ...(users ? { users } : {}),
       ...(this.hosting.app ? { app: this.hosting.app } : {}),
     });
-    this.slack = new SlackApi({
-      botToken: s.SLACK_BOT_TOKEN,
-      ...(s.SLACK_API_URL ? { apiUrl: s.SLACK_API_URL } : {}),
-    });
-    this.linear = new LinearTracker(
-      new LinearApi({
-        apiKey: s.LINEAR_API_KEY,
-        ...(s.LINEAR_API_URL ? { apiUrl: s.LINEAR_API_URL } : {}),
-      }),
-    );
-    this.jira = new JiraTracker(
-      new AtlassianRest({
-        service: 'Jira',
-        baseUrl: s.JIRA_BASE_URL,
-        email: s.JIRA_EMAIL,
-        apiToken: s.JIRA_API_TOKEN,
-        settings: 'JIRA_BASE_URL, JIRA_EMAIL and JIRA_API_TOKEN',
-      }),
-      s.JIRA_BASE_URL ?? '',
-    );
+    this.channels = new ChannelClients(s);
   }
 
   /** Where the run's replies go: the thread's source, or the log when it has none to answer. */
@@ -96,17 +73,31 @@ export class RunIntegrationsService {
     }
   }
 
-  /** The channel tools of a run: Slack's for Slack threads, trackers, review requests. */
+  /**
+   * The channel tools of a run: Slack's for Slack threads, the wiki's for Confluence threads (on
+   * their site), trackers, review requests.
+   */
   channelPorts(run: StartRun): ChannelPorts {
     const s = this.settings;
     const slackThread = this.slackThreadOf(run);
+    const wiki = this.wikiOf(run);
     const github = this.codeHost(run.repository, run);
     return {
       ...(slackThread ? { slack: slackThread } : {}),
-      ...(s.LINEAR_API_KEY || run.source === 'linear' ? { linear: this.linear } : {}),
-      ...(s.JIRA_BASE_URL || run.source === 'jira' ? { jira: this.jira } : {}),
+      ...(s.LINEAR_API_KEY || run.source === 'linear' ? { linear: this.channels.linear } : {}),
+      ...(s.JIRA_BASE_URL || run.source === 'jira' ? { jira: this.channels.jira } : {}),
+      ...(wiki ? { confluence: wiki } : {}),
       ...(github ? { reviews: github } : {}),
     };
+  }
+
+  /**
+   * Slack's "is working…" status under the run's thread (`assistant.threads.setStatus`), as the
+   * agent factory's `assistantStatus` input; nothing for other sources.
+   */
+  assistantStatus(run: StartRun): { assistantStatus?: SlackAssistantStatus } {
+    const thread = this.slackRefOf(run);
+    return thread ? { assistantStatus: this.channels.slackStatus(thread) } : {};
   }
 
   /** GitHub drafts for a repository on the configured GitHub; a pushed branch otherwise. */
@@ -137,19 +128,29 @@ export class RunIntegrationsService {
     return (repository) => new GitHubCodeHost(api, repository);
   }
 
-  private slackThreadOf(run: StartRun): SlackThread | null {
+  private slackRefOf(run: StartRun): { channel: string; threadTs: string } | null {
     const channel = run.replyTo?.['channel'];
     const threadTs = run.replyTo?.['threadTs'];
     if (run.source !== 'slack' || channel === undefined || threadTs === undefined) return null;
-    return new SlackThread(this.slack, { channel: String(channel), threadTs: String(threadTs) });
+    return { channel: String(channel), threadTs: String(threadTs) };
+  }
+
+  private slackThreadOf(run: StartRun): SlackThread | null {
+    const thread = this.slackRefOf(run);
+    return thread ? this.channels.slackThread(thread) : null;
+  }
+
+  /** The Confluence site a Confluence thread came from (its tenant's base URL). */
+  private wikiOf(run: StartRun): WikiPort | null {
+    const site = run.replyTo?.['site'];
+    if (run.source !== 'confluence' || site === undefined) return null;
+    return this.channels.confluence(String(site));
   }
 
   private replyAdapters(run: StartRun): ReplyAdapters {
     return {
       ...(this.hosting.app ? { github: this.githubAdapter(run) } : {}),
-      slack: (thread) => new SlackThread(this.slack, thread),
-      linear: this.linear,
-      jira: this.jira,
+      ...this.channels.replyAdapters(),
     };
   }
 }

@@ -174,6 +174,7 @@ export class RunExecutorService {
         scm: this.integrations.scm(command.data, workspace),
         requestedBy: requesterOf(command.data),
         channelPorts: this.integrations.channelPorts(command.data),
+        ...this.integrations.assistantStatus(command.data),
         notifier: {
           notifyStepLimit: (notice) =>
             Promise.resolve(

@@ -1,13 +1,8 @@
 import { isAppError } from '@caravel/errors';
 import {
-  AtlassianRest,
+  ChannelClients,
   GitHubApi,
   GitHubCodeHost,
-  JiraTracker,
-  LinearApi,
-  LinearTracker,
-  SlackApi,
-  SlackThread,
   SourceReplyChannel,
   staticGitHubTokens,
   type ReplyAdapters,
@@ -24,45 +19,21 @@ type ReplySettings = Pick<
   | 'JIRA_BASE_URL'
   | 'JIRA_EMAIL'
   | 'JIRA_API_TOKEN'
+  | 'CONFLUENCE_EMAIL'
+  | 'CONFLUENCE_API_TOKEN'
   | 'GITHUB_TOKEN'
   | 'GITHUB_API_URL'
 >;
 
 /** The adapters the settings give credentials for; the others stay absent. */
 export function replyAdapters(settings: ReplySettings): ReplyAdapters {
-  const adapters: ReplyAdapters = {};
+  const adapters = new ChannelClients(settings).replyAdapters({ configuredOnly: true });
   if (settings.GITHUB_TOKEN) {
     const api = new GitHubApi({
       baseUrl: settings.GITHUB_API_URL,
       tokens: staticGitHubTokens(settings.GITHUB_TOKEN),
     });
     adapters.github = (repository) => new GitHubCodeHost(api, repository);
-  }
-  if (settings.SLACK_BOT_TOKEN) {
-    const api = new SlackApi({
-      botToken: settings.SLACK_BOT_TOKEN,
-      ...(settings.SLACK_API_URL ? { apiUrl: settings.SLACK_API_URL } : {}),
-    });
-    adapters.slack = (thread) => new SlackThread(api, thread);
-  }
-  if (settings.LINEAR_API_KEY) {
-    adapters.linear = new LinearTracker(
-      new LinearApi({
-        apiKey: settings.LINEAR_API_KEY,
-        ...(settings.LINEAR_API_URL ? { apiUrl: settings.LINEAR_API_URL } : {}),
-      }),
-    );
-  }
-  const { JIRA_BASE_URL: site, JIRA_EMAIL: email, JIRA_API_TOKEN: apiToken } = settings;
-  if (site && email && apiToken) {
-    const rest = new AtlassianRest({
-      service: 'Jira',
-      baseUrl: site,
-      email,
-      apiToken,
-      settings: 'JIRA_BASE_URL, JIRA_EMAIL and JIRA_API_TOKEN',
-    });
-    adapters.jira = new JiraTracker(rest, site);
   }
   return adapters;
 }

@@ -66,4 +66,77 @@ describe('ConfluenceWiki against the fake Confluence', () => {
     });
     await expect(wiki().getComment('1')).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
   });
+
+  it('creates, reads, updates and finds pages, storage format in and markdown out', async () => {
+    const created = await wiki('api-token').createPage({
+      space: 'ENG',
+      title: 'Runbook',
+      markdown: '# Deploys\n\nRun **make deploy**.',
+    });
+    expect(confluence.pages[0]?.storage).toBe(
+      '<h1>Deploys</h1><p>Run <strong>make deploy</strong>.</p>',
+    );
+
+    const updated = await wiki('api-token').updatePage(created.id, {
+      markdown: 'Run `make ship`.',
+    });
+    const read = await wiki('api-token').getPage(created.id);
+    const hits = await wiki('api-token').search('make ship', 5);
+
+    expect(updated).toEqual(read);
+    expect(read).toEqual({
+      id: created.id,
+      title: 'Runbook',
+      markdown: 'Run `make ship`.',
+      version: 2,
+      url: `${confluence.wikiUrl}/spaces/ENG/pages/${created.id}`,
+    });
+    expect(hits).toEqual([
+      expect.objectContaining({ id: created.id, title: 'Runbook', url: read.url }),
+    ]);
+  });
+
+  it('replies in the comment thread once per key, the key kept in a content property', async () => {
+    const page = confluence.addPage({ spaceKey: 'ENG', title: 'Design', storage: '<p>x</p>' });
+    const ask = confluence.addComment({
+      pageId: page.id,
+      storage: '<p>@caravel fix the typo</p>',
+      author: { accountId: 'acc-ana', displayName: 'Ana' },
+    });
+
+    const first = await wiki('api-token').replyOnce(
+      page.id,
+      ask.id,
+      'Opened [#4](https://x/pull/4)',
+      'reply:r1:a',
+    );
+    const again = await wiki('api-token').replyOnce(
+      page.id,
+      ask.id,
+      'Opened [#4](https://x/pull/4)',
+      'reply:r1:a',
+    );
+    await wiki('api-token').replyOnce(page.id, ask.id, 'Something else', 'reply:r1:b');
+
+    expect(again).toEqual(first);
+    expect(confluence.repliesTo(ask.id).map((c) => c.storage)).toEqual([
+      '<p>Opened <a href="https://x/pull/4">#4</a></p>',
+      '<p>Something else</p>',
+    ]);
+    expect(confluence.repliesTo(ask.id)[0]).toMatchObject({
+      author: { accountId: 'acc-caravel@acme.test' },
+      properties: { 'caravel-idempotency': { idempotencyKey: 'reply:r1:a' } },
+    });
+    expect((await wiki('api-token').getComment(ask.id)).spaceKey).toBe('ENG');
+  });
+
+  it('answers a reply to a comment that is not there with a coded error', async () => {
+    const page = confluence.addPage({ spaceKey: 'ENG', title: 'Design', storage: '<p>x</p>' });
+    await expect(
+      wiki('api-token').replyOnce(page.id, '999999', 'hello', 'reply:r2:a'),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(wiki().comment(page.id, 'hello')).rejects.toMatchObject({
+      code: 'PRECONDITION_FAILED',
+    });
+  });
 });

@@ -1,37 +1,42 @@
-import { FakeGitHub, FakeLinear, FakeSlack } from '@caravel/testing';
+import { FakeConfluence, FakeGitHub, FakeLinear, FakeSlack } from '@caravel/testing';
 import { GitHubApi } from '../github/github-client.js';
 import { GitHubCodeHost } from '../github/github-code-host.js';
 import { staticGitHubTokens } from '../github/github-tokens.js';
-import { LinearApi } from '../linear/linear-api.js';
-import { LinearTracker } from '../linear/linear-tracker.js';
-import { SlackApi } from '../slack/slack-api.js';
-import { SlackThread } from '../slack/slack-thread.js';
+import { ChannelClients } from './channel-clients.js';
 import { SourceReplyChannel, type ReplyAdapters } from './source-reply-channel.js';
 
 describe('SourceReplyChannel (the runner reply, posted where the thread came from, once)', () => {
   let github: FakeGitHub;
   let slack: FakeSlack;
   let linear: FakeLinear;
+  let confluence: FakeConfluence;
   let adapters: ReplyAdapters;
 
   beforeEach(async () => {
     github = new FakeGitHub().addRepository('acme/widgets').addUserToken('gho_t', 'caravel[bot]');
     slack = new FakeSlack().addToken('xoxb-t');
     linear = new FakeLinear().addApiKey('lin_t').addTeam({ id: 'team', key: 'ENG', name: 'Eng' });
-    await Promise.all([github.start(), slack.listen(), linear.listen()]);
+    confluence = new FakeConfluence().addAccount('svc@acme.test', 'conf_t');
+    await Promise.all([github.start(), slack.listen(), linear.listen(), confluence.listen()]);
     const githubApi = new GitHubApi({
       baseUrl: github.origin,
       tokens: staticGitHubTokens('gho_t'),
     });
-    const slackApi = new SlackApi({ botToken: 'xoxb-t', apiUrl: slack.apiUrl });
+    const clients = new ChannelClients({
+      SLACK_BOT_TOKEN: 'xoxb-t',
+      SLACK_API_URL: slack.apiUrl,
+      LINEAR_API_KEY: 'lin_t',
+      LINEAR_API_URL: linear.apiUrl,
+      CONFLUENCE_EMAIL: 'svc@acme.test',
+      CONFLUENCE_API_TOKEN: 'conf_t',
+    });
     adapters = {
       github: (repository) => new GitHubCodeHost(githubApi, repository),
-      slack: (thread) => new SlackThread(slackApi, thread),
-      linear: new LinearTracker(new LinearApi({ apiKey: 'lin_t', apiUrl: linear.apiUrl })),
+      ...clients.replyAdapters({ configuredOnly: true }),
     };
   });
 
-  afterEach(() => Promise.all([github.close(), slack.close(), linear.close()]));
+  afterEach(() => Promise.all([github.close(), slack.close(), linear.close(), confluence.close()]));
 
   it('answers on the pull request, and a repeated reply of the same run posts nothing new', async () => {
     const thread = {
@@ -72,6 +77,25 @@ describe('SourceReplyChannel (the runner reply, posted where the thread came fro
     expect(linear.comments.map((c) => c.body.split('\n')[0])).toEqual(['Working on it']);
   });
 
+  it('answers under the Confluence comment that asked, on its site, once per run and text', async () => {
+    const page = confluence.addPage({ spaceKey: 'ENG', title: 'Runbook', storage: '<p>x</p>' });
+    const ask = confluence.addComment({
+      pageId: page.id,
+      storage: '<p>@caravel update the runbook</p>',
+      author: { accountId: 'acc-ana', displayName: 'Ana' },
+    });
+    const thread = {
+      source: 'confluence',
+      replyTo: { site: confluence.wikiUrl, pageId: page.id, commentId: ask.id },
+    };
+    await new SourceReplyChannel(thread, adapters, 'run-1').reply('Opened **#7**');
+    await new SourceReplyChannel(thread, adapters, 'run-1').reply('Opened **#7**');
+
+    expect(confluence.repliesTo(ask.id).map((c) => c.storage)).toEqual([
+      '<p>Opened <strong>#7</strong></p>',
+    ]);
+  });
+
   it('refuses a thread it cannot answer with a coded error naming what is missing', () => {
     expect(
       () => new SourceReplyChannel({ source: 'synthetic', replyTo: {} }, adapters, 'r'),
@@ -79,5 +103,9 @@ describe('SourceReplyChannel (the runner reply, posted where the thread came fro
     expect(
       () => new SourceReplyChannel({ source: 'jira', replyTo: { issueKey: 'P-1' } }, adapters, 'r'),
     ).toThrow('a Jira reply needs the Jira adapter');
+    expect(
+      () =>
+        new SourceReplyChannel({ source: 'confluence', replyTo: { pageId: '1' } }, adapters, 'r'),
+    ).toThrow('a Confluence reply needs the Confluence adapter, a site and a page id');
   });
 });

@@ -25,14 +25,18 @@ export interface ReplyAdapters {
   slack?: (thread: SlackThreadRef) => SlackThread;
   linear?: LinearTracker;
   jira?: { commentOnce(issue: string, markdown: string, key: string): Promise<{ id: string }> };
-  confluence?: {
-    replyOnce(
-      pageId: string,
-      parentCommentId: string | undefined,
-      markdown: string,
-      key: string,
-    ): Promise<{ id: string }>;
-  };
+  /** The Confluence site at a tenant's base URL (`replyTo.site`). */
+  confluence?: (site: string) => ConfluenceReplier;
+}
+
+/** Answers under a Confluence comment (or on its page) once per key. */
+export interface ConfluenceReplier {
+  replyOnce(
+    pageId: string,
+    parentCommentId: string | undefined,
+    markdown: string,
+    key: string,
+  ): Promise<{ id: string }>;
 }
 
 const str = (value: string | number | undefined): string | undefined =>
@@ -81,10 +85,13 @@ export function replyTargetFor(thread: ThreadSource, adapters: ReplyAdapters): R
       return { post: (text, key) => jira.commentOnce(issue, text, key) };
     }
     case 'confluence': {
+      const site = str(to['site']);
       const page = str(to['pageId']);
-      const wiki = adapters.confluence;
-      if (!wiki || !page)
-        throw missing('a Confluence reply needs the Confluence adapter and a page id');
+      if (!adapters.confluence || !site || !page) {
+        throw missing('a Confluence reply needs the Confluence adapter, a site and a page id');
+      }
+      // Under the comment that asked, so the answer lands in its conversation.
+      const wiki = adapters.confluence(site);
       return { post: (text, key) => wiki.replyOnce(page, str(to['commentId']), text, key) };
     }
     default:

@@ -60,6 +60,11 @@ export const channelSettingsSchema = z.object({
     description: 'Jira service account email (Basic auth with JIRA_API_TOKEN)',
   }),
   JIRA_API_TOKEN: secret('Jira service account API token'),
+  CONFLUENCE_EMAIL: documented(z.string().min(1).optional(), {
+    description:
+      'Confluence service account email: comments are re-fetched, answered and the wiki tools act as this account',
+  }),
+  CONFLUENCE_API_TOKEN: secret('Confluence service account API token'),
   CARAVEL_TOKEN_KEYS: secret(
     'Keyring for tokens at rest: id:base64(32 bytes), comma separated, current key first',
   ),

@@ -67,4 +67,19 @@ describe('fake LLM servers', () => {
       await fake.close();
     }
   });
+
+  it('answers from the responder once the queue is empty, from what the request holds', async () => {
+    const fake = await startFakeOpenAi();
+    try {
+      fake.enqueue({ text: 'queued first' });
+      fake.respondWith((request) => ({ text: `echo ${String(request.body?.['model'])}` }));
+      const first = await post(`${fake.baseUrl}/chat/completions`, { model: 'a' });
+      const second = await post(`${fake.baseUrl}/chat/completions`, { model: 'b' });
+
+      expect(first.json).toMatchObject({ choices: [{ message: { content: 'queued first' } }] });
+      expect(second.json).toMatchObject({ choices: [{ message: { content: 'echo b' } }] });
+    } finally {
+      await fake.close();
+    }
+  });
 });

@@ -20,6 +20,7 @@ export class FakeLlmServer {
   /** Every request received, in order (including ones answered with an error). */
   readonly requests: RecordedLlmRequest[] = [];
   private readonly replies: FakeLlmReply[] = [];
+  private responder: ((request: RecordedLlmRequest) => FakeLlmReply) | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private seq = 0;
 
@@ -59,6 +60,16 @@ export class FakeLlmServer {
     return this;
   }
 
+  /**
+   * Answers every request the queue has no reply for with what `responder` makes of it: a
+   * stateless stand-in for a model, deciding from the conversation in the request (several
+   * concurrent runs, runs resumed after an interrupt) where a queue cannot.
+   */
+  respondWith(responder: (request: RecordedLlmRequest) => FakeLlmReply): this {
+    this.responder = responder;
+    return this;
+  }
+
   /** Replies not yet used. */
   get pending(): number {
     return this.replies.length;
@@ -81,7 +92,7 @@ export class FakeLlmServer {
       });
       return;
     }
-    const reply = this.replies.shift();
+    const reply = this.replies.shift() ?? this.responder?.(recorded);
     if (reply === undefined) {
       this.sendError(res, { error: { status: 500, message: 'fake LLM: no scripted reply left' } });
       return;

@@ -18,7 +18,7 @@ export type {
 } from './github/github-routes.js';
 export { serveGitHttpBackend } from './github/git-cgi-bridge.js';
 export type { FakeSourceIssue, FakeSourcePull } from './github/source-pulls.js';
-export { FakeSlack, type FakeSlackMessage } from './slack/fake-slack.js';
+export { FakeSlack, type FakeSlackMessage, type FakeSlackStatus } from './slack/fake-slack.js';
 export {
   FakeLinear,
   linearError,
@@ -27,4 +27,8 @@ export {
   type FakeLinearTeam,
 } from './linear/fake-linear.js';
 export { FakeJira, type FakeJiraComment, type FakeJiraIssue } from './jira/fake-jira.js';
-export { FakeConfluence, type FakeConfluenceComment } from './confluence/fake-confluence.js';
+export {
+  FakeConfluence,
+  type FakeConfluenceComment,
+  type FakeConfluencePage,
+} from './confluence/fake-confluence.js';

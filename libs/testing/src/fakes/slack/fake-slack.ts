@@ -20,14 +20,25 @@ export interface FakeSlackMessage {
   reactions: { name: string; users: string[] }[];
 }
 
+/** An assistant thread status as set (`assistant.threads.setStatus`); `''` clears it. */
+export interface FakeSlackStatus {
+  channel_id: string;
+  thread_ts: string;
+  status: string;
+}
+
 /**
  * A Slack Web API stand-in on 127.0.0.1 (`slackApiUrl` = {@link apiUrl}): `auth.test`,
- * `chat.postMessage`, `conversations.replies` and `reactions.add` over an in-memory workspace.
+ * `chat.postMessage`, `conversations.replies`, `reactions.add` and
+ * `assistant.threads.setStatus` (every status kept in {@link statuses}) over an in-memory
+ * workspace.
  * Like Slack it answers HTTP 200 with `ok: false` and an error string (`not_authed`,
  * `invalid_auth`, `channel_not_found`, `already_reacted`, ...); rate limits are scripted 429s.
  */
 export class FakeSlack extends LoopbackApi {
   readonly messages: FakeSlackMessage[] = [];
+  /** Every assistant thread status set, in order (an empty `status` cleared it). */
+  readonly statuses: FakeSlackStatus[] = [];
   private readonly tokens = new Map<string, string>();
   private readonly channels = new Set<string>();
   private clock = 1_700_000_000;
@@ -42,6 +53,7 @@ export class FakeSlack extends LoopbackApi {
     this.route('POST', '/api/chat.postMessage', (call) => this.postMessage(call));
     this.route('POST', '/api/conversations.replies', (call) => this.replies(call));
     this.route('POST', '/api/reactions.add', (call) => this.react(call));
+    this.route('POST', '/api/assistant.threads.setStatus', (call) => this.setStatus(call));
   }
 
   /** The `slackApiUrl` to give `WebClient` (ends with `/`, as the client requires). */
@@ -147,6 +159,22 @@ export class FakeSlack extends LoopbackApi {
     if (reaction?.users.includes(user)) return fail('already_reacted');
     if (reaction) reaction.users.push(user);
     else target.reactions.push({ name, users: [user] });
+    return ok({});
+  }
+
+  private setStatus(call: RecordedCall): FakeResponse {
+    const channel = stringField(call, 'channel_id');
+    const threadTs = stringField(call, 'thread_ts');
+    if (!call.body || !('status' in call.body)) return fail('invalid_arguments');
+    if (!this.channels.has(channel)) return fail('channel_not_found');
+    if (!this.messages.some((m) => m.channel === channel && m.ts === threadTs)) {
+      return fail('invalid_thread_ts');
+    }
+    this.statuses.push({
+      channel_id: channel,
+      thread_ts: threadTs,
+      status: stringField(call, 'status'),
+    });
     return ok({});
   }
 }
