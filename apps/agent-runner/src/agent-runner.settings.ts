@@ -1,5 +1,9 @@
 import { documented } from '@caravel/config';
-import { channelSettingsSchema, githubAppSettingsSchema } from '@caravel/integrations';
+import {
+  channelSettingsSchema,
+  githubAppSettingsSchema,
+  webSettingsSchema,
+} from '@caravel/integrations';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -84,6 +88,7 @@ export const agentSettingsSchema = z.object({
   ),
   ...githubAppSettingsSchema.shape,
   ...channelSettingsSchema.shape,
+  ...webSettingsSchema.shape,
 });
 
 export type AgentSettings = z.output<typeof agentSettingsSchema>;

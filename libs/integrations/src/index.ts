@@ -97,8 +97,10 @@ export {
   channelSettingsSchema,
   githubAppSettingsSchema,
   type ChannelSettings,
+  webSettingsSchema,
   type GitHubAppSettings,
 } from './settings/integration.settings.js';
+  type WebSettings,
 export { GitHubHosting, type HostedRepositoryRef } from './github/github-hosting.js';
 
 // Confluence: comments read back as the service account (Connect webhooks are pointers only),
@@ -109,3 +111,25 @@ export {
   type ConfluenceWikiOptions,
   type WikiComment,
 } from './confluence/confluence-wiki.js';
+
+// The agent's web from the host: SSRF-guarded HTTP (public addresses, pinned, redirects
+// re-checked), HTML to readable text, and web search through Tavily.
+export {
+  classifyAddress,
+  describeVerdict,
+  type AddressKind,
+  type AddressVerdict,
+} from './web/address-policy.js';
+export { HostAllowlist } from './web/host-allowlist.js';
+export { systemResolver, type HostResolver } from './web/guarded-resolver.js';
+export {
+  SafeHttpClient,
+  WEB_DEFAULTS,
+  type SafeHttpOptions,
+  type SafeRequest,
+  type SafeResponse,
+} from './web/safe-http-client.js';
+export { DEFAULT_MAX_TEXT_CHARS, HostWeb } from './web/host-web.js';
+export { htmlToText, type ReadablePage } from './web/html-to-text.js';
+export { TAVILY_API_URL, TavilySearch, type TavilySearchOptions } from './web/tavily-search.js';
+export { webPorts } from './web/web-ports.js';

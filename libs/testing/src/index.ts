@@ -20,5 +20,6 @@ export {
   type FakeUsage,
   type RecordedLlmRequest,
 } from './fake-llm/index.js';
-// Loopback fakes of the SaaS APIs (GitHub + git smart-HTTP, Slack, Linear, Jira, Confluence).
+// Loopback fakes of the SaaS APIs (GitHub + git smart-HTTP, Slack, Linear, Jira, Confluence,
+// Tavily web search).
 export * from './fakes/index.js';

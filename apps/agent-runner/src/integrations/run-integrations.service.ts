@@ -12,6 +12,7 @@ import {
   SourceReplyChannel,
   TokenCipher,
   UserTokenVault,
+  webPorts,
   type ReplyAdapters,
   type SlackAssistantStatus,
 } from '@caravel/integrations';
@@ -83,6 +84,7 @@ export class RunIntegrationsService {
     const wiki = this.wikiOf(run);
     const github = this.codeHost(run.repository, run);
     return {
+      ...webPorts(s),
       ...(slackThread ? { slack: slackThread } : {}),
       ...(s.LINEAR_API_KEY || run.source === 'linear' ? { linear: this.channels.linear } : {}),
       ...(s.JIRA_BASE_URL || run.source === 'jira' ? { jira: this.channels.jira } : {}),

@@ -1,3 +1,4 @@
+import { decodeHtmlEntities } from './html-entities.js';
 import {
   parseInline,
   parseMarkdownBlocks,
@@ -5,30 +6,12 @@ import {
   type MarkdownBlock,
 } from './markdown-blocks.js';
 
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-};
-
 function escapeXml(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
-}
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#\d+|#x[\da-f]+|\w+);/gi, (whole, name: string) => {
-    if (name.startsWith('#x') || name.startsWith('#X'))
-      return String.fromCodePoint(parseInt(name.slice(2), 16));
-    if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
 }
 
 function inlineXml(text: string): string {
@@ -79,7 +62,7 @@ function inlineMarkdown(xml: string): string {
     .replace(/<code>([\s\S]*?)<\/code>/gi, '`$1`')
     .replace(/<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, '[$2]($1)')
     .replace(/<[^>]+>/g, '');
-  return decodeEntities(text).trim();
+  return decodeHtmlEntities(text).trim();
 }
 
 const BLOCK = new RegExp(

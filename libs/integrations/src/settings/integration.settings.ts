@@ -1,6 +1,10 @@
 import { createPrivateKey } from 'node:crypto';
 import { documented } from '@caravel/config';
 import { z } from 'zod';
+import { DEFAULT_MAX_TEXT_CHARS } from '../web/host-web.js';
+import { HostAllowlist } from '../web/host-allowlist.js';
+import { WEB_DEFAULTS } from '../web/safe-http-client.js';
+import { TAVILY_API_URL } from '../web/tavily-search.js';
 
 const secret = (description: string) =>
   documented(z.string().min(1).optional(), { description, secret: true });
@@ -70,7 +74,48 @@ export const channelSettingsSchema = z.object({
   ),
 });
 
+/** `WEB_ALLOWED_HOSTS`: comma-separated host names, IP literals or `*.domain` entries. */
+const allowedHosts = z
+  .string()
+  .default('')
+  .refine(
+    (value) => {
+      try {
+        HostAllowlist.parse(value);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'comma-separated host names, IP literals or *.domain entries' },
+  );
+
+/** The agent's web tools (`http_request`, `fetch_url`, `web_search`), run from the host. */
+export const webSettingsSchema = z.object({
+  WEB_ALLOWED_HOSTS: documented(allowedHosts, {
+    description:
+      'Internal hosts the web tools may reach despite resolving to private/loopback addresses (comma-separated names, IPs or *.domain; metadata addresses stay refused)',
+  }),
+  WEB_TIMEOUT_MS: documented(z.coerce.number().int().positive().default(WEB_DEFAULTS.timeoutMs), {
+    description: 'Longest web tool request, redirects and body included, in milliseconds',
+  }),
+  WEB_MAX_RESPONSE_BYTES: documented(
+    z.coerce.number().int().positive().default(WEB_DEFAULTS.maxResponseBytes),
+    { description: 'Bytes of a (decompressed) response body the web tools read; the rest is cut' },
+  ),
+  WEB_MAX_TEXT_CHARS: documented(
+    z.coerce.number().int().positive().default(DEFAULT_MAX_TEXT_CHARS),
+    { description: 'Characters of a response the model reads from http_request and fetch_url' },
+  ),
+  TAVILY_API_KEY: secret('Tavily API key (tvly-...) for the web_search tool'),
+  TAVILY_API_URL: documented(z.url().default(TAVILY_API_URL), {
+    description: 'Tavily Search API root',
+  }),
+});
+
 /** Parsed {@link githubAppSettingsSchema}. */
 export type GitHubAppSettings = z.output<typeof githubAppSettingsSchema>;
 /** Parsed {@link channelSettingsSchema}. */
 export type ChannelSettings = z.output<typeof channelSettingsSchema>;
+/** Parsed {@link webSettingsSchema}. */
+export type WebSettings = z.output<typeof webSettingsSchema>;

@@ -32,3 +32,4 @@ export {
   type FakeConfluenceComment,
   type FakeConfluencePage,
 } from './confluence/fake-confluence.js';
+export { FakeTavily, type FakeSearchDocument } from './web-search/fake-tavily.js';
