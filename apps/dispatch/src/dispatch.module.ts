@@ -14,6 +14,7 @@ import {
   dispatchServiceSettingsSchema,
   type DispatchSettings,
 } from './dispatch.settings.js';
+import { HeadMovedHandler } from './handlers/head-moved.handler.js';
 import { RunFinishedHandler } from './handlers/run-finished.handler.js';
 import { RunStartedHandler } from './handlers/run-started.handler.js';
 import { RunStepHandler } from './handlers/run-step.handler.js';
@@ -26,6 +27,7 @@ import { AdmissionService } from './services/admission.service.js';
 import { DispatchSweepService } from './services/dispatch-sweep.service.js';
 import { DispatchService } from './services/dispatch.service.js';
 import { ReconcileService } from './services/reconcile.service.js';
+import { ThreadHeadService } from './services/thread-head.service.js';
 import { WakeupService } from './services/wakeup.service.js';
 
 function replyPort(settings: DispatchSettings) {
@@ -48,6 +50,7 @@ const defaults = dispatchServiceSettingsSchema.parse({});
     RunStepHandler,
     RunFinishedHandler,
     WakeupHandler,
+    HeadMovedHandler,
   ],
   providers: [
     { provide: DISPATCH_SETTINGS, useValue: defaults },
@@ -58,6 +61,7 @@ const defaults = dispatchServiceSettingsSchema.parse({});
     RunNotifierService,
     ReconcileService,
     WakeupService,
+    ThreadHeadService,
     DispatchSweepService,
     repositoryProvider(ThreadRepository),
     repositoryProvider(RunRepository),

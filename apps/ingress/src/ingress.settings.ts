@@ -1,9 +1,28 @@
-import { documented } from '@caravel/config';
-import { channelSettingsSchema } from '@caravel/integrations';
+import { documented, flag } from '@caravel/config';
+import { channelSettingsSchema, githubAppSettingsSchema } from '@caravel/integrations';
 import { z } from 'zod';
 
 const optionalSecret = (description: string) =>
   documented(z.string().min(1).optional(), { description, secret: true });
+
+/** A comma list whose every entry must match `entry`, trimmed, empties dropped. */
+const commaList = (entry: RegExp, shape: string) =>
+  z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const entries = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
+      for (const item of entries) {
+        if (!entry.test(item))
+          context.addIssue({ code: 'custom', message: `"${item}" is not ${shape}` });
+      }
+      return entries;
+    });
+
+const GITHUB_NAME = '[A-Za-z0-9_.-]+';
 
 /**
  * What ingress needs beyond the common service keys. The same keys configure the embedded host
@@ -23,6 +42,37 @@ export const ingressSettingsSchema = z.object({
   GITHUB_TRIGGER_LABEL: documented(z.string().min(1).optional(), {
     description: 'An issue labeled with this label starts a run (optional)',
   }),
+  ALLOWED_GITHUB_ORGS: documented(commaList(new RegExp(`^${GITHUB_NAME}$`), 'an owner'), {
+    description:
+      'Comma list of GitHub owners whose repositories Caravel answers (open when this and ALLOWED_GITHUB_REPOS are empty)',
+    example: 'acme,acme-labs',
+  }),
+  ALLOWED_GITHUB_REPOS: documented(
+    commaList(new RegExp(`^${GITHUB_NAME}/${GITHUB_NAME}$`), 'owner/name'),
+    {
+      description:
+        'Comma list of owner/name repositories Caravel answers, besides ALLOWED_GITHUB_ORGS',
+      example: 'octocat/hello-world',
+    },
+  ),
+  PUBLIC_REPO_ORG_GATE: documented(flag(true), {
+    description:
+      'On public repositories only members of the owning organization (and bots) may address Caravel; needs the App for the membership check',
+  }),
+  AUTO_REVIEW_REPOS: documented(
+    commaList(new RegExp(`^${GITHUB_NAME}/(${GITHUB_NAME}|\\*)$`), 'owner/name or owner/*'),
+    {
+      description:
+        'Comma list of owner/name (or owner/*) whose opened and ready-for-review pull requests get a review request',
+      example: 'acme/*',
+    },
+  ),
+  AUTO_REVIEW_DRAFT_PRS: documented(flag(false), {
+    description: 'Whether draft pull requests on AUTO_REVIEW_REPOS get a review request too',
+  }),
+  GITHUB_APP_ID: githubAppSettingsSchema.shape.GITHUB_APP_ID,
+  GITHUB_APP_PRIVATE_KEY: githubAppSettingsSchema.shape.GITHUB_APP_PRIVATE_KEY,
+  GITHUB_API_URL: githubAppSettingsSchema.shape.GITHUB_API_URL,
   SLACK_SIGNING_SECRET: optionalSecret(
     'Slack app signing secret (v0 signatures); /webhooks/slack answers 401 while unset',
   ),
@@ -68,21 +118,7 @@ export const ingressSettingsSchema = z.object({
   }),
   CARAVEL_TOKEN_KEYS: channelSettingsSchema.shape.CARAVEL_TOKEN_KEYS,
   TRUSTED_AUTHORS: documented(
-    z
-      .string()
-      .default('')
-      .transform((value, context) => {
-        const entries = value
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter((entry) => entry !== '');
-        for (const entry of entries) {
-          if (!/^(github|slack|linear|jira|confluence):\S+$/.test(entry)) {
-            context.addIssue({ code: 'custom', message: `"${entry}" is not <source>:<id>` });
-          }
-        }
-        return entries;
-      }),
+    commaList(/^(github|slack|linear|jira|confluence):\S+$/, '<source>:<id>'),
     {
       description:
         'Comma list of <source>:<id> whose requests are trusted (github:login,slack:U123,linear:<user id>,jira:<account id>,confluence:<account id>)',

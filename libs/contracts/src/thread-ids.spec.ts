@@ -2,6 +2,8 @@ import {
   confluenceThreadId,
   confluenceThreadKey,
   githubCommitThreadId,
+  githubReviewThreadId,
+  githubReviewThreadKey,
   githubThreadId,
   githubThreadKey,
   jiraThreadId,
@@ -19,6 +21,7 @@ const CONFLUENCE = { site: 'acme.atlassian.net', pageId: '98310', rootCommentId:
 describe('thread ids', () => {
   it('derives the documented ids (docs/thread-ids.md) from their keys', () => {
     expect(githubThreadId(PR)).toBe('325c2e32-1a11-5240-894c-3aa20546cbe3');
+    expect(githubReviewThreadId(PR)).toBe('59ec28ef-b6ee-5f51-8c35-1672d492b244');
     expect(slackThreadId(SLACK)).toBe('aad444bb-5998-56a1-98dc-4f3dfdaf3f3d');
     expect(linearThreadId(LINEAR)).toBe('fe5f78d5-cf97-5b43-b7d3-e0e6f590b543');
     expect(jiraThreadId(JIRA)).toBe('deb52c06-a99a-5a01-830f-621b172957d2');
@@ -35,6 +38,7 @@ describe('thread ids', () => {
   it('gives the same id for the same key, whatever the case GitHub ignores', () => {
     expect(githubThreadId({ owner: 'Acme', repo: 'Widgets', number: 42 })).toBe(githubThreadId(PR));
     expect(githubThreadKey(PR)).toBe('github:acme/widgets#42');
+    expect(githubReviewThreadKey({ ...PR, owner: 'ACME' })).toBe('github-review:acme/widgets#42');
     expect(slackThreadKey(SLACK)).toBe('slack:T0001:C0123:1700000000.000100');
   });
 
@@ -54,6 +58,7 @@ describe('thread ids', () => {
     const ids = [
       githubThreadId({ owner: 'a', repo: 'b', number: 42 }),
       githubCommitThreadId({ owner: 'a', repo: 'b', sha: same }),
+      githubReviewThreadId({ owner: 'a', repo: 'b', number: 42 }),
       slackThreadId({ team: 'a', channel: 'b', threadTs: same }),
       linearThreadId(same),
       jiraThreadId({ site: 'a', issueId: same }),

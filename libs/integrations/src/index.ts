@@ -36,6 +36,7 @@ export {
   type PullRequestHost,
 } from './github/github-code-host.js';
 export { staticGitHubTokens } from './github/github-tokens.js';
+export { GitHubOrgMembership } from './github/github-org-membership.js';
 
 // Slack (the run's thread: replies, reactions, reading; new threads).
 export { SlackApi, codeSlackError, type SlackApiOptions } from './slack/slack-api.js';

@@ -56,6 +56,7 @@ function thread(overrides: Partial<ThreadRow> = {}): ThreadRow {
     options: {},
     replyTo: {},
     lastHumanAt: null,
+    headSha: null,
     status: 'running',
     activeRunId: null,
     createdAt: new Date(),

@@ -94,11 +94,7 @@ describe('GitHub events', () => {
     ).toMatchObject({ kind: 'ignore' });
   });
 
-  it('records opened / ready_for_review pull requests and CI events without starting anything', () => {
-    expect(github('pull_request', githubPayload.pullRequest('opened'))).toMatchObject({
-      kind: 'record',
-      event: 'pull_request.opened',
-    });
+  it('records CI events without starting anything and ignores unhandled pull request actions', () => {
     expect(github('pull_request', githubPayload.pullRequest('closed'))).toMatchObject({
       kind: 'ignore',
     });

@@ -1,4 +1,4 @@
-import { githubCommitThreadId, githubThreadId } from '@caravel/contracts';
+import { githubCommitThreadId, githubReviewThreadId, githubThreadId } from '@caravel/contracts';
 import type { z } from 'zod';
 import { payloadMalformed } from '../ingress.errors.js';
 import {
@@ -11,12 +11,28 @@ import {
   type GithubRepository,
   type githubUser,
 } from './github-payload.schemas.js';
-import { ignore, mentions, type WebhookDecision } from './webhook-decision.js';
+import {
+  AutoReviewRepositories,
+  GithubRepositoryPolicy,
+  type GithubRepositoryFacts,
+} from './github-repository-policy.js';
+import {
+  ignore,
+  mentions,
+  type GithubActorCheck,
+  type WebhookDecision,
+} from './webhook-decision.js';
 
 /** What the GitHub mapper reads from the configuration. */
 export interface GithubMapperSettings {
   botHandle: string;
   triggerLabel?: string | undefined;
+  /** Which repositories Caravel answers (open when absent). */
+  repositories?: GithubRepositoryPolicy;
+  /** Which repositories get a review request when a pull request opens (none when absent). */
+  autoReview?: AutoReviewRepositories;
+  /** Whether draft pull requests get one too. */
+  autoReviewDrafts?: boolean;
 }
 
 export interface GithubDelivery {
@@ -24,6 +40,8 @@ export interface GithubDelivery {
   deliveryId: string;
   payload: unknown;
 }
+
+type GithubUser = z.infer<typeof githubUser>;
 
 const CI_EVENTS = new Set(['check_run', 'check_suite', 'workflow_run', 'status']);
 
@@ -38,96 +56,124 @@ function repoRef(repository: GithubRepository) {
   return { owner: repository.owner.login, name: repository.name };
 }
 
+function factsOf(repository: GithubRepository): GithubRepositoryFacts {
+  return {
+    ...repoRef(repository),
+    ownerIsOrganization: repository.owner.type === 'Organization',
+    private: repository.private === true,
+  };
+}
+
+function actorCheck(
+  repository: GithubRepository,
+  user: GithubUser,
+  association?: string,
+): GithubActorCheck {
+  return { repository: factsOf(repository), login: user.login, userType: user.type, association };
+}
+
 function threadOf(repository: GithubRepository, number: number): string {
   return githubThreadId({ owner: repository.owner.login, repo: repository.name, number });
 }
 
-function isSelf(user: z.infer<typeof githubUser>, handle: string): boolean {
+function isSelf(user: GithubUser, handle: string): boolean {
   const login = user.login.toLowerCase();
   return login === handle.toLowerCase() || login === `${handle.toLowerCase()}[bot]`;
 }
 
+/** What a comment-like event (conversation comment, review comment, review) says. */
 interface Comment {
-  event: string;
   semanticKey: string;
   body: string | null;
-  user: z.infer<typeof githubUser>;
+  user: GithubUser;
+  association: string | undefined;
   repository: GithubRepository;
   number: number;
   replyTo: Record<string, string | number>;
 }
 
-function fromComment(delivery: GithubDelivery, comment: Comment, handle: string): WebhookDecision {
-  if (isSelf(comment.user, handle)) return ignore('own comment');
-  if (!mentions(comment.body, handle)) return ignore(`no mention of @${handle}`);
+/** A comment-like event: its payload, the one action that can address Caravel, its reading. */
+interface CommentEvent<S extends z.ZodType> {
+  schema: S;
+  action: string;
+  read(payload: z.output<S>): Comment;
+}
+
+function commentEvent<S extends z.ZodType>(
+  schema: S,
+  action: string,
+  read: (payload: z.output<S>) => Comment,
+): CommentEvent<S> {
+  return { schema, action, read };
+}
+
+const COMMENT_EVENTS: Record<string, CommentEvent<z.ZodType>> = {
+  issue_comment: commentEvent(issueCommentPayload, 'created', (p) => ({
+    semanticKey: `issue_comment:${p.comment.id}`,
+    body: p.comment.body,
+    user: p.comment.user,
+    association: p.comment.author_association,
+    repository: p.repository,
+    number: p.issue.number,
+    replyTo: {
+      [p.issue.pull_request ? 'pullRequest' : 'issue']: p.issue.number,
+      commentId: p.comment.id,
+    },
+  })),
+  pull_request_review_comment: commentEvent(reviewCommentPayload, 'created', (p) => ({
+    semanticKey: `review_comment:${p.comment.id}`,
+    body: p.comment.body,
+    user: p.comment.user,
+    association: p.comment.author_association,
+    repository: p.repository,
+    number: p.pull_request.number,
+    replyTo: { pullRequest: p.pull_request.number, reviewCommentId: p.comment.id },
+  })),
+  pull_request_review: commentEvent(reviewPayload, 'submitted', (p) => ({
+    semanticKey: `review:${p.review.id}`,
+    body: p.review.body,
+    user: p.review.user,
+    association: p.review.author_association,
+    repository: p.repository,
+    number: p.pull_request.number,
+    replyTo: { pullRequest: p.pull_request.number, reviewId: p.review.id },
+  })),
+};
+
+/** The repository any GitHub payload names, read leniently (for the allowlist). */
+function repositoryOf(payload: unknown): { owner: string; name: string } | null {
+  const repository = (payload as { repository?: GithubRepository } | null)?.repository;
+  const owner = repository?.owner?.login;
+  return typeof owner === 'string' && typeof repository?.name === 'string'
+    ? { owner, name: repository.name }
+    : null;
+}
+
+function comment(
+  delivery: GithubDelivery,
+  kind: CommentEvent<z.ZodType>,
+  handle: string,
+): WebhookDecision {
+  const payload = parse(kind.schema, delivery) as { action: string };
+  if (payload.action !== kind.action) {
+    return ignore(`${delivery.event}.${payload.action} is not handled`);
+  }
+  const c = kind.read(payload);
+  if (isSelf(c.user, handle)) return ignore('own comment');
+  if (!mentions(c.body, handle)) return ignore(`no mention of @${handle}`);
   return {
     kind: 'trigger',
     source: 'github',
-    event: comment.event,
+    event: `${delivery.event}.${kind.action}`,
     deliveryId: delivery.deliveryId,
-    semanticKey: comment.semanticKey,
-    threadId: threadOf(comment.repository, comment.number),
-    author: { externalId: comment.user.login },
-    text: comment.body ?? '',
-    repository: repoRef(comment.repository),
-    replyTo: comment.replyTo,
+    semanticKey: c.semanticKey,
+    threadId: threadOf(c.repository, c.number),
+    author: { externalId: c.user.login },
+    text: c.body ?? '',
+    repository: repoRef(c.repository),
+    replyTo: c.replyTo,
+    actorCheck: actorCheck(c.repository, c.user, c.association),
   };
-}
-
-function issueComment(delivery: GithubDelivery, handle: string): WebhookDecision {
-  const p = parse(issueCommentPayload, delivery);
-  if (p.action !== 'created') return ignore(`issue_comment.${p.action} is not handled`);
-  const kind = p.issue.pull_request ? 'pullRequest' : 'issue';
-  return fromComment(
-    delivery,
-    {
-      event: 'issue_comment.created',
-      semanticKey: `issue_comment:${p.comment.id}`,
-      body: p.comment.body,
-      user: p.comment.user,
-      repository: p.repository,
-      number: p.issue.number,
-      replyTo: { [kind]: p.issue.number, commentId: p.comment.id },
-    },
-    handle,
-  );
-}
-
-function reviewComment(delivery: GithubDelivery, handle: string): WebhookDecision {
-  const p = parse(reviewCommentPayload, delivery);
-  if (p.action !== 'created')
-    return ignore(`pull_request_review_comment.${p.action} is not handled`);
-  return fromComment(
-    delivery,
-    {
-      event: 'pull_request_review_comment.created',
-      semanticKey: `review_comment:${p.comment.id}`,
-      body: p.comment.body,
-      user: p.comment.user,
-      repository: p.repository,
-      number: p.pull_request.number,
-      replyTo: { pullRequest: p.pull_request.number, reviewCommentId: p.comment.id },
-    },
-    handle,
-  );
-}
-
-function review(delivery: GithubDelivery, handle: string): WebhookDecision {
-  const p = parse(reviewPayload, delivery);
-  if (p.action !== 'submitted') return ignore(`pull_request_review.${p.action} is not handled`);
-  return fromComment(
-    delivery,
-    {
-      event: 'pull_request_review.submitted',
-      semanticKey: `review:${p.review.id}`,
-      body: p.review.body,
-      user: p.review.user,
-      repository: p.repository,
-      number: p.pull_request.number,
-      replyTo: { pullRequest: p.pull_request.number, reviewId: p.review.id },
-    },
-    handle,
-  );
 }
 
 function issues(delivery: GithubDelivery, settings: GithubMapperSettings): WebhookDecision {
@@ -149,21 +195,56 @@ function issues(delivery: GithubDelivery, settings: GithubMapperSettings): Webho
     text: [p.issue.title, p.issue.body ?? ''].filter((part) => part !== '').join('\n\n'),
     repository: repoRef(p.repository),
     replyTo: { issue: p.issue.number },
+    actorCheck: actorCheck(p.repository, p.sender),
   };
 }
 
-function pullRequest(delivery: GithubDelivery): WebhookDecision {
+/**
+ * `opened` / `ready_for_review` on a repository in `AUTO_REVIEW_REPOS` asks for a review (drafts
+ * only when the team reviews drafts); `synchronize` tells the PR's thread its new head.
+ */
+function pullRequest(delivery: GithubDelivery, settings: GithubMapperSettings): WebhookDecision {
   const p = parse(pullRequestPayload, delivery);
+  const pr = p.pull_request;
+  const target = { owner: p.repository.owner.login, repo: p.repository.name };
+  if (p.action === 'synchronize') {
+    return {
+      kind: 'head',
+      source: 'github',
+      event: 'pull_request.synchronize',
+      deliveryId: delivery.deliveryId,
+      semanticKey: `pull_request:${pr.id}:head:${pr.head.sha}`,
+      threadId: threadOf(p.repository, pr.number),
+      repository: repoRef(p.repository),
+      pullRequest: pr.number,
+      headSha: pr.head.sha,
+      previousSha: p.before,
+    };
+  }
   if (p.action !== 'opened' && p.action !== 'ready_for_review') {
     return ignore(`pull_request.${p.action} is not handled`);
   }
+  if (!settings.autoReview?.includes(repoRef(p.repository))) {
+    return ignore(`${target.owner}/${target.repo} is not in AUTO_REVIEW_REPOS`);
+  }
+  const draft = pr.draft === true;
+  if (draft && !settings.autoReviewDrafts) {
+    return ignore('draft pull requests are not reviewed (AUTO_REVIEW_DRAFT_PRS)');
+  }
+  const author = pr.user ?? p.sender;
   return {
-    kind: 'record',
+    kind: 'review',
     source: 'github',
     event: `pull_request.${p.action}`,
     deliveryId: delivery.deliveryId,
-    semanticKey: `pull_request:${p.pull_request.id}:${p.action}:${p.pull_request.head.sha}`,
-    threadId: threadOf(p.repository, p.pull_request.number),
+    semanticKey: `review_request:${pr.id}:${pr.head.sha}`,
+    threadId: githubReviewThreadId({ ...target, number: pr.number }),
+    pullRequestThreadId: githubThreadId({ ...target, number: pr.number }),
+    repository: repoRef(p.repository),
+    pullRequest: { number: pr.number, headSha: pr.head.sha, draft },
+    author: { externalId: author.login },
+    reason: p.action,
+    actorCheck: actorCheck(p.repository, author, pr.author_association),
   };
 }
 
@@ -187,25 +268,26 @@ function ci(delivery: GithubDelivery): WebhookDecision {
   };
 }
 
-/** Decides what a verified GitHub delivery asks for (`X-GitHub-Event` + its JSON body). */
+function byEvent(delivery: GithubDelivery, settings: GithubMapperSettings): WebhookDecision {
+  const commentKind = COMMENT_EVENTS[delivery.event];
+  if (commentKind) return comment(delivery, commentKind, settings.botHandle);
+  if (delivery.event === 'issues') return issues(delivery, settings);
+  if (delivery.event === 'pull_request') return pullRequest(delivery, settings);
+  if (CI_EVENTS.has(delivery.event)) return ci(delivery);
+  return ignore(`event ${delivery.event} is not handled`);
+}
+
+/**
+ * Decides what a verified GitHub delivery asks for (`X-GitHub-Event` + its JSON body). Deliveries
+ * from repositories outside `ALLOWED_GITHUB_ORGS`/`ALLOWED_GITHUB_REPOS` are ignored, CI events
+ * included.
+ */
 export function mapGithubEvent(
   delivery: GithubDelivery,
   settings: GithubMapperSettings,
 ): WebhookDecision {
-  switch (delivery.event) {
-    case 'issue_comment':
-      return issueComment(delivery, settings.botHandle);
-    case 'pull_request_review_comment':
-      return reviewComment(delivery, settings.botHandle);
-    case 'pull_request_review':
-      return review(delivery, settings.botHandle);
-    case 'issues':
-      return issues(delivery, settings);
-    case 'pull_request':
-      return pullRequest(delivery);
-    default:
-      return CI_EVENTS.has(delivery.event)
-        ? ci(delivery)
-        : ignore(`event ${delivery.event} is not handled`);
-  }
+  const repository = repositoryOf(delivery.payload);
+  const refusal = repository && settings.repositories?.refusal(repository);
+  if (refusal) return ignore(refusal);
+  return byEvent(delivery, settings);
 }

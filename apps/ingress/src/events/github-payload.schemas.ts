@@ -3,9 +3,17 @@ import { z } from 'zod';
 /** The few fields of GitHub's webhook payloads ingress reads; everything else is ignored. */
 export const githubUser = z.object({ login: z.string(), type: z.string().optional() });
 
+/**
+ * How the author of a comment or review relates to the repository (`OWNER`, `MEMBER`,
+ * `COLLABORATOR`, `CONTRIBUTOR`, `FIRST_TIME_CONTRIBUTOR`, `NONE`, ...).
+ */
+const authorAssociation = z.string().optional();
+
 const repository = z.object({
   name: z.string(),
-  owner: z.object({ login: z.string() }),
+  owner: z.object({ login: z.string(), type: z.string().optional() }),
+  /** Absent in a few hand-written payloads; GitHub always sends it. Absent is treated as public. */
+  private: z.boolean().optional(),
 });
 
 const issue = z.object({
@@ -21,6 +29,7 @@ const comment = z.object({
   id: z.number(),
   body: z.string().nullable(),
   user: githubUser,
+  author_association: authorAssociation,
 });
 
 const pullRequest = z.object({
@@ -28,6 +37,8 @@ const pullRequest = z.object({
   number: z.number(),
   draft: z.boolean().optional(),
   head: z.object({ sha: z.string() }),
+  user: githubUser.optional(),
+  author_association: authorAssociation,
 });
 
 export const issueCommentPayload = z.object({
@@ -46,7 +57,12 @@ export const reviewCommentPayload = z.object({
 
 export const reviewPayload = z.object({
   action: z.string(),
-  review: z.object({ id: z.number(), body: z.string().nullable(), user: githubUser }),
+  review: z.object({
+    id: z.number(),
+    body: z.string().nullable(),
+    user: githubUser,
+    author_association: authorAssociation,
+  }),
   pull_request: pullRequest,
   repository,
 });
@@ -64,6 +80,9 @@ export const pullRequestPayload = z.object({
   action: z.string(),
   pull_request: pullRequest,
   repository,
+  sender: githubUser,
+  /** `synchronize`: the head before the push. */
+  before: z.string().optional(),
 });
 
 /** check_run / check_suite / workflow_run / status: the commit and any pull requests named. */

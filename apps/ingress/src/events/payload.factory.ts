@@ -47,6 +47,7 @@ export const githubPayload = {
         path: 'src/parser.ts',
         line: 12,
         user: { login: 'hubot', type: 'User' },
+        author_association: 'MEMBER',
       },
       pull_request: {
         id: 555,
@@ -62,7 +63,13 @@ export const githubPayload = {
   review(body: string | null, action = 'submitted') {
     return {
       action,
-      review: { id: 3000003, body, state: 'commented', user: { login: 'hubot', type: 'User' } },
+      review: {
+        id: 3000003,
+        body,
+        state: 'commented',
+        user: { login: 'hubot', type: 'User' },
+        author_association: 'MEMBER',
+      },
       pull_request: { id: 555, number: 7, draft: false, head: { sha: 'abc123' } },
       repository,
       sender: { login: 'hubot', type: 'User' },
@@ -83,12 +90,22 @@ export const githubPayload = {
       ...extra,
     };
   },
-  pullRequest(action: string) {
+  pullRequest(action: string, overrides: { draft?: boolean; login?: string } = {}) {
+    const user = { login: overrides.login ?? 'octocat', id: 2, type: 'User' };
     return {
       action,
       number: 7,
-      pull_request: { id: 555, number: 7, draft: false, head: { sha: 'abc123' } },
+      ...(action === 'synchronize' ? { before: 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e' } : {}),
+      pull_request: {
+        id: 555,
+        number: 7,
+        draft: overrides.draft ?? false,
+        head: { sha: '34c5c7793cb3b279e22454cb6750c80560547b3a' },
+        user,
+        author_association: 'MEMBER',
+      },
       repository,
+      sender: user,
     };
   },
   checkRun(pullRequests: number[]) {

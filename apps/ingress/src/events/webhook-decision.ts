@@ -1,4 +1,18 @@
 import type { Actor, RepositoryRef, TriggerSource } from '@caravel/contracts';
+import type { GithubRepositoryFacts } from './github-repository-policy.js';
+
+/**
+ * Who acted on which GitHub repository, for the public-repository gate: on a public repository
+ * only members of the owning organization (or its bots) may address Caravel.
+ */
+export interface GithubActorCheck {
+  repository: GithubRepositoryFacts;
+  login: string;
+  /** GitHub's account type: `User`, `Bot`, `Organization`. */
+  userType?: string | undefined;
+  /** `author_association` of the comment, review or PR, when the payload has one. */
+  association?: string | undefined;
+}
 
 /** A delivery that asks Caravel for something: it is recorded and published as a trigger. */
 export interface TriggerDecision {
@@ -16,9 +30,43 @@ export interface TriggerDecision {
   replyTo: Record<string, string | number>;
   /** Only act when Caravel already has this thread (an untagged Slack thread reply). */
   requiresKnownThread?: boolean;
+  /** Set for GitHub: the actor must pass the public-repository gate. */
+  actorCheck?: GithubActorCheck;
 }
 
-/** A delivery kept for later features (CI events, PR opened) that starts nothing today. */
+/** A pull request that asks for Caravel's review without a mention (auto-review). */
+export interface ReviewDecision {
+  kind: 'review';
+  source: 'github';
+  event: string;
+  deliveryId: string;
+  semanticKey: string;
+  /** The reviewer's thread of the pull request. */
+  threadId: string;
+  /** The pull request's own (coding) thread. */
+  pullRequestThreadId: string;
+  repository: RepositoryRef;
+  pullRequest: { number: number; headSha: string; draft: boolean };
+  author: Actor;
+  reason: 'opened' | 'ready_for_review';
+  actorCheck: GithubActorCheck;
+}
+
+/** New commits on a pull request: the thread learns its new head (when Caravel has the thread). */
+export interface HeadMovedDecision {
+  kind: 'head';
+  source: 'github';
+  event: string;
+  deliveryId: string;
+  semanticKey: string;
+  threadId: string;
+  repository: RepositoryRef;
+  pullRequest: number;
+  headSha: string;
+  previousSha?: string | undefined;
+}
+
+/** A delivery kept for later features (CI events) that starts nothing today. */
 export interface RecordDecision {
   kind: 'record';
   source: TriggerSource;
@@ -35,7 +83,8 @@ export interface IgnoreDecision {
 }
 
 /** What a mapper makes of one verified delivery. */
-export type WebhookDecision = TriggerDecision | RecordDecision | IgnoreDecision;
+export type WebhookDecision =
+  TriggerDecision | ReviewDecision | HeadMovedDecision | RecordDecision | IgnoreDecision;
 
 export function ignore(reason: string): IgnoreDecision {
   return { kind: 'ignore', reason };

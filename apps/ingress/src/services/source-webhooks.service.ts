@@ -1,6 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
-import { mapGithubEvent } from '../events/github-event.mapper.js';
+import { mapGithubEvent, type GithubMapperSettings } from '../events/github-event.mapper.js';
+import {
+  AutoReviewRepositories,
+  GithubRepositoryPolicy,
+} from '../events/github-repository-policy.js';
 import { mapJiraEvent } from '../events/jira-event.mapper.js';
 import { mapLinearEvent } from '../events/linear-event.mapper.js';
 import { parseJsonBody } from '../events/parse-json.js';
@@ -25,11 +29,24 @@ import type { WebhookAnswer } from './webhook-answer.js';
  */
 @Injectable()
 export class SourceWebhooksService {
+  private readonly githubMapping: GithubMapperSettings;
+
   constructor(
     private readonly intake: TriggerIntakeService,
     @Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    this.githubMapping = {
+      botHandle: settings.GITHUB_BOT_HANDLE,
+      triggerLabel: settings.GITHUB_TRIGGER_LABEL,
+      repositories: new GithubRepositoryPolicy(
+        settings.ALLOWED_GITHUB_ORGS,
+        settings.ALLOWED_GITHUB_REPOS,
+      ),
+      autoReview: new AutoReviewRepositories(settings.AUTO_REVIEW_REPOS),
+      autoReviewDrafts: settings.AUTO_REVIEW_DRAFT_PRS,
+    };
+  }
 
   async github(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
     const signature = headerValue(headers, 'x-hub-signature-256');
@@ -40,13 +57,7 @@ export class SourceWebhooksService {
       throw payloadMalformed('github', 'X-GitHub-Event or X-GitHub-Delivery is missing');
     }
     const payload = parseJsonBody('github', rawBody);
-    const decision = mapGithubEvent(
-      { event, deliveryId, payload },
-      {
-        botHandle: this.settings.GITHUB_BOT_HANDLE,
-        triggerLabel: this.settings.GITHUB_TRIGGER_LABEL,
-      },
-    );
+    const decision = mapGithubEvent({ event, deliveryId, payload }, this.githubMapping);
     return this.intake.take(decision, payload);
   }
 

@@ -6,10 +6,13 @@ import {
   RunStepV1,
   StartRunV1,
 } from './run.messages.js';
+import { PullRequestHeadMovedV1, ReviewRequestedV1 } from './pull-request.messages.js';
 import { TriggerReceivedV1 } from './trigger.messages.js';
 
 export {
   DeadLetterRecordedV1,
+  PullRequestHeadMovedV1,
+  ReviewRequestedV1,
   RunAttemptsSelectedV1,
   RunFinishedV1,
   RunStartedV1,
@@ -24,6 +27,8 @@ export * from './agent.requests.js';
 /** Every message Caravel speaks. Contract tests walk this list. */
 export const CATALOGUE = [
   TriggerReceivedV1,
+  ReviewRequestedV1,
+  PullRequestHeadMovedV1,
   StartRunV1,
   RunStartedV1,
   RunStepV1,

@@ -163,6 +163,17 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     );
   });
 
+  it("records a pull request thread's head, and says when there is no such thread", async () => {
+    const id = await newThread();
+    expect((await threads.get(id))?.headSha).toBeNull();
+    expect(await threads.setHead(id, 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e')).toBe(true);
+    expect(await threads.setHead(id, '34c5c7793cb3b279e22454cb6750c80560547b3a')).toBe(true);
+    expect((await threads.get(id))?.headSha).toBe('34c5c7793cb3b279e22454cb6750c80560547b3a');
+    expect(await threads.setHead(randomUUID(), '34c5c7793cb3b279e22454cb6750c80560547b3a')).toBe(
+      false,
+    );
+  });
+
   it('creates one run per trigger and returns the existing run for a repeated trigger', async () => {
     const threadId = await newThread();
     const triggerId = randomUUID();

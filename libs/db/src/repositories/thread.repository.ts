@@ -17,6 +17,8 @@ export interface ThreadRow {
   replyTo: Record<string, string | number>;
   /** When a person last wrote on the thread; null when only Caravel did. */
   lastHumanAt: Date | null;
+  /** A pull request thread's head commit, as GitHub last said; null when never said. */
+  headSha: string | null;
   status: string;
   activeRunId: string | null;
   createdAt: Date;
@@ -73,6 +75,7 @@ function toRow(row: Selectable<Thread>): ThreadRow {
     options: asObject(row.options) ?? {},
     replyTo: (asObject(row.reply_to) ?? {}) as Record<string, string | number>,
     lastHumanAt: row.last_human_at,
+    headSha: row.head_sha,
     status: row.status,
     activeRunId: row.active_run_id,
     createdAt: row.created_at,
@@ -143,6 +146,16 @@ export class ThreadRepository {
       .limit(query.limit ?? 50)
       .execute();
     return rows.map(toRow);
+  }
+
+  /** Records a pull request thread's new head; false when the thread does not exist. */
+  async setHead(id: string, headSha: string, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor
+      .updateTable('threads')
+      .set({ head_sha: headSha, updated_at: timeOr(undefined) })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   /** Sets status and active run; null when the thread is missing or the compare-and-set failed. */

@@ -94,6 +94,15 @@ export class FakeGitHub extends LoopbackApi {
     return this;
   }
 
+  /** Makes `login` a member of organization `org` (`GET /orgs/{org}/members/{username}`). */
+  addOrgMember(org: string, login: string): this {
+    const key = org.toLowerCase();
+    const members = this.state.orgMembers.get(key) ?? new Set<string>();
+    members.add(login.toLowerCase());
+    this.state.orgMembers.set(key, members);
+    return this;
+  }
+
   /** Accepts `token` as a user's OAuth token with access to every repository. */
   addUserToken(token: string, login: string): this {
     this.issued.set(token, { repositories: 'all', expiresAt: Number.POSITIVE_INFINITY, login });

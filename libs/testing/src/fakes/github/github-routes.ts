@@ -50,6 +50,8 @@ export class GitHubState {
   readonly reviewComments: FakeGitHubComment[] = [];
   readonly pulls = new Map<string, FakeGitHubPull[]>();
   readonly reactions: FakeGitHubReaction[] = [];
+  /** Organization members (lower case), by organization (lower case). */
+  readonly orgMembers = new Map<string, Set<string>>();
   /** Source repositories' merged PRs, issues and reported permissions (farm tests). */
   readonly source = new SourcePulls();
   private nextId = 1000;
@@ -125,6 +127,12 @@ export function registerGitHubRoutes(api: LoopbackApi, state: GitHubState, calle
   api.route('GET', '/repos/:owner/:repo/installation', (_call, p) => {
     const repo = state.repository(repoKey(p));
     return repo ? { status: 200, body: { id: repo.installationId } } : notFound;
+  });
+  api.route('GET', '/orgs/:org/members/:username', (_call, p) => {
+    const members = state.orgMembers.get(String(p['org']).toLowerCase());
+    const member = members?.has(String(p['username']).toLowerCase()) ?? false;
+    // GitHub answers 204 (no body) for a member and 404 otherwise.
+    return member ? { status: 204 } : notFound;
   });
   registerComments(api, state, caller);
   registerSourceRoutes(api, state.source, () => state.origin());

@@ -1,0 +1,82 @@
+import { githubThreadId } from '@caravel/contracts';
+import { ThreadRepository } from '@caravel/db';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { createHmac, randomUUID } from 'node:crypto';
+import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
+
+// A signed `pull_request.synchronize` travels ingress -> bus -> dispatch on both pairs, and the
+// pull request's thread learns its new head.
+const SECRET = 'pr-head-secret';
+const OLD_HEAD = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
+const NEW_HEAD = '34c5c7793cb3b279e22454cb6750c80560547b3a';
+
+function synchronize(number: number) {
+  return {
+    action: 'synchronize',
+    number,
+    before: OLD_HEAD,
+    after: NEW_HEAD,
+    pull_request: {
+      id: 900_000 + number,
+      number,
+      draft: false,
+      head: { sha: NEW_HEAD, ref: 'caravel/fix' },
+      user: { login: 'octocat', type: 'User' },
+      author_association: 'MEMBER',
+    },
+    repository: {
+      name: 'widgets',
+      private: true,
+      owner: { login: 'acme', type: 'Organization' },
+    },
+    sender: { login: 'octocat', type: 'User' },
+  };
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let i = 0; i < 300; i += 1) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+await describeEachPair("a pull request's new head", (kind) => {
+  let pair: PlatformPair;
+
+  beforeAll(async () => {
+    pair = await startPair(kind, { GITHUB_WEBHOOK_SECRET: SECRET });
+  }, 120_000);
+
+  afterAll(async () => {
+    await pair?.close();
+  });
+
+  it('reaches the thread through ingress and dispatch', async () => {
+    const number = 40 + Math.floor(Math.random() * 1000);
+    const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number });
+    const threads = new ThreadRepository(pair.database.db);
+    await threads.upsert({ id: threadId, source: 'github' });
+    await threads.setHead(threadId, OLD_HEAD);
+
+    const body = JSON.stringify(synchronize(number));
+    const response = await fetch(`${pair.host.url}/webhooks/github`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': randomUUID(),
+        'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+      },
+      body,
+    });
+    expect(await response.json()).toEqual({ accepted: true, threadId });
+
+    const head = await until(async () => {
+      const sha = (await threads.get(threadId))?.headSha;
+      return sha === NEW_HEAD ? sha : undefined;
+    }, 'the new head on the thread');
+    expect(head).toBe(NEW_HEAD);
+  }, 60_000);
+});

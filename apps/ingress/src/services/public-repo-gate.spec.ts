@@ -1,0 +1,73 @@
+import type { GithubActorCheck } from '../events/webhook-decision.js';
+import { PublicRepoGate, type OrgMembershipCheck } from './public-repo-gate.js';
+
+const orgRepo = { owner: 'acme', name: 'widgets', ownerIsOrganization: true, private: false };
+const userRepo = { owner: 'octocat', name: 'hello', ownerIsOrganization: false, private: false };
+
+/** A membership check over a fixed member list, recording who was asked about. */
+function members(...logins: string[]): OrgMembershipCheck & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    isMember: (org, login) => {
+      asked.push(`${org}:${login}`);
+      return Promise.resolve(logins.includes(login));
+    },
+  };
+}
+
+const check = (overrides: Partial<GithubActorCheck>): GithubActorCheck => ({
+  repository: orgRepo,
+  login: 'stranger',
+  userType: 'User',
+  ...overrides,
+});
+
+describe('the public-repository gate', () => {
+  it('lets everyone through on a private repository, and when turned off', async () => {
+    const membership = members();
+    const privateRepo = { ...orgRepo, private: true };
+    expect(
+      await new PublicRepoGate(true, membership).refusal(check({ repository: privateRepo })),
+    ).toBeNull();
+    expect(await new PublicRepoGate(false, membership).refusal(check({}))).toBeNull();
+    expect(membership.asked).toEqual([]);
+  });
+
+  it('lets bots and authors the payload calls OWNER or MEMBER through without asking GitHub', async () => {
+    const membership = members();
+    const gate = new PublicRepoGate(true, membership);
+    expect(await gate.refusal(check({ userType: 'Bot', login: 'dependabot[bot]' }))).toBeNull();
+    expect(await gate.refusal(check({ association: 'MEMBER' }))).toBeNull();
+    expect(await gate.refusal(check({ association: 'OWNER' }))).toBeNull();
+    expect(membership.asked).toEqual([]);
+  });
+
+  it('asks GitHub about everyone else on an organization repository', async () => {
+    const membership = members('alice');
+    const gate = new PublicRepoGate(true, membership);
+    expect(await gate.refusal(check({ login: 'alice', association: 'CONTRIBUTOR' }))).toBeNull();
+    expect(await gate.refusal(check({ login: 'mallory', association: 'NONE' }))).toBe(
+      'on public repository acme/widgets, @mallory is not a member of acme',
+    );
+    expect(await gate.refusal(check({ login: 'outside', association: 'COLLABORATOR' }))).toMatch(
+      /not a member/,
+    );
+    expect(membership.asked).toEqual(['acme:alice', 'acme:mallory', 'acme:outside']);
+  });
+
+  it('stays shut when membership cannot be checked (no App)', async () => {
+    expect(await new PublicRepoGate(true, null).refusal(check({}))).toMatch(
+      /cannot be checked \(GITHUB_APP_ID/,
+    );
+  });
+
+  it('on a personal repository, admits its owner and collaborators only', async () => {
+    const gate = new PublicRepoGate(true, members());
+    const on = (login: string, association?: string) =>
+      gate.refusal(check({ repository: userRepo, login, association }));
+    expect(await on('Octocat')).toBeNull();
+    expect(await on('friend', 'COLLABORATOR')).toBeNull();
+    expect(await on('stranger', 'NONE')).toMatch(/neither its owner nor a collaborator/);
+  });
+});

@@ -1,0 +1,65 @@
+import { GitHubApi, GitHubApp, GitHubOrgMembership } from '@caravel/integrations';
+import type { GithubActorCheck } from '../events/webhook-decision.js';
+
+/** Whether `login` belongs to the organization `org` (asked for a repository the org owns). */
+export interface OrgMembershipCheck {
+  isMember(
+    org: string,
+    login: string,
+    repository: { owner: string; name: string },
+  ): Promise<boolean>;
+}
+
+/** Associations that already say the author belongs to the repository's owner. */
+const OWNER_SIDE = new Set(['OWNER', 'MEMBER']);
+
+/**
+ * `PUBLIC_REPO_ORG_GATE`: on a public repository anyone can comment, so only members of the owning
+ * organization (or bots, which only the organization can install) may address Caravel. Private
+ * repositories skip the gate. `author_association` OWNER/MEMBER from the signed payload settles
+ * it; otherwise GitHub is asked, and when it cannot be asked (no App) the gate stays shut. On a
+ * personal account's repository the owner and its collaborators pass.
+ */
+export class PublicRepoGate {
+  constructor(
+    private readonly enabled: boolean,
+    private readonly membership: OrgMembershipCheck | null,
+  ) {}
+
+  /** Null when the actor may address Caravel; otherwise why not (said in the webhook answer). */
+  async refusal(check: GithubActorCheck): Promise<string | null> {
+    const { repository, login } = check;
+    if (!this.enabled || repository.private || check.userType === 'Bot') return null;
+    if (check.association && OWNER_SIDE.has(check.association)) return null;
+    const slug = `${repository.owner}/${repository.name}`;
+    if (!repository.ownerIsOrganization) {
+      const own = login.toLowerCase() === repository.owner.toLowerCase();
+      return own || check.association === 'COLLABORATOR'
+        ? null
+        : `on public repository ${slug}, @${login} is neither its owner nor a collaborator`;
+    }
+    if (!this.membership) {
+      return `on public repository ${slug}, the membership of @${login} in ${repository.owner} cannot be checked (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY unset)`;
+    }
+    const member = await this.membership.isMember(repository.owner, login, repository);
+    return member
+      ? null
+      : `on public repository ${slug}, @${login} is not a member of ${repository.owner}`;
+  }
+}
+
+/** The membership check through the GitHub App, or null when no App is configured. */
+export function orgMembershipFrom(settings: {
+  GITHUB_APP_ID?: string | undefined;
+  GITHUB_APP_PRIVATE_KEY?: string | undefined;
+  GITHUB_API_URL: string;
+}): OrgMembershipCheck | null {
+  if (!settings.GITHUB_APP_ID || !settings.GITHUB_APP_PRIVATE_KEY) return null;
+  const baseUrl = settings.GITHUB_API_URL.replace(/\/$/, '');
+  const app = new GitHubApp({
+    appId: settings.GITHUB_APP_ID,
+    privateKey: settings.GITHUB_APP_PRIVATE_KEY,
+    baseUrl,
+  });
+  return new GitHubOrgMembership(new GitHubApi({ baseUrl, tokens: (repo) => app.token(repo) }));
+}

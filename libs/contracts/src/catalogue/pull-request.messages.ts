@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { defineMessage } from '../define-message.js';
+import { actor, repositoryRef, threadId } from './common.js';
+
+const commitSha = z.string().regex(/^[0-9a-fA-F]{7,64}$/, 'a commit sha');
+
+/**
+ * A pull request asks for Caravel's review without anyone mentioning it: it was opened (or marked
+ * ready for review) on a repository that opted in to auto-review. Addressed to the reviewer's
+ * thread of the pull request.
+ */
+export const ReviewRequestedV1 = defineMessage({
+  kind: 'trigger',
+  name: 'review.requested',
+  version: 1,
+  description: 'A pull request on an auto-review repository asks for a review.',
+  data: z.object({
+    /** The reviewer's thread of the pull request (`githubReviewThreadId`). */
+    threadId,
+    /** The pull request's own coding thread (`githubThreadId`). */
+    pullRequestThreadId: threadId,
+    source: z.literal('github'),
+    deliveryId: z.string().min(1),
+    repository: repositoryRef,
+    pullRequest: z.object({
+      number: z.number().int().positive(),
+      headSha: commitSha,
+      draft: z.boolean(),
+    }),
+    /** The pull request's author. */
+    author: actor,
+    reason: z.enum(['opened', 'ready_for_review']),
+  }),
+  fixture: {
+    threadId: '59ec28ef-b6ee-5f51-8c35-1672d492b244',
+    pullRequestThreadId: '325c2e32-1a11-5240-894c-3aa20546cbe3',
+    source: 'github',
+    deliveryId: 'fixture-delivery-2',
+    repository: { owner: 'acme', name: 'widgets' },
+    pullRequest: { number: 42, headSha: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821', draft: false },
+    author: { externalId: 'octocat' },
+    reason: 'opened',
+  },
+});
+
+/** New commits were pushed to a pull request Caravel has a thread for: the thread's new head. */
+export const PullRequestHeadMovedV1 = defineMessage({
+  kind: 'trigger',
+  name: 'pull_request.head_moved',
+  version: 1,
+  description:
+    "A pull request's head moved (GitHub `synchronize`); its thread learns the new head.",
+  data: z.object({
+    threadId,
+    source: z.literal('github'),
+    deliveryId: z.string().min(1),
+    repository: repositoryRef,
+    pullRequest: z.number().int().positive(),
+    headSha: commitSha,
+    /** The head before the push, when the sender said. */
+    previousSha: commitSha.optional(),
+  }),
+  fixture: {
+    threadId: '325c2e32-1a11-5240-894c-3aa20546cbe3',
+    source: 'github',
+    deliveryId: 'fixture-delivery-3',
+    repository: { owner: 'acme', name: 'widgets' },
+    pullRequest: 42,
+    headSha: '34c5c7793cb3b279e22454cb6750c80560547b3a',
+    previousSha: 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e',
+  },
+});
