@@ -1,77 +1,17 @@
-import { openDatabase, type Database } from '@caravel/db';
-import { connectJetStreamBus, createEmbeddedBus, silentLogger, type Bus } from '@caravel/messaging';
-import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
-import { SandboxBrokerClient } from '@caravel/sandbox';
-import {
-  createTestPostgresDatabase,
-  serviceGate,
-  testEnvironment,
-  type ServiceGate,
-} from '@caravel/testing';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SandboxBrokerModule } from './sandbox-broker.module.js';
+import type { SandboxBrokerClient } from '@caravel/sandbox';
 import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
-
-/** One way to run the broker and its clients: a database and a bus for each process. */
-interface BusTarget {
-  label: string;
-  gate: ServiceGate;
-  /** The backing store the broker keeps its bindings in (reopened on restart). */
-  openStore(): Promise<{ open: () => Promise<Database>; dispose: () => Promise<void> }>;
-  /** A bus for a process; `database` is that process's (the embedded bus lives in it). */
-  bus(database: Database, name: string): Promise<Bus>;
-  /** Whether separate processes share the bus (JetStream) or only one process may (embedded). */
-  shared: boolean;
-}
+import { BrokerUnderTest, busTargets, dropNamespace } from './testing/broker-harness.js';
 
 const namespace = `sb${randomBytes(4).toString('hex')}`;
-
-const targets: BusTarget[] = [
-  {
-    label: 'embedded bus + PGlite',
-    gate: await serviceGate([]),
-    shared: false,
-    openStore: async () => {
-      const dataDir = await mkdtemp(join(tmpdir(), 'caravel-broker-pglite-'));
-      return {
-        open: () => openDatabase({ url: `pglite:${dataDir}` }),
-        dispose: () => rm(dataDir, { recursive: true, force: true }),
-      };
-    },
-    bus: (database, name) => Promise.resolve(createEmbeddedBus({ database, name })),
-  },
-  {
-    label: 'NATS JetStream + PostgreSQL',
-    gate: await serviceGate(['nats', 'postgres']),
-    shared: true,
-    openStore: async () => {
-      const created = await createTestPostgresDatabase();
-      return { open: () => openDatabase({ url: created.url }), dispose: created.drop };
-    },
-    bus: (_database, name) =>
-      connectJetStreamBus({
-        url: testEnvironment.TEST_NATS_URL,
-        name,
-        namespace,
-        logger: silentLogger,
-      }),
-  },
-];
+const targets = await busTargets(namespace);
 
 afterAll(async () => {
-  if (targets[1]?.gate.missing) return;
-  const nc = await connect({ servers: testEnvironment.TEST_NATS_URL });
-  const jsm = await jetstreamManager(nc);
-  for await (const name of jsm.streams.names()) {
-    if (name.includes(namespace)) await jsm.streams.delete(name);
-  }
-  await nc.close();
+  if (!targets[1]?.gate.missing) await dropNamespace(namespace);
 });
 
 const git = (cwd: string, ...args: string[]) =>
@@ -80,45 +20,11 @@ const git = (cwd: string, ...args: string[]) =>
 for (const target of targets) {
   target.gate.describe(`sandbox broker RPC [${target.label}]`, () => {
     let rootDir: string;
-    let store: Awaited<ReturnType<BusTarget['openStore']>>;
-    let database: Database;
-    let brokerBus: Bus;
-    let clientBus: Bus;
-    let host: ServiceHost;
+    let broker: BrokerUnderTest;
     let client: SandboxBrokerClient;
     let remote: string;
     const settings = () =>
       sandboxBrokerSettingsSchema.parse({ SANDBOX_PROVIDER: 'local', SANDBOX_ROOT: rootDir });
-
-    async function startBroker(): Promise<void> {
-      database = await store.open();
-      brokerBus = await target.bus(database, 'broker');
-      const runtime = composeRuntime({
-        name: 'broker',
-        mode: 'embedded',
-        bus: brokerBus,
-        database,
-      });
-      host = await startServiceHost({
-        runtime,
-        modules: [SandboxBrokerModule.register(settings())],
-        port: 0,
-        logLevels: ['fatal'],
-      });
-    }
-
-    async function startClient(): Promise<void> {
-      clientBus = target.shared ? await target.bus(database, 'runner') : brokerBus;
-      client = await SandboxBrokerClient.open(clientBus);
-    }
-
-    async function stopAll(): Promise<void> {
-      await client?.close();
-      if (target.shared) await clientBus?.close();
-      await host?.close();
-      await brokerBus?.close();
-      await database?.close();
-    }
 
     beforeAll(async () => {
       rootDir = await mkdtemp(join(tmpdir(), 'caravel-broker-'));
@@ -139,14 +45,12 @@ for (const target of targets) {
       );
       git(source, 'push', '--quiet', 'origin', 'main');
       await rm(source, { recursive: true, force: true });
-      store = await target.openStore();
-      await startBroker();
-      await startClient();
+      broker = await BrokerUnderTest.start(target, settings);
+      client = broker.client;
     });
 
     afterAll(async () => {
-      await stopAll();
-      await store?.dispose();
+      await broker?.stop();
       await rm(rootDir, { recursive: true, force: true });
       await rm(remote, { recursive: true, force: true });
     });
@@ -256,14 +160,8 @@ for (const target of targets) {
       const threadId = randomUUID();
       const before = await client.acquire({ threadId, branch: 'caravel/t4' });
       await before.exec('echo survived > crash.txt');
-      await client.close();
-      if (target.shared) await clientBus.close();
-      await host.close();
-      await brokerBus.close();
-      await database.close();
-
-      await startBroker();
-      await startClient();
+      await broker.restart();
+      client = broker.client;
       const after = await client.acquire({ threadId, branch: 'caravel/t4' });
       expect(after.handle).toMatchObject({ outcome: 'reconnected', sandboxId: before.id });
       expect(await after.readFile('crash.txt')).toBe('survived\n');

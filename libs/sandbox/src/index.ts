@@ -37,7 +37,13 @@ export {
 export { DEFAULT_SANDBOX_SETTINGS, type SandboxDefaults } from './providers/sandbox-store.js';
 export { DEFAULT_SESSION_TIMING, type SessionTiming } from './providers/session-timing.js';
 export { safeEnvironment, SANDBOX_PATH } from './providers/safe-env.js';
-export { safeText, shapeOutput, elisionNote } from './session/output-shaping.js';
+export {
+  SafeTextStream,
+  elisionNote,
+  safeText,
+  shapeOutput,
+  streamStoppedNote,
+} from './session/output-shaping.js';
 export { SessionSandbox } from './session-sandbox.js';
 export type { FileOwner } from './files/workdir-files.js';
 export {
@@ -90,7 +96,7 @@ export {
   type TurnFileChange,
   type TurnFileStatus,
 } from './git/turn-diff.js';
-export { ToolSandboxAdapter } from './adapters/tool-sandbox.adapter.js';
+export { ToolSandboxAdapter, type ToolSandboxOptions } from './adapters/tool-sandbox.adapter.js';
 export { BOT_IDENTITY, hostGit, prepareWorkspace, type PreparedWorkspace } from './git/host-git.js';
 export { shellQuote } from './session/request-encoder.js';
 export type {
@@ -134,6 +140,7 @@ export {
   type SandboxRequester,
 } from './rpc/sandbox-requester.js';
 export { RpcSandbox } from './rpc/rpc-sandbox.js';
+export { OutputStreams } from './rpc/output-streams.js';
 export { SandboxBrokerClient, type SandboxAcquireInput } from './rpc/sandbox-broker.client.js';
 export type { SessionProcess, SessionDriverOptions } from './session/bash-session.js';
 export {

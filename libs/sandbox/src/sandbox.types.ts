@@ -33,6 +33,12 @@ export interface ExecOptions {
   readonly timeoutMs?: number;
   /** Environment for this command only; the session's values are restored afterwards. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Receives the command's output while it runs, in order, as safe text (see `safeText`), up to
+   * the sandbox's output limit (then one note says streaming stopped). For progress only: the
+   * result's `output` is what counts. Providers that cannot stream (`remote`) never call it.
+   */
+  readonly onOutput?: (text: string) => void;
 }
 
 /** What one command did. */

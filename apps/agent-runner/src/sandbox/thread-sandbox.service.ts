@@ -39,7 +39,15 @@ export class ThreadSandboxService implements OnModuleDestroy {
 
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
-  async forRun(threadId: string, repository?: RepositoryRef): Promise<ThreadWorkspace> {
+  /**
+   * The thread's sandbox for a run. `onExecOutput` sees the agent's commands' output while they
+   * run (streamed by the broker; the tool's observation is still the capped result).
+   */
+  async forRun(
+    threadId: string,
+    repository?: RepositoryRef,
+    options: { onExecOutput?: (text: string) => void } = {},
+  ): Promise<ThreadWorkspace> {
     const broker = await this.broker();
     const sandbox: RpcSandbox = await broker.acquire({
       threadId,
@@ -50,7 +58,7 @@ export class ThreadSandboxService implements OnModuleDestroy {
     return {
       threadId,
       sandbox,
-      tools: new ToolSandboxAdapter(sandbox, baseCommit),
+      tools: new ToolSandboxAdapter(sandbox, baseCommit, options),
       broker,
       branch,
       baseCommit,

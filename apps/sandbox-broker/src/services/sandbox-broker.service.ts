@@ -19,6 +19,7 @@ import {
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { BROKER_SETTINGS, type SandboxBrokerSettings } from '../sandbox-broker.settings.js';
 import { whileCallerAlive } from './caller-watch.js';
+import { OutputRelay } from './output-relay.js';
 import { WorkspaceHost } from './workspace-host.js';
 
 type AcquireRequest = ReturnType<typeof SandboxAcquire.parseRequest>;
@@ -27,11 +28,13 @@ type ExecRequest = ReturnType<typeof SandboxExec.parseRequest>;
 
 /**
  * The broker's decisions per request: lifecycle (through {@link SandboxLifecycle}), commands
- * watched for a vanished caller, and the git work the runner needs (commit, diff, push).
+ * watched for a vanished caller (their output streamed to it when asked), and the git work the
+ * runner needs (commit, diff, push).
  */
 @Injectable()
 export class SandboxBrokerService implements OnModuleDestroy {
   private readonly log = new Logger('SandboxBroker');
+  private readonly relays = new Set<OutputRelay>();
 
   constructor(
     @Inject(SandboxLifecycle) private readonly lifecycle: SandboxLifecycle,
@@ -79,20 +82,43 @@ export class SandboxBrokerService implements OnModuleDestroy {
     }
   }
 
-  exec(request: ExecRequest): Promise<ExecResult> {
-    const { threadId, command, timeoutMs, env } = request;
-    return this.lifecycle.use(threadId, (sandbox) =>
-      whileCallerAlive(
-        this.bus,
-        request.callerId,
-        this.settings.SANDBOX_CALLER_PROBE_MS,
-        sandbox.exec(command, { ...(timeoutMs ? { timeoutMs } : {}), ...(env ? { env } : {}) }),
-        async () => {
-          this.log.warn(`thread ${threadId}: the caller of a command is gone; abandoning it`);
-          await this.lifecycle.abandon(threadId, sandbox);
-        },
-      ),
-    );
+  /**
+   * Runs a command for its caller. With a `streamId` its output goes to the caller while it runs,
+   * every piece delivered before this returns the (capped, shaped) result.
+   */
+  async exec(request: ExecRequest): Promise<ExecResult> {
+    const { threadId, command, timeoutMs, env, callerId, streamId } = request;
+    const relay = callerId && streamId ? new OutputRelay(this.bus, callerId, streamId) : undefined;
+    if (relay) this.relays.add(relay);
+    const options = {
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(env ? { env } : {}),
+      ...(relay ? { onOutput: (text: string) => relay.push(text) } : {}),
+    };
+    try {
+      const result = await this.lifecycle.use(threadId, (sandbox) =>
+        whileCallerAlive(
+          this.bus,
+          callerId,
+          this.settings.SANDBOX_CALLER_PROBE_MS,
+          sandbox.exec(command, options),
+          async () => {
+            this.log.warn(`thread ${threadId}: the caller of a command is gone; abandoning it`);
+            await this.lifecycle.abandon(threadId, sandbox);
+          },
+        ),
+      );
+      await relay?.finish();
+      return result;
+    } finally {
+      relay?.stop();
+      if (relay) this.relays.delete(relay);
+    }
+  }
+
+  /** Commands whose output is being streamed right now (none once they all returned). */
+  get streamsInFlight(): number {
+    return this.relays.size;
   }
 
   /** Runs `work` on the thread's sandbox (reconnecting to it if this process has none open). */

@@ -22,6 +22,7 @@ export {
 };
 export * from './common.js';
 export * from './sandbox.requests.js';
+export * from './sandbox-stream.requests.js';
 export * from './agent.requests.js';
 
 /** Every message Caravel speaks. Contract tests walk this list. */

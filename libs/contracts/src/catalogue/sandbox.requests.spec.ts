@@ -4,6 +4,7 @@ import {
   SandboxCallerAlive,
   SandboxWrite,
 } from './sandbox.requests.js';
+import { SANDBOX_OUTPUT_PIECE_MAX_CHARS, SandboxExecOutput } from './sandbox-stream.requests.js';
 
 const threadId = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
 
@@ -28,5 +29,15 @@ describe('sandbox requests', () => {
 
   it('writes text unless told the content is base64', () => {
     expect(SandboxWrite.parseRequest({ threadId, path: 'a', content: 'x' }).encoding).toBe('utf8');
+  });
+
+  it('sends streamed output to the caller, not the broker, and bounds each piece', () => {
+    expect(SandboxExecOutput.subjectFor(threadId)).toBe(`sandbox-caller.${threadId}.output`);
+    expect(SANDBOX_REQUESTS.map((d) => d.pattern)).not.toContain(SandboxExecOutput.pattern);
+    const piece = { callerId: threadId, streamId: threadId, seq: 0, text: 'x' };
+    expect(SandboxExecOutput.parseRequest(piece)).toEqual(piece);
+    const huge = { ...piece, text: 'x'.repeat(SANDBOX_OUTPUT_PIECE_MAX_CHARS + 1) };
+    expect(() => SandboxExecOutput.parseRequest(huge)).toThrow(/text/);
+    expect(() => SandboxExecOutput.parseRequest({ ...piece, seq: -1 })).toThrow(/seq/);
   });
 });

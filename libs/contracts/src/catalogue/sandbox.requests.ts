@@ -104,6 +104,11 @@ export const SandboxExec = defineRequest({
      * abandons the command (ends the session) once the caller is gone.
      */
     callerId: z.uuid().optional(),
+    /**
+     * Stream the command's output to the caller while it runs (`SandboxExecOutput` on
+     * `sandbox-caller.<callerId>.output`, tagged with this id). Needs `callerId`.
+     */
+    streamId: z.uuid().optional(),
   }),
   response: sandboxExecResult,
 });

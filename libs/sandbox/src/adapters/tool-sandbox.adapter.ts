@@ -24,19 +24,33 @@ function lineNumbers(content: string, needle: string): number[] {
   return lines;
 }
 
+/** Options of {@link ToolSandboxAdapter}. */
+export interface ToolSandboxOptions {
+  /**
+   * Sees the output of the agent's commands while they run (progress for a live view); the
+   * tool's observation is still the command's capped result.
+   */
+  readonly onExecOutput?: (text: string) => void;
+}
+
 /** The agent's tools see the thread's sandbox through this adapter (the tools lib's port). */
 export class ToolSandboxAdapter implements ToolSandbox {
   /** `baseRef`: what the diff is taken against (the commit the run started from). */
   constructor(
     private readonly sandbox: Sandbox,
     private readonly baseRef = 'HEAD',
+    private readonly options: ToolSandboxOptions = {},
   ) {}
 
   async exec(request: ExecRequest): Promise<ExecResult> {
     const command = request.cwd
       ? `cd ${shellQuote(request.cwd)} && ${request.command}`
       : request.command;
-    const result = await this.sandbox.exec(command, { timeoutMs: request.timeoutMs });
+    const { onExecOutput } = this.options;
+    const result = await this.sandbox.exec(command, {
+      timeoutMs: request.timeoutMs,
+      ...(onExecOutput ? { onOutput: onExecOutput } : {}),
+    });
     return {
       exitCode: result.timedOut ? null : result.exitCode,
       output: result.output,

@@ -21,6 +21,7 @@ import type {
   Sandbox,
   SandboxProviderName,
 } from '../sandbox.types.js';
+import type { OutputStreams } from './output-streams.js';
 import { callSandbox, type SandboxRequester } from './sandbox-requester.js';
 
 /** A command's default timeout when the caller gives none (the providers' default). */
@@ -44,6 +45,8 @@ export class RpcSandbox implements Sandbox {
     readonly handle: SandboxHandle,
     /** Answers the broker's liveness probes while a command runs (see `SandboxCallerAlive`). */
     private readonly callerId?: string,
+    /** Where this caller receives streamed output (`SandboxExecOutput`); none: no streaming. */
+    private readonly streams?: OutputStreams,
   ) {
     this.id = handle.sandboxId;
     this.provider = handle.provider as SandboxProviderName;
@@ -61,21 +64,34 @@ export class RpcSandbox implements Sandbox {
     return answer?.alive === true;
   }
 
-  exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+  /**
+   * Runs a command on the broker. With `onOutput` (and a client that serves streamed output) the
+   * command's output arrives in pieces while it runs, all before the result.
+   */
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
-    return callSandbox(
-      this.requester,
-      SandboxExec,
-      this.threadId,
-      {
-        threadId: this.threadId,
-        command,
-        timeoutMs,
-        ...(options.env ? { env: { ...options.env } } : {}),
-        ...(this.callerId ? { callerId: this.callerId } : {}),
-      },
-      timeoutMs + EXEC_ANSWER_SLACK_MS,
-    );
+    const stream =
+      options.onOutput && this.callerId && this.streams
+        ? this.streams.listen(options.onOutput)
+        : undefined;
+    try {
+      return await callSandbox(
+        this.requester,
+        SandboxExec,
+        this.threadId,
+        {
+          threadId: this.threadId,
+          command,
+          timeoutMs,
+          ...(options.env ? { env: { ...options.env } } : {}),
+          ...(this.callerId ? { callerId: this.callerId } : {}),
+          ...(stream ? { streamId: stream.streamId } : {}),
+        },
+        timeoutMs + EXEC_ANSWER_SLACK_MS,
+      );
+    } finally {
+      stream?.close();
+    }
   }
 
   async readFile(path: string): Promise<string> {

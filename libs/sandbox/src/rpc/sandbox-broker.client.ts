@@ -1,6 +1,7 @@
 import {
   SandboxAcquire,
   SandboxCallerAlive,
+  SandboxExecOutput,
   SandboxGitCommit,
   SandboxGitDiff,
   SandboxGitPush,
@@ -14,6 +15,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { TurnCheckpoint } from '../git/turn-checkpoint.js';
 import type { TurnDiff } from '../git/turn-diff.js';
+import { OutputStreams } from './output-streams.js';
 import { RpcSandbox } from './rpc-sandbox.js';
 import { callSandbox, type SandboxRequester } from './sandbox-requester.js';
 
@@ -38,22 +40,36 @@ export interface SandboxAcquireInput {
  * recreate or release it, take turn checkpoints and do the git work that needs the host (commit,
  * diff against the base, push through the broker). While one of its commands runs, the client
  * answers the broker's liveness probe, so a client that dies mid-command has its command
- * abandoned rather than finishing unseen.
+ * abandoned rather than finishing unseen; and it receives the output of commands run with an
+ * `onOutput` listener while they run.
  */
 export class SandboxBrokerClient {
+  /** Streamed-output listeners of this client's running commands. */
+  readonly streams = new OutputStreams();
+
   private constructor(
     private readonly requester: SandboxRequester,
     private readonly callerId: string,
-    private readonly liveness: { drain(): Promise<void> },
+    private readonly served: { drain(): Promise<void> }[],
   ) {}
 
-  /** A client on this requester (a `Bus`), answering liveness probes until {@link close}. */
+  /**
+   * A client on this requester (a `Bus`), answering liveness probes and receiving streamed
+   * output until {@link close}.
+   */
   static async open(requester: SandboxRequester): Promise<SandboxBrokerClient> {
     const callerId = randomUUID();
-    const liveness = await requester.serve(SandboxCallerAlive.subjectFor(callerId), () =>
-      Promise.resolve({ alive: true }),
+    const served: { drain(): Promise<void> }[] = [];
+    const client = new SandboxBrokerClient(requester, callerId, served);
+    served.push(
+      await requester.serve(SandboxCallerAlive.subjectFor(callerId), () =>
+        Promise.resolve({ alive: true }),
+      ),
+      await requester.serve(SandboxExecOutput.subjectFor(callerId), (raw) =>
+        Promise.resolve(client.streams.deliver(SandboxExecOutput.parseRequest(raw))),
+      ),
     );
-    return new SandboxBrokerClient(requester, callerId, liveness);
+    return client;
   }
 
   async acquire(input: SandboxAcquireInput): Promise<RpcSandbox> {
@@ -64,7 +80,7 @@ export class SandboxBrokerClient {
       { ...input },
       ACQUIRE_TIMEOUT_MS,
     );
-    return new RpcSandbox(this.requester, handle, this.callerId);
+    return new RpcSandbox(this.requester, handle, this.callerId, this.streams);
   }
 
   /** A fresh sandbox for the thread; the broker keeps the old one for recovery. */
@@ -76,7 +92,7 @@ export class SandboxBrokerClient {
       { ...input },
       ACQUIRE_TIMEOUT_MS,
     );
-    return new RpcSandbox(this.requester, handle, this.callerId);
+    return new RpcSandbox(this.requester, handle, this.callerId, this.streams);
   }
 
   async release(threadId: string): Promise<boolean> {
@@ -142,6 +158,6 @@ export class SandboxBrokerClient {
 
   /** Stops answering liveness probes (commands still running are then abandoned). */
   async close(): Promise<void> {
-    await this.liveness.drain();
+    await Promise.all(this.served.map((subscription) => subscription.drain()));
   }
 }

@@ -3,8 +3,8 @@ import { performance } from 'node:perf_hooks';
 import type { Readable, Writable } from 'node:stream';
 import { sandboxError } from '../sandbox.errors.js';
 import type { ExecOptions, ExecResult } from '../sandbox.types.js';
-import { FrameReader, type DriverFrame } from './frame-reader.js';
-import { shapeOutput } from './output-shaping.js';
+import { FrameReader, type DriverFrame, type DriverOutputFrame } from './frame-reader.js';
+import { SafeTextStream, shapeOutput, streamStoppedNote } from './output-shaping.js';
 import { encodeRequest, newSentinel } from './request-encoder.js';
 
 /**
@@ -51,6 +51,15 @@ interface Pending {
   readonly resolve: (result: ExecResult) => void;
   readonly reject: (error: unknown) => void;
   readonly watchdog: NodeJS.Timeout;
+  readonly stream: OutputStream | undefined;
+}
+
+/** A streaming command's listener and what it was sent so far. */
+interface OutputStream {
+  readonly listener: (text: string) => void;
+  readonly text: SafeTextStream;
+  readonly limitBytes: number;
+  streamedBytes: number;
 }
 
 const STDERR_TAIL_BYTES = 4096;
@@ -128,9 +137,21 @@ export class BashSession {
         ),
       );
     }
-    const request = encodeRequestOrError(command, options.env ?? {}, timeoutMs, this.options);
+    const streamLimitBytes = options.onOutput ? this.options.outputLimitBytes : 0;
+    const request = encodeRequestOrError(command, options.env ?? {}, timeoutMs, {
+      ...this.options,
+      streamLimitBytes,
+    });
     if (request instanceof Error) return Promise.reject(request);
-    const result = this.queue.then(() => this.send(request.sentinel, request.bytes, timeoutMs));
+    const stream: OutputStream | undefined = options.onOutput && {
+      listener: options.onOutput,
+      text: new SafeTextStream(),
+      limitBytes: streamLimitBytes,
+      streamedBytes: 0,
+    };
+    const result = this.queue.then(() =>
+      this.send(request.sentinel, request.bytes, timeoutMs, stream),
+    );
     this.queue = result.catch(() => undefined);
     return result;
   }
@@ -159,7 +180,12 @@ export class BashSession {
     this.fail(sandboxError('session_closed', 'the sandbox session was closed'));
   }
 
-  private send(sentinel: string, bytes: Buffer, timeoutMs: number): Promise<ExecResult> {
+  private send(
+    sentinel: string,
+    bytes: Buffer,
+    timeoutMs: number,
+    stream: OutputStream | undefined,
+  ): Promise<ExecResult> {
     if (!this.alive) return Promise.reject(this.unavailableError());
     return new Promise<ExecResult>((resolve, reject) => {
       const budget = timeoutMs + this.options.killGraceMs + this.options.watchdogSlackMs;
@@ -167,19 +193,26 @@ export class BashSession {
         () => this.die(`no answer ${budget} ms after a command with a ${timeoutMs} ms timeout`),
         budget,
       );
-      this.pending = { sentinel, startedAt: performance.now(), resolve, reject, watchdog };
+      const startedAt = performance.now();
+      this.pending = { sentinel, startedAt, resolve, reject, watchdog, stream };
       this.child.stdin.write(bytes);
     });
   }
 
-  private onFrame(frame: DriverFrame): void {
+  private onFrame(frame: DriverFrame | DriverOutputFrame): void {
     const pending = this.pending;
     if (!pending || pending.sentinel !== frame.sentinel) {
       this.die(`unexpected frame ${frame.sentinel}`);
       return;
     }
+    if (frame.kind === 'output') {
+      if (!pending.stream) this.die(`unrequested output frame ${frame.sentinel}`);
+      else emit(pending.stream, pending.stream.text.push(frame.bytes), frame.bytes.length);
+      return;
+    }
     clearTimeout(pending.watchdog);
     this.pending = undefined;
+    if (pending.stream) endStream(pending.stream, frame.totalBytes);
     const { output, truncated } = shapeOutput(frame.head, frame.tail, frame.totalBytes);
     pending.resolve({
       exitCode: frame.exitCode,
@@ -266,11 +299,30 @@ export class BashSession {
   }
 }
 
+/** Hands streamed text to the listener; a throwing listener never disturbs the session. */
+function emit(stream: OutputStream, text: string, bytes = 0): void {
+  stream.streamedBytes += bytes;
+  if (text === '') return;
+  try {
+    stream.listener(text);
+  } catch {
+    // Progress display only: the command and its result are unaffected.
+  }
+}
+
+/** Flushes what the stream held back, and says so when the output outgrew the streaming limit. */
+function endStream(stream: OutputStream, totalBytes: number): void {
+  emit(stream, stream.text.end());
+  if (stream.streamedBytes >= stream.limitBytes && totalBytes > stream.streamedBytes) {
+    emit(stream, streamStoppedNote(stream.streamedBytes));
+  }
+}
+
 function encodeRequestOrError(
   command: string,
   env: Readonly<Record<string, string>>,
   timeoutMs: number,
-  options: SessionDriverOptions,
+  options: SessionDriverOptions & { readonly streamLimitBytes: number },
 ): { sentinel: string; bytes: Buffer } | Error {
   const sentinel = newSentinel();
   try {
@@ -280,6 +332,7 @@ function encodeRequestOrError(
       env,
       timeoutMs,
       outputLimitBytes: options.outputLimitBytes,
+      streamLimitBytes: options.streamLimitBytes,
     });
     return { sentinel, bytes };
   } catch (error) {

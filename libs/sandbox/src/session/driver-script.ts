@@ -8,9 +8,16 @@
  * that calls `exit` or `exec` cannot end the session. Commands read /dev/null and write to a
  * per-command file; nothing a command prints can reach the framing channel.
  *
- * Request:  `<sentinel> <timeoutSeconds> <outputCap> <commandBytes> <envBytes>\n<command><env>`
+ * Request:  `<sentinel> <timeoutSeconds> <outputCap> <commandBytes> <envBytes> <streamCap>\n`
+ *           `<command><env>`
  * Response: `<sentinel> <exitCode> <timedOut> <totalBytes> <headBytes> <tailBytes>\n`
  *           `<head><tail><sentinel> END\n`
+ *
+ * With a non-zero stream cap the driver also sends, while the command runs and before its
+ * response, `<sentinel> OUT <n>\n<n bytes>` frames with what the command wrote since the last
+ * one, until `streamCap` bytes have been sent. It polls the output file with builtins only (a
+ * sleep on the watchdog FIFO, `read -N` on an open descriptor): no fork per poll. Bash variables
+ * cannot hold NUL, so streamed chunks lose NUL bytes; the final response never does.
  */
 
 /** Exported names never saved: bash sets them itself on start. */
@@ -38,6 +45,9 @@ __caravel_finish() {
 trap '__caravel_finish $?' EXIT
 . "$__caravel_s/cmd.sh"
 `;
+
+/** Bash's length of `$buf` (spelled here because `${` would open a template placeholder). */
+const BUF_LENGTH = '${#buf}';
 
 /**
  * The driver. Positional parameters: state dir, workdir, kill grace (s), sweep on timeout (0|1),
@@ -67,14 +77,34 @@ sweep() {
     read -t 0.05 -u 9
   done
 }
+stream_out() {
+  local left=$1 pause=0.01 alive buf
+  exec 8< "$out" || return 0
+  while [ "$left" -gt 0 ]; do
+    alive=0
+    kill -0 "$child" 2>/dev/null && alive=1
+    while [ "$left" -gt 0 ]; do
+      buf=''
+      IFS= read -r -N "$((left < 65536 ? left : 65536))" -u 8 buf
+      [ -n "$buf" ] || break
+      printf '%s OUT %d\n%s' "$sent" "${BUF_LENGTH}" "$buf"
+      left=$((left - ${BUF_LENGTH}))
+    done
+    [ "$alive" = 1 ] || break
+    read -t "$pause" -u 9
+    case $pause in 0.01) pause=0.03 ;; 0.03) pause=0.1 ;; *) pause=0.25 ;; esac
+  done
+  exec 8<&-
+}
 printf 'CARAVEL_READY %s\n' "$$"
-while IFS=' ' read -r sent tmo cap clen elen; do
+while IFS=' ' read -r sent tmo cap clen elen scap; do
   cmd='' envs=''
   [ "$clen" -gt 0 ] && IFS= read -r -N "$clen" cmd
   [ "$elen" -gt 0 ] && IFS= read -r -N "$elen" envs
   printf '%s' "$cmd" > "$S/cmd.sh"
   printf '%s' "$envs" > "$S/env.sh"
   out="$S/out.$sent"
+  : > "$out"
   ( read -t "$tmo" -u 9
     pid=''
     until [ -n "$pid" ]; do read -t 0.01 -u 9; read -r pid < "$S/pid"; done
@@ -85,6 +115,7 @@ while IFS=' ' read -r sent tmo cap clen elen; do
   ( exec -c /bin/bash --noprofile --norc "$S/run.sh" "$S" "$cur" "$next" ) < /dev/null > "$out" 2>&1 &
   child=$!
   printf '%s\n' "$child" > "$S/pid"
+  [ "$scap" -gt 0 ] && stream_out "$scap"
   wait "$child"
   ec=$?
   kill -KILL "$wd" 2>/dev/null

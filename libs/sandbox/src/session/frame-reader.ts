@@ -1,5 +1,6 @@
 /** One command's result as the driver framed it. */
 export interface DriverFrame {
+  readonly kind: 'result';
   readonly sentinel: string;
   readonly exitCode: number;
   readonly timedOut: boolean;
@@ -8,7 +9,15 @@ export interface DriverFrame {
   readonly tail: Buffer;
 }
 
+/** Output a streaming command has written so far (sent before its result, in order). */
+export interface DriverOutputFrame {
+  readonly kind: 'output';
+  readonly sentinel: string;
+  readonly bytes: Buffer;
+}
+
 const HEADER = /^(\S+) (-?\d+) ([01]) (\d+) (\d+) (\d+)$/;
+const OUTPUT_HEADER = /^(\S+) OUT (\d+)$/;
 const NEWLINE = 0x0a;
 
 /**
@@ -24,14 +33,14 @@ export class FrameReader {
   constructor(private readonly maxBuffered: number) {}
 
   /** Feeds bytes; returns the ready line's pid (once) and any complete frames. */
-  push(chunk: Buffer): { readyPid?: number; frames: DriverFrame[] } {
+  push(chunk: Buffer): { readyPid?: number; frames: (DriverFrame | DriverOutputFrame)[] } {
     this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
     let readyPid: number | undefined;
     if (!this.ready) {
       readyPid = this.takeReady();
       if (readyPid === undefined) return { frames: [] };
     }
-    const frames: DriverFrame[] = [];
+    const frames: (DriverFrame | DriverOutputFrame)[] = [];
     for (let frame = this.takeFrame(); frame; frame = this.takeFrame()) frames.push(frame);
     if (this.buffer.length > this.maxBuffered) {
       throw new Error(`driver output exceeds ${this.maxBuffered} unparsed bytes`);
@@ -50,10 +59,12 @@ export class FrameReader {
     return Number(match[1]);
   }
 
-  private takeFrame(): DriverFrame | undefined {
+  private takeFrame(): DriverFrame | DriverOutputFrame | undefined {
     const end = this.buffer.indexOf(NEWLINE);
     if (end < 0) return undefined;
     const line = this.buffer.subarray(0, end).toString('utf8');
+    const output = OUTPUT_HEADER.exec(line);
+    if (output) return this.takeOutput(output[1] ?? '', end + 1, Number(output[2]));
     const match = HEADER.exec(line);
     if (!match) throw new Error(`malformed frame header: ${JSON.stringify(line.slice(0, 200))}`);
     const [, sentinel = '', exit, timed, total, headLen, tailLen] = match;
@@ -66,6 +77,7 @@ export class FrameReader {
     }
     const headEnd = bodyStart + Number(headLen);
     const frame: DriverFrame = {
+      kind: 'result',
       sentinel,
       exitCode: Number(exit),
       timedOut: timed === '1',
@@ -75,5 +87,16 @@ export class FrameReader {
     };
     this.buffer = this.buffer.subarray(bodyEnd + trailer.length);
     return frame;
+  }
+
+  private takeOutput(
+    sentinel: string,
+    start: number,
+    length: number,
+  ): DriverOutputFrame | undefined {
+    if (this.buffer.length < start + length) return undefined;
+    const bytes = Buffer.from(this.buffer.subarray(start, start + length));
+    this.buffer = this.buffer.subarray(start + length);
+    return { kind: 'output', sentinel, bytes };
   }
 }

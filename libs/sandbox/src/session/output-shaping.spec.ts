@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { elisionNote, safeText, shapeOutput } from './output-shaping.js';
+import { elisionNote, SafeTextStream, safeText, shapeOutput } from './output-shaping.js';
 
 describe('safeText', () => {
   it('escapes NUL and control bytes, replaces invalid UTF-8, keeps tabs and newlines', () => {
@@ -31,5 +31,35 @@ describe('shapeOutput', () => {
     const shaped = shapeOutput(Buffer.from('head'), Buffer.from('tail'), 1008);
     expect(shaped).toEqual({ output: `head${elisionNote(1000)}tail`, truncated: true });
     expect(shaped.output).toContain('[... 1000 bytes of output elided ...]');
+  });
+});
+
+describe('SafeTextStream', () => {
+  const streamed = (pieces: (string | number[])[]): string[] => {
+    const stream = new SafeTextStream();
+    const out = pieces.map((piece) =>
+      stream.push(typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece)),
+    );
+    return [...out, stream.end()];
+  };
+
+  it('gives the same text as safeText whatever the cuts', () => {
+    const whole = Buffer.from('\x1b[1;31mred\x1b[0m\r\nhé ✓ 10%\rdone\x00\n');
+    for (let cut = 0; cut <= whole.length; cut += 1) {
+      const pieces = [[...whole.subarray(0, cut)], [...whole.subarray(cut)]];
+      expect(streamed(pieces).join('')).toBe(safeText(whole));
+    }
+  });
+
+  it('holds back only what may still change: a cut character, a lone CR, an open escape', () => {
+    expect(streamed([[0x68, 0xc3], [0xa9]])).toEqual(['h', 'é', '']);
+    expect(streamed(['a\r', '\nb'])).toEqual(['a', '\nb', '']);
+    expect(streamed(['x\x1b[3', '1my'])).toEqual(['x', 'y', '']);
+    expect(streamed(['tail\r'])).toEqual(['tail', '\n']);
+  });
+
+  it('lets an escape that never ends through once it is too long to be one', () => {
+    const text = streamed(['\x1b]' + 'a'.repeat(300)]).join('');
+    expect(text).toBe('\\x1b]' + 'a'.repeat(300));
   });
 });

@@ -20,7 +20,7 @@ describe('request encoding', () => {
       timeoutMs: 1500,
       outputLimitBytes: 100,
     });
-    expect(bytes.toString()).toBe('S1 1.500 100 7 0\necho é');
+    expect(bytes.toString()).toBe('S1 1.500 100 7 0 0\necho é');
   });
 
   it('quotes values so bash takes them literally', () => {

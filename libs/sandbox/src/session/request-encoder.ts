@@ -55,6 +55,8 @@ export function encodeRequest(request: {
   env: Readonly<Record<string, string>>;
   timeoutMs: number;
   outputLimitBytes: number;
+  /** Stream up to this many bytes of output while the command runs (0: no streaming). */
+  streamLimitBytes?: number;
 }): Buffer {
   if (request.command.includes('\0')) {
     throw sandboxError('invalid_input', 'a command cannot contain a NUL byte');
@@ -64,6 +66,6 @@ export function encodeRequest(request: {
   const seconds = (request.timeoutMs / 1000).toFixed(3);
   const header =
     `${request.sentinel} ${seconds} ${request.outputLimitBytes} ` +
-    `${command.length} ${env.length}\n`;
+    `${command.length} ${env.length} ${request.streamLimitBytes ?? 0}\n`;
   return Buffer.concat([Buffer.from(header), command, env]);
 }

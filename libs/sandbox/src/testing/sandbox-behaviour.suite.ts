@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sandboxErrorReason } from '../sandbox.errors.js';
 import type { Sandbox, SandboxProvider } from '../sandbox.types.js';
+import { describeStreaming } from './sandbox-streaming.suite.js';
 
 /** A provider the behaviour suite runs against. */
 export interface ProviderUnderTest {
@@ -14,6 +15,8 @@ export interface ProviderUnderTest {
   readonly isolated: boolean;
   /** Why the suite cannot run here (it is then skipped with this reason), or null. */
   readonly skipReason: string | null;
+  /** False for providers that cannot stream a command's output (`remote`); default true. */
+  readonly streamsOutput?: boolean;
 }
 
 const OUTPUT_LIMIT = 20_000;
@@ -55,6 +58,7 @@ export function describeSandboxBehaviour(target: ProviderUnderTest): void {
     });
 
     describeSessionBehaviour(() => sandbox);
+    if (target.streamsOutput !== false) describeStreaming(() => sandbox, OUTPUT_LIMIT);
     describeFileBehaviour(() => sandbox);
     describeLifecycle(() => provider);
     if (target.isolated)

@@ -34,6 +34,7 @@ describeSandboxBehaviour({
   name: 'remote (HTTP API v1)',
   isolated: false,
   skipReason: null,
+  streamsOutput: false,
   make: () => new HttpApiSandboxProvider({ baseUrl: service.url, apiKey: API_KEY }),
 });
 
