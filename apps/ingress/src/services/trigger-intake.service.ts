@@ -18,8 +18,16 @@ import type {
   TriggerDecision,
   WebhookDecision,
 } from '../events/webhook-decision.js';
+import { GithubRepositoryPolicy } from '../events/github-repository-policy.js';
 import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
 import { orgMembershipFrom, PublicRepoGate } from './public-repo-gate.js';
+import {
+  parseRepositoryRoute,
+  parseRepositorySlug,
+  RepositoryRoutes,
+  resolveRepository,
+  type RepositoryRoute,
+} from './repository-routes.js';
 import { TrustedAuthors } from './trusted-authors.js';
 import { answers, type WebhookAnswer } from './webhook-answer.js';
 
@@ -36,6 +44,8 @@ type Recorded = Exclude<WebhookDecision, { kind: 'ignore' }>;
 export class TriggerIntakeService {
   private readonly trusted: TrustedAuthors;
   private readonly gate: PublicRepoGate;
+  private readonly routes: RepositoryRoutes;
+  private readonly allowed: GithubRepositoryPolicy;
 
   constructor(
     private readonly deliveries: DeliveryRepository,
@@ -45,6 +55,16 @@ export class TriggerIntakeService {
   ) {
     this.trusted = new TrustedAuthors(settings.TRUSTED_AUTHORS);
     this.gate = new PublicRepoGate(settings.PUBLIC_REPO_ORG_GATE, orgMembershipFrom(settings));
+    this.routes = new RepositoryRoutes(
+      settings.REPOSITORY_ROUTES.map(parseRepositoryRoute).filter(
+        (route): route is RepositoryRoute => route !== undefined,
+      ),
+      settings.DEFAULT_REPOSITORY ? parseRepositorySlug(settings.DEFAULT_REPOSITORY) : undefined,
+    );
+    this.allowed = new GithubRepositoryPolicy(
+      settings.ALLOWED_GITHUB_ORGS,
+      settings.ALLOWED_GITHUB_REPOS,
+    );
   }
 
   async take(decision: WebhookDecision, payload: unknown): Promise<WebhookAnswer> {
@@ -71,6 +91,12 @@ export class TriggerIntakeService {
     if (decision.requiresKnownThread && !(await this.threads.get(decision.threadId))) {
       return answers.ignored('not a thread Caravel is in');
     }
+    const repository = await resolveRepository(decision, this.routes, async () =>
+      Boolean((await this.threads.get(decision.threadId))?.repository),
+    );
+    // A repository named in a chat or tracker passes the same allowlist as GitHub's own.
+    const refusal = repository ? this.allowed.refusal(repository) : null;
+    if (refusal) return answers.ignored(refusal);
     const duplicate = await this.publishOnce(decision, TriggerReceivedV1, {
       threadId: decision.threadId,
       source: decision.source,
@@ -78,7 +104,7 @@ export class TriggerIntakeService {
       author: decision.author,
       text: decision.text,
       trusted: this.trusted.has(decision.source, decision.author.externalId),
-      ...(decision.repository ? { repository: decision.repository } : {}),
+      ...(repository ? { repository } : {}),
       replyTo: decision.replyTo,
     });
     return this.answer(decision, payload, duplicate);
@@ -116,13 +142,17 @@ export class TriggerIntakeService {
     return this.answer(decision, payload, duplicate);
   }
 
+  /**
+   * Records the delivery, then answers. The bus decides who was first: of concurrent twins,
+   * exactly the one whose publish was not a duplicate answers `accepted`, whichever records first.
+   */
   private async answer(
     decision: Recorded,
     payload: unknown,
     duplicate: boolean,
   ): Promise<WebhookAnswer> {
-    const fresh = await this.record(decision, payload);
-    return fresh && !duplicate ? answers.accepted(decision.threadId) : answers.duplicate();
+    await this.record(decision, payload);
+    return duplicate ? answers.duplicate() : answers.accepted(decision.threadId);
   }
 
   private async recordOnly(
