@@ -1,10 +1,4 @@
-import {
-  concludeRun,
-  concludeSubmitted,
-  type AttemptResult,
-  type ModelStats,
-  type RunConclusion,
-} from '@caravel/agent';
+import type { AttemptResult, ModelStats, RunConclusion } from '@caravel/agent';
 import {
   CARAVEL_NAMESPACE,
   RunFinishedV1,
@@ -14,14 +8,13 @@ import {
   type EnvelopeOf,
   type StartRunV1,
 } from '@caravel/contracts';
-import { FORFEIT_TOOL_NAME } from '@caravel/tools';
 import type { MessagePublisher } from '@caravel/messaging';
 import type { MiddlewareEvent } from '@caravel/middleware';
 import type { AgentFactoryService } from '../agent/agent-factory.service.js';
-import { exitReasonForError, exitReasonForMiddleware } from '../agent/exit-reasons.js';
 import { streamRun } from '../agent/run-stream.js';
 import { StepRecorder } from '../agent/step-recorder.js';
 import type { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
+import { concludeStream } from './conclude-stream.js';
 import { HeldScm, type HeldPublication } from './held-scm.js';
 
 /** One attempt's outcome: its run id is its trajectory (the events of that run). */
@@ -153,23 +146,14 @@ async function conclude(
   recorder: StepRecorder,
   diff: () => Promise<string>,
 ): Promise<RunConclusion> {
-  try {
-    const run = { ...ids, prompt: context.command.data.prompt };
-    const { middlewareExit } = await streamRun(
-      built,
-      run,
-      recorder,
-      context.heartbeat,
-      context.signal,
-    );
-    if (middlewareExit) return await concludeRun(exitReasonForMiddleware(middlewareExit), diff);
-    if (recorder.toolsCalled.at(-1) === FORFEIT_TOOL_NAME) return concludeRun('exit_forfeit', diff);
-    return concludeSubmitted(await diff());
-  } catch (error) {
-    await recorder.flush().catch(() => undefined);
-    if (context.signal.aborted) throw error; // an interrupt ends the whole run, not one attempt
-    const conclusion = await concludeRun(exitReasonForError(error), diff);
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ...conclusion, observation: `${conclusion.observation}: ${reason}` };
-  }
+  const run = { ...ids, prompt: context.command.data.prompt };
+  const ending = await concludeStream({
+    recorder,
+    diff,
+    signal: context.signal,
+    stream: () => streamRun(built, run, recorder, context.heartbeat, context.signal),
+  });
+  // An interrupt ends the whole run, not one attempt.
+  if (ending.kind === 'interrupted') throw ending.error;
+  return ending.conclusion;
 }

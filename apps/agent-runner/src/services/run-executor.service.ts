@@ -1,4 +1,4 @@
-import { concludeRun, concludeSubmitted, type RunConclusion } from '@caravel/agent';
+import type { RunConclusion } from '@caravel/agent';
 import {
   CARAVEL_NAMESPACE,
   RunFinishedV1,
@@ -9,7 +9,7 @@ import {
   type EnvelopeOf,
   type StartRunV1,
 } from '@caravel/contracts';
-import { FORFEIT_TOOL_NAME, type ReplyChannel } from '@caravel/tools';
+import type { ReplyChannel } from '@caravel/tools';
 import { AppError, isAppError } from '@caravel/errors';
 import { ThreadMessageRepository } from '@caravel/db';
 import { MessagePublisher, type Bus, type Lease } from '@caravel/messaging';
@@ -21,9 +21,9 @@ import { AgentFactoryService } from '../agent/agent-factory.service.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { AttemptsService } from './attempts.service.js';
 import { runHumanCommand } from './human-commands.js';
+import { concludeFailure, concludeStream, type StreamEnding } from './conclude-stream.js';
 import { InterruptWatch } from './interrupt-watch.js';
-import { exitReasonForError, exitReasonForMiddleware } from '../agent/exit-reasons.js';
-import { streamRun } from '../agent/run-stream.js';
+import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
 import { StepRecorder } from '../agent/step-recorder.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
@@ -73,6 +73,17 @@ const INTERRUPTED: RunConclusion = {
 type RunStartDetails = Partial<
   Pick<EnvelopeOf<typeof RunStartedV1>['data'], 'repository' | 'branch' | 'baseCommit' | 'model'>
 >;
+
+/** What every way of running one start command shares. */
+interface RunContext {
+  command: EnvelopeOf<typeof StartRunV1>;
+  heartbeat: () => Promise<void>;
+  /** Aborted when a new message interrupts the run. */
+  signal: AbortSignal;
+  channel: ReplyChannel;
+  /** Announces the run (once) with its starting point. */
+  announce: (details: RunStartDetails) => Promise<void>;
+}
 
 /**
  * Runs one `cmd.run.start`: holds the thread's lease, gives the thread its sandbox, builds the
@@ -149,79 +160,116 @@ export class RunExecutorService {
     heartbeat: () => Promise<void>,
     announce: (details: RunStartDetails) => Promise<void>,
   ): Promise<RunConclusion> {
-    const { threadId, prompt, repository, options } = command.data;
-    const recorder = new StepRecorder(this.publisher, command, this.runtime.name);
+    const { threadId, repository, options } = command.data;
     const watch = new InterruptWatch(() => this.messages.interruptWaiting(threadId));
-    const channel = this.integrations.replyChannel(command.data);
-    let workspace: ThreadWorkspace | undefined;
+    const context: RunContext = {
+      command,
+      heartbeat,
+      signal: watch.signal,
+      channel: this.integrations.replyChannel(command.data),
+      announce: (details) => announce({ ...(repository ? { repository } : {}), ...details }),
+    };
     try {
-      if ((options.attempts ?? 1) > 1) {
-        return await this.attempts.run(command, {
-          heartbeat,
-          signal: watch.signal,
-          reply: (text) => this.replyOrLog(channel, threadId, text),
-          scmFor: (thread) => this.integrations.scm(command.data, thread),
-          announce: (details) => announce({ ...(repository ? { repository } : {}), ...details }),
-        });
-      }
-      workspace = await this.sandboxes.forRun(threadId, repository);
-      const built = await this.factory.build({
-        threadId,
-        runId: command.data.runId,
-        options,
-        workspace,
-        channel,
-        scm: this.integrations.scm(command.data, workspace),
-        requestedBy: requesterOf(command.data),
-        channelPorts: this.integrations.channelPorts(command.data),
-        ...this.integrations.assistantStatus(command.data),
-        notifier: {
-          notifyStepLimit: (notice) =>
-            Promise.resolve(
-              this.log.warn(`thread ${notice.threadId}: ${notice.remaining} model calls left`),
-            ),
-        },
-        events: { emit: (event) => this.onMiddlewareEvent(threadId, event, recorder) },
-        fileRoot: this.settings.CARAVEL_FILE_ROOT,
-        ...this.followUps(command.data.runId, workspace.sandbox),
-      });
-      await announce({
-        ...(repository ? { repository } : {}),
-        branch: workspace.branch,
-        baseCommit: workspace.baseCommit,
-        model: `${built.model.provider}:${built.model.modelId}`,
-      });
-      const { middlewareExit, resumed } = await streamRun(
-        built,
-        { threadId, runId: command.data.runId, prompt },
-        recorder,
-        heartbeat,
-        watch.signal,
-      );
-      if (resumed) this.log.log(`run ${command.data.runId} resumed from its checkpoint`);
-      const tools = workspace.tools;
-      if (middlewareExit)
-        return concludeRun(exitReasonForMiddleware(middlewareExit), () => tools.diff());
-      // The agent gave up (SWE-agent's exit_forfeit); whatever it changed is still autosubmitted.
-      if (recorder.toolsCalled.at(-1) === FORFEIT_TOOL_NAME)
-        return concludeRun('exit_forfeit', () => tools.diff());
-      return concludeSubmitted(await tools.diff());
-    } catch (error) {
-      await recorder.flush().catch(() => undefined);
-      if (watch.interrupted) return INTERRUPTED;
-      this.log.warn(
-        `run ${command.data.runId} ended by ${isAppError(error) ? error.code : 'error'}: ${String(error)}`,
-      );
-      const tools = workspace?.tools;
-      const conclusion = await concludeRun(exitReasonForError(error), () =>
-        tools ? tools.diff() : Promise.reject(new Error('no sandbox')),
-      );
-      const reason = error instanceof Error ? error.message : String(error);
-      // The thread's sandbox may hold work and was not replaced: the user decides (recreate).
-      if (isSandboxUnreachable(error)) await this.replyOrLog(channel, threadId, reason);
-      return { ...conclusion, observation: `${conclusion.observation}: ${reason}` };
+      const ending =
+        (options.attempts ?? 1) > 1 ? await this.runAttempts(context) : await this.runOnce(context);
+      if (ending.kind === 'interrupted') return INTERRUPTED;
+      if (ending.kind === 'failed') await this.reportFailure(context, ending.error);
+      return ending.conclusion;
     } finally {
       watch.stop();
+    }
+  }
+
+  /** One agent in the thread's own sandbox. */
+  private async runOnce(context: RunContext): Promise<StreamEnding> {
+    const { threadId, repository } = context.command.data;
+    const recorder = new StepRecorder(this.publisher, context.command, this.runtime.name);
+    let workspace: ThreadWorkspace | undefined;
+    return concludeStream({
+      recorder,
+      signal: context.signal,
+      diff: () => (workspace ? workspace.tools.diff() : Promise.reject(new Error('no sandbox'))),
+      stream: async () => {
+        workspace = await this.sandboxes.forRun(threadId, repository);
+        return this.stream(context, workspace, recorder);
+      },
+    });
+  }
+
+  /** Retry-and-select: attempts in sandboxes of their own, the winner adopted by the thread. */
+  private async runAttempts(context: RunContext): Promise<StreamEnding> {
+    const { command, channel } = context;
+    try {
+      const conclusion = await this.attempts.run(command, {
+        heartbeat: context.heartbeat,
+        signal: context.signal,
+        reply: (text) => this.replyOrLog(channel, command.data.threadId, text),
+        scmFor: (thread) => this.integrations.scm(command.data, thread),
+        announce: context.announce,
+      });
+      return { kind: 'ended', conclusion };
+    } catch (error) {
+      return concludeFailure(error, {
+        signal: context.signal,
+        diff: () => Promise.reject(new Error('no sandbox of its own')),
+      });
+    }
+  }
+
+  /** Builds the run's agent in its workspace, announces the run, and streams it to its end. */
+  private async stream(
+    context: RunContext,
+    workspace: ThreadWorkspace,
+    recorder: StepRecorder,
+  ): Promise<StreamOutcome> {
+    const { command } = context;
+    const { threadId, runId, prompt, options } = command.data;
+    const built = await this.factory.build({
+      threadId,
+      runId,
+      options,
+      workspace,
+      channel: context.channel,
+      scm: this.integrations.scm(command.data, workspace),
+      requestedBy: requesterOf(command.data),
+      channelPorts: this.integrations.channelPorts(command.data),
+      ...this.integrations.assistantStatus(command.data),
+      notifier: {
+        notifyStepLimit: (notice) =>
+          Promise.resolve(
+            this.log.warn(`thread ${notice.threadId}: ${notice.remaining} model calls left`),
+          ),
+      },
+      events: { emit: (event) => this.onMiddlewareEvent(threadId, event, recorder) },
+      fileRoot: this.settings.CARAVEL_FILE_ROOT,
+      ...this.followUps(runId, workspace.sandbox),
+    });
+    await context.announce({
+      branch: workspace.branch,
+      baseCommit: workspace.baseCommit,
+      model: `${built.model.provider}:${built.model.modelId}`,
+    });
+    const outcome = await streamRun(
+      built,
+      { threadId, runId, prompt },
+      recorder,
+      context.heartbeat,
+      context.signal,
+    );
+    if (outcome.resumed) this.log.log(`run ${runId} resumed from its checkpoint`);
+    return outcome;
+  }
+
+  /** Says why a run failed; a sandbox that holds work and cannot be reached is the user's call. */
+  private async reportFailure(context: RunContext, error: unknown): Promise<void> {
+    const { runId, threadId } = context.command.data;
+    this.log.warn(
+      `run ${runId} ended by ${isAppError(error) ? error.code : 'error'}: ${String(error)}`,
+    );
+    // The thread's sandbox may hold work and was not replaced: the user decides (recreate).
+    if (isSandboxUnreachable(error)) {
+      const reason = error instanceof Error ? error.message : String(error);
+      await this.replyOrLog(context.channel, threadId, reason);
     }
   }
 
