@@ -7,6 +7,7 @@ import {
 } from '@caravel/swegen';
 import { FakeGitHub } from '@caravel/testing';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,23 +24,24 @@ interface Farm {
 
 /** Starts the built `caravel swegen farm` (asynchronously: the fake GitHub lives in this process). */
 function farm(cwd: string, origin: string, extra: string[] = []): Farm {
+  return swegen(cwd, origin, ['farm', 'acme/strings', '--per-page', '2', ...extra]);
+}
+
+/** Starts the built `caravel swegen <args>` publishing to data/tasks with the scripted model. */
+function swegen(cwd: string, origin: string, args: string[]): Farm {
   const child = spawn(
     process.execPath,
     [
       join(repoRoot, 'apps/cli/dist/main.js'),
       'swegen',
-      'farm',
-      'acme/strings',
+      ...args,
       '--model',
       'scripted:model.json',
       '--sandbox',
       'local',
       '--no-validate',
-      '--per-page',
-      '2',
       '--publish-repo',
       'data/tasks',
-      ...extra,
     ],
     {
       cwd,
@@ -152,5 +154,23 @@ describe('caravel swegen farm --publish-repo (fake GitHub, bare dataset reposito
     const refused = farm(scratch, fake.origin, ['--state-dir', '.swegen-auth']);
     expect(await refused.exit).toBe(15);
     expect(refused.out.join('')).toMatch(/no push access to data\/tasks/);
+
+    const create = swegen(scratch, fake.origin, [
+      'create',
+      '--repo',
+      'acme/strings',
+      '--pr',
+      '1',
+      '--state-dir',
+      '.swegen-create',
+      '--tasks-dir',
+      'tasks-create',
+    ]);
+    expect(await create.exit).toBe(15);
+    expect(create.out.join('')).toMatch(/no push access to data\/tasks/);
+    // Refused before any generation: no repository cache, no task, no record.
+    expect(existsSync(join(scratch, '.swegen-create', 'repos'))).toBe(false);
+    expect(existsSync(join(scratch, '.swegen-create', 'create.jsonl'))).toBe(false);
+    expect(existsSync(join(scratch, 'tasks-create'))).toBe(false);
   }, 60_000);
 });

@@ -25,6 +25,7 @@ export {
   swegenExitCode,
   type SwegenErrorReason,
 } from './errors/swegen-errors.js';
+export { abortReason, deadline, type Deadline } from './errors/deadline.js';
 export { GitRunner, splitNul } from './git/git-runner.js';
 export {
   resolveBase,
@@ -65,6 +66,12 @@ export {
 } from './create/completion-agent.js';
 export { EDITABLE_TASK_FILES } from './create/completion-workspace.js';
 export { createTask, type CreateTaskOptions, type CreateTaskResult } from './create/create-task.js';
+export {
+  publishAndRecord,
+  type PublishHook,
+  type PublishOutcome,
+  type TaskToPublish,
+} from './create/task-record.js';
 export { CreateLog, type CreateRecord } from './state/create-log.js';
 export {
   REFERENCE_MAX_AGE_DAYS,
@@ -139,12 +146,12 @@ export {
 export { DatasetApi } from './publish/dataset-api.js';
 export {
   TaskPublisher,
+  publishHookOf,
   taskPullText,
   type PublishRequest,
   type PublishResult,
 } from './publish/task-publisher.js';
 export { GitStateStore } from './publish/git-state-store.js';
-export type { TaskToPublish } from './create/create-task.js';
 export {
   buildDatasetRepo,
   buildFarmFixture,

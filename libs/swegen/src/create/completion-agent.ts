@@ -43,6 +43,8 @@ export interface CompletionInput extends CompletionPromptInput {
   readonly validate: (taskDir: string) => Promise<TaskValidation>;
   /** Most model calls the agent may make (default 40). */
   readonly maxModelCalls?: number;
+  /** Abandons the session (a per-PR deadline): it rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
 }
 
 /** What the agent's session ended with. */
@@ -120,9 +122,10 @@ export async function completeSkeleton(input: CompletionInput): Promise<Completi
     const error = await agent
       .invoke(
         { messages: [{ role: 'user', content: completionTaskMessage(input) }] },
-        { recursionLimit: calls * 2 + 1 },
+        { recursionLimit: calls * 2 + 1, ...(input.signal ? { signal: input.signal } : {}) },
       )
       .then(() => undefined, sessionFailure);
+    input.signal?.throwIfAborted();
     await syncEditableFiles(sandbox, input.taskDir);
     return {
       ...(state.last

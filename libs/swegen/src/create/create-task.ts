@@ -9,6 +9,7 @@ import {
   DEFAULT_SUBSTANTIALITY,
   type SubstantialityRule,
 } from '../rules/relevant-source.js';
+import { abortReason } from '../errors/deadline.js';
 import { dedupeKeyFor, taskIdFor } from '../rules/task-id.js';
 import { CreateLog } from '../state/create-log.js';
 import { TaskReferences } from '../state/task-references.js';
@@ -19,6 +20,7 @@ import { findLinkedIssues } from './linked-issues.finder.js';
 import { splitPatches, type PatchSplit } from './patch-split.js';
 import { evaluatePr, evaluationPrompt, type PrEvaluation } from './pr-evaluation.js';
 import { ensureCachedRepo } from './repo-cache.js';
+import { publishAndRecord, type PublishHook } from './task-record.js';
 import { writeTaskSkeleton } from './task-writer.js';
 
 /** The settings of one `create`. */
@@ -38,8 +40,8 @@ export interface CreateTaskOptions {
     readonly hostWorkspace: (id: string) => string;
     readonly maxModelCalls?: number;
   };
-  /** Validates a task directory; required unless `validate` is false. */
-  readonly validator?: (taskDir: string) => Promise<TaskValidation>;
+  /** Validates a task directory (stopping on `signal`); required unless `validate` is false. */
+  readonly validator?: (taskDir: string, signal?: AbortSignal) => Promise<TaskValidation>;
   readonly validate?: boolean;
   readonly requireIssue?: boolean;
   readonly requireMinimumDifficulty?: boolean;
@@ -57,15 +59,19 @@ export interface CreateTaskOptions {
    * dataset). Runs before the create.jsonl record, whose `published` flag says what it achieved;
    * when it throws, the record is still written (published false) and the error raised.
    */
-  readonly publish?: (task: TaskToPublish) => Promise<{ published: boolean; prUrl?: string }>;
+  readonly publish?: PublishHook;
+  /**
+   * Checks, before anything else, that publishing can succeed (the dataset's push permission), so
+   * a refused token costs no generation.
+   */
+  readonly preflight?: () => Promise<void>;
+  /**
+   * Abandons the generation (a per-PR deadline): the step in flight is stopped (model call,
+   * agent, git, validation), the partial task directory removed, and `create` rejects with the
+   * signal's reason. Publishing a validated task is not interrupted.
+   */
+  readonly signal?: AbortSignal;
   readonly log?: (line: string) => void;
-}
-
-/** A task handed to {@link CreateTaskOptions.publish}. */
-export interface TaskToPublish {
-  readonly taskId: string;
-  readonly taskDir: string;
-  readonly pr: PullRequestInfo;
 }
 
 /** What `create` produced. */
@@ -112,20 +118,59 @@ async function gates(
  * create.jsonl record.
  */
 export async function createTask(options: CreateTaskOptions): Promise<CreateTaskResult> {
-  const log = options.log ?? (() => undefined);
+  if (!options.dryRun) await options.preflight?.();
   const pr = await options.source.getPullRequest(options.repo, options.pr);
   const issues = await gates(options, pr);
   const taskId = taskIdFor(pr.repo, pr.number);
-  const taskDir = resolve(options.tasksDir, taskId);
-  const createLog = new CreateLog(join(options.stateDir, 'create.jsonl'));
-  const recorded = await createLog.find(dedupeKeyFor(pr.repo, pr.number));
+  const recorded = await new CreateLog(join(options.stateDir, 'create.jsonl')).find(
+    dedupeKeyFor(pr.repo, pr.number),
+  );
   if (recorded && !options.force && (await exists(recorded.harbor))) {
-    log(`${taskId}: already created at ${recorded.harbor}`);
+    options.log?.(`${taskId}: already created at ${recorded.harbor}`);
+    const deduped = { status: 'deduped' as const, taskId, taskDir: recorded.harbor };
     if (options.dryRun || !options.publish)
-      return { status: 'deduped', taskId, taskDir: recorded.harbor, published: recorded.published };
-    const outcome = await publishAndRecord(options, createLog, pr, taskId, recorded.harbor);
-    return { status: 'deduped', taskId, taskDir: recorded.harbor, ...outcome };
+      return {
+        ...deduped,
+        published: recorded.published,
+        ...(recorded.pr_url ? { prUrl: recorded.pr_url } : {}),
+      };
+    const task = { taskId, taskDir: recorded.harbor, pr };
+    return { ...deduped, ...(await publishAndRecord(options.stateDir, options.publish, task)) };
   }
+  const generated = await underDeadline(options.signal, () => generate(options, pr, issues));
+  if (generated.status === 'previewed') return generated;
+  const outcome = await publishAndRecord(options.stateDir, options.publish, {
+    taskId,
+    taskDir: generated.taskDir,
+    pr,
+  });
+  return { ...generated, ...outcome };
+}
+
+/** Runs `work`; once `signal` aborted, whatever it throws is the signal's reason. */
+async function underDeadline<T>(
+  signal: AbortSignal | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  signal?.throwIfAborted();
+  try {
+    return await work();
+  } catch (error) {
+    if (signal?.aborted) throw abortReason(signal);
+    throw error;
+  }
+}
+
+/** The generation: gates, repo cache, patch split, evaluation, skeleton, completion, validation. */
+async function generate(
+  options: CreateTaskOptions,
+  pr: PullRequestInfo,
+  issues: Awaited<ReturnType<typeof findLinkedIssues>>,
+): Promise<CreateTaskResult> {
+  const log = options.log ?? (() => undefined);
+  const { signal } = options;
+  const taskId = taskIdFor(pr.repo, pr.number);
+  const taskDir = resolve(options.tasksDir, taskId);
   const files = (await options.source.listFiles(pr.repo, pr.number)).map((f) => f.filename);
   const rule = options.substantiality ?? DEFAULT_SUBSTANTIALITY;
   if (options.requireMinimumDifficulty !== false) {
@@ -144,10 +189,13 @@ export async function createTask(options: CreateTaskOptions): Promise<CreateTask
       );
     await rm(taskDir, { recursive: true, force: true });
   }
-  const git = await ensureCachedRepo(options.stateDir, pr.repo, options.source.fetchUrl(pr), [
-    pr.baseSha,
-    pr.headSha,
-  ]);
+  const git = await ensureCachedRepo(
+    options.stateDir,
+    pr.repo,
+    options.source.fetchUrl(pr),
+    [pr.baseSha, pr.headSha],
+    signal,
+  );
   const split = await splitPatches({
     git,
     baseSha: pr.baseSha,
@@ -159,6 +207,7 @@ export async function createTask(options: CreateTaskOptions): Promise<CreateTask
   const evaluation = await evaluatePr(
     options.model,
     evaluationPrompt(pr, issues, split.testFiles, split.sourceFiles),
+    signal,
   );
   if (!evaluation.is_substantial && options.requireMinimumDifficulty !== false) {
     throw swegenError(
@@ -167,47 +216,19 @@ export async function createTask(options: CreateTaskOptions): Promise<CreateTask
     );
   }
   if (options.dryRun) return { status: 'previewed', taskId, taskDir, evaluation, published: false };
+  signal?.throwIfAborted();
   await writeTaskSkeleton(taskDir, skeletonInput(pr, split, evaluation));
-  const validation = await completeAndValidate(options, pr, split, taskDir, git.repoPath);
-  if (validation?.passed) await saveReference(options, pr, taskId, taskDir);
-  const outcome = await publishAndRecord(options, createLog, pr, taskId, taskDir);
-  return {
-    status: 'created',
-    taskId,
-    taskDir,
-    evaluation,
-    ...outcome,
-    ...(validation ? { validation } : {}),
-  };
-}
-
-/** Publishes (when configured), then appends the record with what the publish achieved. */
-async function publishAndRecord(
-  options: CreateTaskOptions,
-  createLog: CreateLog,
-  pr: PullRequestInfo,
-  taskId: string,
-  taskDir: string,
-): Promise<{ published: boolean; prUrl?: string }> {
-  let outcome: { published: boolean; prUrl?: string } = { published: false };
-  let failure: Error | undefined;
-  if (options.publish) {
-    outcome = await options.publish({ taskId, taskDir, pr }).catch((error: unknown) => {
-      failure = error instanceof Error ? error : new Error(String(error));
-      return { published: false };
-    });
+  try {
+    const validation = await completeAndValidate(options, pr, split, taskDir, git.repoPath);
+    if (validation?.passed) await saveReference(options, pr, taskId, taskDir);
+    signal?.throwIfAborted();
+    const base = { status: 'created' as const, taskId, taskDir, evaluation, published: false };
+    return validation ? { ...base, validation } : base;
+  } catch (error) {
+    // A task that did not come through its validation is no task: nothing half-made stays.
+    await rm(taskDir, { recursive: true, force: true });
+    throw error;
   }
-  await createLog.append({
-    key: dedupeKeyFor(pr.repo, pr.number),
-    repo: pr.repo,
-    pr: pr.number,
-    task_id: taskId,
-    harbor: taskDir,
-    ts: new Date().toISOString(),
-    published: outcome.published,
-  });
-  if (failure !== undefined) throw failure;
-  return outcome;
 }
 
 function skeletonInput(
@@ -239,9 +260,11 @@ async function completeAndValidate(
   taskDir: string,
   repoPath: string,
 ): Promise<TaskValidation | undefined> {
-  const validate =
-    options.validator ??
-    (() => Promise.reject(swegenError('invalid_input', 'no validator configured')));
+  const { validator, signal } = options;
+  const validate = (dir: string): Promise<TaskValidation> =>
+    validator
+      ? validator(dir, signal)
+      : Promise.reject(swegenError('invalid_input', 'no validator configured'));
   let last: TaskValidation | undefined;
   let fingerprint: string | undefined;
   if (options.completion) {
@@ -260,6 +283,7 @@ async function completeAndValidate(
       prNumber: pr.number,
       testFiles: split.testFiles.map((t) => t.repoPath),
       ...(reference ? { reference } : {}),
+      ...(signal ? { signal } : {}),
     });
     options.log?.(`completion agent ended${outcome.error ? `: ${outcome.error}` : ''}`);
     last = outcome.lastValidation;
@@ -269,7 +293,6 @@ async function completeAndValidate(
   const unchanged = last?.passed && fingerprint === (await editableFingerprint(taskDir));
   const result = unchanged && last ? last : await validate(taskDir);
   if (!result.passed) {
-    await rm(taskDir, { recursive: true, force: true });
     throw swegenError('validation_failed', `validation failed: ${summaryLine(result)}`, {
       taskId: result.taskId,
     });

@@ -12,14 +12,16 @@ export function repoCachePath(stateDir: string, repo: string): string {
 /**
  * A clone of the repository in the swegen cache that holds `commits`: cloned on first use (a
  * blobless clone of a remote, a plain clone of a local path), then fetched from `origin` for any
- * commit it lacks.
+ * commit it lacks. `signal` kills a clone or fetch in flight.
  */
 export async function ensureCachedRepo(
   stateDir: string,
   repo: string,
   url: string,
   commits: readonly string[],
+  signal?: AbortSignal,
 ): Promise<GitRunner> {
+  const options = signal ? { signal } : {};
   const dir = repoCachePath(stateDir, repo);
   if (
     !(await access(join(dir, '.git')).then(
@@ -29,7 +31,7 @@ export async function ensureCachedRepo(
   ) {
     await mkdir(dirname(dir), { recursive: true });
     const filter = /^(https?|ssh|git):\/\//.test(url) ? ['--filter=blob:none'] : [];
-    await new GitRunner(dirname(dir)).bytes([
+    await new GitRunner(dirname(dir), 'git', options).bytes([
       'clone',
       '--quiet',
       '--no-checkout',
@@ -38,7 +40,7 @@ export async function ensureCachedRepo(
       dir,
     ]);
   }
-  const git = new GitRunner(dir);
+  const git = new GitRunner(dir, 'git', options);
   for (const sha of commits) {
     if (await git.succeeds(['cat-file', '-e', `${sha}^{commit}`])) continue;
     const fetched = await git.succeeds(['fetch', '--quiet', 'origin', sha]);

@@ -1,16 +1,28 @@
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createTask, type CreateTaskOptions } from '../create/create-task.js';
+import { publishAndRecord } from '../create/task-record.js';
+import { deadline } from '../errors/deadline.js';
 import { swegenErrorReason } from '../errors/swegen-errors.js';
 import type { PrSource, PullRequestInfo } from '../pr/pr-source.js';
-import type { TaskPublisher } from '../publish/task-publisher.js';
+import { publishHookOf, type TaskPublisher } from '../publish/task-publisher.js';
 import { taskIdFor } from '../rules/task-id.js';
 import type { FailureCategory } from './farm-state.js';
 
 /** What `create` needs besides the PR, the source and where things go. */
 export type FarmCreateSettings = Omit<
   CreateTaskOptions,
-  'repo' | 'pr' | 'source' | 'stateDir' | 'tasksDir' | 'publish' | 'dryRun' | 'force' | 'log'
+  | 'repo'
+  | 'pr'
+  | 'source'
+  | 'stateDir'
+  | 'tasksDir'
+  | 'publish'
+  | 'preflight'
+  | 'signal'
+  | 'dryRun'
+  | 'force'
+  | 'log'
 >;
 
 /** The outcome of one PR in a farm run. */
@@ -42,6 +54,8 @@ export interface FarmHandContext {
   /** PRs whose validated task awaits its publish (publish-only retry when it is on disk). */
   readonly pendingPublish: (pr: number) => boolean;
   readonly dryRun: boolean;
+  /** A PR's generation that takes longer is abandoned (category `timeout`); none when absent. */
+  readonly timeoutMs?: number;
   readonly log: (line: string) => void;
 }
 
@@ -51,6 +65,7 @@ const CATEGORY: Record<string, FailureCategory> = {
   validation_failed: 'validation_failed',
   already_exists: 'already_exists',
   git_failed: 'git_error',
+  timed_out: 'timeout',
 };
 
 const exists = (path: string): Promise<boolean> =>
@@ -59,6 +74,7 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
+/** Publishes the task on disk and brings its create.jsonl record up to date, both ways. */
 async function publishExisting(
   ctx: FarmHandContext,
   pr: PullRequestInfo,
@@ -66,13 +82,8 @@ async function publishExisting(
   taskDir: string,
 ): Promise<PrResult> {
   try {
-    const result = await ctx.publisher!.publish({
-      taskId,
-      taskDir,
-      sourceRepo: pr.repo,
-      sourcePr: pr.number,
-      sourcePrUrl: pr.htmlUrl,
-    });
+    const task = { taskId, taskDir, pr };
+    const result = await publishAndRecord(ctx.stateDir, publishHookOf(ctx.publisher!), task);
     return { status: 'success', taskId, taskDir, ...result };
   } catch (error) {
     return { status: 'publish_failed', error, message: (error as Error).message };
@@ -82,8 +93,9 @@ async function publishExisting(
 /**
  * Processes one PR: a PR whose task awaits its publish and is still on disk is only published
  * again (regenerating would throw away a validated task); otherwise `create` runs, publishing
- * through the publisher when there is one. A task directory without a dedupe record is
- * republished when publishing is on. Failures are classified by their coded reason.
+ * through the publisher when there is one, its generation abandoned after `timeoutMs`. A task
+ * directory without a dedupe record is republished when publishing is on. Failures are
+ * classified by their coded reason.
  */
 export async function farmPr(ctx: FarmHandContext, pr: PullRequestInfo): Promise<PrResult> {
   const taskId = taskIdFor(pr.repo, pr.number);
@@ -93,6 +105,7 @@ export async function farmPr(ctx: FarmHandContext, pr: PullRequestInfo): Promise
     ctx.log(`#${pr.number}: publishing the task already on disk (no regeneration)`);
     return publishExisting(ctx, pr, taskId, taskDir);
   }
+  const limit = deadline(ctx.timeoutMs, `#${pr.number}`);
   try {
     const created = await createTask({
       ...ctx.create,
@@ -103,18 +116,8 @@ export async function farmPr(ctx: FarmHandContext, pr: PullRequestInfo): Promise
       tasksDir: ctx.tasksDir,
       dryRun: ctx.dryRun,
       log: ctx.log,
-      ...(ctx.publisher && !ctx.dryRun
-        ? {
-            publish: (task) =>
-              ctx.publisher!.publish({
-                taskId: task.taskId,
-                taskDir: task.taskDir,
-                sourceRepo: task.pr.repo,
-                sourcePr: task.pr.number,
-                sourcePrUrl: task.pr.htmlUrl,
-              }),
-          }
-        : {}),
+      ...(limit.signal ? { signal: limit.signal } : {}),
+      ...(ctx.publisher && !ctx.dryRun ? { publish: publishHookOf(ctx.publisher) } : {}),
     });
     if (created.status === 'previewed') return { status: 'previewed', taskId };
     return {
@@ -126,6 +129,8 @@ export async function farmPr(ctx: FarmHandContext, pr: PullRequestInfo): Promise
     };
   } catch (error) {
     return classify(ctx, pr, error, taskId, taskDir);
+  } finally {
+    limit.clear();
   }
 }
 

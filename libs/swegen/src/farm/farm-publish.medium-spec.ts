@@ -3,7 +3,7 @@ import { CannedChatModel } from '@caravel/agent';
 import { FakeGitHub } from '@caravel/testing';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { swegenErrorReason } from '../errors/swegen-errors.js';
@@ -73,6 +73,14 @@ describe('farm + publish against a local bare dataset repository and the fake Gi
     publish: { repo: DATASET, token: TOKEN, apiUrl: fake.origin },
     ...extra,
   });
+
+  /** The create.jsonl lines of one key. */
+  const records = async (key: string): Promise<Record<string, unknown>[]> =>
+    (await readFile(join(scratch, '.swegen', 'create.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((record) => record['key'] === key);
 
   const remoteState = (): FarmState =>
     FarmState.fromJSON(
@@ -150,6 +158,9 @@ describe('farm + publish against a local bare dataset repository and the fake Gi
     expect(remoteState().toJSON()).toMatchObject({ publish_failed_prs: [6] });
     expect(existsSync(join(scratch, 'tasks', 'acme__strings-6', 'tests'))).toBe(true);
     expect(git(bare, 'rev-parse', '--verify', 'task/acme__strings-6')).toMatch(/^[0-9a-f]{40}$/);
+    expect(await records('acme/strings#6')).toEqual([
+      expect.objectContaining({ task_id: 'acme__strings-6', published: false }),
+    ]);
     const calls = model.calls.length;
     const second = await runFarm(options({ maxPrs: 1 }));
     expect(second.state.toJSON()).toMatchObject({
@@ -160,6 +171,11 @@ describe('farm + publish against a local bare dataset repository and the fake Gi
     expect(model.calls.length).toBe(calls);
     expect((fake.state.pulls.get(DATASET) ?? []).map((p) => p.head)).toEqual([
       'task/acme__strings-6',
+    ]);
+    const url = second.state.taskPrUrls.get(6);
+    expect(url).toMatch(/\/data\/tasks\/pull\/\d+$/);
+    expect(await records('acme/strings#6')).toEqual([
+      expect.objectContaining({ task_id: 'acme__strings-6', published: true, pr_url: url }),
     ]);
   }, 120_000);
 

@@ -34,6 +34,8 @@ export interface FarmOptions {
   readonly maxPrs?: number;
   /** Pause after a PR that cost a generation (not after cheap skips). */
   readonly taskDelayMs?: number;
+  /** A PR whose generation takes longer is abandoned and recorded as `timeout`; no limit if absent. */
+  readonly timeoutMs?: number;
   /** Checked between PRs: a signal asked the farm to stop (the current PR finishes first). */
   readonly shouldStop?: () => boolean;
   readonly log?: (line: string) => void;
@@ -109,6 +111,20 @@ async function stores(options: FarmOptions, stateDir: string) {
     return { store: new LocalStateStore(options.repo, stateDir, settings), publisher, config };
   const store = new GitStateStore(config, publisher.clone, options.repo, stateDir, settings);
   return { store, publisher, config };
+}
+
+const NO_TESTS = 'the PR touches no test file';
+
+/** Records a merged PR the stream dropped for touching no test file (a dry run records nothing). */
+function recordNoTests(run: Run, pr: PullRequestInfo): void {
+  run.recent.push({ pr: pr.number, status: 'failure', category: 'no_tests', message: NO_TESTS });
+  if (!run.options.dryRun)
+    run.state.markProcessed(pr.number, pr.createdAt, {
+      kind: 'failure',
+      category: 'no_tests',
+      message: NO_TESTS,
+    });
+  run.options.log?.(`#${pr.number} no_tests: ${NO_TESTS}`);
 }
 
 /** Records one PR's result in the state; returns the error that must stop the farm, if any. */
@@ -220,6 +236,7 @@ export async function runFarm(options: FarmOptions): Promise<FarmResult> {
       state,
       minFiles: options.minFiles ?? 3,
       log,
+      onNoTests: (pr) => recordNoTests(run, pr),
       ...(options.resumeFrom ? { resumeFrom: options.resumeFrom } : {}),
       ...(options.skipTaskIds ? { skipTaskIds: options.skipTaskIds } : {}),
       ...(options.perPage ? { perPage: options.perPage } : {}),
@@ -242,6 +259,7 @@ export async function runFarm(options: FarmOptions): Promise<FarmResult> {
           ...(publisher ? { publisher } : {}),
           pendingPublish: (n) => state.publishFailed.has(n),
           dryRun: options.dryRun ?? false,
+          ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
           log,
         },
         pr,

@@ -21,6 +21,8 @@ export interface PrStreamOptions {
   readonly perPage?: number;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly log?: (line: string) => void;
+  /** Told of each merged PR dropped because it touches no test file (the farm records it). */
+  readonly onNoTests?: (pr: PullRequestInfo) => void;
 }
 
 /** Why the stream ended early, if it did. */
@@ -91,7 +93,9 @@ async function wanted(
   try {
     if ((await options.source.changedFileCount(options.repo, pr.number)) < options.minFiles)
       return false;
-    return await options.source.touchesFile(options.repo, pr.number, isTestFile);
+    if (await options.source.touchesFile(options.repo, pr.number, isTestFile)) return true;
+    options.onNoTests?.(pr);
+    return false;
   } catch (error) {
     if (swegenErrorReason(error) === 'rate_limited') throw error;
     options.log?.(`#${pr.number}: skipped, GitHub detail call failed: ${(error as Error).message}`);

@@ -32,6 +32,8 @@ export interface GitRunnerOptions {
    * `-c http.extraheader=...` credentials, a committer identity).
    */
   readonly hiddenArgs?: readonly string[];
+  /** Kills a running git command (a per-PR deadline); the command then fails. */
+  readonly signal?: AbortSignal;
 }
 
 /** Git on the host over one repository, with pinned output settings and byte-exact results. */
@@ -52,7 +54,13 @@ export class GitRunner {
       execFile(
         this.gitPath,
         full,
-        { cwd: this.repoPath, env: GIT_ENV, encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 },
+        {
+          cwd: this.repoPath,
+          env: GIT_ENV,
+          encoding: 'buffer',
+          maxBuffer: 1024 * 1024 * 1024,
+          ...(this.options.signal ? { signal: this.options.signal } : {}),
+        },
         (error, stdout, stderr) => {
           if (!error) return resolve(stdout);
           const detail = stderr.toString('utf8').trim() || error.message;

@@ -1,6 +1,7 @@
 import { access, cp, mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isAppError } from '@caravel/errors';
+import type { PublishHook } from '../create/task-record.js';
 import { swegenError, swegenErrorReason } from '../errors/swegen-errors.js';
 import type { GitRunner } from '../git/git-runner.js';
 import { DatasetApi } from './dataset-api.js';
@@ -28,6 +29,18 @@ const exists = (path: string): Promise<boolean> =>
     () => true,
     () => false,
   );
+
+/** `publisher` as `create`'s publish hook: the task's source PR is the one it was made from. */
+export function publishHookOf(publisher: TaskPublisher): PublishHook {
+  return (task) =>
+    publisher.publish({
+      taskId: task.taskId,
+      taskDir: task.taskDir,
+      sourceRepo: task.pr.repo,
+      sourcePr: task.pr.number,
+      sourcePrUrl: task.pr.htmlUrl,
+    });
+}
 
 /** Title, body and commit message of a task PR. */
 export function taskPullText(request: PublishRequest): { title: string; body: string } {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { appendFile, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateLog } from './create-log.js';
@@ -32,9 +32,26 @@ describe('CreateLog', () => {
     await appendFile(file, `${JSON.stringify(record)}\n{"key": "torn`);
     expect(await log.find('a/b#1')).toMatchObject({ published: true });
     await appendFile(file, '\n');
-    await log.append({ ...record, published: false });
+    await log.put({ ...record, published: false });
     expect(await log.find('a/b#1')).toMatchObject({ published: false });
     expect((await log.load()).size).toBe(1);
+  });
+
+  it("replaces a key's records with the one put, keeping every other line as it was", async () => {
+    const file = join(await scratch(), 'create.jsonl');
+    const log = new CreateLog(file);
+    const other = { ...record, key: 'a/b#2', pr: 2, published: true };
+    await log.put({ ...record, published: false });
+    await appendFile(file, `${JSON.stringify(other)}\n${JSON.stringify(record)}\n{"key": "torn\n`);
+    const url = 'https://github.com/d/t/pull/1';
+    await log.put({ ...record, published: true, pr_url: url });
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    expect(lines).toEqual([
+      JSON.stringify(other),
+      '{"key": "torn',
+      JSON.stringify({ ...record, published: true, pr_url: url }),
+    ]);
+    expect(await log.find('a/b#1')).toEqual({ ...record, published: true, pr_url: url });
   });
 });
 

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 
@@ -13,6 +13,8 @@ export interface CreateRecord {
   readonly ts: string;
   /** Whether the task reached the dataset repository (false without publishing, on a dry run or a failed publish). */
   readonly published: boolean;
+  /** The task's PR on the dataset repository, once published. */
+  readonly pr_url?: string;
 }
 
 const recordSchema = z.object({
@@ -24,6 +26,7 @@ const recordSchema = z.object({
   ts: z.string(),
   // Records written before the flag existed are read as published.
   published: z.boolean().default(true),
+  pr_url: z.string().optional(),
 });
 
 /**
@@ -36,15 +39,10 @@ export class CreateLog {
 
   /** The latest record per key. */
   async load(): Promise<Map<string, CreateRecord>> {
-    const text = await readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return '';
-      throw error;
-    });
     const records = new Map<string, CreateRecord>();
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      const parsed = recordSchema.safeParse(safeJson(line));
-      if (parsed.success) records.set(parsed.data.key, parsed.data);
+    for (const line of await this.lines()) {
+      const record = parse(line);
+      if (record) records.set(record.key, record);
     }
     return records;
   }
@@ -53,16 +51,37 @@ export class CreateLog {
     return (await this.load()).get(key);
   }
 
-  async append(record: CreateRecord): Promise<void> {
+  /**
+   * Makes `record` its key's one record: earlier lines of the key are dropped and the record
+   * appended, every other line kept as it was. The file is replaced atomically, so a publish
+   * retried after a failure updates the task's record instead of leaving it stale or doubled.
+   */
+  async put(record: CreateRecord): Promise<void> {
+    const kept = (await this.lines()).filter((line) => parse(line)?.key !== record.key);
     await mkdir(dirname(this.file), { recursive: true });
-    await appendFile(this.file, `${JSON.stringify(record)}\n`);
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    await writeFile(temporary, [...kept, JSON.stringify(record)].map((l) => `${l}\n`).join(''));
+    await rename(temporary, this.file);
+  }
+
+  private async lines(): Promise<string[]> {
+    const text = await readFile(this.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '';
+      throw error;
+    });
+    return text.split('\n').filter((line) => line.trim() !== '');
   }
 }
 
-function safeJson(line: string): unknown {
+function parse(line: string): CreateRecord | undefined {
+  let json: unknown;
   try {
-    return JSON.parse(line);
+    json = JSON.parse(line);
   } catch {
     return undefined;
   }
+  const parsed = recordSchema.safeParse(json);
+  if (!parsed.success) return undefined;
+  const { pr_url: prUrl, ...rest } = parsed.data;
+  return { ...rest, ...(prUrl ? { pr_url: prUrl } : {}) };
 }

@@ -18,12 +18,14 @@ export interface FarmFixture {
   readonly issues: { number: number; title: string; body: string }[];
 }
 
-/** One PR of the fixture: `sources` source files and one test, linked to an issue unless not. */
+/** One PR of the fixture: `sources` source files and one test (unless not), linked to an issue unless not. */
 export interface FarmFixturePr {
   readonly number: number;
   readonly sources?: number;
   readonly linkIssue?: boolean;
   readonly merged?: boolean;
+  /** Whether the PR adds its test (default true). */
+  readonly tests?: boolean;
 }
 
 /**
@@ -41,7 +43,9 @@ export function buildFarmFixture(prs: readonly FarmFixturePr[]): FarmFixture {
     const changes: Record<string, string> = {};
     for (let i = 0; i < (pr.sources ?? 3); i += 1)
       changes[`src/pr${pr.number}/m${i}.js`] = `module.exports = ${pr.number * 10 + i};\n`;
-    changes[`test/pr${pr.number}.test.js`] = `require('node:test')('pr ${pr.number}', () => {});\n`;
+    if (pr.tests !== false)
+      changes[`test/pr${pr.number}.test.js`] =
+        `require('node:test')('pr ${pr.number}', () => {});\n`;
     const head = repo.commit(`Fix ${pr.number}`, changes);
     repo.checkout('main');
     const day = String(pr.number).padStart(2, '0');

@@ -2,9 +2,11 @@ import { createChatModel, resolveModel, type ModelCredentials } from '@caravel/a
 import { BwrapSandboxProvider, LocalSandboxProvider, bwrapAvailable } from '@caravel/sandbox';
 import {
   createTask,
+  deadline,
   GithubPrSource,
   isRepoName,
   LocalPrSource,
+  publishHookOf,
   swegenError,
   resolvePublishConfig,
   TaskPublisher,
@@ -41,6 +43,8 @@ export interface SwegenCreateOptions {
   readonly useReferences: boolean;
   readonly force: boolean;
   readonly maxModelCalls?: number;
+  /** Abandon the generation after this many seconds (none when absent or 0). */
+  readonly timeoutSeconds?: number;
   readonly publish?: SwegenPublishOptions;
   readonly write: (line: string) => void;
 }
@@ -148,7 +152,8 @@ export async function createSettings(
       hostWorkspace: (id) => join(rootDir, id, 'workspace'),
       ...(options.maxModelCalls ? { maxModelCalls: options.maxModelCalls } : {}),
     },
-    validator: async (taskDir) => (await validateTasks(taskDir, validateOptions))[0]!,
+    validator: async (taskDir, signal) =>
+      (await validateTasks(taskDir, { ...validateOptions, ...(signal ? { signal } : {}) }))[0]!,
     validate: options.validate,
     requireIssue: options.requireIssue,
     requireMinimumDifficulty: options.requireMinimumDifficulty,
@@ -161,7 +166,11 @@ export async function createSettings(
   };
 }
 
-/** `caravel swegen create`: one merged PR to a validated Harbor task. */
+/**
+ * `caravel swegen create`: one merged PR to a validated Harbor task. With `--publish-repo` the
+ * token's push permission is checked first, before any generation; `--timeout` abandons the
+ * generation (TIMED_OUT, exit 19).
+ */
 export async function swegenCreate(
   options: SwegenCreateOptions,
   env: SwegenEnv,
@@ -170,37 +179,35 @@ export async function swegenCreate(
     throw swegenError('invalid_input', `--repo must be owner/repo, not '${options.repo}'`);
   const settings = await createSettings(options, env);
   const stateDir = resolve(options.stateDir);
-  return createTask({
-    ...settings,
-    repo: options.repo,
-    pr: options.pr,
-    source: await prSource(options, env),
-    stateDir,
-    tasksDir: resolve(options.tasksDir),
-    force: options.force,
-    log: options.write,
-    ...publishHook(options, env, stateDir),
-  });
+  const limit = deadline((options.timeoutSeconds ?? 0) * 1000, `${options.repo}#${options.pr}`);
+  try {
+    return await createTask({
+      ...settings,
+      repo: options.repo,
+      pr: options.pr,
+      source: await prSource(options, env),
+      stateDir,
+      tasksDir: resolve(options.tasksDir),
+      force: options.force,
+      log: options.write,
+      ...(limit.signal ? { signal: limit.signal } : {}),
+      ...publishHooks(options, env, stateDir),
+    });
+  } finally {
+    limit.clear();
+  }
 }
 
-function publishHook(
+function publishHooks(
   options: SwegenCreateOptions,
   env: SwegenEnv,
   stateDir: string,
-): Pick<CreateTaskOptions, 'publish'> {
+): Pick<CreateTaskOptions, 'publish' | 'preflight'> {
   const config = publishConfig(options.publish, env);
   if (!config) return {};
   const publisher = new TaskPublisher(resolvePublishConfig(config, options.repo, stateDir));
   return {
-    publish: async ({ taskId, taskDir, pr }) => {
-      await publisher.preflight((line) => options.write(`warning: ${line}`));
-      return publisher.publish({
-        taskId,
-        taskDir,
-        sourceRepo: pr.repo,
-        sourcePr: pr.number,
-        sourcePrUrl: pr.htmlUrl,
-      });
-    },
+    preflight: () => publisher.preflight((line) => options.write(`warning: ${line}`)),
+    publish: publishHookOf(publisher),
   };
 }

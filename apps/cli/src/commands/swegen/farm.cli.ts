@@ -79,6 +79,7 @@ export async function farmCommand(
         dryRun: values['dry-run'] === true,
         reset: values.reset === true,
         taskDelaySeconds: count('task-delay', values['task-delay'], 0),
+        timeoutSeconds: count('timeout', values.timeout, 0),
         ...(values['resume-from'] ? { resumeFrom: values['resume-from'] } : {}),
         ...(values['skip-list'] ? { skipList: values['skip-list'] } : {}),
         ...(maxPrs !== undefined ? { maxPrs } : {}),

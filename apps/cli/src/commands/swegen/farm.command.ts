@@ -49,6 +49,8 @@ export interface SwegenFarmOptions {
   readonly reset: boolean;
   readonly maxPrs?: number;
   readonly taskDelaySeconds: number;
+  /** A PR whose generation takes longer is abandoned (recorded as timed out); 0: no limit. */
+  readonly timeoutSeconds?: number;
   readonly perPage?: number;
   readonly publish?: SwegenPublishOptions;
   readonly shouldStop: () => boolean;
@@ -103,6 +105,7 @@ export async function swegenFarm(options: SwegenFarmOptions, env: SwegenEnv): Pr
     dryRun: options.dryRun,
     reset: options.reset,
     taskDelayMs: options.taskDelaySeconds * 1000,
+    ...(options.timeoutSeconds ? { timeoutMs: options.timeoutSeconds * 1000 } : {}),
     shouldStop: options.shouldStop,
     log: options.write,
     ...(options.perPage ? { perPage: options.perPage } : {}),

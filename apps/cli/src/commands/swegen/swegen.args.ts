@@ -28,6 +28,7 @@ export const OPTIONS = {
   reset: { type: 'boolean' },
   'max-prs': { type: 'string' },
   'task-delay': { type: 'string' },
+  timeout: { type: 'string' },
   'skip-list': { type: 'string' },
   'per-page': { type: 'string' },
   'publish-repo': { type: 'string' },

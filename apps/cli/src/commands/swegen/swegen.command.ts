@@ -28,6 +28,7 @@ export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm|analyze
     --compat caravel|swegen-0.1       rule set (swegen-0.1 reproduces SWE-gen 0.1's quirks)
     --no-validate --no-require-issue --no-require-minimum-difficulty --no-cache --force
     --max-model-calls N               completion agent budget (default 40)
+    --timeout S                       abandon the generation after S seconds (default: no limit)
   validate TASK_OR_DIR                NOP must score 0 and Oracle 1 (a directory: every task in it)
     --repo-path DIR                   local clone of the source repository (default: the repo cache)
     --runner auto|harbor|bwrap        (default auto); --max-parallel N (default 4); --results FILE
@@ -35,6 +36,7 @@ export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm|analyze
   farm OWNER/REPO                     every merged PR (newest first) to a task, resumable
     --resume-from DATE|ISO --reset --dry-run (evaluate only, record nothing) --skip-list FILE
     --max-prs N --task-delay S --per-page N, and create's model/sandbox/runner/gate options
+    --timeout S                       per PR: abandon its generation, record it timed out, go on
   analyze TASK                        agent trials on a task, each classified, then a verdict
     -k, --n-trials N (3) -n, --n-concurrent N (3) --model REF (the agent) --analysis-model REF
     (the classifier, default the agent's model) --skip-classify --repo-path DIR --sandbox
@@ -46,7 +48,7 @@ export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm|analyze
 
 Exit status: 0 ok, 1 unexpected failure, 2 bad usage, 10 trivial PR, 11 missing issue,
 12 validation failed, 13 already exists, 14 publish error, 15 publish auth error, 16 rate limited,
-17 PR not merged, 18 git failed; analyze: 12 when the verdict drops the task; farm: 130 stopped by SIGINT/SIGTERM (state saved).
+17 PR not merged, 18 git failed, 19 timed out (create --timeout); analyze: 12 when the verdict drops the task; farm: 130 stopped by SIGINT/SIGTERM (state saved).
 `;
 
 async function create(
@@ -78,6 +80,7 @@ async function create(
       useReferences: !values['no-cache'],
       force: values.force === true,
       maxModelCalls: count('max-model-calls', values['max-model-calls'], 40),
+      timeoutSeconds: count('timeout', values.timeout, 0),
       ...(publishOptions(values) ? { publish: publishOptions(values)! } : {}),
       write,
     },
