@@ -9,6 +9,12 @@ import { SandboxBrokerModule, sandboxBrokerConfigSchema } from '@caravel/sandbox
 import type { DynamicModule, Type } from '@nestjs/common';
 import { embeddedConfigSchema, type EmbeddedConfig } from './cli.config.js';
 
+/** What a test may swap in when it hosts the services (the embedded host, scenario pairs). */
+export interface ServiceOverrides {
+  /** Where dispatch reads the time (sweeps, wakeups, admissions); the system clock otherwise. */
+  dispatchClock?: { now(): Date };
+}
+
 /** The seven services: each a root module, its config schema and its own process entry. */
 export const SERVICES = [
   {
@@ -18,7 +24,8 @@ export const SERVICES = [
   },
   {
     name: 'dispatch',
-    module: (settings: EmbeddedConfig) => DispatchModule.register(settings),
+    module: (settings: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
+      DispatchModule.register(settings, overrides.dispatchClock),
     schema: dispatchConfigSchema,
   },
   {
@@ -41,7 +48,7 @@ export const SERVICES = [
 ] as const satisfies readonly {
   name: string;
   /** The service's root module, given the embedded host's configuration. */
-  module: (settings: EmbeddedConfig) => Type | DynamicModule;
+  module: (settings: EmbeddedConfig, overrides?: ServiceOverrides) => Type | DynamicModule;
   schema: EnvSection['schema'];
 }[];
 

@@ -127,6 +127,13 @@ export { slackTools } from './channel/slack.tools.js';
 export { jiraTools, linearTools, renderIssue } from './channel/tracker.tools.js';
 export { confluenceTools, webTools } from './channel/wiki-and-web.tools.js';
 export { requestPrReviewTool, type RequestPrReviewOutput } from './channel/review.tools.js';
+export {
+  SCHEDULE_WAKEUP_TOOL_NAME,
+  scheduleThreadWakeupTool,
+  type ScheduledWakeup,
+  type WakeupRequest,
+  type WakeupScheduler,
+} from './tools/schedule-wakeup.tool.js';
 export type {
   PlanStorePort,
   PlatformIssue,

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
 import type { UserTokenRepository } from '@caravel/db';
+import type { Bus } from '@caravel/messaging';
 import { FakeConfluence, FakeGitHub, FakeSlack } from '@caravel/testing';
 import { agentSettingsSchema } from '../agent-runner.settings.js';
 import { LocalGitScm } from '../sandbox/local-git.scm.js';
@@ -16,6 +17,8 @@ const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const workspace = Object.freeze({}) as ThreadWorkspace;
 /** No keyring is configured, so the vault (and this repository) is never used. */
 const noUserTokens = Object.freeze({}) as UserTokenRepository;
+/** Nothing here schedules a wakeup, so the bus is never asked. */
+const noBus = Object.freeze({}) as Bus;
 
 const run = (overrides: Partial<StartRun>): StartRun => ({
   ...StartRunV1.fixture().data,
@@ -45,6 +48,7 @@ describe('RunIntegrationsService', () => {
         ...env,
       }),
       noUserTokens,
+      noBus,
     );
 
   it('answers a GitHub thread on its issue, once per run and text, with an installation token', async () => {
@@ -84,6 +88,7 @@ describe('RunIntegrationsService', () => {
     const bare = new RunIntegrationsService(
       agentSettingsSchema.parse({ GITHUB_API_URL: github.origin, GITHUB_HOST: github.origin }),
       noUserTokens,
+      noBus,
     );
 
     await expect(bare.replyChannel(run({})).reply('hello')).resolves.toHaveProperty('messageId');

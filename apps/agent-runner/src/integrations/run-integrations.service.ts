@@ -17,10 +17,13 @@ import {
   type SlackAssistantStatus,
 } from '@caravel/integrations';
 import type { ChannelPorts, ReplyChannel, ScmPort, WikiPort } from '@caravel/tools';
+import type { Bus } from '@caravel/messaging';
+import { BUS } from '@caravel/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
 import { LocalGitScm } from '../sandbox/local-git.scm.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { DispatchWakeups } from './dispatch-wakeups.js';
 import { GitHubScm } from './github.scm.js';
 import { loggingReplyChannel } from './logging-reply-channel.js';
 
@@ -44,6 +47,7 @@ export class RunIntegrationsService {
   constructor(
     @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
     @Inject(UserTokenRepository) userTokens: UserTokenRepository,
+    @Inject(BUS) private readonly bus: Pick<Bus, 'request'>,
   ) {
     const s = settings;
     this.hosting = new GitHubHosting(s);
@@ -85,6 +89,7 @@ export class RunIntegrationsService {
     const github = this.codeHost(run.repository, run);
     return {
       ...webPorts(s),
+      wakeups: new DispatchWakeups(this.bus, run),
       ...(slackThread ? { slack: slackThread } : {}),
       ...(s.LINEAR_API_KEY || run.source === 'linear' ? { linear: this.channels.linear } : {}),
       ...(s.JIRA_BASE_URL || run.source === 'jira' ? { jira: this.channels.jira } : {}),

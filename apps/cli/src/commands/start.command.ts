@@ -9,13 +9,15 @@ import {
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { embeddedConfigSchema } from '../cli.config.js';
-import { SERVICES } from '../services.js';
+import { SERVICES, type ServiceOverrides } from '../services.js';
 
 export interface StartOptions {
   dataDir?: string;
   port?: number;
   /** Install SIGTERM/SIGINT handlers that drain and exit (default true; tests turn it off). */
   handleSignals?: boolean;
+  /** Test doubles the services are built with (an injected dispatch clock). */
+  overrides?: ServiceOverrides;
 }
 
 /** Starts every service module in this process on the embedded bus and database. */
@@ -40,7 +42,7 @@ export async function startEmbedded(
   try {
     const host = await startServiceHost({
       runtime,
-      modules: SERVICES.map((s) => s.module(config)),
+      modules: SERVICES.map((s) => s.module(config, options.overrides)),
       port: config.PORT,
       host: config.HOST,
       logLevels: logLevelsFrom(config.LOG_LEVEL),

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { embeddedConfigSchema } from '../cli.config.js';
 import { startEmbedded } from '../commands/start.command.js';
-import { SERVICES } from '../services.js';
+import { SERVICES, type ServiceOverrides } from '../services.js';
 
 /** The two ways Caravel runs, each a bus + database pair. */
 export type PairKind = 'embedded' | 'distributed';
@@ -57,16 +57,22 @@ async function scratchDir(prefix: string): Promise<string> {
 /**
  * Starts every service in this process on one pair: the embedded bus on PGlite, or JetStream
  * (a fresh namespace) on PostgreSQL (a fresh database). `env` configures the services as it would
- * `caravel start`.
+ * `caravel start`; `overrides` swaps in test doubles (a dispatch clock).
  */
 export async function startPair(
   kind: PairKind,
   env: Record<string, string>,
+  overrides: ServiceOverrides = {},
 ): Promise<PlatformPair> {
   const dataDir = await scratchDir(`caravel-${kind}-`);
   const settings = { LOG_LEVEL: 'warn', SANDBOX_ROOT: join(dataDir, 'sandboxes'), ...env };
   if (kind === 'embedded') {
-    const host = await startEmbedded(settings, { dataDir, port: 0, handleSignals: false });
+    const host = await startEmbedded(settings, {
+      dataDir,
+      port: 0,
+      handleSignals: false,
+      overrides,
+    });
     return pairOf(kind, host, async () => {
       await host.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -86,7 +92,7 @@ export async function startPair(
   });
   const host = await startServiceHost({
     runtime,
-    modules: SERVICES.map((service) => service.module(config)),
+    modules: SERVICES.map((service) => service.module(config, overrides)),
     port: 0,
     logLevels: logLevelsFrom(config.LOG_LEVEL),
   });

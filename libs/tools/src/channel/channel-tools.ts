@@ -12,6 +12,7 @@ import { requestPrReviewTool } from './review.tools.js';
 import { slackTools } from './slack.tools.js';
 import { jiraTools, linearTools } from './tracker.tools.js';
 import { confluenceTools, webTools } from './wiki-and-web.tools.js';
+import { scheduleThreadWakeupTool, type WakeupScheduler } from '../tools/schedule-wakeup.tool.js';
 
 /**
  * The integrations a run's channel tools are bound to. Absent ports mean absent tools: Slack
@@ -26,9 +27,14 @@ export interface ChannelPorts {
   reviews?: ReviewRequester;
   web?: WebPort;
   webSearch?: WebSearchProvider;
+  /** The run's thread in dispatch: `schedule_thread_wakeup`. */
+  wakeups?: WakeupScheduler;
 }
 
-/** The channel tools for the ports given, in a stable order (web, review, trackers, Slack). */
+/**
+ * The channel tools for the ports given, in a stable order (web, review, trackers, Slack, then
+ * the thread's wakeups).
+ */
 export function channelTools(ports: ChannelPorts): CaravelTool[] {
   return [
     ...(ports.web ? webTools(ports.web, ports.webSearch) : []),
@@ -37,5 +43,6 @@ export function channelTools(ports: ChannelPorts): CaravelTool[] {
     ...(ports.jira ? jiraTools(ports.jira) : []),
     ...(ports.confluence ? confluenceTools(ports.confluence) : []),
     ...(ports.slack ? slackTools(ports.slack) : []),
+    ...(ports.wakeups ? [scheduleThreadWakeupTool(ports.wakeups)] : []),
   ];
 }
