@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { deleteJetStreamNamespace } from '../libs/messaging/src/jetstream/jetstream-bus.harness.js';
+import { CrashResumeScript, threadWorkspace } from './support/crash-resume.js';
 import { buildWorkspace, freePort, ServiceProcess } from './support/processes.js';
 import { eventually, expectReady, type RunView } from './support/walking-skeleton.js';
 
@@ -69,12 +70,7 @@ gate.describe('a runner killed mid-run (kill -9)', () => {
   });
 
   it('is resumed by another runner with no completed model or tool call repeated', async () => {
-    fake.enqueue(
-      execute('echo one >> calls.log'),
-      execute('touch slow.started; sleep 6; echo two >> calls.log'),
-      execute('echo three >> calls.log'),
-      { toolCalls: [{ name: 'submit', args: {} }] },
-    );
+    const script = new CrashResumeScript(fake);
     const trigger = TriggerReceivedV1.create(
       {
         threadId: randomUUID(),
@@ -90,9 +86,9 @@ gate.describe('a runner killed mid-run (kill -9)', () => {
 
     // Kill the runner while the second command (the slow one) runs: by then the model call that
     // asked for it has completed and is checkpointed.
-    const workspace = join(sandboxRoot, trigger.data.threadId, 'workspace');
-    await eventually(async () =>
-      (await stat(join(workspace, 'slow.started')).catch(() => null)) ? true : undefined,
+    const workspace = threadWorkspace(sandboxRoot, trigger.data.threadId);
+    await script.slowCommandRunning(workspace, () =>
+      processes.map((p) => `--- ${p.name}\n${p.log}`).join('\n'),
     );
     const first = processes.find((p) => p.name === 'agent-runner')!;
     expect(await first.kill()).not.toBe(0);
@@ -112,20 +108,9 @@ gate.describe('a runner killed mid-run (kill -9)', () => {
       exitStatus: 'submitted',
       logs: '',
     });
-    // Four scripted answers, four model calls: none was asked twice.
-    expect(fake.requests).toHaveLength(4);
-    // Each command ran to completion exactly once (the interrupted one completed only on resume).
-    const log = await readFile(
-      join(sandboxRoot, trigger.data.threadId, 'workspace', 'calls.log'),
-      'utf8',
+    await script.expectNothingRepeated(workspace, async () =>
+      (await fetch(`${dashboard.url}/api/threads/${trigger.data.threadId}/events`)).json(),
     );
-    const events = await (
-      await fetch(`${dashboard.url}/api/threads/${trigger.data.threadId}/events`)
-    ).json();
-    expect({ log, events: log === 'one\ntwo\nthree\n' ? [] : events }).toEqual({
-      log: 'one\ntwo\nthree\n',
-      events: [],
-    });
   });
 
   it('injects a follow-up for the busy thread into the active run before its next model call', async () => {

@@ -1,0 +1,88 @@
+import { startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CrashResumeScript, threadWorkspace } from './support/crash-resume.js';
+import { buildWorkspace, freePort, ServiceProcess } from './support/processes.js';
+import { deliverGithubMention } from './support/signed-webhook.js';
+import { eventually, type RunView } from './support/walking-skeleton.js';
+
+const SECRET = 'e2e-crash-webhook-secret';
+
+// The whole embedded platform in one `caravel start` process (embedded bus + PGlite on a data
+// directory), killed with SIGKILL while a command runs, then started again on the same data: the
+// bus redelivers the unacked start command and the run resumes from its last checkpoint.
+describe('caravel start killed mid-run (kill -9) and started again on the same data directory', () => {
+  const processes: ServiceProcess[] = [];
+  let fake: FakeLlmServer;
+  let dir: string;
+  let env: Record<string, string>;
+
+  /** One `caravel start` (the CLI's default command) on the shared data directory. */
+  async function caravelStart(): Promise<ServiceProcess> {
+    const caravel = new ServiceProcess('cli', await freePort(), env);
+    processes.push(caravel);
+    // Loading every service in one process takes a while on a busy machine.
+    await eventually(async () => {
+      const response = await fetch(`${caravel.url}/health/ready`);
+      return response.status === 200 ? true : undefined;
+    }, 180_000).catch((error: unknown) => {
+      throw new Error(`caravel start never became ready: ${String(error)}\n${caravel.log}`);
+    });
+    return caravel;
+  }
+
+  beforeAll(async () => {
+    buildWorkspace();
+    fake = await startFakeOpenAi();
+    dir = await mkdtemp(join(tmpdir(), 'cv-kill9-'));
+    await chmod(dir, 0o755); // the sandbox user must reach the sandboxes inside
+    env = {
+      CARAVEL_DATA_DIR: join(dir, 'data'),
+      SANDBOX_ROOT: join(dir, 'sandboxes'),
+      LOG_LEVEL: 'info',
+      GITHUB_WEBHOOK_SECRET: SECRET,
+      CARAVEL_MODEL: 'openai-compatible:crash-test-model',
+      OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
+    };
+  });
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await fake.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('resumes the run after a restart with no completed model or tool call repeated', async () => {
+    const script = new CrashResumeScript(fake);
+    const first = await caravelStart();
+    const threadId = await deliverGithubMention(
+      first.url,
+      SECRET,
+      '@caravel write three lines, slowly',
+    );
+    const workspace = threadWorkspace(env['SANDBOX_ROOT']!, threadId);
+    await script.slowCommandRunning(workspace, () => first.log);
+    expect(await first.kill()).toBe('SIGKILL');
+
+    const second = await caravelStart();
+    const logs = () => processes.map((p) => `--- ${p.name}:${p.port}\n${p.log}`).join('\n');
+    const run = await eventually(async () => {
+      const response = await fetch(`${second.url}/api/threads/${threadId}`);
+      if (response.status !== 200) return undefined;
+      const detail = (await response.json()) as { runs: RunView[] };
+      return detail.runs.find((r) => !['queued', 'running'].includes(r.status));
+    }, 300_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${logs()}`);
+    });
+    expect({ ...run, logs: run.status === 'completed' ? '' : logs() }).toMatchObject({
+      status: 'completed',
+      exitStatus: 'submitted',
+      logs: '',
+    });
+    await script.expectNothingRepeated(workspace, async () => ({
+      events: await (await fetch(`${second.url}/api/threads/${threadId}/events`)).json(),
+      logs: logs(),
+    }));
+  }, 600_000);
+});
