@@ -1,4 +1,5 @@
 import {
+  RunNoticeRepository,
   ThreadMessageRepository,
   ThreadPlanRepository,
   ThreadRepository,
@@ -10,6 +11,7 @@ import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
 import { CheckpointerService } from './agent/checkpointer.service.js';
+import { SandboxLossNotice } from './agent/sandbox-loss.notice.js';
 import { AGENT_SETTINGS, type AgentSettings } from './agent-runner.settings.js';
 import { AgentChatHandler } from './handlers/agent-chat.handler.js';
 import { StartRunHandler } from './handlers/start-run.handler.js';
@@ -40,6 +42,8 @@ export class AgentRunnerModule {
         repositoryProvider(UserTokenRepository),
         repositoryProvider(ThreadPlanRepository),
         repositoryProvider(UserInstructionsRepository),
+        repositoryProvider(RunNoticeRepository),
+        SandboxLossNotice,
         RunIntegrationsService,
       ],
     };

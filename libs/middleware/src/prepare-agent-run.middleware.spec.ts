@@ -45,7 +45,9 @@ function agentWith(preparation: RunPreparationPort, model: ScriptedChatModel) {
 describe('prepareAgentRunMiddleware', () => {
   it('tells the user once and stops when the sandbox is unreachable, without calling the model', async () => {
     const preparation = new ScriptedPreparation(
-      new AppError('DEPENDENCY_UNAVAILABLE', 'sandbox sb-1 is gone'),
+      new AppError('DEPENDENCY_UNAVAILABLE', 'sandbox sb-1 is gone', {
+        details: { reason: 'sandbox_unreachable', sandboxId: 'sb-1' },
+      }),
     );
     const model = new ScriptedChatModel([textTurn('never')]);
 
@@ -55,7 +57,7 @@ describe('prepareAgentRunMiddleware', () => {
     expect(model.calls).toHaveLength(0);
     expect(preparation.notices).toHaveLength(1);
     expect(preparation.notices[0]).toMatch(
-      /could not reach this thread's sandbox .*sandbox sb-1 is gone/,
+      /^I stopped: this thread's sandbox \(sb-1\) cannot be reached; .* did not start over/,
     );
     expect(preparation.snapshots).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { z } from 'zod';
-import { describeError } from './error-inspection.js';
+import { describeError, findAppError } from './error-inspection.js';
 import type { MiddlewareEventSink, RunPreparationPort } from './ports.js';
 import { exitStatusField } from './run-exit.state.js';
 
@@ -19,12 +19,18 @@ const stateSchema = z.object({
   turnCheckpointOf: z.string().optional(),
 });
 
-/** The message the user sees when the thread's sandbox is gone. */
-export function sandboxUnreachableNotice(reason: string): string {
+/**
+ * The one message the user gets when the thread's sandbox is gone or cannot be reached: what
+ * happened, why nothing was replaced, and what they can do.
+ */
+export function sandboxUnreachableNotice(error: unknown): string {
+  const sandboxId = findAppError(error)?.details['sandboxId'];
+  const which = typeof sandboxId === 'string' ? ` (${sandboxId})` : '';
   return (
-    `I could not reach this thread's sandbox (${reason}), so I stopped instead of starting over in ` +
-    'an empty one: it may hold work that is not pushed yet. Ask me to recreate the sandbox to start ' +
-    'afresh, or try again later if it is only unavailable for now.'
+    `I stopped: this thread's sandbox${which} cannot be reached; it was deleted or is unavailable. ` +
+    'I did not start over in a new, empty sandbox, because it would not hold the work done here ' +
+    'that was not pushed yet. Try again later if the sandbox was only unavailable, or start a new ' +
+    'thread to begin afresh.'
   );
 }
 
@@ -38,7 +44,7 @@ export function sandboxUnreachableNotice(reason: string): string {
 export function prepareAgentRunMiddleware(options: PrepareAgentRunOptions): AgentMiddleware {
   const { preparation, events } = options;
   const stop = async (error: unknown) => {
-    const notice = sandboxUnreachableNotice(describeError(error));
+    const notice = sandboxUnreachableNotice(error);
     await preparation
       .notifyUser(notice)
       .catch((failure: unknown) =>

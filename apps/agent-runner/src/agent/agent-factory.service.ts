@@ -49,6 +49,7 @@ import { SandboxAgentsFileFinder } from './agents-file-finder.js';
 import { CheckpointerService } from './checkpointer.service.js';
 import { contextWindowOf, pricingFor } from './model-pricing.js';
 import { promptMessageId } from './run-stream.js';
+import { SandboxLossNotice } from './sandbox-loss.notice.js';
 import { sandboxSyntaxChecker } from './sandbox-syntax-checker.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
@@ -104,6 +105,7 @@ export class AgentFactoryService {
     @Inject(ThreadPlanRepository) private readonly plans: ThreadPlanRepository,
     @Inject(UserInstructionsRepository) private readonly instructions: UserInstructionsRepository,
     @Inject(UserProfileRepository) private readonly profiles: UserProfileRepository,
+    @Inject(SandboxLossNotice) private readonly sandboxLoss: SandboxLossNotice,
   ) {}
 
   private readonly log = new Logger('AgentFactory');
@@ -185,9 +187,8 @@ export class AgentFactoryService {
       snapshotTurn: async (messageId) => {
         await broker.snapshotTurn(inputs.threadId, messageId);
       },
-      notifyUser: async (text) => {
-        await inputs.channel.reply(text);
-      },
+      // The run stops after this message (its sandbox is gone): it is the run's failure notice.
+      notifyUser: (text) => this.sandboxLoss.post(inputs.channel, inputs.runId, text),
     };
   }
 

@@ -1,5 +1,6 @@
 import { LoopExitError } from '@caravel/agent';
 import { AppError } from '@caravel/errors';
+import { sandboxUnreachable } from '@caravel/sandbox';
 import { exitReasonForError, exitReasonForMiddleware } from './exit-reasons.js';
 
 describe('exit reasons', () => {
@@ -19,6 +20,15 @@ describe('exit reasons', () => {
         }),
       ),
     ).toBe('exit_format');
+  });
+
+  it("maps a thread's sandbox that is gone or unreachable to exit_environment_error", () => {
+    expect(exitReasonForError(sandboxUnreachable('t-1', 'sb-1', new Error('not found')))).toBe(
+      'exit_environment_error',
+    );
+    expect(exitReasonForError(new AppError('DEPENDENCY_UNAVAILABLE', 'broker down'))).toBe(
+      'exit_api',
+    );
   });
 
   it('treats a runaway graph as a cost exit and anything else as exit_error', () => {

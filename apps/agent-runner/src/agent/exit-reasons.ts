@@ -1,5 +1,6 @@
 import { exitReasonOf, isLoopExit, type ExitReason } from '@caravel/agent';
 import { findAppError, type RunExitStatus } from '@caravel/middleware';
+import { isSandboxUnreachable } from '@caravel/sandbox';
 
 /** How a middleware's early exit reads in SWE-agent's vocabulary. */
 export function exitReasonForMiddleware(status: RunExitStatus): ExitReason {
@@ -21,6 +22,8 @@ export function exitReasonForError(error: unknown): ExitReason {
   if (coded === undefined) return 'exit_error';
   if (isLoopExit(coded) || coded.details['exitReason'] !== undefined) return exitReasonOf(coded);
   if (coded.details['reason'] === 'model-script-exhausted') return 'exit_format';
+  // The thread's sandbox is gone or unreachable (and was not replaced): the environment failed.
+  if (isSandboxUnreachable(coded)) return 'exit_environment_error';
   const apiFailures: readonly string[] = ['TIMEOUT', 'DEPENDENCY_UNAVAILABLE', 'RATE_LIMITED'];
   return apiFailures.includes(coded.code) ? 'exit_api' : 'exit_error';
 }

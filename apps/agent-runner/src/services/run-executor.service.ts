@@ -24,6 +24,7 @@ import { runHumanCommand } from './human-commands.js';
 import { concludeFailure, concludeStream, type StreamEnding } from './conclude-stream.js';
 import { InterruptWatch } from './interrupt-watch.js';
 import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
+import { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import { StepRecorder } from '../agent/step-recorder.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
@@ -105,6 +106,7 @@ export class RunExecutorService {
     @Inject(ThreadMessageRepository) private readonly messages: ThreadMessageRepository,
     @Inject(AttemptsService) private readonly attempts: AttemptsService,
     @Inject(RunIntegrationsService) private readonly integrations: RunIntegrationsService,
+    @Inject(SandboxLossNotice) private readonly sandboxLoss: SandboxLossNotice,
   ) {}
 
   async execute(
@@ -262,15 +264,12 @@ export class RunExecutorService {
 
   /** Says why a run failed; a sandbox that holds work and cannot be reached is the user's call. */
   private async reportFailure(context: RunContext, error: unknown): Promise<void> {
-    const { runId, threadId } = context.command.data;
+    const { runId } = context.command.data;
     this.log.warn(
       `run ${runId} ended by ${isAppError(error) ? error.code : 'error'}: ${String(error)}`,
     );
-    // The thread's sandbox may hold work and was not replaced: the user decides (recreate).
-    if (isSandboxUnreachable(error)) {
-      const reason = error instanceof Error ? error.message : String(error);
-      await this.replyOrLog(context.channel, threadId, reason);
-    }
+    // The thread's sandbox was not replaced: the user gets one clear message (and no other).
+    if (isSandboxUnreachable(error)) await this.sandboxLoss.tell(context.channel, runId, error);
   }
 
   /** The run's view of its thread's follow-ups: taken (by this run only) before model calls. */

@@ -146,13 +146,14 @@ export async function sendFollowUp(
   threadId: string,
   text: string,
   source: TriggerSource = 'slack',
+  author = 'U-person',
 ): Promise<string> {
   const trigger = TriggerReceivedV1.create(
     {
       threadId,
       source,
       deliveryId: `follow-up-${randomUUID()}`,
-      author: { externalId: 'U-person' },
+      author: { externalId: author },
       text,
       trusted: true,
     },

@@ -138,11 +138,25 @@ await describeEachDatabase('sandbox lifecycle (local provider)', openDatabase, (
     expect(await exists(join(rootDir, old.id))).toBe(true);
   });
 
-  it('replaces a bound sandbox that no longer exists (nothing in it to lose)', async () => {
+  it('raises SandboxUnreachable for a bound sandbox deleted under it, and binds no new one', async () => {
     const threadId = randomUUID();
     const { sandbox: old } = await broker().acquire(threadId, { setup });
     await rm(join(rootDir, old.id), { recursive: true, force: true });
-    const next = await broker().acquire(threadId, { setup });
+    const before = await sandboxDirs();
+    const error: unknown = await broker()
+      .acquire(threadId, { setup })
+      .catch((e: unknown) => e);
+    expect(isSandboxUnreachable(error)).toBe(true);
+    expect((await repository.getByThread(threadId))?.externalId).toBe(old.id);
+    expect(await repository.listRetired(threadId)).toEqual([]);
+    expect(await sandboxDirs()).toEqual(before);
+  });
+
+  it('lets a reviewer thread replace a bound sandbox that no longer exists', async () => {
+    const threadId = randomUUID();
+    const { sandbox: old } = await broker().acquire(threadId, { setup });
+    await rm(join(rootDir, old.id), { recursive: true, force: true });
+    const next = await broker().acquire(threadId, { setup, allowReplacement: true });
     expect(next.outcome).toBe('replaced');
     expect(await repository.listRetired(threadId)).toMatchObject([
       { externalId: old.id, reason: 'gone', kept: false },

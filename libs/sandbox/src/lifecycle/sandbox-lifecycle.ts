@@ -34,9 +34,10 @@ export type WorkSnapshotter = (
 /**
  * The rules for a thread's sandbox (the seeds' "tricky part"): a cached, alive sandbox is reused;
  * a bound one that is not cached is reconnected; only a thread with none gets a new one, bound
- * after its setup succeeded. A bound sandbox that cannot be reached is never replaced silently
- * (it may hold work) unless the caller may re-derive it; a deleted one is replaced (nothing to
- * lose). Decisions for one thread are serialized by the {@link ThreadLock}, and the one-binding-
+ * after its setup succeeded. A bound sandbox that cannot be reached, or no longer exists, is never
+ * replaced silently unless the caller may re-derive it (the reviewer): it may hold work, a missing
+ * one may only be unmounted, and a fresh one would let the agent go on as if its earlier work were
+ * there. The caller tells the user, who may ask for a recreate. Decisions for one thread are serialized by the {@link ThreadLock}, and the one-binding-
  * per-thread store settles any race the lock did not prevent: the loser discards its sandbox.
  */
 export class SandboxLifecycle {
@@ -141,7 +142,7 @@ export class SandboxLifecycle {
       return { sandbox, binding, outcome: 'reconnected' };
     } catch (error) {
       const gone = this.isGone(binding, error);
-      if (!gone && !options.allowReplacement) {
+      if (!options.allowReplacement) {
         throw sandboxUnreachable(threadId, binding.externalId, error);
       }
       this.options.logger?.warn(`replacing the sandbox of thread ${threadId}`, {
