@@ -109,10 +109,8 @@ export const ingressSettingsSchema = z.object({
   CONNECT_KEYS_URL: documented(z.url().default('https://connect-install-keys.atlassian.com'), {
     description: "Atlassian's public keys for signed install callbacks (<url>/<kid>)",
   }),
-  CONFLUENCE_EMAIL: documented(z.string().min(1).optional(), {
-    description: 'Confluence service account email: comments are re-fetched as this account',
-  }),
-  CONFLUENCE_API_TOKEN: optionalSecret('Confluence service account API token'),
+  CONFLUENCE_EMAIL: channelSettingsSchema.shape.CONFLUENCE_EMAIL,
+  CONFLUENCE_API_TOKEN: channelSettingsSchema.shape.CONFLUENCE_API_TOKEN,
   CONFLUENCE_BOT_ACCOUNT_ID: documented(z.string().min(1).optional(), {
     description: "The service account's Atlassian account id: mentions of it start runs",
   }),
@@ -123,6 +121,28 @@ export const ingressSettingsSchema = z.object({
       description:
         'Comma list of <source>:<id> whose requests are trusted (github:login,slack:U123,linear:<user id>,jira:<account id>,confluence:<account id>)',
       example: 'github:octocat,slack:U0123ABCD',
+    },
+  ),
+  REPOSITORY_ROUTES: documented(
+    commaList(
+      new RegExp(`^(slack|linear|jira|confluence):[^=\\s]+=${GITHUB_NAME}/${GITHUB_NAME}$`),
+      '<source>:<container>=owner/name',
+    ),
+    {
+      description:
+        'Comma list of <source>:<container>=owner/name: the repository a Slack channel, Linear team key, Jira project key or Confluence space key works on when the message names none (repo:owner/name)',
+      example: 'slack:C0123ABCD=acme/widgets,linear:ENG=acme/api',
+    },
+  ),
+  DEFAULT_REPOSITORY: documented(
+    z
+      .string()
+      .regex(new RegExp(`^${GITHUB_NAME}/${GITHUB_NAME}$`), 'owner/name')
+      .optional(),
+    {
+      description:
+        'The repository Slack, Linear, Jira and Confluence requests work on when neither the message nor REPOSITORY_ROUTES names one',
+      example: 'acme/widgets',
     },
   ),
 });

@@ -97,11 +97,11 @@ export { ChannelClients, type ChannelCredentials } from './reply/channel-clients
 export {
   channelSettingsSchema,
   githubAppSettingsSchema,
-  type ChannelSettings,
   webSettingsSchema,
+  type ChannelSettings,
   type GitHubAppSettings,
-} from './settings/integration.settings.js';
   type WebSettings,
+} from './settings/integration.settings.js';
 export { GitHubHosting, type HostedRepositoryRef } from './github/github-hosting.js';
 
 // Confluence: comments read back as the service account (Connect webhooks are pointers only),

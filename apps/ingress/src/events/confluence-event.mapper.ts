@@ -56,5 +56,6 @@ export function mapConfluenceComment(
     },
     text: comment.markdown,
     replyTo: { site: tenant.baseUrl, pageId: comment.pageId, commentId: comment.id },
+    ...(comment.spaceKey ? { container: comment.spaceKey } : {}),
   };
 }

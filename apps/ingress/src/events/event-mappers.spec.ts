@@ -139,6 +139,7 @@ describe('Slack events', () => {
       deliveryId: 'Ev1',
       semanticKey: 'message:C0123:1700000000.000100',
       threadId: thread,
+      container: 'C0123',
     });
     expect(message).toMatchObject({
       kind: 'trigger',
@@ -189,6 +190,7 @@ describe('Linear events', () => {
       semanticKey: 'comment:comment-1',
       threadId: linearThreadId('2c7e3b3e-5f3a-4a7f-9a61-0d5a8e0f6b11'),
       author: { externalId: 'user-1', displayName: 'Ada' },
+      container: 'ENG',
     });
     expect(
       map(linearComment('see [Caravel](https://linear.app/acme/profiles/bot-user)')),
@@ -234,6 +236,7 @@ describe('Jira rule body', () => {
       semanticKey: 'comment:20001',
       repository: { owner: 'acme', name: 'widgets' },
       replyTo: { site: 'acme.atlassian.net', issueKey: 'ENG-1', commentId: '20001' },
+      container: 'ENG',
     });
   });
 

@@ -39,6 +39,7 @@ export function mapJiraEvent(payload: unknown): WebhookDecision {
     },
     text: p.text,
     ...(owner && name ? { repository: { owner, name } } : {}),
+    container: p.issue.key.split('-')[0] ?? p.issue.key,
     replyTo: {
       site: p.site,
       issueKey: p.issue.key,

@@ -61,6 +61,12 @@ function deliveryIdOf(
   return delivery.deliveryHeader ?? `${body.webhookId ?? 'webhook'}:${body.createdAt}`;
 }
 
+/** The team key an issue identifier starts with (`ENG-12` → `ENG`), as the trigger's container. */
+function teamOf(identifier: string | undefined): { container?: string } {
+  const key = identifier?.split('-')[0];
+  return key ? { container: key } : {};
+}
+
 function comment(delivery: LinearDelivery, settings: LinearMapperSettings): WebhookDecision {
   const parsed = commentCreated.safeParse(delivery.payload);
   if (!parsed.success) throw payloadMalformed('linear', parsed.error.message);
@@ -85,6 +91,7 @@ function comment(delivery: LinearDelivery, settings: LinearMapperSettings): Webh
     author: { externalId: author, ...(p.actor?.name ? { displayName: p.actor.name } : {}) },
     text: p.data.body,
     replyTo: { issueId: p.data.issueId, commentId: p.data.id },
+    ...teamOf(p.data.issue?.identifier),
   };
 }
 
@@ -114,6 +121,7 @@ function issue(delivery: LinearDelivery, settings: LinearMapperSettings): Webhoo
     author: { externalId: p.actor.id, ...(p.actor.name ? { displayName: p.actor.name } : {}) },
     text: [p.data.title, p.data.description ?? ''].filter((part) => part !== '').join('\n\n'),
     replyTo: { issueId: p.data.id },
+    ...teamOf(p.data.identifier),
   };
 }
 

@@ -82,6 +82,7 @@ export function mapSlackEvent(
     author: { externalId: event.user },
     text,
     replyTo: { team: body.team_id, channel: event.channel, threadTs },
+    container: event.channel,
     ...(mentioned ? {} : { requiresKnownThread: true }),
   };
 }

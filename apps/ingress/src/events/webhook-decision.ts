@@ -30,6 +30,11 @@ export interface TriggerDecision {
   replyTo: Record<string, string | number>;
   /** Only act when Caravel already has this thread (an untagged Slack thread reply). */
   requiresKnownThread?: boolean;
+  /**
+   * Where the request was made, for `REPOSITORY_ROUTES`: the Slack channel, Linear team key,
+   * Jira project key or Confluence space key.
+   */
+  container?: string;
   /** Set for GitHub: the actor must pass the public-repository gate. */
   actorCheck?: GithubActorCheck;
 }
