@@ -1,0 +1,90 @@
+// Load shapes for the ingress bench: a burst of concurrent deliveries, and an open-loop rate.
+import { Agent, request } from 'node:http';
+import { percentile } from '../bus/measure.mjs';
+
+/** POSTs one delivery; resolves with its status and the time from `since` to the last byte. */
+function send(agent, base, delivery, since = performance.now()) {
+  return new Promise((resolve) => {
+    const outgoing = request(
+      new URL(delivery.path, base),
+      {
+        method: 'POST',
+        agent,
+        headers: { ...delivery.headers, 'content-length': Buffer.byteLength(delivery.body) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, ms: performance.now() - since }),
+        );
+      },
+    );
+    outgoing.on('error', (error) =>
+      resolve({ status: 0, error: error.code ?? String(error), ms: performance.now() - since }),
+    );
+    outgoing.end(delivery.body);
+  });
+}
+
+/** Latency percentiles over the 2xx answers, and what was not 2xx. */
+export function summarise(results, wallMs) {
+  const ok = results.filter((r) => r.status >= 200 && r.status < 300);
+  const sorted = ok.map((r) => r.ms).sort((a, b) => a - b);
+  const failures = {};
+  for (const r of results) {
+    if (r.status >= 200 && r.status < 300) continue;
+    const key = r.error ?? String(r.status);
+    failures[key] = (failures[key] ?? 0) + 1;
+  }
+  return {
+    sent: results.length,
+    ok: ok.length,
+    failures,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    rate: (results.length / wallMs) * 1000,
+    wallMs,
+  };
+}
+
+/** Sends `count` deliveries at once, each on its own connection, as that many senders would. */
+export async function burst(base, deliveryOf, count) {
+  const deliveries = Array.from({ length: count }, (_, n) => deliveryOf(n));
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const started = performance.now();
+  const results = await Promise.all(deliveries.map((delivery) => send(agent, base, delivery)));
+  const wallMs = performance.now() - started;
+  agent.destroy();
+  return summarise(results, wallMs);
+}
+
+/**
+ * Open loop at `rate` requests per second for `seconds`: request n is due at start + n/rate and
+ * its time-to-2xx counts from then, so a server that falls behind shows it in the latencies
+ * (no coordinated omission) instead of quietly lowering the rate.
+ */
+export async function sustained(base, deliveryOf, rate, seconds, offset = 0) {
+  const total = Math.round(rate * seconds);
+  const deliveries = Array.from({ length: total }, (_, n) => deliveryOf(offset + n));
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const pending = [];
+  const started = performance.now();
+  let next = 0;
+  await new Promise((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && started + (next * 1000) / rate <= now) {
+        const due = started + (next * 1000) / rate;
+        pending.push(send(agent, base, deliveries[next], due));
+        next += 1;
+      }
+      if (next < total) setTimeout(tick, 1);
+      else resolve();
+    };
+    tick();
+  });
+  const results = await Promise.all(pending);
+  const wallMs = performance.now() - started;
+  agent.destroy();
+  return summarise(results, wallMs);
+}
