@@ -4,7 +4,7 @@ import { DispatchSweepService } from '@caravel/dispatch';
 import { startFakeOpenAi, type FakeLlmReply, type FakeLlmServer } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
-import { scenarioOutcome, startScenario } from './testing/scenario-run.js';
+import { scenarioOutcome, startScenario, until } from './testing/scenario-run.js';
 
 // schedule_thread_wakeup on both pairs: a run schedules wakeups through dispatch until the budget
 // (10 per message from a person) refuses the 11th; once dispatch's injected clock passes the
@@ -23,15 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 600; i += 1) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const wakeup = (delayMinutes: number, prompt: string): FakeLlmReply => ({
   toolCalls: [{ name: 'schedule_thread_wakeup', args: { delay_minutes: delayMinutes, prompt } }],

@@ -185,3 +185,13 @@ export async function runScenario(
   const started = await startScenario(pair, task);
   return scenarioOutcome(pair, started, started.runId, task.timeoutMs);
 }
+
+/** Polls `probe` every 100 ms until it returns a value; fails naming `what` after a minute. */
+export async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 600; attempt += 1) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
