@@ -18,6 +18,10 @@
  * one, until `streamCap` bytes have been sent. It polls the output file with builtins only (a
  * sleep on the watchdog FIFO, `read -N` on an open descriptor): no fork per poll. Bash variables
  * cannot hold NUL, so streamed chunks lose NUL bytes; the final response never does.
+ *
+ * A watchdog outlives a driver killed mid-command (it has its own process group): it still
+ * enforces the timeout on the orphaned command, but gives up once the state directory is gone or
+ * the command's pid never shows up (10 s), instead of polling for it forever.
  */
 
 /** Exported names never saved: bash sets them itself on start. */
@@ -106,8 +110,11 @@ while IFS=' ' read -r sent tmo cap clen elen scap; do
   out="$S/out.$sent"
   : > "$out"
   ( read -t "$tmo" -u 9
-    pid=''
-    until [ -n "$pid" ]; do read -t 0.01 -u 9; read -r pid < "$S/pid"; done
+    pid='' n=0
+    until [ -n "$pid" ]; do
+      [ -d "$S" ] && [ "$((n += 1))" -le 1000 ] || exit 0
+      read -t 0.01 -u 9; read -r pid < "$S/pid"
+    done
     : > "$S/timedout"
     kill -TERM -- "-$pid"; read -t "$GRACE" -u 9; kill -KILL -- "-$pid" ) >/dev/null 2>&1 &
   wd=$!
