@@ -2,18 +2,22 @@ import { openDatabase, SandboxRepository, type Database } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import { createEmbeddedBus, type Bus } from '@caravel/messaging';
 import {
+  BwrapSandboxProvider,
+  bwrapAvailable,
   IdleReclaimer,
   isSandboxUnreachable,
   LocalSandboxProvider,
   prepareWorkspace,
   SandboxLifecycle,
+  type FileOwner,
   type Sandbox,
+  type SandboxProvider,
   type SandboxSetup,
   type ThreadLock,
 } from '@caravel/sandbox';
-import { describeEachDatabase } from '@caravel/testing';
+import { describeEachDatabase, testEnvironment, type TestDatabaseTarget } from '@caravel/testing';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RepositoryBindingStore } from './binding-store.js';
@@ -29,7 +33,25 @@ const settingsFor = (root: string) =>
 /** Runs work without any lock: only the one-binding-per-thread rule stands between claimants. */
 const noLock: ThreadLock = { run: (_threadId, work) => work() };
 
-await describeEachDatabase('sandbox lifecycle (local provider)', openDatabase, (target) => {
+/** A provider the lifecycle rules run on; `owner`: who must own a workdir the host prepares. */
+interface LifecycleProvider {
+  readonly name: string;
+  make(rootDir: string): SandboxProvider;
+  readonly owner?: FileOwner;
+}
+
+const local: LifecycleProvider = {
+  name: 'local',
+  make: (rootDir) => new LocalSandboxProvider({ rootDir, logger: quiet }),
+};
+const bwrap: LifecycleProvider = {
+  name: 'bwrap',
+  make: (rootDir) => new BwrapSandboxProvider({ rootDir }),
+  // Under root bubblewrap runs as nobody, which must own the workdir (as in the broker).
+  ...(process.getuid?.() === 0 ? { owner: { uid: 65534, gid: 65534 } } : {}),
+};
+
+const lifecycleSuite = (kind: LifecycleProvider) => (target: TestDatabaseTarget<Database>) => {
   let database: Database;
   let bus: Bus;
   let rootDir: string;
@@ -40,6 +62,8 @@ await describeEachDatabase('sandbox lifecycle (local provider)', openDatabase, (
     database = await target.open();
     bus = createEmbeddedBus({ database, name: 'lifecycle-medium' });
     rootDir = await mkdtemp(join(tmpdir(), 'caravel-lifecycle-'));
+    // mkdtemp makes it private; bubblewrap runs as an unprivileged uid that must traverse it.
+    await chmod(rootDir, 0o755);
     repository = new SandboxRepository(database.db);
   });
 
@@ -53,7 +77,7 @@ await describeEachDatabase('sandbox lifecycle (local provider)', openDatabase, (
   /** A lifecycle as one broker process would have it (its own provider, cache and lock). */
   function broker(lock: ThreadLock = new BusThreadLock(bus.leases, 'broker')) {
     const lifecycle = new SandboxLifecycle({
-      provider: new LocalSandboxProvider({ rootDir, logger: quiet }),
+      provider: kind.make(rootDir),
       bindings: new RepositoryBindingStore(repository),
       lock,
       logger: quiet,
@@ -63,7 +87,11 @@ await describeEachDatabase('sandbox lifecycle (local provider)', openDatabase, (
   }
 
   const setup: SandboxSetup = async (sandbox) => {
-    await prepareWorkspace({ workdir: join(rootDir, sandbox.id, 'workspace'), branch: 'work' });
+    await prepareWorkspace({
+      workdir: join(rootDir, sandbox.id, 'workspace'),
+      branch: 'work',
+      ...(kind.owner ? { owner: kind.owner } : {}),
+    });
   };
   const sandboxDirs = async () => (await readdir(rootDir)).sort();
   const exists = (path: string) =>
@@ -252,4 +280,15 @@ await describeEachDatabase('sandbox lifecycle (local provider)', openDatabase, (
     await rm(restored, { recursive: true, force: true });
     expect((await broker().acquire(dirtyThread, { setup })).outcome).toBe('created');
   });
-});
+};
+
+// Only outside CI may a missing bubblewrap skip the bwrap run; in CI it must fail instead.
+const bwrapSkip = !bwrapAvailable() && !testEnvironment.CI;
+if (bwrapSkip) process.stdout.write('sandbox lifecycle (bwrap) skipped: bwrap is not installed\n');
+for (const kind of bwrapSkip ? [local] : [local, bwrap]) {
+  await describeEachDatabase(
+    `sandbox lifecycle (${kind.name} provider)`,
+    openDatabase,
+    lifecycleSuite(kind),
+  );
+}
