@@ -138,16 +138,8 @@ describe('RunIntegrationsService', () => {
     const confluence = new FakeConfluence().addAccount('svc@acme.test', 'conf-token');
     await confluence.listen();
     try {
-      const page = confluence.addPage({ spaceKey: 'ENG', title: 'Runbook', storage: '<p>x</p>' });
-      const ask = confluence.addComment({
-        pageId: page.id,
-        storage: '<p>@caravel fix it</p>',
-        author: { accountId: 'acc-ana', displayName: 'Ana' },
-      });
-      const confluenceRun = run({
-        source: 'confluence',
-        replyTo: { site: confluence.wikiUrl, pageId: page.id, commentId: ask.id },
-      });
+      const { page, comment: ask, replyTo } = confluence.addAsk('<p>@caravel fix it</p>');
+      const confluenceRun = run({ source: 'confluence', replyTo });
       const configured = service({
         CONFLUENCE_EMAIL: 'svc@acme.test',
         CONFLUENCE_API_TOKEN: 'conf-token',

@@ -23,16 +23,8 @@ describe("SourceReplyPort (dispatch's replies in the source channel)", () => {
   };
 
   it('posts a failure reply under the Confluence comment that asked, once per run and text', async () => {
-    const page = confluence.addPage({ spaceKey: 'ENG', title: 'Runbook', storage: '<p>x</p>' });
-    const ask = confluence.addComment({
-      pageId: page.id,
-      storage: '<p>@caravel fix it</p>',
-      author: { accountId: 'acc-ana', displayName: 'Ana' },
-    });
-    const destination = {
-      source: 'confluence',
-      replyTo: { site: confluence.wikiUrl, pageId: page.id, commentId: ask.id },
-    };
+    const { comment: ask, replyTo } = confluence.addAsk('<p>@caravel fix it</p>');
+    const destination = { source: 'confluence', replyTo };
 
     expect(await port(settings).reply(destination, 'run-1', 'It failed.')).toBe('posted');
     expect(await port(settings).reply(destination, 'run-1', 'It failed.')).toBe('posted');

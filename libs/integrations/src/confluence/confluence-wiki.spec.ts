@@ -97,12 +97,7 @@ describe('ConfluenceWiki against the fake Confluence', () => {
   });
 
   it('replies in the comment thread once per key, the key kept in a content property', async () => {
-    const page = confluence.addPage({ spaceKey: 'ENG', title: 'Design', storage: '<p>x</p>' });
-    const ask = confluence.addComment({
-      pageId: page.id,
-      storage: '<p>@caravel fix the typo</p>',
-      author: { accountId: 'acc-ana', displayName: 'Ana' },
-    });
+    const { page, comment: ask } = confluence.addAsk('<p>@caravel fix the typo</p>');
 
     const first = await wiki('api-token').replyOnce(
       page.id,

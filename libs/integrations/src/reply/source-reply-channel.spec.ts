@@ -78,16 +78,8 @@ describe('SourceReplyChannel (the runner reply, posted where the thread came fro
   });
 
   it('answers under the Confluence comment that asked, on its site, once per run and text', async () => {
-    const page = confluence.addPage({ spaceKey: 'ENG', title: 'Runbook', storage: '<p>x</p>' });
-    const ask = confluence.addComment({
-      pageId: page.id,
-      storage: '<p>@caravel update the runbook</p>',
-      author: { accountId: 'acc-ana', displayName: 'Ana' },
-    });
-    const thread = {
-      source: 'confluence',
-      replyTo: { site: confluence.wikiUrl, pageId: page.id, commentId: ask.id },
-    };
+    const { comment: ask, replyTo } = confluence.addAsk('<p>@caravel update the runbook</p>');
+    const thread = { source: 'confluence', replyTo };
     await new SourceReplyChannel(thread, adapters, 'run-1').reply('Opened **#7**');
     await new SourceReplyChannel(thread, adapters, 'run-1').reply('Opened **#7**');
 

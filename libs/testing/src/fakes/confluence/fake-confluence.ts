@@ -91,6 +91,27 @@ export class FakeConfluence extends LoopbackApi {
     return stored;
   }
 
+  /**
+   * Seeds a page with one comment asking something on it: the start of a Confluence thread.
+   * Returns both, and the `replyTo` ingress gives such a thread (`{ site, pageId, commentId }`).
+   */
+  addAsk(
+    storage: string,
+    author = { accountId: 'acc-ana', displayName: 'Ana' },
+  ): {
+    page: FakeConfluencePage;
+    comment: FakeConfluenceComment;
+    replyTo: { site: string; pageId: string; commentId: string };
+  } {
+    const page = this.addPage({ spaceKey: 'ENG', title: 'Runbook', storage: '<p>x</p>' });
+    const comment = this.addComment({ pageId: page.id, storage, author });
+    return {
+      page,
+      comment,
+      replyTo: { site: this.wikiUrl, pageId: page.id, commentId: comment.id },
+    };
+  }
+
   /** The comments replying to `commentId`, oldest first. */
   repliesTo(commentId: string): FakeConfluenceComment[] {
     return this.comments.filter((c) => c.parentId === commentId);

@@ -75,6 +75,26 @@ export class FakeJira extends LoopbackApi {
     return this;
   }
 
+  /** Seeds an issue in a project (added when new); returns it. */
+  addIssue(issue: { projectKey: string; summary: string; description?: unknown }): FakeJiraIssue {
+    if (!this.projects.some((p) => p.key === issue.projectKey)) {
+      this.addProject(issue.projectKey, issue.projectKey);
+    }
+    const number = this.issues.filter((i) => i.projectKey === issue.projectKey).length + 1;
+    const created: FakeJiraIssue = {
+      id: String(this.nextId()),
+      key: `${issue.projectKey}-${number}`,
+      projectKey: issue.projectKey,
+      summary: issue.summary,
+      description: issue.description ?? null,
+      status: 'To Do',
+      issueType: 'Task',
+      comments: [],
+    };
+    this.issues.push(created);
+    return created;
+  }
+
   private nextId(): number {
     this.seq += 1;
     return this.seq;
@@ -105,18 +125,14 @@ export class FakeJira extends LoopbackApi {
         body: { errorMessages: [], errors: { project: 'valid project is required' } },
       };
     }
-    const number = this.issues.filter((i) => i.projectKey === projectKey).length + 1;
-    const issue: FakeJiraIssue = {
-      id: String(this.nextId()),
-      key: `${projectKey}-${number}`,
+    const issue = this.addIssue({
       projectKey,
       summary: textOf(fields['summary']),
       description: fields['description'] ?? null,
-      status: 'To Do',
-      issueType: textOf((fields['issuetype'] as Record<string, unknown> | undefined)?.['name']),
-      comments: [],
-    };
-    this.issues.push(issue);
+    });
+    issue.issueType = textOf(
+      (fields['issuetype'] as Record<string, unknown> | undefined)?.['name'],
+    );
     return {
       status: 201,
       body: { id: issue.id, key: issue.key, self: `${this.origin}/rest/api/3/issue/${issue.id}` },
