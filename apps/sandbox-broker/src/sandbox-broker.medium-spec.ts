@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -147,6 +148,44 @@ for (const target of targets) {
       expect(await client.commitAll(threadId, 'nothing new')).toBeNull();
       expect(await client.push(threadId, 'caravel/t3')).toEqual({ pushed: true, origin: remote });
       expect(git(remote, 'rev-parse', 'caravel/t3')).toBe(commitSha);
+    });
+
+    it("starts a sandbox at another thread's HEAD, and discards it with nothing left", async () => {
+      const threadId = randomUUID();
+      const thread = await client.acquire({
+        threadId,
+        branch: 'caravel/t6',
+        repository: repository(),
+      });
+      await thread.exec('echo kept > kept.txt');
+      const head = await client.commitAll(threadId, 'Keep a file');
+      await thread.exec('echo uncommitted > loose.txt');
+
+      const attemptId = randomUUID();
+      const attempt = await client.acquire({
+        threadId: attemptId,
+        branch: 'caravel/a6',
+        repository: repository(),
+        startFrom: threadId,
+      });
+      expect(attempt.handle).toMatchObject({
+        outcome: 'created',
+        baseCommit: head,
+        origin: remote,
+      });
+      expect(await attempt.readFile('kept.txt')).toBe('kept\n');
+      await expect(attempt.readFile('loose.txt')).rejects.toMatchObject({
+        details: { reason: 'file_not_found' },
+      });
+
+      expect(await client.discard(attemptId)).toBe(true);
+      expect(await client.discard(attemptId)).toBe(false);
+      await expect(client.ping(attemptId)).resolves.toMatchObject({ alive: false });
+      await expect(client.commitAll(attemptId, 'x')).rejects.toMatchObject({
+        details: { reason: 'thread_has_no_sandbox' },
+      });
+      expect(existsSync(join(rootDir, attempt.id))).toBe(false);
+      expect(await thread.readFile('kept.txt')).toBe('kept\n');
     });
 
     it('lets a command outlive several liveness probes while its caller is there', async () => {

@@ -41,18 +41,21 @@ export class ThreadSandboxService implements OnModuleDestroy {
 
   /**
    * The thread's sandbox for a run. `onExecOutput` sees the agent's commands' output while they
-   * run (streamed by the broker; the tool's observation is still the capped result).
+   * run (streamed by the broker; the tool's observation is still the capped result). A new
+   * sandbox is a clone of the repository or, with `startFrom`, of the HEAD of that thread's
+   * sandbox (a retry-and-select attempt starts where its thread is).
    */
   async forRun(
     threadId: string,
     repository?: RepositoryRef,
-    options: { onExecOutput?: (text: string) => void } = {},
+    options: { onExecOutput?: (text: string) => void; startFrom?: string } = {},
   ): Promise<ThreadWorkspace> {
     const broker = await this.broker();
     const sandbox: RpcSandbox = await broker.acquire({
       threadId,
       branch: threadBranch(threadId),
       ...(repository ? { repository } : {}),
+      ...(options.startFrom ? { startFrom: options.startFrom } : {}),
     });
     const { branch, baseCommit, origin } = sandbox.handle;
     return {
@@ -70,6 +73,11 @@ export class ThreadSandboxService implements OnModuleDestroy {
   async release(threadId: string): Promise<void> {
     if (!this.client) return;
     await (await this.client).release(threadId).catch(() => false);
+  }
+
+  /** Deletes the thread's sandbox on the broker (its work is recorded elsewhere). */
+  async discard(threadId: string): Promise<boolean> {
+    return (await this.broker()).discard(threadId);
   }
 
   async onModuleDestroy(): Promise<void> {

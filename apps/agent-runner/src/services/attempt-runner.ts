@@ -47,8 +47,8 @@ export function attemptIds(runId: string, index: number): { threadId: string; ru
 }
 
 /**
- * Runs attempt `index` of a retry-and-select run: a fresh sandbox (a thread of its own), a fresh
- * conversation, its own run id (so its own `.traj`), the attempt's model, and a budget of what
+ * Runs attempt `index` of a retry-and-select run: a fresh sandbox (a thread of its own) at the
+ * HEAD of the thread's sandbox, a fresh conversation, its own run id (so its own `.traj`), the attempt's model, and a budget of what
  * is left. Its commits stay in its sandbox; what it asked to publish is held for the selection.
  */
 export async function runAttempt(
@@ -62,7 +62,10 @@ export async function runAttempt(
   const ids = attemptIds(parent.runId, index);
   const attemptCommand = { ...command, data: { ...parent, runId: ids.runId } };
   const recorder = new StepRecorder(publisher, attemptCommand, context.runner);
-  const workspace = await context.sandboxes.forRun(ids.threadId, parent.repository);
+  // The attempt starts where its thread is (its commits so far), not from the base branch.
+  const workspace = await context.sandboxes.forRun(ids.threadId, parent.repository, {
+    startFrom: parent.threadId,
+  });
   const scm = new HeldScm(workspace, `attempt ${index}`);
   const replies: string[] = [];
   let stats = NO_STATS;

@@ -23,7 +23,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
-import { attemptIds, runAttempt, type AttemptOutcome } from './attempt-runner.js';
+import {
+  attemptIds,
+  runAttempt,
+  type AttemptOutcome,
+  type AttemptRunContext,
+} from './attempt-runner.js';
 
 /** Where the winner's patch is staged in the thread's sandbox, for the length of one command. */
 const PATCH_FILE = '.caravel-selected-attempt.patch';
@@ -42,10 +47,11 @@ export interface AttemptsRunContext {
 
 /**
  * Retry-and-select (SWE-agent's RetryAgent): N attempts of the same task, each in a fresh sandbox
- * with its own conversation and trajectory, within one budget; a reviewer scores each attempt (or
- * a chooser picks one); every attempt is recorded (`evt.run.attempts_selected`), and only the
- * winner's change reaches the thread: its patch is applied in the thread's sandbox, committed and
- * published there, and its replies are posted.
+ * that starts at the thread's HEAD, with its own conversation and trajectory, within one budget; a
+ * reviewer scores each attempt (or a chooser picks one); every attempt is recorded
+ * (`evt.run.attempts_selected`), and only the winner's change reaches the thread: its patch is
+ * applied in the thread's sandbox, committed and published there, and its replies are posted. The
+ * losers' sandboxes are deleted once the selection is made, the winner's once its patch is applied.
  */
 @Injectable()
 export class AttemptsService {
@@ -72,50 +78,95 @@ export class AttemptsService {
       model: `${options.selection ?? 'score'} of ${attempts} attempts`,
     });
     const outcomes = new Map<number, AttemptOutcome>();
-    const selection = await runRetryLoop<string>(
-      {
-        maxAttempts: attempts,
-        budgetUsd: this.settings.RUN_BUDGET_USD,
-        minBudgetForNewAttempt: 0,
-      },
-      {
-        runAttempt: async (index, budgetUsd) => {
-          const outcome = await runAttempt(
-            {
-              command,
-              runner: this.runtime.name,
-              fileRoot: this.settings.CARAVEL_FILE_ROOT,
-              heartbeat: context.heartbeat,
-              signal: context.signal,
-              publisher: this.publisher,
-              sandboxes: this.sandboxes,
-              factory: this.factory,
-            },
-            index,
-            options.attemptModels?.[index % options.attemptModels.length],
-            budgetUsd,
-          );
-          outcomes.set(index, outcome);
-          return outcome;
+    /** Attempts whose sandboxes still exist. */
+    const live = new Set<number>();
+    try {
+      const selection = await runRetryLoop<string>(
+        {
+          maxAttempts: attempts,
+          budgetUsd: this.settings.RUN_BUDGET_USD,
+          minBudgetForNewAttempt: 0,
         },
-        strategy: this.strategy(command),
-      },
-    );
-    await this.record(command, selection, outcomes);
+        {
+          runAttempt: async (index, budgetUsd) => {
+            live.add(index);
+            const outcome = await runAttempt(
+              this.attemptContext(command, context),
+              index,
+              options.attemptModels?.[index % options.attemptModels.length],
+              budgetUsd,
+            );
+            outcomes.set(index, outcome);
+            return outcome;
+          },
+          strategy: this.strategy(command),
+        },
+      );
+      await this.record(command, selection, outcomes);
+      // The losers' work is in their trajectories; only the winner's patch is still to apply.
+      await this.discard(command, live, (index) => index !== selection.winnerIndex);
+      return await this.conclude(thread, selection, outcomes, context);
+    } finally {
+      await this.discard(command, live, () => true);
+    }
+  }
+
+  /** Applies the winner's change (if any) to the thread and says how the selection went. */
+  private async conclude(
+    thread: ThreadWorkspace,
+    selection: Selection<string>,
+    outcomes: ReadonlyMap<number, AttemptOutcome>,
+    context: AttemptsRunContext,
+  ): Promise<RunConclusion> {
+    const exitStatus = selection.exitStatus as RunConclusion['exitStatus'];
     const winner = selection.winnerIndex === null ? undefined : outcomes.get(selection.winnerIndex);
     if (!winner?.submission) {
       return {
-        exitStatus: selection.exitStatus as RunConclusion['exitStatus'],
+        exitStatus,
         submission: null,
         observation: `No attempt of ${selection.attempts.length} submitted a change`,
       };
     }
     await this.adopt(thread, winner, context);
     return {
-      exitStatus: selection.exitStatus as RunConclusion['exitStatus'],
+      exitStatus,
       submission: winner.submission,
       observation: `Attempt ${selection.winnerIndex} of ${selection.attempts.length} selected (${selection.outcome})`,
     };
+  }
+
+  private attemptContext(
+    command: EnvelopeOf<typeof StartRunV1>,
+    context: AttemptsRunContext,
+  ): AttemptRunContext {
+    return {
+      command,
+      runner: this.runtime.name,
+      fileRoot: this.settings.CARAVEL_FILE_ROOT,
+      heartbeat: context.heartbeat,
+      signal: context.signal,
+      publisher: this.publisher,
+      sandboxes: this.sandboxes,
+      factory: this.factory,
+    };
+  }
+
+  /**
+   * Deletes the sandboxes of the live attempts `which` picks (a failure is logged: the broker's
+   * idle sweep is the safety net) and forgets them.
+   */
+  private async discard(
+    command: EnvelopeOf<typeof StartRunV1>,
+    live: Set<number>,
+    which: (index: number) => boolean,
+  ): Promise<void> {
+    for (const index of [...live].filter(which)) {
+      live.delete(index);
+      const { threadId } = attemptIds(command.data.runId, index);
+      await this.sandboxes.discard(threadId).catch((error: unknown) => {
+        this.log.warn(`attempt ${index}: its sandbox could not be discarded: ${String(error)}`);
+      });
+    }
   }
 
   private strategy(command: EnvelopeOf<typeof StartRunV1>): SelectionStrategy<string> {

@@ -1,5 +1,6 @@
 import {
   SandboxAcquire,
+  SandboxDiscard,
   SandboxEdit,
   SandboxExec,
   SandboxGitCommit,
@@ -39,6 +40,11 @@ export class SandboxRpcHandler {
   @MessagePattern<string>(SandboxRelease.pattern)
   release(@Payload() raw: unknown) {
     return this.broker.release(SandboxRelease.parseRequest(raw).threadId);
+  }
+
+  @MessagePattern<string>(SandboxDiscard.pattern)
+  discard(@Payload() raw: unknown) {
+    return this.broker.discard(SandboxDiscard.parseRequest(raw).threadId);
   }
 
   @MessagePattern<string>(SandboxPing.pattern)

@@ -49,7 +49,7 @@ export class SandboxBrokerService implements OnModuleDestroy {
     }
     await this.host.ensureReady();
     const acquired = await this.lifecycle.acquire(request.threadId, {
-      setup: this.host.setupFor(request),
+      setup: this.host.setupFor({ ...request, ...(await this.startingPoint(request)) }),
       ...(request.allowReplacement ? { allowReplacement: true } : {}),
     });
     return this.handle(request.branch, acquired);
@@ -64,6 +64,21 @@ export class SandboxBrokerService implements OnModuleDestroy {
 
   async release(threadId: string): Promise<{ released: boolean }> {
     return { released: await this.lifecycle.release(threadId) };
+  }
+
+  /** Deletes the thread's sandbox now: its work is recorded elsewhere (an attempt's trajectory). */
+  async discard(threadId: string): Promise<{ discarded: boolean }> {
+    const discarded = await this.lifecycle.dispose(threadId);
+    if (discarded) this.log.log(`thread ${threadId}: sandbox discarded`);
+    return { discarded };
+  }
+
+  /** The sandbox a new one starts from, when the request names a thread to start from. */
+  private async startingPoint(request: AcquireRequest): Promise<{ fromSandbox?: string }> {
+    if (!request.startFrom) return {};
+    return {
+      fromSandbox: await this.lifecycle.use(request.startFrom, (s) => Promise.resolve(s.id)),
+    };
   }
 
   async ping(threadId: string): Promise<{ threadId: string; provider: string; alive: boolean }> {

@@ -27,6 +27,8 @@ const SANDBOX_OWNER = { uid: 65534, gid: 65534 };
 export interface WorkspaceRequest {
   branch: string;
   repository?: RepositoryRef;
+  /** Start at this sandbox's HEAD (a clone of its workdir) instead of cloning the repository. */
+  fromSandbox?: string;
 }
 
 /**
@@ -84,16 +86,20 @@ export class WorkspaceHost {
   setupFor(request: WorkspaceRequest): SandboxSetup {
     return async (sandbox) => {
       const repository = request.repository;
-      const prepare = (cloneUrl: string | undefined) =>
+      const prepare = (cloneUrl: string | undefined, baseBranch = repository?.baseBranch ?? null) =>
         prepareWorkspace({
           workdir: this.hostWorkdir(sandbox.id),
           ...(cloneUrl ? { cloneUrl } : {}),
-          ...(repository?.baseBranch ? { baseBranch: repository.baseBranch } : {}),
+          ...(baseBranch ? { baseBranch } : {}),
           branch: request.branch,
           ...(this.provider.name === 'bwrap' && process.getuid?.() === 0
             ? { owner: SANDBOX_OWNER }
             : {}),
         });
+      if (request.fromSandbox) {
+        await this.cloneFromSandbox(sandbox.id, request.fromSandbox, prepare);
+        return;
+      }
       if (repository && this.github.hosting.hosts(repository)) {
         await this.cloneFromGitHub(sandbox.id, repository, prepare);
         return;
@@ -128,6 +134,31 @@ export class WorkspaceHost {
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * A sandbox that starts where another one is: the other's HEAD (commits only) cloned on the
+   * host, and `origin` naming the other's origin again (or none). The clone goes through a bundle:
+   * git refuses to read a repository owned by another user (the sandbox user) as a clone source.
+   */
+  private async cloneFromSandbox(
+    sandboxId: string,
+    sourceId: string,
+    prepare: (cloneUrl: string, baseBranch: null) => Promise<unknown>,
+  ): Promise<void> {
+    const scratch = await mkdtemp(join(tmpdir(), 'caravel-start-'));
+    try {
+      const bundle = join(scratch, 'head.bundle');
+      await hostGit(this.hostWorkdir(sourceId), ['bundle', 'create', '--quiet', bundle, 'HEAD']);
+      await prepare(bundle, null);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+    const origin = await this.origin(sourceId);
+    await hostGit(
+      this.hostWorkdir(sandboxId),
+      origin ? ['remote', 'set-url', 'origin', origin] : ['remote', 'remove', 'origin'],
+    );
   }
 
   baseCommit(sandboxId: string): Promise<string> {

@@ -38,6 +38,11 @@ const acquireRequest = z.object({
   allowReplacement: z.boolean().optional(),
   /** Which kind of thread asks (the broker refuses `allowReplacement` for any other). */
   purpose: z.enum(['agent', 'reviewer']).default('agent'),
+  /**
+   * On first setup, start at the HEAD of this thread's sandbox (its commits, not its uncommitted
+   * changes) instead of cloning the repository: a retry-and-select attempt starts where its thread is.
+   */
+  startFrom: threadId.optional(),
 });
 
 /** Gets the thread's sandbox: reuse, reconnect, or create (bound only after setup succeeded). */
@@ -78,6 +83,15 @@ export const SandboxRelease = defineRequest({
   description: "End the thread's sandbox session (the workdir is kept).",
   request: z.object({ threadId }),
   response: z.object({ released: z.boolean() }),
+});
+
+/** The sandbox's work is recorded elsewhere (an attempt's trajectory): delete it now. */
+export const SandboxDiscard = defineRequest({
+  service: 'sandbox',
+  op: 'discard',
+  description: "Delete the thread's sandbox and retire its binding (nothing is kept).",
+  request: z.object({ threadId }),
+  response: z.object({ discarded: z.boolean() }),
 });
 
 export const sandboxExecResult = z.object({
@@ -275,6 +289,7 @@ export const SANDBOX_REQUESTS = [
   SandboxPing,
   SandboxRecreate,
   SandboxRelease,
+  SandboxDiscard,
   SandboxExec,
   SandboxRead,
   SandboxWrite,

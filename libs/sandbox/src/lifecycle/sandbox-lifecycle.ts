@@ -113,13 +113,25 @@ export class SandboxLifecycle {
       if (binding.lastUsedAt && binding.lastUsedAt >= before) return false;
       await this.forget(idle.threadId);
       const saved = await snapshot(binding);
-      const retired = await this.options.bindings.retire(binding.id, {
+      return this.retireDeleting(binding, {
         reason: 'reclaimed',
         kept: false,
         ...(saved ? { snapshotPath: saved.path, snapshotCommit: saved.commit } : {}),
       });
-      if (retired) await this.options.provider.delete(binding.externalId).catch(() => undefined);
-      return retired;
+    });
+  }
+
+  /**
+   * Deletes a thread's sandbox now, with no snapshot, and retires its binding (`reclaimed`, not
+   * kept): for work recorded elsewhere, like a retry-and-select attempt's (its trajectory and
+   * patch). False when the thread has no sandbox.
+   */
+  async dispose(threadId: string): Promise<boolean> {
+    return this.options.lock.run(threadId, async () => {
+      const binding = await this.options.bindings.get(threadId);
+      if (!binding) return false;
+      await this.forget(threadId);
+      return this.retireDeleting(binding, { reason: 'reclaimed', kept: false });
     });
   }
 
@@ -257,6 +269,16 @@ export class SandboxLifecycle {
   private async discard(sandbox: Sandbox): Promise<void> {
     await sandbox.close().catch(() => undefined);
     await this.options.provider.delete(sandbox.id).catch(() => undefined);
+  }
+
+  /** Retires the binding, then deletes its sandbox (only if this call retired it). */
+  private async retireDeleting(
+    binding: SandboxBindingRecord,
+    retirement: SandboxRetirement,
+  ): Promise<boolean> {
+    const retired = await this.options.bindings.retire(binding.id, retirement);
+    if (retired) await this.options.provider.delete(binding.externalId).catch(() => undefined);
+    return retired;
   }
 
   private async forget(threadId: string): Promise<boolean> {

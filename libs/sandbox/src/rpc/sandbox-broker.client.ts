@@ -1,6 +1,7 @@
 import {
   SandboxAcquire,
   SandboxCallerAlive,
+  SandboxDiscard,
   SandboxExecOutput,
   SandboxGitCommit,
   SandboxGitDiff,
@@ -33,6 +34,8 @@ export interface SandboxAcquireInput {
   /** Replace the sandbox when it cannot be reached; reviewer threads only. */
   allowReplacement?: boolean;
   purpose?: 'agent' | 'reviewer';
+  /** A new sandbox starts at the HEAD of this thread's sandbox instead of a fresh clone. */
+  startFrom?: string;
 }
 
 /**
@@ -97,6 +100,11 @@ export class SandboxBrokerClient {
 
   async release(threadId: string): Promise<boolean> {
     return (await callSandbox(this.requester, SandboxRelease, threadId, { threadId })).released;
+  }
+
+  /** Deletes the thread's sandbox now (nothing kept); false when the thread had none. */
+  async discard(threadId: string): Promise<boolean> {
+    return (await callSandbox(this.requester, SandboxDiscard, threadId, { threadId })).discarded;
   }
 
   ping(threadId: string) {
