@@ -79,6 +79,12 @@ export {
   sandboxEgressEnvironment,
   type SandboxEgressSettings,
 } from './proxy/sandbox-egress.js';
+export {
+  EgressProxyPool,
+  type EgressLease,
+  type EgressProxyPoolOptions,
+  type SandboxEgressGateway,
+} from './proxy/egress-proxy-pool.js';
 export type { BwrapEgressProxyOptions } from './providers/bwrap.provider.js';
 export type { BwrapEgress } from './providers/bwrap-arguments.js';
 export { applyBotIdentity, type BotIdentity, type GitLocation } from './git/git-script.js';

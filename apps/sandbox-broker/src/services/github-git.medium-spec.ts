@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,29 +5,13 @@ import { join } from 'node:path';
 import type { Sandbox } from '@caravel/sandbox';
 import { FakeGitHub } from '@caravel/testing';
 import { sandboxBrokerSettingsSchema } from '../sandbox-broker.settings.js';
+import { hostGit, seedRemote } from '../testing/seed-remote.js';
 import { WorkspaceHost } from './workspace-host.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd, encoding: 'utf8' }).trim();
-
-/** A bare `acme/widgets` with one commit on main, served by the fake over git smart-HTTP. */
-async function seedRemote(root: string): Promise<string> {
-  const bare = join(root, 'acme', 'widgets.git');
-  await mkdir(bare, { recursive: true });
-  git(bare, 'init', '--quiet', '--bare', '--initial-branch=main');
-  git(bare, 'config', 'http.receivepack', 'true');
-  const seed = await mkdtemp(join(tmpdir(), 'caravel-seed-'));
-  git(seed, 'init', '--quiet', '--initial-branch=main');
-  await writeFile(join(seed, 'README.md'), 'widgets\n');
-  git(seed, 'add', '.');
-  git(seed, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'seed');
-  git(seed, 'push', '--quiet', bare, 'main');
-  await rm(seed, { recursive: true, force: true });
-  return bare;
-}
+const git = hostGit;
 
 describe('the broker clones and pushes GitHub repositories through the credential proxy', () => {
   let dir: string;

@@ -4,7 +4,13 @@ import {
   parseRepository,
   type GitHubAppSettings,
 } from '@caravel/integrations';
-import { EgressProxy, RefreshingTokenSource, normalizeRepository } from '@caravel/sandbox';
+import {
+  EgressProxy,
+  RefreshingTokenSource,
+  normalizeRepository,
+  type GitHubEndpoints,
+  type TokenSource,
+} from '@caravel/sandbox';
 
 /**
  * Git from the broker's host to the configured GitHub, through the same credential proxy a
@@ -37,14 +43,8 @@ export class GitHubGit {
    */
   async through<T>(repository: string, git: (proxyArgs: string[]) => Promise<T>): Promise<T> {
     const web = this.hosting.webUrl;
-    const api = new URL(this.hosting.apiUrl);
     const proxy = new EgressProxy({
-      github: {
-        gitHost: web.host,
-        apiHost: api.host,
-        gitUpstream: web.origin,
-        apiUpstream: this.hosting.apiUrl,
-      },
+      github: this.endpoints(),
       repository,
       allowlist: [],
       tokenSource: this.tokenSource(repository),
@@ -61,6 +61,27 @@ export class GitHubGit {
     } finally {
       await proxy.close();
     }
+  }
+
+  /** The configured GitHub as a proxy names it (the hosts) and reaches it (the upstreams). */
+  endpoints(): GitHubEndpoints {
+    const web = this.hosting.webUrl;
+    return {
+      gitHost: web.host,
+      apiHost: new URL(this.hosting.apiUrl).host,
+      gitUpstream: web.origin,
+      apiUpstream: this.hosting.apiUrl,
+    };
+  }
+
+  /**
+   * The credential for `repository`, for a sandbox's proxy: the App's installation token, or,
+   * without the App, a source whose refusal (502 with the reason) tells the agent what is missing.
+   */
+  sandboxTokenSource(repository: string): TokenSource {
+    if (this.hosting.app) return this.tokenSource(repository);
+    const missing = notConfigured('GitHub', 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY');
+    return { getToken: () => Promise.reject(missing) };
   }
 
   private tokenSource(repository: string): RefreshingTokenSource {

@@ -169,6 +169,7 @@ export class SandboxBrokerService implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.lifecycle.closeAll();
+    await this.host.close();
   }
 
   private async handle(branch: string, acquired: AcquiredSandbox): Promise<SandboxHandle> {

@@ -8,20 +8,25 @@ import {
   LocalSandboxProvider,
   prepareWorkspace,
   snapshotWork,
+  type EgressProxyPool,
   type SandboxBindingRecord,
   type SandboxLogger,
   type SandboxProvider,
   type SandboxSetup,
   type WorkSnapshotter,
 } from '@caravel/sandbox';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { SandboxBrokerSettings } from '../sandbox-broker.settings.js';
 import { GitHubGit } from './github-git.js';
+import { sandboxEgressPool } from './sandbox-egress.js';
 
 /** The identity bubblewrap runs as when the broker is root. */
 const SANDBOX_OWNER = { uid: 65534, gid: 65534 };
+/** The forwarder inside a sandbox that bridges its loopback to the egress proxy's socket. */
+const SOCAT = '/usr/bin/socat';
 
 /** What a new sandbox is set up from. */
 export interface WorkspaceRequest {
@@ -33,13 +38,15 @@ export interface WorkspaceRequest {
 
 /**
  * The broker host's side of its sandboxes: the provider, where workdirs and snapshots live on
- * this host, and the git work done from the host because the sandbox has no network (the clone
- * on setup, the push, the bundle of a reclaimed sandbox's work).
+ * this host, the sandboxes' egress proxies (their only way out), and the git work done from the
+ * host (the clone on setup, the push, the bundle of a reclaimed sandbox's work).
  */
 export class WorkspaceHost {
   readonly rootDir: string;
   readonly snapshotDir: string;
   readonly provider: SandboxProvider;
+  /** Per-sandbox egress proxies; null when sandboxes have no network at all. */
+  readonly egress: EgressProxyPool | null;
   private readonly github: GitHubGit;
 
   constructor(
@@ -51,9 +58,15 @@ export class WorkspaceHost {
     this.snapshotDir = resolve(
       settings.SANDBOX_SNAPSHOT_DIR ?? join(dirname(this.rootDir), 'sandbox-snapshots'),
     );
+    const asRoot = process.getuid?.() === 0;
+    this.egress = sandboxEgressPool(settings, this.github, asRoot ? SANDBOX_OWNER : undefined);
     this.provider =
       settings.SANDBOX_PROVIDER === 'bwrap'
-        ? new BwrapSandboxProvider({ rootDir: this.rootDir, runAs: SANDBOX_OWNER })
+        ? new BwrapSandboxProvider({
+            rootDir: this.rootDir,
+            runAs: SANDBOX_OWNER,
+            ...(this.egress ? { egressProxy: this.egressProxy(this.egress) } : {}),
+          })
         : new LocalSandboxProvider({ rootDir: this.rootDir, logger });
   }
 
@@ -65,7 +78,18 @@ export class WorkspaceHost {
         'bubblewrap is not installed: apt-get install bubblewrap, or set SANDBOX_PROVIDER=local (no isolation)',
       );
     }
+    if (this.egress && !existsSync(SOCAT)) {
+      throw new AppError(
+        'DEPENDENCY_UNAVAILABLE',
+        `socat is not installed (${SOCAT} bridges a sandbox to its egress proxy): apt-get install socat, or set SANDBOX_EGRESS=none (no network in sandboxes)`,
+      );
+    }
     await mkdir(this.rootDir, { recursive: true });
+  }
+
+  /** Stops the sandboxes' egress proxies (their sessions end with the broker). */
+  async close(): Promise<void> {
+    await this.egress?.closeAll();
   }
 
   /** The environment every new sandbox gets: the bot's git identity. */
@@ -86,6 +110,7 @@ export class WorkspaceHost {
   setupFor(request: WorkspaceRequest): SandboxSetup {
     return async (sandbox) => {
       const repository = request.repository;
+      await this.egress?.scope(sandbox.id, this.egressScope(repository));
       const prepare = (cloneUrl: string | undefined, baseBranch = repository?.baseBranch ?? null) =>
         prepareWorkspace({
           workdir: this.hostWorkdir(sandbox.id),
@@ -134,6 +159,21 @@ export class WorkspaceHost {
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
+  }
+
+  /** How a sandbox reaches its proxy: the GitHub it names, and the pool that runs the proxy. */
+  private egressProxy(pool: EgressProxyPool) {
+    const { gitHost, apiHost } = this.github.endpoints();
+    return { gitHost, apiHost, gateway: pool, socatPath: SOCAT };
+  }
+
+  /**
+   * The repository a sandbox's proxy injects credentials for: the thread's, when it lives on the
+   * configured GitHub (from the request, never from the workdir, which the agent controls).
+   */
+  private egressScope(repository: RepositoryRef | undefined): string | null {
+    if (!repository || !this.github.hosting.isOnHost(repository)) return null;
+    return `${repository.owner}/${repository.name}`;
   }
 
   /**

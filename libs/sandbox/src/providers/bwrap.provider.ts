@@ -11,6 +11,7 @@ import {
   sandboxEgressEnvironment,
   type SandboxEgressSettings,
 } from '../proxy/sandbox-egress.js';
+import type { SandboxEgressGateway } from '../proxy/egress-proxy-pool.js';
 import { DirectoryProvider, type OpenedSession } from './directory-provider.js';
 import { safeEnvironment } from './safe-env.js';
 import {
@@ -70,9 +71,15 @@ export interface BwrapEgressProxyOptions extends SandboxEgressSettings {
   /**
    * The host directory holding this sandbox's proxy socket (`egress.sock`), bound read-only at
    * /run/caravel. One directory per sandbox: the proxy behind it is scoped to one repository.
-   * It must be traversable by `runAs`.
+   * It must be traversable by `runAs`. For a proxy the caller runs itself; see `gateway`.
    */
-  readonly socketDir: (sandboxId: string) => string;
+  readonly socketDir?: (sandboxId: string) => string;
+  /**
+   * Runs each sandbox's proxy on demand (the broker's `EgressProxyPool`): opened before every
+   * session starts, released when it ends, forgotten when the sandbox is deleted. Takes
+   * precedence over `socketDir`.
+   */
+  readonly gateway?: SandboxEgressGateway;
   /** The forwarder binary on the host, visible inside through the system paths (default /usr/bin/socat). */
   readonly socatPath?: string;
 }
@@ -135,8 +142,6 @@ export class BwrapSandboxProvider extends DirectoryProvider {
 
   protected async startSession(record: SandboxRecord, paths: SandboxPaths): Promise<OpenedSession> {
     const timing = this.options.timing ?? DEFAULT_SESSION_TIMING;
-    this.mounts ??= systemMounts(this.options.systemPaths ?? DEFAULT_SYSTEM_PATHS);
-    const bashPath = this.options.bashPath ?? '/bin/bash';
     const driver = driverArguments({
       stateDir: INNER_STATE,
       workdir: BWRAP_WORKDIR,
@@ -150,7 +155,33 @@ export class BwrapSandboxProvider extends DirectoryProvider {
       },
     });
     const egress = this.egress(record.id);
-    if (egress && this.owner) await assertTraversable(egress.hostSocketDir, this.owner);
+    const lease = await this.options.egressProxy?.gateway?.open(record.id);
+    try {
+      if (egress && this.owner) await assertTraversable(egress.hostSocketDir, this.owner);
+      const opened = await this.spawnSession(record, paths, driver, egress);
+      if (lease) opened.session.onExit(() => lease.close());
+      return opened;
+    } catch (error) {
+      await lease?.close();
+      throw error;
+    }
+  }
+
+  /** Deletes the sandbox, then has the gateway forget its proxy. */
+  override async delete(id: string): Promise<void> {
+    await super.delete(id);
+    await this.options.egressProxy?.gateway?.forget(id);
+  }
+
+  private async spawnSession(
+    record: SandboxRecord,
+    paths: SandboxPaths,
+    driver: string[],
+    egress: BwrapEgress | undefined,
+  ): Promise<OpenedSession> {
+    const timing = this.options.timing ?? DEFAULT_SESSION_TIMING;
+    const bashPath = this.options.bashPath ?? '/bin/bash';
+    this.mounts ??= systemMounts(this.options.systemPaths ?? DEFAULT_SYSTEM_PATHS);
     const layout = {
       systemMounts: await this.mounts,
       hostWorkspace: paths.workspace,
@@ -188,8 +219,12 @@ export class BwrapSandboxProvider extends DirectoryProvider {
   private egress(sandboxId: string): BwrapEgress | undefined {
     const proxy = this.options.egressProxy;
     if (!proxy) return undefined;
+    const socketDir = proxy.gateway?.socketDir(sandboxId) ?? proxy.socketDir?.(sandboxId);
+    if (socketDir === undefined) {
+      throw sandboxError('invalid_input', 'egressProxy needs a gateway or a socketDir');
+    }
     return {
-      hostSocketDir: proxy.socketDir(sandboxId),
+      hostSocketDir: socketDir,
       socatPath: proxy.socatPath ?? '/usr/bin/socat',
       port: proxy.port ?? DEFAULT_EGRESS_PORT,
     };

@@ -57,4 +57,37 @@ describe('egress policy', () => {
     });
     expect(decideTunnel(policy, '127.0.0.1:5432').kind).toBe('deny');
   });
+
+  it('tells a GitHub on its own port from other services on the same host', () => {
+    const local = { ...policy, github: { gitHost: '127.0.0.1:3000', apiHost: '127.0.0.1:3000' } };
+    expect(decideRequest(local, '127.0.0.1:3000', '/acme/widgets.git/info/refs').kind).toBe(
+      'github-git',
+    );
+    expect(decideRequest(local, '127.0.0.1:5432', '/acme/widgets.git/info/refs')).toEqual({
+      kind: 'deny',
+      message: expect.stringContaining('requests to 127.0.0.1 are blocked') as unknown,
+    });
+    expect(decideRequest(local, '127.0.0.1', '/acme/widgets.git/info/refs').kind).toBe('deny');
+    expect(decideRequest(local, '127.0.0.1:3000', '/repos/acme/widgets/pulls').kind).toBe(
+      'github-api',
+    );
+    expect(decideRequest(local, '127.0.0.1:3000', '/acme/widgets/archive/main.zip')).toEqual({
+      kind: 'deny',
+      message: expect.stringContaining('only /repos/Acme/Widgets/... is served') as unknown,
+    });
+  });
+
+  it('refuses every GitHub request for a thread without a repository there', () => {
+    const none = { ...policy, repository: null };
+    expect(decideRequest(none, 'github.com', '/acme/widgets.git/info/refs')).toEqual({
+      kind: 'deny',
+      message: expect.stringContaining('has no GitHub repository') as unknown,
+    });
+    expect(decideRequest(none, 'api.github.com', '/repos/acme/widgets').kind).toBe('deny');
+    expect(decideRequest(none, 'api.github.com', '/user')).toEqual({
+      kind: 'deny',
+      message: expect.stringContaining('no GitHub repository; /user was refused') as unknown,
+    });
+    expect(decideRequest(none, 'registry.npmjs.org', '/left-pad').kind).toBe('pass-through');
+  });
 });

@@ -15,8 +15,11 @@ export interface GitHubEndpoints {
 /** What the egress policy needs to decide about one request. */
 export interface EgressPolicyOptions {
   readonly github: GitHubEndpoints;
-  /** The thread's repository, `owner/name`; the only one credentials are injected for. */
-  readonly repository: string;
+  /**
+   * The thread's repository, `owner/name`; the only one credentials are injected for. Null: the
+   * thread has no repository on this GitHub, so every GitHub request is refused.
+   */
+  readonly repository: string | null;
   /** Hosts passed through without credentials: exact names or `*.suffix` wildcards. */
   readonly allowlist: readonly string[];
 }
@@ -37,6 +40,21 @@ export function hostName(host: string): string {
   return (bare ?? '').replace(/\.$/, '').toLowerCase();
 }
 
+function portOf(host: string): string | undefined {
+  const rest = host.startsWith('[') ? host.slice(host.indexOf(']') + 1) : host;
+  return /:(\d+)$/.exec(rest)?.[1];
+}
+
+/**
+ * Whether a request's `host[:port]` is the configured GitHub host: the same name, and the same
+ * port when the configured one names a port (a GitHub Enterprise or test server on its own port).
+ */
+function isGitHubHost(requested: string, configured: string): boolean {
+  if (hostName(requested) !== hostName(configured)) return false;
+  const port = portOf(configured);
+  return port === undefined || (portOf(requested) ?? '80') === port;
+}
+
 /** Whether `host` matches an allowlist entry (`registry.npmjs.org` or `*.pythonhosted.org`). */
 export function hostAllowed(host: string, allowlist: readonly string[]): boolean {
   const name = hostName(host);
@@ -55,7 +73,13 @@ export function deniedHostMessage(host: string): string {
   );
 }
 
-function repositoryMessage(requested: string, allowed: string): string {
+function repositoryMessage(requested: string, allowed: string | null): string {
+  if (allowed === null) {
+    return (
+      `caravel egress proxy: this sandbox's thread has no GitHub repository, ` +
+      `so the request for ${requested} was refused.\n`
+    );
+  }
   return (
     `caravel egress proxy: this sandbox may only use GitHub repository ${allowed}; ` +
     `the request for ${requested} was refused.\n`
@@ -66,10 +90,10 @@ function scoped(
   kind: 'github-git' | 'github-api',
   owner: string,
   name: string,
-  repository: string,
+  repository: string | null,
 ): EgressDecision {
   const requested = `${decodeURIComponent(owner)}/${decodeURIComponent(name)}`;
-  if (normalizeRepository(requested) !== normalizeRepository(repository)) {
+  if (repository === null || normalizeRepository(requested) !== normalizeRepository(repository)) {
     return { kind: 'deny', message: repositoryMessage(requested, repository) };
   }
   return { kind, repository };
@@ -87,22 +111,27 @@ export function decideRequest(
 ): EgressDecision {
   const name = hostName(host);
   const pathname = path.split('?')[0] ?? '';
-  if (name === hostName(options.github.gitHost)) {
+  // One host may serve both (a GitHub Enterprise Server, a test server): git paths first.
+  const api = isGitHubHost(host, options.github.apiHost);
+  if (isGitHubHost(host, options.github.gitHost)) {
     const match = GIT_PATH.exec(pathname);
-    if (!match) {
+    if (match) return scoped('github-git', match[1] ?? '', match[2] ?? '', options.repository);
+    if (!api) {
       return {
         kind: 'deny',
         message: `caravel egress proxy: only git smart-HTTP is served for ${name}; ${pathname} was refused.\n`,
       };
     }
-    return scoped('github-git', match[1] ?? '', match[2] ?? '', options.repository);
   }
-  if (name === hostName(options.github.apiHost)) {
+  if (api) {
     const match = API_REPO_PATH.exec(pathname);
     if (!match) {
+      const served = options.repository
+        ? `only /repos/${options.repository}/... is served for ${name}`
+        : `this sandbox's thread has no GitHub repository`;
       return {
         kind: 'deny',
-        message: `caravel egress proxy: only /repos/${options.repository}/... is served for ${name}; ${pathname} was refused.\n`,
+        message: `caravel egress proxy: ${served}; ${pathname} was refused.\n`,
       };
     }
     return scoped('github-api', match[1] ?? '', match[2] ?? '', options.repository);
