@@ -1,11 +1,18 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bwrapAvailable, PLACEHOLDER_TOKEN, type RpcSandbox } from '@caravel/sandbox';
+import {
+  bwrapAvailable,
+  startEgressTargets,
+  type EgressTargets,
+  PLACEHOLDER_TOKEN,
+  probeHostPort,
+  secretPlaces,
+  tokenLeaks,
+  type RpcSandbox,
+} from '@caravel/sandbox';
 import { FakeGitHub, testEnvironment } from '@caravel/testing';
 import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
 import { WorkspaceHost } from './services/workspace-host.js';
@@ -26,30 +33,11 @@ if (skipReason) process.stdout.write(`sandbox egress suite skipped: ${skipReason
 const describeIf = skipReason ? describe.skip : describe;
 const [embedded] = await busTargets(`sbe${randomBytes(4).toString('hex')}`);
 
-async function listen(server: Server | ReturnType<typeof createTcpServer>): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-/** Every regular file under `dir`, as text (a token would show in any encoding-free form). */
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
-    else if (entry.isFile()) out.push((await readFile(path)).toString('latin1'));
-  }
-  return out;
-}
-
 describeIf('the agent’s own egress from a bwrap sandbox, through the broker’s proxy', () => {
   let dir: string;
   let bare: string;
   let github: FakeGitHub;
-  let registry: Server;
-  let hostService: ReturnType<typeof createTcpServer>;
-  let hostServicePort: number;
-  const registryAuth: (string | undefined)[] = [];
+  let targets: EgressTargets;
   let broker: BrokerUnderTest;
   let sandbox: RpcSandbox;
   const threadId = randomUUID();
@@ -71,20 +59,14 @@ describeIf('the agent’s own egress from a bwrap sandbox, through the broker’
     github = new FakeGitHub({ root: join(dir, 'remotes'), app: { id: '7', publicKey } });
     github.addRepository('acme/widgets').addRepository('acme/other');
     await github.start();
-    registry = createServer((incoming, response) => {
-      registryAuth.push(incoming.headers.authorization);
-      response.end(`package ${incoming.url ?? ''}\n`);
-    });
-    const registryPort = await listen(registry);
-    hostService = createTcpServer((socket) => socket.end('host service\n'));
-    hostServicePort = await listen(hostService);
+    targets = await startEgressTargets();
     const settings = () =>
       sandboxBrokerSettingsSchema.parse({
         SANDBOX_PROVIDER: 'bwrap',
         SANDBOX_ROOT: join(dir, 'sandboxes'),
         SANDBOX_EGRESS_DIR: join(dir, 'egress'),
         SANDBOX_EGRESS_ALLOWLIST: 'registry.test',
-        SANDBOX_EGRESS_MIRRORS: `registry.test=http://127.0.0.1:${registryPort}`,
+        SANDBOX_EGRESS_MIRRORS: `registry.test=${targets.registryUrl}`,
         GITHUB_HOST: github.origin,
         GITHUB_API_URL: github.origin,
         GITHUB_APP_ID: '7',
@@ -97,8 +79,7 @@ describeIf('the agent’s own egress from a bwrap sandbox, through the broker’
   afterAll(async () => {
     await broker?.stop();
     await github?.close();
-    registry?.close();
-    hostService?.close();
+    await targets?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -119,7 +100,7 @@ describeIf('the agent’s own egress from a bwrap sandbox, through the broker’
   it('reaches an allowlisted host through the proxy, with no credential added', async () => {
     const allowed = await run('curl -sS -f http://registry.test/left-pad');
     expect(allowed).toMatchObject({ exitCode: 0, output: 'package /left-pad\n' });
-    expect(registryAuth).toEqual([undefined]);
+    expect(targets.registryAuth).toEqual([undefined]);
   });
 
   it('refuses a host off the allowlist and another repository with a message the agent sees', async () => {
@@ -137,32 +118,25 @@ describeIf('the agent’s own egress from a bwrap sandbox, through the broker’
   });
 
   it('cannot reach PostgreSQL, NATS or another host service on 127.0.0.1, directly or through the proxy', async () => {
-    for (const port of [5432, 4222, hostServicePort]) {
-      const direct = await run(`(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo open`);
-      expect(direct.output).toBe('');
-      const viaProxy = await run(
-        `curl -sS -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/`,
-      );
-      expect(viaProxy.output).toBe('403');
+    for (const port of [5432, 4222, targets.hostServicePort]) {
+      expect(await probeHostPort(run, port)).toEqual({ direct: '', viaProxy: '403' });
     }
   });
 
   it('leaves the real token in no place inside the sandbox', async () => {
     const tokens = github.minted.map((minted) => minted.token);
     expect(tokens.length).toBeGreaterThan(0);
-    const env = await run('env');
-    expect(env.output).toContain(`GH_TOKEN=${PLACEHOLDER_TOKEN}`);
-    expect(env.output).toContain('HTTPS_PROXY=http://127.0.0.1:3128');
-    const environ = await run("for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\"; done");
-    expect(environ.output).toContain(PLACEHOLDER_TOKEN);
-    const config = await run('git config --list --show-origin; cat ~/.gitconfig .git/config');
-    const bound = await run('ls -A /run/caravel');
-    expect(bound.output).toBe('egress.sock\n');
-    const files = await filesUnder(join(dir, 'sandboxes', sandbox.id));
-    expect(files.length).toBeGreaterThan(10);
-    const places = [env.output, environ.output, config.output, ...files];
-    const leaks = tokens.flatMap((token) => places.filter((place) => place.includes(token)));
-    expect(leaks).toHaveLength(0);
+    const places = await secretPlaces(
+      (command) => run(command),
+      join(dir, 'sandboxes', sandbox.id),
+    );
+    expect(places.env).toContain(`GH_TOKEN=${PLACEHOLDER_TOKEN}`);
+    expect(places.env).toContain('HTTPS_PROXY=http://127.0.0.1:3128');
+    expect(places.environ).toContain(PLACEHOLDER_TOKEN);
+    expect(places.gitConfig).toContain('remote.origin.url');
+    expect(places.files.length).toBeGreaterThan(10);
+    expect(tokenLeaks(tokens, places)).toEqual([]);
+    expect((await run('ls -A /run/caravel')).output).toBe('egress.sock\n');
   });
 
   it('gives a thread without a GitHub repository the allowlist but no GitHub', async () => {

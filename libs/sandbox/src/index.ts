@@ -184,6 +184,17 @@ export {
 } from './providers/remote/http-api.provider.js';
 export { HTTP_API_PREFIX } from './providers/remote/http-api.schemas.js';
 export {
+  filesUnder,
+  listenOnLoopback,
+  probeHostPort,
+  secretPlaces,
+  startEgressTargets,
+  tokenLeaks,
+  type EgressTargets,
+  type RunInSandbox,
+  type SecretPlaces,
+} from './testing/egress-probes.js';
+export {
   startFakeSandboxService,
   type FakeSandboxService,
   type FakeSandboxServiceOptions,

@@ -1,13 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeGitHub, testEnvironment } from '@caravel/testing';
 import { applyBotIdentity } from '../git/git-script.js';
 import { BwrapSandboxProvider, bwrapAvailable } from '../providers/bwrap.provider.js';
 import type { Sandbox } from '../sandbox.types.js';
+import {
+  startEgressTargets,
+  type EgressTargets,
+  probeHostPort,
+  secretPlaces,
+  tokenLeaks,
+} from '../testing/egress-probes.js';
 import { EgressProxy } from './egress-proxy.js';
 import { PLACEHOLDER_TOKEN } from './sandbox-egress.js';
 import { RefreshingTokenSource } from './token-source.js';
@@ -38,31 +43,13 @@ async function bareRepository(root: string, repository: string): Promise<string>
   return bare;
 }
 
-async function listen(server: Server | ReturnType<typeof createTcpServer>): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-async function allFiles(dir: string): Promise<Buffer[]> {
-  const out: Buffer[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await allFiles(path)));
-    else if (entry.isFile()) out.push(await readFile(path));
-  }
-  return out;
-}
-
 describeIf('egress proxy with a bwrap sandbox and a fake GitHub', () => {
   let now = Date.parse('2030-01-01T00:00:00Z');
   let root: string;
   let bare: string;
   let github: FakeGitHub;
   let proxy: EgressProxy;
-  let registry: Server;
-  let hostService: ReturnType<typeof createTcpServer>;
-  let hostServicePort: number;
-  const registryAuth: (string | undefined)[] = [];
+  let targets: EgressTargets;
   let provider: BwrapSandboxProvider;
   let sandbox: Sandbox;
 
@@ -84,13 +71,7 @@ describeIf('egress proxy with a bwrap sandbox and a fake GitHub', () => {
       tokenTtlMs: 10 * MINUTE,
     });
     const upstream = await github.start();
-    registry = createServer((incoming, response) => {
-      registryAuth.push(incoming.headers.authorization);
-      response.end(`package ${incoming.url ?? ''}\n`);
-    });
-    const registryPort = await listen(registry);
-    hostService = createTcpServer((socket) => socket.end('host service\n'));
-    hostServicePort = await listen(hostService);
+    targets = await startEgressTargets();
     proxy = new EgressProxy({
       github: {
         gitHost: 'github.test',
@@ -100,7 +81,7 @@ describeIf('egress proxy with a bwrap sandbox and a fake GitHub', () => {
       },
       repository: 'acme/widgets',
       allowlist: ['registry.test'],
-      upstreamOverrides: { 'registry.test': `http://127.0.0.1:${registryPort}` },
+      upstreamOverrides: { 'registry.test': targets.registryUrl },
       tokenSource: new RefreshingTokenSource({
         repository: 'acme/widgets',
         mint: github.mint,
@@ -125,8 +106,7 @@ describeIf('egress proxy with a bwrap sandbox and a fake GitHub', () => {
     await sandbox?.close();
     await proxy?.close();
     await github?.close();
-    registry?.close();
-    hostService?.close();
+    await targets?.close();
     await rm(root, { recursive: true, force: true });
   });
 
@@ -151,27 +131,16 @@ describeIf('egress proxy with a bwrap sandbox and a fake GitHub', () => {
   it('leaves the real token in no place the sandbox can see', async () => {
     const tokens = github.minted.map((minted) => minted.token);
     expect(tokens.length).toBeGreaterThan(0);
-    const env = await run('env');
-    expect(env.output).toContain(`GH_TOKEN=${PLACEHOLDER_TOKEN}`);
-    const environ = await run("for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\"; done");
-    expect(environ.output).toContain(PLACEHOLDER_TOKEN);
-    const config = await run('cat repo/.git/config; cat ~/.gitconfig');
-    const sandboxDir = join(root, 'sandboxes', sandbox.id);
-    const files = (await allFiles(sandboxDir)).map((file) => file.toString('latin1'));
-    expect(files.length).toBeGreaterThan(10);
-    const places = [env.output, environ.output, config.output, ...files];
-    const leaks = tokens.flatMap((token) => places.filter((place) => place.includes(token)));
-    expect(leaks).toHaveLength(0);
+    const places = await secretPlaces(run, join(root, 'sandboxes', sandbox.id), 'repo');
+    expect(places.env).toContain(`GH_TOKEN=${PLACEHOLDER_TOKEN}`);
+    expect(places.environ).toContain(PLACEHOLDER_TOKEN);
+    expect(places.files.length).toBeGreaterThan(10);
+    expect(tokenLeaks(tokens, places)).toEqual([]);
   });
 
   it('cannot reach host services on 127.0.0.1, directly or through the proxy', async () => {
-    for (const port of [5432, 4222, hostServicePort]) {
-      const direct = await run(`(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>&1`);
-      expect(direct.exitCode).not.toBe(0);
-      const viaProxy = await run(
-        `curl -sS -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/`,
-      );
-      expect(viaProxy.output).toBe('403');
+    for (const port of [5432, 4222, targets.hostServicePort]) {
+      expect(await probeHostPort(run, port)).toEqual({ direct: '', viaProxy: '403' });
     }
   });
 
@@ -186,7 +155,7 @@ describeIf('egress proxy with a bwrap sandbox and a fake GitHub', () => {
       `curl -sS -f -H 'Authorization: Bearer ${PLACEHOLDER_TOKEN}' http://registry.test/left-pad`,
     );
     expect(allowed.output).toBe('package /left-pad\n');
-    expect(registryAuth).toEqual([`Bearer ${PLACEHOLDER_TOKEN}`]);
+    expect(targets.registryAuth).toEqual([`Bearer ${PLACEHOLDER_TOKEN}`]);
   });
 
   it('refuses another repository, over git and over the API', async () => {
