@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Sandbox benchmark: exec round trip of `true` in a warm session as a ratio to a raw
-// child_process.spawn('true') measured in the same run, sandbox creation time, and N concurrent
-// sessions each running one command. Bounded counts, no network (bwrap has none at all).
+// child_process.spawn('true') measured in the same run (plain, and with an output listener, which
+// makes the driver stream), sandbox creation time, and N concurrent sessions each running one
+// command. For bwrap also with the egress proxy bridge (a per-sandbox proxy on a Unix socket, the
+// socat forwarder and its supervisor inside). Bounded counts, no network beyond loopback.
 //   node tools/scripts/build.mjs libs/sandbox && node tools/bench/sandbox/run.mjs [--iterations 200]
 // It imports the built `dist` of @caravel/sandbox (see tools/scripts/build.mjs).
 import { spawn } from 'node:child_process';
@@ -10,7 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { BwrapSandboxProvider, LocalSandboxProvider, bwrapAvailable } from '@caravel/sandbox';
+import {
+  BwrapSandboxProvider,
+  EgressProxyPool,
+  LocalSandboxProvider,
+  bwrapAvailable,
+} from '@caravel/sandbox';
 
 const { values } = parseArgs({
   options: {
@@ -53,6 +60,9 @@ async function benchProvider(name, provider) {
   const warm = await provider.create();
   await warm.exec('true');
   const exec = await timeEach(config.iterations, () => warm.exec('true'));
+  const streamed = await timeEach(config.iterations, () =>
+    warm.exec('true', { onOutput: () => undefined }),
+  );
   await provider.delete(warm.id);
 
   const created = [];
@@ -69,7 +79,7 @@ async function benchProvider(name, provider) {
   const concurrentMs = performance.now() - started;
   const wrong = results.filter((r) => r.output !== '42\n').length;
   await Promise.all(boxes.map((box) => provider.delete(box.id)));
-  return { name, exec, creation, concurrentMs, wrong };
+  return { name, exec, streamed, creation, concurrentMs, wrong };
 }
 
 const fmt = (n) => n.toFixed(2).padStart(8);
@@ -81,9 +91,22 @@ try {
   const providers = [
     ['local', new LocalSandboxProvider({ rootDir: join(root, 'l'), logger: quiet })],
   ];
-  if (bwrapAvailable())
+  let pool;
+  if (bwrapAvailable()) {
     providers.push(['bwrap', new BwrapSandboxProvider({ rootDir: join(root, 'b') })]);
-  else process.stdout.write('bwrap not available: measuring local only\n');
+    pool = new EgressProxyPool({
+      dir: join(root, 'e'),
+      github: { gitHost: 'github.com', apiHost: 'api.github.com' },
+      allowlist: [],
+      tokenSource: () => ({ getToken: () => Promise.reject(new Error('no token in the bench')) }),
+      ...(process.getuid?.() === 0 ? { socketOwner: { uid: 65534, gid: 65534 } } : {}),
+    });
+    const egressProxy = { gitHost: 'github.com', apiHost: 'api.github.com', gateway: pool };
+    providers.push([
+      'bwrap+egress',
+      new BwrapSandboxProvider({ rootDir: join(root, 'g'), egressProxy }),
+    ]);
+  } else process.stdout.write('bwrap not available: measuring local only\n');
   process.stdout.write(
     `sandbox bench: ${config.iterations} round trips, ${config.creations} creations, ` +
       `${config.concurrent} concurrent sessions\n` +
@@ -91,14 +114,18 @@ try {
   );
   for (const [name, provider] of providers) {
     const r = await benchProvider(name, provider);
+    const label = name.padEnd(12);
     process.stdout.write(
-      `${name.padEnd(6)} exec('true')    p50 ${fmt(r.exec.p50)} ms  p99 ${fmt(r.exec.p99)} ms  ` +
+      `${label} exec('true')    p50 ${fmt(r.exec.p50)} ms  p99 ${fmt(r.exec.p99)} ms  ` +
         `| x${(r.exec.p50 / raw.p50).toFixed(2)} raw spawn p50\n` +
-        `${name.padEnd(6)} create         p50 ${fmt(r.creation.p50)} ms  p99 ${fmt(r.creation.p99)} ms\n` +
-        `${name.padEnd(6)} ${config.concurrent} concurrent  ${fmt(r.concurrentMs)} ms total ` +
+        `${label} streamed exec   p50 ${fmt(r.streamed.p50)} ms  p99 ${fmt(r.streamed.p99)} ms  ` +
+        `| x${(r.streamed.p50 / raw.p50).toFixed(2)} raw spawn p50\n` +
+        `${label} create         p50 ${fmt(r.creation.p50)} ms  p99 ${fmt(r.creation.p99)} ms\n` +
+        `${label} ${config.concurrent} concurrent  ${fmt(r.concurrentMs)} ms total ` +
         `(create + one command each), ${r.wrong} wrong outputs\n`,
     );
   }
+  await pool?.closeAll();
 } finally {
   await rm(root, { recursive: true, force: true });
 }
