@@ -69,6 +69,10 @@ export const agentSettingsSchema = z.object({
   RUN_MAX_REQUERIES: documented(positiveInt(3), {
     description: 'Unusable model answers in one step before the run ends with exit_format',
   }),
+  RUN_INTERRUPT_POLL_MS: documented(positiveInt(15_000), {
+    description:
+      'How often a run looks for an interrupting message by itself (dispatch notifies it at once; this is the safety net)',
+  }),
   RUN_INITIAL_MODE: documented(z.enum(['edit', 'plan']).default('edit'), {
     description:
       'Mode every run starts in: edit, or plan (no file changes, commits or PRs until the owner approves a plan)',

@@ -23,6 +23,8 @@ const LIMITS = {
   RUN_COMMAND_TIMEOUT_MS: '1500',
   RUN_MAX_CONSECUTIVE_TIMEOUTS: '2',
   RUN_STUCK_THRESHOLD: '3',
+  // No safety-net poll within a test's life: an interrupt reaches the run only by dispatch's notice.
+  RUN_INTERRUPT_POLL_MS: '3600000',
 };
 
 const FIX = shell(
@@ -260,4 +262,36 @@ await describeEachPair('the runner loop, end to end', (kind) => {
     expect(fake.requests.length - before).toBe(3);
     expect(next.diff ?? next.traj.info.submission).toContain('one.txt');
   });
+});
+
+// A total command-time limit small enough to cross with one command: a pair of its own, so the
+// other scenarios keep the default.
+await describeEachPair('the runner loop with a small total command time', (kind) => {
+  let pair: PlatformPair;
+
+  beforeAll(async () => {
+    pair = await startPair(kind, { RUN_MAX_COMMAND_SECONDS: '1', SANDBOX_PROVIDER: 'bwrap' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await pair?.close();
+  });
+
+  it('ends with submitted (exit_total_execution_time) before the next step, autosubmitting the work', async () => {
+    const model = await scriptedModel(scripts, `total-time-${kind}`, [
+      shell('echo first > first.txt'),
+      shell('sleep 2'),
+      shell('echo never > never.txt'),
+      submit(),
+    ]);
+    const out = await runScenario(pair, { prompt: 'take your time', options: { model } });
+
+    expect(out.run).toMatchObject({
+      status: 'completed',
+      exitStatus: 'submitted (exit_total_execution_time)',
+    });
+    expect(out.traj.info.submission).toContain('first.txt');
+    expect(out.traj.info.submission).not.toContain('never.txt');
+    expect(out.traj.info.exit_status).toBe('submitted (exit_total_execution_time)');
+  }, 180_000);
 });

@@ -26,6 +26,7 @@ import { SourceReplyPort, replyAdapters } from './replies/source-reply.port.js';
 import { AdmissionService } from './services/admission.service.js';
 import { DispatchSweepService } from './services/dispatch-sweep.service.js';
 import { DispatchService } from './services/dispatch.service.js';
+import { InterruptNotifier } from './services/interrupt-notifier.js';
 import { ReconcileService } from './services/reconcile.service.js';
 import { ThreadHeadService } from './services/thread-head.service.js';
 import { WakeupService } from './services/wakeup.service.js';
@@ -57,6 +58,7 @@ const defaults = dispatchServiceSettingsSchema.parse({});
     { provide: DISPATCH_CLOCK, useValue: systemClock },
     { provide: REPLY_PORT, useFactory: () => replyPort(defaults) },
     DispatchService,
+    InterruptNotifier,
     AdmissionService,
     RunNotifierService,
     ReconcileService,

@@ -4,6 +4,7 @@ import {
   RunFinishedV1,
   RunStartedV1,
   causedBy,
+  triggerSource,
   uuidV5,
   type DataOf,
   type EnvelopeOf,
@@ -12,7 +13,7 @@ import {
 import type { ReplyChannel } from '@caravel/tools';
 import { AppError, isAppError } from '@caravel/errors';
 import { ThreadMessageRepository } from '@caravel/db';
-import { MessagePublisher, type Bus, type Lease } from '@caravel/messaging';
+import { MessagePublisher, type Bus, type Lease, type Subscription } from '@caravel/messaging';
 import type { MessageQueue, MiddlewareEvent, QueuedMessage } from '@caravel/middleware';
 import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { isSandboxUnreachable, type Sandbox } from '@caravel/sandbox';
@@ -22,7 +23,7 @@ import { RunIntegrationsService } from '../integrations/run-integrations.service
 import { AttemptsService } from './attempts.service.js';
 import { runHumanCommand } from './human-commands.js';
 import { concludeFailure, concludeStream, type StreamEnding } from './conclude-stream.js';
-import { InterruptWatch } from './interrupt-watch.js';
+import { InterruptWatch, listenForInterrupts } from './interrupt-watch.js';
 import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
 import { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import { StepRecorder } from '../agent/step-recorder.js';
@@ -53,7 +54,8 @@ type StartRunData = DataOf<typeof StartRunV1>;
  */
 export function requesterOf(data: Pick<StartRunData, 'source' | 'requestedBy'>): string {
   const id = data.requestedBy.externalId;
-  if (data.source === undefined && /^[a-z]+:/.test(id)) return id;
+  // A run of follow-ups names its first author as `source:id` already, whatever the thread's source.
+  if (triggerSource.options.some((source) => id.startsWith(`${source}:`))) return id;
   return `${data.source ?? 'synthetic'}:${id}`;
 }
 
@@ -163,7 +165,11 @@ export class RunExecutorService {
     announce: (details: RunStartDetails) => Promise<void>,
   ): Promise<RunConclusion> {
     const { threadId, repository, options } = command.data;
-    const watch = new InterruptWatch(() => this.messages.interruptWaiting(threadId));
+    const watch = new InterruptWatch(
+      () => this.messages.interruptWaiting(threadId),
+      this.settings.RUN_INTERRUPT_POLL_MS,
+    );
+    const notices = await this.listenForInterrupts(threadId, watch);
     const context: RunContext = {
       command,
       heartbeat,
@@ -179,7 +185,19 @@ export class RunExecutorService {
       return ending.conclusion;
     } finally {
       watch.stop();
+      await notices?.drain().catch(() => undefined);
     }
+  }
+
+  /** Dispatch's notices of interrupting follow-ups; without them the watch's poll still finds them. */
+  private async listenForInterrupts(
+    threadId: string,
+    watch: InterruptWatch,
+  ): Promise<Subscription | undefined> {
+    return listenForInterrupts(this.bus, threadId, watch).catch((error: unknown) => {
+      this.log.warn(`thread ${threadId}: no interrupt notices, polling only: ${String(error)}`);
+      return undefined;
+    });
   }
 
   /** One agent in the thread's own sandbox. */

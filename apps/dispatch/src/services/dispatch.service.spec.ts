@@ -15,6 +15,7 @@ import type {
 import { jest } from '@jest/globals';
 import type { RunNotifierService } from '../replies/run-notifier.service.js';
 import type { AdmissionService, RunRequest } from './admission.service.js';
+import type { InterruptNotifier } from './interrupt-notifier.js';
 import { DispatchService, followUpRunId } from './dispatch.service.js';
 
 /** A double whose every method must be stubbed: an unexpected call fails loudly. */
@@ -97,6 +98,7 @@ function setup(options: Setup) {
   const publish = jest.fn((_slot: unknown, _cause: unknown) => Promise.resolve());
   const admitWaiting = jest.fn(() => Promise.resolve(0));
   const runEnded = jest.fn(() => Promise.resolve());
+  const notify = jest.fn((_threadId: string, _messageId: string) => Promise.resolve());
   const setStatus = jest.fn(() => Promise.resolve(options.claimed));
   const create = jest.fn(() => Promise.resolve({ run: options.created, created: true }));
   const markFinished = jest.fn(() => Promise.resolve(null));
@@ -124,6 +126,7 @@ function setup(options: Setup) {
     strict<AdmissionService>({ request: publish, admitWaiting }),
     strict<RunNotifierService>({ runEnded }),
     { now: () => NOW },
+    strict<InterruptNotifier>({ notify }),
   );
   return {
     service,
@@ -135,6 +138,7 @@ function setup(options: Setup) {
     take,
     admitWaiting,
     runEnded,
+    notify,
   };
 }
 
@@ -169,7 +173,7 @@ describe('DispatchService', () => {
   });
 
   it('sends a trigger for a busy thread to the active run instead of starting another', async () => {
-    const { service, publish, enqueue, markFinished } = setup({
+    const { service, publish, enqueue, markFinished, notify } = setup({
       created: run({ id: runId }),
       claimed: null,
       current: thread({ activeRunId: 'someone-else' }),
@@ -191,6 +195,7 @@ describe('DispatchService', () => {
       summary: 'joined the active run',
     });
     expect(publish).not.toHaveBeenCalled();
+    expect(notify).not.toHaveBeenCalled(); // injected before the next model call: nothing to stop
   });
 
   it('a person writing in a source channel interrupts the busy thread; synthetic messages join it', async () => {
@@ -198,7 +203,7 @@ describe('DispatchService', () => {
       { ...trigger.data, source: 'slack', deliveryId: 'Ev1' },
       { source: 'ingress' },
     );
-    const { service, enqueue } = setup({
+    const { service, enqueue, notify } = setup({
       created: run({ id: runIdForTrigger(fromSlack.id) }),
       claimed: null,
       current: thread({ activeRunId: 'someone-else' }),
@@ -209,6 +214,8 @@ describe('DispatchService', () => {
     expect(enqueue).toHaveBeenCalledWith(
       expect.objectContaining({ id: fromSlack.id, delivery: 'interrupt' }),
     );
+    // The run holding the thread is told at once.
+    expect(notify).toHaveBeenCalledWith(fromSlack.data.threadId, fromSlack.id);
   });
 
   it('a message for a thread whose run still waits for a slot joins it before its first call', async () => {

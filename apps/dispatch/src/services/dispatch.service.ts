@@ -31,6 +31,7 @@ import { RunNotifierService } from '../replies/run-notifier.service.js';
 import { AdmissionService, repositoryKey } from './admission.service.js';
 import { followUpDelivery } from './follow-up-policy.js';
 import { followUpPrompt } from './follow-up-prompt.js';
+import { InterruptNotifier } from './interrupt-notifier.js';
 import { isHumanTrigger } from './wakeup-policy.js';
 
 const SOURCE = 'dispatch';
@@ -82,6 +83,7 @@ export class DispatchService {
     @Inject(AdmissionService) private readonly admission: AdmissionService,
     @Inject(RunNotifierService) private readonly notifier: RunNotifierService,
     @Inject(DISPATCH_CLOCK) private readonly clock: Clock,
+    @Inject(InterruptNotifier) private readonly interrupts: InterruptNotifier,
   ) {}
 
   async onTrigger(trigger: EnvelopeOf<typeof TriggerReceivedV1>): Promise<void> {
@@ -166,6 +168,10 @@ export class DispatchService {
   /** The trigger's text joins the thread's active run (or the next one). */
   private async join(trigger: EnvelopeOf<typeof TriggerReceivedV1>, run: RunRow): Promise<void> {
     const { threadId, source, author, text, trusted } = trigger.data;
+    const delivery =
+      trigger.data.kind === 'command' || (await this.activeRunWaits(threadId))
+        ? 'inject'
+        : followUpDelivery(source);
     await this.messages.enqueue({
       id: trigger.id,
       threadId,
@@ -173,11 +179,10 @@ export class DispatchService {
       text,
       trusted,
       kind: trigger.data.kind,
-      delivery:
-        trigger.data.kind === 'command' || (await this.activeRunWaits(threadId))
-          ? 'inject'
-          : followUpDelivery(source),
+      delivery,
     });
+    // The run stops at once rather than at its next poll.
+    if (delivery === 'interrupt') await this.interrupts.notify(threadId, trigger.id);
     if (run.status !== 'merged') {
       await this.runs.markFinished(run.id, { status: 'merged', summary: 'joined the active run' });
       this.log.log(`thread ${threadId} is busy: message ${trigger.id} joins its active run`);
