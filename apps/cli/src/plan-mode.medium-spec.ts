@@ -1,92 +1,146 @@
 import { ThreadPlanRepository } from '@caravel/db';
-import { startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
-import { scenarioOutcome, sendFollowUp, startScenario } from './testing/scenario-run.js';
+import type { TriggerSource } from '@caravel/contracts';
+import { expect, it } from '@jest/globals';
+import { describeEachPair } from './testing/platform-pairs.js';
+import {
+  scenarioOutcome,
+  sendFollowUp,
+  startScenario,
+  type ScenarioOutcome,
+  type StartedScenario,
+} from './testing/scenario-run.js';
+import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './testing/suite-fixtures.js';
 
 // Plan mode end to end through dispatch, the runner and the sandbox broker, on both pairs: the
 // model's tool list is read from the requests the fake provider received.
 const MUTATING = ['write_file', 'edit_file', 'execute', 'commit_and_open_pr'];
 const MODEL = { model: 'openai-compatible:plan-model' };
+/** The thread's owner: `startScenario` asks as `synthetic:scenario`. */
+const OWNER = { source: 'synthetic' as TriggerSource, author: 'scenario' };
 
-let fake: FakeLlmServer;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAi();
-});
-
-afterAll(async () => {
-  await fake.close();
-});
+const fake = fakeOpenAiForFile();
 
 const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, args }] });
 
 /** The tool names offered on each model request since `from`. */
 function offeredSince(from: number): string[][] {
-  return fake.requests.slice(from).map((request) => {
-    const tools = (request.body?.['tools'] ?? []) as { function?: { name?: string } }[];
-    return tools.map((tool) => tool.function?.name ?? '?');
-  });
+  return fake()
+    .requests.slice(from)
+    .map((request) => {
+      const tools = (request.body?.['tools'] ?? []) as { function?: { name?: string } }[];
+      return tools.map((tool) => tool.function?.name ?? '?');
+    });
+}
+
+/** The observation of the latest step that called `tool` (a thread's `.traj` holds its history). */
+function observationOf(outcome: ScenarioOutcome, tool: string): string | undefined {
+  return outcome.traj.trajectory.findLast((step) => step.action.includes(tool))?.observation;
 }
 
 await describeEachPair('plan mode, end to end', (kind) => {
-  let pair: PlatformPair;
+  const pair = pairForSuite(kind, () => ({
+    OPENAI_COMPATIBLE_BASE_URL: fake().baseUrl,
+    SANDBOX_PROVIDER: 'bwrap',
+  }));
 
-  beforeAll(async () => {
-    pair = await startPair(kind, {
-      OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
-      SANDBOX_PROVIDER: 'bwrap',
-    });
-  }, 60_000);
+  /** A person's message on the thread (a Slack person by default), run to its end. */
+  async function followUp(
+    started: StartedScenario,
+    text: string,
+    from: { source: TriggerSource; author: string } = { source: 'slack', author: 'U-person' },
+  ): Promise<ScenarioOutcome> {
+    const runId = await sendFollowUp(pair(), started.threadId, text, from.source, from.author);
+    return scenarioOutcome(pair(), started, runId, SLOW_RUN_TIMEOUT_MS);
+  }
 
-  afterAll(async () => {
-    await pair?.close();
-  });
+  it(
+    "hides the mutating tools while planning, refuses a non-owner's approval, and edits again after the owner's",
+    async () => {
+      const before = fake().requests.length;
+      fake().enqueue(
+        call('enter_plan_mode', { user_request: 'make a plan first' }),
+        call('write_file', { path: 'src/slugify.js', content: 'broken' }),
+        call('save_plan', {
+          title: 'Fix slugify',
+          content: '# Plan\n1. Trim every dash.\n<script>x</script>',
+        }),
+        call('submit', {}),
+      );
+      const started = await startScenario(pair(), {
+        prompt: 'Please make a plan first: how would you fix the trailing dash?',
+        options: MODEL,
+      });
+      const first = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
 
-  it('offers no mutating tool while planning, saves the plan, and refuses a non-owner approval', async () => {
-    const before = fake.requests.length;
-    fake.enqueue(
-      call('enter_plan_mode', { user_request: 'make a plan first' }),
-      call('write_file', { path: 'src/slugify.js', content: 'broken' }),
-      call('save_plan', {
+      expect(first.run.exitStatus).toBe('submitted');
+      const planning = offeredSince(before);
+      expect(planning).toHaveLength(4);
+      expect(planning[0]).toEqual(expect.arrayContaining(MUTATING));
+      for (const names of planning.slice(1)) {
+        for (const mutating of MUTATING) expect(names).not.toContain(mutating);
+      }
+      expect(first.diff ?? '').not.toContain('broken');
+      const plans = new ThreadPlanRepository(pair().database.db);
+      expect(await plans.latest(started.threadId)).toMatchObject({
+        revision: 1,
         title: 'Fix slugify',
-        content: '# Plan\n1. Trim every dash.\n<script>x</script>',
-      }),
-      call('submit', {}),
-    );
-    const started = await startScenario(pair, {
-      prompt: 'Please make a plan first: how would you fix the trailing dash?',
-      options: MODEL,
-    });
-    const first = await scenarioOutcome(pair, started);
+        content: '# Plan\n1. Trim every dash.\n&lt;script>x&lt;/script>',
+        status: 'awaiting_approval',
+      });
 
-    expect(first.run.exitStatus).toBe('submitted');
-    const planning = offeredSince(before);
-    expect(planning).toHaveLength(4);
-    expect(planning[0]).toEqual(expect.arrayContaining(MUTATING));
-    for (const names of planning.slice(1)) {
-      for (const mutating of MUTATING) expect(names).not.toContain(mutating);
-    }
-    expect(first.diff ?? '').not.toContain('broken');
-    const plans = new ThreadPlanRepository(pair.database.db);
-    expect(await plans.latest(started.threadId)).toMatchObject({
-      revision: 1,
-      title: 'Fix slugify',
-      content: '# Plan\n1. Trim every dash.\n&lt;script>x&lt;/script>',
-      status: 'awaiting_approval',
-    });
+      // Someone else's "approved" is refused: plan mode stays on.
+      const refusing = fake().requests.length;
+      fake().enqueue(call('approve_plan', { feedback: 'go' }), call('submit', {}));
+      const second = await followUp(started, 'approved, go ahead');
 
-    const approving = fake.requests.length;
-    fake.enqueue(call('approve_plan', { feedback: 'go' }), call('submit', {}));
-    const runId = await sendFollowUp(pair, started.threadId, 'approved, go ahead');
-    const second = await scenarioOutcome(pair, started, runId);
+      expect(second.run.exitStatus).toBe('submitted');
+      expect(observationOf(second, 'approve_plan')).toMatch(/FORBIDDEN.*Only the thread's owner/);
+      for (const names of offeredSince(refusing)) {
+        for (const mutating of MUTATING) expect(names).not.toContain(mutating);
+      }
+      expect((await plans.latest(started.threadId))?.status).toBe('awaiting_approval');
 
-    expect(second.run.exitStatus).toBe('submitted');
-    const refusal = second.traj.trajectory.find((step) => step.action.includes('approve_plan'));
-    expect(refusal?.observation).toMatch(/FORBIDDEN.*Only the thread's owner/);
-    for (const names of offeredSince(approving)) {
-      for (const mutating of MUTATING) expect(names).not.toContain(mutating);
-    }
-    expect((await plans.latest(started.threadId))?.status).toBe('awaiting_approval');
-  }, 240_000);
+      // The owner approves in words in the source channel: the approving run gets its tools back.
+      const approving = fake().requests.length;
+      fake().enqueue(call('approve_plan', { feedback: 'looks right' }), call('submit', {}));
+      const third = await followUp(started, 'Approved, go ahead with the plan.', OWNER);
+
+      expect(third.run.exitStatus).toBe('submitted');
+      expect(observationOf(third, 'approve_plan')).toMatch(
+        /approved by synthetic:scenario; plan mode is off/,
+      );
+      const [beforeApproval, afterApproval] = offeredSince(approving);
+      for (const mutating of MUTATING) expect(beforeApproval).not.toContain(mutating);
+      expect(afterApproval).toEqual(expect.arrayContaining(MUTATING));
+      expect(await plans.latest(started.threadId)).toMatchObject({
+        status: 'approved',
+        approvedBy: 'synthetic:scenario',
+        feedback: 'looks right',
+      });
+
+      // The next run edits again, and its change lands on the thread's branch.
+      const editing = fake().requests.length;
+      fake().enqueue(
+        call('write_file', {
+          path: 'src/slugify.js',
+          content: 'export const slugify = (s) => s.replace(/-+$/, "");\n',
+        }),
+        call('commit_and_open_pr', {
+          commit_message: 'Trim trailing dashes',
+          title: 'Trim trailing dashes',
+          body: 'As planned.',
+        }),
+        call('submit', {}),
+      );
+      const fourth = await followUp(started, 'Now carry it out.', OWNER);
+
+      expect(fourth.run.exitStatus).toBe('submitted');
+      const edits = offeredSince(editing);
+      expect(edits).toHaveLength(3);
+      for (const names of edits) expect(names).toEqual(expect.arrayContaining(MUTATING));
+      expect(observationOf(fourth, 'write_file')).not.toMatch(/was not run/);
+      expect(fourth.diff).toContain('s.replace(/-+$/, "")');
+    },
+    4 * SLOW_RUN_TIMEOUT_MS,
+  );
 });

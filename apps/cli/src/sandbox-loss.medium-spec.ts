@@ -1,11 +1,12 @@
 import { RunNoticeRepository, SandboxRepository, ThreadRepository } from '@caravel/db';
-import { FakeSlack, startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
+import { FakeSlack } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
-import { scenarioOutcome, sendFollowUp, startScenarioFrom } from './testing/scenario-run.js';
+import { describeEachPair } from './testing/platform-pairs.js';
+import { scenarioOutcome, sendFollowUp, startScenarioFrom, until } from './testing/scenario-run.js';
+import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './testing/suite-fixtures.js';
 
 // Issue 7's acceptance on both pairs: a thread whose sandbox was deleted under it (its directory
 // removed behind the broker's back) gets one clear message in its source channel, its next run
@@ -13,20 +14,21 @@ import { scenarioOutcome, sendFollowUp, startScenarioFrom } from './testing/scen
 const BOT_TOKEN = 'xoxb-sandbox-loss';
 const CHANNEL = 'C-sandbox-loss';
 const MODEL = { model: 'openai-compatible:sandbox-loss-model' };
-const SCENARIO_TIMEOUT_MS = 180_000;
 
-let fake: FakeLlmServer;
+const fake = fakeOpenAiForFile();
 let slack: FakeSlack;
+let sandboxRoot: string;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAi();
   slack = new FakeSlack().addToken(BOT_TOKEN).addChannel(CHANNEL);
   await slack.listen();
+  sandboxRoot = await mkdtemp(join(tmpdir(), 'caravel-sandbox-loss-'));
+  await chmod(sandboxRoot, 0o755); // the sandbox user must reach the sandboxes inside
 });
 
 afterAll(async () => {
-  await fake.close();
   await slack.close();
+  await rm(sandboxRoot, { recursive: true, force: true });
 });
 
 const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, args }] });
@@ -38,35 +40,15 @@ function postsIn(threadTs: string): string[] {
     .map((m) => m.text);
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 600; i += 1) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 await describeEachPair('a thread whose sandbox was deleted under it', (kind) => {
-  let pair: PlatformPair;
-  let sandboxRoot: string;
-
-  beforeAll(async () => {
-    sandboxRoot = await mkdtemp(join(tmpdir(), 'caravel-sandbox-loss-'));
-    await chmod(sandboxRoot, 0o755);
-    pair = await startPair(kind, {
-      OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
-      SANDBOX_PROVIDER: 'bwrap',
-      SANDBOX_ROOT: sandboxRoot,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_API_URL: slack.apiUrl,
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await pair?.close();
-    await rm(sandboxRoot, { recursive: true, force: true });
-  });
+  const root = () => join(sandboxRoot, kind);
+  const pair = pairForSuite(kind, () => ({
+    OPENAI_COMPATIBLE_BASE_URL: fake().baseUrl,
+    SANDBOX_PROVIDER: 'bwrap',
+    SANDBOX_ROOT: root(),
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_API_URL: slack.apiUrl,
+  }));
 
   it(
     'tells the source channel once, ends exit_environment_error and binds no new sandbox',
@@ -77,30 +59,30 @@ await describeEachPair('a thread whose sandbox was deleted under it', (kind) => 
         replyTo: { channel: CHANNEL, threadTs },
         author: 'U-owner',
       };
-      fake.enqueue(call('execute', { command: 'echo unpushed > notes.txt' }), call('submit', {}));
+      fake().enqueue(call('execute', { command: 'echo unpushed > notes.txt' }), call('submit', {}));
       const started = await startScenarioFrom(
-        pair,
+        pair(),
         { prompt: 'keep notes', options: MODEL },
         origin,
       );
-      const first = await scenarioOutcome(pair, started, started.runId, SCENARIO_TIMEOUT_MS);
+      const first = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
       expect(first.run.exitStatus).toBe('submitted');
-      const sandboxes = new SandboxRepository(pair.database.db);
+      const sandboxes = new SandboxRepository(pair().database.db);
       const bound = await sandboxes.getByThread(started.threadId);
       expect(bound).not.toBeNull();
       const sandboxId = bound?.externalId ?? '';
-      expect(await readdir(sandboxRoot)).toContain(sandboxId);
+      expect(await readdir(root())).toContain(sandboxId);
 
       // Deleted behind the broker's back, not through it.
-      await rm(join(sandboxRoot, sandboxId), { recursive: true, force: true });
+      await rm(join(root(), sandboxId), { recursive: true, force: true });
       const postsBefore = postsIn(threadTs).length;
-      const modelCallsBefore = fake.requests.length;
-      const runId = await sendFollowUp(pair, started.threadId, 'carry on', 'slack', 'U-owner');
-      const second = await scenarioOutcome(pair, started, runId, SCENARIO_TIMEOUT_MS);
+      const modelCallsBefore = fake().requests.length;
+      const runId = await sendFollowUp(pair(), started.threadId, 'carry on', 'slack', 'U-owner');
+      const second = await scenarioOutcome(pair(), started, runId, SLOW_RUN_TIMEOUT_MS);
 
       expect(second.run).toMatchObject({ status: 'failed', exitStatus: 'exit_environment_error' });
       await until(async () => {
-        const thread = await new ThreadRepository(pair.database.db).get(started.threadId);
+        const thread = await new ThreadRepository(pair().database.db).get(started.threadId);
         return thread?.status === 'idle' ? thread : undefined;
       }, 'dispatch to free the thread');
       // The failure reply is the last thing dispatch does with an ending: give it its moment.
@@ -110,13 +92,13 @@ await describeEachPair('a thread whose sandbox was deleted under it', (kind) => 
       expect(posts[0]).toMatch(
         /^I stopped: this thread's sandbox .*cannot be reached; it was deleted or is unavailable\./,
       );
-      expect(await new RunNoticeRepository(pair.database.db).sent(runId, 'failure')).toBe(true);
-      expect(fake.requests.length).toBe(modelCallsBefore);
+      expect(await new RunNoticeRepository(pair().database.db).sent(runId, 'failure')).toBe(true);
+      expect(fake().requests.length).toBe(modelCallsBefore);
       expect((await sandboxes.getByThread(started.threadId))?.externalId).toBe(sandboxId);
       expect(await sandboxes.listRetired(started.threadId)).toEqual([]);
-      expect(await readdir(sandboxRoot)).not.toContain(sandboxId);
-      expect(await readdir(sandboxRoot)).toHaveLength(0);
+      expect(await readdir(root())).not.toContain(sandboxId);
+      expect(await readdir(root())).toHaveLength(0);
     },
-    2 * SCENARIO_TIMEOUT_MS,
+    2 * SLOW_RUN_TIMEOUT_MS,
   );
 });

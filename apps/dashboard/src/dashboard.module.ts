@@ -12,6 +12,7 @@ import { ThreadsController } from './controllers/threads.controller.js';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from './dashboard.settings.js';
 import { ActionTokenGuard } from './http/action-token.guard.js';
 import { RunEventsHandler } from './handlers/run-events.handler.js';
+import { ProfilesService } from './services/profiles.service.js';
 import { RunEventIndexService } from './services/run-event-index.service.js';
 import { ThreadActionsService } from './services/thread-actions.service.js';
 import { ThreadQueryService } from './services/thread-query.service.js';
@@ -37,6 +38,7 @@ export class DashboardModule {
         RunEventIndexService,
         ThreadQueryService,
         ThreadActionsService,
+        ProfilesService,
         repositoryProvider(ThreadRepository),
         repositoryProvider(RunRepository),
         repositoryProvider(RunEventRepository),

@@ -110,4 +110,5 @@ export {
 export {
   UserProfileRepository,
   type UserProfileRow,
+  type UserProfileSave,
 } from './repositories/user-profile.repository.js';

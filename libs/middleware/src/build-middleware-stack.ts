@@ -12,7 +12,10 @@ import {
 import { excludeToolsMiddleware } from './exclude-tools.middleware.js';
 import { planModeMiddleware, type AgentMode } from './plan-mode.middleware.js';
 import { prepareAgentRunMiddleware } from './prepare-agent-run.middleware.js';
-import { pullRequestCreationGuardMiddleware } from './pull-request-creation-guard.middleware.js';
+import {
+  pullRequestCreationGuardMiddleware,
+  type PullRequestPolicy,
+} from './pull-request-creation-guard.middleware.js';
 import { pullRequestVerdictGuardMiddleware } from './pull-request-verdict-guard.middleware.js';
 import { slackAssistantStatusMiddleware } from './slack-assistant-status.middleware.js';
 import type {
@@ -24,6 +27,7 @@ import type {
   MiddlewareEventSink,
   RunPreparationPort,
   StepLimitNotifier,
+  UserInstructionsLookup,
 } from './ports.js';
 import { sandboxCircuitBreakerMiddleware } from './sandbox-circuit-breaker.middleware.js';
 import { sanitizeToolInputsMiddleware } from './sanitize-tool-inputs.middleware.js';
@@ -46,6 +50,8 @@ export interface MiddlewarePorts {
   preparation?: RunPreparationPort;
   /** The source channel's "is working…" status (default: none, e.g. not a Slack thread). */
   assistantStatus?: AssistantStatusPort;
+  /** People's standing instructions, attached to their queued messages (default: none). */
+  userInstructions?: UserInstructionsLookup;
 }
 
 /** Plan mode's settings for one run. */
@@ -103,6 +109,8 @@ export interface MiddlewareStackOptions {
   pullRequestToolName?: string;
   /** Tools whose `command` runs in a shell, read by the PR guards (default `execute`). */
   shellToolNames?: readonly string[];
+  /** The requester's "always create PRs" policy, kept by the creation guard (default: off). */
+  pullRequestPolicy?: PullRequestPolicy;
   /** Plan mode (default: runs start editing and nothing is hidden). */
   planMode?: PlanModeSettings;
 }
@@ -135,6 +143,7 @@ function builders(o: MiddlewareStackOptions): Builders {
         events: ports.events,
         pullRequestToolName: o.pullRequestToolName ?? 'commit_and_open_pr',
         ...shells,
+        ...(o.pullRequestPolicy ? { policy: o.pullRequestPolicy } : {}),
       }),
     'pull-request-verdict-guard': () =>
       pullRequestVerdictGuardMiddleware({ events: ports.events, ...shells }),
@@ -144,6 +153,7 @@ function builders(o: MiddlewareStackOptions): Builders {
         queue: ports.queue,
         isTrustedAuthor: o.isTrustedAuthor,
         events: ports.events,
+        ...(ports.userInstructions ? { userInstructions: ports.userInstructions } : {}),
       }),
     'slack-assistant-status': () =>
       slackAssistantStatusMiddleware({

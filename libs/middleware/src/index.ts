@@ -11,6 +11,7 @@ export type {
   QueuedMessage,
   StepLimitNotice,
   StepLimitNotifier,
+  UserInstructionsLookup,
 } from './ports.js';
 export { RUN_EXIT_STATUSES, type RunExitStatus } from './run-exit.state.js';
 export { findAppError } from './error-inspection.js';
@@ -99,6 +100,7 @@ export {
 export {
   pullRequestCreationGuardMiddleware,
   type PullRequestCreationGuardOptions,
+  type PullRequestPolicy,
 } from './pull-request-creation-guard.middleware.js';
 export { excludeToolsMiddleware, type ExcludeToolsOptions } from './exclude-tools.middleware.js';
 export {

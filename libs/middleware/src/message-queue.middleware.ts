@@ -1,8 +1,13 @@
 import { HumanMessage } from '@langchain/core/messages';
-import { UNTRUSTED_TAG, wrapUntrusted } from '@caravel/tools';
+import { UNTRUSTED_TAG, withUserInstructions, wrapUntrusted } from '@caravel/tools';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { describeError } from './error-inspection.js';
-import type { MessageQueue, MiddlewareEventSink, QueuedMessage } from './ports.js';
+import type {
+  MessageQueue,
+  MiddlewareEventSink,
+  QueuedMessage,
+  UserInstructionsLookup,
+} from './ports.js';
 
 /** Parameters of {@link messageQueueMiddleware}. */
 export interface MessageQueueOptions {
@@ -11,6 +16,8 @@ export interface MessageQueueOptions {
   /** Whether an author's words may be read as instructions (e.g. a member of the team). */
   isTrustedAuthor: (author: string) => boolean;
   events: MiddlewareEventSink;
+  /** Each author's standing instructions, attached to their messages (default: none are). */
+  userInstructions?: UserInstructionsLookup;
 }
 
 /** The untrusted marker; the envelope helper lives in @caravel/tools (shared with channel tools). */
@@ -35,10 +42,27 @@ export function renderQueuedMessage(message: QueuedMessage, trusted: boolean): s
 /**
  * Before each model call, turns messages that reached the thread mid-run into user messages, in
  * arrival order, each exactly once (a message already in the conversation is not added again).
- * A queue that cannot be read is reported and tried again before the next call.
+ * A trusted author's message carries that author's standing instructions (never anyone else's);
+ * an untrusted author's carries none. A queue that cannot be read is reported and tried again
+ * before the next call; instructions that cannot be read are reported and left out.
  */
 export function messageQueueMiddleware(options: MessageQueueOptions): AgentMiddleware {
   const { threadId, queue, isTrustedAuthor, events } = options;
+  const render = async (message: QueuedMessage): Promise<string> => {
+    const trusted = isTrustedAuthor(message.author);
+    const text = renderQueuedMessage(message, trusted);
+    // A person's command (takeover) is not a request: it carries no instructions.
+    if (!trusted || message.metadata || !options.userInstructions) return text;
+    const instructions = await options.userInstructions
+      .instructionsOf(message.author)
+      .catch((error: unknown) => {
+        const reason = describeError(error);
+        events.emit({ type: 'user_instructions_unavailable', person: message.author, reason });
+        return null;
+      });
+    if (instructions === null) return text;
+    return withUserInstructions(text, [{ person: message.author, instructions }]);
+  };
   return createMiddleware({
     name: 'message-queue',
     beforeModel: async (state) => {
@@ -57,15 +81,17 @@ export function messageQueueMiddleware(options: MessageQueueOptions): AgentMiddl
         return true;
       });
       if (fresh.length === 0) return undefined;
-      const messages = fresh.map(
-        (message) =>
+      const messages: HumanMessage[] = [];
+      for (const message of fresh) {
+        messages.push(
           new HumanMessage({
             id: queuedMessageId(message),
-            content: renderQueuedMessage(message, isTrustedAuthor(message.author)),
+            content: await render(message),
             // Kept with the message in the checkpoint, so a resumed run still knows what it was.
             ...(message.metadata ? { additional_kwargs: { caravel: message.metadata } } : {}),
           }),
-      );
+        );
+      }
       return { messages };
     },
   });

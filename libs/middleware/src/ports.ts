@@ -25,6 +25,12 @@ export interface MessageQueue {
   drain(threadId: string): Promise<QueuedMessage[]>;
 }
 
+/** Each person's standing instructions (`save_user_instructions`), by `source:id`. */
+export interface UserInstructionsLookup {
+  /** The person's instructions, or null when they saved none. */
+  instructionsOf(person: string): Promise<string | null>;
+}
+
 /** What the step-limit notice tells the source channel. */
 export interface StepLimitNotice {
   threadId: string;
@@ -51,6 +57,7 @@ export type MiddlewareEvent =
   | { type: 'step_limit_notice_failed'; reason: string }
   | { type: 'agents_md_unavailable'; path: string; reason: string }
   | { type: 'message_queue_unavailable'; threadId: string; reason: string }
+  | { type: 'user_instructions_unavailable'; person: string; reason: string }
   | {
       /** An answer the model had to give again; recorded in the trajectory, not the history. */
       type: 'requery';
@@ -68,6 +75,8 @@ export type MiddlewareEvent =
   | { type: 'run_limit_reached'; reason: string; message: string }
   | { type: 'model_retry'; attempt: number; waitMs: number; reason: string }
   | { type: 'shell_command_blocked'; guard: string; what: string }
+  | { type: 'pull_request_required'; tool: string }
+  | { type: 'pull_request_policy_unmet' }
   | { type: 'tool_hidden_call_refused'; tool: string; reason: string }
   | { type: 'plan_mode_changed'; active: boolean; by: string }
   | { type: 'assistant_status_failed'; reason: string }

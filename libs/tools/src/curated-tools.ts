@@ -29,6 +29,8 @@ export interface MainAgentPorts {
   sandbox: ToolSandbox;
   channel: ReplyChannel;
   scm: ScmPort;
+  /** Pull requests open as drafts (default) or, false, ready for review: the requester's choice. */
+  draftPullRequests?: boolean;
 }
 
 /** What the chat agent's tools are bound to: no SCM, it never publishes. */
@@ -52,7 +54,7 @@ export function curatedTools(
   return [
     ...workspaceTools(ports.sandbox, resolved),
     replyToUserTool(ports.channel),
-    commitAndOpenPrTool(ports.scm),
+    commitAndOpenPrTool(ports.scm, { draft: ports.draftPullRequests ?? true }),
     submitTool(ports.sandbox, resolved),
     forfeitTool(),
     noOpTool(),

@@ -154,3 +154,10 @@ export {
   reportPlatformIssueTool,
   saveUserInstructionsTool,
 } from './tools/agent-profile.tools.js';
+export {
+  USER_INSTRUCTIONS_TAG,
+  neutraliseInstructionMarkers,
+  userInstructionsBlock,
+  withUserInstructions,
+  type PersonInstructions,
+} from './tools/agent-profile.instructions.js';

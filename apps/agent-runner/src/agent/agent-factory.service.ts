@@ -31,8 +31,10 @@ import {
   type ChannelPorts,
   type ReplyChannel,
   type ScmPort,
+  withUserInstructions,
 } from '@caravel/tools';
 import {
+  ThreadMessageRepository,
   ThreadPlanRepository,
   UserInstructionsRepository,
   UserProfileRepository,
@@ -48,10 +50,12 @@ import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { SandboxAgentsFileFinder } from './agents-file-finder.js';
 import { CheckpointerService } from './checkpointer.service.js';
 import { contextWindowOf, pricingFor } from './model-pricing.js';
+import { RunPeopleTracker } from './run-people.js';
 import { promptMessageId } from './run-stream.js';
 import { SandboxLossNotice } from './sandbox-loss.notice.js';
 import { sandboxSyntaxChecker } from './sandbox-syntax-checker.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { instructionsLookup, openingInstructions } from './user-instructions.js';
 
 /** What one run's agent is built from. */
 export interface AgentRunInputs {
@@ -81,15 +85,18 @@ export interface AgentRunInputs {
   assistantStatus?: AssistantStatusPort;
 }
 
-/** Tells the run's team to open a pull request whenever the run changed files. */
+/** Tells the agent that the person who asked wants a pull request whenever files changed. */
 const ALWAYS_CREATE_PRS =
-  'Team policy: always create pull requests. Whenever you changed files, end by calling ' +
-  'commit_and_open_pr (it updates the pull request already open for your branch).';
+  'Pull request policy: always create pull requests. Whenever you changed files, call ' +
+  'commit_and_open_pr before you submit (it updates the pull request already open for your ' +
+  'branch); submit is refused while your changes are not in it.';
 
 export interface BuiltAgent {
   agent: ReturnType<typeof createAgent>;
   model: ResolvedModel;
   recursionLimit: number;
+  /** The run's opening message as the model sees it: with its authors' standing instructions. */
+  openingMessage: (prompt: string) => string;
 }
 
 /**
@@ -106,6 +113,7 @@ export class AgentFactoryService {
     @Inject(UserInstructionsRepository) private readonly instructions: UserInstructionsRepository,
     @Inject(UserProfileRepository) private readonly profiles: UserProfileRepository,
     @Inject(SandboxLossNotice) private readonly sandboxLoss: SandboxLossNotice,
+    @Inject(ThreadMessageRepository) private readonly messages: ThreadMessageRepository,
   ) {}
 
   private readonly log = new Logger('AgentFactory');
@@ -113,6 +121,10 @@ export class AgentFactoryService {
   async build(inputs: AgentRunInputs): Promise<BuiltAgent> {
     const profile = inputs.requestedBy ? await this.profiles.get(inputs.requestedBy) : null;
     const model = this.resolve(inputs.options, profile);
+    // The requester's own "always create PRs" choice, else the team's.
+    const alwaysCreatePrs =
+      profile?.alwaysCreatePullRequests ?? this.settings.RUN_ALWAYS_CREATE_PRS;
+    const people = await this.people(inputs);
     const chatModel = createChatModel(model, this.credentials(), {
       timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
       fileRoot: inputs.fileRoot,
@@ -120,17 +132,23 @@ export class AgentFactoryService {
     const scm = inputs.scm ?? new LocalGitScm(inputs.workspace);
     const caravelTools = [
       ...curatedTools(
-        { sandbox: inputs.workspace.tools, channel: inputs.channel, scm },
+        {
+          sandbox: inputs.workspace.tools,
+          channel: inputs.channel,
+          scm,
+          draftPullRequests: profile?.draftPullRequests ?? true,
+        },
         { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
       ),
       ...channelTools(inputs.channelPorts ?? {}),
-      ...agentStateTools(await this.statePorts(inputs)),
+      ...agentStateTools(this.statePorts(inputs.threadId, people)),
     ];
     const middleware = buildMiddlewareStack({
       threadId: inputs.threadId,
       ports: {
         agentsFiles: new SandboxAgentsFileFinder(inputs.workspace.sandbox),
-        queue: inputs.queue,
+        queue: people.following(inputs.queue),
+        userInstructions: instructionsLookup(this.instructions),
         notifier: inputs.notifier,
         events: inputs.events,
         clock: systemClock,
@@ -138,6 +156,10 @@ export class AgentFactoryService {
         ...(inputs.assistantStatus ? { assistantStatus: inputs.assistantStatus } : {}),
       },
       isSandboxUnreachable,
+      pullRequestPolicy: {
+        alwaysCreate: alwaysCreatePrs,
+        changes: () => inputs.workspace.tools.diff(),
+      },
       excludedTools: this.settings.RUN_EXCLUDED_TOOLS.split(',')
         .map((name) => name.trim())
         .filter((name) => name !== ''),
@@ -167,13 +189,18 @@ export class AgentFactoryService {
       checkpointer: await this.checkpointer.get(),
       systemPrompt: [
         buildSystemPrompt({ repositoryInstructions: agentsMd }),
-        ...(this.settings.RUN_ALWAYS_CREATE_PRS ? [ALWAYS_CREATE_PRS] : []),
+        ...(alwaysCreatePrs ? [ALWAYS_CREATE_PRS] : []),
       ].join('\n\n'),
     });
+    const opening = await openingInstructions(
+      { messages: this.messages, instructions: this.instructions },
+      inputs,
+    );
     return {
       agent,
       model,
       recursionLimit: graphRecursionLimitFor(middleware, this.settings.RUN_MAX_MODEL_CALLS),
+      openingMessage: (prompt) => withUserInstructions(prompt, opening),
     };
   }
 
@@ -192,15 +219,19 @@ export class AgentFactoryService {
     };
   }
 
-  /** Plans, the run's people, user instructions and platform issues, bound to this run. */
-  private async statePorts(inputs: AgentRunInputs): Promise<AgentStatePorts> {
-    const { threadId } = inputs;
+  /** Who asked, and who owns the thread (the first requester claims it). */
+  private async people(inputs: AgentRunInputs): Promise<RunPeopleTracker> {
     const requester = inputs.requestedBy ?? null;
     const owner = requester
-      ? await this.plans.claimOwner(threadId, requester)
-      : await this.plans.ownerOf(threadId);
+      ? await this.plans.claimOwner(inputs.threadId, requester)
+      : await this.plans.ownerOf(inputs.threadId);
+    return new RunPeopleTracker(requester, owner);
+  }
+
+  /** Plans, the run's people, user instructions and platform issues, bound to this run. */
+  private statePorts(threadId: string, people: RunPeopleTracker): AgentStatePorts {
     return {
-      people: { requester, owner },
+      people,
       plans: {
         save: async (plan) => this.plans.save({ threadId, ...plan }),
         approveLatest: async (approval) => {

@@ -78,7 +78,7 @@ export async function streamRun(
     : {
         messages: [
           ...answersForInterruptedCalls(history),
-          new HumanMessage({ id: promptId, content: run.prompt }),
+          new HumanMessage({ id: promptId, content: built.openingMessage(run.prompt) }),
         ],
       };
   const stream = await built.agent.stream(input, {

@@ -31,7 +31,9 @@ export class LocalGitScm implements ScmPort {
 
   openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
     const where = this.workspace.origin ?? `sandbox:${this.workspace.sandbox.id}`;
-    this.pullRequest = { number: 0, url: `${where}#${request.branch}`, draft: true };
+    // The pushed branch stands for the pull request; it records whether it was asked as a draft.
+    const draft = request.draft ?? true;
+    this.pullRequest = { number: 0, url: `${where}#${request.branch}`, draft };
     return Promise.resolve(this.pullRequest);
   }
 

@@ -255,6 +255,15 @@ export type UserProfile = {
   identity: string;
   model: string | null;
   reasoning_effort: string | null;
+  /**
+   * The person's pull requests open as drafts (the default) or ready for review.
+   */
+  draft_pull_requests: Generated<boolean>;
+  /**
+   * "Always create PRs": a run this person asks for that changed files does not end before its
+   * pull request is opened or updated. Null: the team's setting (`RUN_ALWAYS_CREATE_PRS`).
+   */
+  always_create_pull_requests: boolean | null;
   updated_at: Generated<Timestamp>;
 };
 export type UserToken = {

@@ -424,9 +424,27 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
       identity,
       model: 'anthropic:claude-sonnet-4-5',
       reasoningEffort: null,
+      draftPullRequests: true,
+      alwaysCreatePullRequests: null,
       updatedAt: t(2),
     });
     expect(await profiles.get(identity)).toEqual(saved);
+  });
+
+  it("keeps a person's pull-request preferences, draft and the team's policy by default", async () => {
+    const profiles = new UserProfileRepository(database.db);
+    const identity = `github:u${randomUUID().slice(0, 8)}`;
+    const ready = await profiles.save({
+      identity,
+      model: null,
+      reasoningEffort: null,
+      draftPullRequests: false,
+      alwaysCreatePullRequests: true,
+    });
+    expect(ready).toMatchObject({ draftPullRequests: false, alwaysCreatePullRequests: true });
+    expect(await profiles.get(identity)).toEqual(ready);
+    const reset = await profiles.save({ identity, model: null, reasoningEffort: null });
+    expect(reset).toMatchObject({ draftPullRequests: true, alwaysCreatePullRequests: null });
   });
 
   it("keeps a person's commands for a running agent: a run of messages does not take them", async () => {

@@ -1,5 +1,5 @@
-import type { Selectable } from 'kysely';
-import type { ThreadMessage } from '../generated/types.js';
+import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
+import type { DB, ThreadMessage } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
 
 /** How a follow-up reaches a busy thread's run: before its next model call, or by stopping it. */
@@ -106,12 +106,31 @@ export class ThreadMessageRepository {
     kinds: readonly FollowUpKind[] = ['message', 'command'],
     executor: Executor = this.db,
   ): Promise<ThreadMessageRow[]> {
+    return this.oldestFirst(executor, threadId, (eb) =>
+      eb.and([eb('consumed_at', 'is', null), eb('kind', 'in', [...kinds])]),
+    );
+  }
+
+  /** The follow-ups `runId` took, oldest first (a run of follow-ups: what its prompt is made of). */
+  async takenBy(
+    threadId: string,
+    runId: string,
+    executor: Executor = this.db,
+  ): Promise<ThreadMessageRow[]> {
+    return this.oldestFirst(executor, threadId, (eb) => eb('consumed_by_run', '=', runId));
+  }
+
+  /** The thread's follow-ups that `narrow` keeps, oldest first. */
+  private async oldestFirst(
+    executor: Executor,
+    threadId: string,
+    narrow: (eb: ExpressionBuilder<DB, 'thread_messages'>) => Expression<SqlBool>,
+  ): Promise<ThreadMessageRow[]> {
     const rows = await executor
       .selectFrom('thread_messages')
       .selectAll()
       .where('thread_id', '=', threadId)
-      .where('consumed_at', 'is', null)
-      .where('kind', 'in', [...kinds])
+      .where(narrow)
       .orderBy('received_at', 'asc')
       .orderBy('id', 'asc')
       .execute();

@@ -2,12 +2,26 @@ import type { Selectable } from 'kysely';
 import type { UserProfile } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
 
-/** A person's own model choice (`user_profiles`). */
+/** A person's own settings (`user_profiles`). */
 export interface UserProfileRow {
   identity: string;
   model: string | null;
   reasoningEffort: string | null;
+  /** Their pull requests open as drafts (true, the default) or ready for review. */
+  draftPullRequests: boolean;
+  /** "Always create PRs" for the runs they ask for; null follows the team's setting. */
+  alwaysCreatePullRequests: boolean | null;
   updatedAt: Date;
+}
+
+/** What a save sets; the pull-request fields default to draft and the team's policy. */
+export interface UserProfileSave {
+  identity: string;
+  model: string | null;
+  reasoningEffort: string | null;
+  draftPullRequests?: boolean;
+  alwaysCreatePullRequests?: boolean | null;
+  at?: Date;
 }
 
 function toRow(row: Selectable<UserProfile>): UserProfileRow {
@@ -15,11 +29,13 @@ function toRow(row: Selectable<UserProfile>): UserProfileRow {
     identity: row.identity,
     model: row.model,
     reasoningEffort: row.reasoning_effort,
+    draftPullRequests: row.draft_pull_requests,
+    alwaysCreatePullRequests: row.always_create_pull_requests,
     updatedAt: row.updated_at,
   };
 }
 
-/** Profiles by identity; saving replaces the person's choice (null clears a field). */
+/** Profiles by identity; saving replaces the person's settings (null clears a field). */
 export class UserProfileRepository {
   constructor(private readonly db: Executor) {}
 
@@ -32,14 +48,13 @@ export class UserProfileRepository {
     return row ? toRow(row) : null;
   }
 
-  async save(
-    profile: { identity: string; model: string | null; reasoningEffort: string | null; at?: Date },
-    executor: Executor = this.db,
-  ): Promise<UserProfileRow> {
+  async save(profile: UserProfileSave, executor: Executor = this.db): Promise<UserProfileRow> {
     const values = {
       identity: profile.identity,
       model: profile.model,
       reasoning_effort: profile.reasoningEffort,
+      draft_pull_requests: profile.draftPullRequests ?? true,
+      always_create_pull_requests: profile.alwaysCreatePullRequests ?? null,
       updated_at: timeOr(profile.at),
     };
     const row = await executor
@@ -49,6 +64,8 @@ export class UserProfileRepository {
         conflict.column('identity').doUpdateSet({
           model: values.model,
           reasoning_effort: values.reasoning_effort,
+          draft_pull_requests: values.draft_pull_requests,
+          always_create_pull_requests: values.always_create_pull_requests,
           updated_at: values.updated_at,
         }),
       )

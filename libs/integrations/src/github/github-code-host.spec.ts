@@ -59,6 +59,18 @@ describe('GitHubCodeHost against the fake GitHub with the real Octokit', () => {
     await expect(host().findOpenPullRequest('other')).resolves.toBeNull();
   });
 
+  it('opens the pull request ready for review when the request says draft: false', async () => {
+    const opened = await host().openDraftPullRequest({
+      branch: 'caravel/t2',
+      title: 'Ready',
+      body: 'c',
+      draft: false,
+    });
+
+    expect(opened.draft).toBe(false);
+    expect(github.state.pulls.get('acme/widgets')).toMatchObject([{ draft: false }]);
+  });
+
   it('posts a comment once per idempotency key, finding the earlier one on a retry', async () => {
     const first = await host().comment(7, 'Done: see the PR', 'reply:run-1');
     const again = await host().comment(7, 'Done: see the PR', 'reply:run-1');

@@ -89,7 +89,7 @@ export class GitHubCodeHost implements PullRequestHost, ReviewRequester {
         base: repo.data.default_branch,
         title: request.title,
         body: request.body,
-        draft: true,
+        draft: request.draft ?? true,
       });
       return toRef(created.data);
     });

@@ -12,7 +12,10 @@ export interface ScmPort {
   commitAndPush(request: CommitRequest): Promise<CommitOutcome>;
   /** The open pull request whose head is `branch`, if any. */
   findOpenPullRequest(branch: string): Promise<PullRequestRef | null>;
-  /** Opens a draft pull request from `branch` to the repository's default branch. */
+  /**
+   * Opens a pull request from `branch` to the repository's default branch: a draft unless the
+   * request says `draft: false` (ready for review).
+   */
   openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef>;
   /** Replaces the title and body of an existing pull request. */
   updatePullRequest(number: number, request: PullRequestText): Promise<PullRequestRef>;
@@ -39,6 +42,8 @@ export interface PullRequestText {
 /** A pull request to open. */
 export interface PullRequestDraft extends PullRequestText {
   branch: string;
+  /** False opens it ready for review; a draft by default (the requester's preference decides). */
+  draft?: boolean;
 }
 
 /** A pull request as the SCM reports it. */

@@ -45,7 +45,8 @@ export class InMemoryScm implements ScmPort {
 
   async openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
     const number = this.pullRequests.length + 1;
-    const pr = { ...request, number, url: `https://scm.invalid/pr/${number}`, draft: true };
+    const draft = request.draft ?? true;
+    const pr = { ...request, number, url: `https://scm.invalid/pr/${number}`, draft };
     this.pullRequests.push(pr);
     return Promise.resolve(ref(pr));
   }

@@ -13,16 +13,27 @@ export interface CommitAndOpenPrOutput {
   action: 'opened' | 'updated';
 }
 
+/** How `commit_and_open_pr` opens a new pull request. */
+export interface CommitAndOpenPrOptions {
+  /** A draft (the default) or, false, ready for review: the preference of the person who asked. */
+  draft: boolean;
+}
+
 /**
- * `commit_and_open_pr`: commit everything on the thread's branch, push, and open a draft pull
- * request, or update the one already open for the branch. Idempotent: calling it again (or
- * retrying after a crash between push and open) never opens a second pull request.
+ * `commit_and_open_pr`: commit everything on the thread's branch, push, and open a pull request
+ * (a draft or ready for review, as the person who asked prefers), or update the one already open
+ * for the branch. Idempotent: calling it again (or retrying after a crash between push and open)
+ * never opens a second pull request.
  */
-export function commitAndOpenPrTool(scm: ScmPort): CaravelTool<CommitAndOpenPrOutput> {
+export function commitAndOpenPrTool(
+  scm: ScmPort,
+  options: CommitAndOpenPrOptions = { draft: true },
+): CaravelTool<CommitAndOpenPrOutput> {
+  const kind = options.draft ? 'draft pull request' : 'pull request ready for review';
   return defineTool({
     name: 'commit_and_open_pr',
     description:
-      "Commit all changes on this thread's branch, push it, and open a draft pull request (or " +
+      `Commit all changes on this thread's branch, push it, and open a ${kind} (or ` +
       'update the title and body of the one already open for the branch).',
     effect: 'write',
     input: z.strictObject({
@@ -43,7 +54,11 @@ export function commitAndOpenPrTool(scm: ScmPort): CaravelTool<CommitAndOpenPrOu
           action: 'updated',
         };
       }
-      const pullRequest = await scm.openDraftPullRequest({ branch: commit.branch, ...text });
+      const pullRequest = await scm.openDraftPullRequest({
+        branch: commit.branch,
+        ...text,
+        draft: options.draft,
+      });
       return { branch: commit.branch, commitSha: commit.commitSha, pullRequest, action: 'opened' };
     },
     observe: (output) => {
@@ -51,7 +66,10 @@ export function commitAndOpenPrTool(scm: ScmPort): CaravelTool<CommitAndOpenPrOu
         output.commitSha === null
           ? 'There was nothing new to commit'
           : `Committed ${output.commitSha.slice(0, 12)}`;
-      const pr = `${output.pullRequest.draft ? 'draft ' : ''}pull request #${output.pullRequest.number}`;
+      const { draft, number } = output.pullRequest;
+      const pr = draft
+        ? `draft pull request #${number}`
+        : `pull request #${number} (ready for review)`;
       return `${commit} and pushed ${output.branch}; ${output.action} ${pr}: ${output.pullRequest.url}`;
     },
   });
