@@ -82,7 +82,9 @@ export default tseslint.config(
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // One program for the whole workspace (tsconfig.typecheck.json): each file is parsed and
+      // checked once, however many projects import it.
+      parserOptions: { project: './tsconfig.typecheck.json', tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@nx/enforce-module-boundaries': boundaries(depConstraints),
