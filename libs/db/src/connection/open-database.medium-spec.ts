@@ -118,6 +118,49 @@ await describeEachDatabase('openDatabase', openDatabase, (target) => {
     }
   });
 
+  it('keeps each pg client query whole while other clients and in-process transactions run at once', async () => {
+    // A parameterised query is Parse/Bind/Describe/Execute/Sync, separate protocol messages; on
+    // PGlite's single session no other client's message may land in between (it would replace
+    // the unnamed statement or portal), including while an in-process transaction waits.
+    const pool = new pg.Pool({ connectionString: await database.connectionString(), max: 4 });
+    const failures: string[] = [];
+    const echo = async (runner: pg.Pool | pg.PoolClient, who: string, round: number) => {
+      const result = await runner.query<{ v: string }>(`select $1::text || ':' || $2::text as v`, [
+        who,
+        round,
+      ]);
+      const answer = result.rows[0]?.v;
+      if (answer !== `${who}:${round}`) failures.push(`${who}:${round} answered ${answer}`);
+    };
+    const inTransaction = async (who: string, round: number) => {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await echo(client, who, round);
+        await client.query('commit');
+      } finally {
+        client.release();
+      }
+    };
+    const capture = (work: Promise<unknown>) =>
+      work.catch((error: unknown) => failures.push(String(error)));
+    try {
+      const work: Promise<unknown>[] = [];
+      for (let round = 0; round < 60; round += 1) {
+        work.push(
+          capture(inTransaction(`tx${round % 2}`, round)),
+          capture(echo(pool, 'plain', round)),
+          capture(echo(pool, 'other', round)),
+          capture(database.transaction((trx) => sql`select ${round}::int as round`.execute(trx))),
+        );
+      }
+      await Promise.all(work);
+      expect(failures).toEqual([]);
+    } finally {
+      await pool.end();
+    }
+  }, 120_000);
+
   it('answers ping', async () => {
     await expect(database.ping()).resolves.toBeUndefined();
   });
