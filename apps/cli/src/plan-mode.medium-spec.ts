@@ -117,6 +117,18 @@ await describeEachPair('plan mode, end to end', (kind) => {
         approvedBy: 'synthetic:scenario',
         feedback: 'looks right',
       });
+      // The dashboard reads the same artifact: every revision, sanitised, with who approved it.
+      const listed = await fetch(`${pair().host.url}/api/threads/${started.threadId}/plans`);
+      expect(listed.status).toBe(200);
+      expect(await listed.json()).toEqual([
+        expect.objectContaining({
+          revision: 1,
+          title: 'Fix slugify',
+          content: expect.not.stringContaining('<script>') as unknown,
+          status: 'approved',
+          approvedBy: 'synthetic:scenario',
+        }),
+      ]);
 
       // The next run edits again, and its change lands on the thread's branch.
       const editing = fake().requests.length;

@@ -1,6 +1,7 @@
 import {
   RunEventRepository,
   RunRepository,
+  ThreadPlanRepository,
   ThreadRepository,
   UserProfileRepository,
 } from '@caravel/db';
@@ -42,6 +43,7 @@ export class DashboardModule {
         repositoryProvider(ThreadRepository),
         repositoryProvider(RunRepository),
         repositoryProvider(RunEventRepository),
+        repositoryProvider(ThreadPlanRepository),
         repositoryProvider(UserProfileRepository),
       ],
     };

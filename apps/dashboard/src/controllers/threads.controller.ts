@@ -1,5 +1,5 @@
 import { AppError } from '@caravel/errors';
-import type { RunEventRow, RunRow, ThreadRow } from '@caravel/db';
+import type { RunEventRow, RunRow, ThreadPlanRow, ThreadRow } from '@caravel/db';
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { z } from 'zod';
 import { ThreadQueryService, type ThreadDetail } from '../services/thread-query.service.js';
@@ -20,7 +20,7 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   throw new AppError('BAD_REQUEST', `invalid ${what}: ${problems}`);
 }
 
-/** Dashboard API: threads, their runs and their events. */
+/** Dashboard API: threads, their runs, their events and their plans. */
 @Controller('api')
 export class ThreadsController {
   constructor(@Inject(ThreadQueryService) private readonly query: ThreadQueryService) {}
@@ -47,5 +47,10 @@ export class ThreadsController {
       parse(threadId, id, 'thread id'),
       parse(eventsQuery, raw, 'query').after,
     );
+  }
+
+  @Get('threads/:id/plans')
+  plans(@Param('id') id: string): Promise<ThreadPlanRow[]> {
+    return this.query.threadPlans(parse(threadId, id, 'thread id'));
   }
 }

@@ -2,9 +2,11 @@ import { AppError } from '@caravel/errors';
 import {
   RunEventRepository,
   RunRepository,
+  ThreadPlanRepository,
   ThreadRepository,
   type RunEventRow,
   type RunRow,
+  type ThreadPlanRow,
   type ThreadRow,
 } from '@caravel/db';
 import { Inject, Injectable } from '@nestjs/common';
@@ -21,6 +23,7 @@ export class ThreadQueryService {
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(RunEventRepository) private readonly events: RunEventRepository,
+    @Inject(ThreadPlanRepository) private readonly plans: ThreadPlanRepository,
   ) {}
 
   listThreads(limit: number): Promise<ThreadRow[]> {
@@ -40,5 +43,11 @@ export class ThreadQueryService {
   async threadEvents(id: string, afterSequence?: number): Promise<RunEventRow[]> {
     await this.thread(id);
     return this.events.listByThread(id, afterSequence === undefined ? {} : { afterSequence });
+  }
+
+  /** Every revision of the thread's plan, oldest first: sanitised markdown, ready to render. */
+  async threadPlans(id: string): Promise<ThreadPlanRow[]> {
+    await this.thread(id);
+    return this.plans.list(id);
   }
 }
