@@ -1,4 +1,5 @@
 import { trajJsonSchema } from '@caravel/agent';
+import { SandboxWrite } from '@caravel/contracts';
 import { startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
@@ -14,6 +15,7 @@ import {
   shell,
   startScenario,
   submit,
+  until,
 } from './testing/scenario-run.js';
 
 // The SWE-agent loop discipline, end to end through dispatch, the runner and the sandbox broker,
@@ -68,6 +70,50 @@ await describeEachPair('the runner loop, end to end', (kind) => {
     expect(validTraj(JSON.parse(JSON.stringify(out.traj)))).toBe(true);
     expect(out.traj.info.submission).toContain('-+|-+$');
     expect(out.traj.trajectory).toHaveLength(3);
+  });
+
+  it("streams a running command's output to the dashboard before the command ends", async () => {
+    // The command prints, then waits for a file only this test writes, and it writes it only
+    // once the first line is on the dashboard: so that line was live, not sent afterwards.
+    const waitForRelease =
+      'echo tick-1; for i in $(seq 1 600); do [ -e .release ] && break; sleep 0.1; done; echo tick-2';
+    const model = await scriptedModel(scripts, `live-${kind}`, [
+      { tool_calls: [{ name: 'execute', args: { command: waitForRelease, timeout_seconds: 90 } }] },
+      submit(),
+    ]);
+    const started = await startScenario(pair, { prompt: 'watch this', options: { model } });
+    const outputOf = async () => {
+      const response = await fetch(`${pair.host.url}/api/threads/${started.threadId}/events`);
+      const events = (await response.json()) as { type: string; data: { text?: string } }[];
+      return {
+        text: events
+          .filter((e) => e.type === 'evt.run.output')
+          .map((e) => e.data.text ?? '')
+          .join(''),
+        steps: events.filter((e) => e.type === 'evt.run.step').length,
+      };
+    };
+
+    const early = await until(async () => {
+      const seen = await outputOf();
+      return seen.text.includes('tick-1') ? seen : undefined;
+    }, 'the first line on the dashboard');
+    expect(early.steps).toBe(0);
+    expect(early.text).not.toContain('tick-2');
+    await pair.bus.request(SandboxWrite.subjectFor(started.threadId), {
+      threadId: started.threadId,
+      path: '.release',
+      content: 'go',
+    });
+    const out = await scenarioOutcome(pair, started);
+
+    expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    const live = await until(async () => {
+      const seen = await outputOf();
+      return seen.text.includes('tick-2') ? seen.text : undefined;
+    }, 'the last line on the dashboard');
+    expect(live).toBe('tick-1\ntick-2\n');
+    expect(out.traj.trajectory[0]?.observation).toContain('tick-2');
   });
 
   it('requeries a blocked command and keeps it out of the history the model sees later', async () => {

@@ -2,6 +2,7 @@ import type { RunConclusion } from '@caravel/agent';
 import {
   CARAVEL_NAMESPACE,
   RunFinishedV1,
+  RunOutputV1,
   RunStartedV1,
   causedBy,
   triggerSource,
@@ -24,6 +25,7 @@ import { AttemptsService } from './attempts.service.js';
 import { runHumanCommand } from './human-commands.js';
 import { concludeFailure, concludeStream, type StreamEnding } from './conclude-stream.js';
 import { InterruptWatch, listenForInterrupts } from './interrupt-watch.js';
+import { LiveOutput } from '../agent/live-output.js';
 import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
 import { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import { StepRecorder } from '../agent/step-recorder.js';
@@ -204,16 +206,38 @@ export class RunExecutorService {
   private async runOnce(context: RunContext): Promise<StreamEnding> {
     const { threadId, repository } = context.command.data;
     const recorder = new StepRecorder(this.publisher, context.command, this.runtime.name);
+    const live = this.liveOutput(context.command);
     let workspace: ThreadWorkspace | undefined;
-    return concludeStream({
-      recorder,
-      signal: context.signal,
-      diff: () => (workspace ? workspace.tools.diff() : Promise.reject(new Error('no sandbox'))),
-      stream: async () => {
-        workspace = await this.sandboxes.forRun(threadId, repository);
-        return this.stream(context, workspace, recorder);
+    try {
+      return await concludeStream({
+        recorder,
+        signal: context.signal,
+        diff: () => (workspace ? workspace.tools.diff() : Promise.reject(new Error('no sandbox'))),
+        stream: async () => {
+          workspace = await this.sandboxes.forRun(threadId, repository, {
+            onExecOutput: (text) => live.push(text),
+          });
+          return this.stream(context, workspace, recorder);
+        },
+      });
+    } finally {
+      await live.close();
+    }
+  }
+
+  /** The run's commands' output as it comes, published for a live view (`RunOutputV1`). */
+  private liveOutput(command: EnvelopeOf<typeof StartRunV1>): LiveOutput {
+    const { threadId, runId } = command.data;
+    return new LiveOutput(
+      async (piece) => {
+        await this.publisher.publish(
+          RunOutputV1,
+          { threadId, runId, ...piece },
+          causedBy(command, this.runtime.name),
+        );
       },
-    });
+      (error) => this.log.warn(`run ${runId}: live output not sent: ${String(error)}`),
+    );
   }
 
   /** Retry-and-select: attempts in sandboxes of their own, the winner adopted by the thread. */

@@ -31,4 +31,17 @@ describe('caravel attach', () => {
     );
     expect(describeEvent({ sequence: 1, type: 'evt.other', runId: null, data: {} })).toBeNull();
   });
+
+  it("shows a running command's output line by line as it comes", () => {
+    const output = (text: string) => ({
+      sequence: 4,
+      type: 'evt.run.output',
+      runId: 'r',
+      data: { piece: 0, text },
+    });
+    expect(describeEvent(output('PASS a.test.js\nPASS b.test.js\n'))).toBe(
+      '    | PASS a.test.js\n    | PASS b.test.js',
+    );
+    expect(describeEvent(output(''))).toBeNull();
+  });
 });

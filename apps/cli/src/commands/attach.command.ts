@@ -54,6 +54,11 @@ export function describeEvent(event: EventRow): string | null {
       const observation = firstLine(d['observation']);
       return `  step ${String(d['step'])}${actor}: ${action}${observation ? `\n    → ${observation}` : ''}`;
     }
+    case 'evt.run.output': {
+      // The running command's output as it comes: every line, as the command printed it.
+      const text = typeof d['text'] === 'string' ? d['text'].replace(/\n$/, '') : '';
+      return text === '' ? null : text.replace(/^/gm, '    | ');
+    }
     case 'evt.run.finished':
       return `run ${String(d['runId']).slice(0, 8)} ${String(d['outcome'])}: ${String(d['exitStatus'])}`;
     case 'evt.run.attempts_selected':

@@ -1,6 +1,7 @@
 import {
   RunAttemptsSelectedV1,
   RunFinishedV1,
+  RunOutputV1,
   RunStartedV1,
   RunStepV1,
   type EnvelopeOf,
@@ -26,6 +27,14 @@ export class RunEventsHandler {
   @EventPattern<string>(RunStepV1.pattern, { durable: 'dashboard-run-step', ordered: true })
   async step(
     @Payload() envelope: EnvelopeOf<typeof RunStepV1>,
+    @Ctx() context: CaravelContext,
+  ): Promise<void> {
+    await this.index.record(envelope, context.delivery);
+  }
+
+  @EventPattern<string>(RunOutputV1.pattern, { durable: 'dashboard-run-output', ordered: true })
+  async output(
+    @Payload() envelope: EnvelopeOf<typeof RunOutputV1>,
     @Ctx() context: CaravelContext,
   ): Promise<void> {
     await this.index.record(envelope, context.delivery);

@@ -2,6 +2,7 @@ import { DeadLetterRecordedV1 } from './dead-letter.messages.js';
 import {
   RunAttemptsSelectedV1,
   RunFinishedV1,
+  RunOutputV1,
   RunStartedV1,
   RunStepV1,
   StartRunV1,
@@ -15,6 +16,7 @@ export {
   ReviewRequestedV1,
   RunAttemptsSelectedV1,
   RunFinishedV1,
+  RunOutputV1,
   RunStartedV1,
   RunStepV1,
   StartRunV1,
@@ -33,6 +35,7 @@ export const CATALOGUE = [
   StartRunV1,
   RunStartedV1,
   RunStepV1,
+  RunOutputV1,
   RunFinishedV1,
   RunAttemptsSelectedV1,
   DeadLetterRecordedV1,

@@ -137,6 +137,27 @@ export const RunStepV1 = defineMessage({
   },
 });
 
+/**
+ * Output of the agent's command as it runs, for a live view (`caravel attach`, the dashboard).
+ * Best effort and capped per run: the step's observation is the record, not these pieces.
+ */
+export const RunOutputV1 = defineMessage({
+  kind: 'evt',
+  name: 'run.output',
+  version: 1,
+  description: "A piece of the output of the agent's running command, for a live view.",
+  data: z.object({
+    threadId,
+    runId,
+    /** The piece's place in the run's live output, from 0. */
+    piece: z.number().int().nonnegative(),
+    text: z.string().max(64 * 1024),
+    /** Set on the last piece a run sends once its live output reached its cap. */
+    capped: z.boolean().default(false),
+  }),
+  fixture: { threadId: FIXTURE_THREAD, runId: FIXTURE_RUN, piece: 0, text: 'Running 12 tests\n' },
+});
+
 /** A run ended, for whatever reason. An interrupted run is healthy, not a failure. */
 export const RunFinishedV1 = defineMessage({
   kind: 'evt',
