@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The one test command (README, CI): lint, typecheck, drift check, unit, medium, end-to-end.
-// Stages run in order and stop at the first failure; the closing line adds up every Jest run.
+// Stages run in order and stop at the first failure; the closing line adds up every Jest run. A
+// stage given as lanes runs them side by side and fails when any lane fails.
 //   npm test                 everything
 //   npm test -- unit medium  only the named stages
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,7 +20,14 @@ const STAGES = {
   typecheck: ['npx', 'tsc', '-p', 'tsconfig.typecheck.json', '--noEmit'],
   drift: ['npm', 'run', '--silent', 'drift'],
   unit: [...nx, '-t', 'test', '--skip-nx-cache'],
-  medium: [...nx, '-t', 'test:medium', '--parallel=1'],
+  // Two lanes: the CLI's platform scenarios (the longest project) beside every other project.
+  // Medium tests mostly wait on services, sandboxes and git, so two share the cores well.
+  medium: {
+    lanes: [
+      [...nx, '-t', 'test:medium', '--projects=@caravel/cli'],
+      [...nx, '-t', 'test:medium', '--exclude=@caravel/cli', '--parallel=1'],
+    ],
+  },
   e2e: ['node', 'tools/scripts/jest.mjs', '-c', 'jest.e2e.config.cjs', '--runInBand'],
 };
 
@@ -40,16 +48,26 @@ const env = {
   NX_DAEMON: 'false',
   NX_NO_CLOUD: 'true',
 };
+/** Runs one command with the terminal; resolves with its exit status. */
+function run([command, ...args]) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: 'inherit' });
+    child.on('error', () => resolve(1));
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
 let failedStage = null;
 for (const stage of stages) {
-  const [command, ...args] = STAGES[stage];
-  process.stdout.write(`\n=== ${stage}: ${command} ${args.join(' ')}\n`);
+  const lanes = STAGES[stage].lanes ?? [STAGES[stage]];
+  for (const lane of lanes) process.stdout.write(`\n=== ${stage}: ${lane.join(' ')}\n`);
   const started = Date.now();
-  const run = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+  const statuses = await Promise.all(lanes.map(run));
+  const ok = statuses.every((status) => status === 0);
   process.stdout.write(
-    `=== ${stage}: ${run.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `=== ${stage}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
-  if (run.status !== 0) {
+  if (!ok) {
     failedStage = stage;
     break;
   }
