@@ -10,10 +10,12 @@ import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './testing/
 
 // Issue 7's acceptance on both pairs: a thread whose sandbox was deleted under it (its directory
 // removed behind the broker's back) gets one clear message in its source channel, its next run
-// ends exit_environment_error without a model call, and no new sandbox is bound in its place.
+// ends exit_environment_error without a model call, and no new sandbox is bound in its place,
+// until the person asks for one (the dashboard's recreate): then the thread carries on.
 const BOT_TOKEN = 'xoxb-sandbox-loss';
 const CHANNEL = 'C-sandbox-loss';
 const MODEL = { model: 'openai-compatible:sandbox-loss-model' };
+const DASHBOARD_TOKEN = 'sandbox-loss-dashboard-token';
 
 const fake = fakeOpenAiForFile();
 let slack: FakeSlack;
@@ -48,10 +50,11 @@ await describeEachPair('a thread whose sandbox was deleted under it', (kind) => 
     SANDBOX_ROOT: root(),
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_API_URL: slack.apiUrl,
+    DASHBOARD_TOKEN,
   }));
 
   it(
-    'tells the source channel once, ends exit_environment_error and binds no new sandbox',
+    'tells the source channel once, ends exit_environment_error, binds no new sandbox until asked, then carries on',
     async () => {
       const threadTs = slack.seed(CHANNEL, '<@UBOT> keep notes', 'U-owner');
       const origin = {
@@ -98,6 +101,28 @@ await describeEachPair('a thread whose sandbox was deleted under it', (kind) => 
       expect(await sandboxes.listRetired(started.threadId)).toEqual([]);
       expect(await readdir(root())).not.toContain(sandboxId);
       expect(await readdir(root())).toHaveLength(0);
+
+      // The person asks for a fresh sandbox (as the notice says): the lost one is kept on
+      // record, retired, and the next run works in the new one.
+      const recreate = () =>
+        fetch(`${pair().host.url}/api/threads/${started.threadId}/sandbox/recreate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${DASHBOARD_TOKEN}` },
+        });
+      const fresh = await recreate();
+      expect(fresh.status).toBe(200);
+      const handle = (await fresh.json()) as { sandboxId: string; outcome: string };
+      expect(handle.outcome).toBe('replaced');
+      expect((await sandboxes.getByThread(started.threadId))?.externalId).toBe(handle.sandboxId);
+      expect(await readdir(root())).toEqual([handle.sandboxId]);
+      expect((await sandboxes.listRetired(started.threadId)).map((s) => s.externalId)).toEqual([
+        sandboxId,
+      ]);
+      fake().enqueue(call('execute', { command: 'echo again > notes.txt' }), call('submit', {}));
+      const thirdRun = await sendFollowUp(pair(), started.threadId, 'go on', 'slack', 'U-owner');
+      const third = await scenarioOutcome(pair(), started, thirdRun, SLOW_RUN_TIMEOUT_MS);
+      expect(third.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+      expect(third.traj.info.submission).toContain('notes.txt');
     },
     2 * SLOW_RUN_TIMEOUT_MS,
   );

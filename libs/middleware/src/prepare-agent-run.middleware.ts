@@ -29,8 +29,9 @@ export function sandboxUnreachableNotice(error: unknown): string {
   return (
     `I stopped: this thread's sandbox${which} cannot be reached; it was deleted or is unavailable. ` +
     'I did not start over in a new, empty sandbox, because it would not hold the work done here ' +
-    'that was not pushed yet. Try again later if the sandbox was only unavailable, or start a new ' +
-    'thread to begin afresh.'
+    'that was not pushed yet. Try again later if the sandbox was only unavailable. To go on in a ' +
+    'fresh sandbox, ask for one from the dashboard or with /recreate in `caravel attach` (the old ' +
+    'one is kept for recovery), or start a new thread.'
   );
 }
 

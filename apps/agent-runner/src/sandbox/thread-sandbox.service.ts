@@ -1,4 +1,4 @@
-import type { RepositoryRef } from '@caravel/contracts';
+import { threadBranch, type RepositoryRef } from '@caravel/contracts';
 import type { Bus } from '@caravel/messaging';
 import { BUS } from '@caravel/platform';
 import {
@@ -21,11 +21,6 @@ export interface ThreadWorkspace {
   baseCommit: string;
   /** Where the branch is pushed, or null when the workspace has no remote. */
   origin: string | null;
-}
-
-/** The branch a thread's work lives on. */
-export function threadBranch(threadId: string): string {
-  return `caravel/${threadId.slice(0, 8)}`;
 }
 
 /**

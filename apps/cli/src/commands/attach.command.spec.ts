@@ -12,6 +12,7 @@ describe('caravel attach', () => {
     });
     expect(parseLine('/quit')).toBe('quit');
     expect(parseLine('/help')).toBe('help');
+    expect(parseLine(' /recreate ')).toBe('recreate');
     expect(parseLine('   ')).toBeNull();
     expect(parseLine('!')).toBeNull();
   });

@@ -30,6 +30,7 @@ interface EventRow {
 const HELP = [
   "Type a message for the agent, or !<command> to run a command in the thread's sandbox.",
   "Commands run between the agent's steps and are recorded under your name. /quit leaves.",
+  '/recreate gives the thread a fresh sandbox when its own was lost (the old one is kept).',
 ].join('\n');
 
 function firstLine(value: unknown, max = 120): string {
@@ -71,11 +72,12 @@ export function describeEvent(event: EventRow): string | null {
 /** A typed line as an action, or a local instruction. */
 export function parseLine(
   line: string,
-): { kind: 'message' | 'command'; text: string } | 'quit' | 'help' | null {
+): { kind: 'message' | 'command'; text: string } | 'quit' | 'help' | 'recreate' | null {
   const text = line.trim();
   if (text === '') return null;
   if (text === '/quit' || text === '/exit') return 'quit';
   if (text === '/help') return 'help';
+  if (text === '/recreate') return 'recreate';
   if (text.startsWith('!')) {
     const command = text.slice(1).trim();
     return command === '' ? null : { kind: 'command', text: command };
@@ -113,12 +115,25 @@ export async function attachThread(options: AttachOptions): Promise<void> {
     if (parsed === 'quit') break;
     if (parsed === 'help') options.write(HELP);
     if (parsed === null || parsed === 'help') continue;
+    const headers = {
+      'content-type': 'application/json',
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    };
+    if (parsed === 'recreate') {
+      const recreated = await fetch(`${base}/api/threads/${options.threadId}/sandbox/recreate`, {
+        method: 'POST',
+        headers,
+      });
+      options.write(
+        recreated.ok
+          ? `new sandbox ${((await recreated.json()) as { sandboxId: string }).sandboxId}`
+          : `refused: ${await failureText(recreated)}`,
+      );
+      continue;
+    }
     const response = await fetch(`${base}/api/threads/${options.threadId}/actions`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      },
+      headers,
       body: JSON.stringify({ author: options.as, ...parsed }),
     });
     options.write(

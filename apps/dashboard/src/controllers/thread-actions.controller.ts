@@ -1,3 +1,4 @@
+import type { SandboxHandle } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
@@ -31,8 +32,8 @@ function parseThreadId(id: string): string {
 }
 
 /**
- * Dashboard actions: a person writes into a thread or runs a command in it (human takeover), or
- * asks the read-only chat agent about its code.
+ * Dashboard actions: a person writes into a thread or runs a command in it (human takeover), asks
+ * the read-only chat agent about its code, or asks for a fresh sandbox (the old one is kept).
  */
 @Controller('api')
 @UseGuards(ActionTokenGuard)
@@ -52,5 +53,11 @@ export class ThreadActionsController {
     @Body() raw: unknown,
   ): Promise<{ answer: string; toolCalls: number }> {
     return this.actions.chat(parseThreadId(id), parseBody(chatBody, raw, 'question'));
+  }
+
+  @Post('threads/:id/sandbox/recreate')
+  @HttpCode(200)
+  recreateSandbox(@Param('id') id: string): Promise<SandboxHandle> {
+    return this.actions.recreateSandbox(parseThreadId(id));
   }
 }

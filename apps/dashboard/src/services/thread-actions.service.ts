@@ -1,4 +1,11 @@
-import { AgentChat, TriggerReceivedV1 } from '@caravel/contracts';
+import {
+  AgentChat,
+  repositoryRef,
+  SandboxRecreate,
+  threadBranch,
+  TriggerReceivedV1,
+  type SandboxHandle,
+} from '@caravel/contracts';
 import { ThreadRepository } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import { MessagePublisher, type Bus } from '@caravel/messaging';
@@ -8,6 +15,8 @@ import { randomUUID } from 'node:crypto';
 
 /** How long the chat agent may take to answer (it may read several files first). */
 const CHAT_TIMEOUT_MS = 180_000;
+/** A new sandbox is a fresh clone and its setup. */
+const RECREATE_TIMEOUT_MS = 300_000;
 
 /** A person's message or command for a thread (human takeover). */
 export interface ThreadAction {
@@ -29,6 +38,33 @@ export class ThreadActionsService {
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
     @Inject(BUS) private readonly bus: Bus,
   ) {}
+
+  /**
+   * A person asks for a fresh sandbox for the thread (its old one was lost or is broken): the
+   * broker binds a new one and keeps the old one, retired, for recovery. Refused while a run
+   * works in the thread, so no run loses its sandbox midway.
+   */
+  async recreateSandbox(threadId: string): Promise<SandboxHandle> {
+    const thread = await this.threads.get(threadId);
+    if (!thread) throw new AppError('NOT_FOUND', `no thread ${threadId}`);
+    if (thread.activeRunId) {
+      throw new AppError(
+        'CONFLICT',
+        `thread ${threadId} has a run in progress (${thread.activeRunId}); recreate its sandbox once it ends`,
+      );
+    }
+    const repository = repositoryRef.safeParse(thread.repository);
+    const answer = await this.bus.request(
+      SandboxRecreate.subjectFor(threadId),
+      {
+        threadId,
+        branch: threadBranch(threadId),
+        ...(repository.success ? { repository: repository.data } : {}),
+      },
+      { timeoutMs: RECREATE_TIMEOUT_MS },
+    );
+    return SandboxRecreate.parseResponse(answer);
+  }
 
   /** Asks the read-only chat agent about the thread's code (it reads, never writes). */
   async chat(

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
 export const threadId = z.uuid();
+
+/** The branch a thread's work lives on, in its sandbox and on the remote. */
+export function threadBranch(id: string): string {
+  return `caravel/${id.slice(0, 8)}`;
+}
 export const runId = z.uuid();
 
 /** Where a request came from; replies go back there. */
