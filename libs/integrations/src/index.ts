@@ -78,7 +78,17 @@ export {
   unexpectedAnswer,
   type AtlassianRestOptions,
 } from './atlassian/atlassian-rest.js';
-export { JIRA_IDEMPOTENCY_PROPERTY, JiraTracker } from './atlassian/jira-tracker.js';
+export {
+  JIRA_IDEMPOTENCY_PROPERTY,
+  JiraTracker,
+  type JiraComment,
+} from './atlassian/jira-tracker.js';
+export {
+  JIRA_SERVICE_ACCOUNT_SETTINGS,
+  jiraConfigured,
+  jiraServiceAccount,
+  type JiraServiceAccountSettings,
+} from './atlassian/jira-service-account.js';
 export { adfToMarkdown, markdownToAdf, type AdfNode } from './markup/adf.js';
 export { markdownToStorage, storageToMarkdown } from './markup/storage-format.js';
 

@@ -67,6 +67,25 @@ describe('JiraTracker against the fake Jira (REST v3, Basic auth)', () => {
     ]);
   });
 
+  it('reads one comment back by id: its real author and its ADF body as markdown', async () => {
+    await tracker().createIssue({ container: 'PROJ', title: 'one' });
+    await tracker().createIssue({ container: 'PROJ', title: 'two' });
+    const seeded = jira.addComment('PROJ-1', {
+      body: markdownToAdf('Please **fix** the build'),
+      author: { accountId: 'acc-ana', displayName: 'Ana' },
+    });
+
+    await expect(tracker().getComment('PROJ-1', seeded.id)).resolves.toEqual({
+      id: seeded.id,
+      author: { accountId: 'acc-ana', displayName: 'Ana' },
+      markdown: 'Please **fix** the build',
+    });
+    await expect(tracker().getComment('PROJ-2', seeded.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining(`read comment ${seeded.id} of PROJ-2`),
+    });
+  });
+
   it('codes bad credentials, missing issues and refusals', async () => {
     await expect(tracker('wrong').getIssue('PROJ-1')).rejects.toMatchObject({
       code: 'UNAUTHENTICATED',

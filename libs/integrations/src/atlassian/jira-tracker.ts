@@ -7,7 +7,7 @@ import type {
   TrackerIssueChanges,
 } from '@caravel/tools';
 import { adfToMarkdown, markdownToAdf, type AdfNode } from '../markup/adf.js';
-import type { AtlassianRest } from './atlassian-rest.js';
+import { unexpectedAnswer, type AtlassianRest } from './atlassian-rest.js';
 
 interface JiraIssueJson {
   id: string;
@@ -26,6 +26,14 @@ interface JiraCommentJson {
   created?: string;
   author?: { displayName?: string; emailAddress?: string; accountId?: string };
   properties?: { key: string; value?: { idempotencyKey?: string } }[];
+}
+
+/** A Jira comment as the service account reads it back (never as a rule's body claims it). */
+export interface JiraComment {
+  id: string;
+  author: { accountId: string; displayName?: string };
+  /** The comment's body (ADF, the only form REST v3 returns it in) as markdown. */
+  markdown: string;
 }
 
 /** The comment property carrying Caravel's idempotency key (ADF has no hidden comments). */
@@ -112,6 +120,26 @@ export class JiraTracker implements IssueTrackerPort {
       ...(fields.assignee
         ? { assignee: fields.assignee.emailAddress ?? fields.assignee.displayName ?? '' }
         : {}),
+    };
+  }
+
+  /** Reads one comment of `issue` by id: its real author and its current text. */
+  async getComment(issue: string, id: string): Promise<JiraComment> {
+    const action = `read comment ${id} of ${issue}`;
+    const json = await this.rest.send<JiraCommentJson>(
+      action,
+      'GET',
+      `/rest/api/3/issue/${enc(issue)}/comment/${enc(id)}`,
+    );
+    const author = json.author;
+    if (json.id !== id || !author?.accountId) throw unexpectedAnswer('Jira', action);
+    return {
+      id: json.id,
+      author: {
+        accountId: author.accountId,
+        ...(author.displayName ? { displayName: author.displayName } : {}),
+      },
+      markdown: adfToMarkdown(json.body),
     };
   }
 

@@ -1,5 +1,5 @@
-import { AtlassianRest } from '../atlassian/atlassian-rest.js';
-import { JiraTracker } from '../atlassian/jira-tracker.js';
+import { jiraConfigured, jiraServiceAccount } from '../atlassian/jira-service-account.js';
+import type { JiraTracker } from '../atlassian/jira-tracker.js';
 import { ConfluenceWiki } from '../confluence/confluence-wiki.js';
 import { LinearApi } from '../linear/linear-api.js';
 import { LinearTracker } from '../linear/linear-tracker.js';
@@ -11,8 +11,6 @@ import type { ReplyAdapters } from './source-reply-channel.js';
 
 /** The channel settings without the token keyring. */
 export type ChannelCredentials = Omit<ChannelSettings, 'CARAVEL_TOKEN_KEYS'>;
-
-const JIRA_SETTINGS = 'JIRA_BASE_URL, JIRA_EMAIL and JIRA_API_TOKEN';
 
 /**
  * The Slack, Linear, Jira and Confluence clients the settings describe, built once. A channel
@@ -36,14 +34,7 @@ export class ChannelClients {
         ...(s.LINEAR_API_URL ? { apiUrl: s.LINEAR_API_URL } : {}),
       }),
     );
-    const rest = new AtlassianRest({
-      service: 'Jira',
-      baseUrl: s.JIRA_BASE_URL,
-      email: s.JIRA_EMAIL,
-      apiToken: s.JIRA_API_TOKEN,
-      settings: JIRA_SETTINGS,
-    });
-    this.jira = new JiraTracker(rest, s.JIRA_BASE_URL ?? '');
+    this.jira = jiraServiceAccount(s);
   }
 
   /** The Confluence site at `baseUrl` (its `/wiki` root) as the service account. */
@@ -76,7 +67,7 @@ export class ChannelClients {
     return {
       ...(all || s.SLACK_BOT_TOKEN ? { slack: (thread) => this.slackThread(thread) } : {}),
       ...(all || s.LINEAR_API_KEY ? { linear: this.linear } : {}),
-      ...(all || (s.JIRA_BASE_URL && s.JIRA_EMAIL && s.JIRA_API_TOKEN) ? { jira: this.jira } : {}),
+      ...(all || jiraConfigured(s) ? { jira: this.jira } : {}),
       ...(all || (s.CONFLUENCE_EMAIL && s.CONFLUENCE_API_TOKEN)
         ? { confluence: (site) => this.confluence(site) }
         : {}),

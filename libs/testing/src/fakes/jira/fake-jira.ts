@@ -17,7 +17,8 @@ export interface FakeJiraComment {
   id: string;
   body: unknown;
   created: string;
-  author: { accountId: string; displayName: string; emailAddress: string };
+  /** Jira leaves `emailAddress` out when the account's profile hides it. */
+  author: { accountId: string; displayName: string; emailAddress?: string };
   properties: { key: string; value: unknown }[];
 }
 
@@ -30,9 +31,10 @@ const missing = (what: string): FakeResponse => ({
 });
 
 /**
- * A Jira Cloud REST v3 stand-in on 127.0.0.1: issues (create, read, update), comments (with
- * comment properties, `expand=properties`) and project search, behind Basic auth with a service
- * account's email and API token. Errors use Jira's `errorMessages` / `errors` shape.
+ * A Jira Cloud REST v3 stand-in on 127.0.0.1: issues (create, read, update), comments (one by
+ * id, a page of them with comment properties under `expand=properties`, posting) and project
+ * search, behind Basic auth with a service account's email and API token. Errors use Jira's
+ * `errorMessages` / `errors` shape.
  */
 export class FakeJira extends LoopbackApi {
   readonly projects: { id: string; key: string; name: string }[] = [];
@@ -61,6 +63,9 @@ export class FakeJira extends LoopbackApi {
     );
     this.route('POST', '/rest/api/3/issue/:key/comment', (call, p) =>
       this.withIssue(p, (i) => this.comment(i, call)),
+    );
+    this.route('GET', '/rest/api/3/issue/:key/comment/:id', (_call, p) =>
+      this.withIssue(p, (i) => this.oneComment(i, p['id'] ?? '')),
     );
   }
 
@@ -168,6 +173,15 @@ export class FakeJira extends LoopbackApi {
     };
   }
 
+  /** Jira answers a comment only under its own issue: another issue's comment id is a 404. */
+  private oneComment(issue: FakeJiraIssue, id: string): FakeResponse {
+    const comment = issue.comments.find((c) => c.id === id);
+    if (!comment) return missing('Comment');
+    const { body, created, author } = comment;
+    const self = `${this.origin}/rest/api/3/issue/${issue.id}/comment/${id}`;
+    return { status: 200, body: { self, id, author, body, created, updated: created } };
+  }
+
   private comment(issue: FakeJiraIssue, call: RecordedCall): FakeResponse {
     const email = this.userOf(call) ?? '';
     const properties = Array.isArray(call.body?.['properties'])
@@ -184,15 +198,32 @@ export class FakeJira extends LoopbackApi {
     return { status: 201, body: { id: comment.id, body: comment.body, author: comment.author } };
   }
 
-  /** Seeds a comment by someone else. */
-  seedComment(key: string, body: unknown, email: string): void {
+  /**
+   * Seeds a comment by someone else on the issue with `key` (an ADF `body`); returns it. The id
+   * is the next free one unless given.
+   */
+  addComment(
+    key: string,
+    comment: { id?: string; body: unknown; author: FakeJiraComment['author'] },
+  ): FakeJiraComment {
     const issue = this.issues.find((i) => i.key === key);
-    issue?.comments.push({
-      id: String(this.nextId()),
-      body,
-      created: new Date(Date.UTC(2029, 0, 1)).toISOString(),
-      author: { accountId: `acc-${email}`, displayName: email, emailAddress: email },
+    if (!issue) throw new Error(`fake Jira: no issue ${key}`);
+    const added: FakeJiraComment = {
+      id: comment.id ?? String(this.nextId()),
+      body: comment.body,
+      created: new Date(Date.UTC(2029, 0, 1, 0, issue.comments.length)).toISOString(),
+      author: comment.author,
       properties: [],
+    };
+    issue.comments.push(added);
+    return added;
+  }
+
+  /** Seeds a comment by the account with `email`. */
+  seedComment(key: string, body: unknown, email: string): void {
+    this.addComment(key, {
+      body,
+      author: { accountId: `acc-${email}`, displayName: email, emailAddress: email },
     });
   }
 }
