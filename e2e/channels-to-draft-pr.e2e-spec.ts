@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   accepted,
+  adfParagraph,
   ChannelsWorld,
   REPOS,
   runsOf,
@@ -87,17 +88,21 @@ for (const { mode, start, suite } of await platformShapes()) {
             }),
           );
         },
-        // The Automation rule's call for a comment, the repository in the rule's body.
+        // The Automation rule's call for a comment, the repository in the rule's body. The
+        // body only points at the comment: ingress reads its author and text back from Jira.
         jira: async () => {
           jiraIssue = world.jira.addIssue({ projectKey: 'OPS', summary: 'Add FIX.md' });
+          const comment = world.jira.addComment(jiraIssue.key, {
+            body: adfParagraph('please add FIX.md [e2e:jira]'),
+            author: { accountId: 'jira-acc-ana', displayName: 'Ana' },
+          });
           threads.jira = accepted(
             await world.jiraSender.deliver(platform.ingressUrl, {
               deliveryId: `${jiraIssue.key}-${Date.now()}`,
-              site: 'acme.atlassian.net',
+              site: world.jiraSite,
               issue: { id: jiraIssue.id, key: jiraIssue.key },
-              comment: { id: '10001' },
+              comment: { id: comment.id },
               author: { accountId: 'jira-acc-ana', displayName: 'Ana' },
-              text: 'please add FIX.md [e2e:jira]',
               repository: REPOS.jira,
             }),
           );

@@ -50,6 +50,15 @@ export function accepted(answer: Answer): string {
   return String(answer.body.threadId);
 }
 
+/** A one-paragraph ADF document, as Jira stores a comment's body. */
+export function adfParagraph(text: string): unknown {
+  return {
+    type: 'doc',
+    version: 1,
+    content: [{ type: 'paragraph', content: [{ type: 'text', text }] }],
+  };
+}
+
 /** A run as the dashboard API lists it, with its summary. */
 export type RunDetail = RunView & { summary?: string | null };
 
@@ -99,6 +108,11 @@ export class ChannelsWorld {
   get fake(): FakeLlmServer {
     if (!this.llm) throw new Error('the world is not started');
     return this.llm;
+  }
+
+  /** The fake Jira's host: the one site Jira rule bodies may name (JIRA_BASE_URL's). */
+  get jiraSite(): string {
+    return new URL(this.jira.origin).host;
   }
 
   get agent(): FixAgent {

@@ -3,12 +3,15 @@ import { githubThreadId, jiraThreadId, slackThreadId } from '@caravel/contracts'
 import { RunRepository, openDatabase, type Database } from '@caravel/db';
 import { DispatchModule } from '@caravel/dispatch';
 import { IngressModule, ingressSettingsSchema } from '@caravel/ingress';
+import { markdownToAdf } from '@caravel/integrations';
 import { deleteJetStreamNamespace } from '@caravel/messaging';
 import { openDistributedRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
 import {
   createTestPostgresDatabase,
+  FakeJira,
   serviceGate,
   testEnvironment,
+  type FakeJiraIssue,
   type TestPostgresDatabase,
 } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
@@ -93,14 +96,14 @@ function slackDelivery(ts: string): Delivery {
   };
 }
 
-function jiraDelivery(issueId: string): Delivery {
+/** The rule's call for a comment on `issue`, which ingress reads back from the fake Jira. */
+function jiraDelivery(site: string, issue: FakeJiraIssue, commentId: string): Delivery {
   const body = JSON.stringify({
-    deliveryId: `RED-${issueId}-1764493200000`,
-    site: 'acme.atlassian.net',
-    issue: { id: issueId, key: `RED-${issueId}` },
-    comment: { id: `c${issueId}` },
+    deliveryId: `${issue.key}-1764493200000`,
+    site,
+    issue: { id: issue.id, key: issue.key },
+    comment: { id: commentId },
     author: { accountId: '5b10a2844c20165700ede21g', displayName: 'Ada' },
-    text: '@caravel fix it',
     repository: 'acme/widgets',
   });
   return { path: '/webhooks/jira', body, headers: () => ({ 'x-caravel-secret': JIRA_SECRET }) };
@@ -108,6 +111,7 @@ function jiraDelivery(issueId: string): Delivery {
 
 gate.describe('redelivered webhooks across three ingress instances (NATS + PostgreSQL)', () => {
   const namespace = `r${randomBytes(5).toString('hex')}`;
+  const jira = new FakeJira().addAccount('svc@acme.test', 'svc-token');
   let database: TestPostgresDatabase;
   let runs: RunRepository;
   let reader: Database;
@@ -140,11 +144,15 @@ gate.describe('redelivered webhooks across three ingress instances (NATS + Postg
       LOG_LEVEL: 'fatal',
     });
     await host('dispatch', DispatchModule.register(config));
+    await jira.listen();
     const settings = ingressSettingsSchema.parse({
       GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
       SLACK_SIGNING_SECRET: SLACK_SECRET,
       SLACK_BOT_USER_ID: 'UBOT',
       JIRA_SHARED_SECRET: JIRA_SECRET,
+      JIRA_BASE_URL: jira.origin,
+      JIRA_EMAIL: 'svc@acme.test',
+      JIRA_API_TOKEN: 'svc-token',
     });
     for (let i = 0; i < INGRESSES; i += 1) {
       await host(`ingress-${i}`, IngressModule.register(settings, clock));
@@ -155,6 +163,7 @@ gate.describe('redelivered webhooks across three ingress instances (NATS + Postg
 
   afterAll(async () => {
     for (const started of hosts) await started.close();
+    await jira.close();
     await reader?.close();
     await deleteJetStreamNamespace(testEnvironment.TEST_NATS_URL, namespace);
     await database?.drop();
@@ -194,7 +203,12 @@ gate.describe('redelivered webhooks across three ingress instances (NATS + Postg
   it('starts exactly one run per request, also when it comes again 3 minutes later', async () => {
     const number = 100 + Math.floor(Math.random() * 10_000);
     const ts = `${Math.floor(now / 1000)}.${String(number).padStart(6, '0')}`;
-    const issueId = String(20_000 + number);
+    const site = new URL(jira.origin).host;
+    const issue = jira.addIssue({ projectKey: 'RED', summary: 'Parser crash' });
+    const comment = jira.addComment(issue.key, {
+      body: markdownToAdf('@caravel fix it'),
+      author: { accountId: '5b10a2844c20165700ede21g', displayName: 'Ada' },
+    });
     const cases = [
       {
         delivery: githubDelivery(number),
@@ -207,9 +221,9 @@ gate.describe('redelivered webhooks across three ingress instances (NATS + Postg
         thread: slackThreadId({ team: 'T0RED', channel: 'C0RED', threadTs: ts }),
       },
       {
-        delivery: jiraDelivery(issueId),
+        delivery: jiraDelivery(site, issue, comment.id),
         times: 5,
-        thread: jiraThreadId({ site: 'acme.atlassian.net', issueId }),
+        thread: jiraThreadId({ site, issueId: issue.id }),
       },
     ];
 

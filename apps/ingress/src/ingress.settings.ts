@@ -1,5 +1,10 @@
 import { documented, flag } from '@caravel/config';
-import { channelSettingsSchema, githubAppSettingsSchema } from '@caravel/integrations';
+import {
+  channelSettingsSchema,
+  githubAppSettingsSchema,
+  JIRA_SERVICE_ACCOUNT_SETTINGS,
+  jiraConfigured,
+} from '@caravel/integrations';
 import { z } from 'zod';
 
 const optionalSecret = (description: string) =>
@@ -94,6 +99,9 @@ export const ingressSettingsSchema = z.object({
   JIRA_HMAC_SECRET: optionalSecret(
     'When set, Jira requests must also carry X-Caravel-Timestamp and an HMAC of timestamp.body in X-Caravel-Signature',
   ),
+  JIRA_BASE_URL: channelSettingsSchema.shape.JIRA_BASE_URL,
+  JIRA_EMAIL: channelSettingsSchema.shape.JIRA_EMAIL,
+  JIRA_API_TOKEN: channelSettingsSchema.shape.JIRA_API_TOKEN,
   CONFLUENCE_APP_KEY: documented(
     z
       .string()
@@ -148,6 +156,15 @@ export const ingressSettingsSchema = z.object({
 });
 
 export type IngressSettings = z.output<typeof ingressSettingsSchema>;
+
+/**
+ * What to warn about at start when `/webhooks/jira` is on (`JIRA_SHARED_SECRET`) without the
+ * service account its deliveries are read back with: every one of them would be refused.
+ */
+export function jiraSetupWarning(settings: IngressSettings): string | undefined {
+  if (!settings.JIRA_SHARED_SECRET || jiraConfigured(settings)) return undefined;
+  return `JIRA_SHARED_SECRET is set but ${JIRA_SERVICE_ACCOUNT_SETTINGS} are not: every /webhooks/jira delivery is refused (412) until the service account that reads its issue and comment back is configured`;
+}
 
 /** Injection token of the ingress {@link IngressSettings}. */
 export const INGRESS_SETTINGS = Symbol('caravel.ingress-settings');

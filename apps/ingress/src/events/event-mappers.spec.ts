@@ -1,6 +1,5 @@
 import { githubThreadId, linearThreadId, slackThreadId } from '@caravel/contracts';
 import { mapGithubEvent } from './github-event.mapper.js';
-import { mapJiraEvent } from './jira-event.mapper.js';
 import { mapLinearEvent } from './linear-event.mapper.js';
 import { githubPayload, linearComment, linearIssueUpdate, slackEvent } from './payload.factory.js';
 import { mapSlackEvent } from './slack-event.mapper.js';
@@ -215,32 +214,5 @@ describe('Linear events', () => {
     });
     expect(map(linearIssueUpdate('bot-user', 'bot-user'))).toMatchObject({ kind: 'ignore' });
     expect(map(linearIssueUpdate('someone', null))).toMatchObject({ kind: 'ignore' });
-  });
-});
-
-describe('Jira rule body', () => {
-  const body = {
-    deliveryId: 'ENG-1-1767348000000',
-    site: 'acme.atlassian.net',
-    issue: { id: '10042', key: 'ENG-1' },
-    comment: { id: '20001' },
-    author: { accountId: '5b10a2844c20165700ede21g', displayName: 'Ada' },
-    text: '@caravel fix it',
-    repository: 'acme/widgets',
-  };
-
-  it('maps the rule body to a trigger on the issue thread with its repository', () => {
-    expect(mapJiraEvent(body)).toMatchObject({
-      kind: 'trigger',
-      deliveryId: 'ENG-1-1767348000000',
-      semanticKey: 'comment:20001',
-      repository: { owner: 'acme', name: 'widgets' },
-      replyTo: { site: 'acme.atlassian.net', issueKey: 'ENG-1', commentId: '20001' },
-      container: 'ENG',
-    });
-  });
-
-  it('rejects a body without a delivery id', () => {
-    expect(() => mapJiraEvent({ ...body, deliveryId: '' })).toThrow(/body malformed/);
   });
 });

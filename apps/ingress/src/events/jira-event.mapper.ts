@@ -1,49 +1,93 @@
-import { jiraThreadId } from '@caravel/contracts';
+import { jiraThreadId, type Actor } from '@caravel/contracts';
+import type { JiraComment } from '@caravel/integrations';
 import { z } from 'zod';
 import { payloadMalformed } from '../ingress.errors.js';
-import type { WebhookDecision } from './webhook-decision.js';
+import type { TriggerDecision } from './webhook-decision.js';
+
+/** Jira's ids are numeric; checked here so no body can steer a read-back path elsewhere. */
+const jiraId = z.string().regex(/^\d+$/, 'a numeric Jira id');
+const issueKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_]*-\d+$/, 'an issue key like ENG-12');
+
+const account = z.object({
+  accountId: z.string().min(1),
+  displayName: z.string().min(1).optional(),
+});
 
 /**
  * The body our Jira Automation rule sends (see docs/ingress.md for the rule's template). Jira
  * gives no delivery id of its own, so the rule puts one in (`{{issue.key}}-{{now.asMillis}}`).
+ * It is a pointer only: the issue and the comment are read back from Jira, and `text` is never
+ * used. `author` (the rule's `{{initiator}}`) is the actor of an issue event and is required
+ * there; for a comment the comment's own author counts.
  */
-export const jiraRuleBody = z.object({
-  deliveryId: z.string().min(1),
-  site: z.string().min(1),
-  issue: z.object({ id: z.string().min(1), key: z.string().min(1) }),
-  comment: z.object({ id: z.string().min(1) }).optional(),
-  author: z.object({ accountId: z.string().min(1), displayName: z.string().min(1).optional() }),
-  text: z.string(),
-  repository: z
-    .string()
-    .regex(/^[\w.-]+\/[\w.-]+$/, 'owner/name')
-    .optional(),
-});
+export const jiraRuleBody = z
+  .object({
+    deliveryId: z.string().min(1),
+    site: z.string().min(1),
+    issue: z.object({ id: jiraId, key: issueKey }),
+    comment: z.object({ id: jiraId }).optional(),
+    author: account.optional(),
+    text: z.string().optional(),
+    repository: z
+      .string()
+      .regex(/^[\w.-]+\/[\w.-]+$/, 'owner/name')
+      .optional(),
+  })
+  .refine((body) => body.comment !== undefined || body.author !== undefined, {
+    message: 'an issue event (no comment) needs the author who caused it',
+    path: ['author'],
+  });
 
-/** Decides what a verified Jira Automation request asks for: always a trigger on its issue. */
-export function mapJiraEvent(payload: unknown): WebhookDecision {
+export type JiraRuleBody = z.output<typeof jiraRuleBody>;
+
+/** What Jira itself says about a rule's delivery, read as the service account. */
+export interface JiraReadBack {
+  /** The configured site's host (the body's `site` had to name it). */
+  site: string;
+  issue: { id: string; key: string; title: string; description: string };
+  /** The comment the body points at, when it names one. */
+  comment?: JiraComment;
+}
+
+/** Validates a verified Jira Automation request's body; a mismatch is a 400. */
+export function parseJiraRuleBody(payload: unknown): JiraRuleBody {
   const parsed = jiraRuleBody.safeParse(payload);
   if (!parsed.success) throw payloadMalformed('jira', parsed.error.message);
-  const p = parsed.data;
-  const [owner, name] = p.repository?.split('/') ?? [];
+  return parsed.data;
+}
+
+/**
+ * Decides what a Jira Automation request asks for: always a trigger on its issue, whose author
+ * and text come from what Jira answered, never from the rule's body.
+ */
+export function mapJiraEvent(rule: JiraRuleBody, read: JiraReadBack): TriggerDecision {
+  const { site, issue, comment } = read;
+  const [owner, name] = rule.repository?.split('/') ?? [];
   return {
     kind: 'trigger',
     source: 'jira',
-    event: p.comment ? 'comment' : 'issue',
-    deliveryId: p.deliveryId,
-    semanticKey: p.comment ? `comment:${p.comment.id}` : null,
-    threadId: jiraThreadId({ site: p.site, issueId: p.issue.id }),
-    author: {
-      externalId: p.author.accountId,
-      ...(p.author.displayName ? { displayName: p.author.displayName } : {}),
-    },
-    text: p.text,
+    event: comment ? 'comment' : 'issue',
+    deliveryId: rule.deliveryId,
+    semanticKey: comment ? `comment:${comment.id}` : null,
+    threadId: jiraThreadId({ site, issueId: issue.id }),
+    author: comment ? actorOf(comment.author) : actorOf(initiatorOf(rule)),
+    text: comment
+      ? comment.markdown
+      : [issue.title, issue.description].filter((part) => part !== '').join('\n\n'),
     ...(owner && name ? { repository: { owner, name } } : {}),
-    container: p.issue.key.split('-')[0] ?? p.issue.key,
-    replyTo: {
-      site: p.site,
-      issueKey: p.issue.key,
-      ...(p.comment ? { commentId: p.comment.id } : {}),
-    },
+    container: issue.key.split('-')[0] ?? issue.key,
+    replyTo: { site, issueKey: issue.key, ...(comment ? { commentId: comment.id } : {}) },
+  };
+}
+
+function initiatorOf(rule: JiraRuleBody): z.output<typeof account> {
+  if (!rule.author) throw payloadMalformed('jira', 'an issue event needs its author');
+  return rule.author;
+}
+
+function actorOf(author: { accountId: string; displayName?: string | undefined }): Actor {
+  return {
+    externalId: author.accountId,
+    ...(author.displayName ? { displayName: author.displayName } : {}),
   };
 }

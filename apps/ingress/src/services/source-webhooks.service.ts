@@ -5,7 +5,7 @@ import {
   AutoReviewRepositories,
   GithubRepositoryPolicy,
 } from '../events/github-repository-policy.js';
-import { mapJiraEvent } from '../events/jira-event.mapper.js';
+import { mapJiraEvent, parseJiraRuleBody } from '../events/jira-event.mapper.js';
 import { mapLinearEvent } from '../events/linear-event.mapper.js';
 import { parseJsonBody } from '../events/parse-json.js';
 import { mapSlackEvent } from '../events/slack-event.mapper.js';
@@ -20,12 +20,13 @@ import {
   verifyLinearSignature,
 } from '../verification/linear-signature.verifier.js';
 import { verifySlackSignature } from '../verification/slack-signature.verifier.js';
+import { JiraReadBackService } from './jira-read-back.service.js';
 import { TriggerIntakeService } from './trigger-intake.service.js';
 import type { WebhookAnswer } from './webhook-answer.js';
 
 /**
  * One method per source: verify the raw bytes (before anything is parsed), map the event, hand
- * the decision to the intake.
+ * the decision to the intake. Jira's body is a pointer, read back from Jira before it is mapped.
  */
 @Injectable()
 export class SourceWebhooksService {
@@ -33,6 +34,7 @@ export class SourceWebhooksService {
 
   constructor(
     private readonly intake: TriggerIntakeService,
+    private readonly jiraReadBack: JiraReadBackService,
     @Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
@@ -109,6 +111,8 @@ export class SourceWebhooksService {
       this.clock.now(),
     );
     const payload = parseJsonBody('jira', rawBody);
-    return this.intake.take(mapJiraEvent(payload), payload);
+    const rule = parseJiraRuleBody(payload);
+    const read = await this.jiraReadBack.read(rule);
+    return this.intake.take(mapJiraEvent(rule, read), payload);
   }
 }

@@ -58,10 +58,12 @@ export const channelSettingsSchema = z.object({
     description: 'Linear GraphQL endpoint (default https://api.linear.app/graphql)',
   }),
   JIRA_BASE_URL: documented(z.url().optional(), {
-    description: 'Jira Cloud site, e.g. https://acme.atlassian.net',
+    description:
+      'Jira Cloud site, e.g. https://acme.atlassian.net: the only site Jira rule deliveries may name',
   }),
   JIRA_EMAIL: documented(z.string().min(1).optional(), {
-    description: 'Jira service account email (Basic auth with JIRA_API_TOKEN)',
+    description:
+      'Jira service account email (Basic auth with JIRA_API_TOKEN): rule deliveries are read back, answered and the jira tools act as this account',
   }),
   JIRA_API_TOKEN: secret('Jira service account API token'),
   CONFLUENCE_EMAIL: documented(z.string().min(1).optional(), {

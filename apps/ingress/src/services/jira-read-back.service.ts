@@ -1,0 +1,70 @@
+import {
+  JIRA_SERVICE_ACCOUNT_SETTINGS,
+  jiraConfigured,
+  jiraServiceAccount,
+  type JiraTracker,
+} from '@caravel/integrations';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { JiraReadBack, JiraRuleBody } from '../events/jira-event.mapper.js';
+import { payloadMalformed, serviceAccountMissing, siteNotServed } from '../ingress.errors.js';
+import { INGRESS_SETTINGS, jiraSetupWarning, type IngressSettings } from '../ingress.settings.js';
+
+/**
+ * Reads a Jira rule's delivery back as the service account (`JIRA_BASE_URL`, `JIRA_EMAIL`,
+ * `JIRA_API_TOKEN`): the rule's secret proves the call came from the rule, not what the issue or
+ * comment says. Only the configured site is ever read; without the account, it fails closed.
+ */
+@Injectable()
+export class JiraReadBackService implements OnApplicationBootstrap {
+  private readonly log = new Logger('JiraReadBack');
+  private readonly jira: JiraTracker;
+
+  constructor(@Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings) {
+    this.jira = jiraServiceAccount(settings);
+  }
+
+  onApplicationBootstrap(): void {
+    const warning = jiraSetupWarning(this.settings);
+    if (warning) this.log.warn(warning);
+  }
+
+  /**
+   * The issue (by key, its id checked against the body's) and, when the body names one, the
+   * comment under that issue. Jira's 404 for either reaches the sender as a 404; its 5xx or no
+   * answer at all as a retryable 503.
+   */
+  async read(rule: JiraRuleBody): Promise<JiraReadBack> {
+    const site = this.configuredSite();
+    if (hostOf(rule.site) !== site) throw siteNotServed('jira', rule.site, site);
+    const issue = await this.jira.getIssue(rule.issue.key);
+    if (issue.id !== rule.issue.id) {
+      throw payloadMalformed(
+        'jira',
+        `issue ${rule.issue.key} has id ${issue.id} in Jira, not ${rule.issue.id}`,
+      );
+    }
+    if (!rule.comment) return { site, issue };
+    const comment = await this.jira.getComment(issue.key, rule.comment.id);
+    return { site, issue, comment };
+  }
+
+  /** The host of `JIRA_BASE_URL`, once the service account is complete. */
+  private configuredSite(): string {
+    const base = this.settings.JIRA_BASE_URL;
+    if (!base || !jiraConfigured(this.settings)) {
+      throw serviceAccountMissing('jira', JIRA_SERVICE_ACCOUNT_SETTINGS);
+    }
+    return new URL(base).host.toLowerCase();
+  }
+}
+
+/** A site given as a host (`acme.atlassian.net`) or a URL, as a lower-cased host. */
+function hostOf(site: string): string {
+  const trimmed = site.trim();
+  if (!trimmed.includes('://')) return trimmed.toLowerCase();
+  try {
+    return new URL(trimmed).host.toLowerCase();
+  } catch {
+    return trimmed.toLowerCase();
+  }
+}
