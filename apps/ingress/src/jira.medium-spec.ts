@@ -119,6 +119,14 @@ await describeEachDatabase('Jira rule deliveries read back over HTTP', openDatab
     });
   });
 
+  it("ignores Caravel's own comment (the service account's), so a rule on every comment never loops", async () => {
+    const own = FakeJira.accountOf(ACCOUNT.JIRA_EMAIL).accountId;
+    const { issue, comment } = commentBy(own, 'Done: opened https://example.test/pr/1');
+    const answer = await deliver(host, ruleBody(issue, comment.id));
+    expect(answer).toMatchObject({ status: 200, body: { accepted: false } });
+    expect(await triggersOn(issue)).toHaveLength(0);
+  });
+
   it('refuses a comment Jira does not have with a 404 naming it, publishing nothing', async () => {
     const { issue } = commentBy('acc-eve', 'unrelated');
     const answer = await deliver(host, ruleBody(issue, '777777'));

@@ -2,7 +2,7 @@ import { jiraThreadId, type Actor } from '@caravel/contracts';
 import type { JiraComment } from '@caravel/integrations';
 import { z } from 'zod';
 import { payloadMalformed } from '../ingress.errors.js';
-import type { TriggerDecision } from './webhook-decision.js';
+import { ignore, type IgnoreDecision, type TriggerDecision } from './webhook-decision.js';
 
 /** Jira's ids are numeric; checked here so no body can steer a read-back path elsewhere. */
 const jiraId = z.string().regex(/^\d+$/, 'a numeric Jira id');
@@ -47,6 +47,8 @@ export interface JiraReadBack {
   issue: { id: string; key: string; title: string; description: string };
   /** The comment the body points at, when it names one. */
   comment?: JiraComment;
+  /** The comment is Caravel's own (the service account wrote it): it asks for nothing. */
+  ownComment?: boolean;
 }
 
 /** Validates a verified Jira Automation request's body; a mismatch is a 400. */
@@ -60,8 +62,13 @@ export function parseJiraRuleBody(payload: unknown): JiraRuleBody {
  * Decides what a Jira Automation request asks for: always a trigger on its issue, whose author
  * and text come from what Jira answered, never from the rule's body.
  */
-export function mapJiraEvent(rule: JiraRuleBody, read: JiraReadBack): TriggerDecision {
+export function mapJiraEvent(
+  rule: JiraRuleBody,
+  read: JiraReadBack,
+): TriggerDecision | IgnoreDecision {
   const { site, issue, comment } = read;
+  // A rule that fires on every comment also fires on Caravel's replies: never answer itself.
+  if (read.ownComment) return ignore('own comment');
   const [owner, name] = rule.repository?.split('/') ?? [];
   return {
     kind: 'trigger',

@@ -58,6 +58,8 @@ describe('JiraReadBackService against the fake Jira on loopback', () => {
     expect(jira.calls.map((call) => call.path)).toEqual([
       `/rest/api/3/issue/${issue.key}`,
       `/rest/api/3/issue/${issue.key}/comment/${comment.id}`,
+      // Whose comment it is: the service account's own would be ignored.
+      '/rest/api/3/myself',
     ]);
     expect(jira.calls[0]?.headers.authorization).toBe(
       `Basic ${Buffer.from('svc@acme.test:svc-token').toString('base64')}`,

@@ -18,6 +18,7 @@ import { INGRESS_SETTINGS, jiraSetupWarning, type IngressSettings } from '../ing
 export class JiraReadBackService implements OnApplicationBootstrap {
   private readonly log = new Logger('JiraReadBack');
   private readonly jira: JiraTracker;
+  private ownAccount: Promise<string> | undefined;
 
   constructor(@Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings) {
     this.jira = jiraServiceAccount(settings);
@@ -45,7 +46,17 @@ export class JiraReadBackService implements OnApplicationBootstrap {
     }
     if (!rule.comment) return { site, issue };
     const comment = await this.jira.getComment(issue.key, rule.comment.id);
-    return { site, issue, comment };
+    const own = comment.author.accountId === (await this.ownAccountId());
+    return { site, issue, comment, ...(own ? { ownComment: true } : {}) };
+  }
+
+  /** The service account's own account id, asked once (again after a failed ask). */
+  private ownAccountId(): Promise<string> {
+    this.ownAccount ??= this.jira.ownAccountId().catch((error: unknown) => {
+      this.ownAccount = undefined;
+      throw error;
+    });
+    return this.ownAccount;
   }
 
   /** The host of `JIRA_BASE_URL`, once the service account is complete. */

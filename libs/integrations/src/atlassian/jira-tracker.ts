@@ -123,6 +123,14 @@ export class JiraTracker implements IssueTrackerPort {
     };
   }
 
+  /** The account id the service account acts as (the author of Caravel's own comments). */
+  async ownAccountId(): Promise<string> {
+    const action = 'read the service account';
+    const json = await this.rest.send<{ accountId?: string }>(action, 'GET', '/rest/api/3/myself');
+    if (!json.accountId) throw unexpectedAnswer('Jira', action);
+    return json.accountId;
+  }
+
   /** Reads one comment of `issue` by id: its real author and its current text. */
   async getComment(issue: string, id: string): Promise<JiraComment> {
     const action = `read comment ${id} of ${issue}`;

@@ -67,6 +67,19 @@ export class FakeJira extends LoopbackApi {
     this.route('GET', '/rest/api/3/issue/:key/comment/:id', (_call, p) =>
       this.withIssue(p, (i) => this.oneComment(i, p['id'] ?? '')),
     );
+    this.route('GET', '/rest/api/3/myself', (call) => {
+      const email = this.userOf(call) ?? '';
+      return { status: 200, body: FakeJira.accountOf(email) };
+    });
+  }
+
+  /** The account Jira knows a service account's `email` as (its comments' author, `/myself`). */
+  static accountOf(email: string): {
+    accountId: string;
+    displayName: string;
+    emailAddress: string;
+  } {
+    return { accountId: `acc-${email}`, displayName: email, emailAddress: email };
   }
 
   /** Accepts `email` + `apiToken` as a service account. */
@@ -191,7 +204,7 @@ export class FakeJira extends LoopbackApi {
       id: String(this.nextId()),
       body: call.body?.['body'],
       created: new Date(Date.UTC(2030, 0, 1, 0, issue.comments.length)).toISOString(),
-      author: { accountId: `acc-${email}`, displayName: email, emailAddress: email },
+      author: FakeJira.accountOf(email),
       properties,
     };
     issue.comments.push(comment);
@@ -223,7 +236,7 @@ export class FakeJira extends LoopbackApi {
   seedComment(key: string, body: unknown, email: string): void {
     this.addComment(key, {
       body,
-      author: { accountId: `acc-${email}`, displayName: email, emailAddress: email },
+      author: FakeJira.accountOf(email),
     });
   }
 }
