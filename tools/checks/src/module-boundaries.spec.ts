@@ -3,16 +3,27 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const root = join(new URL('.', import.meta.url).pathname, '..', '..', '..');
+const BOUNDARIES = '@nx/enforce-module-boundaries';
 
 /** Lints a probe file placed inside a project, then removes it. */
 async function boundaryErrors(projectSrc: string, code: string): Promise<string[]> {
   const file = join(root, projectSrc, `boundary-probe-${process.pid}.ts`);
   await writeFile(file, code);
   try {
-    const eslint = new ESLint({ cwd: root });
+    // Only the boundary rule, which needs no type information: the workspace's one TypeScript
+    // program was built before this probe existed.
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfig: {
+        files: ['**/*.ts'],
+        languageOptions: { parserOptions: { project: false, projectService: false } },
+      },
+      ruleFilter: ({ ruleId }) => ruleId === BOUNDARIES,
+    });
     const [result] = await eslint.lintFiles([file]);
+    // A probe that does not parse is a failure too, never an empty (passing) answer.
     return (result?.messages ?? [])
-      .filter((m) => m.ruleId === '@nx/enforce-module-boundaries')
+      .filter((m) => m.ruleId === BOUNDARIES || m.fatal)
       .map((m) => m.message);
   } finally {
     await rm(file, { force: true });
