@@ -35,11 +35,6 @@ const CASE_TIMEOUT_MS = 420_000;
 const PR_TIMEOUT_MS = 240_000;
 
 for (const { mode, start, suite } of await platformShapes()) {
-  // Separate processes run the four at once. The embedded platform runs them one after the
-  // other: concurrent runs' checkpointers interleave extended-protocol messages on PGlite's
-  // shared pg-wire session ("unnamed prepared statement does not exist").
-  const concurrent = mode !== 'embedded platform';
-
   suite(
     `Slack, Linear, Jira and Confluence requests become draft PRs and replies (${mode})`,
     () => {
@@ -141,7 +136,9 @@ for (const { mode, start, suite } of await platformShapes()) {
         await chmod(dir, 0o755);
         world = new ChannelsWorld(dir);
         platform = await start(dir, await world.start());
-        if (concurrent) await Promise.all(Object.keys(deliveries).map((s) => deliver(s as Source)));
+        // The four at once, on both shapes: four runs at a time share the embedded platform's
+        // PGlite too (its checkpointers' queries each keep the one session to their Sync).
+        await Promise.all(Object.keys(deliveries).map((s) => deliver(s as Source)));
       });
 
       afterAll(async () => {
