@@ -11,6 +11,7 @@ import {
   type IngressSettings,
 } from './ingress.settings.js';
 import { ConfluenceConnectService } from './services/confluence-connect.service.js';
+import { DeliveryRetentionService } from './services/delivery-retention.service.js';
 import { JiraReadBackService } from './services/jira-read-back.service.js';
 import { SourceWebhooksService } from './services/source-webhooks.service.js';
 import { TriggerIntakeService } from './services/trigger-intake.service.js';
@@ -31,6 +32,7 @@ import { TriggerIntakeService } from './services/trigger-intake.service.js';
     TriggerIntakeService,
     ConfluenceConnectService,
     JiraReadBackService,
+    DeliveryRetentionService,
     repositoryProvider(DeliveryRepository),
     repositoryProvider(ConnectTenantRepository),
     repositoryProvider(ThreadRepository),

@@ -153,6 +153,10 @@ export const ingressSettingsSchema = z.object({
       example: 'acme/widgets',
     },
   ),
+  DELIVERY_RETENTION_HOURS: documented(z.coerce.number().int().min(72).default(168), {
+    description:
+      'How long a webhook delivery is kept for deduplication (at least 72: GitHub redelivers for 3 days); an hourly sweep deletes older ones',
+  }),
 });
 
 export type IngressSettings = z.output<typeof ingressSettingsSchema>;

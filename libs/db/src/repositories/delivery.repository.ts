@@ -74,6 +74,31 @@ export class DeliveryRepository {
     return row ? toRow(row) : null;
   }
 
+  /**
+   * Deletes up to `limit` deliveries received before `cutoff`, oldest first; returns how many.
+   * Past the senders' redelivery windows a record dedupes nothing any more.
+   */
+  async deleteReceivedBefore(
+    cutoff: Date,
+    limit: number,
+    executor: Executor = this.db,
+  ): Promise<number> {
+    const deleted = await executor
+      .deleteFrom('deliveries')
+      .where(
+        'id',
+        'in',
+        executor
+          .selectFrom('deliveries')
+          .select('id')
+          .where('received_at', '<', cutoff)
+          .orderBy('received_at', 'asc')
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows);
+  }
+
   async findBySourceDelivery(
     source: string,
     deliveryId: string,

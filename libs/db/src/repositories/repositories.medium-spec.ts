@@ -77,6 +77,50 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect(stored?.receivedAt).toBeInstanceOf(Date);
   });
 
+  it('deletes deliveries received before a cutoff, oldest first and at most a batch at a time', async () => {
+    const deliveries = new DeliveryRepository(database.db);
+    const source = `retention-${randomUUID()}`;
+    const at = (day: number) => new Date(Date.UTC(2020, 0, day));
+    for (const day of [1, 2, 3, 20]) {
+      await deliveries.record({
+        id: randomUUID(),
+        source,
+        deliveryId: `day-${day}`,
+        semanticKey: `comment:${day}`,
+        threadId: randomUUID(),
+        event: 'comment',
+        payload: {},
+        receivedAt: at(day),
+      });
+    }
+    const kept = async () =>
+      (
+        await Promise.all(
+          [1, 2, 3, 20].map((d) => deliveries.findBySourceDelivery(source, `day-${d}`)),
+        )
+      )
+        .filter((row) => row !== null)
+        .map((row) => row.deliveryId);
+
+    expect(await deliveries.deleteReceivedBefore(at(10), 2)).toBe(2);
+    expect(await kept()).toEqual(['day-3', 'day-20']);
+    expect(await deliveries.deleteReceivedBefore(at(10), 2)).toBe(1);
+    expect(await deliveries.deleteReceivedBefore(at(10), 2)).toBe(0);
+    expect(await kept()).toEqual(['day-20']);
+    // Its keys are free again: a delivery after retention is taken as new.
+    expect(
+      await deliveries.record({
+        id: randomUUID(),
+        source,
+        deliveryId: 'day-1',
+        semanticKey: 'comment:1',
+        threadId: randomUUID(),
+        event: 'comment',
+        payload: {},
+      }),
+    ).toBe(true);
+  });
+
   it('upserts threads without erasing stored fields, and lists them newest first', async () => {
     const id = randomUUID();
     await threads.upsert({

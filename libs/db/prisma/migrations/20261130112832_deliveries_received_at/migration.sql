@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "deliveries_received_at_idx" ON "deliveries"("received_at");
