@@ -37,6 +37,9 @@ export const ingressSettingsSchema = z.object({
   GITHUB_WEBHOOK_SECRET: optionalSecret(
     'Secret of the GitHub webhook (X-Hub-Signature-256); /webhooks/github answers 401 while unset',
   ),
+  GITHUB_WEBHOOK_SECRET_PREVIOUS: optionalSecret(
+    'The previous GITHUB_WEBHOOK_SECRET, still accepted while a rotation reaches every sender; unset it once done',
+  ),
   GITHUB_BOT_HANDLE: documented(
     z
       .string()
@@ -81,11 +84,17 @@ export const ingressSettingsSchema = z.object({
   SLACK_SIGNING_SECRET: optionalSecret(
     'Slack app signing secret (v0 signatures); /webhooks/slack answers 401 while unset',
   ),
+  SLACK_SIGNING_SECRET_PREVIOUS: optionalSecret(
+    'The previous SLACK_SIGNING_SECRET, still accepted while a rotation reaches every sender; unset it once done',
+  ),
   SLACK_BOT_USER_ID: documented(z.string().min(1).optional(), {
     description: "Caravel's Slack bot user id (U...), to spot mentions and drop its own messages",
   }),
   LINEAR_WEBHOOK_SECRET: optionalSecret(
     'Linear webhook signing secret (Linear-Signature); /webhooks/linear answers 401 while unset',
+  ),
+  LINEAR_WEBHOOK_SECRET_PREVIOUS: optionalSecret(
+    'The previous LINEAR_WEBHOOK_SECRET, still accepted while a rotation reaches every sender; unset it once done',
   ),
   LINEAR_BOT_USER_ID: documented(z.string().min(1).optional(), {
     description: "Caravel's Linear user id: mentions of it and assignments to it start runs",
@@ -93,11 +102,17 @@ export const ingressSettingsSchema = z.object({
   JIRA_SHARED_SECRET: optionalSecret(
     'Shared secret the Jira Automation rule sends in JIRA_SECRET_HEADER; /webhooks/jira answers 401 while unset',
   ),
+  JIRA_SHARED_SECRET_PREVIOUS: optionalSecret(
+    'The previous JIRA_SHARED_SECRET, still accepted while the rule is being changed; unset it once done',
+  ),
   JIRA_SECRET_HEADER: documented(z.string().min(1).default('x-caravel-secret'), {
     description: 'Header that carries JIRA_SHARED_SECRET',
   }),
   JIRA_HMAC_SECRET: optionalSecret(
     'When set, Jira requests must also carry X-Caravel-Timestamp and an HMAC of timestamp.body in X-Caravel-Signature',
+  ),
+  JIRA_HMAC_SECRET_PREVIOUS: optionalSecret(
+    'The previous JIRA_HMAC_SECRET, still accepted while the rule is being changed; unset it once done',
   ),
   JIRA_BASE_URL: channelSettingsSchema.shape.JIRA_BASE_URL,
   JIRA_EMAIL: channelSettingsSchema.shape.JIRA_EMAIL,

@@ -52,7 +52,12 @@ export class SourceWebhooksService {
 
   async github(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
     const signature = headerValue(headers, 'x-hub-signature-256');
-    verifyGithubSignature(rawBody, signature, this.settings.GITHUB_WEBHOOK_SECRET);
+    verifyGithubSignature(
+      rawBody,
+      signature,
+      this.settings.GITHUB_WEBHOOK_SECRET,
+      this.settings.GITHUB_WEBHOOK_SECRET_PREVIOUS,
+    );
     const event = headerValue(headers, 'x-github-event');
     const deliveryId = headerValue(headers, 'x-github-delivery');
     if (!event || !deliveryId) {
@@ -72,6 +77,7 @@ export class SourceWebhooksService {
       },
       this.settings.SLACK_SIGNING_SECRET,
       this.clock.now(),
+      this.settings.SLACK_SIGNING_SECRET_PREVIOUS,
     );
     const payload = parseJsonBody('slack', rawBody);
     const decision = mapSlackEvent(payload, { botUserId: this.settings.SLACK_BOT_USER_ID });
@@ -83,7 +89,12 @@ export class SourceWebhooksService {
 
   async linear(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
     const signature = headerValue(headers, 'linear-signature');
-    verifyLinearSignature(rawBody, signature, this.settings.LINEAR_WEBHOOK_SECRET);
+    verifyLinearSignature(
+      rawBody,
+      signature,
+      this.settings.LINEAR_WEBHOOK_SECRET,
+      this.settings.LINEAR_WEBHOOK_SECRET_PREVIOUS,
+    );
     const payload = parseJsonBody('linear', rawBody);
     checkLinearFreshness(
       (payload as { webhookTimestamp?: unknown } | null)?.webhookTimestamp,
@@ -107,6 +118,8 @@ export class SourceWebhooksService {
       {
         sharedSecret: this.settings.JIRA_SHARED_SECRET,
         hmacSecret: this.settings.JIRA_HMAC_SECRET,
+        previousSharedSecret: this.settings.JIRA_SHARED_SECRET_PREVIOUS,
+        previousHmacSecret: this.settings.JIRA_HMAC_SECRET_PREVIOUS,
       },
       this.clock.now(),
     );

@@ -20,3 +20,23 @@ export function hmacSha256Hex(secret: string, ...parts: (string | Buffer)[]): st
   for (const part of parts) hmac.update(part);
   return hmac.digest('hex');
 }
+
+/**
+ * Whether `received` is the credential `expectedFor` makes from any of `secrets` (the current one
+ * and, during a rotation, the previous one). Every candidate is compared, each in constant time.
+ */
+export function matchesAnySecret(
+  secrets: readonly string[],
+  expectedFor: (secret: string) => string,
+  received: string,
+): boolean {
+  let matched = false;
+  for (const secret of secrets)
+    matched = constantTimeEqual(expectedFor(secret), received) || matched;
+  return matched;
+}
+
+/** The secrets a verifier accepts: the current one, then the previous one while it rotates. */
+export function secretsOf(current: string, previous: string | undefined): string[] {
+  return previous ? [current, previous] : [current];
+}

@@ -1,5 +1,5 @@
 import { signatureInvalid } from '../ingress.errors.js';
-import { constantTimeEqual, hmacSha256Hex } from './constant-time.js';
+import { hmacSha256Hex, matchesAnySecret, secretsOf } from './constant-time.js';
 
 /** How far `X-Caravel-Timestamp` may be from our clock when the HMAC is required. */
 export const JIRA_MAX_SKEW_SECONDS = 300;
@@ -16,6 +16,10 @@ export interface JiraCredentials {
 export interface JiraSecrets {
   sharedSecret: string | undefined;
   hmacSecret: string | undefined;
+  /** Accepted too while the shared secret rotates. */
+  previousSharedSecret?: string | undefined;
+  /** Accepted too while the HMAC secret rotates. */
+  previousHmacSecret?: string | undefined;
 }
 
 /**
@@ -30,7 +34,8 @@ export function verifyJiraRequest(
 ): void {
   if (!secrets.sharedSecret) throw signatureInvalid('jira', 'JIRA_SHARED_SECRET is not configured');
   if (!credentials.secret) throw signatureInvalid('jira', 'shared secret header is missing');
-  if (!constantTimeEqual(secrets.sharedSecret, credentials.secret)) {
+  const shared = secretsOf(secrets.sharedSecret, secrets.previousSharedSecret);
+  if (!matchesAnySecret(shared, (key) => key, credentials.secret)) {
     throw signatureInvalid('jira', 'shared secret does not match');
   }
   if (!secrets.hmacSecret) return;
@@ -43,8 +48,9 @@ export function verifyJiraRequest(
   if (skew > JIRA_MAX_SKEW_SECONDS) {
     throw signatureInvalid('jira', `timestamp is ${skew} s away from now`);
   }
-  const expected = `sha256=${hmacSha256Hex(secrets.hmacSecret, `${timestamp}.`, rawBody)}`;
-  if (!constantTimeEqual(expected, signature.toLowerCase())) {
+  const expectedFor = (key: string) => `sha256=${hmacSha256Hex(key, `${timestamp}.`, rawBody)}`;
+  const hmacKeys = secretsOf(secrets.hmacSecret, secrets.previousHmacSecret);
+  if (!matchesAnySecret(hmacKeys, expectedFor, signature.toLowerCase())) {
     throw signatureInvalid('jira', 'signature does not match');
   }
 }

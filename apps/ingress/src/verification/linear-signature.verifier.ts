@@ -1,22 +1,24 @@
 import { AppError } from '@caravel/errors';
 import { signatureInvalid } from '../ingress.errors.js';
-import { constantTimeEqual, hmacSha256Hex } from './constant-time.js';
+import { hmacSha256Hex, matchesAnySecret, secretsOf } from './constant-time.js';
 
 /** How far the signed `webhookTimestamp` may be from our clock (Linear's SDK uses 60 s). */
 export const LINEAR_MAX_SKEW_MS = 60_000;
 
 /**
  * Linear's `Linear-Signature`: hex HMAC-SHA256 of the raw body, no prefix. Fails closed on an
- * unset secret or a missing header.
+ * unset secret or a missing header. While the secret rotates, `previous` is accepted too.
  */
 export function verifyLinearSignature(
   rawBody: Buffer,
   signature: string | undefined,
   secret: string | undefined,
+  previous?: string,
 ): void {
   if (!secret) throw signatureInvalid('linear', 'LINEAR_WEBHOOK_SECRET is not configured');
   if (!signature) throw signatureInvalid('linear', 'Linear-Signature is missing');
-  if (!constantTimeEqual(hmacSha256Hex(secret, rawBody), signature.toLowerCase())) {
+  const expectedFor = (key: string) => hmacSha256Hex(key, rawBody);
+  if (!matchesAnySecret(secretsOf(secret, previous), expectedFor, signature.toLowerCase())) {
     throw signatureInvalid('linear', 'signature does not match');
   }
 }

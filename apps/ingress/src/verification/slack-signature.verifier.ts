@@ -1,5 +1,5 @@
 import { signatureInvalid } from '../ingress.errors.js';
-import { constantTimeEqual, hmacSha256Hex } from './constant-time.js';
+import { hmacSha256Hex, matchesAnySecret, secretsOf } from './constant-time.js';
 
 /** How far a request's timestamp may be from our clock, either way (Slack says 5 minutes). */
 export const SLACK_MAX_SKEW_SECONDS = 300;
@@ -12,13 +12,15 @@ export interface SlackSignatureHeaders {
 /**
  * Slack's v0 signing: `v0=` + hex HMAC-SHA256 of `v0:<timestamp>:<raw body>`, with the timestamp
  * no more than five minutes from `now` in either direction (a future one is as suspect as an old
- * one). Fails closed on an unset secret or a missing header.
+ * one). Fails closed on an unset secret or a missing header. While the secret rotates,
+ * `previous` is accepted too.
  */
 export function verifySlackSignature(
   rawBody: Buffer,
   headers: SlackSignatureHeaders,
   secret: string | undefined,
   now: Date,
+  previous?: string,
 ): void {
   if (!secret) throw signatureInvalid('slack', 'SLACK_SIGNING_SECRET is not configured');
   const { signature, timestamp } = headers;
@@ -30,8 +32,8 @@ export function verifySlackSignature(
   if (skew > SLACK_MAX_SKEW_SECONDS) {
     throw signatureInvalid('slack', `timestamp is ${skew} s away from now`);
   }
-  const expected = `v0=${hmacSha256Hex(secret, `v0:${timestamp}:`, rawBody)}`;
-  if (!constantTimeEqual(expected, signature)) {
+  const expectedFor = (key: string) => `v0=${hmacSha256Hex(key, `v0:${timestamp}:`, rawBody)}`;
+  if (!matchesAnySecret(secretsOf(secret, previous), expectedFor, signature)) {
     throw signatureInvalid('slack', 'signature does not match');
   }
 }

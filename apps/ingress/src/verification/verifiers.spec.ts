@@ -190,3 +190,71 @@ describe('Jira Automation shared secret', () => {
     ).toBe('SIGNATURE_INVALID');
   });
 });
+
+describe('secret rotation: the previous secret is accepted alongside the current one', () => {
+  const body = Buffer.from('{"action":"created"}');
+  const now = new Date(1_700_000_000_000);
+  const ts = '1700000000';
+
+  it('GitHub: a delivery signed with the previous secret passes only while it is configured', () => {
+    const signedWith = (key: string) => `sha256=${hmac(key, body.toString())}`;
+    expect(codeOf(() => verifyGithubSignature(body, signedWith('new'), 'new', 'old'))).toBe(
+      undefined,
+    );
+    expect(codeOf(() => verifyGithubSignature(body, signedWith('old'), 'new', 'old'))).toBe(
+      undefined,
+    );
+    expect(codeOf(() => verifyGithubSignature(body, signedWith('old'), 'new'))).toBe(
+      'SIGNATURE_INVALID',
+    );
+    expect(codeOf(() => verifyGithubSignature(body, signedWith('other'), 'new', 'old'))).toBe(
+      'SIGNATURE_INVALID',
+    );
+    // The previous secret alone never opens a route whose secret is unset.
+    expect(codeOf(() => verifyGithubSignature(body, signedWith('old'), undefined, 'old'))).toBe(
+      'SIGNATURE_INVALID',
+    );
+  });
+
+  it('Slack and Linear: the previous secret passes while configured, nothing else does', () => {
+    const slackWith = (key: string) => `v0=${hmac(key, `v0:${ts}:${body.toString()}`)}`;
+    const slack = (signature: string, previous?: string) =>
+      codeOf(() => verifySlackSignature(body, { signature, timestamp: ts }, 'new', now, previous));
+    expect(slack(slackWith('old'), 'old')).toBeUndefined();
+    expect(slack(slackWith('new'), 'old')).toBeUndefined();
+    expect(slack(slackWith('old'))).toBe('SIGNATURE_INVALID');
+    expect(slack(slackWith('other'), 'old')).toBe('SIGNATURE_INVALID');
+
+    const linear = (key: string, previous?: string) =>
+      codeOf(() => verifyLinearSignature(body, hmac(key, body.toString()), 'new', previous));
+    expect(linear('old', 'old')).toBeUndefined();
+    expect(linear('old')).toBe('SIGNATURE_INVALID');
+    expect(linear('other', 'old')).toBe('SIGNATURE_INVALID');
+  });
+
+  it('Jira: the previous shared secret and the previous HMAC secret each pass while configured', () => {
+    const signedWith = (key: string) => `sha256=${hmac(key, `${ts}.${body.toString()}`)}`;
+    const secrets = {
+      sharedSecret: 'new',
+      hmacSecret: 'mac-new',
+      previousSharedSecret: 'old',
+      previousHmacSecret: 'mac-old',
+    };
+    const jira = (secret: string, mac: string, configured = secrets) =>
+      codeOf(() =>
+        verifyJiraRequest(
+          body,
+          { secret, timestamp: ts, signature: signedWith(mac) },
+          configured,
+          now,
+        ),
+      );
+    expect(jira('old', 'mac-old')).toBeUndefined();
+    expect(jira('new', 'mac-old')).toBeUndefined();
+    expect(jira('other', 'mac-new')).toBe('SIGNATURE_INVALID');
+    expect(jira('new', 'mac-other')).toBe('SIGNATURE_INVALID');
+    expect(jira('old', 'mac-new', { sharedSecret: 'new', hmacSecret: 'mac-new' })).toBe(
+      'SIGNATURE_INVALID',
+    );
+  });
+});
