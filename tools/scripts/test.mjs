@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one test command (README, CI): lint, typecheck, drift check, unit, medium, end-to-end.
 // Stages run in order and stop at the first failure; the closing line adds up every Jest run. A
-// stage given as lanes runs them side by side and fails when any lane fails.
+// stage given as steps runs them in order; as lanes, side by side; either fails when one does.
 //   npm test                 everything
 //   npm test -- unit medium  only the named stages
 import { spawn } from 'node:child_process';
@@ -16,7 +16,13 @@ const STAGES = {
   format: ['npx', 'prettier', '--check', '--log-level', 'warn', '.'],
   // One process and one TypeScript program for the whole workspace (tsconfig.typecheck.json):
   // per-project runs would parse and check every shared library once per project importing it.
-  lint: ['npx', 'eslint', '--max-warnings', '0', '.'],
+  // Nx computes the project graph first: without a cached graph the module-boundary rule skips.
+  lint: {
+    steps: [
+      ['npx', 'nx', 'show', 'projects', '--json'],
+      ['npx', 'eslint', '--max-warnings', '0', '.'],
+    ],
+  },
   typecheck: ['npx', 'tsc', '-p', 'tsconfig.typecheck.json', '--noEmit'],
   drift: ['npm', 'run', '--silent', 'drift'],
   unit: [...nx, '-t', 'test', '--skip-nx-cache'],
@@ -57,13 +63,21 @@ function run([command, ...args]) {
   });
 }
 
+/** Runs `commands` one after another; false at the first that fails. */
+async function inOrder(commands) {
+  for (const command of commands) if ((await run(command)) !== 0) return false;
+  return true;
+}
+
 let failedStage = null;
 for (const stage of stages) {
-  const lanes = STAGES[stage].lanes ?? [STAGES[stage]];
-  for (const lane of lanes) process.stdout.write(`\n=== ${stage}: ${lane.join(' ')}\n`);
+  const { lanes, steps } = STAGES[stage];
+  const commands = lanes ?? steps ?? [STAGES[stage]];
+  for (const command of commands) process.stdout.write(`\n=== ${stage}: ${command.join(' ')}\n`);
   const started = Date.now();
-  const statuses = await Promise.all(lanes.map(run));
-  const ok = statuses.every((status) => status === 0);
+  const ok = lanes
+    ? (await Promise.all(lanes.map(run))).every((s) => s === 0)
+    : await inOrder(commands);
   process.stdout.write(
     `=== ${stage}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
