@@ -1,5 +1,6 @@
 import { trajJsonSchema } from '@caravel/agent';
 import { SandboxWrite } from '@caravel/contracts';
+import { NO_OUTPUT_MESSAGE } from '@caravel/tools';
 import { startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
@@ -114,6 +115,32 @@ await describeEachPair('the runner loop, end to end', (kind) => {
     }, 'the last line on the dashboard');
     expect(live).toBe('tick-1\ntick-2\n');
     expect(out.traj.trajectory[0]?.observation).toContain('tick-2');
+  });
+
+  it('shapes observations: a fixed sentence for no output, head and tail with the elided count for long output', async () => {
+    const model = await scriptedModel(scripts, `shaping-${kind}`, [
+      shell('true'),
+      shell('seq 1 20000'),
+      submit(),
+    ]);
+    const out = await runScenario(pair, { prompt: 'look around', options: { model } });
+
+    expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    const [silent, long] = out.traj.trajectory.map((step) => step.observation);
+    expect(silent).toBe(NO_OUTPUT_MESSAGE);
+    expect(long?.startsWith('1\n2\n3\n')).toBe(true);
+    expect(long).toContain('20000');
+    // seq 1 20000 prints 108,894 characters (the sandbox caps what it returns at about 100 KB);
+    // the model sees the first and last 10,000 of them and how many it does not see.
+    const elided = Number(/<response clipped: (\d+) characters elided>/.exec(long ?? '')?.[1]);
+    const total = Number(
+      /The output had (\d+) characters; only the first 10000 and the last 10000/.exec(
+        long ?? '',
+      )?.[1],
+    );
+    expect(elided).toBeGreaterThan(70_000);
+    expect(elided).toBe(total - 20_000);
+    expect(long?.length).toBeLessThan(20_500);
   });
 
   it('requeries a blocked command and keeps it out of the history the model sees later', async () => {
