@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { verifyGithubSignature } from './github-signature.verifier.js';
-import { verifyJiraRequest } from './jira-secret.verifier.js';
+import { verifyJiraRequest, type JiraSecrets } from './jira-secret.verifier.js';
 import { checkLinearFreshness, verifyLinearSignature } from './linear-signature.verifier.js';
 import { verifySlackSignature } from './slack-signature.verifier.js';
 
@@ -240,7 +240,7 @@ describe('secret rotation: the previous secret is accepted alongside the current
       previousSharedSecret: 'old',
       previousHmacSecret: 'mac-old',
     };
-    const jira = (secret: string, mac: string, configured = secrets) =>
+    const jira = (secret: string, mac: string, configured: JiraSecrets = secrets) =>
       codeOf(() =>
         verifyJiraRequest(
           body,
