@@ -83,9 +83,11 @@ await describeEachPair('the runner loop, end to end', (kind) => {
       submit(),
     ]);
     const started = await startScenario(pair, { prompt: 'watch this', options: { model } });
+    type EventView = { type: string; data: { text?: string } };
     const outputOf = async () => {
       const response = await fetch(`${pair.host.url}/api/threads/${started.threadId}/events`);
-      const events = (await response.json()) as { type: string; data: { text?: string } }[];
+      // A 404 until dispatch has recorded the thread: no events yet.
+      const events: EventView[] = response.ok ? ((await response.json()) as EventView[]) : [];
       return {
         text: events
           .filter((e) => e.type === 'evt.run.output')
@@ -95,17 +97,24 @@ await describeEachPair('the runner loop, end to end', (kind) => {
       };
     };
 
-    const early = await until(async () => {
-      const seen = await outputOf();
-      return seen.text.includes('tick-1') ? seen : undefined;
-    }, 'the first line on the dashboard');
-    expect(early.steps).toBe(0);
-    expect(early.text).not.toContain('tick-2');
-    await pair.bus.request(SandboxWrite.subjectFor(started.threadId), {
-      threadId: started.threadId,
-      path: '.release',
-      content: 'go',
-    });
+    const release = () =>
+      pair.bus.request(SandboxWrite.subjectFor(started.threadId), {
+        threadId: started.threadId,
+        path: '.release',
+        content: 'go',
+      });
+
+    try {
+      const early = await until(async () => {
+        const seen = await outputOf();
+        return seen.text.includes('tick-1') ? seen : undefined;
+      }, 'the first line on the dashboard');
+      expect(early.steps).toBe(0);
+      expect(early.text).not.toContain('tick-2');
+    } finally {
+      // Whatever happened above, the command ends, so the run frees its slot for the next test.
+      await release().catch(() => undefined);
+    }
     const out = await scenarioOutcome(pair, started);
 
     expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
