@@ -1,9 +1,8 @@
+import { seedRemote } from '@caravel/sandbox';
 import { FakeGitHub, type FakeGitHubPull } from '@caravel/testing';
 import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from './walking-skeleton.js';
 
@@ -36,7 +35,9 @@ export class GitHubWorld {
 
   /** Seeds the remotes, starts the fake; resolves with the GitHub App settings to reach it. */
   async start(): Promise<Record<string, string>> {
-    for (const repository of this.repositories) await this.seed(this.bareOf(repository));
+    for (const repository of this.repositories) {
+      await seedRemote(join(this.dir, 'remotes'), repository, '# Hello World\n');
+    }
     const origin = await this.github.start();
     return {
       GITHUB_APP_ID: APP_ID,
@@ -86,18 +87,5 @@ export class GitHubWorld {
   expectOnlyMintedTokens(): void {
     expect(this.github.rejected).toEqual([]);
     expect(this.github.minted.length).toBeGreaterThan(0);
-  }
-
-  private async seed(bare: string): Promise<void> {
-    await mkdir(bare, { recursive: true });
-    git(bare, 'init', '--quiet', '--bare', '--initial-branch=main');
-    git(bare, 'config', 'http.receivepack', 'true');
-    const seed = await mkdtemp(join(tmpdir(), 'caravel-e2e-seed-'));
-    git(seed, 'init', '--quiet', '--initial-branch=main');
-    await writeFile(join(seed, 'README.md'), '# Hello World\n');
-    git(seed, 'add', '.');
-    git(seed, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'seed');
-    git(seed, 'push', '--quiet', bare, 'main');
-    await rm(seed, { recursive: true, force: true });
   }
 }

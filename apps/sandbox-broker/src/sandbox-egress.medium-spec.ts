@@ -12,12 +12,13 @@ import {
   secretPlaces,
   tokenLeaks,
   type RpcSandbox,
+  hostGit,
+  seedRemote,
 } from '@caravel/sandbox';
 import { FakeGitHub, testEnvironment } from '@caravel/testing';
 import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
 import { WorkspaceHost } from './services/workspace-host.js';
 import { BrokerUnderTest, busTargets } from './testing/broker-harness.js';
-import { hostGit, seedRemote } from './testing/seed-remote.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -87,13 +88,13 @@ describeIf('the agent’s own egress from a bwrap sandbox, through the broker’
     expect(sandbox.handle.origin).toBe(`${github.origin}/acme/widgets.git`);
     const fetched = await run('git fetch -q origin && git rev-parse origin/main');
     expect(fetched).toMatchObject({ exitCode: 0 });
-    expect(fetched.output.trim()).toBe(hostGit(bare, 'rev-parse', 'main'));
+    expect(fetched.output.trim()).toBe(await hostGit(bare, ['rev-parse', 'main']));
     const pushed = await run(
       'echo from the agent > agent.txt && git add agent.txt && git commit -qm "agent push" && ' +
         'git push -q origin HEAD:refs/heads/from-sandbox',
     );
     expect(pushed).toMatchObject({ exitCode: 0, output: '' });
-    expect(hostGit(bare, 'log', '-1', '--format=%s', 'from-sandbox')).toBe('agent push');
+    expect(await hostGit(bare, ['log', '-1', '--format=%s', 'from-sandbox'])).toBe('agent push');
     expect(github.rejected).toEqual([]);
   });
 

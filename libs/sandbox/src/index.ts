@@ -194,6 +194,7 @@ export {
   type RunInSandbox,
   type SecretPlaces,
 } from './testing/egress-probes.js';
+export { seedRemote } from './testing/seed-remote.js';
 export {
   startFakeSandboxService,
   type FakeSandboxService,

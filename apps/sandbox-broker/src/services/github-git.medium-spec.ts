@@ -2,16 +2,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Sandbox } from '@caravel/sandbox';
+import { hostGit, seedRemote, type Sandbox } from '@caravel/sandbox';
 import { FakeGitHub } from '@caravel/testing';
 import { sandboxBrokerSettingsSchema } from '../sandbox-broker.settings.js';
-import { hostGit, seedRemote } from '../testing/seed-remote.js';
 import { WorkspaceHost } from './workspace-host.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-
-const git = hostGit;
 
 describe('the broker clones and pushes GitHub repositories through the credential proxy', () => {
   let dir: string;
@@ -60,16 +57,16 @@ describe('the broker clones and pushes GitHub repositories through the credentia
     const workdir = await setUp(host, 'sbx-app');
     expect(await readFile(join(workdir, 'README.md'), 'utf8')).toBe('widgets\n');
     await writeFile(join(workdir, 'fix.txt'), 'fixed\n');
-    git(workdir, 'add', '.');
-    git(workdir, 'commit', '--quiet', '-m', 'fix');
-    const head = git(workdir, 'rev-parse', 'HEAD');
+    await hostGit(workdir, ['add', '.']);
+    await hostGit(workdir, ['commit', '--quiet', '-m', 'fix']);
+    const head = await hostGit(workdir, ['rev-parse', 'HEAD']);
 
     await expect(host.push('sbx-app', 'caravel/t1')).resolves.toEqual({
       pushed: true,
       origin: `${github.origin}/acme/widgets.git`,
     });
 
-    expect(git(bare, 'rev-parse', 'refs/heads/caravel/t1')).toBe(head);
+    expect(await hostGit(bare, ['rev-parse', 'refs/heads/caravel/t1'])).toBe(head);
     expect(github.rejected).toEqual([]);
     expect(github.minted.length).toBeGreaterThan(0);
     const config = await readFile(join(workdir, '.git', 'config'), 'utf8');
@@ -83,7 +80,7 @@ describe('the broker clones and pushes GitHub repositories through the credentia
     const host = hostWith(false);
     const workdir = await setUp(host, 'sbx-bare');
     expect(warnings.join('\n')).toMatch(/acme\/widgets starts from an empty workspace/);
-    git(workdir, 'remote', 'add', 'origin', `${github.origin}/acme/widgets.git`);
+    await hostGit(workdir, ['remote', 'add', 'origin', `${github.origin}/acme/widgets.git`]);
 
     await expect(host.push('sbx-bare', 'caravel/t1')).rejects.toMatchObject({
       code: 'PRECONDITION_FAILED',
