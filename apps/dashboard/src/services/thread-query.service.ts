@@ -35,19 +35,25 @@ export class ThreadQueryService {
   }
 
   async thread(id: string): Promise<ThreadDetail> {
-    const thread = await this.threads.get(id);
-    if (!thread) throw new AppError('NOT_FOUND', `no thread ${id}`);
+    const thread = await this.existing(id);
     return { thread, runs: await this.runs.listByThread(id) };
   }
 
   async threadEvents(id: string, afterSequence?: number): Promise<RunEventRow[]> {
-    await this.thread(id);
+    await this.existing(id);
     return this.events.listByThread(id, afterSequence === undefined ? {} : { afterSequence });
   }
 
   /** Every revision of the thread's plan, oldest first: sanitised markdown, ready to render. */
   async threadPlans(id: string): Promise<ThreadPlanRow[]> {
-    await this.thread(id);
+    await this.existing(id);
     return this.plans.list(id);
+  }
+
+  /** The thread, or NOT_FOUND: a thread's events and plans need only that it exists. */
+  private async existing(id: string): Promise<ThreadRow> {
+    const thread = await this.threads.get(id);
+    if (!thread) throw new AppError('NOT_FOUND', `no thread ${id}`);
+    return thread;
   }
 }
