@@ -3,7 +3,14 @@ import { ConnectTenantRepository, openDatabase, type Database } from '@caravel/d
 import { createEmbeddedBus, type Bus } from '@caravel/messaging';
 import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
 import { describeEachDatabase, FakeConfluence, LoopbackApi } from '@caravel/testing';
-import { createHmac, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  generateKeyPairSync,
+  randomBytes,
+  randomUUID,
+  sign,
+} from 'node:crypto';
 import { IngressModule } from './ingress.module.js';
 import { ingressSettingsSchema } from './ingress.settings.js';
 import { queryStringHash } from './verification/connect-jwt.verifier.js';
@@ -230,6 +237,23 @@ await describeEachDatabase('Confluence Connect app over HTTP', openDatabase, (ta
       const text = (triggers[0]?.data as { text: string }).text;
       expect(text).toContain('fix the build');
       expect(text).not.toContain('rm -rf');
+    });
+
+    it('takes a genuine request whose query repeats a key and holds a second ?', async () => {
+      const comment = confluence.addComment({
+        pageId: '902',
+        storage: '<p><ri:user ri:account-id="acc-bot" /> look again</p>',
+        author: { accountId: 'acc-ana', displayName: 'Ana' },
+      });
+      // What Atlassian hashes: values sorted decoded (. before :), then encoded; the ? is data.
+      const canonical = `POST&${path}&ids=.1,.2,%3A1,%3A2&q=a%3Fb`;
+      const token = hs256(
+        claims({ qsh: createHash('sha256').update(canonical).digest('hex') }),
+        secret,
+      );
+      const target = `${path}?ids=%3A2&ids=.2&ids=%3A1&ids=.1&q=a?b`;
+      const answer = await post(target, token, { comment: { id: comment.id } });
+      expect(answer).toMatchObject({ status: 200, body: { accepted: true } });
     });
 
     it('refuses comments after the tenant uninstalled', async () => {

@@ -7,15 +7,14 @@ import {
   type ConnectCall,
 } from '../services/confluence-connect.service.js';
 import type { WebhookAnswer } from '../services/webhook-answer.js';
+import { splitRequestTarget } from '../verification/connect-jwt.verifier.js';
 
 type Body = Record<string, unknown>;
 
 function callOf(req: Request): ConnectCall {
-  const [path = '/', query = ''] = req.originalUrl.split('?', 2);
   return {
     method: req.method,
-    path,
-    query: new URLSearchParams(query),
+    ...splitRequestTarget(req.originalUrl),
     headers: req.headers,
     rawBody: rawBodyOf(req),
   };

@@ -38,17 +38,40 @@ function canonicalPath(path: string, contextPath = ''): string {
   return resource.replace(/&/g, '%26') || '/';
 }
 
+/**
+ * Keys sorted, a repeated key's values sorted and comma-joined. Both sorts compare the *decoded*
+ * strings (UTF-16 code units, as Atlassian's Java and JS signers do), and only then is each part
+ * percent-encoded: `ids=%3A1&ids=.1` canonicalises to `ids=.1,%3A1` (`.` < `:`), whereas sorting
+ * the encoded forms would put `%3A1` first and refuse a genuine request.
+ */
 function canonicalQuery(query: URLSearchParams): string {
   const byKey = new Map<string, string[]>();
   for (const [key, value] of query) {
     if (key === 'jwt') continue;
-    const encoded = encodeRfc3986(key);
-    byKey.set(encoded, [...(byKey.get(encoded) ?? []), encodeRfc3986(value)]);
+    byKey.set(key, [...(byKey.get(key) ?? []), value]);
   }
-  return [...byKey.keys()]
-    .sort()
-    .map((key) => `${key}=${[...(byKey.get(key) ?? [])].sort().join(',')}`)
+  return [...byKey.entries()]
+    .sort(([a], [b]) => byCodeUnits(a, b))
+    .map(([key, values]) => {
+      const joined = [...values].sort(byCodeUnits).map(encodeRfc3986).join(',');
+      return `${encodeRfc3986(key)}=${joined}`;
+    })
     .join('&');
+}
+
+function byCodeUnits(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}
+
+/**
+ * Splits a request target (`req.originalUrl`) at its *first* `?` into the path and the query
+ * string; a `?` inside the query is data, not a second separator.
+ */
+export function splitRequestTarget(target: string): { path: string; query: URLSearchParams } {
+  const at = target.indexOf('?');
+  if (at < 0) return { path: target || '/', query: new URLSearchParams() };
+  return { path: target.slice(0, at) || '/', query: new URLSearchParams(target.slice(at + 1)) };
 }
 
 /**
