@@ -1,3 +1,10 @@
 export { ERROR_CODES, defaultRetryable, type ErrorCode } from './error-codes.js';
 export { AppError, isAppError, toAppError, type AppErrorOptions } from './app-error.js';
-export { httpStatusFor, settlementFor, type Settlement } from './mappers.js';
+export {
+  DEPENDENCY_RETRY_AFTER_SECONDS,
+  httpStatusFor,
+  RATE_LIMIT_RETRY_AFTER_SECONDS,
+  retryAfterSecondsFor,
+  settlementFor,
+  type Settlement,
+} from './mappers.js';

@@ -1,4 +1,13 @@
-import { AppError, ERROR_CODES, httpStatusFor, settlementFor, toAppError } from './index.js';
+import {
+  AppError,
+  DEPENDENCY_RETRY_AFTER_SECONDS,
+  ERROR_CODES,
+  httpStatusFor,
+  RATE_LIMIT_RETRY_AFTER_SECONDS,
+  retryAfterSecondsFor,
+  settlementFor,
+  toAppError,
+} from './index.js';
 
 describe('error mappers', () => {
   it('maps every code to a 4xx or 5xx status', () => {
@@ -26,6 +35,21 @@ describe('error mappers', () => {
     expect(wrapped.code).toBe('INTERNAL');
     expect(wrapped.retryable).toBe(true);
     expect(settlementFor({ ok: false, error: 'a string' })).toBe('nak');
+  });
+
+  it('tells a caller when to retry a dependency outage or a rate limit, and nothing else', () => {
+    const after = (code: (typeof ERROR_CODES)[number], details?: Record<string, unknown>) =>
+      retryAfterSecondsFor(new AppError(code, 'x', details ? { details } : {}));
+    expect(after('DEPENDENCY_UNAVAILABLE')).toBe(DEPENDENCY_RETRY_AFTER_SECONDS);
+    expect(after('RATE_LIMITED')).toBe(RATE_LIMIT_RETRY_AFTER_SECONDS);
+    expect(after('RATE_LIMITED', { retryAfterSeconds: 7.2 })).toBe(8);
+    expect(after('DEPENDENCY_UNAVAILABLE', { retryAfterSeconds: 'soon' })).toBe(
+      DEPENDENCY_RETRY_AFTER_SECONDS,
+    );
+    for (const code of ERROR_CODES) {
+      if (httpStatusFor(code) < 500 && code !== 'RATE_LIMITED') expect(after(code)).toBeUndefined();
+    }
+    expect(after('INTERNAL')).toBeUndefined();
   });
 
   it('serialises without the stack', () => {

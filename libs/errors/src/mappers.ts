@@ -33,6 +33,46 @@ export function httpStatusFor(code: ErrorCode): number {
   }
 }
 
+/** Seconds a caller is told to wait before retrying a dependency outage (`Retry-After`). */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 30;
+/** Seconds a caller is told to wait after a rate limit that named no wait of its own. */
+export const RATE_LIMIT_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * The `Retry-After` (whole seconds) an HTTP answer carries for a coded error, or undefined for
+ * codes a retry cannot cure soon. A wait the error carries in `details.retryAfterSeconds` (an
+ * upstream's own `Retry-After`) wins over the code's default.
+ */
+export function retryAfterSecondsFor(error: AppError): number | undefined {
+  const given = error.details['retryAfterSeconds'];
+  const carried =
+    typeof given === 'number' && Number.isFinite(given) && given >= 0
+      ? Math.ceil(given)
+      : undefined;
+  switch (error.code) {
+    case 'DEPENDENCY_UNAVAILABLE':
+      return carried ?? DEPENDENCY_RETRY_AFTER_SECONDS;
+    case 'RATE_LIMITED':
+      return carried ?? RATE_LIMIT_RETRY_AFTER_SECONDS;
+    case 'TIMEOUT':
+    case 'LEASE_HELD':
+      return carried;
+    case 'BAD_REQUEST':
+    case 'MESSAGE_MALFORMED':
+    case 'SIGNATURE_INVALID':
+    case 'UNAUTHENTICATED':
+    case 'FORBIDDEN':
+    case 'NOT_FOUND':
+    case 'CONFLICT':
+    case 'DUPLICATE':
+    case 'PRECONDITION_FAILED':
+    case 'CONFIG_INVALID':
+    case 'MIGRATION_MODIFIED':
+    case 'INTERNAL':
+      return undefined;
+  }
+}
+
 /** How a consumed message is settled after its handler ran. */
 export type Settlement = 'ack' | 'nak' | 'term';
 

@@ -1,4 +1,4 @@
-import { AppError, httpStatusFor } from '@caravel/errors';
+import { AppError, httpStatusFor, retryAfterSecondsFor } from '@caravel/errors';
 import {
   Catch,
   HttpException,
@@ -16,7 +16,8 @@ interface ErrorBody {
 /**
  * One filter for HTTP and bus handlers. Bus handlers get their original error back (so the
  * messaging library can settle from `retryable`); HTTP callers get `{ error: { code, message } }`
- * with the mapped status and never a stack trace.
+ * with the mapped status (and `Retry-After` where the code calls for one, e.g. a dependency
+ * outage's 503) and never a stack trace.
  */
 @Catch()
 export class AppErrorFilter implements ExceptionFilter {
@@ -28,6 +29,8 @@ export class AppErrorFilter implements ExceptionFilter {
     const [status, body] = this.toHttp(exception);
     if (status >= 500)
       this.log.error(exception instanceof Error ? exception.stack : String(exception));
+    const retryAfter = exception instanceof AppError ? retryAfterSecondsFor(exception) : undefined;
+    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     response.status(status).json(body);
   }
 

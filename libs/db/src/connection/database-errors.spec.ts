@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { AppError } from '@caravel/errors';
+import { asDependencyError } from './coded-postgres.dialect.js';
 import {
   duplicateAs,
   isConnectionFailure,
@@ -44,6 +45,32 @@ describe('connection failures', () => {
       expect(isConnectionFailure(withCode(code))).toBe(true);
     expect(isConnectionFailure(new Error('timeout exceeded when trying to connect'))).toBe(true);
     expect(isConnectionFailure(withCode('42601'))).toBe(false);
+  });
+
+  it('classifies a lost connection and a server shutting down, also as the cause of a wrapper', () => {
+    for (const code of ['ECONNRESET', 'EPIPE', '57P01', '08006'])
+      expect(isConnectionFailure(withCode(code))).toBe(true);
+    expect(isConnectionFailure(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isConnectionFailure(new Error('wrapped', { cause: withCode('ECONNREFUSED') }))).toBe(
+      true,
+    );
+    expect(isConnectionFailure(withCode('22P05'))).toBe(false);
+  });
+
+  it('codes a connection failure as a retryable DEPENDENCY_UNAVAILABLE without the address', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    const coded = asDependencyError(refused);
+    expect(coded).toBeInstanceOf(AppError);
+    expect(coded).toMatchObject({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      retryable: true,
+      cause: refused,
+    });
+    expect((coded as AppError).message).not.toContain('10.1.2.3');
+    const badQuery = withCode('22P05');
+    expect(asDependencyError(badQuery)).toBe(badQuery);
   });
 
   it('explains how to start PostgreSQL, naming host and port', () => {

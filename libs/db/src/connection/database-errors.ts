@@ -35,16 +35,42 @@ const UNAVAILABLE_SYSCALL_CODES = new Set([
   'ETIMEDOUT',
   'EHOSTUNREACH',
   'ECONNRESET',
+  'EPIPE',
 ]);
-const UNAVAILABLE_SQL_STATES = new Set(['3D000', '28000', '28P01', '57P03', '53300']);
+// 08xxx connection exceptions, the server shutting down (57P01-57P03), no such database,
+// authentication refused, too many connections.
+const UNAVAILABLE_SQL_STATES = new Set([
+  '3D000',
+  '28000',
+  '28P01',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const UNAVAILABLE_MESSAGE =
+  /timeout exceeded when trying to connect|Connection terminated|not queryable/i;
 
-/** True for errors raised while connecting (refused, unknown host, timeout, no such database...). */
-export function isConnectionFailure(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   const code = sqlState(error);
   if (code && (UNAVAILABLE_SYSCALL_CODES.has(code) || UNAVAILABLE_SQL_STATES.has(code)))
     return true;
+  if (code?.startsWith('08')) return true;
   const message = error instanceof Error ? error.message : '';
-  return /timeout exceeded when trying to connect|Connection terminated/i.test(message);
+  return UNAVAILABLE_MESSAGE.test(message);
+}
+
+/**
+ * True for errors raised because the server cannot be used (refused, unknown host, timeout,
+ * connection lost, shutting down, no such database...), whether thrown as is or as the cause of
+ * a wrapping error.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    if (isUnavailable(current)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** The one clear error for a PostgreSQL server that cannot be used at start. */

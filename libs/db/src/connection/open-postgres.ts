@@ -1,6 +1,7 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../generated/types.js';
+import { CodedPostgresDialect } from './coded-postgres.dialect.js';
 import { isConnectionFailure, postgresUnavailable } from './database-errors.js';
 import type { Database, DatabaseLogger } from './database.types.js';
 import { PG_OID, parseInt8 } from './type-parsers.js';
@@ -27,7 +28,7 @@ export async function openPostgres(
   });
   // An idle client dropped by the server must not crash the process; the pool replaces it.
   pool.on('error', (error) => logger.warn(`PostgreSQL idle connection error: ${error.message}`));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new CodedPostgresDialect({ pool }) });
   const ping = async (): Promise<void> => {
     await sql`select 1`.execute(db);
   };
