@@ -1,4 +1,5 @@
 import type { Envelope, MessageDefinition, StreamSpec } from '@caravel/contracts';
+import type { DeadLetter } from '@caravel/db';
 import type { z } from 'zod';
 
 /** What the broker said about a publish. `duplicate` is true when the message id was seen before. */
@@ -55,17 +56,8 @@ export interface Subscription {
   drain(): Promise<void>;
 }
 
-/** A dead-letter record, as {@link Bus.deadLetters} lists them. */
-export interface DeadLetter {
-  stream: string;
-  consumer: string;
-  sequence: number;
-  subject: string;
-  deliveries: number;
-  reason: string;
-  payload: string;
-  recordedAt: Date;
-}
+/** A dead-letter record, as {@link Bus.deadLetters} lists them (one shape for every adapter). */
+export type { DeadLetter } from '@caravel/db';
 
 export interface ReplayOptions {
   /** Narrow to one thread's messages. */

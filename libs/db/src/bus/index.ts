@@ -17,7 +17,7 @@ export {
 } from './bus-delivery.repository.js';
 export {
   BusDeadLetterRepository,
-  type BusDeadLetterRow,
+  type DeadLetter,
   type DeadLetterQuery,
 } from './bus-dead-letter.repository.js';
 export { LeaseRepository, type LeaseRow } from './lease.repository.js';

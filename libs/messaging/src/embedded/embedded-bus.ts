@@ -178,20 +178,12 @@ export class EmbeddedBus implements Bus {
 
   async deadLetters(filter: { consumer?: string } = {}): Promise<DeadLetter[]> {
     const prefix = this.namespace ? namespaced(this.namespace, '') : undefined;
-    const rows = await this.repos.deadLetters.list({
+    const letters = await this.repos.deadLetters.list({
       ...(prefix === undefined ? {} : { streamPrefix: prefix }),
-      ...(filter.consumer === undefined ? {} : { durable: filter.consumer }),
+      ...(filter.consumer === undefined ? {} : { consumer: filter.consumer }),
     });
-    return rows.map((row) => ({
-      stream: prefix ? row.stream.slice(prefix.length) : row.stream,
-      consumer: row.durable,
-      sequence: row.sequence,
-      subject: row.subject,
-      deliveries: row.deliveries,
-      reason: row.reason,
-      payload: row.payload,
-      recordedAt: row.recordedAt,
-    }));
+    if (!prefix) return letters;
+    return letters.map((letter) => ({ ...letter, stream: letter.stream.slice(prefix.length) }));
   }
 
   async ping(): Promise<void> {
