@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   STREAMS,
   type Envelope,
@@ -47,6 +48,8 @@ export class JetStreamBus implements Bus {
   private readonly deadLetterStore: DeadLetterStore;
   private readonly consumers = new Set<JetStreamSubscription<z.ZodObject>>();
   private readonly served = new Set<Subscription>();
+  /** This instance's name on parked-thread claims. */
+  private readonly holder: string;
   private closed = false;
 
   constructor(private readonly parts: JetStreamBusParts) {
@@ -54,6 +57,7 @@ export class JetStreamBus implements Bus {
     this.leases = new KvLeaseStore(nc, namespace.leaseBucket());
     this.reader = new ReplayReader(js, jsm, namespace);
     this.deadLetterStore = new DeadLetterStore(js, namespace, this.reader, name, logger);
+    this.holder = `${name}:${randomUUID().slice(0, 8)}`;
   }
 
   /** The NATS names this bus maps logical ones to (tests use it to clean up). */
@@ -94,7 +98,8 @@ export class JetStreamBus implements Bus {
     handler: DeliveryHandler<z.output<S>>,
   ): Promise<Subscription> {
     const { nc, js, jsm, namespace, logger } = this.parts;
-    const deps = { nc, js, jsm, namespace, logger, deadLetters: this.deadLetterStore };
+    const deadLetters = this.deadLetterStore;
+    const deps = { nc, js, jsm, namespace, logger, deadLetters, holder: this.holder };
     const subscription = new JetStreamSubscription(deps, definition, options, handler);
     await subscription.start();
     this.consumers.add(subscription);

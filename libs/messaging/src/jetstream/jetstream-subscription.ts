@@ -12,10 +12,13 @@ import {
   type SettlementDecision,
 } from '../settlement/index.js';
 import { applyDurable, planDurables, type DurablePlan } from './consumer-setup.js';
-import type { DeadLetterStore } from './dead-letter-store.js';
+import type { DeadLetterFacts, DeadLetterStore } from './dead-letter-store.js';
 import type { Namespace } from './namespace.js';
+import { ParkedRunner } from './parked-runner.js';
+import { ParkedThreads } from './parked-threads.js';
 import { PullLoop } from './pull-loop.js';
 import { SlotLimiter } from './slot-limiter.js';
+import { ThreadParking, type ParkedAttempt } from './thread-parking.js';
 
 export interface SubscriptionDeps {
   nc: NatsConnection;
@@ -24,6 +27,8 @@ export interface SubscriptionDeps {
   namespace: Namespace;
   deadLetters: DeadLetterStore;
   logger: BusLogger;
+  /** This replica's name on parked-thread claims (unique per bus instance). */
+  holder: string;
 }
 
 interface AdvisoryBody {
@@ -31,9 +36,18 @@ interface AdvisoryBody {
   deliveries?: number;
 }
 
+const NEVER_SETTLED = 'the handler never settled within the ack deadline';
+
+/** `thread.<threadId>.…`: the thread a thread-scoped subject belongs to. */
+function threadOf(subject: string): string {
+  return subject.split('.')[1] ?? '';
+}
+
 /**
  * One `consume()` call: the durables behind it, a pull loop per durable, and the max-deliveries
- * advisory listeners that dead-letter messages whose handlers never settled in time.
+ * advisory listeners that dead-letter messages whose handlers never settled in time. An ordered
+ * one also parks a thread whose oldest message fails (see {@link ThreadParking}) and retries it
+ * beside the partitions, so one failing thread does not hold up the rest of its partition.
  */
 export class JetStreamSubscription<S extends z.ZodObject> implements Subscription {
   private readonly loops: PullLoop[] = [];
@@ -41,6 +55,7 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
   private readonly limiter: SlotLimiter;
   private readonly options: ResolvedConsumerOptions;
   private readonly stream: string;
+  private parked: { parking: ThreadParking; runner: ParkedRunner } | null = null;
 
   constructor(
     private readonly deps: SubscriptionDeps,
@@ -56,6 +71,7 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
   async start(): Promise<void> {
     const plans = planDurables(this.definition, this.options, this.deps.namespace);
     await Promise.all(plans.map((plan) => applyDurable(this.deps.jsm, this.stream, plan)));
+    if (this.options.ordered && this.definition.threadScoped) await this.startParking();
     for (const plan of plans) {
       this.listenForMaxDeliveries(plan);
       const consumer = await this.deps.js.consumers.get(this.stream, plan.name);
@@ -75,6 +91,7 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
 
   async drain(): Promise<void> {
     await Promise.all(this.loops.map((loop) => loop.stop()));
+    await this.parked?.runner.stop();
     await this.limiter.idle();
     await Promise.all(this.advisories.map((sub) => sub.drain().catch(() => undefined)));
   }
@@ -82,26 +99,142 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
   /** Drops everything without settling (a simulated crash). */
   abandon(): void {
     for (const loop of this.loops) loop.abandon();
+    void this.parked?.runner.stop();
+  }
+
+  private async startParking(): Promise<void> {
+    const { nc, namespace, holder, logger } = this.deps;
+    const scope = `${this.definition.stream.name}.${this.options.durable}`;
+    const store = new ParkedThreads(nc, namespace.parkingBucket(), scope);
+    await store.ensure();
+    const parking = new ThreadParking(store, holder, this.options);
+    const runner = new ParkedRunner({
+      store,
+      parking,
+      limiter: this.limiter,
+      label: `${this.stream}/${this.options.durable} parked`,
+      logger,
+      run: (attempt) => this.runParked(parking, attempt),
+    });
+    this.parked = { parking, runner };
+    runner.start();
   }
 
   private async handle(message: JsMsg): Promise<void> {
-    const decision = await runDelivery(
-      this.definition,
-      {
-        payload: message.string(),
-        subject: this.deps.namespace.logicalSubject(message.subject),
-        stream: this.definition.stream.name,
-        sequence: message.seq,
-        deliveryCount: message.info.deliveryCount,
-        working: () => {
-          message.working();
-          return Promise.resolve();
-        },
+    if (this.parked) {
+      await this.handleInPartition(message, this.parked.parking);
+      return;
+    }
+    await this.settle(message, await this.run(message));
+  }
+
+  private run(message: JsMsg): Promise<SettlementDecision> {
+    const raw = {
+      payload: message.string(),
+      subject: this.deps.namespace.logicalSubject(message.subject),
+      stream: this.definition.stream.name,
+      sequence: message.seq,
+      deliveryCount: message.info.deliveryCount,
+      working: () => {
+        message.working();
+        return Promise.resolve();
       },
-      this.handler,
-      this.options,
-    );
-    await this.settle(message, decision);
+    };
+    return runDelivery(this.definition, raw, this.handler, this.options);
+  }
+
+  /**
+   * An ordered partition's message. A parked thread's message joins the thread's record and
+   * leaves the partition; one whose earlier delivery never settled is parked without running
+   * here; one that fails retryably parks its thread. Only success and giving up settle here.
+   */
+  private async handleInPartition(message: JsMsg, parking: ThreadParking): Promise<void> {
+    const threadId = threadOf(this.deps.namespace.logicalSubject(message.subject));
+    const { deliveryCount } = message.info;
+    try {
+      let setAside = await parking.joinIfParked(threadId, message.seq);
+      if (!setAside && deliveryCount > 1) {
+        await parking.park(threadId, message.seq, deliveryCount - 1, Date.now());
+        setAside = true;
+      }
+      if (setAside) {
+        await message.ackAck();
+        return;
+      }
+    } catch (error) {
+      this.deps.logger.warn(
+        `${this.stream}: could not check parked thread ${threadId}, retrying seq ${message.seq}: ${String(error)}`,
+      );
+      message.nak(backoffDelay(this.options.backoffMs, deliveryCount));
+      return;
+    }
+    const decision = await this.run(message);
+    if (decision.action !== 'nak') {
+      await this.settle(message, decision);
+      return;
+    }
+    try {
+      await parking.park(threadId, message.seq, deliveryCount, Date.now() + decision.delayMs);
+      await message.ackAck();
+    } catch (error) {
+      this.deps.logger.warn(
+        `${this.stream}: could not park thread ${threadId}, seq ${message.seq} holds its partition: ${String(error)}`,
+      );
+      message.nak(decision.delayMs);
+    }
+  }
+
+  /** One attempt at a parked thread's first message, read back from the stream by sequence. */
+  private async runParked(parking: ThreadParking, attempt: ParkedAttempt): Promise<void> {
+    const stored = await this.deps.jsm.streams.getMessage(this.stream, { seq: attempt.sequence });
+    if (!stored) {
+      this.deps.logger.warn(
+        `${this.stream}: parked seq ${attempt.sequence} is no longer in the stream; skipping it`,
+      );
+      await parking.finish(attempt);
+      return;
+    }
+    const facts = {
+      stream: this.definition.stream.name,
+      consumer: this.options.durable,
+      sequence: attempt.sequence,
+      subject: this.deps.namespace.logicalSubject(stored.subject),
+      deliveries: attempt.deliveryCount,
+      payload: stored.string(),
+    };
+    const decision: SettlementDecision = attempt.exhausted
+      ? {
+          action: 'term',
+          reason: `max deliveries reached (${attempt.deliveryCount}/${this.options.maxDeliver}): ${NEVER_SETTLED}`,
+        }
+      : await runDelivery(
+          this.definition,
+          {
+            payload: facts.payload,
+            subject: facts.subject,
+            stream: facts.stream,
+            sequence: facts.sequence,
+            deliveryCount: attempt.deliveryCount,
+            working: () => parking.extend(attempt),
+          },
+          this.handler,
+          this.options,
+        );
+    switch (decision.action) {
+      case 'ack':
+        await parking.finish(attempt);
+        return;
+      case 'nak':
+        await parking.retryLater(attempt, decision.delayMs);
+        return;
+      case 'term':
+        if (await this.recordDeadLetter({ ...facts, reason: decision.reason })) {
+          await parking.finish(attempt);
+        } else {
+          await parking.retryLater(attempt, backoffDelay(this.options.backoffMs, facts.deliveries));
+        }
+        return;
+    }
   }
 
   private async settle(message: JsMsg, decision: SettlementDecision): Promise<void> {
@@ -120,25 +253,34 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
 
   /** Records the dead letter first: if that fails, the message is retried rather than lost. */
   private async termWithRecord(message: JsMsg, reason: string): Promise<void> {
-    try {
-      await this.deps.deadLetters.record({
-        stream: this.definition.stream.name,
-        consumer: this.options.durable,
-        sequence: message.seq,
-        subject: this.deps.namespace.logicalSubject(message.subject),
-        deliveries: message.info.deliveryCount,
-        reason,
-        payload: message.string(),
-      });
-    } catch (error) {
-      this.deps.logger.error(
-        `could not record dead letter for seq ${message.seq}, will retry: ${String(error)}`,
-      );
+    const recorded = await this.recordDeadLetter({
+      stream: this.definition.stream.name,
+      consumer: this.options.durable,
+      sequence: message.seq,
+      subject: this.deps.namespace.logicalSubject(message.subject),
+      deliveries: message.info.deliveryCount,
+      reason,
+      payload: message.string(),
+    });
+    if (!recorded) {
       message.nak(backoffDelay(this.options.backoffMs, message.info.deliveryCount));
       return;
     }
     // 2.9 ignores a reason passed to term() (and then redelivers), so the reason lives in the record.
     message.term();
+  }
+
+  /** False (and logged) when the record could not be written: the caller retries the message. */
+  private async recordDeadLetter(facts: DeadLetterFacts): Promise<boolean> {
+    try {
+      await this.deps.deadLetters.record(facts);
+      return true;
+    } catch (error) {
+      this.deps.logger.error(
+        `could not record dead letter for seq ${facts.sequence}, will retry: ${String(error)}`,
+      );
+      return false;
+    }
   }
 
   private listenForMaxDeliveries(plan: DurablePlan): void {
@@ -168,7 +310,7 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
       sequence,
       subject: this.deps.namespace.logicalSubject(original.subject),
       deliveries,
-      reason: `max deliveries reached (${deliveries}/${this.options.maxDeliver}): the handler never settled within the ack deadline`,
+      reason: `max deliveries reached (${deliveries}/${this.options.maxDeliver}): ${NEVER_SETTLED}`,
       payload: original.string(),
     });
   }

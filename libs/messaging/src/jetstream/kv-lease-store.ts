@@ -1,7 +1,7 @@
-import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
-import { Kvm, type KV, type KvEntry } from '@nats-io/kv';
+import type { KV, KvEntry } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { Lease, LeaseStore } from '../bus.port.js';
+import { casOrNull, KvBucket } from './kv-bucket.js';
 
 interface LeaseValue {
   holder: string;
@@ -13,47 +13,25 @@ export function leaseKvKey(key: string): string {
   return Buffer.from(key, 'utf8').toString('base64url');
 }
 
-function isCasConflict(error: unknown): boolean {
-  return (
-    error instanceof JetStreamApiError &&
-    (error.code === JetStreamApiCodes.StreamWrongLastSequence ||
-      error.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
-  );
-}
-
-/** `null` on a lost compare-and-set, rethrowing anything else. */
-async function casOrNull<T>(attempt: Promise<T>): Promise<T | null> {
-  try {
-    return await attempt;
-  } catch (error) {
-    if (isCasConflict(error)) return null;
-    throw error;
-  }
-}
-
 /**
  * Leases on a NATS KV bucket. Every change is a compare-and-set on the key's revision; expiry
  * lives in the value (2.9 has no per-key TTL), so an expired lease is taken over by an `update`
  * against the revision the claimant observed.
  */
 export class KvLeaseStore implements LeaseStore {
-  private bucket: Promise<KV> | null = null;
+  private readonly bucket: KvBucket;
 
   constructor(
-    private readonly nc: NatsConnection,
-    private readonly bucketName: string,
+    nc: NatsConnection,
+    bucketName: string,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.bucket = new KvBucket(nc, bucketName);
+  }
 
   /** Creates (or opens) the bucket; safe to call repeatedly. */
-  async ensure(): Promise<KV> {
-    this.bucket ??= new Kvm(this.nc)
-      .create(this.bucketName, { history: 1 })
-      .catch((error: unknown) => {
-        this.bucket = null;
-        throw error;
-      });
-    return this.bucket;
+  ensure(): Promise<KV> {
+    return this.bucket.open();
   }
 
   async acquire(key: string, holder: string, ttlMs: number): Promise<Lease | null> {

@@ -4,6 +4,7 @@ import { AppError } from '@caravel/errors';
 
 const NAMESPACE = /^[A-Za-z0-9_-]+$/;
 const LEASE_BUCKET = 'caravel_leases';
+const PARKING_BUCKET = 'caravel_parked';
 
 /**
  * Maps logical names (stream specs, subjects, durables) to what lives on the NATS server. With a
@@ -49,5 +50,10 @@ export class Namespace {
 
   leaseBucket(): string {
     return this.prefix ? `${this.prefix}_${LEASE_BUCKET}` : LEASE_BUCKET;
+  }
+
+  /** The KV bucket where ordered consumers park a thread whose oldest message keeps failing. */
+  parkingBucket(): string {
+    return this.prefix ? `${this.prefix}_${PARKING_BUCKET}` : PARKING_BUCKET;
   }
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import { AppError } from '@caravel/errors';
 import type { Delivery } from '../bus.port.js';
 import type { BehaviourContext } from './bus-behaviour-context.js';
 import {
   probeMessage,
   threadsInDifferentPartitions,
+  threadsInSamePartition,
   uniqueName,
   type ProbeData,
 } from './bus-test-messages.js';
@@ -67,6 +69,73 @@ export function describeOrderingBehaviour(ctx: BehaviourContext): void {
       expect(logs.get(threadA)!.maxInFlight).toBe(1);
       expect(logs.get(threadB)!.maxInFlight).toBe(1);
       expect(overlaps).toEqual([true, true]);
+    });
+
+    it('lets the other threads of a partition go on while one thread keeps failing, keeps that thread in order and dead-letters its message once', async () => {
+      const probe = probeMessage('cmd', 'head-of-line');
+      const durable = uniqueName('headofline');
+      const [failing, healthy] = threadsInSamePartition();
+      const maxDeliver = 4;
+      const events: string[] = [];
+      const healthyDone = ctx.gate();
+      const overtaken: boolean[] = [];
+
+      const handler = async (delivery: Delivery<ProbeData>): Promise<void> => {
+        const { threadId, n } = delivery.envelope.data;
+        if (threadId === healthy) {
+          events.push(`healthy ${n}`);
+          if (n === 2) healthyDone.release();
+          return;
+        }
+        if (n > 0) {
+          events.push(`failing ${n}`);
+          return;
+        }
+        events.push(`failing 0 attempt ${delivery.deliveryCount}`);
+        // The second attempt waits for the healthy thread: with head-of-line blocking the
+        // healthy thread's messages could not be handled while this one holds the partition.
+        if (delivery.deliveryCount === 2) overtaken.push(await healthyDone.wait(20_000));
+        throw new AppError('DEPENDENCY_UNAVAILABLE', 'the thread store refused the row');
+      };
+      const buses = await ctx.replicas(2);
+      for (const bus of buses) {
+        await bus.consume(
+          probe,
+          { durable, ordered: true, maxDeliver, backoffMs: [200], ackWaitMs: 30_000 },
+          handler,
+        );
+      }
+
+      const publish = (threadId: string, n: number) =>
+        buses[0]!.publish(probe, probe.create({ threadId, n }, { source: 'suite' }));
+      const poison = await publish(failing, 0);
+      await publish(healthy, 0);
+      await publish(failing, 1);
+      await publish(healthy, 1);
+      await publish(healthy, 2);
+      await publish(failing, 2);
+
+      await eventually(() => expect(events).toContain('failing 2'), { timeoutMs: 40_000 });
+      expect(overtaken).toEqual([true]);
+      const attempts = Array.from({ length: maxDeliver }, (_, i) => `failing 0 attempt ${i + 1}`);
+      expect(events.filter((event) => event.startsWith('failing'))).toEqual([
+        ...attempts,
+        'failing 1',
+        'failing 2',
+      ]);
+      expect(events.filter((event) => event.startsWith('healthy'))).toEqual([
+        'healthy 0',
+        'healthy 1',
+        'healthy 2',
+      ]);
+      const letters = await buses[1]!.deadLetters({ consumer: durable });
+      expect(letters).toHaveLength(1);
+      expect(letters[0]).toMatchObject({
+        consumer: durable,
+        sequence: poison.sequence,
+        deliveries: maxDeliver,
+      });
+      expect(letters[0]!.reason).toContain(`max deliveries reached (${maxDeliver}/${maxDeliver})`);
     });
   });
 }

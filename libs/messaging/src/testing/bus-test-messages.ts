@@ -39,6 +39,15 @@ export function threadsInDifferentPartitions(): [string, string] {
   }
 }
 
+/** Two fresh thread ids that land in the same ordering partition. */
+export function threadsInSamePartition(): [string, string] {
+  const first = randomUUID();
+  for (;;) {
+    const second = randomUUID();
+    if (threadPartition(second) === threadPartition(first)) return [first, second];
+  }
+}
+
 /** A name unique to this run, for durables, subjects and lease keys. */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;

@@ -1,0 +1,144 @@
+import type { ParkedEntry, ParkedThread, ParkedThreads } from './parked-threads.js';
+
+/** What the rules need of the store (a compare-and-set record per thread). */
+export type ParkedStore = Pick<ParkedThreads, 'get' | 'create' | 'update' | 'remove'>;
+
+/** A parked thread's first message, taken by one replica for one attempt. */
+export interface ParkedAttempt {
+  threadId: string;
+  sequence: number;
+  /** This attempt's delivery count. */
+  deliveryCount: number;
+  /** True when the last allowed attempt was taken and never settled: give up without running. */
+  exhausted: boolean;
+}
+
+/**
+ * The rules of parking, as compare-and-set loops over {@link ParkedThreads}. A thread is parked
+ * when its oldest message fails in its partition; from then on its later messages join the end
+ * of the record (and are acked in the partition), and its first is retried until it succeeds or
+ * is dead-lettered. When the last one is done the record is deleted, and the thread's next
+ * message is handled in its partition again. So a thread keeps its order while the other
+ * threads of its partition go on.
+ */
+export class ThreadParking {
+  constructor(
+    private readonly store: ParkedStore,
+    private readonly holder: string,
+    private readonly policy: { maxDeliver: number; ackWaitMs: number },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Called before a partition runs a message: when its thread is parked, the message joins the
+   * end of the record (once) and `true` says the partition must not run it.
+   */
+  async joinIfParked(threadId: string, sequence: number): Promise<boolean> {
+    for (;;) {
+      const entry = await this.store.get(threadId);
+      if (!entry) return false;
+      if (entry.value.sequences.includes(sequence)) return true;
+      const sequences = [...entry.value.sequences, sequence].sort((a, b) => a - b);
+      if (await this.store.update(entry, { ...entry.value, sequences })) return true;
+    }
+  }
+
+  /** Parks a thread at a message that failed (or never settled) after `deliveries` attempts. */
+  async park(threadId: string, sequence: number, deliveries: number, dueAt: number): Promise<void> {
+    const value: ParkedThread = {
+      sequences: [sequence],
+      deliveries,
+      dueAt,
+      holder: null,
+      heldUntil: 0,
+    };
+    // Only this thread's partition parks it, one message at a time, so a record that appeared
+    // meanwhile holds earlier messages: this one joins it behind them.
+    for (;;) {
+      if (await this.store.create(threadId, value)) return;
+      if (await this.joinIfParked(threadId, sequence)) return;
+    }
+  }
+
+  /** When the entry's first message may be taken next (epoch ms). */
+  readyAt(entry: ParkedEntry): number {
+    return entry.value.holder === null ? entry.value.dueAt : entry.value.heldUntil;
+  }
+
+  /** Takes the first message for one attempt; null when another replica changed the record first. */
+  async claim(entry: ParkedEntry): Promise<ParkedAttempt | null> {
+    const { value } = entry;
+    const sequence = value.sequences[0];
+    if (sequence === undefined || this.readyAt(entry) > this.now()) return null;
+    // A hold that ran out on the last allowed attempt is given up on, not run again.
+    const exhausted = value.holder !== null && value.deliveries >= this.policy.maxDeliver;
+    const deliveries = exhausted ? value.deliveries : value.deliveries + 1;
+    const claimed = await this.store.update(entry, {
+      ...value,
+      deliveries,
+      holder: this.holder,
+      heldUntil: this.now() + this.policy.ackWaitMs,
+    });
+    if (!claimed) return null;
+    return { threadId: entry.threadId, sequence, deliveryCount: deliveries, exhausted };
+  }
+
+  /**
+   * The first message is done with (handled, or dead-lettered): the next becomes due at once, or
+   * the thread is released. A late success from a stale attempt still counts.
+   */
+  async finish(attempt: ParkedAttempt): Promise<void> {
+    for (;;) {
+      const entry = await this.store.get(attempt.threadId);
+      if (!entry || entry.value.sequences[0] !== attempt.sequence) return;
+      const rest = entry.value.sequences.slice(1);
+      const done =
+        rest.length === 0
+          ? await this.store.remove(entry)
+          : await this.store.update(entry, {
+              sequences: rest,
+              deliveries: 0,
+              dueAt: this.now(),
+              holder: null,
+              heldUntil: 0,
+            });
+      if (done) return;
+    }
+  }
+
+  /** The attempt failed: try the same message again after `delayMs`. */
+  async retryLater(attempt: ParkedAttempt, delayMs: number): Promise<void> {
+    await this.whileHeld(attempt, (value) => ({
+      ...value,
+      dueAt: this.now() + delayMs,
+      holder: null,
+      heldUntil: 0,
+    }));
+  }
+
+  /** Pushes the attempt's deadline back (`working()`). */
+  async extend(attempt: ParkedAttempt): Promise<void> {
+    await this.whileHeld(attempt, (value) => ({
+      ...value,
+      heldUntil: this.now() + this.policy.ackWaitMs,
+    }));
+  }
+
+  /** Applies `change` while this replica still holds this attempt; a stale attempt changes nothing. */
+  private async whileHeld(
+    attempt: ParkedAttempt,
+    change: (value: ParkedThread) => ParkedThread,
+  ): Promise<void> {
+    for (;;) {
+      const entry = await this.store.get(attempt.threadId);
+      if (!entry) return;
+      const { value } = entry;
+      const held =
+        value.sequences[0] === attempt.sequence &&
+        value.holder === this.holder &&
+        value.deliveries === attempt.deliveryCount;
+      if (!held) return;
+      if (await this.store.update(entry, change(value))) return;
+    }
+  }
+}
