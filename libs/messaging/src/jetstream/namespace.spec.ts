@@ -10,12 +10,14 @@ const threadId = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
 describe('namespace', () => {
   const ns = new Namespace('t1a2b');
 
-  it('prefixes streams, subjects, durables and the lease bucket', () => {
+  it('prefixes streams, subjects, durables and the KV buckets', () => {
     expect(ns.streamName(STREAMS.COMMANDS)).toBe('t1a2b_CARAVEL_COMMANDS');
     expect(ns.streamSubjects(STREAMS.COMMANDS)).toEqual(['t1a2b.thread.*.cmd.>']);
     expect(ns.consumerName('agent-runner')).toBe('t1a2b_agent-runner');
     expect(ns.partitionConsumerName('agent-runner', 7)).toBe('t1a2b_agent-runner-p07');
     expect(ns.leaseBucket()).toBe('t1a2b_caravel_leases');
+    expect(ns.parkingBucket()).toBe('t1a2b_caravel_parked');
+    expect(new Namespace(undefined).parkingBucket()).toBe('caravel_parked');
   });
 
   it('maps server subjects back to logical ones', () => {
