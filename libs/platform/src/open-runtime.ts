@@ -1,6 +1,12 @@
 import { STREAMS } from '@caravel/contracts';
 import { openDatabase, type Database } from '@caravel/db';
-import { connectJetStreamBus, createEmbeddedBus, type Bus } from '@caravel/messaging';
+import {
+  connectJetStreamBus,
+  createEmbeddedBus,
+  type Bus,
+  type BusLogger,
+} from '@caravel/messaging';
+import { Logger } from '@nestjs/common';
 import { composeRuntime, type PlatformRuntime } from './runtime.js';
 
 async function withDatabase(
@@ -23,12 +29,15 @@ export async function openDistributedRuntime(options: {
   natsUrl: string;
   databaseUrl: string;
   busNamespace?: string;
+  /** Where the bus logs (lost and regained connections, dead letters); default Nest's `Bus` logger. */
+  busLogger?: BusLogger;
 }): Promise<PlatformRuntime> {
   const database = await openDatabase({ url: options.databaseUrl });
   const bus = await withDatabase(database, () =>
     connectJetStreamBus({
       url: options.natsUrl,
       name: options.name,
+      logger: options.busLogger ?? new Logger('Bus'),
       ...(options.busNamespace ? { namespace: options.busNamespace } : {}),
     }),
   );

@@ -35,11 +35,32 @@ async function connectOrExplain(url: string, name: string): Promise<NatsConnecti
   }
 }
 
+/** A reconnect attempt is logged once per this many, so a long outage does not flood the log. */
+const RECONNECTING_LOG_EVERY = 30;
+
+/**
+ * Logs the connection's life through the bus logger: the disconnect (warn), the first reconnect
+ * attempt and every 30th after it (warn), and the reconnection with the server and the outage's
+ * length (log).
+ */
 function logStatus(nc: NatsConnection, name: string, logger: BusLogger): void {
+  let attempts = 0;
+  let lostAt = 0;
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === 'disconnect') logger.warn(`${name}: lost NATS connection, reconnecting`);
-      if (status.type === 'reconnect') logger.log(`${name}: reconnected to NATS`);
+      if (status.type === 'disconnect') {
+        attempts = 0;
+        lostAt = Date.now();
+        logger.warn(`${name}: lost the NATS connection to ${status.server}`);
+      } else if (status.type === 'reconnecting') {
+        attempts += 1;
+        if (attempts % RECONNECTING_LOG_EVERY === 1) {
+          logger.warn(`${name}: reconnecting to NATS (attempt ${attempts})`);
+        }
+      } else if (status.type === 'reconnect') {
+        const outage = `${Date.now() - lostAt} ms, ${attempts} attempts`;
+        logger.log(`${name}: reconnected to NATS at ${status.server} after ${outage}`);
+      }
     }
   })().catch(() => undefined);
 }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { STREAMS } from '@caravel/contracts';
 import { testEnvironment } from '@caravel/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { silentLogger } from '../settlement/index.js';
+import { silentLogger, type BusLogger } from '../settlement/index.js';
 import { probeMessage, uniqueName } from '../testing/bus-test-messages.js';
 import { eventually } from '../testing/eventually.js';
 import { connectJetStreamBus } from './connect-jetstream-bus.js';
@@ -66,6 +66,23 @@ class PrivateNats {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill(signal);
     await exited;
+  }
+}
+
+/** A bus logger that keeps every line, to assert on what an operator would read. */
+class RecordingLogger implements BusLogger {
+  readonly lines: string[] = [];
+  log(message: string): void {
+    this.lines.push(`log ${message}`);
+  }
+  warn(message: string): void {
+    this.lines.push(`warn ${message}`);
+  }
+  error(message: string): void {
+    this.lines.push(`error ${message}`);
+  }
+  has(pattern: RegExp): boolean {
+    return this.lines.some((line) => pattern.test(line));
   }
 }
 
@@ -127,5 +144,71 @@ describeWithServer('JetStream bus across a NATS restart', () => {
       },
     );
     expect(handled.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('logs the outage and the reconnection, and its consumers resume after the server is killed', async () => {
+    const logger = new RecordingLogger();
+    const watched = await connectJetStreamBus({ url: nats.url, name: 'watched', logger });
+    try {
+      const shared = probeMessage('cmd', 'killed-shared');
+      const ordered = probeMessage('cmd', 'killed-ordered');
+      const handled: string[] = [];
+      const record = (label: string) => (delivery: { envelope: { data: { n: number } } }) => {
+        handled.push(`${label}${delivery.envelope.data.n}`);
+        return Promise.resolve();
+      };
+      // A killed 2.9 server may have lost the ack of what was handled just before: it redelivers
+      // that after the ack wait, and an ordered partition waits for it, so keep the wait short.
+      const ackWaitMs = 2_000;
+      await watched.consume(shared, { durable: uniqueName('killed'), ackWaitMs }, record('s'));
+      await watched.consume(
+        ordered,
+        { durable: uniqueName('killed-ordered'), ordered: true, ackWaitMs },
+        record('o'),
+      );
+      const threadId = randomUUID();
+      await watched.publish(shared, shared.create({ threadId, n: 0 }, { source: 'spec' }));
+      await watched.publish(ordered, ordered.create({ threadId, n: 0 }, { source: 'spec' }));
+      await eventually(() => expect([...handled].sort()).toEqual(['o0', 's0']));
+
+      const server = `127.0.0.1:${nats.port}`;
+      await nats.stop('SIGKILL');
+      await eventually(() =>
+        expect(
+          logger.has(new RegExp(`^warn watched: lost the NATS connection to ${server}$`)),
+        ).toBe(true),
+      );
+      await eventually(() =>
+        expect(logger.has(/^warn watched: reconnecting to NATS \(attempt 1\)/)).toBe(true),
+      );
+      nats.start();
+      await eventually(
+        () =>
+          expect(
+            logger.has(
+              new RegExp(
+                `^log watched: reconnected to NATS at ${server} after \\d+ ms, \\d+ attempts`,
+              ),
+            ),
+          ).toBe(true),
+        { timeoutMs: 30_000 },
+      );
+
+      for (const [definition, n] of [
+        [shared, 1],
+        [ordered, 1],
+      ] as const) {
+        const envelope = definition.create({ threadId, n }, { source: 'spec' });
+        await eventually(() => watched.publish(definition, envelope), {
+          timeoutMs: 30_000,
+          intervalMs: 250,
+        });
+      }
+      await eventually(() => expect(handled).toEqual(expect.arrayContaining(['s1', 'o1'])), {
+        timeoutMs: 30_000,
+      });
+    } finally {
+      await watched.close();
+    }
   });
 });
