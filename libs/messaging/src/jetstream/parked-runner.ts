@@ -5,6 +5,10 @@ import type { ParkedAttempt, ThreadParking } from './thread-parking.js';
 
 const REWATCH_AFTER_MS = 1_000;
 
+function runKey(entry: ParkedEntry): string {
+  return `${entry.threadId}@${entry.revision}`;
+}
+
 export interface ParkedRunnerOptions {
   store: ParkedThreads;
   parking: ThreadParking;
@@ -23,6 +27,10 @@ export interface ParkedRunnerOptions {
  */
 export class ParkedRunner {
   private readonly parked = new Map<string, ParkedEntry>();
+  /**
+   * Attempts running here, by `<threadId>@<revision>` of the record they claimed from: the claim
+   * changes the revision, so once that attempt's deadline passes it may be taken over, here too.
+   */
   private readonly running = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private stopWatch: () => void = () => undefined;
@@ -80,7 +88,7 @@ export class ParkedRunner {
     clearTimeout(this.timer);
     let next = Infinity;
     for (const entry of this.parked.values()) {
-      if (!this.running.has(entry.threadId)) {
+      if (!this.running.has(runKey(entry))) {
         next = Math.min(next, this.options.parking.readyAt(entry));
       }
     }
@@ -92,8 +100,8 @@ export class ParkedRunner {
     for (const entry of [...this.parked.values()]) {
       if (this.stopped) return;
       const ready = this.options.parking.readyAt(entry) <= Date.now();
-      if (!ready || this.running.has(entry.threadId)) continue;
-      this.running.add(entry.threadId);
+      if (!ready || this.running.has(runKey(entry))) continue;
+      this.running.add(runKey(entry));
       await this.options.limiter.reserve(1);
       void this.attempt(entry);
     }
@@ -113,7 +121,7 @@ export class ParkedRunner {
       );
     } finally {
       this.options.limiter.release(1);
-      this.running.delete(entry.threadId);
+      this.running.delete(runKey(entry));
       this.schedule();
     }
   }

@@ -11,8 +11,9 @@ export interface PullLoopOptions {
   label: string;
   limiter: SlotLimiter;
   /**
-   * Ordered partitions pull one message and handle it before pulling again (the durable allows
-   * one unacked message anyway); shared durables reserve handler slots first and pull that many.
+   * Ordered partitions pull one message at a time (the durable allows one unacked message, so
+   * the next pull waits on the server until it is settled, or redelivered after its ack wait);
+   * shared durables reserve handler slots first and pull that many.
    */
   ordered: boolean;
   handle(message: JsMsg): Promise<void>;
@@ -62,7 +63,9 @@ export class PullLoop {
     try {
       for await (const message of batch) {
         await limiter.reserve(1);
-        await this.dispatch(message);
+        // Not awaited: a handler that never settles must not keep this replica from taking its
+        // redelivery, which is how an ordered consumer gets past it (see ThreadParking).
+        void this.dispatch(message);
       }
     } finally {
       this.current = null;

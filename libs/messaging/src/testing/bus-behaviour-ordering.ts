@@ -137,5 +137,42 @@ export function describeOrderingBehaviour(ctx: BehaviourContext): void {
       });
       expect(letters[0]!.reason).toContain(`max deliveries reached (${maxDeliver}/${maxDeliver})`);
     });
+
+    it('gets an ordered thread past a message whose handler never settles: dead-lettered once, then the next one runs', async () => {
+      const probe = probeMessage('cmd', 'ordered-hung');
+      const durable = uniqueName('orderedhung');
+      const [hung, neighbour] = threadsInSamePartition();
+      const stuck = ctx.gate();
+      const events: string[] = [];
+      const bus = await ctx.replica('worker');
+      await bus.consume(
+        probe,
+        { durable, ordered: true, maxDeliver: 2, ackWaitMs: 1000 },
+        async (delivery) => {
+          const { threadId, n } = delivery.envelope.data;
+          const label = threadId === hung ? 'hung' : 'neighbour';
+          events.push(`${label} ${n} attempt ${delivery.deliveryCount}`);
+          if (threadId === hung && n === 0) await stuck.wait();
+        },
+      );
+
+      const publish = (threadId: string, n: number) =>
+        bus.publish(probe, probe.create({ threadId, n }, { source: 'suite' }));
+      const first = await publish(hung, 0);
+      await publish(hung, 1);
+      await publish(neighbour, 0);
+
+      await eventually(() => expect(events).toContain('hung 1 attempt 1'), { timeoutMs: 30_000 });
+      expect(events.filter((event) => event.startsWith('hung'))).toEqual([
+        'hung 0 attempt 1',
+        'hung 0 attempt 2',
+        'hung 1 attempt 1',
+      ]);
+      expect(events).toContain('neighbour 0 attempt 1');
+      const letters = await bus.deadLetters({ consumer: durable });
+      expect(letters).toHaveLength(1);
+      expect(letters[0]).toMatchObject({ sequence: first.sequence, deliveries: 2 });
+      expect(letters[0]!.reason).toMatch(/never settled/);
+    });
   });
 }
