@@ -61,6 +61,17 @@ describe('thread parking', () => {
     expect(store.value('t1')).toMatchObject({ sequences: [5, 9], deliveries: 1, holder: null });
   });
 
+  it('never puts a late redelivery of an older message before the one being retried', async () => {
+    const { store, a, clock } = setup();
+    await a.park('t1', 5, 1, clock.now);
+    const attempt = (await a.claim((await store.get('t1'))!))!;
+    // Sequence 3 was handled in the partition, but its ack was lost: it comes back now.
+    expect(await a.joinIfParked('t1', 3)).toBe(true);
+    expect(store.value('t1')?.sequences).toEqual([5, 3]);
+    await a.finish(attempt);
+    expect(store.value('t1')?.sequences).toEqual([3]);
+  });
+
   it('lets one replica claim the first message once it is due, counting the delivery', async () => {
     const { store, a, b, clock } = setup();
     await a.park('t1', 5, 1, clock.now + 200);

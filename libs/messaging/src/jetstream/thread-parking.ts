@@ -38,7 +38,9 @@ export class ThreadParking {
       const entry = await this.store.get(threadId);
       if (!entry) return false;
       if (entry.value.sequences.includes(sequence)) return true;
-      const sequences = [...entry.value.sequences, sequence].sort((a, b) => a - b);
+      // Appended, never sorted in: the first is the one being retried, and an older sequence
+      // arriving now is a redelivery of a message already handled (its ack was lost).
+      const sequences = [...entry.value.sequences, sequence];
       if (await this.store.update(entry, { ...entry.value, sequences })) return true;
     }
   }
