@@ -146,7 +146,9 @@ for (const target of targets) {
       const commitSha = await client.commitAll(threadId, 'Add hello');
       expect(commitSha).toMatch(/^[0-9a-f]{40}$/);
       expect(await client.commitAll(threadId, 'nothing new')).toBeNull();
-      expect(await client.push(threadId, 'caravel/t3')).toEqual({ pushed: true, origin: remote });
+      expect(
+        await client.push({ threadId, branch: 'caravel/t3', repository: repository() }),
+      ).toEqual({ pushed: true, origin: remote, commitSha: null });
       expect(git(remote, 'rev-parse', 'caravel/t3')).toBe(commitSha);
     });
 

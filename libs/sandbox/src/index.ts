@@ -103,7 +103,27 @@ export {
   type TurnFileStatus,
 } from './git/turn-diff.js';
 export { ToolSandboxAdapter, type ToolSandboxOptions } from './adapters/tool-sandbox.adapter.js';
-export { BOT_IDENTITY, hostGit, prepareWorkspace, type PreparedWorkspace } from './git/host-git.js';
+export { BOT_IDENTITY, BOT_IDENTITY_ENV, hostGit, type HostGitOptions } from './git/host-git.js';
+export { HostMirror, START_REF, WORK_REF_PREFIX, type MirrorPush } from './git/host-mirror.js';
+export {
+  bundleUnsavedWork,
+  exportRef,
+  MAX_EXPORT_BYTES,
+  type RefExport,
+  type WorkBundle,
+} from './git/sandbox-export.js';
+export {
+  prepareWorkspace,
+  type PrepareWorkspaceOptions,
+  type PreparedWorkspace,
+} from './git/workspace-seed.js';
+export {
+  canRunOneShot,
+  HOOKLESS_GIT_ENV,
+  type OneShotOptions,
+  type OneShotResult,
+  type OneShotRunner,
+} from './providers/one-shot.js';
 export { shellQuote } from './session/request-encoder.js';
 export type {
   AcquiredSandbox,
@@ -136,8 +156,6 @@ export {
 export {
   RECLAIMED_REF_PREFIX,
   snapshotWork,
-  unsavedWork,
-  type UnsavedWork,
   type WorkSnapshot,
 } from './lifecycle/work-snapshot.js';
 export {

@@ -18,6 +18,9 @@ export const SANDBOX_ERROR_REASONS = {
   sandboxExists: 'sandbox_exists',
   providerUnavailable: 'provider_unavailable',
   providerAuthFailed: 'provider_auth_failed',
+  oneShotTimedOut: 'one_shot_timed_out',
+  oneShotTooLarge: 'one_shot_too_large',
+  unsupported: 'unsupported',
 } as const;
 
 export type SandboxErrorReason = (typeof SANDBOX_ERROR_REASONS)[keyof typeof SANDBOX_ERROR_REASONS];
@@ -37,6 +40,9 @@ const CODE_FOR_REASON: Record<SandboxErrorReason, ErrorCode> = {
   provider_unavailable: 'DEPENDENCY_UNAVAILABLE',
   // The broker's own credentials for a remote provider were refused: its configuration is wrong.
   provider_auth_failed: 'CONFIG_INVALID',
+  one_shot_timed_out: 'TIMEOUT',
+  one_shot_too_large: 'PRECONDITION_FAILED',
+  unsupported: 'PRECONDITION_FAILED',
 };
 
 /**

@@ -9,9 +9,10 @@ import type {
 import type { ThreadWorkspace } from './thread-sandbox.service.js';
 
 /**
- * SCM for repositories cloned from a local path or a plain git URL: the broker commits in the
- * sandbox and pushes the branch from its host (the sandbox has no network). A plain git remote
- * has no pull requests, so the "pull request" is the pushed branch, recorded once per thread.
+ * SCM for repositories cloned from a local path or a plain git URL: one broker request commits in
+ * the sandbox and pushes the branch, from the broker's host, to the thread's repository on
+ * record. A plain git remote has no pull requests, so the "pull request" is the pushed branch,
+ * recorded once per thread.
  */
 export class LocalGitScm implements ScmPort {
   private pullRequest: PullRequestRef | null = null;
@@ -19,10 +20,14 @@ export class LocalGitScm implements ScmPort {
   constructor(private readonly workspace: ThreadWorkspace) {}
 
   async commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
-    const { broker, threadId, branch } = this.workspace;
-    const commitSha = await broker.commitAll(threadId, request.message);
-    await broker.push(threadId, branch);
-    return { branch, commitSha };
+    const { broker, threadId, branch, repository } = this.workspace;
+    const published = await broker.push({
+      threadId,
+      branch,
+      repository,
+      commitMessage: request.message,
+    });
+    return { branch, commitSha: published.commitSha };
   }
 
   findOpenPullRequest(branch: string): Promise<PullRequestRef | null> {

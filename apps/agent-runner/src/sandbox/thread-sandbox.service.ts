@@ -21,6 +21,8 @@ export interface ThreadWorkspace {
   baseCommit: string;
   /** Where the branch is pushed, or null when the workspace has no remote. */
   origin: string | null;
+  /** The thread's repository on record: what the branch is pushed to. */
+  repository?: RepositoryRef;
 }
 
 /**
@@ -61,6 +63,7 @@ export class ThreadSandboxService implements OnModuleDestroy {
       branch,
       baseCommit,
       origin,
+      ...(repository ? { repository } : {}),
     };
   }
 

@@ -125,7 +125,6 @@ export class SandboxRpcHandler {
 
   @MessagePattern<string>(SandboxGitPush.pattern)
   gitPush(@Payload() raw: unknown) {
-    const { threadId, branch } = SandboxGitPush.parseRequest(raw);
-    return this.broker.push(threadId, branch);
+    return this.broker.push(SandboxGitPush.parseRequest(raw));
   }
 }

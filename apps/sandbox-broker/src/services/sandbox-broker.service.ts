@@ -1,13 +1,16 @@
 import {
   SandboxAcquire,
   SandboxExec,
+  SandboxGitPush,
   SandboxRecreate,
+  type RepositoryRef,
   type SandboxHandle,
 } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import type { Bus } from '@caravel/messaging';
 import { BUS } from '@caravel/platform';
 import {
+  HOOKLESS_GIT_ENV,
   replacementNotAllowed,
   SandboxLifecycle,
   ToolSandboxAdapter,
@@ -25,6 +28,7 @@ import { WorkspaceHost } from './workspace-host.js';
 type AcquireRequest = ReturnType<typeof SandboxAcquire.parseRequest>;
 type RecreateRequest = ReturnType<typeof SandboxRecreate.parseRequest>;
 type ExecRequest = ReturnType<typeof SandboxExec.parseRequest>;
+type PushRequest = ReturnType<typeof SandboxGitPush.parseRequest>;
 
 /**
  * The broker's decisions per request: lifecycle (through {@link SandboxLifecycle}), commands
@@ -52,14 +56,14 @@ export class SandboxBrokerService implements OnModuleDestroy {
       setup: this.host.setupFor({ ...request, ...(await this.startingPoint(request)) }),
       ...(request.allowReplacement ? { allowReplacement: true } : {}),
     });
-    return this.handle(request.branch, acquired);
+    return this.handle(request, acquired);
   }
 
   async recreate(request: RecreateRequest): Promise<SandboxHandle> {
     await this.host.ensureReady();
     const acquired = await this.lifecycle.recreate(request.threadId, this.host.setupFor(request));
     this.log.log(`thread ${request.threadId} now has sandbox ${acquired.sandbox.id} (recreated)`);
-    return this.handle(request.branch, acquired);
+    return this.handle(request, acquired);
   }
 
   async release(threadId: string): Promise<{ released: boolean }> {
@@ -143,14 +147,14 @@ export class SandboxBrokerService implements OnModuleDestroy {
 
   commitAll(threadId: string, message: string): Promise<{ commitSha: string | null }> {
     return this.lifecycle.use(threadId, async (sandbox) => {
-      const status = await sandbox.exec('git add -A && git status --porcelain', {
-        timeoutMs: 60_000,
-      });
+      // The bot's commit runs no hook and no filesystem monitor of the repository's.
+      const options = { timeoutMs: 60_000, env: HOOKLESS_GIT_ENV };
+      const status = await sandbox.exec('git add -A && git status --porcelain', options);
       if (status.exitCode !== 0) throw gitFailed('git add', status.output);
       if (status.output.trim() === '') return { commitSha: null };
       const commit = await sandbox.exec(
-        `git commit --quiet -m ${shellQuote(message)} && git rev-parse HEAD`,
-        { timeoutMs: 60_000 },
+        `git commit --quiet --no-verify -m ${shellQuote(message)} && git rev-parse HEAD`,
+        options,
       );
       if (commit.exitCode !== 0) throw gitFailed('git commit', commit.output);
       return { commitSha: commit.output.trim().split('\n').pop() ?? null };
@@ -163,8 +167,20 @@ export class SandboxBrokerService implements OnModuleDestroy {
     }));
   }
 
-  push(threadId: string, branch: string) {
-    return this.lifecycle.use(threadId, (sandbox) => this.host.push(sandbox.id, branch));
+  /**
+   * Publishes the thread's branch: commits everything first when given a message, then pushes
+   * the branch to the thread's repository as the caller names it (on record), never to a remote
+   * the workdir names.
+   */
+  async push(request: PushRequest) {
+    const { threadId, branch, repository, commitMessage } = request;
+    const commitSha = commitMessage
+      ? (await this.commitAll(threadId, commitMessage)).commitSha
+      : null;
+    const pushed = await this.lifecycle.use(threadId, (sandbox) =>
+      this.host.push(sandbox.id, branch, repository),
+    );
+    return { pushed: pushed.pushed, origin: pushed.origin, commitSha };
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -172,7 +188,10 @@ export class SandboxBrokerService implements OnModuleDestroy {
     await this.host.close();
   }
 
-  private async handle(branch: string, acquired: AcquiredSandbox): Promise<SandboxHandle> {
+  private async handle(
+    request: { branch: string; repository?: RepositoryRef | undefined },
+    acquired: AcquiredSandbox,
+  ): Promise<SandboxHandle> {
     const { sandbox } = acquired;
     return {
       threadId: acquired.binding.threadId,
@@ -180,11 +199,24 @@ export class SandboxBrokerService implements OnModuleDestroy {
       provider: sandbox.provider,
       workdir: sandbox.workdir,
       outcome: acquired.outcome,
-      branch,
-      baseCommit: await this.host.baseCommit(sandbox.id),
-      origin: await this.host.origin(sandbox.id),
+      branch: request.branch,
+      baseCommit: await headCommit(sandbox),
+      origin: this.host.mirrors.remoteUrl(request.repository),
     };
   }
+}
+
+/** The sandbox's HEAD, asked inside it (the host never reads a workdir's repository). */
+async function headCommit(sandbox: Sandbox): Promise<string> {
+  const head = await sandbox.exec('git rev-parse --verify HEAD', {
+    timeoutMs: 60_000,
+    env: HOOKLESS_GIT_ENV,
+  });
+  const commit = head.output.trim();
+  if (head.exitCode !== 0 || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit)) {
+    throw gitFailed('git rev-parse HEAD', head.output);
+  }
+  return commit;
 }
 
 function gitFailed(what: string, output: string) {

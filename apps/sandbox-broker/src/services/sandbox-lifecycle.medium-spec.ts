@@ -27,8 +27,12 @@ import { sandboxBrokerSettingsSchema } from '../sandbox-broker.settings.js';
 import { execFileSync } from 'node:child_process';
 
 const quiet = { warn: () => undefined };
-const settingsFor = (root: string) =>
-  sandboxBrokerSettingsSchema.parse({ SANDBOX_PROVIDER: 'local', SANDBOX_ROOT: root });
+const settingsFor = (root: string, provider = 'local') =>
+  sandboxBrokerSettingsSchema.parse({
+    SANDBOX_PROVIDER: provider,
+    SANDBOX_ROOT: root,
+    SANDBOX_EGRESS: 'none',
+  });
 
 /** Runs work without any lock: only the one-binding-per-thread rule stands between claimants. */
 const noLock: ThreadLock = { run: (_threadId, work) => work() };
@@ -238,7 +242,8 @@ const lifecycleSuite = (kind: LifecycleProvider) => (target: TestDatabaseTarget<
   it('reclaims idle sandboxes, snapshotting unsaved work to a bundle recorded with the retirement', async () => {
     const host = new WorkspaceHost(
       {
-        ...settingsFor(rootDir),
+        // The snapshot is made inside the sandbox, by the provider that holds it.
+        ...settingsFor(rootDir, kind.name),
         SANDBOX_SNAPSHOT_DIR: join(rootDir, '..', `snap-${randomUUID()}`),
       },
       quiet,
@@ -262,6 +267,7 @@ const lifecycleSuite = (kind: LifecycleProvider) => (target: TestDatabaseTarget<
     await lifecycle.use(busyThread, async () => {
       report = await reclaimer.sweep();
     });
+    expect(report?.kept.filter((k) => k.threadId === dirtyThread)).toEqual([]);
     expect(report?.reclaimed).toContain(dirtyThread);
     expect(report?.kept.map((k) => k.threadId)).toContain(busyThread);
     expect(await repository.getByThread(dirtyThread)).toBeNull();

@@ -1,14 +1,15 @@
 import type { RepositoryRef } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import {
-  BOT_IDENTITY,
+  BOT_IDENTITY_ENV,
   BwrapSandboxProvider,
   bwrapAvailable,
-  hostGit,
   LocalSandboxProvider,
   prepareWorkspace,
   snapshotWork,
+  START_REF,
   type EgressProxyPool,
+  type OneShotRunner,
   type SandboxBindingRecord,
   type SandboxLogger,
   type SandboxProvider,
@@ -16,12 +17,12 @@ import {
   type WorkSnapshotter,
 } from '@caravel/sandbox';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { SandboxBrokerSettings } from '../sandbox-broker.settings.js';
 import { GitHubGit } from './github-git.js';
 import { sandboxEgressPool } from './sandbox-egress.js';
+import { SandboxMirrors, type MirrorSource } from './sandbox-mirrors.js';
 
 /** The identity bubblewrap runs as when the broker is root. */
 const SANDBOX_OWNER = { uid: 65534, gid: 65534 };
@@ -38,20 +39,23 @@ export interface WorkspaceRequest {
 
 /**
  * The broker host's side of its sandboxes: the provider, where workdirs and snapshots live on
- * this host, the sandboxes' egress proxies (their only way out), and the git work done from the
- * host (the clone on setup, the push, the bundle of a reclaimed sandbox's work).
+ * this host, the sandboxes' egress proxies (their only way out), and the git work across the
+ * boundary (a workdir's setup, the push, the bundle of a reclaimed sandbox's work), all of it
+ * through each sandbox's host-owned mirror: no host process runs git in a workdir.
  */
 export class WorkspaceHost {
   readonly rootDir: string;
   readonly snapshotDir: string;
-  readonly provider: SandboxProvider;
+  readonly provider: SandboxProvider & OneShotRunner;
+  /** The sandboxes' mirrors: how commits cross the boundary. */
+  readonly mirrors: SandboxMirrors;
   /** Per-sandbox egress proxies; null when sandboxes have no network at all. */
   readonly egress: EgressProxyPool | null;
   private readonly github: GitHubGit;
 
   constructor(
     settings: SandboxBrokerSettings,
-    private readonly logger: SandboxLogger,
+    logger: SandboxLogger,
   ) {
     this.github = GitHubGit.fromSettings(settings);
     this.rootDir = resolve(settings.SANDBOX_ROOT);
@@ -68,6 +72,7 @@ export class WorkspaceHost {
             ...(this.egress ? { egressProxy: this.egressProxy(this.egress) } : {}),
           })
         : new LocalSandboxProvider({ rootDir: this.rootDir, logger });
+    this.mirrors = new SandboxMirrors(this.rootDir, this.provider, this.github);
   }
 
   /** Fails with one clear line when the provider cannot run on this host. */
@@ -94,71 +99,44 @@ export class WorkspaceHost {
 
   /** The environment every new sandbox gets: the bot's git identity. */
   get sandboxEnv(): Record<string, string> {
-    return {
-      GIT_AUTHOR_NAME: BOT_IDENTITY.name,
-      GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
-      GIT_COMMITTER_NAME: BOT_IDENTITY.name,
-      GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
-    };
+    return { ...BOT_IDENTITY_ENV };
   }
 
   hostWorkdir(sandboxId: string): string {
     return join(this.rootDir, sandboxId, 'workspace');
   }
 
-  /** Clones (or initialises) a new sandbox's workdir and checks out the thread's branch. */
+  /**
+   * Sets a new sandbox up: its mirror (a clone of the thread's repository, another sandbox's
+   * HEAD, or one empty commit), then its workdir cloned from the mirror on the thread's branch.
+   * A thread whose repository cannot be cloned fails here, before any run starts on nothing.
+   */
   setupFor(request: WorkspaceRequest): SandboxSetup {
     return async (sandbox) => {
-      const repository = request.repository;
+      const { repository } = request;
       await this.egress?.scope(sandbox.id, this.egressScope(repository));
-      const prepare = (cloneUrl: string | undefined, baseBranch = repository?.baseBranch ?? null) =>
-        prepareWorkspace({
-          workdir: this.hostWorkdir(sandbox.id),
-          ...(cloneUrl ? { cloneUrl } : {}),
-          ...(baseBranch ? { baseBranch } : {}),
-          branch: request.branch,
-          ...(this.provider.name === 'bwrap' && process.getuid?.() === 0
-            ? { owner: SANDBOX_OWNER }
+      const mirror = await this.mirrors.build(sandbox.id, this.sourceOf(request));
+      await prepareWorkspace({
+        workdir: this.hostWorkdir(sandbox.id),
+        cloneUrl: mirror.path,
+        ...(request.fromSandbox
+          ? { startRef: START_REF }
+          : repository?.baseBranch
+            ? { baseBranch: repository.baseBranch }
             : {}),
-        });
-      if (request.fromSandbox) {
-        await this.cloneFromSandbox(sandbox.id, request.fromSandbox, prepare);
-        return;
-      }
-      if (repository && this.github.hosting.hosts(repository)) {
-        await this.cloneFromGitHub(sandbox.id, repository, prepare);
-        return;
-      }
-      if (repository && !repository.cloneUrl) {
-        this.logger.warn(
-          `${repository.owner}/${repository.name} starts from an empty workspace: set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY to clone it from GitHub`,
-        );
-      }
-      await prepare(repository?.cloneUrl);
+        branch: request.branch,
+        origin: this.mirrors.remoteUrl(repository),
+        ...(this.provider.name === 'bwrap' && process.getuid?.() === 0
+          ? { owner: SANDBOX_OWNER }
+          : {}),
+      });
     };
   }
 
-  /**
-   * A GitHub repository is fetched through the credential proxy into a scratch bare clone, the
-   * workdir is cloned from that, and `origin` then names GitHub again (for the push).
-   */
-  private async cloneFromGitHub(
-    sandboxId: string,
-    repository: RepositoryRef,
-    prepare: (cloneUrl: string) => Promise<unknown>,
-  ): Promise<void> {
-    const url = this.github.hosting.cloneUrl(repository);
-    const scratch = await mkdtemp(join(tmpdir(), 'caravel-clone-'));
-    try {
-      const branch = repository.baseBranch ? ['--branch', repository.baseBranch] : [];
-      await this.github.through(`${repository.owner}/${repository.name}`, (proxy) =>
-        hostGit(scratch, [...proxy, 'clone', '--quiet', '--bare', ...branch, url, '.']),
-      );
-      await prepare(scratch);
-      await hostGit(this.hostWorkdir(sandboxId), ['remote', 'set-url', 'origin', url]);
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
+  private sourceOf(request: WorkspaceRequest): MirrorSource {
+    if (request.fromSandbox) return { kind: 'sandbox', sandboxId: request.fromSandbox };
+    if (request.repository) return { kind: 'repository', repository: request.repository };
+    return { kind: 'empty' };
   }
 
   /** How a sandbox reaches its proxy: the GitHub it names, and the pool that runs the proxy. */
@@ -176,70 +154,14 @@ export class WorkspaceHost {
     return `${repository.owner}/${repository.name}`;
   }
 
-  /**
-   * A sandbox that starts where another one is: the other's HEAD (commits only) cloned on the
-   * host, and `origin` naming the other's origin again (or none). The clone goes through a bundle:
-   * git refuses to read a repository owned by another user (the sandbox user) as a clone source.
-   */
-  private async cloneFromSandbox(
-    sandboxId: string,
-    sourceId: string,
-    prepare: (cloneUrl: string, baseBranch: null) => Promise<unknown>,
-  ): Promise<void> {
-    const scratch = await mkdtemp(join(tmpdir(), 'caravel-start-'));
-    try {
-      const bundle = join(scratch, 'head.bundle');
-      await hostGit(this.hostWorkdir(sourceId), ['bundle', 'create', '--quiet', bundle, 'HEAD']);
-      await prepare(bundle, null);
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
-    const origin = await this.origin(sourceId);
-    await hostGit(
-      this.hostWorkdir(sandboxId),
-      origin ? ['remote', 'set-url', 'origin', origin] : ['remote', 'remove', 'origin'],
-    );
-  }
-
-  baseCommit(sandboxId: string): Promise<string> {
-    return hostGit(this.hostWorkdir(sandboxId), ['rev-parse', 'HEAD']);
-  }
-
-  /** The workdir's `origin`, or null when it has none. */
-  async origin(sandboxId: string): Promise<string | null> {
-    const workdir = this.hostWorkdir(sandboxId);
-    const remotes = await hostGit(workdir, ['remote']);
-    if (!remotes.split('\n').includes('origin')) return null;
-    return hostGit(workdir, ['remote', 'get-url', 'origin']);
-  }
-
-  /**
-   * Pushes `branch` to origin from the host (a GitHub origin through the credential proxy);
-   * false when there is no origin to push to.
-   */
-  async push(
-    sandboxId: string,
-    branch: string,
-  ): Promise<{ pushed: boolean; origin: string | null }> {
-    const origin = await this.origin(sandboxId);
-    if (origin === null) return { pushed: false, origin };
-    const push = (proxy: string[]) =>
-      hostGit(this.hostWorkdir(sandboxId), [
-        ...proxy,
-        'push',
-        '--quiet',
-        '--force-with-lease',
-        'origin',
-        branch,
-      ]);
-    const onGitHub = this.github.repositoryOf(origin);
-    await (onGitHub ? this.github.through(onGitHub, push) : push([]));
-    return { pushed: true, origin };
+  /** Pushes the sandbox's `branch` to the thread's repository (see {@link SandboxMirrors.push}). */
+  push(sandboxId: string, branch: string, repository: RepositoryRef | undefined) {
+    return this.mirrors.push(sandboxId, branch, repository);
   }
 
   /** Saves a sandbox's unsaved work as `<snapshotDir>/<threadId>/<sandboxId>.bundle`. */
   readonly snapshot: WorkSnapshotter = async (binding: SandboxBindingRecord) => {
     const destination = join(this.snapshotDir, binding.threadId, `${binding.externalId}.bundle`);
-    return snapshotWork(this.hostWorkdir(binding.externalId), destination, binding.externalId);
+    return snapshotWork(this.provider, binding.externalId, destination, binding.externalId);
   };
 }

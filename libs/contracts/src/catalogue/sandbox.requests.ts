@@ -275,12 +275,29 @@ export const SandboxGitDiff = defineRequest({
   response: z.object({ diff: z.string() }),
 });
 
+/**
+ * Publishes the thread's branch: with a commit message, everything is committed first; then the
+ * branch leaves the sandbox as objects and is pushed, from outside it, to the thread's repository
+ * as named here (the record), never to a remote the workdir names.
+ */
 export const SandboxGitPush = defineRequest({
   service: 'sandbox',
   op: 'git-push',
-  description: "Push the thread's branch to origin from outside the sandbox.",
-  request: z.object({ threadId, branch: z.string().min(1).max(200) }),
-  response: z.object({ pushed: z.boolean(), origin: z.string().nullable() }),
+  description: "Commit (optionally) and push the thread's branch to its repository on record.",
+  request: z.object({
+    threadId,
+    branch: z.string().min(1).max(200),
+    /** The thread's repository; absent: there is nowhere to push (`pushed: false`). */
+    repository: repositoryRef.optional(),
+    commitMessage: z.string().min(1).max(10_000).optional(),
+  }),
+  response: z.object({
+    pushed: z.boolean(),
+    /** The URL pushed to (no credentials in it), or null. */
+    origin: z.string().nullable(),
+    /** The commit made for `commitMessage`; null when none was asked or nothing had changed. */
+    commitSha: z.string().nullable(),
+  }),
 });
 
 /** Every sandbox request the broker serves (the caller-liveness probe is the client's). */

@@ -1,3 +1,4 @@
+import { HOOKLESS_GIT_ENV } from '../providers/one-shot.js';
 import type { Sandbox } from '../sandbox.types.js';
 import { shellQuote } from '../session/request-encoder.js';
 import type {
@@ -118,10 +119,8 @@ export class ToolSandboxAdapter implements ToolSandbox {
 
   /** Everything since the run's base commit, committed or not, new files included. */
   async diff(): Promise<string> {
-    const command = `git add -A && git diff --cached --no-color ${shellQuote(this.baseRef)}`;
-    const result = await this.sandbox.exec(command, {
-      timeoutMs: 60_000,
-    });
+    const command = `git add -A && git diff --cached --no-color --no-ext-diff --no-textconv ${shellQuote(this.baseRef)}`;
+    const result = await this.sandbox.exec(command, { timeoutMs: 60_000, env: HOOKLESS_GIT_ENV });
     return result.exitCode === 0 ? result.output : '';
   }
 }

@@ -1,4 +1,5 @@
 import { AppError } from '@caravel/errors';
+import { HOOKLESS_GIT_ENV } from '../providers/one-shot.js';
 import type { ExecResult, Sandbox } from '../sandbox.types.js';
 import { shellQuote } from '../session/request-encoder.js';
 
@@ -13,7 +14,8 @@ export interface GitLocation {
 
 /**
  * Runs a bash script in the repository inside the sandbox. The script runs in a subshell, so its
- * `cd` and exports (`GIT_INDEX_FILE`) never leak into the agent's persistent session.
+ * `cd` and exports (`GIT_INDEX_FILE`) never leak into the agent's persistent session; git in it
+ * runs none of the repository's hooks or monitor (see `HOOKLESS_GIT_ENV`).
  */
 export async function runGitScript(
   sandbox: Sandbox,
@@ -25,10 +27,10 @@ export async function runGitScript(
   const command =
     `( set -euo pipefail; shopt -s inherit_errexit\n` +
     `cd -- ${shellQuote(sandbox.workdir)} && cd -- ${shellQuote(dir)}\n${script}\n)`;
-  const result: ExecResult = await sandbox.exec(
-    command,
-    location.timeoutMs === undefined ? {} : { timeoutMs: location.timeoutMs },
-  );
+  const result: ExecResult = await sandbox.exec(command, {
+    env: HOOKLESS_GIT_ENV,
+    ...(location.timeoutMs === undefined ? {} : { timeoutMs: location.timeoutMs }),
+  });
   if (result.exitCode !== 0 || result.timedOut) {
     throw new AppError('PRECONDITION_FAILED', `${what} failed: ${result.output.trim()}`, {
       details: { exitCode: result.exitCode, timedOut: result.timedOut, sandboxId: sandbox.id },

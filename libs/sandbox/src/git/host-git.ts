@@ -1,7 +1,5 @@
 import { AppError } from '@caravel/errors';
 import { execFile } from 'node:child_process';
-import { chown, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -9,81 +7,72 @@ const run = promisify(execFile);
 /** The bot's identity on every commit a run makes. */
 export const BOT_IDENTITY = { name: 'Caravel', email: 'caravel@users.noreply.localhost' } as const;
 
-/** Runs git on the host (outside any sandbox) with a fixed, non-interactive environment. */
-export async function hostGit(cwd: string, args: readonly string[]): Promise<string> {
+/** The bot identity as git's environment variables (for commits made on the host). */
+export const BOT_IDENTITY_ENV: Readonly<Record<string, string>> = {
+  GIT_AUTHOR_NAME: BOT_IDENTITY.name,
+  GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
+  GIT_COMMITTER_NAME: BOT_IDENTITY.name,
+  GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
+};
+
+/**
+ * Options no configuration can turn back on: hooks, the filesystem monitor (a command git runs)
+ * and transports that execute programs. Given on the command line, they win over any file.
+ */
+const HARDENING = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'protocol.ext.allow=never',
+  '-c',
+  'credential.helper=',
+] as const;
+
+export interface HostGitOptions {
+  /** Extra environment (GIT_INDEX_FILE, identities); PATH and the config isolation always win. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly maxBuffer?: number;
+}
+
+/**
+ * Runs git on the host, for repositories the host made and owns (a sandbox's mirror, a scratch
+ * clone, a person's own repository), never in a directory a sandbox can write: git reads a
+ * repository's config and runs its hooks, so a sandbox's `.git` would run the agent's code here.
+ * No system or global config is read, hooks and fsmonitor are off, and git's own ownership check
+ * (`safe.directory`) stays on, so a repository owned by another user (a sandbox's) is refused.
+ */
+export async function hostGit(
+  cwd: string,
+  args: readonly string[],
+  options: HostGitOptions = {},
+): Promise<string> {
   try {
-    const { stdout } = await run('git', ['-c', 'safe.directory=*', ...args], {
+    const { stdout } = await run('git', [...HARDENING, ...args], {
       cwd,
-      env: { PATH: '/usr/bin:/bin', GIT_TERMINAL_PROMPT: '0', HOME: cwd },
-      maxBuffer: 64 * 1024 * 1024,
+      env: {
+        ...options.env,
+        PATH: '/usr/bin:/bin',
+        HOME: '/dev/null',
+        XDG_CONFIG_HOME: '/dev/null',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_ATTR_NOSYSTEM: '1',
+        GIT_TERMINAL_PROMPT: '0',
+      },
+      maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
     });
     return stdout.trim();
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr ?? String(error);
-    throw new AppError('PRECONDITION_FAILED', `git ${args[0] ?? ''} failed: ${stderr.trim()}`);
+    throw new AppError('PRECONDITION_FAILED', `git ${verb(args)} failed: ${stderr.trim()}`);
   }
 }
 
-async function chownTree(path: string, uid: number, gid: number): Promise<void> {
-  await chown(path, uid, gid);
-  if (!(await stat(path)).isDirectory()) return;
-  for (const entry of await readdir(path)) await chownTree(join(path, entry), uid, gid);
-}
-
-export interface PreparedWorkspace {
-  branch: string;
-  baseCommit: string;
-}
-
-/**
- * Fills an empty workdir: a clone of `cloneUrl` (or a fresh repository), the bot identity, and
- * the run's branch. Done on the host because the sandbox has no network and cannot see the source.
- */
-export async function prepareWorkspace(options: {
-  workdir: string;
-  cloneUrl?: string;
-  baseBranch?: string;
-  /** Start the branch at this commit instead of the clone's HEAD (replay); must exist there. */
-  startAt?: string;
-  branch: string;
-  owner?: { uid: number; gid: number };
-}): Promise<PreparedWorkspace> {
-  const { workdir } = options;
-  if (options.cloneUrl) {
-    const branchArgs = options.baseBranch ? ['--branch', options.baseBranch] : [];
-    await hostGit(workdir, ['clone', '--quiet', ...branchArgs, options.cloneUrl, '.']);
-  } else {
-    await hostGit(workdir, ['init', '--quiet', '--initial-branch=main']);
-    await hostGit(workdir, [
-      '-c',
-      `user.name=${BOT_IDENTITY.name}`,
-      '-c',
-      `user.email=${BOT_IDENTITY.email}`,
-      'commit',
-      '--quiet',
-      '--allow-empty',
-      '-m',
-      'Start',
-    ]);
-  }
-  await hostGit(workdir, ['config', 'user.name', BOT_IDENTITY.name]);
-  await hostGit(workdir, ['config', 'user.email', BOT_IDENTITY.email]);
-  if (options.startAt) {
-    await hostGit(workdir, ['cat-file', '-e', `${options.startAt}^{commit}`]).catch(() => {
-      throw new AppError(
-        'NOT_FOUND',
-        `commit ${options.startAt} is not in ${options.cloneUrl ?? 'the workspace'}`,
-      );
-    });
-  }
-  await hostGit(workdir, [
-    'checkout',
-    '--quiet',
-    '-B',
-    options.branch,
-    ...(options.startAt ? [options.startAt] : []),
-  ]);
-  const baseCommit = await hostGit(workdir, ['rev-parse', 'HEAD']);
-  if (options.owner) await chownTree(workdir, options.owner.uid, options.owner.gid);
-  return { branch: options.branch, baseCommit };
+/** The git command among `args` (what follows the leading `-c name=value` options). */
+function verb(args: readonly string[]): string {
+  let index = 0;
+  while (args[index] === '-c') index += 2;
+  return args[index] ?? '';
 }

@@ -5,7 +5,13 @@ import { sandboxError } from '../sandbox.errors.js';
 import { WorkdirFiles, type FileOwner } from '../files/workdir-files.js';
 import { BashSession } from '../session/bash-session.js';
 import { driverArguments } from '../session/driver-script.js';
-import { bwrapArguments, type BwrapEgress, type HostPathMount } from './bwrap-arguments.js';
+import {
+  bwrapArguments,
+  type BwrapEgress,
+  type BwrapLayout,
+  type HostPathMount,
+} from './bwrap-arguments.js';
+import { HOOKLESS_GIT_ENV, type OneShotSpawn } from './one-shot.js';
 import {
   DEFAULT_EGRESS_PORT,
   sandboxEgressEnvironment,
@@ -180,20 +186,7 @@ export class BwrapSandboxProvider extends DirectoryProvider {
     egress: BwrapEgress | undefined,
   ): Promise<OpenedSession> {
     const timing = this.options.timing ?? DEFAULT_SESSION_TIMING;
-    const bashPath = this.options.bashPath ?? '/bin/bash';
-    this.mounts ??= systemMounts(this.options.systemPaths ?? DEFAULT_SYSTEM_PATHS);
-    const layout = {
-      systemMounts: await this.mounts,
-      hostWorkspace: paths.workspace,
-      hostHome: paths.home,
-      innerWorkspace: BWRAP_WORKDIR,
-      innerHome: INNER_HOME,
-      sandboxUid: this.options.sandboxUid ?? 1000,
-      sandboxGid: this.options.sandboxGid ?? 1000,
-      hostname: 'caravel-sandbox',
-      bashPath,
-      ...(egress ? { egress } : {}),
-    };
+    const layout = await this.layout(paths, egress);
     const egressEnv = this.options.egressProxy
       ? sandboxEgressEnvironment(this.options.egressProxy)
       : {};
@@ -214,6 +207,46 @@ export class BwrapSandboxProvider extends DirectoryProvider {
     const roots = { host: paths.workspace, inner: BWRAP_WORKDIR };
     const files = new WorkdirFiles({ roots, ...(this.owner ? { owner: this.owner } : {}) });
     return { session, files, workdir: BWRAP_WORKDIR };
+  }
+
+  /**
+   * A one-shot command is a bubblewrap process of its own over the same directories, with no
+   * network at all, as the sandbox user, under the sandbox's ulimits.
+   */
+  protected async oneShotSpawn(
+    record: SandboxRecord,
+    paths: SandboxPaths,
+    argv: readonly string[],
+  ): Promise<OneShotSpawn> {
+    const layout = await this.layout(paths, undefined);
+    const { limits } = record;
+    const ulimits =
+      `ulimit -S -u ${limits.maxProcesses} -v ${Math.floor(limits.maxMemoryBytes / 1024)} ` +
+      `-f ${Math.floor(limits.maxFileBytes / 1024)} -n ${limits.maxOpenFiles} 2>/dev/null; exec "$@"`;
+    const env = safeEnvironment({ home: INNER_HOME, user: 'agent', extra: record.env });
+    return {
+      file: this.options.bwrapPath ?? '/usr/bin/bwrap',
+      args: bwrapArguments(layout, ['-c', ulimits, 'caravel-one-shot', ...argv]),
+      env: { ...env, ...HOOKLESS_GIT_ENV },
+      ...(this.owner ?? {}),
+    };
+  }
+
+  /** Where everything is, inside and outside, for one bubblewrap process. */
+  private async layout(paths: SandboxPaths, egress: BwrapEgress | undefined): Promise<BwrapLayout> {
+    this.mounts ??= systemMounts(this.options.systemPaths ?? DEFAULT_SYSTEM_PATHS);
+    return {
+      systemMounts: await this.mounts,
+      hostWorkspace: paths.workspace,
+      hostHome: paths.home,
+      innerWorkspace: BWRAP_WORKDIR,
+      innerHome: INNER_HOME,
+      sandboxUid: this.options.sandboxUid ?? 1000,
+      sandboxGid: this.options.sandboxGid ?? 1000,
+      hostname: 'caravel-sandbox',
+      bashPath: this.options.bashPath ?? '/bin/bash',
+      ...(egress ? { egress } : {}),
+    };
   }
 
   private egress(sandboxId: string): BwrapEgress | undefined {

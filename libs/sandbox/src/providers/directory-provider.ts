@@ -8,6 +8,13 @@ import type {
 } from '../sandbox.types.js';
 import type { BashSession } from '../session/bash-session.js';
 import { SessionSandbox } from '../session-sandbox.js';
+import {
+  runOneShotProcess,
+  type OneShotOptions,
+  type OneShotResult,
+  type OneShotRunner,
+  type OneShotSpawn,
+} from './one-shot.js';
 import type { SandboxPaths, SandboxRecord, SandboxStore } from './sandbox-store.js';
 
 /** What a concrete provider builds for one session. */
@@ -24,7 +31,7 @@ export interface OpenedSession {
  * never left to adopt); connect opens a new session on an existing directory; delete closes the
  * open sessions and removes it.
  */
-export abstract class DirectoryProvider implements SandboxProvider {
+export abstract class DirectoryProvider implements SandboxProvider, OneShotRunner {
   abstract readonly name: SandboxProviderName;
   private readonly sessions = new Map<string, Set<SessionSandbox>>();
 
@@ -52,6 +59,26 @@ export abstract class DirectoryProvider implements SandboxProvider {
     await Promise.all(open.map((sandbox) => sandbox.close()));
     await this.store.remove(id);
   }
+
+  /**
+   * Runs `argv` in the sandbox's confinement as a process of its own (no session needed: a
+   * reclaimed sandbox's session is gone), its standard output kept in a host file.
+   */
+  async runOneShot(
+    id: string,
+    argv: readonly string[],
+    options: OneShotOptions,
+  ): Promise<OneShotResult> {
+    const { record, paths } = await this.store.load(id);
+    return runOneShotProcess(await this.oneShotSpawn(record, paths, argv), options);
+  }
+
+  /** How to start one command confined like the sandbox's session (see `runOneShot`). */
+  protected abstract oneShotSpawn(
+    record: SandboxRecord,
+    paths: SandboxPaths,
+    argv: readonly string[],
+  ): Promise<OneShotSpawn>;
 
   /** Makes a freshly created sandbox's directories ready (ownership and the like). */
   protected abstract prepare(paths: SandboxPaths): Promise<void>;

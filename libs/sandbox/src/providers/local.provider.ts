@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WorkdirFiles } from '../files/workdir-files.js';
+import { sandboxError } from '../sandbox.errors.js';
 import type { SandboxLogger } from '../sandbox.types.js';
 import { BashSession } from '../session/bash-session.js';
 import { driverArguments } from '../session/driver-script.js';
 import { DirectoryProvider, type OpenedSession } from './directory-provider.js';
+import { HOOKLESS_GIT_ENV, type OneShotSpawn } from './one-shot.js';
 import { safeEnvironment } from './safe-env.js';
 import {
   DEFAULT_SANDBOX_SETTINGS,
@@ -45,6 +47,22 @@ export class LocalSandboxProvider extends DirectoryProvider {
 
   protected prepare(): Promise<void> {
     return Promise.resolve();
+  }
+
+  protected oneShotSpawn(
+    record: SandboxRecord,
+    paths: SandboxPaths,
+    argv: readonly string[],
+  ): Promise<OneShotSpawn> {
+    const [file, ...args] = argv;
+    if (!file) throw sandboxError('invalid_input', 'a one-shot command needs a program');
+    const env = safeEnvironment({ home: paths.home, user: 'agent', extra: record.env });
+    return Promise.resolve({
+      file,
+      args,
+      cwd: paths.workspace,
+      env: { ...env, ...HOOKLESS_GIT_ENV, GIT_CONFIG_GLOBAL: '/dev/null' },
+    });
   }
 
   protected async startSession(record: SandboxRecord, paths: SandboxPaths): Promise<OpenedSession> {

@@ -153,13 +153,22 @@ export class SandboxBrokerClient {
       .diff;
   }
 
-  /** Pushes the branch to the workspace's origin (from the broker, not from the sandbox). */
-  push(threadId: string, branch: string) {
+  /**
+   * Commits everything (when given `commitMessage`), then pushes the branch to the thread's
+   * `repository` from the broker: the sandbox holds no credential and names no push target.
+   */
+  push(request: {
+    threadId: string;
+    branch: string;
+    repository?: RepositoryRef | undefined;
+    commitMessage?: string;
+  }) {
+    const { repository, ...rest } = request;
     return callSandbox(
       this.requester,
       SandboxGitPush,
-      threadId,
-      { threadId, branch },
+      request.threadId,
+      { ...rest, ...(repository ? { repository } : {}) },
       GIT_TIMEOUT_MS,
     );
   }

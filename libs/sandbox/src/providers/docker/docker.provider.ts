@@ -8,6 +8,7 @@ import { sandboxErrorReason } from '../../sandbox.errors.js';
 import type { Sandbox, SandboxSpec } from '../../sandbox.types.js';
 import { BashSession } from '../../session/bash-session.js';
 import { DirectoryProvider, type OpenedSession } from '../directory-provider.js';
+import { HOOKLESS_GIT_ENV, type OneShotSpawn } from '../one-shot.js';
 import { safeEnvironment } from '../safe-env.js';
 import {
   DEFAULT_SANDBOX_SETTINGS,
@@ -133,6 +134,34 @@ export class DockerSandboxProvider extends DirectoryProvider {
     if (!this.chownTo) return;
     await chown(paths.workspace, this.chownTo.uid, this.chownTo.gid);
     await chown(paths.home, this.chownTo.uid, this.chownTo.gid);
+  }
+
+  /**
+   * A one-shot command is a `docker exec` in the sandbox's container (the broker's host then needs
+   * the docker CLI), as the sandbox user, with the session's environment and no TTY.
+   */
+  protected async oneShotSpawn(
+    record: SandboxRecord,
+    paths: SandboxPaths,
+    argv: readonly string[],
+  ): Promise<OneShotSpawn> {
+    await this.ensureContainer(record, paths, this.environment(record));
+    const env = { ...this.environment(record), ...HOOKLESS_GIT_ENV };
+    const envFlags = Object.entries(env).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
+    return {
+      file: 'docker',
+      args: [
+        'exec',
+        '--user',
+        `${this.user.uid}:${this.user.gid}`,
+        '--workdir',
+        DOCKER_WORKDIR,
+        ...envFlags,
+        containerName(record.id),
+        ...argv,
+      ],
+      env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+    };
   }
 
   protected async startSession(record: SandboxRecord, paths: SandboxPaths): Promise<OpenedSession> {

@@ -1,0 +1,115 @@
+import type { RepositoryRef } from '@caravel/contracts';
+import { AppError } from '@caravel/errors';
+import { exportRef, HostMirror, START_REF, type OneShotRunner } from '@caravel/sandbox';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GitHubGit } from './github-git.js';
+
+/** Where a new sandbox's repository comes from. */
+export type MirrorSource =
+  | { readonly kind: 'repository'; readonly repository: RepositoryRef }
+  | { readonly kind: 'sandbox'; readonly sandboxId: string }
+  | { readonly kind: 'empty' };
+
+/**
+ * The broker's git across the sandbox boundary, through each sandbox's {@link HostMirror}: a new
+ * workdir is cloned from its mirror; a sandbox's commits come back as bundles that git inside the
+ * sandbox writes; pushes leave from the mirror to the thread's repository as the caller names it
+ * (the record), never to a remote the workdir names. No host process reads the workdir's `.git`.
+ */
+export class SandboxMirrors {
+  constructor(
+    private readonly rootDir: string,
+    private readonly runner: OneShotRunner,
+    private readonly github: GitHubGit,
+  ) {}
+
+  /** A sandbox's mirror (beside its workspace, out of its sight). */
+  of(sandboxId: string): HostMirror {
+    return new HostMirror(join(this.rootDir, sandboxId, 'mirror.git'));
+  }
+
+  /** Makes a new sandbox's mirror from `source`. */
+  async build(sandboxId: string, source: MirrorSource): Promise<HostMirror> {
+    const path = this.of(sandboxId).path;
+    switch (source.kind) {
+      case 'empty':
+        return HostMirror.empty(path);
+      case 'sandbox':
+        return this.startedFrom(sandboxId, source.sandboxId);
+      case 'repository':
+        return this.cloned(path, source.repository);
+    }
+  }
+
+  /** The URL the thread's repository is cloned from and pushed to; null when it has none. */
+  remoteUrl(repository: RepositoryRef | undefined): string | null {
+    if (!repository) return null;
+    if (this.github.hosting.hosts(repository)) return this.github.hosting.cloneUrl(repository);
+    return repository.cloneUrl ?? null;
+  }
+
+  /**
+   * Brings the sandbox's `branch` into its mirror and pushes it to the thread's repository;
+   * `pushed: false` when the thread has no remote to push to.
+   */
+  async push(
+    sandboxId: string,
+    branch: string,
+    repository: RepositoryRef | undefined,
+  ): Promise<{ pushed: boolean; origin: string | null; commit: string | null }> {
+    const url = this.remoteUrl(repository);
+    if (url === null || !repository) return { pushed: false, origin: null, commit: null };
+    let mirror = this.of(sandboxId);
+    // A sandbox made before mirrors existed gets one now, from the repository on record.
+    if (!(await mirror.exists())) mirror = await this.cloned(mirror.path, repository);
+    await this.importRef(sandboxId, mirror, `refs/heads/${branch}`, await mirror.workRef(branch));
+    const send = (gitArgs: string[]) => mirror.push({ url, branch, gitArgs });
+    const commit = this.github.hosting.hosts(repository)
+      ? await this.github.through(`${repository.owner}/${repository.name}`, send)
+      : await send([]);
+    return { pushed: true, origin: url, commit };
+  }
+
+  private async cloned(path: string, repository: RepositoryRef): Promise<HostMirror> {
+    if (this.github.hosting.hosts(repository)) {
+      const url = this.github.hosting.cloneUrl(repository);
+      const fullName = `${repository.owner}/${repository.name}`;
+      return this.github.through(fullName, (proxy) => HostMirror.clone(path, url, proxy));
+    }
+    if (repository.cloneUrl) return HostMirror.clone(path, repository.cloneUrl);
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      `${repository.owner}/${repository.name} cannot be cloned: set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY so Caravel can read it from GitHub`,
+      { details: { reason: 'repository_unavailable' } },
+    );
+  }
+
+  /** A mirror holding another sandbox's HEAD at {@link START_REF} (commits only). */
+  private async startedFrom(sandboxId: string, sourceId: string): Promise<HostMirror> {
+    const source = this.of(sourceId);
+    const path = this.of(sandboxId).path;
+    const mirror = (await source.exists())
+      ? await HostMirror.copy(path, source)
+      : await HostMirror.init(path);
+    await this.importRef(sourceId, mirror, 'HEAD', START_REF);
+    return mirror;
+  }
+
+  /** Exports `ref` from a sandbox (a bundle git makes inside it) into `intoRef` of `mirror`. */
+  private async importRef(
+    sandboxId: string,
+    mirror: HostMirror,
+    ref: string,
+    intoRef: string,
+  ): Promise<string> {
+    const scratch = await mkdtemp(join(this.rootDir, sandboxId, '.export-'));
+    try {
+      const known = await mirror.knownCommits();
+      const exported = await exportRef(this.runner, sandboxId, ref, known, scratch);
+      return await mirror.import(exported, ref, intoRef);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import { AppError } from '@caravel/errors';
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { BOT_IDENTITY_ENV, hostGit } from './host-git.js';
+import type { RefExport } from './sandbox-export.js';
+
+/** Where a sandbox's exported branch is kept in its mirror (never a branch of the remote's). */
+export const WORK_REF_PREFIX = 'refs/caravel/work/';
+/** Where a new sandbox's workdir starts, when it starts from another sandbox's commits. */
+export const START_REF = 'refs/caravel/start';
+
+/** A branch name git accepts, refused otherwise (it becomes part of refs and refspecs). */
+async function checkedBranch(branch: string): Promise<string> {
+  const valid =
+    !branch.startsWith('-') &&
+    (await hostGit('/', ['check-ref-format', '--branch', branch]).then(
+      () => true,
+      () => false,
+    ));
+  if (!valid) throw new AppError('BAD_REQUEST', `${JSON.stringify(branch)} is not a branch name`);
+  return branch;
+}
+
+/** What a push sends where, and how git reaches the remote (the credential proxy's options). */
+export interface MirrorPush {
+  readonly url: string;
+  readonly branch: string;
+  /** `-c` options placed before `push` (e.g. the proxy that adds the credential). */
+  readonly gitArgs?: readonly string[];
+}
+
+/**
+ * A sandbox's mirror: a bare repository the host creates and owns, beside the sandbox's
+ * directories and out of its sight. It is how commits cross the boundary: a new workdir is
+ * cloned from it, a sandbox's branch comes back into it as a bundle made inside the sandbox, and
+ * pushes leave from it to the remote on record. Git on the host only ever runs here, with the
+ * config the host wrote. Refs: `refs/heads/*` and tags are the remote as last seen (updated by
+ * this mirror's own pushes), `refs/caravel/work/<branch>` the sandbox's branch as last exported.
+ */
+export class HostMirror {
+  constructor(readonly path: string) {}
+
+  /** A mirror of the repository at `url` (every branch; `gitArgs` route git, e.g. a proxy). */
+  static async clone(
+    path: string,
+    url: string,
+    gitArgs: readonly string[] = [],
+  ): Promise<HostMirror> {
+    await HostMirror.makeDir(path);
+    await hostGit(path, [...gitArgs, 'clone', '--quiet', '--bare', url, '.']);
+    return new HostMirror(path);
+  }
+
+  /** An empty mirror (nothing in it yet). */
+  static async init(path: string): Promise<HostMirror> {
+    await HostMirror.makeDir(path);
+    await hostGit(path, ['init', '--quiet', '--bare', '--initial-branch=main']);
+    return new HostMirror(path);
+  }
+
+  /** A mirror of a repository with one empty commit on `main` (work that starts from nothing). */
+  static async empty(path: string): Promise<HostMirror> {
+    await HostMirror.init(path);
+    const tree = await hostGit(path, ['hash-object', '-t', 'tree', '-w', '/dev/null']);
+    const start = await hostGit(path, ['commit-tree', tree, '-m', 'Start'], {
+      env: BOT_IDENTITY_ENV,
+    });
+    await hostGit(path, ['update-ref', 'refs/heads/main', start]);
+    return new HostMirror(path);
+  }
+
+  /** A mirror holding what `source` holds (another sandbox's, for a sandbox that starts there). */
+  static async copy(path: string, source: HostMirror): Promise<HostMirror> {
+    await HostMirror.makeDir(path);
+    await hostGit(path, ['clone', '--quiet', '--bare', '--no-local', source.path, '.']);
+    return new HostMirror(path);
+  }
+
+  private static async makeDir(path: string): Promise<void> {
+    await mkdir(path, { mode: 0o700 });
+    await chmod(path, 0o700);
+  }
+
+  async exists(): Promise<boolean> {
+    return (await stat(this.path).catch(() => undefined))?.isDirectory() === true;
+  }
+
+  /** Commits the mirror has at its refs' tips: what an export need not carry again. */
+  async knownCommits(): Promise<string[]> {
+    const tips = await hostGit(this.path, [
+      'for-each-ref',
+      '--format=%(objectname)',
+      'refs/heads',
+      WORK_REF_PREFIX,
+      START_REF,
+    ]);
+    return [...new Set(tips.split('\n').filter(Boolean))].slice(0, 200);
+  }
+
+  /**
+   * Takes in what a sandbox exported for `ref` and points `intoRef` at it; fails unless the
+   * result is exactly the commit the sandbox reported.
+   */
+  async import(exported: RefExport, ref: string, intoRef: string): Promise<string> {
+    if (exported.bundle) {
+      await hostGit(this.path, [
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-write-fetch-head',
+        exported.bundle,
+        `+${ref}:${intoRef}`,
+      ]);
+    } else {
+      await hostGit(this.path, ['cat-file', '-e', `${exported.tip}^{commit}`]);
+      await hostGit(this.path, ['update-ref', intoRef, exported.tip]);
+    }
+    const at = await hostGit(this.path, ['rev-parse', '--verify', `${intoRef}^{commit}`]);
+    if (at !== exported.tip) {
+      throw new AppError(
+        'PRECONDITION_FAILED',
+        `the sandbox's bundle holds ${at} for ${ref}, not the reported ${exported.tip}`,
+      );
+    }
+    return at;
+  }
+
+  /** The work ref a sandbox branch is imported into. */
+  async workRef(branch: string): Promise<string> {
+    return `${WORK_REF_PREFIX}${await checkedBranch(branch)}`;
+  }
+
+  /**
+   * Pushes the exported `branch` to `url`, leased on the remote branch as this mirror last saw
+   * it (absent: it must not exist yet), so a push never overwrites commits someone else made.
+   */
+  async push(push: MirrorPush): Promise<string> {
+    const branch = await checkedBranch(push.branch);
+    const head = `refs/heads/${branch}`;
+    const commit = await hostGit(this.path, [
+      'rev-parse',
+      '--verify',
+      `${await this.workRef(branch)}^{commit}`,
+    ]);
+    const seen = await hostGit(this.path, ['rev-parse', '--verify', '--quiet', head]).catch(
+      () => '',
+    );
+    await hostGit(this.path, [
+      ...(push.gitArgs ?? []),
+      'push',
+      '--quiet',
+      '--no-verify',
+      `--force-with-lease=${head}:${seen}`,
+      push.url,
+      `${commit}:${head}`,
+    ]);
+    await hostGit(this.path, ['update-ref', head, commit]);
+    return commit;
+  }
+}
