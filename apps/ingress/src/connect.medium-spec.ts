@@ -3,39 +3,23 @@ import { ConnectTenantRepository, openDatabase, type Database } from '@caravel/d
 import { createEmbeddedBus, type Bus } from '@caravel/messaging';
 import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
 import { describeEachDatabase, FakeConfluence, LoopbackApi } from '@caravel/testing';
-import {
-  createHash,
-  createHmac,
-  generateKeyPairSync,
-  randomBytes,
-  randomUUID,
-  sign,
-} from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { IngressModule } from './ingress.module.js';
 import { ingressSettingsSchema } from './ingress.settings.js';
-import { queryStringHash } from './verification/connect-jwt.verifier.js';
+import {
+  connectQsh as qsh,
+  hs256,
+  rs256 as rs256With,
+  unsignedJwt as unsigned,
+} from './testing/connect-signing.js';
 
 const NOW = new Date('2026-01-02T10:00:00Z');
 const SECONDS = Math.floor(NOW.getTime() / 1000);
 const BASE = 'https://caravel.example.test';
 const atlassian = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const impostor = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const qsh = (method: string, path: string) =>
-  queryStringHash({ method, path, query: new URLSearchParams() });
-
-function rs256(claims: Record<string, unknown>, key = atlassian.privateKey, kid = 'kid-1'): string {
-  const head = `${b64({ alg: 'RS256', kid, typ: 'JWT' })}.${b64(claims)}`;
-  return `${head}.${sign('sha256', Buffer.from(head), key).toString('base64url')}`;
-}
-
-function hs256(claims: Record<string, unknown>, secret: string): string {
-  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
-  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
-}
-
-const unsigned = (claims: Record<string, unknown>) =>
-  `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;
+const rs256 = (claims: Record<string, unknown>, key = atlassian.privateKey, kid = 'kid-1') =>
+  rs256With(claims, key, kid);
 
 await describeEachDatabase('Confluence Connect app over HTTP', openDatabase, (target) => {
   let database: Database;

@@ -15,6 +15,7 @@ import { githubPayload } from './events/payload.factory.js';
 import { IngressModule } from './ingress.module.js';
 import { ingressSettingsSchema } from './ingress.settings.js';
 import { TcpProxy } from './testing/tcp-proxy.js';
+import { postWebhook, type WebhookReply } from './testing/webhook-request.js';
 
 const SECRET = 'gh-secret';
 const settings = ingressSettingsSchema.parse({ GITHUB_WEBHOOK_SECRET: SECRET });
@@ -67,31 +68,16 @@ async function ingressThrough(proxied: 'postgres' | 'nats') {
   return { created, proxy, host };
 }
 
-interface Answer {
-  status: number;
-  retryAfter: string | null;
-  body: Record<string, unknown>;
-  text: string;
-}
-
-async function deliver(host: ServiceHost, body: string, delivery: string): Promise<Answer> {
-  const response = await fetch(`${host.url}/webhooks/github`, {
-    method: 'POST',
+function deliver(host: ServiceHost, body: string, delivery: string): Promise<WebhookReply> {
+  return postWebhook(host, {
+    path: '/webhooks/github',
     headers: {
-      'content-type': 'application/json',
       'x-github-event': 'issue_comment',
       'x-github-delivery': delivery,
       'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
     },
     body,
   });
-  const text = await response.text();
-  return {
-    status: response.status,
-    retryAfter: response.headers.get('retry-after'),
-    body: JSON.parse(text) as Record<string, unknown>,
-    text,
-  };
 }
 
 /** Waits until the service reports itself ready again: the sender's retry comes after that. */

@@ -19,6 +19,7 @@ export * from './bus/index.js';
 export type { Executor } from './repositories/executor.js';
 export {
   DeliveryRepository,
+  type DeliveryClaim,
   type DeliveryRow,
   type NewDelivery,
 } from './repositories/delivery.repository.js';

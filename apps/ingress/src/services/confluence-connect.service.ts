@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { commentIdOf, mapConfluenceComment } from '../events/confluence-event.mapper.js';
-import { parseJsonBody } from '../events/parse-json.js';
+import { readUntrustedJson, storable } from '../events/untrusted-json.js';
 import { CLOCK, type Clock } from '../ingress.clock.js';
 import { payloadMalformed, signatureInvalid } from '../ingress.errors.js';
 import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
@@ -92,18 +92,19 @@ export class ConfluenceConnectService {
     if (!tenant) throw signatureInvalid('confluence', 'no installed tenant for this iss');
     const secret = cipher.decrypt(tenant.sealedSecret, secretContext(tenant.clientKey));
     verifyConnectJwt(token, secret, this.request(call, base), this.clock.now());
-    const payload = parseJsonBody('confluence', call.rawBody);
+    const body = readUntrustedJson('confluence', call.rawBody);
     const wiki = new ConfluenceWiki({
       baseUrl: tenant.baseUrl,
       email: this.settings.CONFLUENCE_EMAIL,
       apiToken: this.settings.CONFLUENCE_API_TOKEN,
     });
-    const comment = await wiki.getComment(commentIdOf(payload));
+    // The comment Confluence returns is untrusted text as well: made storable as it comes in.
+    const comment = storable('confluence', await wiki.getComment(commentIdOf(body.payload)));
     const decision = mapConfluenceComment(tenant, comment, {
       accountId: this.settings.CONFLUENCE_BOT_ACCOUNT_ID,
       handle: this.settings.GITHUB_BOT_HANDLE,
     });
-    return this.intake.take(decision, payload);
+    return this.intake.take(decision, body);
   }
 
   /** Verifies a lifecycle callback (RS256, aud, qsh) and its body, which must match the `iss`. */
@@ -114,7 +115,7 @@ export class ConfluenceConnectService {
       request: this.request(call, base),
       now: this.clock.now(),
     });
-    const parsed = lifecycleBody.safeParse(parseJsonBody('confluence', call.rawBody));
+    const parsed = lifecycleBody.safeParse(readUntrustedJson('confluence', call.rawBody).payload);
     if (!parsed.success) throw payloadMalformed('confluence', parsed.error.message);
     if (parsed.data.clientKey !== claims.iss) {
       throw signatureInvalid('confluence install', 'the body names another clientKey than iss');

@@ -6,6 +6,7 @@ import {
 } from '@caravel/integrations';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { JiraReadBack, JiraRuleBody } from '../events/jira-event.mapper.js';
+import { storable } from '../events/untrusted-json.js';
 import { payloadMalformed, serviceAccountMissing, siteNotServed } from '../ingress.errors.js';
 import { INGRESS_SETTINGS, jiraSetupWarning, type IngressSettings } from '../ingress.settings.js';
 
@@ -37,7 +38,8 @@ export class JiraReadBackService implements OnApplicationBootstrap {
   async read(rule: JiraRuleBody): Promise<JiraReadBack> {
     const site = this.configuredSite();
     if (hostOf(rule.site) !== site) throw siteNotServed('jira', rule.site, site);
-    const issue = await this.jira.getIssue(rule.issue.key);
+    // What Jira returns is untrusted text as well: made storable as it comes in.
+    const issue = storable('jira', await this.jira.getIssue(rule.issue.key));
     if (issue.id !== rule.issue.id) {
       throw payloadMalformed(
         'jira',
@@ -45,7 +47,7 @@ export class JiraReadBackService implements OnApplicationBootstrap {
       );
     }
     if (!rule.comment) return { site, issue };
-    const comment = await this.jira.getComment(issue.key, rule.comment.id);
+    const comment = storable('jira', await this.jira.getComment(issue.key, rule.comment.id));
     const own = comment.author.accountId === (await this.ownAccountId());
     return { site, issue, comment, ...(own ? { ownComment: true } : {}) };
   }

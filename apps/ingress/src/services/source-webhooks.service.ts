@@ -7,8 +7,8 @@ import {
 } from '../events/github-repository-policy.js';
 import { mapJiraEvent, parseJiraRuleBody } from '../events/jira-event.mapper.js';
 import { mapLinearEvent } from '../events/linear-event.mapper.js';
-import { parseJsonBody } from '../events/parse-json.js';
 import { mapSlackEvent } from '../events/slack-event.mapper.js';
+import { readUntrustedJson } from '../events/untrusted-json.js';
 import { CLOCK, type Clock } from '../ingress.clock.js';
 import { payloadMalformed } from '../ingress.errors.js';
 import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
@@ -25,8 +25,9 @@ import { TriggerIntakeService } from './trigger-intake.service.js';
 import type { WebhookAnswer } from './webhook-answer.js';
 
 /**
- * One method per source: verify the raw bytes (before anything is parsed), map the event, hand
- * the decision to the intake. Jira's body is a pointer, read back from Jira before it is mapped.
+ * One method per source: verify the raw bytes (before anything is parsed), read the body through
+ * the one boundary for untrusted JSON ({@link readUntrustedJson}), map the event, hand the
+ * decision to the intake. Jira's body is a pointer, read back from Jira before it is mapped.
  */
 @Injectable()
 export class SourceWebhooksService {
@@ -63,9 +64,12 @@ export class SourceWebhooksService {
     if (!event || !deliveryId) {
       throw payloadMalformed('github', 'X-GitHub-Event or X-GitHub-Delivery is missing');
     }
-    const payload = parseJsonBody('github', rawBody);
-    const decision = mapGithubEvent({ event, deliveryId, payload }, this.githubMapping);
-    return this.intake.take(decision, payload);
+    const body = readUntrustedJson('github', rawBody);
+    const decision = mapGithubEvent(
+      { event, deliveryId, payload: body.payload },
+      this.githubMapping,
+    );
+    return this.intake.take(decision, body);
   }
 
   async slack(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
@@ -79,12 +83,12 @@ export class SourceWebhooksService {
       this.clock.now(),
       this.settings.SLACK_SIGNING_SECRET_PREVIOUS,
     );
-    const payload = parseJsonBody('slack', rawBody);
-    const decision = mapSlackEvent(payload, { botUserId: this.settings.SLACK_BOT_USER_ID });
+    const body = readUntrustedJson('slack', rawBody);
+    const decision = mapSlackEvent(body.payload, { botUserId: this.settings.SLACK_BOT_USER_ID });
     if (decision.kind === 'challenge') {
       return { status: 200, body: { challenge: decision.challenge } };
     }
-    return this.intake.take(decision, payload);
+    return this.intake.take(decision, body);
   }
 
   async linear(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
@@ -95,16 +99,16 @@ export class SourceWebhooksService {
       this.settings.LINEAR_WEBHOOK_SECRET,
       this.settings.LINEAR_WEBHOOK_SECRET_PREVIOUS,
     );
-    const payload = parseJsonBody('linear', rawBody);
+    const body = readUntrustedJson('linear', rawBody);
     checkLinearFreshness(
-      (payload as { webhookTimestamp?: unknown } | null)?.webhookTimestamp,
+      (body.payload as { webhookTimestamp?: unknown } | null)?.webhookTimestamp,
       this.clock.now(),
     );
     const decision = mapLinearEvent(
-      { deliveryHeader: headerValue(headers, 'linear-delivery'), payload },
+      { deliveryHeader: headerValue(headers, 'linear-delivery'), payload: body.payload },
       { botUserId: this.settings.LINEAR_BOT_USER_ID, botHandle: this.settings.GITHUB_BOT_HANDLE },
     );
-    return this.intake.take(decision, payload);
+    return this.intake.take(decision, body);
   }
 
   async jira(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
@@ -123,9 +127,9 @@ export class SourceWebhooksService {
       },
       this.clock.now(),
     );
-    const payload = parseJsonBody('jira', rawBody);
-    const rule = parseJiraRuleBody(payload);
+    const body = readUntrustedJson('jira', rawBody);
+    const rule = parseJiraRuleBody(body.payload);
     const read = await this.jiraReadBack.read(rule);
-    return this.intake.take(mapJiraEvent(rule, read), payload);
+    return this.intake.take(mapJiraEvent(rule, read), body);
   }
 }

@@ -6,11 +6,12 @@ import {
   uuidV5,
   type MessageDefinition,
 } from '@caravel/contracts';
-import { DeliveryRepository, ThreadRepository } from '@caravel/db';
+import { DeliveryRepository, ThreadRepository, type NewDelivery } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import { MessagePublisher } from '@caravel/messaging';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { z } from 'zod';
+import type { UntrustedBody } from '../events/untrusted-json.js';
 import type {
   HeadMovedDecision,
   RecordDecision,
@@ -19,6 +20,7 @@ import type {
   WebhookDecision,
 } from '../events/webhook-decision.js';
 import { GithubRepositoryPolicy } from '../events/github-repository-policy.js';
+import { payloadMalformed } from '../ingress.errors.js';
 import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
 import { orgMembershipFrom, PublicRepoGate } from './public-repo-gate.js';
 import {
@@ -35,13 +37,24 @@ import { answers, type WebhookAnswer } from './webhook-answer.js';
 type Recorded = Exclude<WebhookDecision, { kind: 'ignore' }>;
 
 /**
- * Dedupe and publish, the same for every source. The trigger's envelope id derives from the
- * semantic key (or the delivery id), so the bus itself drops a second publish of the same
- * request; the delivery is recorded only after the publish is acked, so a failed publish leaves
- * nothing behind and the sender's retry starts over.
+ * The longest trigger text taken (UTF-16 units): twice GitHub's 65,536-character comment cap.
+ * Even escaped six bytes a character, such a trigger fits NATS's default 1 MiB message, so a
+ * longer one is refused up front (400) instead of failing its publish on every retry (503).
+ */
+export const MAX_TRIGGER_TEXT_CHARS = 131_072;
+
+/**
+ * Dedupe and publish, the same for every source: **claim → publish → settle**. The delivery is
+ * claimed (stored unsettled) before anything is published, so a body the database cannot take
+ * fails before the bus sees it; the claim is released when the publish fails (503), so the
+ * sender's retry starts over, and settled once the bus acknowledged it. A claim left unsettled
+ * (a crash, or a database lost mid-request) is taken over by the retry: the message's envelope
+ * id derives from the semantic key (or the delivery id), so the bus, and dispatch's inbox after
+ * it, drop a second publish of the same request.
  */
 @Injectable()
 export class TriggerIntakeService {
+  private readonly log = new Logger('TriggerIntake');
   private readonly trusted: TrustedAuthors;
   private readonly gate: PublicRepoGate;
   private readonly routes: RepositoryRoutes;
@@ -67,27 +80,35 @@ export class TriggerIntakeService {
     );
   }
 
-  async take(decision: WebhookDecision, payload: unknown): Promise<WebhookAnswer> {
+  /** `body` is what {@link readUntrustedJson} made of the request: stored as the delivery. */
+  async take(decision: WebhookDecision, body: UntrustedBody): Promise<WebhookAnswer> {
     if (decision.kind === 'ignore') return answers.ignored(decision.reason);
     const seen = await this.deliveries.findBySourceDelivery(decision.source, decision.deliveryId);
-    if (seen) return answers.duplicate();
+    // An unsettled row is a claim whose request failed or crashed: this retry takes it over.
+    if (seen?.settledAt) return answers.duplicate();
     switch (decision.kind) {
       case 'record':
-        return this.recordOnly(decision, payload);
+        return this.recordOnly(decision, body);
       case 'head':
-        return this.headMoved(decision, payload);
+        return this.headMoved(decision, body);
       case 'review':
       case 'trigger': {
         const refusal = decision.actorCheck ? await this.gate.refusal(decision.actorCheck) : null;
         if (refusal) return answers.ignored(refusal);
         return decision.kind === 'review'
-          ? this.reviewRequested(decision, payload)
-          : this.trigger(decision, payload);
+          ? this.reviewRequested(decision, body)
+          : this.trigger(decision, body);
       }
     }
   }
 
-  private async trigger(decision: TriggerDecision, payload: unknown): Promise<WebhookAnswer> {
+  private async trigger(decision: TriggerDecision, body: UntrustedBody): Promise<WebhookAnswer> {
+    if (decision.text.length > MAX_TRIGGER_TEXT_CHARS) {
+      throw payloadMalformed(
+        decision.source,
+        `the text is ${decision.text.length} characters long; at most ${MAX_TRIGGER_TEXT_CHARS} are taken`,
+      );
+    }
     if (decision.requiresKnownThread && !(await this.threads.get(decision.threadId))) {
       return answers.ignored('not a thread Caravel is in');
     }
@@ -97,7 +118,7 @@ export class TriggerIntakeService {
     // A repository named in a chat or tracker passes the same allowlist as GitHub's own.
     const refusal = repository ? this.allowed.refusal(repository) : null;
     if (refusal) return answers.ignored(refusal);
-    const duplicate = await this.publishOnce(decision, TriggerReceivedV1, {
+    const duplicate = await this.publishOnce(decision, body, TriggerReceivedV1, {
       threadId: decision.threadId,
       source: decision.source,
       deliveryId: decision.deliveryId,
@@ -107,14 +128,14 @@ export class TriggerIntakeService {
       ...(repository ? { repository } : {}),
       replyTo: decision.replyTo,
     });
-    return this.answer(decision, payload, duplicate);
+    return this.answer(decision, duplicate);
   }
 
   private async reviewRequested(
     decision: ReviewDecision,
-    payload: unknown,
+    body: UntrustedBody,
   ): Promise<WebhookAnswer> {
-    const duplicate = await this.publishOnce(decision, ReviewRequestedV1, {
+    const duplicate = await this.publishOnce(decision, body, ReviewRequestedV1, {
       threadId: decision.threadId,
       pullRequestThreadId: decision.pullRequestThreadId,
       source: decision.source,
@@ -124,13 +145,16 @@ export class TriggerIntakeService {
       author: decision.author,
       reason: decision.reason,
     });
-    return this.answer(decision, payload, duplicate);
+    return this.answer(decision, duplicate);
   }
 
   /** Only a thread Caravel has learns its head; for any other the delivery is just recorded. */
-  private async headMoved(decision: HeadMovedDecision, payload: unknown): Promise<WebhookAnswer> {
-    if (!(await this.threads.get(decision.threadId))) return this.recordOnly(decision, payload);
-    const duplicate = await this.publishOnce(decision, PullRequestHeadMovedV1, {
+  private async headMoved(
+    decision: HeadMovedDecision,
+    body: UntrustedBody,
+  ): Promise<WebhookAnswer> {
+    if (!(await this.threads.get(decision.threadId))) return this.recordOnly(decision, body);
+    const duplicate = await this.publishOnce(decision, body, PullRequestHeadMovedV1, {
       threadId: decision.threadId,
       source: decision.source,
       deliveryId: decision.deliveryId,
@@ -139,68 +163,92 @@ export class TriggerIntakeService {
       headSha: decision.headSha,
       ...(decision.previousSha ? { previousSha: decision.previousSha } : {}),
     });
-    return this.answer(decision, payload, duplicate);
+    return this.answer(decision, duplicate);
   }
 
   /**
-   * Records the delivery, then answers. The bus decides who was first: of concurrent twins,
-   * exactly the one whose publish was not a duplicate answers `accepted`, whichever records first.
+   * The bus decides who was first: of concurrent twins, exactly the one whose publish was not a
+   * duplicate answers `accepted`.
    */
-  private async answer(
-    decision: Recorded,
-    payload: unknown,
-    duplicate: boolean,
-  ): Promise<WebhookAnswer> {
-    await this.record(decision, payload);
+  private answer(decision: Recorded, duplicate: boolean): WebhookAnswer {
     return duplicate ? answers.duplicate() : answers.accepted(decision.threadId);
   }
 
   private async recordOnly(
     decision: RecordDecision | HeadMovedDecision,
-    payload: unknown,
+    body: UntrustedBody,
   ): Promise<WebhookAnswer> {
-    const fresh = await this.record(decision, payload);
+    const fresh = await this.deliveries.record(this.deliveryOf(decision, body));
     return fresh ? answers.recorded(decision.threadId) : answers.duplicate();
   }
 
   /**
-   * Publishes one message per request: its envelope id derives from the semantic key (or the
-   * delivery id), so the bus drops a second publish. True when the bus already had it.
+   * Claims the delivery, publishes its one message, settles the claim; true when it was a
+   * repeat (already settled, or the bus already had the message). Once the bus has acknowledged
+   * it, the request answers 2xx whatever happens to the settle: the trigger is out, and a claim
+   * left unsettled is settled by the next repeat.
    */
   private async publishOnce<S extends z.ZodObject>(
     decision: Recorded,
+    body: UntrustedBody,
     definition: MessageDefinition<S>,
     data: z.input<S>,
   ): Promise<boolean> {
+    const delivery = this.deliveryOf(decision, body);
+    const claim = await this.deliveries.claim(delivery);
+    if (claim.outcome === 'settled') return true;
     const requestKey = decision.semanticKey ?? `delivery:${decision.deliveryId}`;
     // `trigger.received` keeps its original `trigger:` id prefix, so ids survive upgrades.
     const prefix = definition.type === TriggerReceivedV1.type ? 'trigger' : definition.type;
+    let duplicate: boolean;
     try {
       const ack = await this.publisher.publish(definition, data, {
         id: uuidV5(`${prefix}:${decision.source}:${requestKey}`, CARAVEL_NAMESPACE),
         idempotencyKey: `${decision.source}:${requestKey}`,
       });
-      return ack.duplicate;
+      duplicate = ack.duplicate;
     } catch (error) {
+      if (claim.outcome === 'claimed') await this.releaseClaim(delivery.id);
       throw new AppError(
         'DEPENDENCY_UNAVAILABLE',
         `the ${definition.type} message could not be published`,
-        {
-          cause: error,
-        },
+        { cause: error },
+      );
+    }
+    await this.settleClaim(claim.outcome === 'claimed' ? delivery.id : claim.existing?.id);
+    return duplicate;
+  }
+
+  /** A release that fails leaves the claim for the retry to take over (see {@link take}). */
+  private async releaseClaim(id: string): Promise<void> {
+    try {
+      await this.deliveries.release(id);
+    } catch (error) {
+      this.log.warn(
+        `delivery ${id}: the failed publish's claim stays for the retry (${String(error)})`,
       );
     }
   }
 
-  private record(decision: Recorded, payload: unknown): Promise<boolean> {
-    return this.deliveries.record({
+  private async settleClaim(id: string | undefined): Promise<void> {
+    if (!id) return;
+    try {
+      await this.deliveries.settle(id);
+    } catch (error) {
+      this.log.warn(`delivery ${id}: published, but not marked settled (${String(error)})`);
+    }
+  }
+
+  private deliveryOf(decision: Recorded, body: UntrustedBody): NewDelivery {
+    return {
       id: uuidV5(`delivery:${decision.source}:${decision.deliveryId}`, CARAVEL_NAMESPACE),
       source: decision.source,
       deliveryId: decision.deliveryId,
       semanticKey: decision.semanticKey,
       threadId: decision.threadId,
       event: decision.event,
-      payload,
-    });
+      payload: body.payload,
+      payloadSha256: body.sha256,
+    };
   }
 }

@@ -6,6 +6,7 @@ import {
   verifyConnectJwt,
   type ConnectRequest,
 } from './connect-jwt.verifier.js';
+import { refusal } from '../testing/webhook-request.js';
 
 const SECRET = 'tenant-shared-secret';
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -23,16 +24,6 @@ const request: ConnectRequest = {
   path: '/connect/comment-created',
   query: new URLSearchParams('lic=none&cv=1001.0.0'),
 };
-
-/** The coded error `verify` throws. */
-function refusal(verify: () => unknown): unknown {
-  try {
-    verify();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('the token was accepted');
-}
 
 const claimsFor = (r: ConnectRequest, overrides: object = {}) => ({
   iss: 'client-key-1',

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { RawBuilder, Selectable } from 'kysely';
 import { toJson } from '../connection/json.js';
 import type { Delivery } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
@@ -13,6 +13,10 @@ export interface DeliveryRow {
   event: string;
   receivedAt: Date;
   payload: unknown;
+  /** Hex SHA-256 of the raw bytes received; null on rows stored before it was kept. */
+  payloadSha256: string | null;
+  /** When its message was published (or it was recorded); null while a request holds its claim. */
+  settledAt: Date | null;
 }
 
 export interface NewDelivery {
@@ -24,9 +28,26 @@ export interface NewDelivery {
   semanticKey?: string | null;
   threadId: string;
   event: string;
+  /** The body as it is to be stored: already storable (the caller's boundary makes it so). */
   payload: unknown;
+  /** Hex SHA-256 of the raw bytes received. */
+  payloadSha256?: string | null;
   receivedAt?: Date;
 }
+
+/**
+ * What {@link DeliveryRepository.claim} found: `claimed` (this request now holds the delivery),
+ * `settled` (a repeat: the same delivery id or semantic key was already published or recorded)
+ * or `pending` (another request holds the claim and has not settled it: one still in flight, or
+ * one that crashed or lost its database before it could).
+ */
+export type DeliveryClaim =
+  | { outcome: 'claimed' }
+  | { outcome: 'settled'; existing: DeliveryRow }
+  | { outcome: 'pending'; existing: DeliveryRow | null };
+
+/** Claim attempts when the row in the way is released between the insert and the look. */
+const CLAIM_ATTEMPTS = 3;
 
 function toRow(row: Selectable<Delivery>): DeliveryRow {
   return {
@@ -38,15 +59,65 @@ function toRow(row: Selectable<Delivery>): DeliveryRow {
     event: row.event,
     receivedAt: row.received_at,
     payload: row.payload,
+    payloadSha256: row.payload_sha256,
+    settledAt: row.settled_at,
   };
 }
 
-/** Webhook deliveries, deduplicated on (source, delivery id) and on (source, semantic key). */
+/**
+ * Webhook deliveries, deduplicated on (source, delivery id) and on (source, semantic key). A
+ * delivery that publishes is claimed first (an unsettled row), settled once its message is
+ * acknowledged, and released when the publish fails, so the sender's retry can claim it again.
+ */
 export class DeliveryRepository {
   constructor(private readonly db: Executor) {}
 
-  /** Records a delivery; false when either unique key was already seen (nothing is written). */
+  /** Records a settled delivery at once; false when either unique key was already seen. */
   async record(delivery: NewDelivery, executor: Executor = this.db): Promise<boolean> {
+    return this.insert(delivery, timeOr(delivery.receivedAt), executor);
+  }
+
+  /**
+   * Claims a delivery before its message is published: inserts it unsettled, or says what holds
+   * either of its keys already (see {@link DeliveryClaim}).
+   */
+  async claim(delivery: NewDelivery, executor: Executor = this.db): Promise<DeliveryClaim> {
+    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt += 1) {
+      if (await this.insert(delivery, null, executor)) return { outcome: 'claimed' };
+      const holders = await this.holdersOf(delivery, executor);
+      const settled = holders.find((row) => row.settledAt !== null);
+      if (settled) return { outcome: 'settled', existing: settled };
+      if (holders[0]) return { outcome: 'pending', existing: holders[0] };
+      // The holder was released between the insert and the look: try again.
+    }
+    return { outcome: 'pending', existing: null };
+  }
+
+  /** Marks a claimed delivery settled (its message was acknowledged); a settled one stays as is. */
+  async settle(id: string, at?: Date, executor: Executor = this.db): Promise<void> {
+    await executor
+      .updateTable('deliveries')
+      .set({ settled_at: timeOr(at) })
+      .where('id', '=', id)
+      .where('settled_at', 'is', null)
+      .execute();
+  }
+
+  /** Gives up an unsettled claim (its publish failed); true when there was one to release. */
+  async release(id: string, executor: Executor = this.db): Promise<boolean> {
+    const deleted = await executor
+      .deleteFrom('deliveries')
+      .where('id', '=', id)
+      .where('settled_at', 'is', null)
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
+  }
+
+  private async insert(
+    delivery: NewDelivery,
+    settledAt: Date | RawBuilder<Date> | null,
+    executor: Executor,
+  ): Promise<boolean> {
     const inserted = await executor
       .insertInto('deliveries')
       .values({
@@ -57,12 +128,33 @@ export class DeliveryRepository {
         thread_id: delivery.threadId,
         event: delivery.event,
         payload: toJson(delivery.payload),
+        payload_sha256: delivery.payloadSha256 ?? null,
         received_at: timeOr(delivery.receivedAt),
+        settled_at: settledAt,
       })
       .onConflict((conflict) => conflict.doNothing())
       .returning('id')
       .executeTakeFirst();
     return inserted !== undefined;
+  }
+
+  /** The rows holding the delivery's id or its semantic key (at most one of each). */
+  private async holdersOf(delivery: NewDelivery, executor: Executor): Promise<DeliveryRow[]> {
+    const semanticKey = delivery.semanticKey ?? null;
+    const rows = await executor
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('source', '=', delivery.source)
+      .where((eb) =>
+        semanticKey === null
+          ? eb('delivery_id', '=', delivery.deliveryId)
+          : eb.or([
+              eb('delivery_id', '=', delivery.deliveryId),
+              eb('semantic_key', '=', semanticKey),
+            ]),
+      )
+      .execute();
+    return rows.map(toRow);
   }
 
   async get(id: string, executor: Executor = this.db): Promise<DeliveryRow | null> {
