@@ -138,6 +138,9 @@ export async function runAgentTrial(input: AgentTrialInput): Promise<AgentTrialR
     await tracker.snapshot();
     await chownToSandbox(workspace);
     session = await runAgent(input, sandbox);
+    // Nothing of the agent's may still run while the host reads its tree (no path can be
+    // swapped for a link under the copy or the diff).
+    await sandbox.close();
     await copyTree(input.environment.appDir, appDir);
     const repoInApp = join(
       appDir,

@@ -44,12 +44,22 @@ export class ChangeTracker {
 
   private git(args: readonly string[]): Promise<string> {
     const where = [`--git-dir=${this.gitDir}`, `--work-tree=${this.workTree}`];
-    return run('git', [...where, '-c', 'core.quotepath=false', '-c', 'safe.directory=*', ...args], {
+    // The work tree is the agent's: only the git directory (the host's) configures git, and
+    // nothing it could name (hooks, a monitor, diff or filter programs) runs.
+    const settings = [
+      'core.quotepath=false',
+      'safe.directory=*',
+      'core.hooksPath=/dev/null',
+      'core.fsmonitor=false',
+    ].flatMap((setting) => ['-c', setting]);
+    return run('git', [...where, ...settings, ...args], {
       cwd: this.workTree,
       env: {
         PATH: '/usr/local/bin:/usr/bin:/bin',
+        HOME: '/dev/null',
         GIT_CONFIG_NOSYSTEM: '1',
         GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_ATTR_NOSYSTEM: '1',
       },
       maxBuffer: 256 * 1024 * 1024,
     }).then((r) => r.stdout);
@@ -66,7 +76,14 @@ export class ChangeTracker {
     if (!this.tree) return { diff: '', paths: [] };
     await this.git(['add', '--all']);
     const names = await this.git(['diff', '--cached', '--name-only', '-z', this.tree]);
-    const diff = await this.git(['diff', '--cached', '--no-color', '--no-ext-diff', this.tree]);
+    const diff = await this.git([
+      'diff',
+      '--cached',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      this.tree,
+    ]);
     return { diff, paths: names.split('\0').filter(Boolean) };
   }
 }
