@@ -103,6 +103,39 @@ await describeEachDatabase('ingress webhooks over HTTP', openDatabase, (target) 
     });
   });
 
+  it('takes a signed form-encoded GitHub delivery, the default of hooks made through the REST API', async () => {
+    const payload = githubPayload.issueComment('@caravel fix the form + its 100% edge & co', {
+      pr: true,
+    });
+    const comment = { ...payload.comment, id: 7_000_001 };
+    const issue = { ...payload.issue, number: 4242 };
+    const form = `payload=${encodeURIComponent(JSON.stringify({ ...payload, comment, issue }))}`;
+    const headers = (signed: string) => ({
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-github-event': 'issue_comment',
+      'x-github-delivery': randomUUID(),
+      'x-hub-signature-256': `sha256=${hmac('gh-secret', signed)}`,
+    });
+
+    // Signed over anything but the form bytes as sent (here: the JSON inside), it is refused.
+    const json = decodeURIComponent(form.slice('payload='.length));
+    expect(await post('/webhooks/github', form, headers(json))).toMatchObject({ status: 401 });
+    const answer = await post('/webhooks/github', form, headers(form));
+    expect(answer).toMatchObject({ status: 200, body: { accepted: true } });
+    const triggers = await triggersFor(answer.body.threadId as string);
+    expect(triggers).toHaveLength(1);
+    expect(triggers[0]?.data).toMatchObject({
+      source: 'github',
+      text: '@caravel fix the form + its 100% edge & co',
+    });
+
+    const noPayload = await post('/webhooks/github', 'other=1', headers('other=1'));
+    expect(noPayload).toMatchObject({
+      status: 400,
+      body: { error: { code: 'MESSAGE_MALFORMED', message: expect.stringMatching(/payload/) } },
+    });
+  });
+
   it('records a CI event with 202 and publishes nothing', async () => {
     const answer = await github('check_run', githubPayload.checkRun([99]));
     expect(answer).toMatchObject({ status: 202, body: { accepted: false, reason: 'recorded' } });

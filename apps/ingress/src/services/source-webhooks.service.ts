@@ -64,7 +64,7 @@ export class SourceWebhooksService {
     if (!event || !deliveryId) {
       throw payloadMalformed('github', 'X-GitHub-Event or X-GitHub-Delivery is missing');
     }
-    const body = readUntrustedJson('github', rawBody);
+    const body = readUntrustedJson('github', rawBody, githubJson(rawBody, headers));
     const decision = mapGithubEvent(
       { event, deliveryId, payload: body.payload },
       this.githubMapping,
@@ -132,4 +132,19 @@ export class SourceWebhooksService {
     const read = await this.jiraReadBack.read(rule);
     return this.intake.take(mapJiraEvent(rule, read), body);
   }
+}
+
+/**
+ * The JSON text of a verified GitHub delivery. A webhook created through the REST API sends
+ * `application/x-www-form-urlencoded` unless told otherwise: `payload=<url-encoded JSON>`. The
+ * signature covers the form bytes as sent (checked before this), the JSON is the decoded field.
+ */
+function githubJson(rawBody: Buffer, headers: IncomingHttpHeaders): string {
+  const mediaType = headerValue(headers, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/x-www-form-urlencoded') return rawBody.toString('utf8');
+  const payload = new URLSearchParams(rawBody.toString('utf8')).get('payload');
+  if (payload === null) {
+    throw payloadMalformed('github', 'a form-encoded delivery without its payload field');
+  }
+  return payload;
 }
