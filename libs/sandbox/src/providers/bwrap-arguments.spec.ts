@@ -33,6 +33,14 @@ describe('bwrapArguments', () => {
     expect(joined).toContain('--remount-ro / --chdir /workspace');
   });
 
+  it('binds a generated file from its source', () => {
+    const mounts = [
+      { kind: 'ro-bind' as const, path: '/etc/passwd', source: '/srv/sbx/.etc/passwd' },
+    ];
+    const bound = bwrapArguments({ ...layout, systemMounts: mounts }, []).join(' ');
+    expect(bound).toContain('--ro-bind /srv/sbx/.etc/passwd /etc/passwd');
+  });
+
   it('runs the driver after the separator', () => {
     expect(args.slice(args.indexOf('--'))).toEqual(['--', '/bin/bash', '--norc', '-c', 'x']);
   });

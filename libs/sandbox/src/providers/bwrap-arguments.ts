@@ -1,8 +1,8 @@
 import { egressSupervisorArguments, INNER_EGRESS_DIR } from '../proxy/sandbox-egress.js';
 
-/** One read-only host path as bubblewrap should expose it. */
+/** One read-only host path as bubblewrap should expose it (`source`, when set, is bound at `path`). */
 export type HostPathMount =
-  | { readonly kind: 'ro-bind'; readonly path: string }
+  | { readonly kind: 'ro-bind'; readonly path: string; readonly source?: string }
   | { readonly kind: 'symlink'; readonly path: string; readonly target: string };
 
 /** Everything `bwrapArguments` needs; pure data so the argument list can be unit-tested. */
@@ -55,7 +55,7 @@ export function bwrapArguments(layout: BwrapLayout, driverArgs: readonly string[
   ];
   for (const mount of layout.systemMounts) {
     if (mount.kind === 'symlink') args.push('--symlink', mount.target, mount.path);
-    else args.push('--ro-bind', mount.path, mount.path);
+    else args.push('--ro-bind', mount.source ?? mount.path, mount.path);
   }
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   args.push('--bind', layout.hostHome, layout.innerHome);

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { chown, lstat, readlink, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { sandboxError } from '../sandbox.errors.js';
 import { WorkdirFiles, type FileOwner } from '../files/workdir-files.js';
 import { BashSession } from '../session/bash-session.js';
@@ -12,6 +12,7 @@ import {
   type HostPathMount,
 } from './bwrap-arguments.js';
 import { HOOKLESS_GIT_ENV, type OneShotSpawn } from './one-shot.js';
+import { DEFAULT_ETC_ENTRIES, etcMounts, writeGeneratedEtc } from './sandbox-etc.js';
 import {
   DEFAULT_EGRESS_PORT,
   sandboxEgressEnvironment,
@@ -29,7 +30,10 @@ import {
 } from './sandbox-store.js';
 import { DEFAULT_SESSION_TIMING, type SessionTiming } from './session-timing.js';
 
-/** Host system paths exposed read-only by default; nothing under /home, /root, /run or /var. */
+/**
+ * Host system paths exposed read-only by default; nothing under /home, /root, /run, /var or
+ * /opt, and only chosen entries of /etc (`DEFAULT_ETC_ENTRIES`).
+ */
 export const DEFAULT_SYSTEM_PATHS: readonly string[] = [
   '/usr',
   '/bin',
@@ -38,14 +42,13 @@ export const DEFAULT_SYSTEM_PATHS: readonly string[] = [
   '/lib32',
   '/lib64',
   '/libx32',
-  '/etc',
-  '/opt',
 ];
 
 /** Where things appear inside a bwrap sandbox. */
 export const BWRAP_WORKDIR = '/workspace';
 const INNER_HOME = '/home/agent';
 const INNER_STATE = '/tmp/.caravel';
+const HOSTNAME = 'caravel-sandbox';
 
 /** Settings of the `bwrap` provider. */
 export interface BwrapProviderOptions {
@@ -54,6 +57,11 @@ export interface BwrapProviderOptions {
   readonly bwrapPath?: string;
   readonly bashPath?: string;
   readonly systemPaths?: readonly string[];
+  /**
+   * Entries of the host's /etc the sandbox sees (default `DEFAULT_ETC_ENTRIES`; `name*` matches
+   * by prefix); `passwd`, `group`, `hosts`, `hostname` and `resolv.conf` are always generated.
+   */
+  readonly etcEntries?: readonly string[];
   /**
    * The unprivileged host identity bubblewrap runs as when this process is root (default
    * 65534:65534). Running it as root would map the sandbox user onto host root, which can read
@@ -234,7 +242,7 @@ export class BwrapSandboxProvider extends DirectoryProvider {
 
   /** Where everything is, inside and outside, for one bubblewrap process. */
   private async layout(paths: SandboxPaths, egress: BwrapEgress | undefined): Promise<BwrapLayout> {
-    this.mounts ??= systemMounts(this.options.systemPaths ?? DEFAULT_SYSTEM_PATHS);
+    this.mounts ??= this.hostMounts();
     return {
       systemMounts: await this.mounts,
       hostWorkspace: paths.workspace,
@@ -243,10 +251,26 @@ export class BwrapSandboxProvider extends DirectoryProvider {
       innerHome: INNER_HOME,
       sandboxUid: this.options.sandboxUid ?? 1000,
       sandboxGid: this.options.sandboxGid ?? 1000,
-      hostname: 'caravel-sandbox',
+      hostname: HOSTNAME,
       bashPath: this.options.bashPath ?? '/bin/bash',
       ...(egress ? { egress } : {}),
     };
+  }
+
+  /** The system paths, then the sandbox's /etc: chosen host entries and generated files. */
+  private async hostMounts(): Promise<HostPathMount[]> {
+    const generated = join(this.options.rootDir, '.etc');
+    await writeGeneratedEtc(generated, {
+      user: 'agent',
+      uid: this.options.sandboxUid ?? 1000,
+      gid: this.options.sandboxGid ?? 1000,
+      home: INNER_HOME,
+      hostname: HOSTNAME,
+    });
+    return [
+      ...(await systemMounts(this.options.systemPaths ?? DEFAULT_SYSTEM_PATHS)),
+      ...(await etcMounts(this.options.etcEntries ?? DEFAULT_ETC_ENTRIES, generated)),
+    ];
   }
 
   private egress(sandboxId: string): BwrapEgress | undefined {
