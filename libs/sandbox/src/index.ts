@@ -218,3 +218,14 @@ export {
   type FakeSandboxService,
   type FakeSandboxServiceOptions,
 } from './providers/remote/testing/fake-sandbox-service.js';
+export {
+  SandboxLimiter,
+  ulimitCommand,
+  type SandboxLimitOptions,
+  type SandboxUlimits,
+  type SpawnCommand,
+} from './limits/sandbox-limiter.js';
+export { CGROUP_MODES, detectCgroups, type CgroupMode } from './limits/cgroup-detect.js';
+export type { CgroupBackend, LimitCounters } from './limits/cgroup-backend.js';
+export { formatBytes, limitNote, type LimitHit } from './limits/limit-notes.js';
+export { DEFAULT_ETC_ENTRIES, generatedEtcFiles } from './providers/sandbox-etc.js';

@@ -1,16 +1,34 @@
 /** The providers this library ships (`remote`: any service behind `RemoteSandboxProvider`). */
 export type SandboxProviderName = 'local' | 'bwrap' | 'docker' | 'remote';
 
-/** Resource limits applied inside a sandbox (where the provider can enforce them). */
+/**
+ * Resource limits of one sandbox (where the provider can enforce them; see docs/sandbox.md for
+ * which mechanism holds each one under each provider).
+ */
 export interface SandboxLimits {
-  /** Maximum processes for the sandbox user (`ulimit -u`); contains fork bombs. */
+  /**
+   * Processes and threads of the whole sandbox (cgroup `pids.max`; `ulimit -u` as a backstop, or
+   * alone without cgroups); contains fork bombs.
+   */
   readonly maxProcesses: number;
-  /** Maximum address space per process in bytes (`ulimit -v`). */
+  /**
+   * Memory of the whole sandbox in bytes, its `/tmp` included (cgroup memory limit, no swap);
+   * without cgroups, the address space of each process (`ulimit -v`).
+   */
   readonly maxMemoryBytes: number;
+  /** The sandbox's CPU share, in CPUs (1.5 = one and a half cores' time; a cgroup CPU quota). */
+  readonly maxCpus: number;
   /** Maximum size of any file a command writes, in bytes (`ulimit -f`). */
   readonly maxFileBytes: number;
   /** Maximum open file descriptors per process (`ulimit -n`). */
   readonly maxOpenFiles: number;
+  /**
+   * Disk the workspace and the sandbox's home may use together, in bytes (both live on the
+   * host's disk; a watchdog stops what writes past it).
+   */
+  readonly maxWorkspaceBytes: number;
+  /** Size of the sandbox's `/tmp`, in bytes (a size-capped tmpfs, counted in its memory). */
+  readonly maxTmpBytes: number;
 }
 
 /** What to create. Everything is optional; providers fill in safe defaults. */
@@ -152,4 +170,6 @@ export interface SandboxProvider {
 /** Something that can warn; providers log through it (no console in library code paths). */
 export interface SandboxLogger {
   warn(message: string, context?: Record<string, unknown>): void;
+  /** Facts worth a line at start (which mechanism holds the limits); `warn` when absent. */
+  info?(message: string, context?: Record<string, unknown>): void;
 }

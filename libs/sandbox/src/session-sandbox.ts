@@ -14,6 +14,9 @@ import type { BashSession } from './session/bash-session.js';
 
 const PING_TIMEOUT_MS = 10_000;
 
+/** Adds what the host saw during a command (a limit hit) to its result; see `LimitWatch`. */
+export type ResultAnnotator = (result: ExecResult) => Promise<ExecResult>;
+
 /**
  * A sandbox made of a persistent bash session and host-side file operations on its workdir:
  * what `local` and `bwrap` have in common. A remote provider would implement `Sandbox` over RPC.
@@ -26,6 +29,7 @@ export class SessionSandbox implements Sandbox {
     private readonly session: BashSession,
     private readonly files: WorkdirFiles,
     private readonly onClose: (sandbox: SessionSandbox) => void,
+    private readonly annotate?: ResultAnnotator,
   ) {}
 
   async ping(): Promise<boolean> {
@@ -38,8 +42,9 @@ export class SessionSandbox implements Sandbox {
     }
   }
 
-  exec(command: string, options?: ExecOptions): Promise<ExecResult> {
-    return this.session.run(command, options);
+  async exec(command: string, options?: ExecOptions): Promise<ExecResult> {
+    const result = await this.session.run(command, options);
+    return this.annotate ? this.annotate(result) : result;
   }
 
   readFile(path: string): Promise<string> {

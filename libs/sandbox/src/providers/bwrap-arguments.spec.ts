@@ -33,6 +33,16 @@ describe('bwrapArguments', () => {
     expect(joined).toContain('--remount-ro / --chdir /workspace');
   });
 
+  it('caps /tmp and the driver state tmpfs at the given size', () => {
+    const sized = bwrapArguments(
+      { ...layout, tmpBytes: 1048576, stateDir: '/run/caravel-session' },
+      [],
+    ).join(' ');
+    expect(sized).toContain(
+      '--size 1048576 --tmpfs /tmp --size 1048576 --tmpfs /run/caravel-session',
+    );
+  });
+
   it('binds a generated file from its source', () => {
     const mounts = [
       { kind: 'ro-bind' as const, path: '/etc/passwd', source: '/srv/sbx/.etc/passwd' },

@@ -19,6 +19,13 @@ export interface BwrapLayout {
   readonly sandboxGid: number;
   readonly hostname: string;
   readonly bashPath: string;
+  /** Size cap of the sandbox's /tmp tmpfs in bytes (absent: the kernel's default, half the RAM). */
+  readonly tmpBytes?: number;
+  /**
+   * A tmpfs of its own for the session driver's state and command output, so a /tmp the agent
+   * filled cannot swallow a command's output (size as /tmp's).
+   */
+  readonly stateDir?: string;
   /**
    * When set, the sandbox's only way out: the host directory holding the egress proxy's socket is
    * bound read-only at /run/caravel, and a supervisor (pid 1) runs a forwarder from the sandbox's
@@ -36,9 +43,9 @@ export interface BwrapEgress {
 
 /**
  * The bubblewrap command line: a new root made only of the listed read-only system paths, a
- * fresh /dev, /proc and /tmp, the workspace and home bound writable, every namespace unshared
- * (so no network but an isolated loopback), a non-root uid/gid, no controlling terminal, and the
- * whole root remounted read-only. Binds land on bubblewrap's own tmpfs root, never under a
+ * fresh /dev and /proc, a size-capped /tmp, the workspace and home bound writable, every
+ * namespace unshared (so no network but an isolated loopback), a non-root uid/gid, no
+ * controlling terminal, and the whole root remounted read-only. Binds land on bubblewrap's own tmpfs root, never under a
  * read-only bind, so no destination needs to exist on the host.
  */
 export function bwrapArguments(layout: BwrapLayout, driverArgs: readonly string[]): string[] {
@@ -57,7 +64,10 @@ export function bwrapArguments(layout: BwrapLayout, driverArgs: readonly string[
     if (mount.kind === 'symlink') args.push('--symlink', mount.target, mount.path);
     else args.push('--ro-bind', mount.source ?? mount.path, mount.path);
   }
-  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  args.push('--dev', '/dev', '--proc', '/proc');
+  const size = layout.tmpBytes === undefined ? [] : ['--size', String(layout.tmpBytes)];
+  args.push(...size, '--tmpfs', '/tmp');
+  if (layout.stateDir) args.push(...size, '--tmpfs', layout.stateDir);
   args.push('--bind', layout.hostHome, layout.innerHome);
   args.push('--bind', layout.hostWorkspace, layout.innerWorkspace);
   if (layout.egress) args.push('--ro-bind', layout.egress.hostSocketDir, INNER_EGRESS_DIR);

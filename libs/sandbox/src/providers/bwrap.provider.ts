@@ -12,6 +12,12 @@ import {
   type HostPathMount,
 } from './bwrap-arguments.js';
 import { HOOKLESS_GIT_ENV, type OneShotSpawn } from './one-shot.js';
+import {
+  SandboxLimiter,
+  ulimitCommand,
+  type SandboxLimitOptions,
+  type SpawnCommand,
+} from '../limits/sandbox-limiter.js';
 import { DEFAULT_ETC_ENTRIES, etcMounts, writeGeneratedEtc } from './sandbox-etc.js';
 import {
   DEFAULT_EGRESS_PORT,
@@ -47,7 +53,8 @@ export const DEFAULT_SYSTEM_PATHS: readonly string[] = [
 /** Where things appear inside a bwrap sandbox. */
 export const BWRAP_WORKDIR = '/workspace';
 const INNER_HOME = '/home/agent';
-const INNER_STATE = '/tmp/.caravel';
+/** The session driver's own tmpfs (state files, each command's output), apart from /tmp. */
+const INNER_STATE = '/run/caravel-session';
 const HOSTNAME = 'caravel-sandbox';
 
 /** Settings of the `bwrap` provider. */
@@ -62,6 +69,8 @@ export interface BwrapProviderOptions {
    * by prefix); `passwd`, `group`, `hosts`, `hostname` and `resolv.conf` are always generated.
    */
   readonly etcEntries?: readonly string[];
+  /** How the sandboxes' resource limits are enforced (cgroups, see `SandboxLimitOptions`). */
+  readonly limits?: SandboxLimitOptions;
   /**
    * The unprivileged host identity bubblewrap runs as when this process is root (default
    * 65534:65534). Running it as root would map the sandbox user onto host root, which can read
@@ -140,11 +149,16 @@ export class BwrapSandboxProvider extends DirectoryProvider {
   readonly name = 'bwrap' as const;
   private mounts: Promise<HostPathMount[]> | undefined;
   private readonly owner: FileOwner | undefined;
+  /** Cgroups, rlimits and the host-side watch of every process this provider starts. */
+  readonly limiter: SandboxLimiter;
 
   constructor(private readonly options: BwrapProviderOptions) {
     super(new SandboxStore(options.rootDir, 'bwrap', options.defaults ?? DEFAULT_SANDBOX_SETTINGS));
     this.owner =
       process.getuid?.() === 0 ? (options.runAs ?? { uid: 65534, gid: 65534 }) : undefined;
+    this.limiter = new SandboxLimiter(options.limits ?? {}, options.rootDir);
+    // Detected (and logged) at start rather than at the first sandbox.
+    void this.limiter.backend().catch(() => undefined);
   }
 
   protected async prepare(paths: SandboxPaths): Promise<void> {
@@ -161,12 +175,7 @@ export class BwrapSandboxProvider extends DirectoryProvider {
       workdir: BWRAP_WORKDIR,
       killGraceSeconds: timing.killGraceMs / 1000,
       sweepOnTimeout: true,
-      ulimits: {
-        processes: record.limits.maxProcesses,
-        addressSpaceKiB: Math.floor(record.limits.maxMemoryBytes / 1024),
-        fileSizeKiB: Math.floor(record.limits.maxFileBytes / 1024),
-        openFiles: record.limits.maxOpenFiles,
-      },
+      ulimits: await this.limiter.ulimits(record.limits),
     });
     const egress = this.egress(record.id);
     const lease = await this.options.egressProxy?.gateway?.open(record.id);
@@ -181,10 +190,11 @@ export class BwrapSandboxProvider extends DirectoryProvider {
     }
   }
 
-  /** Deletes the sandbox, then has the gateway forget its proxy. */
+  /** Deletes the sandbox, then has the gateway forget its proxy and removes its cgroup. */
   override async delete(id: string): Promise<void> {
     await super.delete(id);
     await this.options.egressProxy?.gateway?.forget(id);
+    await this.limiter.remove(id);
   }
 
   private async spawnSession(
@@ -194,27 +204,49 @@ export class BwrapSandboxProvider extends DirectoryProvider {
     egress: BwrapEgress | undefined,
   ): Promise<OpenedSession> {
     const timing = this.options.timing ?? DEFAULT_SESSION_TIMING;
-    const layout = await this.layout(paths, egress);
+    const layout = await this.layout(record, paths, egress);
     const egressEnv = this.options.egressProxy
       ? sandboxEgressEnvironment(this.options.egressProxy)
       : {};
     const session = await BashSession.start({
-      file: this.options.bwrapPath ?? '/usr/bin/bwrap',
-      args: bwrapArguments(layout, driver),
+      ...(await this.confine(record, bwrapArguments(layout, driver))),
       env: safeEnvironment({
         home: INNER_HOME,
         user: 'agent',
         extra: { ...egressEnv, ...record.env },
       }),
-      ...(this.owner ?? {}),
       defaultTimeoutMs: record.defaultTimeoutMs,
       maxTimeoutMs: (this.options.defaults ?? DEFAULT_SANDBOX_SETTINGS).maxTimeoutMs,
       outputLimitBytes: record.outputLimitBytes,
       ...timing,
     });
+    session.onExit(() => this.limiter.released(record.id));
     const roots = { host: paths.workspace, inner: BWRAP_WORKDIR };
     const files = new WorkdirFiles({ roots, ...(this.owner ? { owner: this.owner } : {}) });
-    return { session, files, workdir: BWRAP_WORKDIR };
+    const opened = { session, files, workdir: BWRAP_WORKDIR };
+    const { hostPid, driverPid } = session;
+    if (hostPid === undefined || driverPid === undefined) return opened;
+    const watch = await this.limiter.watch(record.id, {
+      limits: record.limits,
+      hostPid,
+      driverPid,
+      commandMarker: `${INNER_STATE}/run.sh`,
+      diskDirs: [paths.workspace, paths.home],
+    });
+    session.onExit(() => watch.stop());
+    return { ...opened, annotate: (result) => watch.annotate(result) };
+  }
+
+  /**
+   * The hook every sandbox process goes through (the session and one-shot commands): bubblewrap
+   * as the sandbox's host user, started inside the sandbox's cgroup (see `SandboxLimiter`).
+   */
+  private confine(record: SandboxRecord, args: readonly string[]): Promise<SpawnCommand> {
+    return this.limiter.confine(record.id, record.limits, {
+      file: this.options.bwrapPath ?? '/usr/bin/bwrap',
+      args,
+      ...(this.owner ?? {}),
+    });
   }
 
   /**
@@ -226,25 +258,29 @@ export class BwrapSandboxProvider extends DirectoryProvider {
     paths: SandboxPaths,
     argv: readonly string[],
   ): Promise<OneShotSpawn> {
-    const layout = await this.layout(paths, undefined);
-    const { limits } = record;
-    const ulimits =
-      `ulimit -S -u ${limits.maxProcesses} -v ${Math.floor(limits.maxMemoryBytes / 1024)} ` +
-      `-f ${Math.floor(limits.maxFileBytes / 1024)} -n ${limits.maxOpenFiles} 2>/dev/null; exec "$@"`;
+    const layout = await this.layout(record, paths, undefined);
+    const ulimits = `${ulimitCommand(await this.limiter.ulimits(record.limits))} || exit 125; exec "$@"`;
     const env = safeEnvironment({ home: INNER_HOME, user: 'agent', extra: record.env });
     return {
-      file: this.options.bwrapPath ?? '/usr/bin/bwrap',
-      args: bwrapArguments(layout, ['-c', ulimits, 'caravel-one-shot', ...argv]),
+      ...(await this.confine(
+        record,
+        bwrapArguments(layout, ['-c', ulimits, 'caravel-one-shot', ...argv]),
+      )),
       env: { ...env, ...HOOKLESS_GIT_ENV },
-      ...(this.owner ?? {}),
     };
   }
 
   /** Where everything is, inside and outside, for one bubblewrap process. */
-  private async layout(paths: SandboxPaths, egress: BwrapEgress | undefined): Promise<BwrapLayout> {
+  private async layout(
+    record: SandboxRecord,
+    paths: SandboxPaths,
+    egress: BwrapEgress | undefined,
+  ): Promise<BwrapLayout> {
     this.mounts ??= this.hostMounts();
     return {
       systemMounts: await this.mounts,
+      tmpBytes: record.limits.maxTmpBytes,
+      stateDir: INNER_STATE,
       hostWorkspace: paths.workspace,
       hostHome: paths.home,
       innerWorkspace: BWRAP_WORKDIR,

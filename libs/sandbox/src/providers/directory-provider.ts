@@ -7,7 +7,7 @@ import type {
   SandboxSpec,
 } from '../sandbox.types.js';
 import type { BashSession } from '../session/bash-session.js';
-import { SessionSandbox } from '../session-sandbox.js';
+import { SessionSandbox, type ResultAnnotator } from '../session-sandbox.js';
 import {
   runOneShotProcess,
   type OneShotOptions,
@@ -23,6 +23,8 @@ export interface OpenedSession {
   readonly files: WorkdirFiles;
   /** The workdir as commands see it. */
   readonly workdir: string;
+  /** Adds the limits a command hit to its result (providers that watch their sandboxes). */
+  readonly annotate?: ResultAnnotator;
 }
 
 /**
@@ -98,6 +100,7 @@ export abstract class DirectoryProvider implements SandboxProvider, OneShotRunne
       opened.session,
       opened.files,
       (closed) => this.sessions.get(record.id)?.delete(closed),
+      opened.annotate,
     );
     const set = this.sessions.get(record.id) ?? new Set<SessionSandbox>();
     set.add(sandbox);

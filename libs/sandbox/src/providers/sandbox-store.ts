@@ -37,9 +37,12 @@ export interface SandboxDefaults {
 export const DEFAULT_SANDBOX_SETTINGS: SandboxDefaults = {
   limits: {
     maxProcesses: 512,
-    maxMemoryBytes: 8 * 1024 ** 3,
+    maxMemoryBytes: 4 * 1024 ** 3,
+    maxCpus: 2,
     maxFileBytes: 2 * 1024 ** 3,
     maxOpenFiles: 4096,
+    maxWorkspaceBytes: 10 * 1024 ** 3,
+    maxTmpBytes: 1024 ** 3,
   },
   defaultTimeoutMs: 120_000,
   maxTimeoutMs: 3_600_000,
@@ -49,6 +52,13 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxDefaults = {
 function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value <= 0) {
     throw sandboxError('invalid_input', `${name} must be a positive integer, got ${value}`);
+  }
+  return value;
+}
+
+function positiveNumber(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw sandboxError('invalid_input', `${name} must be a positive number, got ${value}`);
   }
   return value;
 }
@@ -100,7 +110,9 @@ export class SandboxStore {
     } catch {
       throw sandboxError('sandbox_not_found', `sandbox ${id} does not exist`, { id });
     }
-    const record = JSON.parse(text) as SandboxRecord;
+    const stored = JSON.parse(text) as SandboxRecord;
+    // A record written before a limit existed gets today's default for it.
+    const record = { ...stored, limits: { ...this.defaults.limits, ...stored.limits } };
     if (record.provider !== this.provider || !(await stat(paths.workspace)).isDirectory()) {
       throw sandboxError('sandbox_not_found', `sandbox ${id} is not a ${this.provider} sandbox`, {
         id,
@@ -120,7 +132,10 @@ export class SandboxStore {
 
   private recordFor(spec: SandboxSpec): SandboxRecord {
     const limits = { ...this.defaults.limits, ...spec.limits };
-    for (const [name, value] of Object.entries(limits)) positiveInteger(name, value);
+    for (const [name, value] of Object.entries(limits)) {
+      if (name === 'maxCpus') positiveNumber(name, value);
+      else positiveInteger(name, value);
+    }
     const defaultTimeoutMs = positiveInteger(
       'defaultTimeoutMs',
       spec.defaultTimeoutMs ?? this.defaults.defaultTimeoutMs,

@@ -12,6 +12,8 @@ import { encodeRequest, newSentinel } from './request-encoder.js';
  * transport (such as a `docker exec` stream). A `ChildProcess` with piped stdio is one.
  */
 export interface SessionProcess {
+  /** Its pid on the host, when it is a host process. */
+  readonly pid?: number | undefined;
   readonly stdin: Writable;
   readonly stdout: Readable;
   readonly stderr: Readable;
@@ -76,6 +78,7 @@ export class BashSession {
   private deadReason: string | undefined;
   private closing = false;
   private stderrTail = '';
+  private greetedBy: number | undefined;
 
   private constructor(
     private readonly child: SessionProcess,
@@ -119,6 +122,16 @@ export class BashSession {
     const session = new BashSession(driver, terminate, options);
     await session.awaitGreeting();
     return session;
+  }
+
+  /** The session process's pid on the host (bubblewrap, for a bwrap session), if it has one. */
+  get hostPid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** The driver's pid as it sees itself (inside the sandbox's pid namespace), from its greeting. */
+  get driverPid(): number | undefined {
+    return this.greetedBy;
   }
 
   /** False once closed or dead. */
@@ -246,6 +259,7 @@ export class BashSession {
         const { readyPid, frames } = this.reader.push(chunk);
         if (readyPid !== undefined && !started) {
           started = true;
+          this.greetedBy = readyPid;
           onStart();
         }
         for (const frame of frames) this.onFrame(frame);

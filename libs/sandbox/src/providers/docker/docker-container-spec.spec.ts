@@ -17,8 +17,11 @@ const input: DockerContainerInput = {
   limits: {
     maxProcesses: 64,
     maxMemoryBytes: 2 * 1024 ** 3,
+    maxCpus: 1.5,
     maxFileBytes: 1024 ** 2,
     maxOpenFiles: 256,
+    maxWorkspaceBytes: 1024 ** 3,
+    maxTmpBytes: 32 * 1024 ** 2,
   },
   tmpBytes: 64 * 1024 ** 2,
 };
@@ -42,12 +45,13 @@ describe('containerSpec', () => {
     });
   });
 
-  it('turns the sandbox limits into pids, memory and rlimits, on a locked-down root', () => {
+  it('turns the sandbox limits into pids, memory, CPU and rlimits, on a locked-down root', () => {
     const host = containerSpec(input).HostConfig;
     expect(host).toMatchObject({
       PidsLimit: 64,
       Memory: 2 * 1024 ** 3,
       MemorySwap: 2 * 1024 ** 3,
+      NanoCpus: 1_500_000_000,
       ReadonlyRootfs: true,
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],

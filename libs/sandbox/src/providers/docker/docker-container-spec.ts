@@ -44,7 +44,8 @@ export function containerName(sandboxId: string): string {
  * The `POST /containers/create` body for one sandbox: the workspace and home bound from the
  * host (so file operations work host-side and the work outlives the container), a read-only root
  * with a private /tmp, a non-root user, every capability dropped, no new privileges, an init
- * process that reaps orphans, no network at all, and the limits as cgroup and rlimit settings.
+ * process that reaps orphans, no network at all, and the limits as cgroup and rlimit settings
+ * (processes, memory with no swap, CPUs, file size, open files; /tmp's size on its tmpfs).
  * With an egress proxy the network stays `none`: the proxy's Unix socket is bound in and the
  * egress supervisor (socat from the container's loopback to the socket) becomes the main process.
  */
@@ -85,6 +86,7 @@ export function containerSpec(input: DockerContainerInput): ContainerCreateOptio
       PidsLimit: input.limits.maxProcesses,
       Memory: input.limits.maxMemoryBytes,
       MemorySwap: input.limits.maxMemoryBytes,
+      NanoCpus: Math.round(input.limits.maxCpus * 1e9),
       Ulimits: [
         { Name: 'nofile', Soft: input.limits.maxOpenFiles, Hard: input.limits.maxOpenFiles },
         { Name: 'fsize', Soft: input.limits.maxFileBytes, Hard: input.limits.maxFileBytes },

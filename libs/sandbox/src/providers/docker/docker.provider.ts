@@ -48,7 +48,7 @@ export interface DockerProviderOptions {
    * hands it the workspace and home; otherwise this process's own uid and gid).
    */
   readonly user?: FileOwner;
-  /** Size of each sandbox's /tmp tmpfs (default 1 GiB). */
+  /** Size of each sandbox's /tmp tmpfs (default: the sandbox's `limits.maxTmpBytes`). */
   readonly tmpBytes?: number;
   readonly defaults?: SandboxDefaults;
   readonly timing?: SessionTiming;
@@ -64,7 +64,6 @@ export interface DockerEgressProxyOptions extends SandboxEgressSettings {
   readonly socatPath?: string;
 }
 
-const DEFAULT_TMP_BYTES = 1024 ** 3;
 const PING_TIMEOUT_MS = 5_000;
 
 /**
@@ -240,7 +239,7 @@ export class DockerSandboxProvider extends DirectoryProvider {
       hostHome: paths.home,
       env,
       limits: record.limits,
-      tmpBytes: this.options.tmpBytes ?? DEFAULT_TMP_BYTES,
+      tmpBytes: this.options.tmpBytes ?? record.limits.maxTmpBytes,
       ...(proxy
         ? {
             egress: {
