@@ -18,7 +18,10 @@ const BINDINGS = Symbol('caravel.sandbox-bindings');
 export class SandboxBrokerModule {
   static register(settings: SandboxBrokerSettings): DynamicModule {
     const log = new Logger('SandboxBroker');
-    const logger = { warn: (message: string) => log.warn(message) };
+    const logger = {
+      warn: (message: string) => log.warn(message),
+      info: (message: string) => log.log(message),
+    };
     return {
       module: SandboxBrokerModule,
       controllers: [SandboxRpcHandler],

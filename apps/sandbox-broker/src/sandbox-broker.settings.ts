@@ -1,8 +1,26 @@
 import { documented } from '@caravel/config';
 import { githubAppSettingsSchema } from '@caravel/integrations';
+import { CGROUP_MODES } from '@caravel/sandbox';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Names under the host's /etc (no `..`, no leading slash), comma-separated. */
+const etcNames = z
+  .string()
+  .default('')
+  .transform((value, context) => {
+    const names = entries(value);
+    for (const name of names) {
+      if (
+        !/^[A-Za-z0-9_.+-]+(\/[A-Za-z0-9_.+-]+)*\*?$/.test(name) ||
+        name.split('/').includes('..')
+      ) {
+        context.addIssue({ code: 'custom', message: `"${name}" is not a name under /etc` });
+      }
+    }
+    return names;
+  });
 
 /** Package registries a sandbox may reach out of the box (no credentials are ever added). */
 const DEFAULT_EGRESS_ALLOWLIST = [
@@ -99,6 +117,50 @@ export const sandboxBrokerSettingsSchema = z.object({
   SANDBOX_EGRESS_DIR: documented(z.string().min(1).optional(), {
     description:
       "Where the sandboxes' egress proxy sockets live (default: sandbox-egress beside SANDBOX_ROOT; keep it short, a socket path has at most 107 bytes)",
+  }),
+  SANDBOX_MAX_PROCESSES: documented(positiveInt(512), {
+    description:
+      'Processes and threads one sandbox may run at once (cgroup pids.max; without cgroups, ulimit -u)',
+  }),
+  SANDBOX_MEMORY_MIB: documented(positiveInt(4096), {
+    description:
+      'Memory of one sandbox in MiB, its /tmp included (cgroup; without cgroups, the address space of each process)',
+  }),
+  SANDBOX_CPUS: documented(z.coerce.number().positive().max(1024).default(2), {
+    description:
+      "One sandbox's CPU share in CPUs, e.g. 1.5 (a cgroup CPU quota; not limited without cgroups)",
+  }),
+  SANDBOX_WORKSPACE_MIB: documented(positiveInt(10_240), {
+    description:
+      "Disk one sandbox's workspace and home may use together, in MiB (a host-side watchdog stops what writes past it)",
+  }),
+  SANDBOX_TMP_MIB: documented(positiveInt(1024), {
+    description: "Size of a sandbox's /tmp in MiB (a tmpfs, counted in its memory)",
+  }),
+  SANDBOX_OPEN_FILES: documented(positiveInt(4096), {
+    description: 'Open files per process in a sandbox (ulimit -n)',
+  }),
+  SANDBOX_COMMAND_TIMEOUT_MS: documented(positiveInt(120_000), {
+    description:
+      'Wall time of a sandbox command whose caller names none, in milliseconds (at most SANDBOX_MAX_COMMAND_MS)',
+  }),
+  SANDBOX_MAX_COMMAND_MS: documented(positiveInt(3_600_000), {
+    description:
+      'The longest wall time any sandbox command may ask for, in milliseconds (a longer request is refused)',
+  }),
+  SANDBOX_CGROUP: documented(z.enum(CGROUP_MODES).default('auto'), {
+    description:
+      "How bwrap sandboxes are limited: auto (cgroup v2 — SANDBOX_CGROUP_PARENT, a systemd scope or the broker's own delegated cgroup — then v1), v2, v1, systemd, or none (rlimits only); the choice is logged at start",
+  }),
+  SANDBOX_CGROUP_PARENT: documented(z.string().min(1).optional(), {
+    description:
+      "The cgroup sandbox cgroups are made under, as a path in the hierarchy (v2: delegated to the broker); default: v2 the broker's own or a systemd scope, v1 /caravel-sandboxes",
+    example: '/caravel.slice/sandboxes',
+  }),
+  SANDBOX_ETC_EXTRA: documented(etcNames, {
+    description:
+      'Host /etc entries bwrap sandboxes see beyond the default set (comma list of names under /etc, name* by prefix); never put files with credentials here',
+    example: 'emacs,texmf',
   }),
   ...githubAppSettingsSchema.shape,
 });

@@ -22,6 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { SandboxBrokerSettings } from '../sandbox-broker.settings.js';
 import { GitHubGit } from './github-git.js';
 import { sandboxEgressPool } from './sandbox-egress.js';
+import { bwrapConfinement, sandboxDefaults } from './sandbox-limits.js';
 import { SandboxMirrors, type MirrorSource } from './sandbox-mirrors.js';
 
 /** The identity bubblewrap runs as when the broker is root. */
@@ -64,14 +65,17 @@ export class WorkspaceHost {
     );
     const asRoot = process.getuid?.() === 0;
     this.egress = sandboxEgressPool(settings, this.github, asRoot ? SANDBOX_OWNER : undefined);
+    const defaults = sandboxDefaults(settings);
     this.provider =
       settings.SANDBOX_PROVIDER === 'bwrap'
         ? new BwrapSandboxProvider({
             rootDir: this.rootDir,
             runAs: SANDBOX_OWNER,
+            defaults,
+            ...bwrapConfinement(settings, logger),
             ...(this.egress ? { egressProxy: this.egressProxy(this.egress) } : {}),
           })
-        : new LocalSandboxProvider({ rootDir: this.rootDir, logger });
+        : new LocalSandboxProvider({ rootDir: this.rootDir, logger, defaults });
     this.mirrors = new SandboxMirrors(this.rootDir, this.provider, this.github);
   }
 
