@@ -79,5 +79,6 @@ export class SessionSandbox implements Sandbox {
   async close(): Promise<void> {
     this.onClose(this);
     await this.session.close();
+    await this.files.close();
   }
 }

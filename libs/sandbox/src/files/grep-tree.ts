@@ -1,8 +1,8 @@
-import { open, stat } from 'node:fs/promises';
 import { sandboxError } from '../sandbox.errors.js';
 import type { GrepMatch, GrepOptions, GrepResult } from '../sandbox.types.js';
 import { globToRegExp } from './glob-pattern.js';
 import { walkTree } from './tree-walker.js';
+import type { WorkdirFs } from './workdir-fs.js';
 import type { ResolvedPath } from './workdir-paths.js';
 
 const MAX_GREP_FILE_BYTES = 4 * 1024 * 1024;
@@ -22,21 +22,21 @@ function compile(pattern: string, options: GrepOptions): RegExp {
 }
 
 /** Text lines of a file, or undefined when it is too large or looks binary. */
-async function textLines(hostPath: string): Promise<string[] | undefined> {
-  const info = await stat(hostPath);
-  if (info.size > MAX_GREP_FILE_BYTES) return undefined;
-  const handle = await open(hostPath, 'r');
-  try {
-    const bytes = await handle.readFile();
-    if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return undefined;
-    return bytes.toString('utf8').split('\n');
-  } finally {
-    await handle.close();
-  }
+async function textLines(fs: WorkdirFs, path: string, size: number): Promise<string[] | undefined> {
+  if (size > MAX_GREP_FILE_BYTES) return undefined;
+  const bytes = await fs.readFile(path, MAX_GREP_FILE_BYTES).catch((error: unknown) => {
+    // A file that changed under the search (grown, replaced, gone) is skipped, not an error.
+    if (['EFBIG', 'EISDIR', 'ENOENT'].includes((error as NodeJS.ErrnoException).code ?? ''))
+      return undefined;
+    throw error;
+  });
+  if (!bytes || bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return undefined;
+  return bytes.toString('utf8').split('\n');
 }
 
 /** Searches one file or a tree (symlinks not followed, binary and huge files skipped). */
 export async function grepTree(
+  fs: WorkdirFs,
   start: ResolvedPath,
   pattern: string,
   options: GrepOptions & { maxVisited: number },
@@ -45,12 +45,14 @@ export async function grepTree(
   const include = options.include ? globToRegExp(options.include) : undefined;
   const max = options.maxMatches ?? 200;
   const matches: GrepMatch[] = [];
-  const files = (await stat(start.hostPath)).isFile()
-    ? [{ relative: start.relative, hostPath: start.hostPath }]
-    : walkFiles(start, options.maxVisited);
+  const info = await fs.stat(start.hostPath);
+  const files =
+    info.type === 'file'
+      ? [{ relative: start.relative, hostPath: start.hostPath, size: info.size }]
+      : walkFiles(fs, start, options.maxVisited);
   for await (const file of files) {
     if (include && !include.test(file.relative)) continue;
-    const lines = await textLines(file.hostPath);
+    const lines = await textLines(fs, file.hostPath, file.size);
     for (const [index, text] of (lines ?? []).entries()) {
       if (!regex.test(text)) continue;
       if (matches.length === max) return { matches, truncated: true };
@@ -60,11 +62,11 @@ export async function grepTree(
   return { matches, truncated: false };
 }
 
-async function* walkFiles(start: ResolvedPath, maxVisited: number) {
-  for await (const entry of walkTree(start.hostPath, start.relative, {
-    recursive: true,
-    maxVisited,
-  })) {
-    if (entry.dirent.isFile()) yield entry;
+async function* walkFiles(fs: WorkdirFs, start: ResolvedPath, maxVisited: number) {
+  const walk = { recursive: true, maxVisited };
+  for await (const walked of walkTree(fs, start.hostPath, start.relative, walk)) {
+    if (walked.entry.type === 'file') {
+      yield { relative: walked.relative, hostPath: walked.hostPath, size: walked.entry.size };
+    }
   }
 }

@@ -1,6 +1,5 @@
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FsEntry, WorkdirFs } from './workdir-fs.js';
 
 /** Directories never descended into: version-control internals are not the agent's files. */
 const SKIPPED_DIRECTORIES = new Set(['.git']);
@@ -9,7 +8,7 @@ const SKIPPED_DIRECTORIES = new Set(['.git']);
 export interface WalkedEntry {
   readonly relative: string;
   readonly hostPath: string;
-  readonly dirent: Dirent;
+  readonly entry: FsEntry;
 }
 
 /**
@@ -17,6 +16,7 @@ export interface WalkedEntry {
  * of the workdir or into a loop), in name order, stopping after `maxVisited` entries.
  */
 export async function* walkTree(
+  fs: WorkdirFs,
   hostDir: string,
   relativeDir: string,
   options: { recursive: boolean; maxVisited: number },
@@ -25,14 +25,14 @@ export async function* walkTree(
   let visited = 0;
   while (queue.length > 0) {
     const dir = queue.shift() as { host: string; relative: string };
-    const entries = await readdir(dir.host, { withFileTypes: true });
+    const entries = await fs.readdir(dir.host);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const dirent of entries) {
+    for (const entry of entries) {
       if (++visited > options.maxVisited) return;
-      const relative = dir.relative ? `${dir.relative}/${dirent.name}` : dirent.name;
-      const hostPath = join(dir.host, dirent.name);
-      yield { relative, hostPath, dirent };
-      if (options.recursive && dirent.isDirectory() && !SKIPPED_DIRECTORIES.has(dirent.name)) {
+      const relative = dir.relative ? `${dir.relative}/${entry.name}` : entry.name;
+      const hostPath = join(dir.host, entry.name);
+      yield { relative, hostPath, entry };
+      if (options.recursive && entry.type === 'directory' && !SKIPPED_DIRECTORIES.has(entry.name)) {
         queue.push({ host: hostPath, relative });
       }
     }

@@ -1,5 +1,3 @@
-import { chown, lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, relative as relativePath, sep } from 'node:path';
 import { sandboxError } from '../sandbox.errors.js';
 import type {
   EditFileOptions,
@@ -13,16 +11,15 @@ import { globToRegExp } from './glob-pattern.js';
 import { grepTree } from './grep-tree.js';
 import { replaceExact } from './text-edit.js';
 import { walkTree } from './tree-walker.js';
+import { HostFs, type FileOwner, type WorkdirFs } from './workdir-fs.js';
 import { resolveInWorkdir, type ResolvedPath, type WorkdirRoots } from './workdir-paths.js';
 
-/** Who should own files the host creates in the workdir (the sandbox user, seen from the host). */
-export interface FileOwner {
-  readonly uid: number;
-  readonly gid: number;
-}
+export type { FileOwner } from './workdir-fs.js';
 
 export interface WorkdirFilesOptions {
   readonly roots: WorkdirRoots;
+  /** Where the primitives run (default: on the host, handing new files to `owner`). */
+  readonly fs?: WorkdirFs;
   readonly owner?: FileOwner;
   /** `readFile` refuses larger files (default 10 MiB). */
   readonly maxReadBytes?: number;
@@ -32,35 +29,39 @@ const DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024;
 const MAX_WALK_ENTRIES = 100_000;
 
 /**
- * File operations on a workdir from the host side, every path confined to the workdir (see
- * `resolveInWorkdir`). Shared by the providers whose workdir is a host directory.
+ * File operations on a workdir, every path confined to the workdir (see `resolveInWorkdir`),
+ * over primitives that run where the provider says (`WorkdirFs`). Shared by the providers whose
+ * workdir is a directory.
  */
 export class WorkdirFiles {
-  constructor(private readonly options: WorkdirFilesOptions) {}
+  private readonly fs: WorkdirFs;
+
+  constructor(private readonly options: WorkdirFilesOptions) {
+    this.fs = options.fs ?? new HostFs(options.owner);
+  }
 
   async readFile(path: string): Promise<string> {
     const target = await this.existingFile(path);
-    const info = await stat(target.hostPath);
     const max = this.options.maxReadBytes ?? DEFAULT_MAX_READ_BYTES;
-    if (info.size > max) {
-      throw sandboxError('file_too_large', `${path} is ${info.size} bytes, over ${max}`, { path });
-    }
-    return readFile(target.hostPath, 'utf8');
+    const bytes = await this.fs.readFile(target.hostPath, max).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EFBIG') throw error;
+      throw sandboxError('file_too_large', `${path} is over ${max} bytes`, { path });
+    });
+    return bytes.toString('utf8');
   }
 
   async writeFile(path: string, content: string | Uint8Array): Promise<void> {
     if (typeof content !== 'string' && !(content instanceof Uint8Array)) {
       throw sandboxError('invalid_input', 'file content must be a string or bytes');
     }
-    const target = await resolveInWorkdir(this.options.roots, path);
+    const target = await resolveInWorkdir(this.fs, this.options.roots, path);
     if (target.relative === '')
       throw sandboxError('not_a_file', 'the workdir itself is not a file');
-    if (target.exists && !(await stat(target.hostPath)).isFile()) {
+    if (target.exists && (await this.fs.stat(target.hostPath)).type !== 'file') {
       throw sandboxError('not_a_file', `${path} exists and is not a regular file`, { path });
     }
-    await this.makeParents(target.hostPath);
-    await writeFile(target.hostPath, content);
-    if (!target.exists) await this.own(target.hostPath);
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    await this.fs.writeFile(target.hostPath, bytes);
   }
 
   async editFile(
@@ -69,10 +70,10 @@ export class WorkdirFiles {
     newText: string,
     options: EditFileOptions = {},
   ): Promise<{ replacements: number }> {
-    const target = await this.existingFile(path);
-    const before = await readFile(target.hostPath, 'utf8');
+    const before = await this.readFile(path);
     const edited = replaceExact(before, oldText, newText, { ...options, path });
-    await writeFile(target.hostPath, edited.content);
+    const target = await this.existingFile(path);
+    await this.fs.writeFile(target.hostPath, Buffer.from(edited.content, 'utf8'));
     return { replacements: edited.replacements };
   }
 
@@ -81,10 +82,9 @@ export class WorkdirFiles {
     const max = options.maxEntries ?? 1000;
     const entries: FileEntry[] = [];
     const walk = { recursive: options.recursive ?? false, maxVisited: MAX_WALK_ENTRIES };
-    for await (const entry of walkTree(dir.hostPath, dir.relative, walk)) {
+    for await (const walked of walkTree(this.fs, dir.hostPath, dir.relative, walk)) {
       if (entries.length === max) return { entries, truncated: true };
-      const info = await lstat(entry.hostPath);
-      entries.push({ path: entry.relative, type: entryType(entry.dirent), size: info.size });
+      entries.push({ path: walked.relative, type: walked.entry.type, size: walked.entry.size });
     }
     return { entries, truncated: false };
   }
@@ -94,67 +94,44 @@ export class WorkdirFiles {
     const max = options.maxResults ?? 1000;
     const found: string[] = [];
     const walk = { recursive: true, maxVisited: MAX_WALK_ENTRIES };
-    for await (const entry of walkTree(this.options.roots.host, '', walk)) {
-      if (entry.dirent.isDirectory() || !regex.test(entry.relative)) continue;
-      found.push(entry.relative);
+    for await (const walked of walkTree(this.fs, this.options.roots.host, '', walk)) {
+      if (walked.entry.type === 'directory' || !regex.test(walked.relative)) continue;
+      found.push(walked.relative);
       if (found.length === max) break;
     }
     return found.sort();
   }
 
   async grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
-    const start = await resolveInWorkdir(this.options.roots, options.path ?? '.');
+    const start = await resolveInWorkdir(this.fs, this.options.roots, options.path ?? '.');
     if (!start.exists) throw notFound(options.path ?? '.');
-    return grepTree(start, pattern, { ...options, maxVisited: MAX_WALK_ENTRIES });
+    return grepTree(this.fs, start, pattern, { ...options, maxVisited: MAX_WALK_ENTRIES });
+  }
+
+  /** Stops whatever serves the primitives (the confined helper, when there is one). */
+  close(): Promise<void> {
+    return this.fs.close();
   }
 
   private async existingFile(path: string): Promise<ResolvedPath> {
-    const target = await resolveInWorkdir(this.options.roots, path);
+    const target = await resolveInWorkdir(this.fs, this.options.roots, path);
     if (!target.exists) throw notFound(path);
-    if (!(await stat(target.hostPath)).isFile()) {
+    if ((await this.fs.stat(target.hostPath)).type !== 'file') {
       throw sandboxError('not_a_file', `${path} is not a regular file`, { path });
     }
     return target;
   }
 
   private async existingDirectory(path: string): Promise<ResolvedPath> {
-    const target = await resolveInWorkdir(this.options.roots, path);
+    const target = await resolveInWorkdir(this.fs, this.options.roots, path);
     if (!target.exists) throw notFound(path);
-    if (!(await stat(target.hostPath)).isDirectory()) {
+    if ((await this.fs.stat(target.hostPath)).type !== 'directory') {
       throw sandboxError('invalid_input', `${path} is not a directory`, { path });
     }
     return target;
-  }
-
-  private async makeParents(hostPath: string): Promise<void> {
-    const first = await mkdir(dirname(hostPath), { recursive: true });
-    if (first === undefined || !this.options.owner) return;
-    // Hand every directory mkdir created to the sandbox user, from the first one down.
-    const created = relativePath(first, dirname(hostPath));
-    let current = first;
-    await this.own(current);
-    for (const part of created ? created.split(sep) : []) {
-      current = `${current}${sep}${part}`;
-      await this.own(current);
-    }
-  }
-
-  private async own(hostPath: string): Promise<void> {
-    const owner = this.options.owner;
-    if (owner) await chown(hostPath, owner.uid, owner.gid);
   }
 }
 
 function notFound(path: string): Error {
   return sandboxError('file_not_found', `${path} does not exist`, { path });
-}
-
-function entryType(dirent: {
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-}): FileEntry['type'] {
-  if (dirent.isSymbolicLink()) return 'symlink';
-  if (dirent.isDirectory()) return 'directory';
-  return dirent.isFile() ? 'file' : 'other';
 }

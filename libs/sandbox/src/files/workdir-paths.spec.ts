@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sandboxErrorReason } from '../sandbox.errors.js';
+import { HostFs } from './workdir-fs.js';
 import { resolveInWorkdir, type WorkdirRoots } from './workdir-paths.js';
 
 describe('resolveInWorkdir', () => {
+  const fs = new HostFs();
   let base: string;
   let roots: WorkdirRoots;
 
@@ -24,7 +26,7 @@ describe('resolveInWorkdir', () => {
   afterAll(() => rm(base, { recursive: true, force: true }));
 
   const reason = async (path: string) =>
-    resolveInWorkdir(roots, path).then(
+    resolveInWorkdir(fs, roots, path).then(
       () => 'resolved',
       (error: unknown) => sandboxErrorReason(error),
     );
@@ -32,7 +34,7 @@ describe('resolveInWorkdir', () => {
   it('resolves relative, inner-absolute and host-absolute paths', async () => {
     const expected = join(roots.host, 'src/a.txt');
     for (const path of ['src/a.txt', './src//a.txt', '/workspace/src/a.txt', expected]) {
-      expect(await resolveInWorkdir(roots, path)).toEqual({
+      expect(await resolveInWorkdir(fs, roots, path)).toEqual({
         hostPath: expected,
         relative: 'src/a.txt',
         exists: true,
@@ -41,12 +43,12 @@ describe('resolveInWorkdir', () => {
   });
 
   it('follows symlinks that stay inside, reading absolute targets as sandbox paths', async () => {
-    expect((await resolveInWorkdir(roots, 'rel-link/a.txt')).relative).toBe('src/a.txt');
-    expect((await resolveInWorkdir(roots, 'inner-abs-link/a.txt')).relative).toBe('src/a.txt');
+    expect((await resolveInWorkdir(fs, roots, 'rel-link/a.txt')).relative).toBe('src/a.txt');
+    expect((await resolveInWorkdir(fs, roots, 'inner-abs-link/a.txt')).relative).toBe('src/a.txt');
   });
 
   it('reports missing paths without refusing them', async () => {
-    expect(await resolveInWorkdir(roots, 'new/dir/file.txt')).toMatchObject({
+    expect(await resolveInWorkdir(fs, roots, 'new/dir/file.txt')).toMatchObject({
       relative: 'new/dir/file.txt',
       exists: false,
     });

@@ -1,6 +1,6 @@
-import { lstat, readlink } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { sandboxError } from '../sandbox.errors.js';
+import type { WorkdirFs } from './workdir-fs.js';
 
 /** A workdir as the host stores it and as commands inside the sandbox see it. */
 export interface WorkdirRoots {
@@ -54,21 +54,16 @@ function symlinkComponents(roots: WorkdirRoots, target: string): string[] {
   throw outside(target);
 }
 
-async function lstatOrUndefined(path: string) {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 /**
  * Resolves a path the way the kernel would inside the sandbox, one component at a time, following
  * symlinks (absolute targets are read as sandbox paths), and refuses any path that would leave the
  * workdir on the way: through `..`, an absolute path elsewhere, or a symlink pointing out.
  */
-export async function resolveInWorkdir(roots: WorkdirRoots, path: string): Promise<ResolvedPath> {
+export async function resolveInWorkdir(
+  fs: WorkdirFs,
+  roots: WorkdirRoots,
+  path: string,
+): Promise<ResolvedPath> {
   const pending = initialComponents(roots, path);
   const resolved: string[] = [];
   let hops = 0;
@@ -82,12 +77,12 @@ export async function resolveInWorkdir(roots: WorkdirRoots, path: string): Promi
       continue;
     }
     const candidate = join(roots.host, ...resolved, part);
-    const stats = exists ? await lstatOrUndefined(candidate) : undefined;
-    if (stats?.isSymbolicLink()) {
+    const stats = exists ? await fs.lstat(candidate) : undefined;
+    if (stats?.type === 'symlink') {
       if (++hops > MAX_SYMLINK_HOPS) {
         throw sandboxError('invalid_input', `too many symlinks in ${JSON.stringify(path)}`);
       }
-      const target = await readlink(candidate);
+      const target = await fs.readlink(candidate);
       // A relative target resolves against the link's directory (what `resolved` holds now).
       if (target.startsWith('/')) resolved.length = 0;
       pending.unshift(...symlinkComponents(roots, target));

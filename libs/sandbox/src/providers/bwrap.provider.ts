@@ -12,6 +12,8 @@ import {
   type HostPathMount,
 } from './bwrap-arguments.js';
 import { HOOKLESS_GIT_ENV, type OneShotSpawn } from './one-shot.js';
+import { ConfinedFs, type ConfinedSpawn } from '../files/confined-fs.js';
+import { fileHelperLayout } from './bwrap-file-helper.js';
 import {
   SandboxLimiter,
   ulimitCommand,
@@ -221,8 +223,10 @@ export class BwrapSandboxProvider extends DirectoryProvider {
       ...timing,
     });
     session.onExit(() => this.limiter.released(record.id));
-    const roots = { host: paths.workspace, inner: BWRAP_WORKDIR };
-    const files = new WorkdirFiles({ roots, ...(this.owner ? { owner: this.owner } : {}) });
+    // File operations are served from inside the sandbox, never resolved on the host.
+    const fs = new ConfinedFs((node, args) => this.fileHelperSpawn(record, paths, node, args));
+    session.onExit(() => void fs.close());
+    const files = new WorkdirFiles({ roots: { host: BWRAP_WORKDIR, inner: BWRAP_WORKDIR }, fs });
     const opened = { session, files, workdir: BWRAP_WORKDIR };
     const { hostPid, driverPid } = session;
     if (hostPid === undefined || driverPid === undefined) return opened;
@@ -267,6 +271,22 @@ export class BwrapSandboxProvider extends DirectoryProvider {
         bwrapArguments(layout, ['-c', ulimits, 'caravel-one-shot', ...argv]),
       )),
       env: { ...env, ...HOOKLESS_GIT_ENV },
+    };
+  }
+
+  /** The sandbox's file helper: a bubblewrap process of its own running the host's node. */
+  private async fileHelperSpawn(
+    record: SandboxRecord,
+    paths: SandboxPaths,
+    node: string,
+    nodeArgs: readonly string[],
+  ): Promise<ConfinedSpawn> {
+    const layout = fileHelperLayout(await this.layout(record, paths, undefined), node);
+    return {
+      file: this.options.bwrapPath ?? '/usr/bin/bwrap',
+      args: bwrapArguments(layout, nodeArgs),
+      env: safeEnvironment({ home: INNER_HOME, user: 'agent' }),
+      ...(this.owner ?? {}),
     };
   }
 
