@@ -4,7 +4,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SandboxBrokerClient } from '@caravel/sandbox';
+import { AppError } from '@caravel/errors';
+import type { SandboxBrokerClient, SandboxRequester } from '@caravel/sandbox';
 import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
 import { BrokerUnderTest, busTargets, dropNamespace } from './testing/broker-harness.js';
 
@@ -188,6 +189,50 @@ for (const target of targets) {
       });
       expect(existsSync(join(rootDir, attempt.id))).toBe(false);
       expect(await thread.readFile('kept.txt')).toBe('kept\n');
+    });
+
+    it('answers a retried edit, write or push with what the first attempt did, never doing it twice', async () => {
+      const lost: string[] = [];
+      // The broker answers, but the first answer to each of these ops never reaches the caller.
+      const losing = (bus: SandboxRequester): SandboxRequester => ({
+        serve: (subject, handler) => bus.serve(subject, handler),
+        request: async <T>(subject: string, payload: unknown, options?: { timeoutMs?: number }) => {
+          const answer = await bus.request<T>(subject, payload, options);
+          const op = subject.split('.').pop() ?? '';
+          if (['edit', 'write', 'git-push'].includes(op) && !lost.includes(op)) {
+            lost.push(op);
+            throw new AppError('TIMEOUT', `the answer on ${subject} was lost`);
+          }
+          return answer;
+        },
+      });
+      const { client: unlucky, close } = await broker.newClient(losing);
+      try {
+        const threadId = randomUUID();
+        const sandbox = await unlucky.acquire({
+          threadId,
+          branch: 'caravel/t7',
+          repository: repository(),
+        });
+        await sandbox.writeFile('count.txt', 'a\n');
+        expect(await sandbox.editFile('count.txt', 'a', 'aa')).toEqual({ replacements: 1 });
+        expect(await sandbox.readFile('count.txt')).toBe('aa\n');
+        const pushed = await unlucky.push({
+          threadId,
+          branch: 'caravel/t7',
+          repository: repository(),
+          commitMessage: 'Count once',
+        });
+        expect(pushed).toMatchObject({
+          pushed: true,
+          commitSha: expect.stringMatching(/^[0-9a-f]{40}$/),
+        });
+        expect(git(remote, 'rev-parse', 'caravel/t7')).toBe(pushed.commitSha);
+        expect(git(remote, 'rev-list', '--count', 'main..caravel/t7')).toBe('1');
+        expect(lost.sort()).toEqual(['edit', 'git-push', 'write']);
+      } finally {
+        await close();
+      }
     });
 
     it('lets a command outlive several liveness probes while its caller is there', async () => {

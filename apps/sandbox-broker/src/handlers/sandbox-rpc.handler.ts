@@ -22,7 +22,10 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SandboxBrokerService } from '../services/sandbox-broker.service.js';
 
-/** Sandbox RPC on `sandbox.<threadId>.<op>`: validate the request, call the service, answer. */
+/**
+ * Sandbox RPC on `sandbox.<threadId>.<op>`: validate the request, call the service, answer. A
+ * request that changes something runs once per `requestId` (a retry gets the first outcome).
+ */
 @Controller()
 export class SandboxRpcHandler {
   constructor(@Inject(SandboxBrokerService) private readonly broker: SandboxBrokerService) {}
@@ -34,7 +37,8 @@ export class SandboxRpcHandler {
 
   @MessagePattern<string>(SandboxRecreate.pattern)
   recreate(@Payload() raw: unknown) {
-    return this.broker.recreate(SandboxRecreate.parseRequest(raw));
+    const request = SandboxRecreate.parseRequest(raw);
+    return this.broker.once(request.requestId, () => this.broker.recreate(request));
   }
 
   @MessagePattern<string>(SandboxRelease.pattern)
@@ -44,7 +48,8 @@ export class SandboxRpcHandler {
 
   @MessagePattern<string>(SandboxDiscard.pattern)
   discard(@Payload() raw: unknown) {
-    return this.broker.discard(SandboxDiscard.parseRequest(raw).threadId);
+    const { requestId, threadId } = SandboxDiscard.parseRequest(raw);
+    return this.broker.once(requestId, () => this.broker.discard(threadId));
   }
 
   @MessagePattern<string>(SandboxPing.pattern)
@@ -65,19 +70,24 @@ export class SandboxRpcHandler {
 
   @MessagePattern<string>(SandboxWrite.pattern)
   write(@Payload() raw: unknown) {
-    const { threadId, path, content, encoding } = SandboxWrite.parseRequest(raw);
+    const { requestId, threadId, path, content, encoding } = SandboxWrite.parseRequest(raw);
     const bytes = encoding === 'base64' ? Buffer.from(content, 'base64') : content;
-    return this.broker.on(threadId, async (s) => {
-      await s.writeFile(path, bytes);
-      return { written: true as const };
-    });
+    return this.broker.once(requestId, () =>
+      this.broker.on(threadId, async (s) => {
+        await s.writeFile(path, bytes);
+        return { written: true as const };
+      }),
+    );
   }
 
   @MessagePattern<string>(SandboxEdit.pattern)
   edit(@Payload() raw: unknown) {
-    const { threadId, path, oldText, newText, replaceAll } = SandboxEdit.parseRequest(raw);
+    const { requestId, threadId, path, oldText, newText, replaceAll } =
+      SandboxEdit.parseRequest(raw);
     const options = replaceAll === undefined ? {} : { replaceAll };
-    return this.broker.on(threadId, (s) => s.editFile(path, oldText, newText, options));
+    return this.broker.once(requestId, () =>
+      this.broker.on(threadId, (s) => s.editFile(path, oldText, newText, options)),
+    );
   }
 
   @MessagePattern<string>(SandboxList.pattern)
@@ -113,8 +123,8 @@ export class SandboxRpcHandler {
 
   @MessagePattern<string>(SandboxGitCommit.pattern)
   gitCommit(@Payload() raw: unknown) {
-    const { threadId, message } = SandboxGitCommit.parseRequest(raw);
-    return this.broker.commitAll(threadId, message);
+    const { requestId, threadId, message } = SandboxGitCommit.parseRequest(raw);
+    return this.broker.once(requestId, () => this.broker.commitAll(threadId, message));
   }
 
   @MessagePattern<string>(SandboxGitDiff.pattern)
@@ -125,6 +135,7 @@ export class SandboxRpcHandler {
 
   @MessagePattern<string>(SandboxGitPush.pattern)
   gitPush(@Payload() raw: unknown) {
-    return this.broker.push(SandboxGitPush.parseRequest(raw));
+    const request = SandboxGitPush.parseRequest(raw);
+    return this.broker.once(request.requestId, () => this.broker.push(request));
   }
 }

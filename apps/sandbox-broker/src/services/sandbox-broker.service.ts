@@ -23,6 +23,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { BROKER_SETTINGS, type SandboxBrokerSettings } from '../sandbox-broker.settings.js';
 import { whileCallerAlive } from './caller-watch.js';
 import { OutputRelay } from './output-relay.js';
+import { RequestOutcomes } from './request-outcomes.js';
 import { WorkspaceHost } from './workspace-host.js';
 
 type AcquireRequest = ReturnType<typeof SandboxAcquire.parseRequest>;
@@ -39,6 +40,7 @@ type PushRequest = ReturnType<typeof SandboxGitPush.parseRequest>;
 export class SandboxBrokerService implements OnModuleDestroy {
   private readonly log = new Logger('SandboxBroker');
   private readonly relays = new Set<OutputRelay>();
+  private readonly outcomes = new RequestOutcomes();
 
   constructor(
     @Inject(SandboxLifecycle) private readonly lifecycle: SandboxLifecycle,
@@ -46,6 +48,11 @@ export class SandboxBrokerService implements OnModuleDestroy {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(BROKER_SETTINGS) private readonly settings: SandboxBrokerSettings,
   ) {}
+
+  /** Runs a request that changes something once per `requestId` (see {@link RequestOutcomes}). */
+  once<T>(requestId: string | undefined, work: () => Promise<T>): Promise<T> {
+    return this.outcomes.once(requestId, work);
+  }
 
   async acquire(request: AcquireRequest): Promise<SandboxHandle> {
     if (request.allowReplacement && request.purpose !== 'reviewer') {

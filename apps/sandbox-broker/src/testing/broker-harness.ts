@@ -1,7 +1,7 @@
 import { openDatabase, type Database } from '@caravel/db';
 import { connectJetStreamBus, createEmbeddedBus, silentLogger, type Bus } from '@caravel/messaging';
 import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
-import { SandboxBrokerClient } from '@caravel/sandbox';
+import { SandboxBrokerClient, type SandboxRequester } from '@caravel/sandbox';
 import {
   createTestPostgresDatabase,
   serviceGate,
@@ -116,12 +116,17 @@ export class BrokerUnderTest {
     return this.host.app.get(SandboxBrokerService);
   }
 
-  /** Another client (its own connection on JetStream; the broker's bus when embedded). */
-  async newClient(): Promise<BrokerClient> {
+  /**
+   * Another client (its own connection on JetStream; the broker's bus when embedded); `wrap`
+   * stands between it and the bus (to lose answers, say).
+   */
+  async newClient(
+    wrap: (bus: SandboxRequester) => SandboxRequester = (bus) => bus,
+  ): Promise<BrokerClient> {
     const bus = this.target.shared
       ? await this.target.bus(this.database, 'runner')
       : this.brokerBus;
-    const client = await SandboxBrokerClient.open(bus);
+    const client = await SandboxBrokerClient.open(wrap(bus));
     const handle: BrokerClient = {
       client,
       close: async () => {

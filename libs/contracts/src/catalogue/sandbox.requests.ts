@@ -8,6 +8,12 @@ import { repositoryRef, threadId } from './common.js';
 const path = z.string().min(1).max(4096);
 const timeoutMs = z.number().int().positive().max(3_600_000);
 const env = z.record(z.string(), z.string());
+/**
+ * Names one request across its retries: a caller that got no answer sends the same request with
+ * the same id, and the broker answers it with the first attempt's outcome instead of doing the
+ * work twice (an edit applied once, not refused the second time as if it never happened).
+ */
+const requestId = z.uuid().optional();
 
 /** Where a thread's sandbox came from on this acquire. */
 export const sandboxAcquireOutcome = z.enum(['reused', 'reconnected', 'created', 'replaced']);
@@ -72,7 +78,7 @@ export const SandboxRecreate = defineRequest({
   service: 'sandbox',
   op: 'recreate',
   description: 'Bind a new sandbox to the thread, keeping the old one (retired, not deleted).',
-  request: acquireRequest.omit({ allowReplacement: true, purpose: true }),
+  request: acquireRequest.omit({ allowReplacement: true, purpose: true }).extend({ requestId }),
   response: sandboxHandle,
 });
 
@@ -90,7 +96,7 @@ export const SandboxDiscard = defineRequest({
   service: 'sandbox',
   op: 'discard',
   description: "Delete the thread's sandbox and retire its binding (nothing is kept).",
-  request: z.object({ threadId }),
+  request: z.object({ requestId, threadId }),
   response: z.object({ discarded: z.boolean() }),
 });
 
@@ -149,6 +155,7 @@ export const SandboxWrite = defineRequest({
   op: 'write',
   description: 'Write a file of the workdir (text, or base64 bytes).',
   request: z.object({
+    requestId,
     threadId,
     path,
     content: z.string(),
@@ -162,6 +169,7 @@ export const SandboxEdit = defineRequest({
   op: 'edit',
   description: 'Replace exact text in a file of the workdir.',
   request: z.object({
+    requestId,
     threadId,
     path,
     oldText: z.string().min(1),
@@ -263,7 +271,7 @@ export const SandboxGitCommit = defineRequest({
   service: 'sandbox',
   op: 'git-commit',
   description: 'Stage everything and commit it as the bot (no commit when nothing changed).',
-  request: z.object({ threadId, message: z.string().min(1).max(10_000) }),
+  request: z.object({ requestId, threadId, message: z.string().min(1).max(10_000) }),
   response: z.object({ commitSha: z.string().nullable() }),
 });
 
@@ -285,6 +293,7 @@ export const SandboxGitPush = defineRequest({
   op: 'git-push',
   description: "Commit (optionally) and push the thread's branch to its repository on record.",
   request: z.object({
+    requestId,
     threadId,
     branch: z.string().min(1).max(200),
     /** The thread's repository; absent: there is nowhere to push (`pushed: false`). */

@@ -22,7 +22,7 @@ import type {
   SandboxProviderName,
 } from '../sandbox.types.js';
 import type { OutputStreams } from './output-streams.js';
-import { callSandbox, type SandboxRequester } from './sandbox-requester.js';
+import { callSandbox, callSandboxOnce, type SandboxRequester } from './sandbox-requester.js';
 
 /** A command's default timeout when the caller gives none (the providers' default). */
 const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
@@ -105,7 +105,7 @@ export class RpcSandbox implements Sandbox {
       typeof content === 'string'
         ? { content, encoding: 'utf8' as const }
         : { content: Buffer.from(content).toString('base64'), encoding: 'base64' as const };
-    await callSandbox(this.requester, SandboxWrite, threadId, { threadId, path, ...encoded });
+    await callSandboxOnce(this.requester, SandboxWrite, threadId, { threadId, path, ...encoded });
   }
 
   editFile(
@@ -115,7 +115,7 @@ export class RpcSandbox implements Sandbox {
     options: EditFileOptions = {},
   ): Promise<{ replacements: number }> {
     const { threadId } = this;
-    return callSandbox(this.requester, SandboxEdit, threadId, {
+    return callSandboxOnce(this.requester, SandboxEdit, threadId, {
       threadId,
       path,
       oldText,

@@ -18,7 +18,7 @@ import type { TurnCheckpoint } from '../git/turn-checkpoint.js';
 import type { TurnDiff } from '../git/turn-diff.js';
 import { OutputStreams } from './output-streams.js';
 import { RpcSandbox } from './rpc-sandbox.js';
-import { callSandbox, type SandboxRequester } from './sandbox-requester.js';
+import { callSandbox, callSandboxOnce, type SandboxRequester } from './sandbox-requester.js';
 
 /** Setting up a new sandbox clones the repository: allow it time. */
 const ACQUIRE_TIMEOUT_MS = 600_000;
@@ -88,7 +88,7 @@ export class SandboxBrokerClient {
 
   /** A fresh sandbox for the thread; the broker keeps the old one for recovery. */
   async recreate(input: Omit<SandboxAcquireInput, 'allowReplacement' | 'purpose'>) {
-    const handle = await callSandbox(
+    const handle = await callSandboxOnce(
       this.requester,
       SandboxRecreate,
       input.threadId,
@@ -104,7 +104,8 @@ export class SandboxBrokerClient {
 
   /** Deletes the thread's sandbox now (nothing kept); false when the thread had none. */
   async discard(threadId: string): Promise<boolean> {
-    return (await callSandbox(this.requester, SandboxDiscard, threadId, { threadId })).discarded;
+    return (await callSandboxOnce(this.requester, SandboxDiscard, threadId, { threadId }))
+      .discarded;
   }
 
   ping(threadId: string) {
@@ -136,7 +137,7 @@ export class SandboxBrokerClient {
   /** Stages and commits everything as the bot; null when there was nothing to commit. */
   async commitAll(threadId: string, message: string): Promise<string | null> {
     const request = { threadId, message };
-    const answer = await callSandbox(
+    const answer = await callSandboxOnce(
       this.requester,
       SandboxGitCommit,
       threadId,
@@ -164,7 +165,7 @@ export class SandboxBrokerClient {
     commitMessage?: string;
   }) {
     const { repository, ...rest } = request;
-    return callSandbox(
+    return callSandboxOnce(
       this.requester,
       SandboxGitPush,
       request.threadId,

@@ -1,4 +1,6 @@
 import type { RequestDefinition } from '@caravel/contracts';
+import { AppError, isAppError } from '@caravel/errors';
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 
 /**
@@ -30,4 +32,37 @@ export async function callSandbox<TReq extends z.ZodObject, TRes extends z.ZodTy
 ): Promise<z.output<TRes>> {
   const raw = await requester.request(definition.subjectFor(key), payload, { timeoutMs });
   return definition.parseResponse(raw);
+}
+
+/** How many times a request that changes something is sent in all when no answer comes. */
+const ATTEMPTS_WITHOUT_ANSWER = 3;
+
+/**
+ * Sends a request that changes something (a write, an edit, a commit, a push), under one
+ * `requestId` kept across its retries: when no answer comes in time it is sent again with the same
+ * id, and the broker answers with the outcome of the work it did (or is still doing) for that id,
+ * so a slow answer is never reported as the opposite of what happened. Only after the last attempt
+ * does it fail, saying the outcome is unknown.
+ */
+export async function callSandboxOnce<TReq extends z.ZodObject, TRes extends z.ZodType>(
+  requester: SandboxRequester,
+  definition: RequestDefinition<TReq, TRes>,
+  key: string,
+  payload: z.input<TReq>,
+  timeoutMs = DEFAULT_RPC_TIMEOUT_MS,
+): Promise<z.output<TRes>> {
+  const once = { requestId: randomUUID(), ...payload };
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await callSandbox(requester, definition, key, once, timeoutMs);
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'TIMEOUT') throw error;
+      if (attempt < ATTEMPTS_WITHOUT_ANSWER) continue;
+      throw new AppError(
+        'TIMEOUT',
+        `the sandbox broker did not answer ${definition.op} in ${attempt} tries of ${timeoutMs} ms: whether it was done is unknown, so check before doing it again`,
+        { details: { op: definition.op, requestId: once.requestId } },
+      );
+    }
+  }
 }
