@@ -3,7 +3,8 @@ import { startFakeAnthropic, startFakeOpenAi } from './fake-llm-server.js';
 async function post(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    // A connection per request: a restarted server does not know the old ones.
+    headers: { 'content-type': 'application/json', connection: 'close' },
     body: JSON.stringify(body),
   });
   return { status: response.status, json: await response.json() };
@@ -78,6 +79,32 @@ describe('fake LLM servers', () => {
 
       expect(first.json).toMatchObject({ choices: [{ message: { content: 'queued first' } }] });
       expect(second.json).toMatchObject({ choices: [{ message: { content: 'echo b' } }] });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('numbers its ids from 1 again after a restart, on the same address', async () => {
+    const fake = await startFakeOpenAi();
+    try {
+      const call = { toolCalls: [{ name: 'execute', args: { command: 'ls' } }] };
+      fake.enqueue(call, call, call);
+      const ids = async () => {
+        const { json } = await post(`${fake.baseUrl}/chat/completions`, { model: 'm' });
+        const body = json as {
+          id: string;
+          choices: { message: { tool_calls: { id: string }[] } }[];
+        };
+        return [body.id, body.choices[0]?.message.tool_calls[0]?.id];
+      };
+      const before = [await ids(), await ids()];
+      const url = fake.baseUrl;
+      await fake.restart();
+
+      expect(fake.baseUrl).toBe(url);
+      expect(await ids()).toEqual(before[0]);
+      expect(before[0]).toEqual(['chatcmpl-fake-1', 'call_fake_1_1']);
+      expect(fake.requests).toHaveLength(3);
     } finally {
       await fake.close();
     }

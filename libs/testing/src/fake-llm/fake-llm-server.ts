@@ -26,7 +26,7 @@ export class FakeLlmServer {
 
   private constructor(
     private readonly flavour: FakeLlmFlavour,
-    private readonly server: Server,
+    private server: Server,
     private readonly port: number,
   ) {}
 
@@ -34,15 +34,7 @@ export class FakeLlmServer {
   static async start(flavour: FakeLlmFlavour): Promise<FakeLlmServer> {
     // The handler needs the instance, which needs the listening server's port.
     const holder: { instance?: FakeLlmServer } = {};
-    const server = createServer((req, res) => {
-      holder.instance?.handle(req, res).catch((error: unknown) => {
-        res.destroy(error instanceof Error ? error : new Error(String(error)));
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
+    const server = await listen(0, (req, res) => holder.instance?.serve(req, res));
     const instance = new FakeLlmServer(flavour, server, (server.address() as AddressInfo).port);
     holder.instance = instance;
     return instance;
@@ -81,6 +73,24 @@ export class FakeLlmServer {
     this.timers.clear();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /**
+   * Restarts the server as a real one restarts: open connections and pending delays are dropped,
+   * it listens again on the same port, and it numbers its answers and their tool calls from 1
+   * again (so they repeat the ids it gave before). Queued replies, the responder and the recorded
+   * requests are kept.
+   */
+  async restart(): Promise<void> {
+    await this.close();
+    this.seq = 0;
+    this.server = await listen(this.port, (req, res) => this.serve(req, res));
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse): void {
+    this.handle(req, res).catch((error: unknown) => {
+      res.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -139,6 +149,18 @@ export class FakeLlmServer {
       retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) };
     sendJson(res, status, this.flavour.errorBody(status, message, type), headers);
   }
+}
+
+async function listen(
+  port: number,
+  serve: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<Server> {
+  const server = createServer(serve);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return server;
 }
 
 function sendJson(
