@@ -111,6 +111,7 @@ export default tseslint.config(
       'apps/*/src/main.ts',
       'libs/testing/src/test-environment.ts',
       'e2e/support/processes.ts',
+      'e2e/support/cli.ts',
     ],
     rules: { 'no-restricted-syntax': 'off' },
   },

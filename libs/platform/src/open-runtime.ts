@@ -1,5 +1,5 @@
 import { STREAMS } from '@caravel/contracts';
-import { openDatabase, type Database } from '@caravel/db';
+import { openDatabase, type Database, type DatabaseLogger } from '@caravel/db';
 import {
   connectJetStreamBus,
   createEmbeddedBus,
@@ -52,9 +52,12 @@ export async function openEmbeddedRuntime(options: {
   name: string;
   dataDir: string;
   databaseUrl?: string;
+  /** Told what opening the database does (each migration applied). */
+  logger?: DatabaseLogger;
 }): Promise<PlatformRuntime> {
   const database = await openDatabase({
     url: options.databaseUrl ?? `pglite:${options.dataDir}/pgdata`,
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   const bus = await withDatabase(database, (db) =>
     Promise.resolve(createEmbeddedBus({ database: db, name: options.name })),

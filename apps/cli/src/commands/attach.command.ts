@@ -85,9 +85,18 @@ export function parseLine(
   return { kind: 'message', text };
 }
 
-async function failureText(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
-  return typeof body?.message === 'string' ? body.message : `HTTP ${response.status}`;
+/** What a refusal says, and for a 401 what to do about the token. */
+export async function failureText(response: Response, token: string | undefined): Promise<string> {
+  const body = (await response.json().catch(() => null)) as {
+    message?: unknown;
+    error?: { message?: unknown };
+  } | null;
+  const said = body?.error?.message ?? body?.message;
+  const text = typeof said === 'string' ? said : `HTTP ${response.status}`;
+  if (response.status !== 401) return text;
+  return token
+    ? `${text}; the dashboard refused this token: give it the dashboard's own DASHBOARD_TOKEN (DASHBOARD_TOKEN=… or --token)`
+    : `${text}; the dashboard wants its token: set DASHBOARD_TOKEN, or pass --token`;
 }
 
 /**
@@ -98,11 +107,25 @@ async function failureText(response: Response): Promise<string> {
  */
 export async function attachThread(options: AttachOptions): Promise<void> {
   const base = options.url.replace(/\/+$/, '');
-  const thread = await fetch(`${base}/api/threads/${options.threadId}`).catch((error: unknown) => {
-    throw new AppError('DEPENDENCY_UNAVAILABLE', `no dashboard at ${base}: ${String(error)}`);
-  });
-  if (!thread.ok)
-    throw new AppError('NOT_FOUND', `thread ${options.threadId}: ${await failureText(thread)}`);
+  const auth: Record<string, string> = options.token
+    ? { authorization: `Bearer ${options.token}` }
+    : {};
+  const thread = await fetch(`${base}/api/threads/${options.threadId}`, { headers: auth }).catch(
+    (error: unknown) => {
+      const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      throw new AppError(
+        'DEPENDENCY_UNAVAILABLE',
+        `no dashboard answers at ${base} (${String(reason)}): is Caravel running? (caravel start, or --url)`,
+      );
+    },
+  );
+  if (!thread.ok) {
+    const text = await failureText(thread, options.token);
+    throw new AppError(
+      thread.status === 401 ? 'UNAUTHENTICATED' : 'NOT_FOUND',
+      `thread ${options.threadId}: ${text}`,
+    );
+  }
   options.write(`attached to thread ${options.threadId} as ${options.as}\n${HELP}`);
   const done = new AbortController();
   options.signal?.addEventListener('abort', () => done.abort(), { once: true });
@@ -115,10 +138,7 @@ export async function attachThread(options: AttachOptions): Promise<void> {
     if (parsed === 'quit') break;
     if (parsed === 'help') options.write(HELP);
     if (parsed === null || parsed === 'help') continue;
-    const headers = {
-      'content-type': 'application/json',
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-    };
+    const headers = { 'content-type': 'application/json', ...auth };
     if (parsed === 'recreate') {
       const recreated = await fetch(`${base}/api/threads/${options.threadId}/sandbox/recreate`, {
         method: 'POST',
@@ -127,7 +147,7 @@ export async function attachThread(options: AttachOptions): Promise<void> {
       options.write(
         recreated.ok
           ? `new sandbox ${((await recreated.json()) as { sandboxId: string }).sandboxId}`
-          : `refused: ${await failureText(recreated)}`,
+          : `refused: ${await failureText(recreated, options.token)}`,
       );
       continue;
     }
@@ -141,7 +161,7 @@ export async function attachThread(options: AttachOptions): Promise<void> {
         ? parsed.kind === 'command'
           ? `queued: runs before the agent's next step`
           : 'sent'
-        : `refused: ${await failureText(response)}`,
+        : `refused: ${await failureText(response, options.token)}`,
     );
   }
   done.abort();
@@ -158,6 +178,7 @@ async function followEvents(
     const query = after === undefined ? '' : `?after=${after}`;
     const response = await fetch(`${base}/api/threads/${options.threadId}/events${query}`, {
       signal,
+      ...(options.token ? { headers: { authorization: `Bearer ${options.token}` } } : {}),
     }).catch(() => null);
     if (response?.ok) {
       for (const event of (await response.json()) as EventRow[]) {

@@ -20,7 +20,9 @@ import {
 import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isThreadId } from './cli-args.js';
 import { localRepository } from './local-repository.js';
+import { missingSandboxTools } from './preflight.js';
 import { trajectoryOfThread, type EventStoreOptions } from './trajectory.command.js';
 
 /** The identity bubblewrap runs as when this process is root (as the agent runner does). */
@@ -37,6 +39,8 @@ export interface ReplayCommandOptions extends EventStoreOptions {
   sandbox?: 'bwrap' | 'local';
   stopOnMismatch?: boolean;
   write?: (line: string) => void;
+  /** The PATH bubblewrap is looked for on before anything starts (unset: not looked for). */
+  path?: string;
 }
 
 /** What a replay found. */
@@ -59,6 +63,11 @@ async function loadTraj(options: ReplayCommandOptions): Promise<{ traj: Traj; na
     };
   if (options.source.endsWith('.traj'))
     throw new AppError('NOT_FOUND', `${options.source}: no such file`);
+  if (!isThreadId(options.source))
+    throw new AppError(
+      'BAD_REQUEST',
+      `${options.source} is neither a file nor a thread id (a UUID, as \`caravel run\` prints it)`,
+    );
   const found = await trajectoryOfThread({ ...options, threadId: options.source });
   return { traj: found.traj, name: `thread ${found.threadId} run ${found.runId}` };
 }
@@ -89,6 +98,16 @@ function providerFor(kind: 'bwrap' | 'local', rootDir: string): SandboxProvider 
   if (kind === 'local')
     return new LocalSandboxProvider({ rootDir, logger: { warn: () => undefined } });
   return new BwrapSandboxProvider({ rootDir, runAs: SANDBOX_OWNER });
+}
+
+/** Refuses a bwrap replay on a host without bubblewrap, saying what to install or pass instead. */
+function assertSandboxAvailable(kind: 'bwrap' | 'local', path: string | undefined): void {
+  const missing = missingSandboxTools(
+    { SANDBOX_PROVIDER: kind, SANDBOX_EGRESS: 'none' },
+    path,
+    'pass --sandbox local (no isolation)',
+  );
+  if (missing) throw new AppError('PRECONDITION_FAILED', missing);
 }
 
 /** The first line where two observations part, for the progress output. */
@@ -145,6 +164,7 @@ async function startingPoint(
  */
 export async function replayTrajectory(options: ReplayCommandOptions): Promise<ReplayReport> {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  if (options.path !== undefined) assertSandboxAvailable(options.sandbox ?? 'bwrap', options.path);
   const { traj, name } = await loadTraj(options);
   const start = replayStartOf(traj);
   const { cloneUrl, base: wanted } = await startingPoint(options, start, name, write);

@@ -1,22 +1,31 @@
 import { TriggerReceivedV1, runIdForTrigger } from '@caravel/contracts';
-import { RunEventRepository, RunRepository, type Database } from '@caravel/db';
+import { RunEventRepository, RunRepository, type Database, type RunRow } from '@caravel/db';
 import { BUS, DATABASE, type ServiceHost } from '@caravel/platform';
 import type { Bus } from '@caravel/messaging';
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { EnvSource } from '@caravel/config';
+import { AppError } from '@caravel/errors';
 import { branchDiff, localRepository } from './local-repository.js';
-import { startEmbedded } from './start.command.js';
+import { RunStatus, type StatusTerminal } from './run-status.js';
+import { bootEmbedded, embeddedConfig } from './start.command.js';
 
 export interface RunOptions {
   repo: string;
   task: string;
   model?: string;
+  /** Keep the run's data here; without it a temporary directory is used and removed at the end. */
   dataDir?: string;
-  /** Where progress lines go (stdout by default). */
+  /** Where lines go (stdout by default). */
   write?: (line: string) => void;
+  /** A terminal to show the current activity on, as one line rewritten in place. */
+  terminal?: StatusTerminal;
+  /** Told the temporary data directory as soon as it exists (to remove it on a hard exit). */
+  onTemporaryDir?: (dir: string) => void;
+  /** Stops the run's wait: the platform is closed and temporary data removed, then it rejects. */
+  signal?: AbortSignal;
 }
 
 export interface RunReport {
@@ -26,6 +35,8 @@ export interface RunReport {
   repository: string;
   diff: string | undefined;
   steps: number;
+  /** Why the run ended as it did (its summary: the error of a failed run). */
+  reason: string;
 }
 
 const POLL_MS = 250;
@@ -67,41 +78,106 @@ export function progressLine(totals: RunTotals, elapsedMs: number): string {
   );
 }
 
+function submits(step: StepData): boolean {
+  return (step.toolCalls ?? []).some((call) => (call as { name?: unknown }).name === 'submit');
+}
+
 function firstLine(text: string, max = 100): string {
   const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
+function lastLine(text: string, max = 100): string {
+  const line =
+    text
+      .split('\n')
+      .reverse()
+      .find((l) => l.trim() !== '') ?? '';
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/** The last line of a run that did not complete: its status and why. */
+export function failureLine(run: Pick<RunRow, 'status' | 'exitStatus' | 'summary'>): string {
+  const reason = run.summary.trim().replace(/\s+/g, ' ');
+  return `run ${run.status} (${run.exitStatus ?? 'no exit status'}): ${reason || 'no reason recorded'}`;
+}
+
 /**
- * `caravel run`: one task end to end on the embedded platform. Starts Caravel in this process,
- * sends the task as a trigger for the repository, prints each step as it happens, then the branch
- * and its diff.
+ * `caravel run`: one task end to end on the embedded platform. Checks the model and the sandbox,
+ * starts Caravel in this process, sends the task as a trigger for the repository, shows each step
+ * and what is happening now, then the branch and its diff. Data goes to a temporary directory,
+ * removed at the end however the run ends, unless `dataDir` is given.
  */
 export async function runTask(env: EnvSource, options: RunOptions): Promise<RunReport> {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const status = new RunStatus({
+    line: write,
+    ...(options.terminal ? { terminal: options.terminal } : {}),
+  });
+  const say = (line: string) => status.line(`caravel: ${line}`);
+  // The cheapest mistake first, before the model is built or the repository copied.
+  if (!(await stat(resolve(options.repo)).catch(() => undefined))?.isDirectory())
+    throw new AppError('BAD_REQUEST', `--repo ${options.repo}: no such directory`);
+  const runEnv = { LOG_LEVEL: 'warn', ...env };
+  const config = await embeddedConfig(
+    runEnv,
+    {
+      port: 0,
+      forRun: true,
+      ...(options.model ? { model: { spec: options.model, origin: '--model' } } : {}),
+    },
+    say,
+  );
   const repository = await localRepository(options.repo);
   if (repository.copiedFrom)
-    write(
+    say(
       `${repository.copiedFrom} is not a git repository of its own: working on a copy at ${repository.path}`,
     );
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'caravel-run-')));
-  await chmod(dataDir, 0o755);
-  const host = await startEmbedded(
-    { LOG_LEVEL: 'warn', ...env },
-    { dataDir, port: 0, handleSignals: false },
-  );
+  if (options.dataDir === undefined) options.onTemporaryDir?.(dataDir);
   try {
-    return await drive(host, repository, options, write);
+    await chmod(dataDir, 0o755);
+    const host = await bootEmbedded({ ...config, CARAVEL_DATA_DIR: dataDir }, runEnv, say, {
+      handleSignals: false,
+    });
+    try {
+      return await drive(host, repository, options, status);
+    } finally {
+      status.stop();
+      await closeWithin(host, config.SHUTDOWN_GRACE_MS);
+    }
   } finally {
-    await host.close();
+    if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Closes the platform, giving in-flight work at most `graceMs` (an interrupted run may not end). */
+async function closeWithin(host: ServiceHost, graceMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    host.close().catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+  ]);
+  clearTimeout(timer);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }
 
 async function drive(
   host: ServiceHost,
   repository: { path: string; name: string },
   options: RunOptions,
-  write: (line: string) => void,
+  status: RunStatus,
 ): Promise<RunReport> {
   const bus = host.app.get<symbol, Bus>(BUS);
   const database = host.app.get<symbol, Database>(DATABASE);
@@ -120,7 +196,8 @@ async function drive(
   );
   const started = Date.now();
   await bus.publish(TriggerReceivedV1, trigger);
-  write(`thread ${trigger.data.threadId}: ${options.task}`);
+  status.line(`thread ${trigger.data.threadId}: ${options.task}`);
+  status.set('waiting for the run to start');
   const runs = new RunRepository(database.db);
   const events = new RunEventRepository(database.db);
   const runId = runIdForTrigger(trigger.id);
@@ -128,42 +205,66 @@ async function drive(
   let steps = 0;
   let totals: RunTotals = { toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   for (;;) {
+    options.signal?.throwIfAborted();
     for (const event of await events.listByThread(trigger.data.threadId, {
       afterSequence: after,
     })) {
       after = event.sequence;
-      const data = event.data as StepData;
+      const data = event.data as StepData & { text?: string };
+      if (event.type === 'evt.run.started') status.set(`step ${steps}: calling the model`);
+      if (event.type === 'evt.run.output') {
+        status.set(`step ${steps}: running a command`);
+        status.note(lastLine(data.text ?? ''));
+      }
       if (event.type === 'evt.run.step') {
         steps += 1;
         totals = addStep(totals, data);
-        write(
+        status.line(
           `  step ${data.step ?? steps - 1}: ${firstLine(data.action || data.thought || '(no action)')}`,
         );
-        if (data.observation) write(`    → ${firstLine(data.observation)}`);
-        write(`    ${progressLine(totals, Date.now() - started)}`);
+        if (data.observation) status.line(`    → ${firstLine(data.observation)}`);
+        status.line(`    ${progressLine(totals, Date.now() - started)}`);
+        status.set(submits(data) ? 'finishing the run' : `step ${steps}: calling the model`);
       }
+      if (event.type === 'evt.run.finished') status.set('finishing the run');
     }
     const run = await runs.get(runId);
     if (run && run.finishedAt && run.status !== 'queued' && run.status !== 'running') {
-      const branch = `caravel/${trigger.data.threadId.slice(0, 8)}`;
-      const diff = await branchDiff(repository.path, branch);
-      const elapsed = ((Date.now() - started) / 1000).toFixed(1);
-      write(`run ${run.status}: ${run.exitStatus ?? '?'} after ${steps} steps in ${elapsed} s`);
-      write(
-        diff === undefined
-          ? `branch ${branch} was not pushed to ${repository.path}`
-          : `branch ${branch} in ${repository.path}`,
-      );
-      if (diff) write(diff);
-      return {
-        exitStatus: run.exitStatus ?? '',
-        outcome: run.status,
-        branch,
-        repository: repository.path,
-        diff,
-        steps,
-      };
+      status.stop();
+      return report(run, trigger.data.threadId, repository.path, steps, started, status);
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    status.tick();
+    await sleep(POLL_MS, options.signal);
   }
+}
+
+async function report(
+  run: RunRow,
+  threadId: string,
+  repository: string,
+  steps: number,
+  started: number,
+  status: RunStatus,
+): Promise<RunReport> {
+  const branch = `caravel/${threadId.slice(0, 8)}`;
+  const diff = await branchDiff(repository, branch);
+  const elapsed = ((Date.now() - started) / 1000).toFixed(1);
+  status.line(`run ${run.status}: ${run.exitStatus ?? '?'} after ${steps} steps in ${elapsed} s`);
+  status.line(
+    diff === undefined
+      ? `branch ${branch} was not pushed to ${repository}`
+      : `branch ${branch} in ${repository}`,
+  );
+  if (diff) status.line(diff);
+  // The reason is the last thing a failed run prints, after however long a diff.
+  if (run.status !== 'completed') status.line(failureLine(run));
+  return {
+    exitStatus: run.exitStatus ?? '',
+    outcome: run.status,
+    branch,
+    repository,
+    diff,
+    steps,
+    reason: run.summary,
+  };
 }

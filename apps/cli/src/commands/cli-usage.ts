@@ -1,0 +1,57 @@
+/**
+ * The help texts of `caravel`. Plain strings only: `caravel`, `caravel help` and a usage error
+ * must print without loading NestJS, LangChain or PGlite.
+ */
+
+/** One command's lines in the usage, and its name. */
+export const COMMAND_USAGE = {
+  start: `  start                      run every service in this process (embedded bus + PGlite)
+    --data-dir D             where data lives (default ./.caravel, or CARAVEL_DATA_DIR)
+    --port N                 HTTP port (default 3000, or PORT)`,
+  run: `  run --repo PATH "TASK"     run one task end to end on the embedded platform, show each step,
+                             then the branch and its diff
+    --model REF              e.g. anthropic:claude-sonnet-4-5, scripted:examples/fix-sample.script.yaml
+                             (default CARAVEL_MODEL)
+    --data-dir D             keep the run's data here (default: a temporary directory, removed
+                             at the end)`,
+  trajectory: `  trajectory export THREAD   write a run's SWE-agent .traj from the recorded events
+    --run ID                 that run (default: the thread's last finished run)
+    --out FILE               where (default THREAD.traj); --data-dir D or --database-url URL`,
+  replay: `  replay THREAD|FILE.traj    re-run the recorded tool calls in a fresh sandbox and compare the
+                             final patch with the recorded submission (exit 1 when it differs)
+    --repo PATH, --base SHA  the starting point (default: the recorded clone URL and commit)
+    --sandbox bwrap|local    (default bwrap); --data-dir D or --database-url URL for a thread`,
+  swegen: `  swegen create|validate|farm|analyze
+                             merged PRs to Harbor tasks: create one, validate it (NOP/Oracle),
+                             farm a repository (publishing optional), analyze with agent trials
+                             (caravel swegen help)`,
+  attach: `  attach THREAD              follow a thread live and take part: a line is a message for the
+                             agent, !CMD runs in the thread's sandbox between its steps
+    --url URL                the dashboard (default http://127.0.0.1:3000)
+    --as NAME                who you are in the thread (default $USER)
+    --token T                the dashboard's token (default DASHBOARD_TOKEN)`,
+  help: `  help [COMMAND]             show this text (or one command's)`,
+} as const;
+
+/** A command `caravel` knows. */
+export type CommandName = keyof typeof COMMAND_USAGE;
+
+/** Whether `name` is a command `caravel` knows. */
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMAND_USAGE, name);
+}
+
+/** The whole usage text, printed by `caravel`, `caravel -h`, `caravel help`. */
+export const USAGE = `Usage: caravel <command> [options]
+
+Commands:
+${Object.values(COMMAND_USAGE).join('\n')}
+
+caravel <command> --help shows one command. \`npm start\` runs \`caravel start\`;
+\`npm start -- <command> …\` runs any other.
+`;
+
+/** One command's usage. */
+export function commandUsage(name: CommandName): string {
+  return `Usage: caravel ${name} …\n\n${COMMAND_USAGE[name]}\n`;
+}

@@ -1,0 +1,252 @@
+import type { EnvSource } from '@caravel/config';
+import { isAppError } from '@caravel/errors';
+import { rmSync } from 'node:fs';
+import {
+  isThreadId,
+  parseCommand,
+  portOption,
+  UsageError,
+  type ParsedCommand,
+} from './cli-args.js';
+import { commandUsage, isCommandName, USAGE, type CommandName } from './cli-usage.js';
+
+/** Where the CLI reads and writes. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  stdin: NodeJS.ReadableStream;
+  /** The terminal stdout is, when it is one (for `caravel run`'s live status line). */
+  terminal?: { readonly columns: number; write(text: string): void };
+  /** Registers what a Ctrl-C (SIGINT) or SIGTERM does while a command runs. */
+  onSignal(handler: (signal: string) => void): void;
+}
+
+/** A finished command's exit status, or `serving`: a server runs until it is stopped. */
+export type CliOutcome = number | 'serving';
+
+type Handler = (parsed: ParsedCommand, env: EnvSource, io: CliIo) => Promise<CliOutcome>;
+
+/** NestJS needs decorator metadata before any decorated class loads. */
+async function loadNest(): Promise<void> {
+  await import('reflect-metadata');
+}
+
+function noArguments(command: CommandName, parsed: ParsedCommand): void {
+  if (parsed.positionals.length > 0)
+    throw new UsageError(command, `takes no arguments, got '${parsed.positionals.join(' ')}'`);
+}
+
+function threadArgument(command: CommandName, value: string | undefined): string {
+  if (value === undefined) throw new UsageError(command, 'needs a THREAD id');
+  if (!isThreadId(value))
+    throw new UsageError(
+      command,
+      `'${value}' is not a thread id: a thread id is a UUID, as \`caravel run\` prints it ` +
+        '(thread 5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e: …)',
+    );
+  return value;
+}
+
+const start: Handler = async ({ positionals, values }, env, io) => {
+  noArguments('start', { positionals, values, help: false });
+  const port = portOption('start', values['port']);
+  // A port in use is said before seconds of loading; the start checks it again once configured.
+  const fromEnv = Number(env['PORT'] ?? 3000);
+  const early = port ?? (Number.isInteger(fromEnv) ? fromEnv : undefined);
+  const { assertPortFree } = await import('./port-check.js');
+  if (early !== undefined && early >= 0 && early <= 65_535)
+    await assertPortFree(env['HOST'] ?? '127.0.0.1', early);
+  io.out('caravel: loading the services\n');
+  await loadNest();
+  const { startEmbedded } = await import('./start.command.js');
+  await startEmbedded(env, {
+    ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+    ...(port === undefined ? {} : { port }),
+  });
+  return 'serving';
+};
+
+const run: Handler = async ({ positionals, values }, env, io) => {
+  const repo = values['repo'];
+  const task = positionals.join(' ').trim();
+  if (!repo) throw new UsageError('run', 'needs --repo PATH (the repository to work on)');
+  if (!task) throw new UsageError('run', 'needs a task, e.g. "make the failing test pass"');
+  const dataDir = values['data-dir'];
+  const stop = new AbortController();
+  const temporary = new Set<string>();
+  io.onSignal((signal) => {
+    if (!stop.signal.aborted) {
+      io.err(`\n${signal}: stopping the run (again to quit at once)\n`);
+      return stop.abort(new Error(signal));
+    }
+    // A second signal: no waiting for the platform, but no temporary data left behind either.
+    for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
+  await loadNest();
+  const { runTask } = await import('./run.command.js');
+  try {
+    const report = await runTask(env, {
+      repo,
+      task,
+      ...(values['model'] ? { model: values['model'] } : {}),
+      ...(dataDir ? { dataDir } : {}),
+      write: (line) => io.out(`${line}\n`),
+      ...(io.terminal ? { terminal: io.terminal } : {}),
+      signal: stop.signal,
+      onTemporaryDir: (dir) => temporary.add(dir),
+    });
+    return report.outcome === 'completed' ? 0 : 1;
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+    io.err(`caravel run: stopped${dataDir ? '' : '; its temporary data was removed'}\n`);
+    return 130;
+  }
+};
+
+const trajectory: Handler = async ({ positionals, values }, _env, io) => {
+  const [sub, thread, ...extra] = positionals;
+  if (sub === undefined)
+    throw new UsageError('trajectory', 'needs a subcommand: trajectory export THREAD');
+  if (sub !== 'export') throw new UsageError('trajectory', `unknown trajectory command '${sub}'`);
+  const threadId = threadArgument('trajectory', thread);
+  if (extra.length > 0) throw new UsageError('trajectory', `unexpected '${extra.join(' ')}'`);
+  const { exportTrajectory } = await import('./trajectory.command.js');
+  const written = await exportTrajectory({
+    threadId,
+    ...optional({
+      runId: values['run'],
+      out: values['out'],
+      dataDir: values['data-dir'],
+      databaseUrl: values['database-url'],
+    }),
+  });
+  io.out(`run ${written.runId}: trajectory written to ${written.file}\n`);
+  return 0;
+};
+
+const replay: Handler = async ({ positionals, values }, env) => {
+  const [source, ...extra] = positionals;
+  if (source === undefined) throw new UsageError('replay', 'needs a THREAD id or a FILE.traj');
+  if (extra.length > 0) throw new UsageError('replay', `unexpected '${extra.join(' ')}'`);
+  const sandbox = values['sandbox'] ?? 'bwrap';
+  if (sandbox !== 'bwrap' && sandbox !== 'local')
+    throw new UsageError('replay', `--sandbox must be bwrap or local, not '${sandbox}'`);
+  const { replayTrajectory } = await import('./replay.command.js');
+  const report = await replayTrajectory({
+    source,
+    sandbox,
+    path: env['PATH'] ?? '',
+    ...optional({
+      repo: values['repo'],
+      base: values['base'],
+      dataDir: values['data-dir'],
+      databaseUrl: values['database-url'],
+    }),
+  });
+  return report.identical ? 0 : 1;
+};
+
+const attach: Handler = async ({ positionals, values }, env, io) => {
+  const threadId = threadArgument('attach', positionals[0]);
+  const token = values['token'] ?? env['DASHBOARD_TOKEN'] ?? env['CARAVEL_DASHBOARD_TOKEN'];
+  const { attachThread } = await import('./attach.command.js');
+  await attachThread({
+    url: values['url'] ?? `http://127.0.0.1:${env['PORT'] ?? '3000'}`,
+    threadId,
+    as: values['as'] ?? env['USER'] ?? 'operator',
+    ...(token ? { token } : {}),
+    input: io.stdin,
+    write: (line) => io.out(`${line}\n`),
+  });
+  return 0;
+};
+
+const help: Handler = async ({ positionals }, env, io) => {
+  const [name] = positionals;
+  if (name === undefined) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (name === 'swegen') {
+    const { runSwegen } = await import('./swegen/swegen.command.js');
+    return runSwegen(['help'], env);
+  }
+  if (!isCommandName(name)) throw new UsageError('help', `unknown command '${name}'`);
+  io.out(commandUsage(name));
+  return 0;
+};
+
+const HANDLERS: Record<Exclude<CommandName, 'swegen'>, Handler> = {
+  start,
+  run,
+  trajectory,
+  replay,
+  attach,
+  help,
+};
+
+/** Drops the undefined values of an options object (exactOptionalPropertyTypes-friendly). */
+function optional<T extends Record<string, string | undefined>>(
+  values: T,
+): { [K in keyof T]?: string } {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: string;
+  };
+}
+
+/**
+ * What a user reads when a command fails: a coded error's message, or for anything else its
+ * message and where the stack is (LOG_LEVEL=debug) — never a stack for a bad input.
+ */
+export function describeFailure(error: unknown, env: EnvSource): string {
+  if (isAppError(error)) return error.message;
+  if (!(error instanceof Error)) return String(error);
+  const level = env['LOG_LEVEL'];
+  if (level === 'debug' || level === 'verbose') return error.stack ?? error.message;
+  return `${error.message} (unexpected: LOG_LEVEL=debug prints the stack)`;
+}
+
+/**
+ * `caravel`: the whole command line. Usage and help print without loading NestJS, LangChain or
+ * PGlite; each command loads what it needs when it runs.
+ */
+export async function runCli(
+  argv: readonly string[],
+  env: EnvSource,
+  io: CliIo,
+): Promise<CliOutcome> {
+  const [name, ...args] = argv;
+  let command: CommandName | undefined;
+  try {
+    if (name === undefined || name === '-h' || name === '--help') {
+      io.out(USAGE);
+      return 0;
+    }
+    if (name.startsWith('-'))
+      throw new UsageError(
+        undefined,
+        `a command comes first, then its options (caravel start ${argv.join(' ')})`,
+      );
+    if (!isCommandName(name)) throw new UsageError(undefined, `unknown command '${name}'`);
+    command = name;
+    if (name === 'swegen') {
+      await loadNest();
+      const { runSwegen } = await import('./swegen/swegen.command.js');
+      return await runSwegen(args, env);
+    }
+    const parsed = parseCommand(name, args);
+    if (parsed.help) {
+      io.out(commandUsage(name));
+      return 0;
+    }
+    return await HANDLERS[name](parsed, env, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(error.render(USAGE));
+      return 2;
+    }
+    io.err(`caravel${command ? ` ${command}` : ''}: ${describeFailure(error, env)}\n`);
+    return 1;
+  }
+}

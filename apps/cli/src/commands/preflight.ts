@@ -1,0 +1,82 @@
+import { createChatModel, resolveModel, type ModelCredentials } from '@caravel/agent';
+import { AppError, isAppError } from '@caravel/errors';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import type { EmbeddedConfig } from '../cli.config.js';
+
+type ModelSettings = Pick<
+  EmbeddedConfig,
+  | 'ANTHROPIC_API_KEY'
+  | 'OPENAI_API_KEY'
+  | 'OPENAI_COMPATIBLE_BASE_URL'
+  | 'OPENAI_COMPATIBLE_API_KEY'
+  | 'CARAVEL_FILE_ROOT'
+>;
+
+function credentialsOf(settings: ModelSettings): ModelCredentials {
+  return {
+    ...(settings.ANTHROPIC_API_KEY ? { anthropicApiKey: settings.ANTHROPIC_API_KEY } : {}),
+    ...(settings.OPENAI_API_KEY ? { openaiApiKey: settings.OPENAI_API_KEY } : {}),
+    ...(settings.OPENAI_COMPATIBLE_BASE_URL
+      ? { openaiCompatibleBaseUrl: settings.OPENAI_COMPATIBLE_BASE_URL }
+      : {}),
+    ...(settings.OPENAI_COMPATIBLE_API_KEY
+      ? { openaiCompatibleApiKey: settings.OPENAI_COMPATIBLE_API_KEY }
+      : {}),
+  };
+}
+
+/**
+ * Builds the chat model `spec` names once, as a run would (catalogue, credentials, a scripted or
+ * replay file read and parsed), so that a model that cannot work fails the start in one line
+ * naming where it came from (`origin`: `CARAVEL_MODEL`, `--model`) and what to set.
+ */
+export function checkModel(spec: string, origin: string, settings: ModelSettings): void {
+  try {
+    createChatModel(resolveModel({ team: { model: spec } }), credentialsOf(settings), {
+      fileRoot: settings.CARAVEL_FILE_ROOT,
+    });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const envVar = error.details['envVar'];
+    const message =
+      typeof envVar === 'string'
+        ? `${origin} is ${spec}, whose provider needs ${envVar}: set ${envVar}, or choose another model`
+        : `${origin} ${spec}: ${error.message}`;
+    throw new AppError(error.code, message, { details: error.details });
+  }
+}
+
+/** Whether an executable called `name` is on the PATH. */
+export function onPath(name: string, path: string | undefined): boolean {
+  return (path ?? '').split(delimiter).some((dir) => {
+    if (dir === '') return false;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * What the bwrap sandbox lacks on this host (bubblewrap; socat for its egress proxy), said with
+ * what to do about it; undefined when nothing is missing, another provider is chosen, or there
+ * is no PATH to look on.
+ */
+export function missingSandboxTools(
+  settings: Pick<EmbeddedConfig, 'SANDBOX_PROVIDER' | 'SANDBOX_EGRESS'>,
+  path: string | undefined,
+  alternative = 'set SANDBOX_PROVIDER=local (no isolation)',
+): string | undefined {
+  // Without a PATH to look on (a host handed a bare environment) there is nothing to say.
+  if (settings.SANDBOX_PROVIDER !== 'bwrap' || path === undefined) return undefined;
+  const wanted = settings.SANDBOX_EGRESS === 'proxy' ? ['bwrap', 'socat'] : ['bwrap'];
+  const missing = wanted.filter((name) => !onPath(name, path));
+  if (missing.length === 0) return undefined;
+  return (
+    `the bwrap sandbox needs ${missing.join(' and ')}, not installed here: ` +
+    `apt-get install ${missing.map((name) => (name === 'bwrap' ? 'bubblewrap' : name)).join(' ')}, or ${alternative}`
+  );
+}
