@@ -242,8 +242,9 @@ export class BwrapSandboxProvider extends DirectoryProvider {
   }
 
   /**
-   * The hook every sandbox process goes through (the session and one-shot commands): bubblewrap
-   * as the sandbox's host user, started inside the sandbox's cgroup (see `SandboxLimiter`).
+   * The hook every sandbox process goes through (the session, one-shot commands, the file
+   * helper): bubblewrap as the sandbox's host user, started inside the sandbox's cgroup (see
+   * `SandboxLimiter`).
    */
   private confine(record: SandboxRecord, args: readonly string[]): Promise<SpawnCommand> {
     return this.limiter.confine(record.id, record.limits, {
@@ -283,10 +284,8 @@ export class BwrapSandboxProvider extends DirectoryProvider {
   ): Promise<ConfinedSpawn> {
     const layout = fileHelperLayout(await this.layout(record, paths, undefined), node);
     return {
-      file: this.options.bwrapPath ?? '/usr/bin/bwrap',
-      args: bwrapArguments(layout, nodeArgs),
+      ...(await this.confine(record, bwrapArguments(layout, nodeArgs))),
       env: safeEnvironment({ home: INNER_HOME, user: 'agent' }),
-      ...(this.owner ?? {}),
     };
   }
 
