@@ -116,6 +116,26 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
+    // Production code never loads the test library. The one exception is `caravel fake-model`,
+    // which ships its fake OpenAI-compatible server (no other test machinery) for trying Caravel
+    // without a key; test files are let back in just below.
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: ['libs/testing/**', 'apps/cli/src/commands/fake-model.command.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@caravel/testing', '@caravel/testing/*'],
+              message: 'Production code does not import the test library.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: [
       '**/*.spec.ts',
       '**/*.medium-spec.ts',
@@ -127,6 +147,7 @@ export default tseslint.config(
     ],
     rules: {
       '@nx/enforce-module-boundaries': boundaries(testDepConstraints),
+      'no-restricted-imports': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { caravel, STACK_FRAME, userEnv } from './support/cli.js';
+import { caravel, CliProcess, STACK_FRAME, userEnv } from './support/cli.js';
 import { buildWorkspace, freePort, repoRoot } from './support/processes.js';
 
 const THREAD = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
@@ -29,6 +29,7 @@ describe('caravel in a newcomer’s first hour', () => {
       const { code, stdout, stderr } = await caravel(args, { cwd });
       expect({ args, code, stderr }).toEqual({ args, code: 0, stderr: '' });
       expect(stdout).toMatch(/^Usage: caravel <command> \[options\]/);
+      expect(stdout).toContain('fake-model');
       expect(stdout).not.toContain('loading the services');
     }
     expect(await readdir(cwd)).toEqual([]);
@@ -147,6 +148,35 @@ describe('caravel in a newcomer’s first hour', () => {
     }
   });
 
+  it('serves a script as an OpenAI-compatible model with caravel fake-model', async () => {
+    const port = await freePort();
+    const fake = new CliProcess(
+      ['fake-model', '--port', String(port), '--script', 'examples/fix-sample.script.yaml'],
+      { env: userEnv() },
+    );
+    try {
+      const [, baseUrl] = await fake.waitFor(/listening on (\S+), answering/);
+      expect(baseUrl).toBe(`http://127.0.0.1:${port}/v1`);
+      expect(fake.stdout).toContain(
+        `CARAVEL_MODEL=openai-compatible:fake OPENAI_COMPATIBLE_BASE_URL=${baseUrl}`,
+      );
+      // The answer follows the conversation: none given yet, then one.
+      const user = { role: 'user', content: 'fix slugify' };
+      const first = await toolCall(baseUrl, [user]);
+      const second = await toolCall(baseUrl, [user, { role: 'assistant', content: 'looking' }]);
+      expect(first).toEqual({
+        name: 'execute',
+        arguments: '{"command":"cat src/slugify.js && npm test"}',
+      });
+      expect(second.name).toBe('edit_file');
+      await fake.waitFor(/call 2: edit_file/);
+      fake.signal('SIGTERM');
+      expect(await fake.exited).toBe(0);
+    } finally {
+      fake.kill();
+    }
+  });
+
   it('passes npm start -- help through to caravel help', () => {
     const started = spawnSync(process.execPath, ['tools/scripts/start.mjs', 'help'], {
       cwd: repoRoot,
@@ -158,6 +188,24 @@ describe('caravel in a newcomer’s first hour', () => {
     expect(started.stdout).not.toContain('loading the services');
   });
 });
+
+/** The first tool call the model at `baseUrl` answers `messages` with. */
+async function toolCall(
+  baseUrl: string,
+  messages: object[],
+): Promise<{ name: string; arguments: string }> {
+  const response = await fetch(`${baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'fake', messages }),
+  });
+  const body = (await response.json()) as {
+    choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[];
+  };
+  const call = body.choices[0]?.message.tool_calls[0]?.function;
+  if (!call) throw new Error(`no tool call in ${JSON.stringify(body)}`);
+  return call;
+}
 
 async function listening(port: number): Promise<{ server: Server; port: number }> {
   const server = createServer();

@@ -13,6 +13,7 @@ export const COMMAND_OPTIONS = {
   trajectory: { run: text, out: text, ...store },
   replay: { repo: text, base: text, sandbox: text, ...store },
   attach: { url: text, as: text, token: text },
+  'fake-model': { port: text, script: text },
   help: {},
 } as const satisfies Record<Exclude<CommandName, 'swegen'>, Options>;
 

@@ -30,6 +30,10 @@ export const COMMAND_USAGE = {
     --url URL                the dashboard (default http://127.0.0.1:3000)
     --as NAME                who you are in the thread (default $USER)
     --token T                the dashboard's token (default DASHBOARD_TOKEN)`,
+  'fake-model': `  fake-model                 a loopback OpenAI-compatible model server that answers from a
+                             script, to try Caravel end to end without a key
+    --port N                 (default 8089); --script FILE (a model script, as scripted:
+                             takes; default: look at the repository, then submit)`,
   help: `  help [COMMAND]             show this text (or one command's)`,
 } as const;
 

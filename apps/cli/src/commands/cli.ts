@@ -162,6 +162,19 @@ const attach: Handler = async ({ positionals, values }, env, io) => {
   return 0;
 };
 
+const fakeModel: Handler = async ({ positionals, values }, _env, io) => {
+  noArguments('fake-model', { positionals, values, help: false });
+  const port = portOption('fake-model', values['port']) ?? 8089;
+  const { serveFakeModel } = await import('./fake-model.command.js');
+  const server = await serveFakeModel({
+    port,
+    ...(values['script'] ? { script: values['script'] } : {}),
+    write: (line) => io.out(`${line}\n`),
+  });
+  io.onSignal(() => void server.close().then(() => process.exit(0)));
+  return 'serving';
+};
+
 const help: Handler = async ({ positionals }, env, io) => {
   const [name] = positionals;
   if (name === undefined) {
@@ -183,6 +196,7 @@ const HANDLERS: Record<Exclude<CommandName, 'swegen'>, Handler> = {
   trajectory,
   replay,
   attach,
+  'fake-model': fakeModel,
   help,
 };
 

@@ -5,7 +5,11 @@ import { createServer } from 'node:net';
  * Fails at once, with what to do, when `port` cannot be listened on: in use (another Caravel?)
  * or not allowed. Checked before the long boot, so nobody waits for a server that cannot listen.
  */
-export async function assertPortFree(host: string, port: number): Promise<void> {
+export async function assertPortFree(
+  host: string,
+  port: number,
+  choose = 'pass --port N (or set PORT)',
+): Promise<void> {
   if (port === 0) return;
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -21,7 +25,7 @@ export async function assertPortFree(host: string, port: number): Promise<void> 
           : `cannot be listened on (${String(code ?? error)})`;
     throw new AppError(
       'CONFIG_INVALID',
-      `port ${port} on ${host} ${why}: stop what holds it, or pass --port N (or set PORT)`,
+      `port ${port} on ${host} ${why}: stop what holds it, or ${choose}`,
       { details: { host, port } },
     );
   });

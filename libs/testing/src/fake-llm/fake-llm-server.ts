@@ -30,11 +30,11 @@ export class FakeLlmServer {
     private readonly port: number,
   ) {}
 
-  /** Starts a server for `flavour` on 127.0.0.1 and a random port. */
-  static async start(flavour: FakeLlmFlavour): Promise<FakeLlmServer> {
+  /** Starts a server for `flavour` on 127.0.0.1 and `port` (default: a random free one). */
+  static async start(flavour: FakeLlmFlavour, port = 0): Promise<FakeLlmServer> {
     // The handler needs the instance, which needs the listening server's port.
     const holder: { instance?: FakeLlmServer } = {};
-    const server = await listen(0, (req, res) => holder.instance?.serve(req, res));
+    const server = await listen(port, (req, res) => holder.instance?.serve(req, res));
     const instance = new FakeLlmServer(flavour, server, (server.address() as AddressInfo).port);
     holder.instance = instance;
     return instance;
@@ -194,9 +194,12 @@ async function record(req: IncomingMessage): Promise<RecordedLlmRequest> {
   };
 }
 
-/** Starts a fake OpenAI Chat Completions server; give `baseUrl` to `ChatOpenAI`'s `configuration`. */
-export function startFakeOpenAi(): Promise<FakeLlmServer> {
-  return FakeLlmServer.start(openAiFlavour);
+/**
+ * Starts a fake OpenAI Chat Completions server on `port` (default: a random free one); give
+ * `baseUrl` to `ChatOpenAI`'s `configuration`.
+ */
+export function startFakeOpenAi(port = 0): Promise<FakeLlmServer> {
+  return FakeLlmServer.start(openAiFlavour, port);
 }
 
 /** Starts a fake Anthropic Messages server; give `baseUrl` to `ChatAnthropic`'s `anthropicApiUrl`. */
