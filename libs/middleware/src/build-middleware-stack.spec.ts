@@ -50,6 +50,7 @@ const SEEDS_ORDER = [
   'model-retry',
   'strip-empty-thinking',
   'model-call-timeout',
+  'message-identity',
 ];
 
 function stackOptions(overrides: Partial<MiddlewareStackOptions> = {}) {
@@ -58,6 +59,7 @@ function stackOptions(overrides: Partial<MiddlewareStackOptions> = {}) {
   const clock = new ManualClock();
   const options: MiddlewareStackOptions = {
     threadId: 't-1',
+    run: { runId: 'run-1', promptMessageId: 'no-prompt-id' },
     ports: {
       agentsFiles: new MapAgentsFinder({}),
       queue: new ScriptedQueue([]),

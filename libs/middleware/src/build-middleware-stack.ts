@@ -1,5 +1,6 @@
 import type { AgentMiddleware } from 'langchain';
 import { ensureNoEmptyMessageMiddleware } from './ensure-no-empty-message.middleware.js';
+import { messageIdentityMiddleware } from './message-identity.middleware.js';
 import { messageQueueMiddleware } from './message-queue.middleware.js';
 import { MIDDLEWARE_ORDER, type MiddlewareName } from './middleware-names.js';
 import { modelCallLimitMiddleware } from './model-call-limit.middleware.js';
@@ -75,6 +76,8 @@ const NO_STATUS: AssistantStatusPort = {
 /** Everything one run's middleware stack needs. */
 export interface MiddlewareStackOptions {
   threadId: string;
+  /** The run and its prompt: the run's answers and calls are identified by their turn in it. */
+  run: { runId: string; promptMessageId: string };
   ports: MiddlewarePorts;
   /** Most model calls one run may make. */
   modelCallLimit: number;
@@ -201,6 +204,7 @@ function builders(o: MiddlewareStackOptions): Builders {
     'strip-empty-thinking': () => stripEmptyThinkingMiddleware({ events: ports.events }),
     'model-call-timeout': () =>
       modelCallTimeoutMiddleware({ timeoutMs: o.modelCallTimeoutMs, clock: ports.clock }),
+    'message-identity': () => messageIdentityMiddleware(o.run),
   };
 }
 

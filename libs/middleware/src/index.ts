@@ -39,6 +39,12 @@ export {
   type ScopedAgentsMdOptions,
 } from './scoped-agents-md.middleware.js';
 export {
+  messageIdentityMiddleware,
+  turnCallId,
+  turnMessageId,
+  type MessageIdentityOptions,
+} from './message-identity.middleware.js';
+export {
   messageQueueMiddleware,
   queuedMessageId,
   renderQueuedMessage,

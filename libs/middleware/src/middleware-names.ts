@@ -6,7 +6,9 @@
  * it must sit: `requery` outside `run-limits`, so
  * every requeried answer is a paid call that passes the budget check, and both outside the
  * fallback and the timeout, which act per call; `model-retry` inside the fallback, so a
- * rate-limited primary waits out its `retry-after` before the fallback is tried.
+ * rate-limited primary waits out its `retry-after` before the fallback is tried; and
+ * `message-identity` innermost, so everything outside it sees Caravel's ids and the provider
+ * gets its own back.
  *
  * LangChain composes `wrapModelCall` / `wrapToolCall` so the first entry is the outermost wrapper,
  * runs `beforeModel` hooks first-to-last and `afterModel` / `afterAgent` hooks last-to-first.
@@ -32,6 +34,7 @@ export const MIDDLEWARE_ORDER = [
   'model-retry',
   'strip-empty-thinking',
   'model-call-timeout',
+  'message-identity',
 ] as const;
 
 /** The name of one middleware of the stack. */

@@ -19,6 +19,7 @@ const LIMIT = 6;
 function agentAt(recursionLimit: number | undefined) {
   const stack = buildMiddlewareStack({
     threadId: 't',
+    run: { runId: 'run-1', promptMessageId: 'no-prompt-id' },
     ports: {
       agentsFiles: new MapAgentsFinder({}),
       queue: new ScriptedQueue([]),

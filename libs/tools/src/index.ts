@@ -30,6 +30,7 @@ export {
   errorObservation,
   isModelCorrectable,
   type CaravelTool,
+  type ToolCallContext,
   type ToolEffect,
   type ToolResult,
   type ToolSpec,

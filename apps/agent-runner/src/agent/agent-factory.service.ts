@@ -145,6 +145,7 @@ export class AgentFactoryService {
     ];
     const middleware = buildMiddlewareStack({
       threadId: inputs.threadId,
+      run: { runId: inputs.runId, promptMessageId: promptMessageId(inputs.runId) },
       ports: {
         agentsFiles: new SandboxAgentsFileFinder(inputs.workspace.sandbox),
         queue: people.following(inputs.queue),

@@ -72,12 +72,16 @@ export async function streamRun(
   const history = snapshot.values?.messages ?? [];
   const promptIndex = history.findIndex((message) => message.id === promptId);
   const resumed = promptIndex >= 0;
+  const closing = resumed ? [] : answersForInterruptedCalls(history);
+  // The run's steps are what follows its prompt: earlier runs' messages come back in the agent's
+  // whole-conversation updates, and the answers closing an interrupted run's calls are that run's.
+  recorder.ignore([...history.slice(0, resumed ? promptIndex + 1 : history.length), ...closing]);
   if (resumed) for (const message of history.slice(promptIndex + 1)) await recorder.record(message);
   const input = resumed
     ? null
     : {
         messages: [
-          ...answersForInterruptedCalls(history),
+          ...closing,
           new HumanMessage({ id: promptId, content: built.openingMessage(run.prompt) }),
         ],
       };

@@ -100,6 +100,16 @@ describe('StepRecorder', () => {
     expect(published[0]?.data.observation).toBe('diff');
   });
 
+  it("never makes steps of an earlier run's messages handed back with the whole conversation", async () => {
+    const { recorder: r, published } = recorder();
+    const earlier = [call('a1', 'execute', { command: 'ls' }), result('a1', 'README.md')];
+    r.ignore(earlier);
+    for (const message of [...earlier, call('b1', 'submit', {}), result('b1', 'diff')])
+      await r.record(message);
+    await r.flush();
+    expect(published.map((p) => [p.data.step, p.data.action])).toEqual([[0, 'submit']]);
+  });
+
   it('gives each step an id derived from the run, the same on a second recording', async () => {
     const first = recorder();
     const second = recorder();

@@ -134,6 +134,17 @@ export class StepRecorder {
     return this.step;
   }
 
+  /**
+   * Messages that are not this run's (what its thread held before the run's prompt): the agent
+   * hands the whole conversation back in some updates, and those messages are never its steps.
+   */
+  ignore(messages: readonly BaseMessage[]): void {
+    for (const message of messages) {
+      const key = messageKey(message);
+      if (key !== undefined) this.seen.add(key);
+    }
+  }
+
   async record(message: BaseMessage): Promise<void> {
     const type = message.getType();
     const key = messageKey(message);

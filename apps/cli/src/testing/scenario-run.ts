@@ -2,6 +2,7 @@ import { trajectoryFromEvents, type Traj } from '@caravel/agent';
 import {
   TriggerReceivedV1,
   runIdForTrigger,
+  type EnvelopeOf,
   type ThreadOptions,
   type TriggerSource,
 } from '@caravel/contracts';
@@ -116,6 +117,19 @@ export async function startScenarioFrom(
   task: { prompt: string; options: ThreadOptions },
   origin: TriggerOrigin,
 ): Promise<StartedScenario> {
+  const { trigger, started } = await scenarioTrigger(task, origin);
+  await pair.bus.publish(TriggerReceivedV1, trigger);
+  return started;
+}
+
+/**
+ * The trigger {@link startScenarioFrom} sends, not sent yet (a test may deliver it more than
+ * once), and the scenario it starts.
+ */
+export async function scenarioTrigger(
+  task: { prompt: string; options: ThreadOptions },
+  origin: TriggerOrigin = SYNTHETIC,
+): Promise<{ trigger: EnvelopeOf<typeof TriggerReceivedV1>; started: StartedScenario }> {
   const repository = await localRepository(SAMPLE_REPO);
   const threadId = randomUUID();
   const trigger = TriggerReceivedV1.create(
@@ -136,8 +150,7 @@ export async function startScenarioFrom(
     },
     { source: 'scenario' },
   );
-  await pair.bus.publish(TriggerReceivedV1, trigger);
-  return { threadId, runId: runIdForTrigger(trigger.id), repository };
+  return { trigger, started: { threadId, runId: runIdForTrigger(trigger.id), repository } };
 }
 
 /** Sends a follow-up on a thread as a person in a source channel would; returns its run id. */
@@ -184,6 +197,19 @@ export async function runScenario(
 ): Promise<ScenarioOutcome> {
   const started = await startScenario(pair, task);
   return scenarioOutcome(pair, started, started.runId, task.timeoutMs);
+}
+
+/** The thread's next run: one that is not among `known` and did not join another (`merged`). */
+export async function nextRun(
+  pair: PlatformPair,
+  threadId: string,
+  known: readonly string[],
+): Promise<RunRow> {
+  const runs = new RunRepository(pair.database.db);
+  return until(async () => {
+    const all = await runs.listByThread(threadId);
+    return all.find((run) => !known.includes(run.id) && run.status !== 'merged');
+  }, `a new run on thread ${threadId}`);
 }
 
 /** Polls `probe` every 100 ms until it returns a value; fails naming `what` after a minute. */

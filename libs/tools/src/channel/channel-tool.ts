@@ -12,9 +12,9 @@ import { wrapUntrusted } from './untrusted-content.js';
 export function defineChannelTool<S extends z.ZodType, O>(spec: ToolSpec<S, O>): CaravelTool<O> {
   return defineTool({
     ...spec,
-    async run(input) {
+    async run(input, call) {
       try {
-        return await spec.run(input);
+        return await spec.run(input, call);
       } catch (error) {
         throw asObservableError(spec.name, error);
       }

@@ -6,7 +6,7 @@ import {
 } from '@langchain/core/tools';
 import type { z } from 'zod';
 
-import type { CaravelTool, ToolResult } from './tool-definition.js';
+import type { CaravelTool, ToolCallContext, ToolResult } from './tool-definition.js';
 
 /**
  * A {@link CaravelTool} as a LangChain structured tool. The model sees the tool's JSON Schema;
@@ -38,7 +38,7 @@ export class CaravelLangChainTool extends StructuredTool<z.ZodType> {
       if (!(error instanceof ToolInputParsingException)) throw error;
       const args = isToolCall(arg) ? arg.args : arg;
       const id = isToolCall(arg) ? arg.id : configArg?.toolCall?.id;
-      return formatResult(this.name, await this.tool.invoke(args), id);
+      return formatResult(this.name, await this.tool.invoke(args, callOf(id)), id);
     }
   }
 
@@ -47,8 +47,13 @@ export class CaravelLangChainTool extends StructuredTool<z.ZodType> {
     _runManager?: unknown,
     config?: ToolRunnableConfig,
   ): Promise<ToolMessage | string> {
-    return formatResult(this.name, await this.tool.invoke(arg), config?.toolCall?.id);
+    const id = config?.toolCall?.id;
+    return formatResult(this.name, await this.tool.invoke(arg, callOf(id)), id);
   }
+}
+
+function callOf(id: string | undefined): ToolCallContext {
+  return id === undefined ? {} : { callId: id };
 }
 
 /** Adapts a list of tools for a LangChain / deepagents agent. */

@@ -78,6 +78,21 @@ describe('toLangChainTools', () => {
     });
   });
 
+  it('tells the tool which call it runs for', async () => {
+    const calls: unknown[] = [];
+    const tool = defineTool({
+      name: 'echo',
+      description: 'Echo the text.',
+      effect: 'read',
+      input: z.strictObject({ text: z.string() }),
+      run: (_input, context) => Promise.resolve(calls.push(context)),
+      observe: () => 'ok',
+    });
+    const [adapted] = toLangChainTools([tool]);
+    await adapted!.invoke(call({ text: 'hi' }));
+    expect(calls).toEqual([{ callId: 'call-1' }]);
+  });
+
   it('answers schema-invalid arguments with an error ToolMessage instead of throwing', async () => {
     const [tool] = toLangChainTools([echoTool()]);
     const message = await tool!.invoke(call({ text: 42 }));

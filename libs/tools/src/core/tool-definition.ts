@@ -12,6 +12,15 @@ export type ToolResult<O> =
   | { ok: true; output: O; observation: string }
   | { ok: false; error: AppError; observation: string };
 
+/** The call a tool runs for, as the agent made it. */
+export interface ToolCallContext {
+  /**
+   * Caravel's id of the call (its run, turn and place in the turn, never the provider's): the
+   * same when a resumed run makes the call again, so side effects key their idempotency on it.
+   */
+  readonly callId?: string;
+}
+
 /**
  * A curated tool, independent of any agent framework: validated input in, typed output and the
  * observation text the model reads out. {@link toLangChainTool} adapts it for LangChain agents.
@@ -27,7 +36,7 @@ export interface CaravelTool<O = unknown> {
    * not retryable) resolve as `ok: false` with an explanatory observation; anything else (a
    * sandbox that is down, a bug) rejects, so the middleware stack decides what happens to the run.
    */
-  invoke(raw: unknown): Promise<ToolResult<O>>;
+  invoke(raw: unknown, call?: ToolCallContext): Promise<ToolResult<O>>;
 }
 
 /** The parts a tool is written from. */
@@ -36,7 +45,7 @@ export interface ToolSpec<S extends z.ZodType, O> {
   description: string;
   effect: ToolEffect;
   input: S;
-  run(input: z.output<S>): Promise<O>;
+  run(input: z.output<S>, call: ToolCallContext): Promise<O>;
   /** Renders the output as the text the model reads. */
   observe(output: O): string;
 }
@@ -48,11 +57,11 @@ export function defineTool<S extends z.ZodType, O>(spec: ToolSpec<S, O>): Carave
     description: spec.description,
     effect: spec.effect,
     input: spec.input,
-    async invoke(raw: unknown): Promise<ToolResult<O>> {
+    async invoke(raw: unknown, call: ToolCallContext = {}): Promise<ToolResult<O>> {
       const parsed = spec.input.safeParse(raw ?? {});
       if (!parsed.success) return failure(invalidInput(spec.name, parsed.error));
       try {
-        const output = await spec.run(parsed.data);
+        const output = await spec.run(parsed.data, call);
         return { ok: true, output, observation: spec.observe(output) };
       } catch (error) {
         if (isModelCorrectable(error)) return failure(error);

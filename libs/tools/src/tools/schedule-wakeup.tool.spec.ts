@@ -69,6 +69,24 @@ describe('schedule_thread_wakeup', () => {
     expect(resumed.asked[0]).not.toHaveProperty('prompt');
   });
 
+  it("keys a call on Caravel's id of it: made again by a resumed run it shares its key, another call does not", async () => {
+    const first = recording([scheduled(9), scheduled(8)]);
+    const tool = scheduleThreadWakeupTool(first);
+    await tool.invoke({ delay_minutes: 10 }, { callId: 'call_3fa2b1c4d5e6_4_0' });
+    await tool.invoke({ delay_minutes: 10 }, { callId: 'call_3fa2b1c4d5e6_7_0' });
+
+    const resumed = recording([scheduled(9)]);
+    await scheduleThreadWakeupTool(resumed).invoke(
+      { delay_minutes: 10 },
+      { callId: 'call_3fa2b1c4d5e6_7_0' },
+    );
+    expect(first.asked.map((request) => request.idempotencyKey)).toEqual([
+      'call:call_3fa2b1c4d5e6_4_0',
+      'call:call_3fa2b1c4d5e6_7_0',
+    ]);
+    expect(resumed.asked[0]?.idempotencyKey).toBe('call:call_3fa2b1c4d5e6_7_0');
+  });
+
   it('refuses clearly once the budget is spent', async () => {
     const message =
       'This thread already has 10 wakeups since the last message from a person; no more until someone writes.';

@@ -37,9 +37,11 @@ export interface WakeupScheduler {
  * job): after the delay its thread gets a message (the prompt, or a reminder) that starts a new
  * run, or reaches the running one before its next model call. At most {@link WAKEUP_BUDGET} per
  * message from a person; past that the call is refused (`FORBIDDEN`, `details.reason:
- * budget_exhausted`) with dispatch's explanation. Each call carries an idempotency key made of
- * its arguments and how often this run made the same call, so a run resumed from its checkpoint
- * that repeats a call does not schedule a second wakeup.
+ * budget_exhausted`) with dispatch's explanation. Each call carries an idempotency key: its call
+ * id (Caravel's: the run's turn and the call's place in it), so a run resumed from its checkpoint
+ * that makes the call again does not schedule a second wakeup, while another call with the same
+ * arguments does. Without a call id, the key is made of the arguments and how often this run made
+ * the same call.
  */
 export function scheduleThreadWakeupTool(scheduler: WakeupScheduler): CaravelTool<ScheduledWakeup> {
   const repeats = new Map<string, number>();
@@ -66,7 +68,7 @@ export function scheduleThreadWakeupTool(scheduler: WakeupScheduler): CaravelToo
         .optional()
         .describe('What to tell yourself when woken: what to check and what to do next.'),
     }),
-    run: async (input) => {
+    run: async (input, call) => {
       const basis = createHash('sha256')
         .update(`${input.delay_minutes}\n${input.prompt ?? ''}`)
         .digest('hex')
@@ -76,7 +78,7 @@ export function scheduleThreadWakeupTool(scheduler: WakeupScheduler): CaravelToo
       const answer = await scheduler.schedule({
         delayMinutes: input.delay_minutes,
         ...(input.prompt ? { prompt: input.prompt } : {}),
-        idempotencyKey: `${basis}:${occurrence}`,
+        idempotencyKey: call.callId ? `call:${call.callId}` : `${basis}:${occurrence}`,
       });
       if (!answer.scheduled) {
         throw new AppError('FORBIDDEN', `No wakeup scheduled: ${answer.message}`, {

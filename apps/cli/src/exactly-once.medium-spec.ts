@@ -1,0 +1,176 @@
+import { RunEventRepository } from '@caravel/db';
+import type { FakeLlmReply, RecordedLlmRequest } from '@caravel/testing';
+import { expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { describeEachPair, type PlatformPair } from './testing/platform-pairs.js';
+import {
+  nextRun,
+  scenarioOutcome,
+  sendFollowUp,
+  startScenario,
+  until,
+} from './testing/scenario-run.js';
+import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './testing/suite-fixtures.js';
+
+// Exactly once, on Caravel's own identities, on both pairs: answers and calls are keyed on (run,
+// turn, call), so a provider that numbers its ids from 1 again after a restart changes nothing
+// (issue 23 item 3); and a run's steps are its own, never its thread's earlier runs' (issue 23
+// item 4).
+const MODEL = { model: 'openai-compatible:exactly-once-model' };
+const fake = fakeOpenAiForFile();
+
+const execute = (command: string): FakeLlmReply => ({
+  toolCalls: [{ name: 'execute', args: { command } }],
+});
+const SUBMIT: FakeLlmReply = { toolCalls: [{ name: 'submit', args: {} }] };
+
+interface ChatMessage {
+  role: string;
+  content: unknown;
+}
+
+function messagesOf(request: RecordedLlmRequest): ChatMessage[] {
+  const messages = request.body?.['messages'];
+  return Array.isArray(messages) ? (messages as ChatMessage[]) : [];
+}
+
+/** A turn's answer: the same every time, or made when it is asked for. */
+type Answer = FakeLlmReply | (() => FakeLlmReply);
+
+/** `first` the first time the turn is asked for, `then` every later time. */
+function firstThen(first: FakeLlmReply, then: FakeLlmReply): Answer {
+  let asked = false;
+  return () => {
+    if (asked) return then;
+    asked = true;
+    return first;
+  };
+}
+
+/**
+ * A stand-in model that answers each run from its own script: the run is the one whose prompt
+ * the conversation holds last, its turn how many answers follow that prompt. Nothing is queued,
+ * so a test that fails leaves no answer behind for the next one.
+ */
+function answerByPrompt(scripts: Record<string, Answer[]>) {
+  return (request: RecordedLlmRequest): FakeLlmReply => {
+    const messages = messagesOf(request);
+    let prompt = -1;
+    let script: Answer[] = [];
+    messages.forEach((message, index) => {
+      if (message.role !== 'user') return;
+      for (const [marker, replies] of Object.entries(scripts)) {
+        if (JSON.stringify(message.content).includes(marker)) [prompt, script] = [index, replies];
+      }
+    });
+    const turn = messages.slice(prompt + 1).filter((m) => m.role === 'assistant').length;
+    const answer = script[turn] ?? {
+      error: { status: 500, message: `no answer for turn ${turn}` },
+    };
+    return typeof answer === 'function' ? answer() : answer;
+  };
+}
+
+const actionsOf = (traj: { trajectory: { action: string }[] }) =>
+  traj.trajectory.map((step) => step.action);
+
+async function eventsOf(pair: PlatformPair, threadId: string, runId: string, type: string) {
+  const events = await new RunEventRepository(pair.database.db).listByThread(threadId);
+  return events.filter((event) => event.runId === runId && event.type === type);
+}
+
+await describeEachPair('exactly once, on Caravel identities', (kind) => {
+  const pair = pairForSuite(kind, () => ({ OPENAI_COMPATIBLE_BASE_URL: fake().baseUrl }));
+
+  it(
+    "a follow-up run's events and .traj hold its own steps only",
+    async () => {
+      const a = `first task ${randomUUID()}`;
+      const b = `second task ${randomUUID()}`;
+      fake().respondWith(
+        answerByPrompt({
+          [a]: [execute('echo a1 > a1.txt'), execute('echo a2 > a2.txt'), SUBMIT],
+          [b]: [execute('echo b > b.txt'), SUBMIT],
+        }),
+      );
+      const started = await startScenario(pair(), { prompt: a, options: MODEL });
+      const first = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
+      expect(first.run.exitStatus).toBe('submitted');
+
+      await sendFollowUp(pair(), started.threadId, b, 'synthetic');
+      const next = await nextRun(pair(), started.threadId, [started.runId]);
+      const second = await scenarioOutcome(pair(), started, next.id, SLOW_RUN_TIMEOUT_MS);
+
+      expect(second.run.exitStatus).toBe('submitted');
+      expect(actionsOf(second.traj)).toEqual(['execute {"command":"echo b > b.txt"}', 'submit']);
+      expect(await eventsOf(pair(), started.threadId, next.id, 'evt.run.step')).toHaveLength(2);
+      expect(actionsOf(first.traj)).toHaveLength(3);
+    },
+    SLOW_RUN_TIMEOUT_MS * 2,
+  );
+
+  it(
+    "a follow-up run executes its calls when a restarted provider repeats the first run's ids",
+    async () => {
+      const a = `first task ${randomUUID()}`;
+      const b = `second task ${randomUUID()}`;
+      fake().respondWith(
+        answerByPrompt({
+          [a]: [execute('echo a > a.txt'), SUBMIT],
+          [b]: [execute('echo b > b.txt'), SUBMIT],
+        }),
+      );
+      await fake().restart();
+      const started = await startScenario(pair(), { prompt: a, options: MODEL });
+      await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
+
+      // The provider starts over: run B's answers and calls get the ids run A's got.
+      await fake().restart();
+      await sendFollowUp(pair(), started.threadId, b, 'synthetic');
+      const next = await nextRun(pair(), started.threadId, [started.runId]);
+      const second = await scenarioOutcome(pair(), started, next.id, SLOW_RUN_TIMEOUT_MS);
+
+      expect(second.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+      expect(second.traj.info.submission).toContain('b.txt');
+      expect(actionsOf(second.traj)).toEqual(['execute {"command":"echo b > b.txt"}', 'submit']);
+    },
+    SLOW_RUN_TIMEOUT_MS * 2,
+  );
+
+  it(
+    'a run whose provider restarts mid-run, repeating its ids, executes every call',
+    async () => {
+      const prompt = `write two files ${randomUUID()}`;
+      fake().respondWith(
+        answerByPrompt({
+          [prompt]: [
+            execute('echo one > one.txt'),
+            // In flight when the provider restarts: the run asks again and gets its answer,
+            // under the ids the first answer had.
+            firstThen({ text: 'still thinking', delayMs: 600_000 }, execute('echo two > two.txt')),
+            SUBMIT,
+          ],
+        }),
+      );
+      const before = fake().requests.length;
+      await fake().restart();
+      const started = await startScenario(pair(), { prompt, options: MODEL });
+      await until(
+        () => Promise.resolve(fake().requests.length >= before + 2 ? true : undefined),
+        'the second model call',
+      );
+      await fake().restart();
+      const out = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
+
+      expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+      expect(out.traj.info.submission).toContain('one.txt');
+      expect(out.traj.info.submission).toContain('two.txt');
+      expect(actionsOf(out.traj)).toEqual([
+        'execute {"command":"echo one > one.txt"}',
+        'execute {"command":"echo two > two.txt"}',
+        'submit',
+      ]);
+    },
+    SLOW_RUN_TIMEOUT_MS,
+  );
+});
