@@ -1,5 +1,6 @@
 import {
   RunNoticeRepository,
+  RunRepository,
   ThreadMessageRepository,
   ThreadPlanRepository,
   ThreadRepository,
@@ -43,6 +44,7 @@ export class AgentRunnerModule {
         repositoryProvider(ThreadPlanRepository),
         repositoryProvider(UserInstructionsRepository),
         repositoryProvider(RunNoticeRepository),
+        repositoryProvider(RunRepository),
         SandboxLossNotice,
         RunIntegrationsService,
       ],

@@ -1,21 +1,24 @@
-import { RunEventRepository } from '@caravel/db';
+import { StartRunV1, TriggerReceivedV1 } from '@caravel/contracts';
+import { RunEventRepository, RunQueueRepository, RunRepository } from '@caravel/db';
+import { DispatchService } from '@caravel/dispatch';
 import type { FakeLlmReply, RecordedLlmRequest } from '@caravel/testing';
-import { expect, it } from '@jest/globals';
+import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { describeEachPair, type PlatformPair } from './testing/platform-pairs.js';
 import {
   nextRun,
   scenarioOutcome,
+  scenarioTrigger,
   sendFollowUp,
   startScenario,
   until,
 } from './testing/scenario-run.js';
 import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './testing/suite-fixtures.js';
 
-// Exactly once, on Caravel's own identities, on both pairs: answers and calls are keyed on (run,
-// turn, call), so a provider that numbers its ids from 1 again after a restart changes nothing
-// (issue 23 item 3); and a run's steps are its own, never its thread's earlier runs' (issue 23
-// item 4).
+// Exactly once, on Caravel's own identities, on both pairs: a run executes once however often its
+// start comes (issue 13 item 5); answers and calls are keyed on (run, turn, call), so a provider
+// that numbers its ids from 1 again after a restart changes nothing (issue 23 item 3); and a
+// run's steps are its own, never its thread's earlier runs' (issue 23 item 4).
 const MODEL = { model: 'openai-compatible:exactly-once-model' };
 const fake = fakeOpenAiForFile();
 
@@ -23,6 +26,7 @@ const execute = (command: string): FakeLlmReply => ({
   toolCalls: [{ name: 'execute', args: { command } }],
 });
 const SUBMIT: FakeLlmReply = { toolCalls: [{ name: 'submit', args: {} }] };
+const BROKEN: FakeLlmReply = { error: { status: 500, message: 'upstream broke' } };
 
 interface ChatMessage {
   role: string;
@@ -69,6 +73,14 @@ function answerByPrompt(scripts: Record<string, Answer[]>) {
     };
     return typeof answer === 'function' ? answer() : answer;
   };
+}
+
+/** The model calls made since `from` whose conversation holds `marker` and not `unless`. */
+function callsAbout(from: number, marker: string, unless: string): number {
+  return fake()
+    .requests.slice(from)
+    .map((request) => JSON.stringify(request.body?.['messages'] ?? ''))
+    .filter((sent) => sent.includes(marker) && !sent.includes(unless)).length;
 }
 
 const actionsOf = (traj: { trajectory: { action: string }[] }) =>
@@ -170,6 +182,79 @@ await describeEachPair('exactly once, on Caravel identities', (kind) => {
         'execute {"command":"echo two > two.txt"}',
         'submit',
       ]);
+    },
+    SLOW_RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'a start command that comes again for a run that ended runs nothing',
+    async () => {
+      const a = `failing task ${randomUUID()}`;
+      const b = `next task ${randomUUID()}`;
+      fake().respondWith(answerByPrompt({ [a]: [BROKEN], [b]: [SUBMIT] }));
+      const started = await startScenario(pair(), { prompt: a, options: MODEL });
+      const first = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
+      expect(first.run.exitStatus).toBe('exit_api');
+      const from = fake().requests.length;
+
+      // The run's start as dispatch published it, published again as a new message: what a
+      // republish after the bus's duplicate window is.
+      const queued = await new RunQueueRepository(pair().database.db).get(started.runId);
+      const again = StartRunV1.create(StartRunV1.dataSchema.parse(queued?.command), {
+        source: 'scenario',
+      });
+      await pair().bus.publish(StartRunV1, again);
+      // The thread's next run comes after it in the thread's order: once it ends, the runner
+      // has handled the start that came again.
+      await sendFollowUp(pair(), started.threadId, b, 'synthetic');
+      const next = await nextRun(pair(), started.threadId, [started.runId]);
+      const second = await scenarioOutcome(pair(), started, next.id, SLOW_RUN_TIMEOUT_MS);
+
+      expect(second.run.exitStatus).toBe('submitted');
+      expect(callsAbout(from, a, b)).toBe(0);
+      expect(
+        await eventsOf(pair(), started.threadId, started.runId, 'evt.run.started'),
+      ).toHaveLength(1);
+      expect(await new RunRepository(pair().database.db).get(started.runId)).toMatchObject({
+        status: 'failed',
+        exitStatus: 'exit_api',
+      });
+    },
+    SLOW_RUN_TIMEOUT_MS * 2,
+  );
+
+  it(
+    'a trigger delivered again while its run waits to start publishes no second start',
+    async () => {
+      const prompt = `delivered twice ${randomUUID()}`;
+      fake().respondWith(answerByPrompt({ [prompt]: [SUBMIT] }));
+      const { trigger, started } = await scenarioTrigger({ prompt, options: MODEL });
+      const { threadId } = started;
+      // A runner holds the thread (another run of it, say): the new run stays admitted, unstarted.
+      const leases = pair().bus.leases;
+      const held = await leases.acquire(`thread.${threadId}`, 'another-runner', 600_000);
+      const publish = jest.spyOn(pair().bus, 'publish');
+      const starts = () =>
+        publish.mock.calls.filter(
+          ([definition, envelope]) =>
+            definition === StartRunV1 &&
+            (envelope.data as { threadId?: string }).threadId === threadId,
+        ).length;
+      try {
+        await pair().bus.publish(TriggerReceivedV1, trigger);
+        await until(() => Promise.resolve(starts() > 0 ? true : undefined), 'the first start');
+
+        // The same trigger handled again, as after the bus's duplicate window (a Slack retry).
+        await pair().host.app.get(DispatchService, { strict: false }).onTrigger(trigger);
+        expect(starts()).toBe(1);
+      } finally {
+        publish.mockRestore();
+        if (held) await leases.release(held);
+      }
+      // Once the thread is free, the run starts from the one start it has, once.
+      const out = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
+      expect(out.run.exitStatus).toBe('submitted');
+      expect(await eventsOf(pair(), threadId, started.runId, 'evt.run.started')).toHaveLength(1);
     },
     SLOW_RUN_TIMEOUT_MS,
   );

@@ -2,9 +2,9 @@ import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
 import { CaravelContext } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { RunExecutorService } from '../services/run-executor.service.js';
+import { RunExecutorService, START_ACK_WAIT_MS } from '../services/run-executor.service.js';
 
-/** `cmd.run.start`: one run per thread at a time, in order per thread. */
+/** `cmd.run.start`: one run per thread at a time, in order per thread, each run once. */
 @Controller()
 export class StartRunHandler {
   constructor(@Inject(RunExecutorService) private readonly executor: RunExecutorService) {}
@@ -12,7 +12,7 @@ export class StartRunHandler {
   @EventPattern<string>(StartRunV1.pattern, {
     durable: 'agent-runner',
     ordered: true,
-    ackWaitMs: 30_000,
+    ackWaitMs: START_ACK_WAIT_MS,
   })
   async handle(
     @Payload() envelope: EnvelopeOf<typeof StartRunV1>,

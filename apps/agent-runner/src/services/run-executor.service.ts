@@ -12,8 +12,8 @@ import {
   type StartRunV1,
 } from '@caravel/contracts';
 import type { ReplyChannel } from '@caravel/tools';
-import { AppError, isAppError } from '@caravel/errors';
-import { ThreadMessageRepository } from '@caravel/db';
+import { isAppError } from '@caravel/errors';
+import { RunRepository, ThreadMessageRepository, type RunRow } from '@caravel/db';
 import { MessagePublisher, type Bus, type Lease, type Subscription } from '@caravel/messaging';
 import type { MessageQueue, MiddlewareEvent, QueuedMessage } from '@caravel/middleware';
 import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
@@ -25,6 +25,7 @@ import { AttemptsService } from './attempts.service.js';
 import { runHumanCommand } from './human-commands.js';
 import { concludeFailure, concludeStream, type StreamEnding } from './conclude-stream.js';
 import { InterruptWatch, listenForInterrupts } from './interrupt-watch.js';
+import { RunClaims } from './run-claims.js';
 import { LiveOutput } from '../agent/live-output.js';
 import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
 import { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
@@ -32,8 +33,15 @@ import { StepRecorder } from '../agent/step-recorder.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
 
-/** A dead runner's lease frees its thread this long after its last renewal. */
-const LEASE_TTL_MS = 30_000;
+/** How long a start command may go without a sign of life before the bus delivers it again. */
+export const START_ACK_WAIT_MS = 30_000;
+
+/**
+ * A dead runner's lease frees its thread this long after its last renewal: well within the start
+ * command's ack wait, so the command its death sends back finds the lease expired and resumes
+ * the run, while a start that finds the lease live is a duplicate of a run being worked on.
+ */
+const LEASE_TTL_MS = START_ACK_WAIT_MS - 10_000;
 
 function eventId(runId: string, what: string): string {
   return uuidV5(`${what}:${runId}`, CARAVEL_NAMESPACE);
@@ -49,6 +57,9 @@ function carriedSubmission(submission: string | null): { submission?: string | n
 }
 
 type StartRunData = DataOf<typeof StartRunV1>;
+
+/** What `evt.run.finished` says about a run, recorded on the run before it is published. */
+type RunEnding = DataOf<typeof RunFinishedV1>;
 
 /**
  * Who asked for the run, as `source:id` (the identity plan approval and ownership use). A run of
@@ -99,6 +110,7 @@ interface RunContext {
 @Injectable()
 export class RunExecutorService {
   private readonly log = new Logger('RunExecutor');
+  private readonly claims: RunClaims;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -111,19 +123,27 @@ export class RunExecutorService {
     @Inject(AttemptsService) private readonly attempts: AttemptsService,
     @Inject(RunIntegrationsService) private readonly integrations: RunIntegrationsService,
     @Inject(SandboxLossNotice) private readonly sandboxLoss: SandboxLossNotice,
-  ) {}
+    @Inject(RunRepository) private readonly runs: RunRepository,
+  ) {
+    this.claims = new RunClaims(bus.leases, runs, runtime.name, LEASE_TTL_MS);
+  }
 
+  /**
+   * Runs the command's run once: a start for a run that has ended, or that a live runner holds,
+   * is acknowledged without running anything (see {@link RunClaims}).
+   */
   async execute(
     command: EnvelopeOf<typeof StartRunV1>,
     heartbeat: () => Promise<void>,
   ): Promise<void> {
     const { threadId, runId } = command.data;
-    const lease = await this.bus.leases.acquire(
-      `thread.${threadId}`,
-      this.runtime.name,
-      LEASE_TTL_MS,
-    );
-    if (!lease) throw new AppError('LEASE_HELD', `thread ${threadId} already has an active run`);
+    const claim = await this.claims.claim(threadId, runId);
+    if (claim.kind === 'held') {
+      this.log.log(`run ${runId}: ${claim.holder} works on it; this start is a duplicate, not run`);
+      return;
+    }
+    if (claim.kind === 'ended') return this.alreadyEnded(command, claim.run);
+    const { lease } = claim;
     const options = (what: string) => ({
       ...causedBy(command, this.runtime.name),
       id: eventId(runId, what),
@@ -142,23 +162,42 @@ export class RunExecutorService {
     try {
       const conclusion = await this.run(command, heartbeat, announce);
       await announce();
-      await this.publisher.publish(
-        RunFinishedV1,
-        {
-          threadId,
-          runId,
-          outcome: outcomeOf(conclusion),
-          exitStatus: conclusion.exitStatus,
-          summary: conclusion.observation.slice(0, 4000),
-          ...carriedSubmission(conclusion.submission),
-        },
-        options('finished'),
-      );
+      const ending: RunEnding = {
+        threadId,
+        runId,
+        outcome: outcomeOf(conclusion),
+        exitStatus: conclusion.exitStatus,
+        summary: conclusion.observation.slice(0, 4000),
+        ...carriedSubmission(conclusion.submission),
+      };
+      // Recorded before it goes out: from here on, a start for this run runs nothing.
+      await this.runs.recordConclusion(runId, ending);
+      await this.publisher.publish(RunFinishedV1, ending, options('finished'));
     } finally {
       clearInterval(keepAlive);
       await this.sandboxes.release(threadId);
       await this.bus.leases.release(lease).catch(() => false);
     }
+  }
+
+  /**
+   * A start for a run that has ended runs nothing. A runner that concluded the run but died before
+   * dispatch recorded its end left the ending on the run: it goes out again (same id).
+   */
+  private async alreadyEnded(command: EnvelopeOf<typeof StartRunV1>, run: RunRow): Promise<void> {
+    const ending = RunFinishedV1.dataSchema.safeParse(run.conclusion);
+    if (run.finishedAt === null && ending.success) {
+      await this.publisher.publish(RunFinishedV1, ending.data, {
+        ...causedBy(command, this.runtime.name),
+        id: eventId(run.id, 'finished'),
+      });
+      this.log.log(
+        `run ${run.id} was concluded before: its ending is published again, not the run`,
+      );
+      return;
+    }
+    const how = run.exitStatus ? `${run.status}, ${run.exitStatus}` : run.status;
+    this.log.log(`run ${run.id} has ended (${how}): this start is acknowledged, nothing run`);
   }
 
   private async run(

@@ -46,8 +46,8 @@ export class AdmissionService {
 
   /**
    * Queues a run that holds its thread and admits what fits. Its command is published when it
-   * is admitted (now or, for a repeated request of an admitted run, again: the command id is
-   * the run id, so the bus drops the copy); a run left waiting is told its position once.
+   * is admitted, once: a repeated request (a trigger delivered again, the same comment under a
+   * new delivery id) publishes nothing more. A run left waiting is told its position once.
    */
   async request(run: RunRequest, cause: Omit<EnvelopeOptions, 'id'>): Promise<void> {
     const runId = run.command.runId;
@@ -106,8 +106,24 @@ export class AdmissionService {
     for (const run of runs) await this.publish(run, cause);
   }
 
+  /**
+   * Publishes an admitted run's start command unless it was published before. The publication
+   * is claimed in the database first, so no second start is ever published for a run (the bus's
+   * duplicate window is minutes long; a Slack retry comes hours later); a claim whose publish
+   * failed is given back. A process that dies between claim and publish leaves a run that never
+   * starts: the reconcile sweep ends it (`exit_not_started`).
+   */
   private async publish(run: RunQueueRow, cause: Omit<EnvelopeOptions, 'id'>): Promise<void> {
+    if (!(await this.queue.claimStartPublication(run.runId, this.clock.now()))) {
+      this.log.log(`run ${run.runId}: its start was published before, not again`);
+      return;
+    }
     const command = StartRunV1.dataSchema.parse(run.command);
-    await this.publisher.publish(StartRunV1, command, { ...cause, id: run.runId });
+    try {
+      await this.publisher.publish(StartRunV1, command, { ...cause, id: run.runId });
+    } catch (error) {
+      await this.queue.releaseStartPublication(run.runId);
+      throw error;
+    }
   }
 }

@@ -17,17 +17,7 @@ import type { RunNotifierService } from '../replies/run-notifier.service.js';
 import type { AdmissionService, RunRequest } from './admission.service.js';
 import type { InterruptNotifier } from './interrupt-notifier.js';
 import { DispatchService, followUpRunId } from './dispatch.service.js';
-
-/** A double whose every method must be stubbed: an unexpected call fails loudly. */
-function strict<T extends object>(stubs: Partial<Record<keyof T, unknown>>): T {
-  return new Proxy(stubs, {
-    get(target, key) {
-      if (key in target) return target[key as keyof T];
-      if (key === 'then') return undefined;
-      throw new Error(`unexpected call: ${String(key)}`);
-    },
-  }) as T;
-}
+import { strict } from '../testing/strict-double.js';
 
 function run(overrides: Partial<RunRow> = {}): RunRow {
   return {
@@ -42,6 +32,8 @@ function run(overrides: Partial<RunRow> = {}): RunRow {
     startedAt: null,
     finishedAt: null,
     heartbeatAt: null,
+    concludedAt: null,
+    conclusion: null,
     ...overrides,
   };
 }

@@ -12,6 +12,7 @@ function waiting(runId: string, repositoryKey: string, userKey: string, second: 
     command: {},
     enqueuedAt: at(second),
     admittedAt: null,
+    startPublishedAt: null,
   } satisfies RunQueueRow;
 }
 

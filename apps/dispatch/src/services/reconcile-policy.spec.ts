@@ -18,6 +18,8 @@ function run(overrides: Partial<RunRow>): RunRow {
     startedAt: minutesAgo(100),
     finishedAt: null,
     heartbeatAt: null,
+    concludedAt: null,
+    conclusion: null,
     ...overrides,
   };
 }

@@ -148,6 +148,16 @@ export type Run = {
    * Last sign of life: admission, the runner's start and each step (the reconcile sweep reads it).
    */
   heartbeat_at: Timestamp | null;
+  /**
+   * When the runner concluded the run (written once, before it publishes the ending): a start
+   * command for a concluded run is never run again.
+   */
+  concluded_at: Timestamp | null;
+  /**
+   * The ending the runner published (`evt.run.finished`'s data), published again by a start that
+   * finds the run concluded but not yet finished.
+   */
+  conclusion: unknown | null;
 };
 export type RunEvent = {
   id: string;
@@ -172,6 +182,10 @@ export type RunQueueEntry = {
   command: unknown;
   enqueued_at: Generated<Timestamp>;
   admitted_at: Timestamp | null;
+  /**
+   * When dispatch published the run's start command: claimed once, so it is published once.
+   */
+  start_published_at: Timestamp | null;
 };
 export type Sandbox = {
   id: string;

@@ -125,6 +125,34 @@ await describeEachDatabase(
         const results = await Promise.all([decide(), decide(), decide(), decide()]);
         expect(results.filter(Boolean)).toHaveLength(2);
       });
+
+      it('lets one of many claimants publish an admitted run start, and again only once given back', async () => {
+        const { id, threadId } = await newRun();
+        await queue.enqueue({ runId: id, threadId, repositoryKey: 'r', userKey: 'u', command: {} });
+        expect(await queue.claimStartPublication(id)).toBe(false); // not admitted yet
+        await queue.admit(id, t(5));
+
+        const claims = await Promise.all(
+          [0, 1, 2, 3].map(() => queue.claimStartPublication(id, t(6))),
+        );
+        expect(claims.filter(Boolean)).toHaveLength(1);
+        expect((await queue.get(id))?.startPublishedAt).toEqual(t(6));
+
+        await queue.releaseStartPublication(id);
+        expect(await queue.claimStartPublication(id, t(7))).toBe(true);
+        expect(await queue.claimStartPublication(id, t(8))).toBe(false);
+      });
+    });
+
+    describe('run conclusions', () => {
+      it("records a runner's conclusion and ending once", async () => {
+        const { id } = await newRun();
+        const ending = { runId: id, outcome: 'completed', exitStatus: 'submitted', summary: 'ok' };
+        expect(await runs.recordConclusion(id, ending, t(40))).toBe(true);
+        expect(await runs.recordConclusion(id, { ...ending, summary: 'again' }, t(41))).toBe(false);
+        expect(await runs.get(id)).toMatchObject({ concludedAt: t(40), conclusion: ending });
+        expect(await runs.recordConclusion(randomUUID(), ending)).toBe(false);
+      });
     });
 
     describe('heartbeats and stale runs', () => {

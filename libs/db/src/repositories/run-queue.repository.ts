@@ -14,6 +14,8 @@ export interface RunQueueRow {
   command: unknown;
   enqueuedAt: Date;
   admittedAt: Date | null;
+  /** When the run's start command was published (claimed); null before. */
+  startPublishedAt: Date | null;
 }
 
 export interface NewRunQueueEntry {
@@ -59,6 +61,7 @@ function toRow(row: Selectable<RunQueueEntry>): RunQueueRow {
     command: typeof row.command === 'string' ? JSON.parse(row.command) : row.command,
     enqueuedAt: row.enqueued_at,
     admittedAt: row.admitted_at,
+    startPublishedAt: row.start_published_at,
   };
 }
 
@@ -169,6 +172,35 @@ export class RunQueueRepository {
       .returning('id')
       .executeTakeFirst();
     return run !== undefined;
+  }
+
+  /**
+   * Claims the publication of an admitted run's start command: true for the one caller that may
+   * publish it, false once it was claimed (a run's start is published once, never again).
+   */
+  async claimStartPublication(
+    runId: string,
+    at?: Date,
+    executor: Executor = this.db,
+  ): Promise<boolean> {
+    const row = await executor
+      .updateTable('run_queue')
+      .set({ start_published_at: timeOr(at) })
+      .where('run_id', '=', runId)
+      .where('admitted_at', 'is not', null)
+      .where('start_published_at', 'is', null)
+      .returning('run_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Gives a claim back when the start command could not be published, so it can be again. */
+  async releaseStartPublication(runId: string, executor: Executor = this.db): Promise<void> {
+    await executor
+      .updateTable('run_queue')
+      .set({ start_published_at: null })
+      .where('run_id', '=', runId)
+      .execute();
   }
 
   private async lastAdmitted(

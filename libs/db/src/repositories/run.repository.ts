@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { AppError } from '@caravel/errors';
+import { toJson } from '../connection/json.js';
 import type { Run } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
 
@@ -17,6 +18,10 @@ export interface RunRow {
   finishedAt: Date | null;
   /** Last sign of life (admission, start, steps); null before admission. */
   heartbeatAt: Date | null;
+  /** When the runner concluded the run; null while it has not. */
+  concludedAt: Date | null;
+  /** The ending the runner published (`evt.run.finished`'s data); null before it concluded. */
+  conclusion: unknown;
 }
 
 /** Limits past which a run without a sign of life counts as stuck. */
@@ -56,6 +61,8 @@ function toRow(row: Selectable<Run>): RunRow {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     heartbeatAt: row.heartbeat_at,
+    concludedAt: row.concluded_at,
+    conclusion: typeof row.conclusion === 'string' ? JSON.parse(row.conclusion) : row.conclusion,
   };
 }
 
@@ -185,6 +192,26 @@ export class RunRepository {
       .returningAll()
       .executeTakeFirst();
     return row ? toRow(row) : null;
+  }
+
+  /**
+   * Records, once, that the runner concluded the run and the ending it publishes; false when the
+   * run was concluded before (or does not exist).
+   */
+  async recordConclusion(
+    id: string,
+    conclusion: unknown,
+    at?: Date,
+    executor: Executor = this.db,
+  ): Promise<boolean> {
+    const row = await executor
+      .updateTable('runs')
+      .set({ concluded_at: timeOr(at), conclusion: toJson(conclusion) })
+      .where('id', '=', id)
+      .where('concluded_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** A thread's runs, oldest first. */
