@@ -77,6 +77,26 @@ export class BusDeliveryRepository {
       .sort((a, b) => a.sequence - b.sequence);
   }
 
+  /**
+   * Milliseconds until the next of a durable's deliveries needs a look without anyone settling
+   * or publishing: a nak'd one becoming visible, or an attempt reaching its deadline. Null when
+   * nothing is waiting on a clock; 0 when something is due already.
+   */
+  async msUntilDue(stream: string, durable: string): Promise<number | null> {
+    const result = await sql<{ ms: string | number | null }>`
+      select extract(epoch from (min(due) - now())) * 1000 as ms from (
+        select min(visible_at) as due from bus_deliveries
+        where stream = ${stream} and durable = ${durable} and state = 'pending'
+          and visible_at > now()
+        union all
+        select min(deadline_at) from bus_deliveries
+        where stream = ${stream} and durable = ${durable} and state = 'inflight'
+      ) timers`.execute(this.db);
+    const ms = result.rows[0]?.ms;
+    // (GREATEST would ignore a null and answer 0: nothing waiting must stay null.)
+    return ms === null || ms === undefined ? null : Math.max(0, Math.ceil(Number(ms)));
+  }
+
   /** Settles a delivery as done. A late ack from an earlier attempt still counts, as in JetStream. */
   async ack(key: DeliveryKey): Promise<void> {
     await this.db

@@ -3,8 +3,8 @@ import { RequestRegistry } from './request-registry.js';
 
 /**
  * What the embedded buses of one process share when they sit on the same database and
- * namespace: publish notifications (so a local publish wakes every local consumer at once,
- * without waiting for a poll) and the request/reply registry.
+ * namespace: publish and settlement notifications (so a local publish or settlement wakes every
+ * local consumer it concerns at once, without waiting for a poll) and the request/reply registry.
  */
 export class BusHub {
   readonly requests = new RequestRegistry();
@@ -17,6 +17,16 @@ export class BusHub {
 
   announce(stream: string): void {
     this.published.emit(stream);
+  }
+
+  /** A delivery of `durable` was settled here: its other local replicas may claim what waited. */
+  announceSettled(stream: string, durable: string): void {
+    this.published.emit(`${stream}\u0000${durable}`);
+  }
+
+  /** Calls `listener` after each local settlement of `durable`'s deliveries; returns the unsubscribe. */
+  onSettled(stream: string, durable: string, listener: () => void): () => void {
+    return this.onPublish(`${stream}\u0000${durable}`, listener);
   }
 
   /** Calls `listener` after each local publish to `stream`; returns the unsubscribe. */

@@ -12,12 +12,10 @@ export interface EmbeddedHarnessTarget {
   release(): Promise<void>;
 }
 
-/** Short enough that timer-driven behaviour (backoff, ack deadlines) is observed promptly. */
-const TEST_POLL_INTERVAL_MS = 50;
-
 /**
  * The behaviour-suite harness for the embedded bus: every replica is an {@link EmbeddedBus} on
- * the target's database (a fresh one per harness) under one random namespace.
+ * the target's database (a fresh one per harness) under one random namespace, with the default
+ * idle poll, so backoff, ack deadlines and ordering are observed through wake-ups and timers.
  */
 export function embeddedBusHarness(target: EmbeddedHarnessTarget): BusTestHarness {
   const namespace = `t${randomUUID().slice(0, 8)}`;
@@ -30,7 +28,7 @@ export function embeddedBusHarness(target: EmbeddedHarnessTarget): BusTestHarnes
         name,
         namespace,
         logger: silentLogger,
-        pollIntervalMs: TEST_POLL_INTERVAL_MS,
+        // The default poll (a minute on PGlite): timers and wake-ups alone must carry the suite.
       });
       open.add(bus);
       return Promise.resolve(bus);

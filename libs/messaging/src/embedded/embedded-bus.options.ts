@@ -13,11 +13,17 @@ export interface EmbeddedBusOptions {
    */
   namespace?: string;
   logger?: BusLogger;
-  /** How often idle consumers look for timers and other processes' publishes (default 100 ms). */
+  /**
+   * The longest an idle consumer sleeps before it looks again. It wakes earlier on every local
+   * publish and settlement and when the next redelivery falls due, so this only bounds how late
+   * it sees what another process did: the default is 60 s on PGlite (no other process can open
+   * it) and 1 s on PostgreSQL (other processes may publish to the same log).
+   */
   pollIntervalMs?: number;
 }
 
-export const DEFAULT_POLL_INTERVAL_MS = 100;
+/** The longest an idle consumer sleeps, by database kind (see `pollIntervalMs`). */
+export const DEFAULT_POLL_INTERVAL_MS = { pglite: 60_000, postgres: 1_000 } as const;
 /** The JetStream adapter's default too. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 

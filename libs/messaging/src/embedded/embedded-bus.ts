@@ -72,7 +72,7 @@ export class EmbeddedBus implements Bus {
     this.hub = hubFor(options.database, this.namespace);
     this.holder = `${options.name}:${randomUUID().slice(0, 8)}`;
     this.logger = options.logger ?? quietConsoleLogger;
-    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS[options.database.kind];
     this.leases = new EmbeddedLeaseStore(new LeaseRepository(db), this.namespace);
   }
 
@@ -133,14 +133,19 @@ export class EmbeddedBus implements Bus {
       subjectRegex: filterToRegex(filter),
       holder: this.holder,
       pollIntervalMs: this.pollIntervalMs,
+      settled: () => this.hub.announceSettled(storedStream, resolved.durable),
       logger: this.logger,
     });
     const unlisten = this.hub.onPublish(storedStream, () => consumer.wake());
+    const unlistenSettled = this.hub.onSettled(storedStream, resolved.durable, () =>
+      consumer.wake(),
+    );
     this.consumers.add(consumer);
     consumer.start();
     return this.track({
       drain: async () => {
         unlisten();
+        unlistenSettled();
         await consumer.drain();
         this.consumers.delete(consumer);
       },

@@ -27,18 +27,24 @@ export interface EmbeddedConsumerDeps<S extends z.ZodObject> {
   stream: string;
   subjectRegex: string;
   holder: string;
+  /** The longest an idle loop sleeps (it wakes earlier when told, or when a timer falls due). */
   pollIntervalMs: number;
+  /** Tells the other local replicas of this durable that a delivery was settled. */
+  settled: () => void;
   logger: BusLogger;
 }
 
 const FILL_BATCH = 500;
+const MIN_SLEEP_MS = 5;
 const MAX_UNSETTLED = 5000;
 
 /**
  * One replica's share of a durable consumer: a loop that fills the consumer's pending set from
  * the log, claims what this replica has room for, runs the handler and settles the outcome.
- * It wakes on local publishes and settlements, and otherwise polls for timers and for work
- * published by other processes.
+ * Idle, it sleeps until something wakes it — a local publish to its stream, a local settlement
+ * of its durable — or until the next of its deliveries falls due (a nak's delay, an attempt's
+ * deadline), and at most `pollIntervalMs` (what another process did). An idle process does no
+ * work at all between those.
  */
 export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
   private readonly signal = new WakeSignal();
@@ -83,7 +89,20 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
         );
       }
       if (this.stopping) return;
-      if (claimed === 0 || this.room() === 0) await this.signal.wait(this.deps.pollIntervalMs);
+      if (claimed === 0 || this.room() === 0) await this.signal.wait(await this.idleMs());
+    }
+  }
+
+  /** How long to sleep when there is nothing to claim: until the next timer, at most the poll. */
+  private async idleMs(): Promise<number> {
+    const { deliveries, storedStream, options, pollIntervalMs } = this.deps;
+    if (this.room() === 0) return pollIntervalMs;
+    try {
+      const due = await deliveries.msUntilDue(storedStream, options.durable);
+      // A few ms at least: what fell due is claimed on the next pass, never spun on.
+      return due === null ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(due, MIN_SLEEP_MS));
+    } catch {
+      return pollIntervalMs;
     }
   }
 
@@ -125,6 +144,7 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
       .finally(() => {
         this.running.delete(tracked);
         this.signal.notify();
+        this.deps.settled();
       });
     this.running.add(tracked);
   }

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// Idle benchmark: what `caravel start` (embedded: every service, the embedded bus, PGlite) costs
+// while nothing happens, against a bare Node.js process that only keeps itself alive, measured in
+// the same run. CPU comes from /proc/<pid>/stat (user + system ticks), memory from VmRSS.
+//   node tools/scripts/build.mjs && node tools/bench/idle/run.mjs [--seconds 60]
+// Fails loudly when the platform never became ready or died during the window (then its idle
+// figure would measure nothing).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' } } });
+const seconds = Number(values.seconds);
+const root = new URL('../../..', import.meta.url).pathname;
+const TICKS_PER_SECOND = 100;
+const GOAL_CPU_SECONDS_PER_MINUTE = 0.5;
+
+function cpuTicks(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function rssMiB(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/);
+  return Number(line?.[1] ?? 0) / 1024;
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitReady(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`caravel exited (${child.exitCode}) before ready`);
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(250);
+  }
+  throw new Error(`caravel was not ready at ${url} within ${timeoutMs} ms`);
+}
+
+/** CPU-seconds and RSS of `child` over the window, after it settled for a few seconds. */
+async function idleOf(child, label) {
+  await sleep(5_000);
+  const before = cpuTicks(child.pid);
+  const started = Date.now();
+  await sleep(seconds * 1000);
+  if (child.exitCode !== null) throw new Error(`${label} died during the idle window`);
+  const cpu = (cpuTicks(child.pid) - before) / TICKS_PER_SECOND;
+  const minutes = (Date.now() - started) / 60_000;
+  return { label, cpuPerMinute: cpu / minutes, rss: rssMiB(child.pid) };
+}
+
+async function platform() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'caravel-idle-'));
+  const port = await freePort();
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    ['apps/cli/dist/main.js', 'start', '--data-dir', dataDir, '--port', String(port)],
+    {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        CARAVEL_MODEL: 'scripted:examples/fix-sample.script.yaml',
+        SANDBOX_PROVIDER: 'local',
+      },
+      stdio: 'ignore',
+    },
+  );
+  try {
+    await waitReady(`http://127.0.0.1:${port}/health/ready`, child, 180_000);
+    const readyMs = Date.now() - started;
+    return { ...(await idleOf(child, 'caravel start (embedded)')), readyMs };
+  } finally {
+    child.kill('SIGINT');
+    await new Promise((resolve) =>
+      child.exitCode !== null ? resolve() : child.once('exit', resolve),
+    );
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function floor() {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], {
+    stdio: 'ignore',
+  });
+  try {
+    return await idleOf(child, 'bare node (floor)');
+  } finally {
+    child.kill();
+  }
+}
+
+const [bare, caravel] = [await floor(), await platform()];
+const fmt = (n) => n.toFixed(2);
+process.stdout.write(
+  [
+    `idle for ${seconds} s (load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`,
+    `| process | CPU-s per minute | RSS MiB | ready after |`,
+    `|---|---|---|---|`,
+    `| ${bare.label} | ${fmt(bare.cpuPerMinute)} | ${fmt(bare.rss)} | — |`,
+    `| ${caravel.label} | ${fmt(caravel.cpuPerMinute)} | ${fmt(caravel.rss)} | ${fmt(caravel.readyMs / 1000)} s |`,
+    `goal: under ${GOAL_CPU_SECONDS_PER_MINUTE} CPU-s per minute — ${caravel.cpuPerMinute < GOAL_CPU_SECONDS_PER_MINUTE ? 'met' : 'NOT met'}`,
+    '',
+  ].join('\n'),
+);
