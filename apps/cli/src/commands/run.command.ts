@@ -3,7 +3,7 @@ import { RunEventRepository, RunRepository, type Database, type RunRow } from '@
 import { BUS, DATABASE, type ServiceHost } from '@caravel/platform';
 import type { Bus } from '@caravel/messaging';
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EnvSource } from '@caravel/config';
@@ -136,6 +136,8 @@ export async function runTask(env: EnvSource, options: RunOptions): Promise<RunR
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'caravel-run-')));
   if (options.dataDir === undefined) options.onTemporaryDir?.(dataDir);
   try {
+    await mkdir(dataDir, { recursive: true });
+    // The sandbox user (bubblewrap runs as nobody under root) must reach the sandboxes inside.
     await chmod(dataDir, 0o755);
     const host = await bootEmbedded({ ...config, CARAVEL_DATA_DIR: dataDir }, runEnv, say, {
       handleSignals: false,
