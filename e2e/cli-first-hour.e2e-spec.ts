@@ -155,7 +155,7 @@ describe('caravel in a newcomer’s first hour', () => {
       { env: userEnv() },
     );
     try {
-      const [, baseUrl] = await fake.waitFor(/listening on (\S+), answering/);
+      const baseUrl = (await fake.waitFor(/listening on (\S+), answering/))[1] ?? '';
       expect(baseUrl).toBe(`http://127.0.0.1:${port}/v1`);
       expect(fake.stdout).toContain(
         `CARAVEL_MODEL=openai-compatible:fake OPENAI_COMPATIBLE_BASE_URL=${baseUrl}`,
