@@ -54,10 +54,7 @@ export class WorkspaceHost {
   readonly egress: EgressProxyPool | null;
   private readonly github: GitHubGit;
 
-  constructor(
-    settings: SandboxBrokerSettings,
-    logger: SandboxLogger,
-  ) {
+  constructor(settings: SandboxBrokerSettings, logger: SandboxLogger) {
     this.github = GitHubGit.fromSettings(settings);
     this.rootDir = resolve(settings.SANDBOX_ROOT);
     this.snapshotDir = resolve(
