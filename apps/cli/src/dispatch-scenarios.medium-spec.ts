@@ -85,7 +85,6 @@ await describeEachPair('dispatch, end to end', (kind) => {
   beforeAll(async () => {
     pair = await startPair(kind, {
       OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
-      SANDBOX_PROVIDER: 'bwrap',
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_API_URL: slack.apiUrl,
       DISPATCH_MAX_ACTIVE_RUNS: '1',

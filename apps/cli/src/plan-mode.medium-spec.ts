@@ -40,7 +40,6 @@ function observationOf(outcome: ScenarioOutcome, tool: string): string | undefin
 await describeEachPair('plan mode, end to end', (kind) => {
   const pair = pairForSuite(kind, () => ({
     OPENAI_COMPATIBLE_BASE_URL: fake().baseUrl,
-    SANDBOX_PROVIDER: 'bwrap',
   }));
 
   /** A person's message on the thread (a Slack person by default), run to its end. */

@@ -31,7 +31,6 @@ function observationsOf(outcome: ScenarioOutcome, tool: string): string[] {
 await describeEachPair('pull requests, as the person who asked wants them', (kind) => {
   const pair = pairForSuite(kind, () => ({
     OPENAI_COMPATIBLE_BASE_URL: fake().baseUrl,
-    SANDBOX_PROVIDER: 'bwrap',
     DASHBOARD_TOKEN: TOKEN,
   }));
 

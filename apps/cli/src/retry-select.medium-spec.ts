@@ -78,7 +78,6 @@ await describeEachPair('retry-and-select', (kind) => {
     sandboxRoot = join(scripts, `sandboxes-${kind}`);
     pair = await startPair(kind, {
       RUN_REVIEW_SAMPLES: '1',
-      SANDBOX_PROVIDER: 'bwrap',
       SANDBOX_ROOT: sandboxRoot,
     });
   }, 60_000);

@@ -1,16 +1,17 @@
 import { trajJsonSchema } from '@caravel/agent';
-import { SandboxWrite } from '@caravel/contracts';
+import { SandboxWrite, TriggerReceivedV1, runIdForTrigger } from '@caravel/contracts';
 import { NO_OUTPUT_MESSAGE } from '@caravel/tools';
 import { startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
 import {
   runScenario,
   scenarioOutcome,
+  scenarioTrigger,
   scriptedModel,
   sendFollowUp,
   shell,
@@ -55,7 +56,6 @@ await describeEachPair('the runner loop, end to end', (kind) => {
     pair = await startPair(kind, {
       ...LIMITS,
       OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
-      SANDBOX_PROVIDER: 'bwrap',
     });
   }, 60_000);
 
@@ -291,6 +291,23 @@ await describeEachPair('the runner loop, end to end', (kind) => {
     expect(out.run.summary).toMatch(/model/i);
   });
 
+  it('a sandbox that cannot start ends the run with exit_environment_error, not exit_api', async () => {
+    const before = fake.requests.length;
+    const { trigger, started } = await scenarioTrigger({
+      prompt: 'work on a repository that is not there',
+      options: { model: 'openai-compatible:scenario-model' },
+    });
+    const repository = { owner: 'local', name: 'gone', cloneUrl: join(scripts, 'no-such-repo') };
+    const gone = TriggerReceivedV1.create({ ...trigger.data, repository }, { source: 'scenario' });
+    await pair.bus.publish(TriggerReceivedV1, gone);
+    const runId = runIdForTrigger(gone.id);
+    const out = await scenarioOutcome(pair, { ...started, runId }, runId);
+
+    expect(out.run).toMatchObject({ status: 'failed', exitStatus: 'exit_environment_error' });
+    expect(out.run.summary).toMatch(/sandbox could not start/);
+    expect(fake.requests.length).toBe(before);
+  });
+
   it('a provider that keeps failing ends the run with exit_api', async () => {
     const failure = { error: { status: 500, message: 'upstream broke' } };
     fake.enqueue(failure, failure, failure, failure);
@@ -352,7 +369,7 @@ await describeEachPair('the runner loop with a small total command time', (kind)
   let pair: PlatformPair;
 
   beforeAll(async () => {
-    pair = await startPair(kind, { RUN_MAX_COMMAND_SECONDS: '1', SANDBOX_PROVIDER: 'bwrap' });
+    pair = await startPair(kind, { RUN_MAX_COMMAND_SECONDS: '1' });
   }, 120_000);
 
   afterAll(async () => {
@@ -377,3 +394,33 @@ await describeEachPair('the runner loop with a small total command time', (kind)
     expect(out.traj.info.exit_status).toBe('submitted (exit_total_execution_time)');
   }, 180_000);
 });
+
+// Isolation itself: bubblewrap's, so this suite needs it (skipped without it, failing under CI).
+await describeEachPair(
+  'the runner loop in an isolated sandbox',
+  (kind) => {
+    let pair: PlatformPair;
+
+    beforeAll(async () => {
+      pair = await startPair(kind, { SANDBOX_PROVIDER: 'bwrap' });
+    }, 120_000);
+
+    afterAll(async () => {
+      await pair?.close();
+    });
+
+    it("cannot write on the host outside the thread's sandbox", async () => {
+      const outside = join(scripts, `escaped-${kind}.txt`);
+      const model = await scriptedModel(scripts, `escape-${kind}`, [
+        shell(`echo out > ${outside}; echo in > inside.txt`),
+        submit(),
+      ]);
+      const out = await runScenario(pair, { prompt: 'write two files', options: { model } });
+
+      expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+      expect(out.traj.info.submission).toContain('inside.txt');
+      await expect(access(outside)).rejects.toThrow(/ENOENT/);
+    }, 180_000);
+  },
+  { isolation: true },
+);

@@ -46,7 +46,6 @@ await describeEachPair('a thread whose sandbox was deleted under it', (kind) => 
   const root = () => join(sandboxRoot, kind);
   const pair = pairForSuite(kind, () => ({
     OPENAI_COMPATIBLE_BASE_URL: fake().baseUrl,
-    SANDBOX_PROVIDER: 'bwrap',
     SANDBOX_ROOT: root(),
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_API_URL: slack.apiUrl,

@@ -33,7 +33,6 @@ await describeEachPair('human takeover', (kind) => {
     pair = await startPair(kind, {
       DASHBOARD_TOKEN: TOKEN,
       OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
-      SANDBOX_PROVIDER: 'bwrap',
     });
   }, 60_000);
 

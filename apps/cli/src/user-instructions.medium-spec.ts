@@ -47,7 +47,6 @@ const systemText = (sent: SentMessage[]) =>
 await describeEachPair("a person's standing instructions", (kind) => {
   const pair = pairForSuite(kind, () => ({
     OPENAI_COMPATIBLE_BASE_URL: fake().baseUrl,
-    SANDBOX_PROVIDER: 'bwrap',
   }));
 
   /** Sends `text` from `author` on the thread and waits for the run it starts to submit. */

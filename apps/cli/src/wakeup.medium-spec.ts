@@ -43,7 +43,7 @@ await describeEachPair('schedule_thread_wakeup, end to end', (kind) => {
   beforeAll(async () => {
     pair = await startPair(
       kind,
-      { OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl, SANDBOX_PROVIDER: 'bwrap' },
+      { OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl },
       { dispatchClock: clock },
     );
   }, 60_000);

@@ -1,7 +1,7 @@
 import { LoopExitError } from '@caravel/agent';
 import { AppError } from '@caravel/errors';
-import { sandboxUnreachable } from '@caravel/sandbox';
-import { exitReasonForError, exitReasonForMiddleware } from './exit-reasons.js';
+import { isSandboxUnreachable, sandboxUnreachable } from '@caravel/sandbox';
+import { exitReasonForError, exitReasonForMiddleware, sandboxNotStarted } from './exit-reasons.js';
 
 describe('exit reasons', () => {
   it('maps the middleware exits to SWE-agent statuses', () => {
@@ -29,6 +29,17 @@ describe('exit reasons', () => {
     expect(exitReasonForError(new AppError('DEPENDENCY_UNAVAILABLE', 'broker down'))).toBe(
       'exit_api',
     );
+  });
+
+  it('ends a run whose sandbox could not start with exit_environment_error, never exit_api', () => {
+    const noBwrap = new AppError('DEPENDENCY_UNAVAILABLE', 'bubblewrap is not installed');
+    expect(exitReasonForError(sandboxNotStarted(noBwrap))).toBe('exit_environment_error');
+    expect(exitReasonForError(sandboxNotStarted(new Error('clone failed')))).toBe(
+      'exit_environment_error',
+    );
+    expect(sandboxNotStarted(noBwrap).message).toMatch(/sandbox could not start: bubblewrap/);
+    const gone = sandboxNotStarted(sandboxUnreachable('t-1', 'sb-1', new Error('not found')));
+    expect(isSandboxUnreachable(gone)).toBe(true);
   });
 
   it('treats a runaway graph as a cost exit and anything else as exit_error', () => {

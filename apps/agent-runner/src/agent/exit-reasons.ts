@@ -1,4 +1,5 @@
 import { exitReasonOf, isLoopExit, type ExitReason } from '@caravel/agent';
+import { AppError } from '@caravel/errors';
 import { findAppError, type RunExitStatus } from '@caravel/middleware';
 import { isSandboxUnreachable } from '@caravel/sandbox';
 
@@ -26,4 +27,33 @@ export function exitReasonForError(error: unknown): ExitReason {
   if (isSandboxUnreachable(coded)) return 'exit_environment_error';
   const apiFailures: readonly string[] = ['TIMEOUT', 'DEPENDENCY_UNAVAILABLE', 'RATE_LIMITED'];
   return apiFailures.includes(coded.code) ? 'exit_api' : 'exit_error';
+}
+
+/**
+ * The error a run ends with when it could not get its sandbox, whatever the broker said (no
+ * bubblewrap on the host, a clone that failed, a sandbox that is gone): the environment failed,
+ * never the model's API (`exit_environment_error`). The broker's code and details are kept, so a
+ * sandbox that is unreachable is still recognised as such.
+ */
+export function sandboxNotStarted(error: unknown): AppError {
+  const coded = findAppError(error);
+  const reason = error instanceof Error ? error.message : String(error);
+  return new AppError(
+    coded?.code ?? 'INTERNAL',
+    `the thread's sandbox could not start: ${reason}`,
+    {
+      retryable: false,
+      cause: error,
+      details: { ...coded?.details, exitReason: 'exit_environment_error' },
+    },
+  );
+}
+
+/** The sandbox `acquiring` gives, or {@link sandboxNotStarted} when it cannot be had. */
+export async function sandboxForRun<T>(acquiring: Promise<T>): Promise<T> {
+  try {
+    return await acquiring;
+  } catch (error) {
+    throw sandboxNotStarted(error);
+  }
 }

@@ -11,6 +11,7 @@ import {
 import type { MessagePublisher } from '@caravel/messaging';
 import type { MiddlewareEvent } from '@caravel/middleware';
 import type { AgentFactoryService } from '../agent/agent-factory.service.js';
+import { sandboxForRun } from '../agent/exit-reasons.js';
 import { streamRun } from '../agent/run-stream.js';
 import { StepRecorder } from '../agent/step-recorder.js';
 import type { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
@@ -63,9 +64,9 @@ export async function runAttempt(
   const attemptCommand = { ...command, data: { ...parent, runId: ids.runId } };
   const recorder = new StepRecorder(publisher, attemptCommand, context.runner);
   // The attempt starts where its thread is (its commits so far), not from the base branch.
-  const workspace = await context.sandboxes.forRun(ids.threadId, parent.repository, {
-    startFrom: parent.threadId,
-  });
+  const workspace = await sandboxForRun(
+    context.sandboxes.forRun(ids.threadId, parent.repository, { startFrom: parent.threadId }),
+  );
   const scm = new HeldScm(workspace, `attempt ${index}`);
   const replies: string[] = [];
   let stats = NO_STATS;

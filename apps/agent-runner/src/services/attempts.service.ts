@@ -21,6 +21,7 @@ import { shellQuote } from '@caravel/sandbox';
 import type { ScmPort } from '@caravel/tools';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
+import { sandboxForRun } from '../agent/exit-reasons.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
 import {
@@ -70,7 +71,7 @@ export class AttemptsService {
     context: AttemptsRunContext,
   ): Promise<RunConclusion> {
     const { threadId, repository, options } = command.data;
-    const thread = await this.sandboxes.forRun(threadId, repository);
+    const thread = await sandboxForRun(this.sandboxes.forRun(threadId, repository));
     const attempts = options.attempts ?? 1;
     await context.announce({
       branch: thread.branch,

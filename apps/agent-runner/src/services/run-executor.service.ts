@@ -20,6 +20,7 @@ import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { isSandboxUnreachable, type Sandbox } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
+import { sandboxForRun } from '../agent/exit-reasons.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { AttemptsService } from './attempts.service.js';
 import { runHumanCommand } from './human-commands.js';
@@ -253,9 +254,11 @@ export class RunExecutorService {
         signal: context.signal,
         diff: () => (workspace ? workspace.tools.diff() : Promise.reject(new Error('no sandbox'))),
         stream: async () => {
-          workspace = await this.sandboxes.forRun(threadId, repository, {
-            onExecOutput: (text) => live.push(text),
-          });
+          workspace = await sandboxForRun(
+            this.sandboxes.forRun(threadId, repository, {
+              onExecOutput: (text) => live.push(text),
+            }),
+          );
           return this.stream(context, workspace, recorder);
         },
       });

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { embeddedConfigSchema } from '../cli.config.js';
 import { startEmbedded } from '../commands/start.command.js';
 import { SERVICES, type ServiceOverrides } from '../services.js';
+import { isolationGate, loopSandboxProvider } from './sandbox-gate.js';
 
 /** The two ways Caravel runs, each a bus + database pair. */
 export type PairKind = 'embedded' | 'distributed';
@@ -57,7 +58,9 @@ async function scratchDir(prefix: string): Promise<string> {
 /**
  * Starts every service in this process on one pair: the embedded bus on PGlite, or JetStream
  * (a fresh namespace) on PostgreSQL (a fresh database). `env` configures the services as it would
- * `caravel start`; `overrides` swaps in test doubles (a dispatch clock).
+ * `caravel start`; `overrides` swaps in test doubles (a dispatch clock). Sandboxes are bubblewrap's
+ * where it is installed, else `local` (a scenario that tests isolation sets `SANDBOX_PROVIDER`
+ * itself, under {@link describeEachPair}'s `isolation` gate).
  */
 export async function startPair(
   kind: PairKind,
@@ -65,7 +68,12 @@ export async function startPair(
   overrides: ServiceOverrides = {},
 ): Promise<PlatformPair> {
   const dataDir = await scratchDir(`caravel-${kind}-`);
-  const settings = { LOG_LEVEL: 'warn', SANDBOX_ROOT: join(dataDir, 'sandboxes'), ...env };
+  const settings = {
+    LOG_LEVEL: 'warn',
+    SANDBOX_ROOT: join(dataDir, 'sandboxes'),
+    SANDBOX_PROVIDER: loopSandboxProvider(),
+    ...env,
+  };
   if (kind === 'embedded') {
     const host = await startEmbedded(settings, {
       dataDir,
@@ -106,13 +114,18 @@ export async function startPair(
 
 /**
  * Runs `body` once per pair. The embedded pair always runs; the NATS + PostgreSQL pair runs when
- * both answer, says "skipped: <reason>" when not, and is required under CI=true.
+ * both answer, says "skipped: <reason>" when not, and is required under CI=true. A suite that
+ * tests isolation (`isolation: true`) needs bubblewrap as well, on the same terms.
  */
 export async function describeEachPair(
   name: string,
   body: (kind: PairKind) => void,
+  needs: { isolation?: boolean } = {},
 ): Promise<void> {
-  describe(`${name} [${LABELS.embedded}]`, () => body('embedded'));
-  const gate = await serviceGate(['nats', 'postgres']);
-  gate.describe(`${name} [${LABELS.distributed}]`, () => body('distributed'));
+  const sandbox = needs.isolation ? isolationGate() : { describe };
+  sandbox.describe(`${name} [${LABELS.embedded}]`, () => body('embedded'));
+  const services = await serviceGate(['nats', 'postgres']);
+  const distributed = `${name} [${LABELS.distributed}]`;
+  if (services.missing) services.describe(distributed, () => body('distributed'));
+  else sandbox.describe(distributed, () => body('distributed'));
 }
