@@ -27,6 +27,7 @@ const caravelProjects = {
   agent: 'libs/agent',
   middleware: 'libs/middleware',
   tools: 'libs/tools',
+  findings: 'libs/findings',
   sandbox: 'libs/sandbox',
   integrations: 'libs/integrations',
   swegen: 'libs/swegen',
