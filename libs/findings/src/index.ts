@@ -51,3 +51,31 @@ export {
   normalizeDescription,
   type FindingIdentity,
 } from './model/fingerprint.js';
+export {
+  parseUnifiedDiff,
+  REVIEW_DIFF_FLAGS,
+  type DiffFile,
+  type DiffFileStatus,
+  type DiffHunk,
+  type DiffLine,
+  type DiffLineKind,
+  type ParseDiffOptions,
+} from './diff/unified-diff.js';
+export {
+  changedLineSet,
+  findChangedFile,
+  sideRanges,
+  touchesChange,
+  type ChangedFile,
+  type ChangedLineSet,
+  type HunkSpan,
+  type LineRange,
+} from './diff/changed-lines.js';
+export {
+  anchorError,
+  assertAnchor,
+  validateAnchor,
+  type AnchorCheck,
+  type AnchorRejection,
+} from './diff/anchor.js';
+export { mapAnchor, mapOldLine, type AnchorMove } from './diff/line-map.js';
