@@ -44,7 +44,9 @@ describe('a signed GitHub webhook on the embedded platform', () => {
     });
   }
 
-  it('starts a run from a mention, and a redelivery starts nothing more', async () => {
+  // No GitHub App is configured, so the repository cannot be cloned: the run must fail before
+  // any model call, saying what is missing — never "succeed" on an empty workspace.
+  it('starts one run from a mention, which fails naming the missing App, and a redelivery starts nothing more', async () => {
     const body = JSON.stringify(githubPayload.issueComment('@caravel please say hello'));
     const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
     const delivery = randomUUID();
@@ -56,10 +58,12 @@ describe('a signed GitHub webhook on the embedded platform', () => {
     const run = await eventually(async () => {
       const response = await fetch(`${host.url}/api/threads/${answer.threadId}`);
       if (response.status !== 200) return undefined;
-      const detail = (await response.json()) as { runs: RunView[] };
-      return detail.runs.find((r) => r.status === 'completed');
+      const detail = (await response.json()) as { runs: (RunView & { summary: string })[] };
+      return detail.runs.find((r) => r.status === 'failed' || r.status === 'completed');
     }, 90_000);
-    expect(run.exitStatus).toBe('submitted');
+    expect(run.status).toBe('failed');
+    expect(run.exitStatus).not.toMatch(/^submitted/);
+    expect(run.summary).toMatch(/GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY/);
 
     const again = await deliver(body, delivery, signature);
     expect(await again.json()).toMatchObject({ accepted: false, reason: 'duplicate' });
