@@ -79,3 +79,40 @@ export {
   type AnchorRejection,
 } from './diff/anchor.js';
 export { mapAnchor, mapOldLine, type AnchorMove } from './diff/line-map.js';
+export {
+  actorLabel,
+  classifyAuthor,
+  KNOWN_REVIEW_BOTS,
+  sameActor,
+  type AuthorInfo,
+} from './model/authors.js';
+export {
+  fileFinding,
+  findingDraftSchema,
+  parseFindingDraft,
+  type FilingContext,
+  type FilingOutcome,
+  type FindingDraft,
+} from './model/filing.js';
+export {
+  confirmFinding,
+  dismissFinding,
+  findingRevisionSchema,
+  hasPendingReplies,
+  markResolutionPosted,
+  markSurfaced,
+  markSurfaceError,
+  markThreadResolved,
+  pendingSurfaceWork,
+  reopenFinding,
+  resolveFinding,
+  reviseFinding,
+  type FindingRevision,
+} from './model/transitions.js';
+export {
+  findFinding,
+  findingsNeedingAttention,
+  meetsThreshold,
+  openFindings,
+  sortFindings,
+} from './model/ledger.js';
