@@ -92,6 +92,9 @@ gate.describe('a runner killed mid-run (kill -9)', () => {
     );
     const first = processes.find((p) => p.name === 'agent-runner')!;
     expect(await first.kill()).not.toBe(0);
+    // The provider restarts too and numbers its ids from 1 again: the resumed run's answers come
+    // under the ids of the answers before the crash (keyed on Caravel's own, nothing is lost).
+    await fake.restart();
     const second = new ServiceProcess('agent-runner', await freePort(), env);
     processes.push(second);
 

@@ -64,6 +64,9 @@ describe('caravel start killed mid-run (kill -9) and started again on the same d
     const workspace = threadWorkspace(env['SANDBOX_ROOT']!, threadId);
     await script.slowCommandRunning(workspace, () => first.log);
     expect(await first.kill()).toBe('SIGKILL');
+    // The provider restarts too and numbers its ids from 1 again: the resumed run's answers come
+    // under the ids of the answers before the crash (keyed on Caravel's own, nothing is lost).
+    await fake.restart();
 
     const second = await caravelStart();
     const logs = () => processes.map((p) => `--- ${p.name}:${p.port}\n${p.log}`).join('\n');
