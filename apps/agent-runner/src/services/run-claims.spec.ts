@@ -1,6 +1,7 @@
 import type { RunRow } from '@caravel/db';
 import type { Lease, LeaseStore } from '@caravel/messaging';
-import { RunClaims, runLeaseHolder, runOfHolder } from './run-claims.js';
+import { RunFinishedV1 } from '@caravel/contracts';
+import { endingToPublishAgain, RunClaims, runLeaseHolder, runOfHolder } from './run-claims.js';
 
 const NOW = new Date('2026-12-01T12:00:00Z');
 const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
@@ -94,5 +95,15 @@ describe('RunClaims', () => {
 
   it('proceeds without a record of the run (nothing says it ended)', async () => {
     expect((await claims(null, null).claims.claim(THREAD, RUN)).kind).toBe('run');
+  });
+
+  it("publishes again the ending a runner recorded, only while dispatch has not recorded the run's end", () => {
+    const ending = RunFinishedV1.fixture().data;
+    expect(endingToPublishAgain(run({ concludedAt: NOW, conclusion: ending }))).toEqual(ending);
+    expect(
+      endingToPublishAgain(run({ concludedAt: NOW, conclusion: ending, finishedAt: NOW })),
+    ).toBeNull();
+    expect(endingToPublishAgain(run({ concludedAt: NOW, conclusion: { runId: 7 } }))).toBeNull();
+    expect(endingToPublishAgain(run())).toBeNull();
   });
 });

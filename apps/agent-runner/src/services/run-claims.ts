@@ -1,3 +1,4 @@
+import { RunFinishedV1, type DataOf } from '@caravel/contracts';
 import type { RunRow } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import type { Lease, LeaseStore } from '@caravel/messaging';
@@ -34,6 +35,16 @@ export function runOfHolder(holder: string): string | undefined {
 /** A run dispatch has ended, or a runner has concluded: never run again. */
 export function hasEnded(run: RunRow): boolean {
   return run.finishedAt !== null || run.concludedAt !== null;
+}
+
+/**
+ * The ending a runner recorded for a run whose end dispatch has not recorded (the runner died
+ * between the two): what a start for that run publishes again. Null for any other run.
+ */
+export function endingToPublishAgain(run: RunRow): DataOf<typeof RunFinishedV1> | null {
+  if (run.finishedAt !== null || run.concludedAt === null) return null;
+  const ending = RunFinishedV1.dataSchema.safeParse(run.conclusion);
+  return ending.success ? ending.data : null;
 }
 
 /**

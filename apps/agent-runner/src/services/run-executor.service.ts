@@ -26,7 +26,7 @@ import { AttemptsService } from './attempts.service.js';
 import { runHumanCommand } from './human-commands.js';
 import { concludeFailure, concludeStream, type StreamEnding } from './conclude-stream.js';
 import { InterruptWatch, listenForInterrupts } from './interrupt-watch.js';
-import { RunClaims } from './run-claims.js';
+import { endingToPublishAgain, RunClaims } from './run-claims.js';
 import { LiveOutput } from '../agent/live-output.js';
 import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
 import { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
@@ -186,9 +186,9 @@ export class RunExecutorService {
    * dispatch recorded its end left the ending on the run: it goes out again (same id).
    */
   private async alreadyEnded(command: EnvelopeOf<typeof StartRunV1>, run: RunRow): Promise<void> {
-    const ending = RunFinishedV1.dataSchema.safeParse(run.conclusion);
-    if (run.finishedAt === null && ending.success) {
-      await this.publisher.publish(RunFinishedV1, ending.data, {
+    const ending = endingToPublishAgain(run);
+    if (ending) {
+      await this.publisher.publish(RunFinishedV1, ending, {
         ...causedBy(command, this.runtime.name),
         id: eventId(run.id, 'finished'),
       });
