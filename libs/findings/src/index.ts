@@ -116,3 +116,24 @@ export {
   openFindings,
   sortFindings,
 } from './model/ledger.js';
+export {
+  reanchorFinding,
+  reconcileFindings,
+  type ReconcileChange,
+  type ReconcileInput,
+  type ReconcileResult,
+} from './reconcile/reconcile.js';
+export {
+  inThread,
+  recordReplies,
+  type RecordRepliesResult,
+  type ThreadReply,
+} from './reconcile/replies.js';
+export {
+  ingestReviewComments,
+  type IngestContext,
+  type IngestOutcome,
+  type IngestResult,
+  type ReviewComment,
+} from './reconcile/ingest.js';
+export { readReviewComment, type CommentReading } from './reconcile/comment-text.js';
