@@ -137,3 +137,45 @@ export {
   type ReviewComment,
 } from './reconcile/ingest.js';
 export { readReviewComment, type CommentReading } from './reconcile/comment-text.js';
+export {
+  findingMarkerSchema,
+  parseFindingMarker,
+  parseReviewMarker,
+  renderFindingMarker,
+  renderReviewMarker,
+  reviewMarkerSchema,
+  type FindingMarker,
+  type ReviewMarker,
+} from './review/markers.js';
+export {
+  inlineCommentBody,
+  linesLabel,
+  severityMark,
+  suggestionBlock,
+} from './review/comment-body.js';
+export { reviewBody, type ReviewBodyInput } from './review/review-body.js';
+export {
+  DEFAULT_SEVERITY_THRESHOLD,
+  planReview,
+  REVIEW_FINDING_CAP,
+  type ReviewCommentPayload,
+  type ReviewPayload,
+  type ReviewPlan,
+  type ReviewPlanInput,
+} from './review/review-plan.js';
+export {
+  approvalsToDismiss,
+  decideVerdict,
+  type ReviewEvent,
+  type StandingApproval,
+  type VerdictDecision,
+  type VerdictInput,
+  type VerdictReason,
+} from './review/verdict.js';
+export {
+  hasCaravelReview,
+  recognisePublished,
+  type PublishedComment,
+  type PublishedReview,
+  type RecognisedPublish,
+} from './review/published.js';

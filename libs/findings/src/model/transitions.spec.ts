@@ -112,6 +112,18 @@ describe('resolving and dismissing', () => {
     expect([done.surface.state, pendingSurfaceWork(done)]).toEqual(['resolved', null]);
   });
 
+  it('leaves no thread to resolve for a finding published in a review body', () => {
+    const listed = markSurfaced(aFinding(), {
+      reviewId: '11',
+      commentId: null,
+      sha: sha('a'),
+      at: T0,
+    });
+    expect(pendingSurfaceWork(listed)).toBeNull();
+    const closed = resolveFinding(listed, { sha: sha('b'), note: 'Fixed.', at: T1 });
+    expect([closed.surface.state, pendingSurfaceWork(closed)]).toEqual(['surfaced', null]);
+  });
+
   it('leaves nothing to do on the SCM for an unpublished finding that closes', () => {
     const closed = dismissFinding(aFinding(), { sha: sha('a'), note: 'No.', by: ADA, at: T1 });
     expect([closed.surface.state, pendingSurfaceWork(closed)]).toEqual(['not_surfaced', null]);

@@ -132,29 +132,33 @@ export function reviseFinding(finding: Finding, raw: FindingRevision, at: string
   return next;
 }
 
-/** Caravel's inline comment for the finding was posted (or recognised after a retried publish). */
+/**
+ * Caravel published the finding (or recognised it after a retried publish): as an inline comment,
+ * or listed in the review's body (`commentId` null: a file-level finding, no thread of its own).
+ */
 export function markSurfaced(
   finding: Finding,
   surfaced: {
     reviewId: string;
-    commentId: string;
+    commentId: string | null;
     threadId?: string | null;
     sha: string;
-    threshold: Severity;
+    threshold?: Severity | null;
     at: string;
   },
 ): Finding {
   const { surface } = finding;
-  if (surface.commentId === surfaced.commentId && surface.state !== 'error') return finding;
+  const same = surface.reviewId === surfaced.reviewId && surface.commentId === surfaced.commentId;
+  if (same && surface.state !== 'error') return finding;
   return {
     ...finding,
     surface: {
       ...surface,
-      state: finding.status === 'open' ? 'surfaced' : 'resolve_pending',
+      state: finding.status === 'open' ? 'surfaced' : closedState(surfaced.commentId),
       reviewId: surfaced.reviewId,
       commentId: surfaced.commentId,
       threadId: surfaced.threadId ?? surface.threadId,
-      severityThresholdAtPublish: surfaced.threshold,
+      severityThresholdAtPublish: surfaced.threshold ?? null,
       surfacedAtSha: surfaced.sha,
       lastSyncAt: surfaced.at,
       lastError: null,
@@ -204,7 +208,7 @@ export function markSurfaceError(
 }
 
 /**
- * What the SCM still needs for the finding: `publish` (open, no comment of Caravel's yet),
+ * What the SCM still needs for the finding: `publish` (open, in no review of Caravel's yet),
  * `post_resolution_note` then `resolve_thread` (closed, its comment still unresolved), or nothing.
  */
 export function pendingSurfaceWork(
@@ -212,7 +216,7 @@ export function pendingSurfaceWork(
 ): 'publish' | 'post_resolution_note' | 'resolve_thread' | null {
   const { surface } = finding;
   if (finding.status === 'open') {
-    return finding.author.kind === 'caravel' && surface.commentId === null ? 'publish' : null;
+    return finding.author.kind === 'caravel' && surface.reviewId === null ? 'publish' : null;
   }
   if (surface.commentId === null || surface.state === 'resolved') return null;
   return surface.resolutionCommentId === null ? 'post_resolution_note' : 'resolve_thread';
@@ -238,6 +242,11 @@ function close(
     surface: surfaced ? { ...finding.surface, state: 'resolve_pending' } : finding.surface,
     updatedAt: resolution.at,
   };
+}
+
+/** A closed finding's thread still has to be resolved; one listed in a review body has none. */
+function closedState(commentId: string | null): Surface['state'] {
+  return commentId === null ? 'resolved' : 'resolve_pending';
 }
 
 function settleReplies(finding: Finding): Finding['interactions'] {
