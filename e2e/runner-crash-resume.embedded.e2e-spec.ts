@@ -3,6 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrashResumeScript, threadWorkspace } from './support/crash-resume.js';
+import { GitHubWorld } from './support/github-world.js';
 import { buildWorkspace, freePort, ServiceProcess } from './support/processes.js';
 import { deliverGithubMention } from './support/signed-webhook.js';
 import { eventually, type RunView } from './support/walking-skeleton.js';
@@ -15,6 +16,7 @@ const SECRET = 'e2e-crash-webhook-secret';
 describe('caravel start killed mid-run (kill -9) and started again on the same data directory', () => {
   const processes: ServiceProcess[] = [];
   let fake: FakeLlmServer;
+  let world: GitHubWorld;
   let dir: string;
   let env: Record<string, string>;
 
@@ -37,7 +39,10 @@ describe('caravel start killed mid-run (kill -9) and started again on the same d
     fake = await startFakeOpenAi();
     dir = await mkdtemp(join(tmpdir(), 'cv-kill9-'));
     await chmod(dir, 0o755); // the sandbox user must reach the sandboxes inside
+    // The mention's repository, on a fake GitHub the App is installed on (no App: no clone).
+    world = new GitHubWorld(dir, ['acme/widgets']);
     env = {
+      ...(await world.start()),
       CARAVEL_DATA_DIR: join(dir, 'data'),
       SANDBOX_ROOT: join(dir, 'sandboxes'),
       LOG_LEVEL: 'info',
@@ -50,6 +55,7 @@ describe('caravel start killed mid-run (kill -9) and started again on the same d
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()));
     await fake.close();
+    await world.close();
     await rm(dir, { recursive: true, force: true });
   });
 

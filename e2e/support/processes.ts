@@ -25,7 +25,10 @@ export function buildWorkspace(): void {
   if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
 }
 
-/** One service running as its own OS process, with its output kept for diagnostics. */
+/**
+ * One service running as its own OS process, with its output kept for diagnostics (`cli` runs
+ * `caravel start`: plain `caravel` only prints its usage).
+ */
 export class ServiceProcess {
   private output = '';
   private readonly exited: Promise<number | null>;
@@ -35,8 +38,10 @@ export class ServiceProcess {
     readonly name: string,
     readonly port: number,
     env: Record<string, string>,
+    args: readonly string[] = name === 'cli' ? ['start'] : [],
   ) {
-    this.child = spawn(process.execPath, [join(repoRoot, 'apps', name, 'dist', 'main.js')], {
+    const main = join(repoRoot, 'apps', name, 'dist', 'main.js');
+    this.child = spawn(process.execPath, [main, ...args], {
       cwd: repoRoot,
       env: { PATH: process.env['PATH'] ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
