@@ -156,6 +156,7 @@ export {
 export { reviewBody, type ReviewBodyInput } from './review/review-body.js';
 export {
   DEFAULT_SEVERITY_THRESHOLD,
+  isAnchorRejection,
   planReview,
   REVIEW_FINDING_CAP,
   type ReviewCommentPayload,

@@ -1,6 +1,6 @@
 import type { Finding, Severity } from '../model/finding.model.js';
 import { SEVERITIES } from '../model/finding.model.js';
-import { severityMark } from './comment-body.js';
+import { linesLabel, severityMark } from './comment-body.js';
 import type { VerdictDecision } from './verdict.js';
 
 /** What the review body says, besides its hidden marker. */
@@ -33,7 +33,11 @@ export function reviewBody(input: ReviewBodyInput): string {
   const rest = restLine(input);
   if (rest) lines.push(rest);
   if (input.inBody.length > 0) {
-    lines.push('', '**About whole files**', ...input.inBody.map(fileLevelItem));
+    const heading =
+      input.inline.length === 0 && input.inBody.some((f) => f.anchor.startLine !== null)
+        ? '**Findings** (not attached to lines: GitHub could not place them in this diff)'
+        : '**About whole files**';
+    lines.push('', heading, ...input.inBody.map(bodyItem));
   }
   const verdict = verdictLine(input.verdict, input.openFindings);
   if (verdict) lines.push('', verdict);
@@ -67,9 +71,10 @@ function restLine(input: ReviewBodyInput): string | null {
   return `${plural(count, 'more finding')} not posted: ${parts.join(', ')}.${link}`;
 }
 
-function fileLevelItem(finding: Finding): string {
+function bodyItem(finding: Finding): string {
   const summary = finding.description.split('\n')[0] ?? '';
-  return `- ${severityMark(finding.severity)} **${finding.title}** (\`${finding.anchor.file}\`): ${summary}`;
+  const where = finding.anchor.startLine === null ? '' : `, ${linesLabel(finding)}`;
+  return `- ${severityMark(finding.severity)} **${finding.title}** (\`${finding.anchor.file}\`${where}): ${summary}`;
 }
 
 function verdictLine(verdict: VerdictDecision, open: number): string | null {

@@ -5,7 +5,7 @@ import { markSurfaced } from '../model/transitions.js';
 import { PR_LINES } from '../testing/diffs.js';
 import { aFinding, sha, T0 } from '../testing/finding.factory.js';
 import { parseFindingMarker, parseReviewMarker } from './markers.js';
-import { planReview, type ReviewPlanInput } from './review-plan.js';
+import { isAnchorRejection, planReview, type ReviewPlanInput } from './review-plan.js';
 
 const HEAD = sha('a');
 const plan = (findings: Finding[], overrides: Partial<ReviewPlanInput> = {}) =>
@@ -144,5 +144,38 @@ describe('planReview', () => {
     expect(plan([earlier], { existingSummary: 'absent' }).payload?.body).toContain(
       'no new issues; 1 finding still open.',
     );
+  });
+
+  it('lists every finding in the body when asked for a summary-only review', () => {
+    const line = aFinding({
+      severity: 'high',
+      title: 'Unchecked index',
+      description: 'Reads past the end.',
+      ...at(10, 12),
+    });
+    const unplaceable = aFinding({ ...at(30) });
+    const result = plan([line, unplaceable], { summaryOnly: true });
+    expect(result).toMatchObject({
+      inline: [],
+      inBody: [line.id, unplaceable.id],
+      unanchorable: [],
+    });
+    expect(result.payload?.comments).toEqual([]);
+    expect(result.payload?.body).toContain(
+      '- 🟠 **Unchecked index** (`src/app.ts`, lines 10-12): Reads past the end.',
+    );
+  });
+});
+
+describe('isAnchorRejection', () => {
+  it('recognises the 422 messages GitHub gives for comments it cannot place, and nothing else', () => {
+    expect(isAnchorRejection('Path could not be resolved')).toBe(true);
+    expect(isAnchorRejection(['Line could not be resolved'])).toBe(true);
+    expect(
+      isAnchorRejection(
+        'Pull request review thread line must be part of the diff, Pull request review thread start line must be part of the same hunk as the line.',
+      ),
+    ).toBe(true);
+    expect(isAnchorRejection(['Review Can not approve your own pull request'])).toBe(false);
   });
 });

@@ -58,6 +58,11 @@ export interface ReviewPlanInput {
   existingSummary: 'present' | 'absent' | 'unknown';
   /** Where every finding can be seen (the dashboard), linked from the body. */
   webUrl?: string | null;
+  /**
+   * List every finding in the body, none inline: the last resort after GitHub refused the inline
+   * comments twice (`isAnchorRejection`) even with a fresh diff, so the findings still reach the PR.
+   */
+  summaryOnly?: boolean;
 }
 
 /** What to publish, and what was left out and why. */
@@ -93,12 +98,12 @@ export function planReview(input: ReviewPlanInput): ReviewPlan {
   const { belowThreshold, postable, unanchorable } = partition(
     eligible,
     threshold,
-    input.changedLines,
+    input.summaryOnly ? null : input.changedLines,
   );
   const published = postable.slice(0, cap);
   const parts = {
-    inline: published.filter((f) => f.anchor.startLine !== null),
-    inBody: published.filter((f) => f.anchor.startLine === null),
+    inline: input.summaryOnly ? [] : published.filter((f) => f.anchor.startLine !== null),
+    inBody: input.summaryOnly ? published : published.filter((f) => f.anchor.startLine === null),
     belowThreshold,
     overCap: postable.slice(cap),
   };
@@ -149,11 +154,14 @@ export function planReview(input: ReviewPlanInput): ReviewPlan {
   return { ...plan, action: 'post', skipReason: null, payload };
 }
 
-/** Splits eligible findings into those under the threshold, those GitHub would refuse, the rest. */
+/**
+ * Splits eligible findings into those under the threshold, those GitHub would refuse (not checked
+ * without a changed-line set: a summary-only review places nothing), and the rest.
+ */
 function partition(
   eligible: readonly Finding[],
   threshold: Severity,
-  changedLines: ChangedLineSet,
+  changedLines: ChangedLineSet | null,
 ): Pick<ReviewPlan, 'unanchorable'> & { belowThreshold: Finding[]; postable: Finding[] } {
   const belowThreshold: Finding[] = [];
   const postable: Finding[] = [];
@@ -164,7 +172,9 @@ function partition(
       continue;
     }
     const check =
-      finding.anchor.startLine === null ? null : validateAnchor(finding.anchor, changedLines);
+      finding.anchor.startLine === null || changedLines === null
+        ? null
+        : validateAnchor(finding.anchor, changedLines);
     if (check && !check.ok) {
       unanchorable.push({ findingId: finding.id, reason: check.reason, message: check.message });
       continue;
@@ -172,6 +182,25 @@ function partition(
     postable.push(finding);
   }
   return { belowThreshold, postable, unanchorable };
+}
+
+const ANCHOR_REJECTIONS = [
+  /could not be resolved/i,
+  /must be part of the diff/i,
+  /must be part of the same hunk/i,
+  /diff hunk can't be blank/i,
+  /path is invalid/i,
+];
+
+/**
+ * Whether a 422 from the create-review call refused an inline comment's place ("Path could not be
+ * resolved", "Line could not be resolved", "…line must be part of the diff", "…start line must be
+ * part of the same hunk…"). GitHub does not say which comment, and the review is not created: plan
+ * again from a fresh diff at the head, then, if refused again, with `summaryOnly`.
+ */
+export function isAnchorRejection(messages: string | readonly string[]): boolean {
+  const list = typeof messages === 'string' ? [messages] : messages;
+  return list.some((message) => ANCHOR_REJECTIONS.some((pattern) => pattern.test(message)));
 }
 
 function isEligible(finding: Finding, headSha: string): boolean {
