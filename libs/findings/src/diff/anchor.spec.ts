@@ -144,6 +144,16 @@ describe('validateAnchor', () => {
     expect(validateAnchor(at(1, 2, 'LEFT', 'gone.ts'), SET)).toMatchObject({ ok: true });
   });
 
+  it('offers the file-level anchor for a file the diff shows no lines of (a pure rename)', () => {
+    const check = validateAnchor(at(1, 1, 'RIGHT', 'new.ts'), SET);
+    expect(check).toMatchObject({
+      ok: false,
+      reason: 'side_empty',
+      suggestion: at(null, null, 'RIGHT', 'new.ts'),
+    });
+    expect(check.ok ? '' : check.message).toContain('file the finding without lines');
+  });
+
   it.each([
     [0, 1],
     [5, 4],

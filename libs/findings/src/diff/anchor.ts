@@ -152,13 +152,21 @@ function fileMissing(anchor: Anchor, set: ChangedLineSet): AnchorCheck {
 }
 
 function sideEmpty(anchor: Anchor, file: ChangedFile): AnchorCheck {
+  const fileLevel = { ...anchor, startLine: null, endLine: null };
+  if (file.hunks.length === 0) {
+    return reject(
+      'side_empty',
+      `The diff shows no lines of ${anchor.file} (an empty file, or only its mode or name changed): file the finding without lines (file-level).`,
+      fileLevel,
+    );
+  }
   const other: Side = anchor.side === 'RIGHT' ? 'LEFT' : 'RIGHT';
   const why =
     file.status === 'deleted'
       ? 'was deleted'
       : file.status === 'added'
         ? 'was added'
-        : 'has no lines there';
+        : `has no ${anchor.side} lines in this diff`;
   return reject(
     'side_empty',
     `${anchor.file} ${why}: it has no ${anchor.side} lines to comment on. Use side ${other}${anchor.side === 'RIGHT' ? ' (the removed lines)' : ' (the new lines)'} or a file-level finding.`,
