@@ -1,3 +1,4 @@
+import type { ModelCredentials } from '@caravel/agent';
 import { documented } from '@caravel/config';
 import {
   channelSettingsSchema,
@@ -99,3 +100,25 @@ export type AgentSettings = z.output<typeof agentSettingsSchema>;
 
 /** Injection token of the runner's {@link AgentSettings}. */
 export const AGENT_SETTINGS = Symbol('caravel.agent-settings');
+
+type ModelKeys = Pick<
+  z.output<typeof agentSettingsSchema>,
+  | 'ANTHROPIC_API_KEY'
+  | 'OPENAI_API_KEY'
+  | 'OPENAI_COMPATIBLE_BASE_URL'
+  | 'OPENAI_COMPATIBLE_API_KEY'
+>;
+
+/** The provider credentials among the settings, as the model library takes them. */
+export function modelCredentialsOf(settings: ModelKeys): ModelCredentials {
+  return {
+    ...(settings.ANTHROPIC_API_KEY ? { anthropicApiKey: settings.ANTHROPIC_API_KEY } : {}),
+    ...(settings.OPENAI_API_KEY ? { openaiApiKey: settings.OPENAI_API_KEY } : {}),
+    ...(settings.OPENAI_COMPATIBLE_BASE_URL
+      ? { openaiCompatibleBaseUrl: settings.OPENAI_COMPATIBLE_BASE_URL }
+      : {}),
+    ...(settings.OPENAI_COMPATIBLE_API_KEY
+      ? { openaiCompatibleApiKey: settings.OPENAI_COMPATIBLE_API_KEY }
+      : {}),
+  };
+}

@@ -1,4 +1,8 @@
 export { AgentRunnerModule } from './agent-runner.module.js';
 export { agentRunnerConfigSchema } from './agent-runner.config.js';
-export { agentSettingsSchema, type AgentSettings } from './agent-runner.settings.js';
+export {
+  agentSettingsSchema,
+  modelCredentialsOf,
+  type AgentSettings,
+} from './agent-runner.settings.js';
 export { attemptIds } from './services/attempt-runner.js';

@@ -1,5 +1,6 @@
-import { createChatModel, resolveModel, type ModelCredentials } from '@caravel/agent';
-import { AppError, isAppError } from '@caravel/errors';
+import { modelProblem } from '@caravel/agent';
+import { modelCredentialsOf } from '@caravel/agent-runner';
+import { AppError } from '@caravel/errors';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { EmbeddedConfig } from '../cli.config.js';
@@ -13,38 +14,22 @@ type ModelSettings = Pick<
   | 'CARAVEL_FILE_ROOT'
 >;
 
-function credentialsOf(settings: ModelSettings): ModelCredentials {
-  return {
-    ...(settings.ANTHROPIC_API_KEY ? { anthropicApiKey: settings.ANTHROPIC_API_KEY } : {}),
-    ...(settings.OPENAI_API_KEY ? { openaiApiKey: settings.OPENAI_API_KEY } : {}),
-    ...(settings.OPENAI_COMPATIBLE_BASE_URL
-      ? { openaiCompatibleBaseUrl: settings.OPENAI_COMPATIBLE_BASE_URL }
-      : {}),
-    ...(settings.OPENAI_COMPATIBLE_API_KEY
-      ? { openaiCompatibleApiKey: settings.OPENAI_COMPATIBLE_API_KEY }
-      : {}),
-  };
-}
-
 /**
  * Builds the chat model `spec` names once, as a run would (catalogue, credentials, a scripted or
  * replay file read and parsed), so that a model that cannot work fails the start in one line
  * naming where it came from (`origin`: `CARAVEL_MODEL`, `--model`) and what to set.
  */
 export function checkModel(spec: string, origin: string, settings: ModelSettings): void {
-  try {
-    createChatModel(resolveModel({ team: { model: spec } }), credentialsOf(settings), {
-      fileRoot: settings.CARAVEL_FILE_ROOT,
-    });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    const envVar = error.details['envVar'];
-    const message =
-      typeof envVar === 'string'
-        ? `${origin} is ${spec}, whose provider needs ${envVar}: set ${envVar}, or choose another model`
-        : `${origin} ${spec}: ${error.message}`;
-    throw new AppError(error.code, message, { details: error.details });
-  }
+  const problem = modelProblem(spec, modelCredentialsOf(settings), {
+    fileRoot: settings.CARAVEL_FILE_ROOT,
+  });
+  if (!problem) return;
+  throw new AppError(
+    'CONFIG_INVALID',
+    problem.envVar
+      ? `${origin} is ${spec}, whose provider needs ${problem.envVar}: set ${problem.envVar}, or choose another model`
+      : `${origin} ${problem.message}`,
+  );
 }
 
 /** Whether an executable called `name` is on the PATH. */

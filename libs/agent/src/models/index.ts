@@ -36,6 +36,7 @@ export {
   MAX_CLIENT_RETRIES,
   type ChatModelOptions,
 } from './chat-model.factory.js';
+export { modelProblem, type ModelProblem } from './model-check.js';
 export {
   CannedChatModel,
   type CannedCall,
