@@ -45,7 +45,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createAgent } from 'langchain';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
-import { LocalGitScm } from '../sandbox/local-git.scm.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { SandboxAgentsFileFinder } from './agents-file-finder.js';
 import { CheckpointerService } from './checkpointer.service.js';
@@ -73,8 +72,8 @@ export interface AgentRunInputs {
   isTrustedAuthor: (author: string) => boolean;
   /** Directory `scripted:`/`replay:` model paths are resolved against. */
   fileRoot: string;
-  /** The SCM the tools commit and publish through (default: the workspace's own). */
-  scm?: ScmPort;
+  /** The SCM the tools commit and publish through (`scm/run-scm.ts` chooses it). */
+  scm: ScmPort;
   /** The integrations the run's channel tools are bound to (none when absent). */
   channelPorts?: ChannelPorts;
   /** This run's dollar budget (default `RUN_BUDGET_USD`); an attempt gets what is left. */
@@ -129,13 +128,12 @@ export class AgentFactoryService {
       timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
       fileRoot: inputs.fileRoot,
     });
-    const scm = inputs.scm ?? new LocalGitScm(inputs.workspace);
     const caravelTools = [
       ...curatedTools(
         {
           sandbox: inputs.workspace.tools,
           channel: inputs.channel,
-          scm,
+          scm: inputs.scm,
           draftPullRequests: profile?.draftPullRequests ?? true,
         },
         { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },

@@ -4,9 +4,10 @@ import type { UserTokenRepository } from '@caravel/db';
 import type { Bus } from '@caravel/messaging';
 import { FakeConfluence, FakeGitHub, FakeSlack } from '@caravel/testing';
 import { agentSettingsSchema } from '../agent-runner.settings.js';
-import { LocalGitScm } from '../sandbox/local-git.scm.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
-import { GitHubScm } from './github.scm.js';
+import { GitScm } from '../scm/git.scm.js';
+import { GitHubScm } from '../scm/github.scm.js';
+import { scmForRun } from '../scm/run-scm.js';
 import { RunIntegrationsService } from './run-integrations.service.js';
 
 type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
@@ -63,7 +64,7 @@ describe('RunIntegrationsService', () => {
   });
 
   it('opens draft pull requests on GitHub for a repository on the configured GitHub', async () => {
-    const scm = service().scm(run({}), workspace);
+    const scm = scmForRun(workspace, service().pullRequestHost(run({})));
     expect(scm).toBeInstanceOf(GitHubScm);
 
     const pull = await scm.openDraftPullRequest({ branch: 'caravel/abc', title: 'T', body: 'B' });
@@ -80,8 +81,9 @@ describe('RunIntegrationsService', () => {
       repository: { owner: 'acme', name: 'w', cloneUrl: 'https://git.example.org/acme/w.git' },
     });
 
-    expect(service().scm(local, workspace)).toBeInstanceOf(LocalGitScm);
-    expect(service().scm(elsewhere, workspace)).toBeInstanceOf(LocalGitScm);
+    expect(service().pullRequestHost(local)).toBeNull();
+    expect(service().pullRequestHost(elsewhere)).toBeNull();
+    expect(scmForRun(workspace, null)).toBeInstanceOf(GitScm);
   });
 
   it('without the App, logs GitHub replies and pushes a plain branch instead of failing', async () => {
@@ -92,7 +94,7 @@ describe('RunIntegrationsService', () => {
     );
 
     await expect(bare.replyChannel(run({})).reply('hello')).resolves.toHaveProperty('messageId');
-    expect(bare.scm(run({}), workspace)).toBeInstanceOf(LocalGitScm);
+    expect(bare.pullRequestHost(run({}))).toBeNull();
     expect(github.calls).toHaveLength(0);
   });
 

@@ -16,15 +16,12 @@ import {
   type ReplyAdapters,
   type SlackAssistantStatus,
 } from '@caravel/integrations';
-import type { ChannelPorts, ReplyChannel, ScmPort, WikiPort } from '@caravel/tools';
+import type { ChannelPorts, ReplyChannel, WikiPort } from '@caravel/tools';
 import type { Bus } from '@caravel/messaging';
 import { BUS } from '@caravel/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
-import { LocalGitScm } from '../sandbox/local-git.scm.js';
-import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { DispatchWakeups } from './dispatch-wakeups.js';
-import { GitHubScm } from './github.scm.js';
 import { loggingReplyChannel } from './logging-reply-channel.js';
 
 type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
@@ -32,8 +29,8 @@ type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
 /**
  * The SaaS side of a run, from the runner's settings: where its replies go (the thread's source,
  * once per run and text), which channel tools it gets (Slack only for Slack threads, the wiki for
- * Confluence threads), Slack's assistant status, and its SCM
- * (GitHub drafts for repositories on the configured GitHub, a plain pushed branch otherwise).
+ * Confluence threads), Slack's assistant status, and the GitHub its pull requests are opened on
+ * (for repositories on the configured GitHub; see `scm/run-scm.ts` for the choice of SCM).
  * A missing credential never stops a run: the integration answers with a coded error naming the
  * setting, and a thread whose source cannot be answered gets a logged warning instead.
  */
@@ -107,10 +104,12 @@ export class RunIntegrationsService {
     return thread ? { assistantStatus: this.channels.slackStatus(thread) } : {};
   }
 
-  /** GitHub drafts for a repository on the configured GitHub; a pushed branch otherwise. */
-  scm(run: StartRun, workspace: ThreadWorkspace): ScmPort {
-    const host = this.codeHost(run.repository, run);
-    return host ? new GitHubScm(workspace, host) : new LocalGitScm(workspace);
+  /**
+   * Where the run's pull requests are opened: GitHub, for a repository on the configured GitHub
+   * that the App can act on; null otherwise (the run then publishes a plain pushed branch).
+   */
+  pullRequestHost(run: StartRun): GitHubCodeHost | null {
+    return this.codeHost(run.repository, run);
   }
 
   private codeHost(repository: RepositoryRef | undefined, run: StartRun): GitHubCodeHost | null {

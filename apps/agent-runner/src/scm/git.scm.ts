@@ -6,28 +6,40 @@ import type {
   PullRequestText,
   ScmPort,
 } from '@caravel/tools';
-import type { ThreadWorkspace } from './thread-sandbox.service.js';
+import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 
 /**
- * SCM for repositories cloned from a local path or a plain git URL: one broker request commits in
- * the sandbox and pushes the branch, from the broker's host, to the thread's repository on
- * record. A plain git remote has no pull requests, so the "pull request" is the pushed branch,
- * recorded once per thread.
+ * Commits everything in the thread's sandbox and pushes its branch, in one broker request
+ * (`SandboxGitPush` with the commit message): the broker commits inside the sandbox and pushes
+ * from its own host to the thread's repository on record, so the sandbox holds no credential and
+ * names no push target.
  */
-export class LocalGitScm implements ScmPort {
+export async function commitAndPushBranch(
+  workspace: ThreadWorkspace,
+  request: CommitRequest,
+): Promise<CommitOutcome> {
+  const { broker, threadId, branch, repository } = workspace;
+  const published = await broker.push({
+    threadId,
+    branch,
+    repository,
+    commitMessage: request.message,
+  });
+  return { branch, commitSha: published.commitSha };
+}
+
+/**
+ * SCM for repositories cloned from a local path or a plain git URL: the branch is committed and
+ * pushed by the broker ({@link commitAndPushBranch}). A plain git remote has no pull requests, so
+ * the "pull request" is the pushed branch, recorded once per thread.
+ */
+export class GitScm implements ScmPort {
   private pullRequest: PullRequestRef | null = null;
 
   constructor(private readonly workspace: ThreadWorkspace) {}
 
-  async commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
-    const { broker, threadId, branch, repository } = this.workspace;
-    const published = await broker.push({
-      threadId,
-      branch,
-      repository,
-      commitMessage: request.message,
-    });
-    return { branch, commitSha: published.commitSha };
+  commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
+    return commitAndPushBranch(this.workspace, request);
   }
 
   findOpenPullRequest(branch: string): Promise<PullRequestRef | null> {

@@ -7,26 +7,22 @@ import type {
   PullRequestText,
   ScmPort,
 } from '@caravel/tools';
-import { LocalGitScm } from '../sandbox/local-git.scm.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { commitAndPushBranch } from './git.scm.js';
 
 /**
- * SCM for repositories on the configured GitHub: the commit is made in the sandbox and the
- * branch pushed by the broker (through its credential proxy, with an installation token the
- * sandbox never sees), exactly as for a plain git remote; pull requests are GitHub's drafts.
+ * SCM for repositories on the configured GitHub: the branch is committed and pushed by the broker
+ * in one request, as for a plain git remote (through its credential proxy, with an installation
+ * token the sandbox never sees); pull requests are GitHub's drafts.
  */
 export class GitHubScm implements ScmPort {
-  private readonly git: LocalGitScm;
-
   constructor(
-    workspace: ThreadWorkspace,
+    private readonly workspace: ThreadWorkspace,
     private readonly host: PullRequestHost,
-  ) {
-    this.git = new LocalGitScm(workspace);
-  }
+  ) {}
 
   commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
-    return this.git.commitAndPush(request);
+    return commitAndPushBranch(this.workspace, request);
   }
 
   findOpenPullRequest(branch: string): Promise<PullRequestRef | null> {

@@ -16,7 +16,8 @@ import { streamRun } from '../agent/run-stream.js';
 import { StepRecorder } from '../agent/step-recorder.js';
 import type { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
 import { concludeStream } from './conclude-stream.js';
-import { HeldScm, type HeldPublication } from './held-scm.js';
+import type { HeldPublication } from '../scm/held.scm.js';
+import { scmForAttempt } from '../scm/run-scm.js';
 
 /** One attempt's outcome: its run id is its trajectory (the events of that run). */
 export interface AttemptOutcome extends AttemptResult<string> {
@@ -67,7 +68,7 @@ export async function runAttempt(
   const workspace = await sandboxForRun(
     context.sandboxes.forRun(ids.threadId, parent.repository, { startFrom: parent.threadId }),
   );
-  const scm = new HeldScm(workspace, `attempt ${index}`);
+  const scm = scmForAttempt(workspace, index);
   const replies: string[] = [];
   let stats = NO_STATS;
   const onEvent = (event: MiddlewareEvent): void => {

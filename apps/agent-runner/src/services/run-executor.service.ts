@@ -32,6 +32,7 @@ import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
 import { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import { StepRecorder } from '../agent/step-recorder.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { scmForRun } from '../scm/run-scm.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
 
 /** How long a start command may go without a sign of life before the bus delivers it again. */
@@ -290,7 +291,7 @@ export class RunExecutorService {
         heartbeat: context.heartbeat,
         signal: context.signal,
         reply: (text) => this.replyOrLog(channel, command.data.threadId, text),
-        scmFor: (thread) => this.integrations.scm(command.data, thread),
+        scmFor: (thread) => scmForRun(thread, this.integrations.pullRequestHost(command.data)),
         announce: context.announce,
       });
       return { kind: 'ended', conclusion };
@@ -316,7 +317,7 @@ export class RunExecutorService {
       options,
       workspace,
       channel: context.channel,
-      scm: this.integrations.scm(command.data, workspace),
+      scm: scmForRun(workspace, this.integrations.pullRequestHost(command.data)),
       requestedBy: requesterOf(command.data),
       channelPorts: this.integrations.channelPorts(command.data),
       ...this.integrations.assistantStatus(command.data),
