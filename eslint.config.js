@@ -116,9 +116,10 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    // Production code never loads the test library. The one exception is `caravel fake-model`,
-    // which ships its fake OpenAI-compatible server (no other test machinery) for trying Caravel
-    // without a key; test files are let back in just below.
+    // Production code never loads the test library nor a library's `/testing` entry (its fakes,
+    // fixtures and row factories). The one exception is `caravel fake-model`, which ships its fake
+    // OpenAI-compatible server (no other test machinery) for trying Caravel without a key; test
+    // files are let back in just below.
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
     ignores: ['libs/testing/**', 'apps/cli/src/commands/fake-model.command.ts'],
     rules: {
@@ -127,8 +128,14 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@caravel/testing', '@caravel/testing/*'],
-              message: 'Production code does not import the test library.',
+              group: [
+                '@caravel/testing',
+                '@caravel/testing/*',
+                '@caravel/*/testing',
+                '@caravel/*/testing/*',
+              ],
+              message:
+                "Production code does not import the test library or a library's /testing entry.",
             },
           ],
         },

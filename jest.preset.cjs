@@ -44,6 +44,17 @@ const caravelProjects = {
 const moduleNameMapper = { '^(\\.{1,2}/.*)\\.js$': '$1' };
 for (const [name, dir] of Object.entries(caravelProjects)) {
   moduleNameMapper[`^@caravel/${name}$`] = path.join(root, dir, 'src/index.ts');
+  // Sub-exports (`@caravel/testing/doubles`, `@caravel/<lib>/testing`) resolve to the sources their
+  // package.json names under the `@caravel/source` condition, as tsconfig.base.json's paths do.
+  const { exports = {} } = require(path.join(root, dir, 'package.json'));
+  for (const [entry, targets] of Object.entries(exports)) {
+    if (entry === '.' || !targets['@caravel/source']) continue;
+    moduleNameMapper[`^@caravel/${name}/${entry.slice(2)}$`] = path.join(
+      root,
+      dir,
+      targets['@caravel/source'],
+    );
+  }
 }
 
 /** Builds a project's Jest config; `kind` picks unit (`*.spec.ts`) or medium (`*.medium-spec.ts`). */

@@ -4,31 +4,42 @@ import { join } from 'node:path';
 
 const root = join(new URL('.', import.meta.url).pathname, '..', '..', '..');
 const BOUNDARIES = '@nx/enforce-module-boundaries';
+const RESTRICTED = 'no-restricted-imports';
 
-/** Lints a probe file placed inside a project, then removes it. */
-async function boundaryErrors(projectSrc: string, code: string): Promise<string[]> {
-  const file = join(root, projectSrc, `boundary-probe-${process.pid}.ts`);
+/**
+ * Lints a probe file placed inside a project (`<name>.ts`, or `<name>.spec.ts` with `suffix`),
+ * then removes it; answers the messages of `rule`.
+ */
+async function lintErrors(
+  projectSrc: string,
+  code: string,
+  rule = BOUNDARIES,
+  suffix = '.ts',
+): Promise<string[]> {
+  const file = join(root, projectSrc, `boundary-probe-${process.pid}${suffix}`);
   await writeFile(file, code);
   try {
-    // Only the boundary rule, which needs no type information: the workspace's one TypeScript
-    // program was built before this probe existed.
+    // Only the rule asked, neither of which needs type information: the workspace's one
+    // TypeScript program was built before this probe existed.
     const eslint = new ESLint({
       cwd: root,
       overrideConfig: {
         files: ['**/*.ts'],
         languageOptions: { parserOptions: { project: false, projectService: false } },
       },
-      ruleFilter: ({ ruleId }) => ruleId === BOUNDARIES,
+      ruleFilter: ({ ruleId }) => ruleId === rule,
     });
     const [result] = await eslint.lintFiles([file]);
     // A probe that does not parse is a failure too, never an empty (passing) answer.
     return (result?.messages ?? [])
-      .filter((m) => m.ruleId === BOUNDARIES || m.fatal)
+      .filter((m) => m.ruleId === rule || m.fatal)
       .map((m) => m.message);
   } finally {
     await rm(file, { force: true });
   }
 }
+
+const boundaryErrors = (projectSrc: string, code: string) => lintErrors(projectSrc, code);
 
 describe('module boundaries (lint)', () => {
   it('rejects NATS in a domain library', async () => {
@@ -62,6 +73,29 @@ describe('module boundaries (lint)', () => {
       'apps/ingress/src',
       "import { BUS } from '@caravel/platform';\nexport const probe = BUS;\n",
     );
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('test code stays out of production code (lint)', () => {
+  const TEST_CODE = /does not import the test library or a library's \/testing entry/;
+
+  it.each([
+    ['the test library', '@caravel/testing', 'serviceGate'],
+    ['a test library sub-export', '@caravel/testing/doubles', 'strictMock'],
+    ["a library's /testing entry", '@caravel/db/testing', 'factory'],
+  ])('refuses %s in a production file', async (_what, entry, name) => {
+    const code = `import { ${name} } from '${entry}';\nexport const probe = ${name};\n`;
+    const errors = await lintErrors('apps/dispatch/src/services', code, RESTRICTED);
+    expect(errors.join('\n')).toMatch(TEST_CODE);
+  });
+
+  it("lets a spec import a library's /testing entry and the test library", async () => {
+    const code =
+      "import { factory } from '@caravel/db/testing';\n" +
+      "import { strictMock } from '@caravel/testing/doubles';\n" +
+      'export const probe = [factory, strictMock];\n';
+    const errors = await lintErrors('apps/dispatch/src/services', code, RESTRICTED, '.spec.ts');
     expect(errors).toEqual([]);
   });
 });

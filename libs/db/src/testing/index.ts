@@ -1,0 +1,3 @@
+// Test support for the rows this library's repositories return: `@caravel/db/testing`, for specs
+// only (production code may not import it: eslint.config.js).
+export { factory, FACTORY_TIME } from './row-factory.js';

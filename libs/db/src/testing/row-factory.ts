@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { RunQueueRow } from '../repositories/run-queue.repository.js';
+import type { RunRow } from '../repositories/run.repository.js';
+import type { ThreadMessageRow } from '../repositories/thread-message.repository.js';
+import type { ThreadRow } from '../repositories/thread.repository.js';
+import type { UserProfileRow } from '../repositories/user-profile.repository.js';
+
+/** The instant every factory row was created at unless the test says otherwise. */
+export const FACTORY_TIME = new Date('2026-01-01T00:00:00.000Z');
+
+/**
+ * Rows as the repositories return them, for specs that hand them to code under test: every
+ * column has a plain default (random ids, {@link FACTORY_TIME}, nothing started or finished),
+ * and a test names only the columns its behaviour depends on.
+ *
+ * ```ts
+ * const running = factory.run({ threadId: thread.id, status: 'running', startedAt: NOW });
+ * ```
+ */
+export const factory = {
+  /** A thread with no repository, no reply target and no active run (`status: 'idle'`). */
+  thread(overrides: Partial<ThreadRow> = {}): ThreadRow {
+    return {
+      id: randomUUID(),
+      source: 'synthetic',
+      title: '',
+      repositoryOwner: null,
+      repositoryName: null,
+      repository: null,
+      options: {},
+      replyTo: {},
+      lastHumanAt: null,
+      headSha: null,
+      status: 'idle',
+      activeRunId: null,
+      createdAt: FACTORY_TIME,
+      updatedAt: FACTORY_TIME,
+      ...overrides,
+    };
+  },
+
+  /** A queued run: not admitted, started, concluded or finished. */
+  run(overrides: Partial<RunRow> = {}): RunRow {
+    return {
+      id: randomUUID(),
+      threadId: randomUUID(),
+      triggerId: randomUUID(),
+      status: 'queued',
+      exitStatus: null,
+      summary: '',
+      runner: null,
+      createdAt: FACTORY_TIME,
+      startedAt: null,
+      finishedAt: null,
+      heartbeatAt: null,
+      concludedAt: null,
+      conclusion: null,
+      ...overrides,
+    };
+  },
+
+  /** A trusted follow-up message, to inject, that no run has taken yet. */
+  threadMessage(overrides: Partial<ThreadMessageRow> = {}): ThreadMessageRow {
+    return {
+      id: randomUUID(),
+      threadId: randomUUID(),
+      author: 'synthetic:octocat',
+      text: '',
+      trusted: true,
+      delivery: 'inject',
+      kind: 'message',
+      receivedAt: FACTORY_TIME,
+      consumedByRun: null,
+      consumedAt: null,
+      ...overrides,
+    };
+  },
+
+  /** A run waiting in the admission queue (not admitted, its start not published). */
+  queuedRun(overrides: Partial<RunQueueRow> = {}): RunQueueRow {
+    return {
+      runId: randomUUID(),
+      threadId: randomUUID(),
+      repositoryKey: 'acme/api',
+      userKey: 'synthetic:octocat',
+      command: {},
+      enqueuedAt: FACTORY_TIME,
+      admittedAt: null,
+      startPublishedAt: null,
+      ...overrides,
+    };
+  },
+
+  /** A profile that sets nothing of its own: the team's defaults apply. */
+  userProfile(overrides: Partial<UserProfileRow> = {}): UserProfileRow {
+    return {
+      identity: 'synthetic:octocat',
+      model: null,
+      reasoningEffort: null,
+      draftPullRequests: true,
+      alwaysCreatePullRequests: null,
+      updatedAt: FACTORY_TIME,
+      ...overrides,
+    };
+  },
+};

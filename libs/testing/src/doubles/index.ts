@@ -1,0 +1,2 @@
+// Test doubles with no dependencies (no servers, no database driver): cheap to load in unit specs.
+export { strictMock, type Stubs } from './strict-mock.js';
