@@ -50,7 +50,7 @@ import { SandboxAgentsFileFinder } from './agents-file-finder.js';
 import { CheckpointerService } from './checkpointer.service.js';
 import { contextWindowOf, pricingFor } from './model-pricing.js';
 import { RunPeopleTracker } from './run-people.js';
-import { promptMessageId } from './run-stream.js';
+import { promptMessageId, type RunAgent } from './run-stream.js';
 import { SandboxLossNotice } from './sandbox-loss.notice.js';
 import { sandboxSyntaxChecker } from './sandbox-syntax-checker.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -90,12 +90,9 @@ const ALWAYS_CREATE_PRS =
   'commit_and_open_pr before you submit (it updates the pull request already open for your ' +
   'branch); submit is refused while your changes are not in it.';
 
-export interface BuiltAgent {
-  agent: ReturnType<typeof createAgent>;
+/** One run's agent, ready to stream, and the model it resolved to. */
+export interface BuiltAgent extends RunAgent {
   model: ResolvedModel;
-  recursionLimit: number;
-  /** The run's opening message as the model sees it: with its authors' standing instructions. */
-  openingMessage: (prompt: string) => string;
 }
 
 /**

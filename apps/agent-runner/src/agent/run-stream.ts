@@ -1,8 +1,16 @@
 import { CARAVEL_NAMESPACE, uuidV5 } from '@caravel/contracts';
 import type { RunExitStatus } from '@caravel/middleware';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import type { BuiltAgent } from './agent-factory.service.js';
+import type { createAgent } from 'langchain';
 import type { StepRecorder } from './step-recorder.js';
+
+/** What a run's agent is to its stream (the agent factory builds one per run). */
+export interface RunAgent {
+  agent: ReturnType<typeof createAgent>;
+  recursionLimit: number;
+  /** The run's opening message as the model sees it: with its authors' standing instructions. */
+  openingMessage: (prompt: string) => string;
+}
 
 type StreamUpdate = Record<
   string,
@@ -60,7 +68,7 @@ export function answersForInterruptedCalls(history: readonly BaseMessage[]): Too
  * are re-published with their original ids (the bus deduplicates them).
  */
 export async function streamRun(
-  built: BuiltAgent,
+  built: RunAgent,
   run: { threadId: string; runId: string; prompt: string },
   recorder: StepRecorder,
   heartbeat: () => Promise<void>,
