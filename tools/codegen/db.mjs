@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Schema-first database tooling for @caravel/db (see docs/db.md):
 //   node tools/codegen/db.mjs migrate <name> [--replace]   new migration from the schema (+ types)
+//   node tools/codegen/db.mjs migrate <name> --empty       an empty one, for SQL the schema cannot
+//                                                          express (CHECK constraints, data checks)
 //   node tools/codegen/db.mjs generate                     Kysely types from the schema
 //   node tools/codegen/db.mjs check                        drift check for CI (exit 1 on drift)
 // The schema engine needs a PostgreSQL server for its shadow database; it gets a throwaway one on
@@ -75,6 +77,29 @@ async function migrate(name, replace) {
   generate();
 }
 
+/**
+ * An empty migration folder for hand-written SQL that Prisma's schema cannot express. The schema
+ * must be covered by the migrations already: a model change goes in a migration of its own.
+ */
+async function migrateEmpty(name) {
+  assertMigrationName(name);
+  if (migrationNames(migrationsDir).length === 0) {
+    throw new Error('no migrations yet: run `migrate init` first');
+  }
+  const sql = await pendingSql({ fromEmpty: false });
+  if (!isEmptyScript(sql)) {
+    throw new Error(
+      `the schema has changes no migration covers; make that migration first (migrate <name>):\n${sql.trim()}`,
+    );
+  }
+  const folder = writeMigration(
+    migrationsDir,
+    name,
+    '-- Hand-written: SQL the Prisma schema cannot express (the drift check does not see it).\n',
+  );
+  console.log(`wrote ${rel(join(migrationsDir, folder, 'migration.sql'))}: write its SQL`);
+}
+
 async function check() {
   const problems = [];
   if (migrationNames(migrationsDir).length === 0 || !hasLockFile(migrationsDir)) {
@@ -105,18 +130,19 @@ async function check() {
 async function main(argv) {
   const [command, ...rest] = argv;
   switch (command) {
-    case 'migrate':
-      return migrate(
-        rest.find((arg) => !arg.startsWith('--')),
-        rest.includes('--replace'),
-      );
+    case 'migrate': {
+      const name = rest.find((arg) => !arg.startsWith('--'));
+      return rest.includes('--empty')
+        ? migrateEmpty(name)
+        : migrate(name, rest.includes('--replace'));
+    }
     case 'generate':
       return generate();
     case 'check':
       return check();
     default:
       throw new Error(
-        'usage: node tools/codegen/db.mjs migrate <name> [--replace] | generate | check',
+        'usage: node tools/codegen/db.mjs migrate <name> [--replace | --empty] | generate | check',
       );
   }
 }

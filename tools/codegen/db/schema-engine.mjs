@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as bg from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 
 const NO_FILTERS = { externalTables: [], externalEnums: [] };
@@ -14,7 +14,10 @@ let loaded = false;
 function charColumnsAsText(result) {
   for (const one of Array.isArray(result) ? result : [result]) {
     for (const field of one?.fields ?? [])
-      if (field.dataTypeID === PG_CHAR) field.dataTypeID = PG_TEXT;
+      if (field.dataTypeID === PG_CHAR) {
+        field.dataTypeID = PG_TEXT;
+        field.caravelChar = true;
+      }
   }
   return result;
 }
@@ -22,7 +25,8 @@ function charColumnsAsText(result) {
 /**
  * The engine introspects the shadow database through @prisma/adapter-pg, which rejects the
  * one-byte "char" type of pg_catalog columns ("Column type 'char' could not be deserialized").
- * Reporting those columns as text (same string value) lets `diff` replay migrations. Tool-only.
+ * Reporting those columns as text (same string value) lets `diff` replay migrations; the adapter
+ * below then tells the engine they are characters again. Tool-only.
  */
 function reportCharColumnsAsText() {
   const original = pg.Client.prototype.query;
@@ -55,13 +59,59 @@ function loadWasm() {
 }
 
 /**
+ * Two differences between @prisma/adapter-pg and Prisma's native engine, undone per adapter:
+ * - `executeScript` splits a migration on every `;`, which cuts a dollar-quoted body (a `DO`
+ *   block) apart; the native engine sends the script whole, and so does this.
+ * - a "char" column (reported as text above) comes back as a character, as the native engine
+ *   reads it: the describer takes `pg_constraint.contype` as one, and panics on text as soon as
+ *   the database has a CHECK constraint.
+ */
+function likeNativeEngine(adapter) {
+  const queryRaw = adapter.queryRaw;
+  adapter.queryRaw = async function (query) {
+    let chars = [];
+    const performIO = this.performIO;
+    const reading = Object.create(this, {
+      performIO: {
+        value: async (io) => {
+          const result = await performIO.call(this, io);
+          chars = result.fields.flatMap((field, i) => (field.caravelChar ? [i] : []));
+          return result;
+        },
+      },
+    });
+    const result = await queryRaw.call(reading, query);
+    for (const i of chars) result.columnTypes[i] = ColumnTypeEnum.Character;
+    return result;
+  };
+  adapter.executeScript = async function (script) {
+    try {
+      await this.underlyingDriver().query(script);
+    } catch (error) {
+      this.onError(error);
+    }
+  };
+  return adapter;
+}
+
+class NativeLikePg extends PrismaPg {
+  async connect() {
+    return likeNativeEngine(await super.connect());
+  }
+
+  async connectToShadowDb() {
+    return likeNativeEngine(await super.connectToShadowDb());
+  }
+}
+
+/**
  * Opens the engine on a PostgreSQL server. The adapter creates (and drops) its own shadow database
  * on that server whenever a diff has to replay migrations.
  */
 export async function openSchemaEngine({ schema, connectionString }) {
   loadWasm();
   reportCharColumnsAsText();
-  const factory = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString }));
+  const factory = bindMigrationAwareSqlAdapterFactory(new NativeLikePg({ connectionString }));
   const engine = await bg.SchemaEngine.new(
     { datamodels: [['schema.prisma', schema]] },
     () => {},
