@@ -108,7 +108,13 @@ export function chaosSuite(profile: ChaosProfile): void {
       );
       scenario('5. poison messages on the subjects', () => poisonMessages(context), current);
       scenario('5. fuzzed webhook bodies and headers', () => fuzzedWebhooks(context), current);
-      scenario('4. PostgreSQL cut during a burst', () => postgresCutDuringBurst(context), current);
+      for (const cutMs of profile.postgresCutsMs) {
+        scenario(
+          `4. PostgreSQL cut for ${cutMs / 1000} s during a burst`,
+          () => postgresCutDuringBurst(context, cutMs),
+          current,
+        );
+      }
       scenario(
         '3. nats-server kill -9 during a burst',
         () => natsKilledDuringBurst(context),

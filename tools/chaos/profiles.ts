@@ -24,8 +24,11 @@ export interface ChaosProfile {
   readonly burst: { readonly deliveries: number; readonly concurrency: number };
   /** How long nats-server stays dead after its `kill -9`. */
   readonly natsDownMs: number;
-  /** How long PostgreSQL stays cut. */
-  readonly postgresCutMs: number;
+  /**
+   * How long PostgreSQL stays cut, one burst per entry. Over about 160 s outlasts dispatch's
+   * retries of a trigger (deliveries after 1 s, 5 s, 30 s and 2 min).
+   */
+  readonly postgresCutsMs: readonly number[];
   readonly fuzz: {
     readonly requests: number;
     /** Valid deliveries sent during the fuzzing, which must be taken in time. */
@@ -51,7 +54,7 @@ export const PROFILES: Record<ChaosProfile['name'], ChaosProfile> = {
     retries: { requests: 1, rounds: 2, duplicateWindow: 'shrink', windowMs: 2_000 },
     burst: { deliveries: 40, concurrency: 8 },
     natsDownMs: 2_000,
-    postgresCutMs: 4_000,
+    postgresCutsMs: [4_000],
     fuzz: { requests: 60, alongside: 5, oversized: false },
     runnerKills: ['command'],
     hostileWorkspaces: 'one of each kind',
@@ -64,7 +67,7 @@ export const PROFILES: Record<ChaosProfile['name'], ChaosProfile> = {
     retries: { requests: 4, rounds: 10, duplicateWindow: 'wait', windowMs: 185_000 },
     burst: { deliveries: 200, concurrency: 20 },
     natsDownMs: 10_000,
-    postgresCutMs: 30_000,
+    postgresCutsMs: [30_000, 180_000],
     fuzz: { requests: 1_000, alongside: 40, oversized: true },
     runnerKills: ['model-call', 'command'],
     hostileWorkspaces: 'all',

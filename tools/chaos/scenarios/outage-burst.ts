@@ -98,13 +98,16 @@ export function natsKilledDuringBurst(context: ScenarioContext): Promise<void> {
   });
 }
 
-/** Scenario 4: PostgreSQL cut (behind the proxy) during a burst, then restored. */
-export function postgresCutDuringBurst(context: ScenarioContext): Promise<void> {
+/** Scenario 4: PostgreSQL cut (behind the proxy) for `durationMs` during a burst, then restored. */
+export function postgresCutDuringBurst(
+  context: ScenarioContext,
+  durationMs: number,
+): Promise<void> {
   return burstThroughOutage(context, {
-    scenario: '4 PostgreSQL cut',
+    scenario: `4 PostgreSQL cut ${durationMs / 1000} s`,
     begin: () => context.stage.database.cut(),
     end: () => context.stage.database.restore(),
-    durationMs: context.profile.postgresCutMs,
+    durationMs,
     whileAway: (a) => a.status === 503 && a.retryAfter !== null,
     whileAwayRule: '503 with Retry-After',
   });
