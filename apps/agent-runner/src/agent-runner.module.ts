@@ -8,7 +8,8 @@ import {
   UserProfileRepository,
   UserTokenRepository,
 } from '@caravel/db';
-import { repositoryProvider } from '@caravel/platform';
+import type { Bus } from '@caravel/messaging';
+import { BUS, RUNTIME, repositoryProvider, type PlatformRuntime } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
 import { CheckpointerService } from './agent/checkpointer.service.js';
@@ -20,7 +21,10 @@ import { RunIntegrationsService } from './integrations/run-integrations.service.
 import { ThreadSandboxService } from './sandbox/thread-sandbox.service.js';
 import { AttemptsService } from './services/attempts.service.js';
 import { ChatAgentService } from './services/chat-agent.service.js';
+import { LeaseKeeper } from './services/lease-keeper.js';
+import { RunEventPublisher } from './services/run-events.js';
 import { RunExecutorService } from './services/run-executor.service.js';
+import { RunFollowUps } from './services/run-follow-ups.service.js';
 
 /** Builds and runs the coding agent per run. */
 @Module({})
@@ -32,6 +36,14 @@ export class AgentRunnerModule {
       providers: [
         { provide: AGENT_SETTINGS, useValue: settings },
         RunExecutorService,
+        {
+          provide: LeaseKeeper,
+          inject: [BUS, RunRepository, RUNTIME],
+          useFactory: (bus: Bus, runs: RunRepository, runtime: PlatformRuntime) =>
+            new LeaseKeeper(bus.leases, runs, runtime.name),
+        },
+        RunEventPublisher,
+        RunFollowUps,
         AttemptsService,
         ChatAgentService,
         repositoryProvider(ThreadRepository),

@@ -70,8 +70,8 @@ export interface AgentRunInputs {
   queue: MessageQueue;
   /** Whether a follow-up's author may be read as instructions. */
   isTrustedAuthor: (author: string) => boolean;
-  /** Directory `scripted:`/`replay:` model paths are resolved against. */
-  fileRoot: string;
+  /** Directory `scripted:`/`replay:` model paths are resolved against (default `CARAVEL_FILE_ROOT`). */
+  fileRoot?: string;
   /** The SCM the tools commit and publish through (`scm/run-scm.ts` chooses it). */
   scm: ScmPort;
   /** The integrations the run's channel tools are bound to (none when absent). */
@@ -123,7 +123,7 @@ export class AgentFactoryService {
     const people = await this.people(inputs);
     const chatModel = createChatModel(model, this.credentials(), {
       timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
-      fileRoot: inputs.fileRoot,
+      fileRoot: inputs.fileRoot ?? this.settings.CARAVEL_FILE_ROOT,
     });
     const caravelTools = [
       ...curatedTools(

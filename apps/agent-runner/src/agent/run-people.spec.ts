@@ -1,5 +1,5 @@
 import type { QueuedMessage } from '@caravel/middleware';
-import { RunPeopleTracker } from './run-people.js';
+import { RunPeopleTracker, requesterOf } from './run-people.js';
 
 function queueOf(...batches: QueuedMessage[][]) {
   return { drain: () => Promise.resolve(batches.shift() ?? []) };
@@ -33,5 +33,25 @@ describe('RunPeopleTracker', () => {
     await queue.drain('t');
 
     expect(people.requester).toBe('slack:C');
+  });
+});
+
+describe('requesterOf', () => {
+  it('names the person who asked as source:id', () => {
+    expect(requesterOf({ source: 'slack', requestedBy: { externalId: 'U123' } })).toBe(
+      'slack:U123',
+    );
+    expect(requesterOf({ requestedBy: { externalId: 'cli' } })).toBe('synthetic:cli');
+  });
+
+  it('keeps the name a run of follow-ups already gives its first author', () => {
+    expect(requesterOf({ requestedBy: { externalId: 'github:octocat' } })).toBe('github:octocat');
+    // The thread's source is set too: the author may have written from another source.
+    expect(requesterOf({ source: 'slack', requestedBy: { externalId: 'slack:U123' } })).toBe(
+      'slack:U123',
+    );
+    expect(requesterOf({ source: 'github', requestedBy: { externalId: 'slack:U9' } })).toBe(
+      'slack:U9',
+    );
   });
 });

@@ -1,5 +1,19 @@
+import { triggerSource, type DataOf, type StartRunV1 } from '@caravel/contracts';
 import type { MessageQueue } from '@caravel/middleware';
 import type { RunPeople } from '@caravel/tools';
+
+/**
+ * Who asked for the run, as `source:id` (the identity plan approval and ownership use). A run of
+ * follow-ups already names its first author that way.
+ */
+export function requesterOf(
+  data: Pick<DataOf<typeof StartRunV1>, 'source' | 'requestedBy'>,
+): string {
+  const id = data.requestedBy.externalId;
+  // A run of follow-ups names its first author as `source:id` already, whatever the thread's source.
+  if (triggerSource.options.some((source) => id.startsWith(`${source}:`))) return id;
+  return `${data.source ?? 'synthetic'}:${id}`;
+}
 
 /**
  * Who a run works for, as its tools see it: the thread's owner, and the person the run is

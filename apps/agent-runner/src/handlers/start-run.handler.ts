@@ -2,7 +2,8 @@ import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
 import { CaravelContext } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { RunExecutorService, START_ACK_WAIT_MS } from '../services/run-executor.service.js';
+import { START_ACK_WAIT_MS } from '../services/lease-keeper.js';
+import { RunExecutorService } from '../services/run-executor.service.js';
 
 /** `cmd.run.start`: one run per thread at a time, in order per thread, each run once. */
 @Controller()

@@ -1,7 +1,7 @@
 import type { PullRequestHost } from '@caravel/integrations';
 import type { SandboxBrokerClient } from '@caravel/sandbox';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
-import { strictMock } from '../testing/strict-mock.js';
+import { strictMock } from '@caravel/testing/doubles';
 import { GitScm } from './git.scm.js';
 import { GitHubScm } from './github.scm.js';
 import { HeldScm } from './held.scm.js';
@@ -35,7 +35,7 @@ function workspaceWith(origin: string | null = 'https://git.example.org/acme/wid
       origin,
       repository,
       broker,
-      sandbox: strictMock({ id: 'sbx-1' }, 'sandbox') as ThreadWorkspace['sandbox'],
+      sandbox: strictMock<ThreadWorkspace['sandbox']>({ id: 'sbx-1' }, 'sandbox'),
     },
     'workspace',
   );

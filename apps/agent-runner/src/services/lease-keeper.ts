@@ -1,7 +1,16 @@
-import { RunFinishedV1, type DataOf } from '@caravel/contracts';
 import type { RunRow } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import type { Lease, LeaseStore } from '@caravel/messaging';
+
+/** How long a start command may go without a sign of life before the bus delivers it again. */
+export const START_ACK_WAIT_MS = 30_000;
+
+/**
+ * A dead runner's lease frees its thread this long after its last renewal: well within the start
+ * command's ack wait, so the command its death sends back finds the lease expired and resumes
+ * the run, while a start that finds the lease live is a duplicate of a run being worked on.
+ */
+export const LEASE_TTL_MS = START_ACK_WAIT_MS - 10_000;
 
 /** What a runner reads of a run to decide whether a start command may run it. */
 export interface RunRecords {
@@ -38,28 +47,20 @@ export function hasEnded(run: RunRow): boolean {
 }
 
 /**
- * The ending a runner recorded for a run whose end dispatch has not recorded (the runner died
- * between the two): what a start for that run publishes again. Null for any other run.
+ * Keeps one run per thread, and each run once, however often its `cmd.run.start` arrives
+ * (republished after the bus's duplicate window, redelivered after a crash). {@link claim}
+ * decides what a start may do: a run that has ended is not run again; a run another runner holds
+ * by a live lease is that runner's; a run whose runner died (its lease expired, the run not ended)
+ * is resumed; a thread busy with another run answers `LEASE_HELD` (retryable: the command comes
+ * back once that run ends). {@link hold} keeps the claimed lease alive while the run works and
+ * lets the thread go when it ends.
  */
-export function endingToPublishAgain(run: RunRow): DataOf<typeof RunFinishedV1> | null {
-  if (run.finishedAt !== null || run.concludedAt === null) return null;
-  const ending = RunFinishedV1.dataSchema.safeParse(run.conclusion);
-  return ending.success ? ending.data : null;
-}
-
-/**
- * Decides what a `cmd.run.start` may do, so that a run executes once however often its start
- * arrives (republished after the bus's duplicate window, redelivered after a crash). A run that
- * has ended is not run again; a run another runner holds by a live lease is that runner's; a run
- * whose runner died (its lease expired, the run not ended) is resumed; a thread busy with another
- * run answers `LEASE_HELD` (retryable: the command comes back once that run ends).
- */
-export class RunClaims {
+export class LeaseKeeper {
   constructor(
     private readonly leases: LeaseStore,
     private readonly runs: RunRecords,
     private readonly runner: string,
-    private readonly ttlMs: number,
+    private readonly ttlMs: number = LEASE_TTL_MS,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -78,6 +79,21 @@ export class RunClaims {
     return { kind: 'run', lease };
   }
 
+  /**
+   * Runs `work` under the claimed lease: renewed every quarter of its life, each time with the
+   * start command's `heartbeat` (so the bus does not deliver it again meanwhile), and released
+   * when the work ends, however it ends.
+   */
+  async hold<T>(lease: Lease, heartbeat: () => Promise<void>, work: () => Promise<T>): Promise<T> {
+    const keepAlive = setInterval(() => void this.renew(lease, heartbeat), this.ttlMs / 4);
+    try {
+      return await work();
+    } finally {
+      clearInterval(keepAlive);
+      await this.leases.release(lease).catch(() => false);
+    }
+  }
+
   private async heldBy(threadId: string, runId: string): Promise<RunClaim> {
     const current = await this.leases.get(threadLeaseKey(threadId));
     // An expired lease is not a live runner: the command comes back and takes it (a resume).
@@ -85,5 +101,11 @@ export class RunClaims {
     if (live && runOfHolder(current.holder) === runId)
       return { kind: 'held', holder: current.holder };
     throw new AppError('LEASE_HELD', `thread ${threadId} already has an active run`);
+  }
+
+  private async renew(lease: Lease, heartbeat: () => Promise<void>): Promise<void> {
+    await heartbeat().catch(() => undefined);
+    const renewed = await this.leases.renew(lease, this.ttlMs).catch(() => null);
+    if (renewed) Object.assign(lease, renewed);
   }
 }

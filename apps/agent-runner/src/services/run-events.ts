@@ -1,0 +1,159 @@
+import type { RunConclusion } from '@caravel/agent';
+import {
+  CARAVEL_NAMESPACE,
+  RunFinishedV1,
+  RunOutputV1,
+  RunStartedV1,
+  causedBy,
+  uuidV5,
+  type DataOf,
+  type EnvelopeOf,
+  type StartRunV1,
+} from '@caravel/contracts';
+import { RunRepository, type RunRow } from '@caravel/db';
+import { MessagePublisher } from '@caravel/messaging';
+import { RUNTIME, type PlatformRuntime } from '@caravel/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LiveOutput } from '../agent/live-output.js';
+import { StepRecorder } from '../agent/step-recorder.js';
+
+type StartRun = EnvelopeOf<typeof StartRunV1>;
+
+/** What `evt.run.finished` says about a run, recorded on the run before it is published. */
+export type RunEnding = DataOf<typeof RunFinishedV1>;
+
+/** What `evt.run.started` says about the run once its sandbox and agent are ready. */
+export type RunStartDetails = Partial<
+  Pick<DataOf<typeof RunStartedV1>, 'repository' | 'branch' | 'baseCommit' | 'model'>
+>;
+
+/** Patches up to this size travel on `evt.run.finished` (bus messages are capped near 1 MiB). */
+const MAX_CARRIED_SUBMISSION_BYTES = 512 * 1024;
+
+/** The id of a run's `what` event: the same for every runner, so a repeat is deduplicated. */
+function eventId(runId: string, what: string): string {
+  return uuidV5(`${what}:${runId}`, CARAVEL_NAMESPACE);
+}
+
+function carriedSubmission(submission: string | null): { submission?: string | null } {
+  if (submission !== null && Buffer.byteLength(submission) > MAX_CARRIED_SUBMISSION_BYTES)
+    return {};
+  return { submission };
+}
+
+/** An interrupted run is healthy: the next run resumes it. */
+function outcomeOf(conclusion: RunConclusion): RunEnding['outcome'] {
+  if (conclusion.exitStatus === 'exit_interrupted') return 'interrupted';
+  return conclusion.exitStatus.startsWith('submitted') ? 'completed' : 'failed';
+}
+
+/**
+ * The ending a runner recorded for a run whose end dispatch has not recorded (the runner died
+ * between the two): what a start for that run publishes again. Null for any other run.
+ */
+export function endingToPublishAgain(run: RunRow): RunEnding | null {
+  if (run.finishedAt !== null || run.concludedAt === null) return null;
+  const ending = RunFinishedV1.dataSchema.safeParse(run.conclusion);
+  return ending.success ? ending.data : null;
+}
+
+/**
+ * Everything one run tells the bus, caused by its start command and under ids derived from the
+ * run: `evt.run.started` (once), its steps (`evt.run.step`, through its {@link StepRecorder}),
+ * its commands' live output (`evt.run.output`) and `evt.run.finished`.
+ */
+export class RunEvents {
+  private announced = false;
+  private readonly log = new Logger('RunEvents');
+
+  constructor(
+    private readonly publisher: MessagePublisher,
+    private readonly runs: Pick<RunRepository, 'recordConclusion'>,
+    private readonly command: StartRun,
+    private readonly runner: string,
+  ) {}
+
+  /** Announces the run with its starting point; later calls publish nothing. */
+  async announce(details: RunStartDetails = {}): Promise<void> {
+    if (this.announced) return;
+    this.announced = true;
+    const { threadId, runId, prompt } = this.command.data;
+    await this.publisher.publish(
+      RunStartedV1,
+      { threadId, runId, runner: this.runner, prompt, ...details },
+      this.options('started'),
+    );
+  }
+
+  /**
+   * Says how the run ended (announcing it first if nothing did). The ending is recorded on the run
+   * before it goes out: from then on, a start for this run runs nothing.
+   */
+  async finish(conclusion: RunConclusion): Promise<void> {
+    await this.announce();
+    const { threadId, runId } = this.command.data;
+    const ending: RunEnding = {
+      threadId,
+      runId,
+      outcome: outcomeOf(conclusion),
+      exitStatus: conclusion.exitStatus,
+      summary: conclusion.observation.slice(0, 4000),
+      ...carriedSubmission(conclusion.submission),
+    };
+    await this.runs.recordConclusion(runId, ending);
+    await this.publisher.publish(RunFinishedV1, ending, this.options('finished'));
+  }
+
+  /** The recorder of the run's steps, each published as it completes. */
+  steps(): StepRecorder {
+    return new StepRecorder(this.publisher, this.command, this.runner);
+  }
+
+  /** The run's commands' output as it comes, for a live view; a piece not sent is logged. */
+  liveOutput(): LiveOutput {
+    const { threadId, runId } = this.command.data;
+    return new LiveOutput(
+      async (piece) => {
+        await this.publisher.publish(
+          RunOutputV1,
+          { threadId, runId, ...piece },
+          causedBy(this.command, this.runner),
+        );
+      },
+      (error) => this.log.warn(`run ${runId}: live output not sent: ${String(error)}`),
+    );
+  }
+
+  private options(what: string) {
+    return { ...causedBy(this.command, this.runner), id: eventId(this.command.data.runId, what) };
+  }
+}
+
+/** The runner's events: per run ({@link RunEvents}), and the ending of a run concluded before. */
+@Injectable()
+export class RunEventPublisher {
+  constructor(
+    @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
+    @Inject(RunRepository) private readonly runs: RunRepository,
+    @Inject(RUNTIME) private readonly runtime: PlatformRuntime,
+  ) {}
+
+  forRun(command: StartRun): RunEvents {
+    return new RunEvents(this.publisher, this.runs, command, this.runtime.name);
+  }
+
+  /**
+   * A start for a run that has ended runs nothing; but a runner that concluded the run and died
+   * before dispatch recorded its end left the ending on the run: it goes out again (same id).
+   * True when there was such an ending.
+   */
+  async publishEndingAgain(command: StartRun, run: RunRow): Promise<boolean> {
+    const ending = endingToPublishAgain(run);
+    if (!ending) return false;
+    await this.publisher.publish(RunFinishedV1, ending, {
+      ...causedBy(command, this.runtime.name),
+      id: eventId(run.id, 'finished'),
+    });
+    return true;
+  }
+}

@@ -1,0 +1,284 @@
+import type { RunConclusion } from '@caravel/agent';
+import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
+import type { RunRow } from '@caravel/db';
+import type { GitHubCodeHost } from '@caravel/integrations';
+import type { Lease } from '@caravel/messaging';
+import { sandboxUnreachable, type ToolSandboxAdapter } from '@caravel/sandbox';
+import { strictMock } from '@caravel/testing/doubles';
+import type { ReplyChannel } from '@caravel/tools';
+import type {
+  AgentFactoryService,
+  AgentRunInputs,
+  BuiltAgent,
+} from '../agent/agent-factory.service.js';
+import type { LiveOutput } from '../agent/live-output.js';
+import type { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
+import type { StepRecorder } from '../agent/step-recorder.js';
+import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
+import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { GitHubScm } from '../scm/github.scm.js';
+import { GitScm } from '../scm/git.scm.js';
+import type { AttemptsRunContext, AttemptsService } from './attempts.service.js';
+import type { LeaseKeeper, RunClaim } from './lease-keeper.js';
+import type { RunEventPublisher, RunEvents } from './run-events.js';
+import type { RunFollowUps } from './run-follow-ups.service.js';
+import { RunExecutorService } from './run-executor.service.js';
+
+const BASE = 'b'.repeat(40);
+const repository = { owner: 'acme', name: 'widgets' };
+
+function startCommand(options: Record<string, unknown> = {}): EnvelopeOf<typeof StartRunV1> {
+  const fixture = StartRunV1.fixture();
+  return { ...fixture, data: { ...fixture.data, repository, options } };
+}
+
+/**
+ * The executor over strict doubles of everything it touches. `log` says, in order, what happened
+ * to the lease, the sandbox and the run's events; the doubles answer as a healthy platform would
+ * unless a test stubs them otherwise.
+ */
+function executorWith(claim: RunClaim) {
+  const log: string[] = [];
+  const inputs: AgentRunInputs[] = [];
+  const interrupt = new AbortController();
+  const workspace = strictMock<ThreadWorkspace>(
+    {
+      branch: 'caravel/t',
+      baseCommit: BASE,
+      sandbox: strictMock<ThreadWorkspace['sandbox']>({}, 'sandbox'),
+      tools: strictMock<ToolSandboxAdapter>({ diff: () => Promise.resolve('+fixed') }, 'tools'),
+    },
+    'workspace',
+  );
+  const keeper = strictMock<LeaseKeeper>(
+    {
+      claim: () => Promise.resolve(claim),
+      hold: async (_lease, _heartbeat, work) => {
+        log.push('lease held');
+        try {
+          return await work();
+        } finally {
+          log.push('lease released');
+        }
+      },
+    },
+    'keeper',
+  );
+  const recorder = strictMock<StepRecorder>(
+    {
+      toolsCalled: [],
+      ignore: () => undefined,
+      record: () => Promise.resolve(),
+      flush: () => Promise.resolve(),
+    },
+    'recorder',
+  );
+  const live = strictMock<LiveOutput>(
+    { push: () => undefined, close: () => Promise.resolve(void log.push('live output closed')) },
+    'live',
+  );
+  const runEvents = strictMock<RunEvents>(
+    {
+      announce: (details) => Promise.resolve(void log.push(`started ${JSON.stringify(details)}`)),
+      finish: (conclusion: RunConclusion) =>
+        Promise.resolve(
+          void log.push(`finished ${conclusion.exitStatus}: ${conclusion.observation}`),
+        ),
+      steps: () => recorder,
+      liveOutput: () => live,
+    },
+    'runEvents',
+  );
+  const events = strictMock<RunEventPublisher>({ forRun: () => runEvents }, 'events');
+  const sandboxes = strictMock<ThreadSandboxService>(
+    {
+      forRun: () => Promise.resolve(void log.push('sandbox acquired')).then(() => workspace),
+      release: () => Promise.resolve(void log.push('sandbox released')),
+    },
+    'sandboxes',
+  );
+  const agent = strictMock<BuiltAgent['agent']>(
+    {
+      graph: strictMock<BuiltAgent['agent']['graph']>(
+        { getState: () => Promise.resolve({ values: { messages: [] } }) as never },
+        'graph',
+      ),
+      stream: (() => {
+        log.push('agent streamed');
+        return Promise.resolve((async function* () {})());
+      }) as never,
+    },
+    'agent',
+  );
+  const factory = strictMock<AgentFactoryService>(
+    {
+      build: (run) => {
+        inputs.push(run);
+        return Promise.resolve({
+          agent,
+          model: { provider: 'scripted', modelId: 'fix' } as BuiltAgent['model'],
+          recursionLimit: 25,
+          openingMessage: (prompt: string) => prompt,
+        });
+      },
+    },
+    'factory',
+  );
+  const channel = strictMock<ReplyChannel>({}, 'channel');
+  const integrations = strictMock<RunIntegrationsService>(
+    {
+      replyChannel: () => channel,
+      pullRequestHost: () => null,
+      channelPorts: () => ({}),
+      assistantStatus: () => ({}),
+    },
+    'integrations',
+  );
+  const followUps = strictMock<RunFollowUps>(
+    {
+      watch: () =>
+        Promise.resolve({
+          signal: interrupt.signal,
+          stop: () => Promise.resolve(void log.push('watch stopped')),
+        }),
+      queue: () => ({ queue: { drain: () => Promise.resolve([]) }, isTrustedAuthor: () => false }),
+    },
+    'followUps',
+  );
+  const attempts = strictMock<AttemptsService>({}, 'attempts');
+  const sandboxLoss = strictMock<SandboxLossNotice>({}, 'sandboxLoss');
+  const executor = new RunExecutorService(
+    keeper,
+    events,
+    sandboxes,
+    factory,
+    integrations,
+    followUps,
+    attempts,
+    sandboxLoss,
+  );
+  const doubles = { keeper, events, sandboxes, factory, integrations, attempts, sandboxLoss };
+  return { executor, log, inputs, interrupt, agent, channel, ...doubles };
+}
+
+const heartbeat = () => Promise.resolve();
+const lease: Lease = {
+  key: 'thread.t',
+  holder: 'runner-b/run/r',
+  revision: 1,
+  expiresAt: new Date(),
+};
+
+describe('RunExecutorService', () => {
+  it('runs a claimed run in the thread sandbox, announces it, and says how it ended, all under the lease', async () => {
+    const { executor, log, inputs, channel } = executorWith({ kind: 'run', lease });
+
+    await executor.execute(startCommand(), heartbeat);
+
+    expect(log).toEqual([
+      'lease held',
+      'sandbox acquired',
+      `started {"repository":{"owner":"acme","name":"widgets"},"branch":"caravel/t","baseCommit":"${BASE}","model":"scripted:fix"}`,
+      'agent streamed',
+      'live output closed',
+      'watch stopped',
+      'finished submitted: +fixed',
+      'sandbox released',
+      'lease released',
+    ]);
+    const { threadId, runId } = StartRunV1.fixture().data;
+    expect(inputs).toHaveLength(1);
+    expect(inputs[0]).toMatchObject({ threadId, runId, requestedBy: 'synthetic:octocat' });
+    expect(inputs[0]?.channel).toBe(channel);
+  });
+
+  it('publishes through GitHub when the run has a pull-request host, through a pushed branch otherwise', async () => {
+    const plain = executorWith({ kind: 'run', lease });
+    await plain.executor.execute(startCommand(), heartbeat);
+    const github = executorWith({ kind: 'run', lease });
+    github.integrations.pullRequestHost = () => strictMock<GitHubCodeHost>({}, 'host');
+    await github.executor.execute(startCommand(), heartbeat);
+
+    expect(plain.inputs[0]?.scm).toBeInstanceOf(GitScm);
+    expect(github.inputs[0]?.scm).toBeInstanceOf(GitHubScm);
+  });
+
+  it('runs nothing for a start that a live runner of the same run holds', async () => {
+    const { executor, log } = executorWith({ kind: 'held', holder: 'runner-a/run/r' });
+
+    await executor.execute(startCommand(), heartbeat);
+
+    expect(log).toEqual([]);
+  });
+
+  it('publishes again the ending of a run concluded before, and runs nothing', async () => {
+    const run = { id: 'r', status: 'running', exitStatus: null } as RunRow;
+    const { executor, events, log } = executorWith({ kind: 'ended', run });
+    const again: RunRow[] = [];
+    events.publishEndingAgain = (_command, ended) => Promise.resolve(again.push(ended) > 0);
+
+    await executor.execute(startCommand(), heartbeat);
+
+    expect(again).toEqual([run]);
+    expect(log).toEqual([]);
+  });
+
+  it('acknowledges a start for a run that ended with nothing to publish again', async () => {
+    const run = { id: 'r', status: 'completed', exitStatus: 'submitted' } as RunRow;
+    const { executor, events, log } = executorWith({ kind: 'ended', run });
+    events.publishEndingAgain = () => Promise.resolve(false);
+
+    await expect(executor.execute(startCommand(), heartbeat)).resolves.toBeUndefined();
+    expect(log).toEqual([]);
+  });
+
+  it('ends a run whose sandbox cannot be reached exit_environment_error, with one message to the user', async () => {
+    const { executor, sandboxes, sandboxLoss, channel, log } = executorWith({ kind: 'run', lease });
+    sandboxes.forRun = () => Promise.reject(sandboxUnreachable('t', 'sbx-1', new Error('gone')));
+    const told: unknown[] = [];
+    sandboxLoss.tell = (to, runId) => Promise.resolve(void told.push([to, runId]));
+
+    await executor.execute(startCommand(), heartbeat);
+
+    expect(told).toEqual([[channel, StartRunV1.fixture().data.runId]]);
+    expect(log).toContainEqual(expect.stringMatching(/^finished exit_environment_error/));
+    expect(log.slice(-2)).toEqual(['sandbox released', 'lease released']);
+  });
+
+  it('ends an interrupted run exit_interrupted, submitting nothing', async () => {
+    const { executor, agent, interrupt, log } = executorWith({ kind: 'run', lease });
+    agent.stream = (() => {
+      interrupt.abort(new Error('a new message'));
+      return Promise.reject(new Error('aborted'));
+    }) as never;
+
+    await executor.execute(startCommand(), heartbeat);
+
+    expect(log).toContainEqual(expect.stringMatching(/^finished exit_interrupted: Interrupted/));
+  });
+
+  it('hands a run of several attempts to retry-and-select, publishing the winner through the run SCM', async () => {
+    const { executor, attempts, log } = executorWith({ kind: 'run', lease });
+    const contexts: AttemptsRunContext[] = [];
+    attempts.run = (_command, context) => {
+      contexts.push(context);
+      return Promise.resolve({
+        exitStatus: 'submitted',
+        submission: '+x',
+        observation: 'Attempt 1 of 2 selected',
+      });
+    };
+
+    await executor.execute(startCommand({ attempts: 2 }), heartbeat);
+
+    expect(log).toEqual([
+      'lease held',
+      'watch stopped',
+      'finished submitted: Attempt 1 of 2 selected',
+      'sandbox released',
+      'lease released',
+    ]);
+    const workspace = strictMock<ThreadWorkspace>({}, 'thread');
+    expect(contexts[0]?.scmFor(workspace)).toBeInstanceOf(GitScm);
+  });
+});

@@ -1,0 +1,120 @@
+import { RunInterruptNotice } from '@caravel/contracts';
+import type { ThreadMessageRepository, ThreadMessageRow } from '@caravel/db';
+import type { Bus, Subscription } from '@caravel/messaging';
+import type { Sandbox } from '@caravel/sandbox';
+import { strictMock } from '@caravel/testing/doubles';
+import type { AgentSettings } from '../agent-runner.settings.js';
+import { RunFollowUps } from './run-follow-ups.service.js';
+
+const HOUR = 3_600_000;
+const THREAD = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+const settings = { RUN_INTERRUPT_POLL_MS: HOUR } as AgentSettings;
+
+function message(overrides: Partial<ThreadMessageRow>): ThreadMessageRow {
+  return {
+    id: 'm-1',
+    threadId: 't-1',
+    author: 'slack:U1',
+    text: 'also fix the README',
+    kind: 'message',
+    trusted: true,
+    ...overrides,
+  } as ThreadMessageRow;
+}
+
+/** A bus that serves the thread's interrupt notices: `notify` plays dispatch sending one. */
+function noticeBus() {
+  let serve: ((raw: unknown) => Promise<unknown>) | undefined;
+  let drained = 0;
+  const bus = strictMock<Bus>(
+    {
+      serve: (subject, handler) => {
+        expect(subject).toBe(RunInterruptNotice.subjectFor(THREAD));
+        serve = handler as (raw: unknown) => Promise<unknown>;
+        return Promise.resolve(
+          strictMock<Subscription>({ drain: () => Promise.resolve(void drained++) }),
+        );
+      },
+    },
+    'bus',
+  );
+  const notify = () => serve!({ threadId: THREAD, messageId: 'm-1' });
+  return { bus, notify, drained: () => drained };
+}
+
+describe('RunFollowUps', () => {
+  it("interrupts the run on dispatch's notice once a person's message waits, and stops listening when the run ends", async () => {
+    const { bus, notify, drained } = noticeBus();
+    let waiting = false;
+    const messages = strictMock<ThreadMessageRepository>(
+      { interruptWaiting: () => Promise.resolve(waiting) },
+      'messages',
+    );
+    const watching = await new RunFollowUps(bus, messages, settings).watch(THREAD);
+
+    await notify();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(watching.signal.aborted).toBe(false);
+    waiting = true;
+    await notify();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(watching.signal.aborted).toBe(true);
+
+    await watching.stop();
+    expect(drained()).toBe(1);
+  });
+
+  it('still watches, by its poll alone, when the notices cannot be served', async () => {
+    const bus = strictMock<Bus>({ serve: () => Promise.reject(new Error('no bus')) }, 'bus');
+    const messages = strictMock<ThreadMessageRepository>({}, 'messages');
+    const watching = await new RunFollowUps(bus, messages, settings).watch(THREAD);
+
+    expect(watching.signal.aborted).toBe(false);
+    await expect(watching.stop()).resolves.toBeUndefined();
+  });
+
+  it("hands the run the follow-ups it takes, runs a person's command in the sandbox, and trusts only trusted authors", async () => {
+    const taken: [string, string][] = [];
+    const messages = strictMock<ThreadMessageRepository>(
+      {
+        take: (threadId, runId) => {
+          taken.push([threadId, runId]);
+          return Promise.resolve([
+            message({ id: 'm-1' }),
+            message({ id: 'm-2', kind: 'command', text: 'ls', author: 'cli:ana' }),
+            message({ id: 'm-3', author: 'github:mallory', trusted: false, text: 'push to main' }),
+          ]);
+        },
+      },
+      'messages',
+    );
+    const sandbox = strictMock<Pick<Sandbox, 'exec'>>(
+      {
+        exec: () =>
+          Promise.resolve({
+            exitCode: 0,
+            output: 'README.md\n',
+            timedOut: false,
+            truncated: false,
+            outputBytes: 10,
+            elapsedMs: 3,
+          }),
+      },
+      'sandbox',
+    );
+    const followUps = new RunFollowUps(strictMock<Bus>({}, 'bus'), messages, settings);
+
+    const { queue, isTrustedAuthor } = followUps.queue('r-1', sandbox);
+    const drained = await queue.drain('t-1');
+
+    expect(taken).toEqual([['t-1', 'r-1']]);
+    expect(drained.map((m) => [m.id, m.author])).toEqual([
+      ['m-1', 'slack:U1'],
+      ['m-2', 'cli:ana'],
+      ['m-3', 'github:mallory'],
+    ]);
+    expect(drained[1]).toMatchObject({ text: expect.stringContaining('$ ls\nREADME.md') });
+    expect(drained[1]?.metadata).toMatchObject({ humanStep: { actor: 'human:cli:ana' } });
+    expect([isTrustedAuthor('slack:U1'), isTrustedAuthor('github:mallory')]).toEqual([true, false]);
+  });
+});
