@@ -6,12 +6,14 @@ import {
 } from '@caravel/contracts';
 import type { Database } from '@caravel/db';
 import { AppError } from '@caravel/errors';
+import { strictMock } from '@caravel/testing/doubles';
 import {
   CaravelContext,
   type Bus,
   type ConsumerOptions,
   type Delivery,
   type DeliveryHandler,
+  type LeaseStore,
   type RequestHandler,
 } from '@caravel/messaging';
 import type { z } from 'zod';
@@ -30,12 +32,7 @@ class RecordingBus implements Bus {
   }[] = [];
   readonly servers = new Map<string, RequestHandler>();
   closed = false;
-  readonly leases = {
-    acquire: () => Promise.reject(new Error('unexpected lease call')),
-    renew: () => Promise.reject(new Error('unexpected lease call')),
-    release: () => Promise.reject(new Error('unexpected lease call')),
-    get: () => Promise.reject(new Error('unexpected lease call')),
-  };
+  readonly leases = strictMock<LeaseStore>({}, 'leases');
   ensureStreams(_streams: readonly StreamSpec[]): Promise<void> {
     return Promise.reject(new Error('unexpected ensureStreams'));
   }
@@ -135,10 +132,10 @@ describe('service host', () => {
   let host: ServiceHost;
 
   beforeAll(async () => {
-    const database = {
-      ping: () => Promise.resolve(),
-      close: () => Promise.resolve(),
-    } as unknown as Database;
+    const database = strictMock<Database>(
+      { ping: () => Promise.resolve(), close: () => Promise.resolve() },
+      'database',
+    );
     host = await startServiceHost({
       runtime: composeRuntime({ name: 'spec', mode: 'embedded', bus, database }),
       modules: [ProbeModule],
@@ -210,6 +207,6 @@ describe('service host', () => {
   it('closes the bus when the host shuts down', async () => {
     await host.close();
     expect(bus.closed).toBe(true);
-    host = { close: () => Promise.resolve() } as unknown as ServiceHost;
+    host = strictMock<ServiceHost>({ close: () => Promise.resolve() }, 'closed host');
   });
 });

@@ -1,12 +1,15 @@
 import { isAppError } from '@caravel/errors';
+import { strictMock } from '@caravel/testing/doubles';
 import type { ExecutionContext } from '@nestjs/common';
 import { ActionTokenGuard } from './action-token.guard.js';
 
 function request(authorization?: string): ExecutionContext {
   const headers = authorization === undefined ? {} : { authorization };
-  return {
-    switchToHttp: () => ({ getRequest: () => ({ headers }) }),
-  } as unknown as ExecutionContext;
+  const http = strictMock<ReturnType<ExecutionContext['switchToHttp']>>(
+    { getRequest: <T>() => ({ headers }) as T },
+    'http',
+  );
+  return strictMock<ExecutionContext>({ switchToHttp: () => http }, 'context');
 }
 
 function codeOf(run: () => unknown): string | undefined {

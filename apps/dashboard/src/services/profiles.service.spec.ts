@@ -1,24 +1,30 @@
-import type { UserProfileRepository, UserProfileRow, UserProfileSave } from '@caravel/db';
+import type { UserProfileRepository, UserProfileSave } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { isAppError } from '@caravel/errors';
+import { strictMock } from '@caravel/testing/doubles';
 import { ProfilesService } from './profiles.service.js';
 
 /** A strict double: only `save` may be called, and it echoes what it was given. */
 function recordingProfiles(): { saved: UserProfileSave[]; repository: UserProfileRepository } {
   const saved: UserProfileSave[] = [];
-  const repository = {
-    save: (profile: UserProfileSave): Promise<UserProfileRow> => {
-      saved.push(profile);
-      return Promise.resolve({
-        identity: profile.identity,
-        model: profile.model,
-        reasoningEffort: profile.reasoningEffort,
-        draftPullRequests: profile.draftPullRequests ?? true,
-        alwaysCreatePullRequests: profile.alwaysCreatePullRequests ?? null,
-        updatedAt: new Date(0),
-      });
+  const repository = strictMock<UserProfileRepository>(
+    {
+      save: (profile: UserProfileSave) => {
+        saved.push(profile);
+        return Promise.resolve(
+          factory.userProfile({
+            identity: profile.identity,
+            model: profile.model,
+            reasoningEffort: profile.reasoningEffort,
+            draftPullRequests: profile.draftPullRequests ?? true,
+            alwaysCreatePullRequests: profile.alwaysCreatePullRequests ?? null,
+          }),
+        );
+      },
     },
-  };
-  return { saved, repository: repository as unknown as UserProfileRepository };
+    'profiles',
+  );
+  return { saved, repository };
 }
 
 async function refusal(run: () => Promise<unknown>): Promise<{ code: string; message: string }> {

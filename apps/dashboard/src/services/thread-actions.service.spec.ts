@@ -1,7 +1,9 @@
 import { SandboxRecreate } from '@caravel/contracts';
 import type { ThreadRepository, ThreadRow } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { isAppError } from '@caravel/errors';
 import type { Bus, MessagePublisher } from '@caravel/messaging';
+import { strictMock } from '@caravel/testing/doubles';
 import { ThreadActionsService } from './thread-actions.service.js';
 
 const THREAD = '6f1d2c3b-4a59-4e68-9d7c-0b1a2c3d4e5f';
@@ -9,25 +11,34 @@ const THREAD = '6f1d2c3b-4a59-4e68-9d7c-0b1a2c3d4e5f';
 /** The service over one stored thread (or none) and a bus that records its requests. */
 function service(thread: Partial<ThreadRow> | null) {
   const requests: { subject: string; body: unknown }[] = [];
-  const threads = {
-    get: () => Promise.resolve(thread ? ({ id: THREAD, ...thread } as ThreadRow) : null),
-  } as unknown as ThreadRepository;
-  const bus = {
-    request: (subject: string, body: unknown) => {
-      requests.push({ subject, body });
-      return Promise.resolve({
-        threadId: THREAD,
-        sandboxId: 'sbx-2',
-        provider: 'bwrap',
-        workdir: '/workspace',
-        outcome: 'replaced',
-        branch: 'caravel/6f1d2c3b',
-        baseCommit: 'abc',
-        origin: null,
-      });
+  const threads = strictMock<ThreadRepository>(
+    { get: () => Promise.resolve(thread ? factory.thread({ id: THREAD, ...thread }) : null) },
+    'threads',
+  );
+  const bus = strictMock<Bus>(
+    {
+      request: <T>(subject: string, body: unknown) => {
+        requests.push({ subject, body });
+        const recreated = {
+          threadId: THREAD,
+          sandboxId: 'sbx-2',
+          provider: 'bwrap',
+          workdir: '/workspace',
+          outcome: 'replaced',
+          branch: 'caravel/6f1d2c3b',
+          baseCommit: 'abc',
+          origin: null,
+        };
+        return Promise.resolve(recreated as T);
+      },
     },
-  } as unknown as Bus;
-  const actions = new ThreadActionsService(threads, {} as MessagePublisher, bus);
+    'bus',
+  );
+  const actions = new ThreadActionsService(
+    threads,
+    strictMock<MessagePublisher>({}, 'publisher'),
+    bus,
+  );
   return { actions, requests };
 }
 

@@ -1,64 +1,70 @@
 import { StartRunV1 } from '@caravel/contracts';
-import type { Executor, RunQueueRepository, RunQueueRow } from '@caravel/db';
-import type { MessagePublisher } from '@caravel/messaging';
+import type { Executor, RunQueueRepository } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
+import type { MessagePublisher, PublishAck } from '@caravel/messaging';
+import { strictMock } from '@caravel/testing/doubles';
 import type { RunNotifierService } from '../replies/run-notifier.service.js';
 import type { DispatchSettings } from '../dispatch.settings.js';
 import { AdmissionService, type RunRequest } from './admission.service.js';
-import { strict } from '../testing/strict-double.js';
 
 const NOW = new Date('2026-12-01T12:00:00Z');
 const command = StartRunV1.fixture().data;
 const request: RunRequest = { command, repositoryKey: 'o/r', userKey: 'synthetic:u' };
 
 /** A run the queue admitted earlier: a repeated request finds it so. */
-const admitted: RunQueueRow = {
+const admitted = factory.queuedRun({
   runId: command.runId,
   threadId: command.threadId,
   repositoryKey: 'o/r',
   userKey: 'synthetic:u',
   command,
-  enqueuedAt: NOW,
   admittedAt: NOW,
-  startPublishedAt: null,
-};
+});
 
 /** The queue of one admitted run whose start publication can be claimed `claims` times. */
 function queueWith(claims: boolean[]) {
   const released: string[] = [];
-  const queue = strict<RunQueueRepository>({
-    exclusive: (work: (trx: Executor) => Promise<unknown>) => work({} as Executor),
-    enqueue: () => Promise.resolve(false),
-    get: () => Promise.resolve(admitted),
-    claimStartPublication: () => Promise.resolve(claims.shift() ?? false),
-    releaseStartPublication: (runId: string) => {
-      released.push(runId);
-      return Promise.resolve();
+  const queue = strictMock<RunQueueRepository>(
+    {
+      exclusive: (work) => work(strictMock<Executor>({}, 'transaction')),
+      enqueue: () => Promise.resolve(false),
+      get: () => Promise.resolve(admitted),
+      claimStartPublication: () => Promise.resolve(claims.shift() ?? false),
+      releaseStartPublication: (runId: string) => {
+        released.push(runId);
+        return Promise.resolve();
+      },
     },
-  });
+    'queue',
+  );
   return { queue, released };
 }
 
-function admission(queue: RunQueueRepository, publish: () => Promise<unknown>) {
+function admission(queue: RunQueueRepository, publish: () => Promise<PublishAck>) {
   const published: unknown[] = [];
-  const publisher = strict<MessagePublisher>({
-    publish: (definition: unknown, data: unknown) => {
-      expect(definition).toBe(StartRunV1);
-      published.push(data);
-      return publish();
+  const publisher = strictMock<MessagePublisher>(
+    {
+      publish: (definition, data) => {
+        expect(definition).toBe(StartRunV1);
+        published.push(data);
+        return publish();
+      },
     },
-  });
+    'publisher',
+  );
   const settings = { DISPATCH_MAX_ACTIVE_RUNS: 8, DISPATCH_MAX_ACTIVE_RUNS_PER_REPO: 4 };
   const service = new AdmissionService(
     queue,
     publisher,
-    strict<RunNotifierService>({}),
+    strictMock<RunNotifierService>({}, 'notifier'),
     settings as DispatchSettings,
     { now: () => NOW },
   );
   return { service, published };
 }
 
-const accepted = () => Promise.resolve({ stream: 'COMMANDS', sequence: 1, duplicate: false });
+const accepted = () =>
+  Promise.resolve<PublishAck>({ stream: 'COMMANDS', sequence: 1, duplicate: false });
 
 describe('AdmissionService', () => {
   it('publishes the start of an admitted run once, however often the run is requested again', async () => {

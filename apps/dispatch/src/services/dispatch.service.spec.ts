@@ -12,65 +12,16 @@ import type {
   ThreadRepository,
   ThreadRow,
 } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
+import { strictMock } from '@caravel/testing/doubles';
 import { jest } from '@jest/globals';
 import type { RunNotifierService } from '../replies/run-notifier.service.js';
-import type { AdmissionService, RunRequest } from './admission.service.js';
+import type { AdmissionService } from './admission.service.js';
 import type { InterruptNotifier } from './interrupt-notifier.js';
 import { DispatchService, followUpRunId } from './dispatch.service.js';
-import { strict } from '../testing/strict-double.js';
-
-function run(overrides: Partial<RunRow> = {}): RunRow {
-  return {
-    id: 'r1',
-    threadId: 't1',
-    triggerId: 'g1',
-    status: 'queued',
-    exitStatus: null,
-    summary: '',
-    runner: null,
-    createdAt: new Date(),
-    startedAt: null,
-    finishedAt: null,
-    heartbeatAt: null,
-    concludedAt: null,
-    conclusion: null,
-    ...overrides,
-  };
-}
-
-function thread(overrides: Partial<ThreadRow> = {}): ThreadRow {
-  return {
-    id: 't1',
-    source: 'synthetic',
-    title: '',
-    repositoryOwner: null,
-    repositoryName: null,
-    repository: null,
-    options: {},
-    replyTo: {},
-    lastHumanAt: null,
-    headSha: null,
-    status: 'running',
-    activeRunId: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-    ...overrides,
-  };
-}
 
 function message(id: string, text: string, trusted = true): ThreadMessageRow {
-  return {
-    id,
-    threadId: 't1',
-    author: 'github:octocat',
-    text,
-    trusted,
-    delivery: 'inject',
-    kind: 'message',
-    receivedAt: new Date(),
-    consumedByRun: null,
-    consumedAt: null,
-  };
+  return factory.threadMessage({ id, author: 'github:octocat', text, trusted });
 }
 
 interface Setup {
@@ -87,7 +38,7 @@ const NOW = new Date('2026-11-30T10:00:00Z');
 
 function setup(options: Setup) {
   // What the run queue is asked: the slot request (its start command) and the cause.
-  const publish = jest.fn((_slot: unknown, _cause: unknown) => Promise.resolve());
+  const publish = jest.fn<AdmissionService['request']>(() => Promise.resolve());
   const admitWaiting = jest.fn(() => Promise.resolve(0));
   const runEnded = jest.fn(() => Promise.resolve());
   const notify = jest.fn((_threadId: string, _messageId: string) => Promise.resolve());
@@ -96,29 +47,30 @@ function setup(options: Setup) {
   const markFinished = jest.fn(() => Promise.resolve(null));
   const enqueue = jest.fn(() => Promise.resolve(true));
   const take = jest.fn(() => Promise.resolve(options.taken ?? []));
-  const threads = strict<ThreadRepository>({
-    upsert: jest.fn(() => Promise.resolve(thread())),
-    setStatus,
-    get: jest.fn(() => Promise.resolve(options.current ?? null)),
-  });
-  const runs = strict<RunRepository>({
-    create,
-    markFinished,
-    get: jest.fn(() => Promise.resolve(options.active ?? null)),
-  });
-  const messages = strict<ThreadMessageRepository>({
-    enqueue,
-    take,
-    waiting: jest.fn(() => Promise.resolve(options.waiting ?? [])),
-  });
+  const threads = strictMock<ThreadRepository>(
+    {
+      upsert: jest.fn(() => Promise.resolve(factory.thread())),
+      setStatus,
+      get: jest.fn(() => Promise.resolve(options.current ?? null)),
+    },
+    'threads',
+  );
+  const runs = strictMock<RunRepository>(
+    { create, markFinished, get: jest.fn(() => Promise.resolve(options.active ?? null)) },
+    'runs',
+  );
+  const messages = strictMock<ThreadMessageRepository>(
+    { enqueue, take, waiting: jest.fn(() => Promise.resolve(options.waiting ?? [])) },
+    'messages',
+  );
   const service = new DispatchService(
     threads,
     runs,
     messages,
-    strict<AdmissionService>({ request: publish, admitWaiting }),
-    strict<RunNotifierService>({ runEnded }),
+    strictMock<AdmissionService>({ request: publish, admitWaiting }, 'admission'),
+    strictMock<RunNotifierService>({ runEnded }, 'notifier'),
     { now: () => NOW },
-    strict<InterruptNotifier>({ notify }),
+    strictMock<InterruptNotifier>({ notify }, 'interrupts'),
   );
   return {
     service,
@@ -140,8 +92,8 @@ describe('DispatchService', () => {
 
   it('asks the run queue for a slot for the run of a trigger on an idle thread', async () => {
     const { service, publish, setStatus, create, enqueue } = setup({
-      created: run({ id: runId }),
-      claimed: thread({ activeRunId: runId }),
+      created: factory.run({ id: runId }),
+      claimed: factory.thread({ activeRunId: runId }),
     });
     await service.onTrigger(trigger);
     expect(create).toHaveBeenCalledWith({
@@ -157,7 +109,7 @@ describe('DispatchService', () => {
     });
     expect(enqueue).not.toHaveBeenCalled();
     expect(publish).toHaveBeenCalledTimes(1);
-    const [slot, cause] = publish.mock.calls[0] as unknown as [RunRequest, { causationId: string }];
+    const [slot, cause] = publish.mock.calls[0]!;
     expect(slot.command).toMatchObject({ runId, prompt: trigger.data.text, source: 'synthetic' });
     expect(slot.userKey).toBe('synthetic:octocat');
     expect(slot.repositoryKey).toBe('(none)');
@@ -166,10 +118,10 @@ describe('DispatchService', () => {
 
   it('sends a trigger for a busy thread to the active run instead of starting another', async () => {
     const { service, publish, enqueue, markFinished, notify } = setup({
-      created: run({ id: runId }),
+      created: factory.run({ id: runId }),
       claimed: null,
-      current: thread({ activeRunId: 'someone-else' }),
-      active: run({ id: 'someone-else', status: 'running' }),
+      current: factory.thread({ activeRunId: 'someone-else' }),
+      active: factory.run({ id: 'someone-else', status: 'running' }),
       waiting: [message(trigger.id, trigger.data.text)],
     });
     await service.onTrigger(trigger);
@@ -196,10 +148,10 @@ describe('DispatchService', () => {
       { source: 'ingress' },
     );
     const { service, enqueue, notify } = setup({
-      created: run({ id: runIdForTrigger(fromSlack.id) }),
+      created: factory.run({ id: runIdForTrigger(fromSlack.id) }),
       claimed: null,
-      current: thread({ activeRunId: 'someone-else' }),
-      active: run({ id: 'someone-else', status: 'running' }),
+      current: factory.thread({ activeRunId: 'someone-else' }),
+      active: factory.run({ id: 'someone-else', status: 'running' }),
       waiting: [message(fromSlack.id, fromSlack.data.text)],
     });
     await service.onTrigger(fromSlack);
@@ -216,10 +168,10 @@ describe('DispatchService', () => {
       { source: 'ingress' },
     );
     const { service, enqueue } = setup({
-      created: run({ id: runIdForTrigger(fromSlack.id) }),
+      created: factory.run({ id: runIdForTrigger(fromSlack.id) }),
       claimed: null,
-      current: thread({ activeRunId: 'parked' }),
-      active: run({ id: 'parked', status: 'waiting' }),
+      current: factory.thread({ activeRunId: 'parked' }),
+      active: factory.run({ id: 'parked', status: 'waiting' }),
       waiting: [message(fromSlack.id, fromSlack.data.text)],
     });
     await service.onTrigger(fromSlack);
@@ -230,9 +182,9 @@ describe('DispatchService', () => {
 
   it('re-publishes the command when a redelivered trigger finds its run already holding the thread', async () => {
     const { service, publish } = setup({
-      created: run({ id: runId }),
+      created: factory.run({ id: runId }),
       claimed: null,
-      current: thread({ activeRunId: runId }),
+      current: factory.thread({ activeRunId: runId }),
     });
     await service.onTrigger(trigger);
     expect(publish).toHaveBeenCalledTimes(1);
@@ -240,7 +192,7 @@ describe('DispatchService', () => {
 
   it('does nothing for a trigger whose run already went ahead', async () => {
     const { service, publish, setStatus } = setup({
-      created: run({ id: runId, status: 'completed' }),
+      created: factory.run({ id: runId, status: 'completed' }),
       claimed: null,
     });
     await service.onTrigger(trigger);
@@ -250,7 +202,7 @@ describe('DispatchService', () => {
 
   it('frees the thread only if the finished run still holds it, then admits waiting runs', async () => {
     const { service, setStatus, markFinished, publish, admitWaiting, runEnded } = setup({
-      created: run(),
+      created: factory.run(),
       claimed: null,
     });
     const finished = RunFinishedV1.fixture();
@@ -278,9 +230,9 @@ describe('DispatchService', () => {
     const followUp = followUpRunId(waiting[0]!.id);
     const repository = { owner: 'acme', name: 'api', cloneUrl: '/srv/git/api.git' };
     const { service, publish, create, take } = setup({
-      created: run({ id: followUp }),
-      claimed: thread({ activeRunId: followUp }),
-      current: thread({ repository, options: { model: 'scripted:fix.yaml' } }),
+      created: factory.run({ id: followUp }),
+      claimed: factory.thread({ activeRunId: followUp }),
+      current: factory.thread({ repository, options: { model: 'scripted:fix.yaml' } }),
       waiting,
       taken: waiting,
     });
@@ -293,7 +245,7 @@ describe('DispatchService', () => {
     });
     // Only messages start a run; a person's commands wait for a running agent.
     expect(take).toHaveBeenCalledWith(RunFinishedV1.fixture().data.threadId, followUp, ['message']);
-    const [slot] = publish.mock.calls[0] as unknown as [RunRequest];
+    const [slot] = publish.mock.calls[0]!;
     const data = slot.command;
     expect(data.runId).toBe(followUp);
     expect(slot.repositoryKey).toBe('acme/api');
@@ -309,7 +261,7 @@ describe('DispatchService', () => {
 
   it('leaves the thread alone when an attempt of a retry-and-select run starts or ends', async () => {
     const { service, setStatus, markFinished, publish } = setup({
-      created: run({ id: runId }),
+      created: factory.run({ id: runId }),
       claimed: null,
     });
     const attemptOf = RunFinishedV1.fixture().data.runId;
@@ -330,9 +282,9 @@ describe('DispatchService', () => {
       { source: 'dashboard' },
     );
     const { service, publish, enqueue, markFinished } = setup({
-      created: run({ id: runIdForTrigger(command.id) }),
-      claimed: thread({ activeRunId: runIdForTrigger(command.id) }),
-      current: thread({ activeRunId: null }),
+      created: factory.run({ id: runIdForTrigger(command.id) }),
+      claimed: factory.thread({ activeRunId: runIdForTrigger(command.id) }),
+      current: factory.thread({ activeRunId: null }),
     });
     await service.onTrigger(command);
     expect(enqueue).toHaveBeenCalledWith(

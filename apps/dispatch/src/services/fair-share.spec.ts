@@ -1,19 +1,17 @@
-import type { QueueSnapshot, RunQueueRow } from '@caravel/db';
+import type { QueueSnapshot } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { admissible, fairOrder, queuePosition } from './fair-share.js';
 
 const at = (second: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, second));
 
 function waiting(runId: string, repositoryKey: string, userKey: string, second: number) {
-  return {
+  return factory.queuedRun({
     runId,
     threadId: runId,
     repositoryKey,
     userKey,
-    command: {},
     enqueuedAt: at(second),
-    admittedAt: null,
-    startPublishedAt: null,
-  } satisfies RunQueueRow;
+  });
 }
 
 function snapshot(overrides: Partial<QueueSnapshot>): QueueSnapshot {

@@ -1,27 +1,20 @@
 import type { RunRow } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { staleCutoffs, staleVerdict } from './reconcile-policy.js';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
 const minutesAgo = (m: number) => new Date(NOW.getTime() - m * 60_000);
 const limits = { pendingMs: 30 * 60_000, heartbeatMs: 10 * 60_000 };
 
+/** A run on runner-1, started 100 minutes ago and silent since. */
 function run(overrides: Partial<RunRow>): RunRow {
-  return {
-    id: 'r',
-    threadId: 't',
-    triggerId: 'g',
+  return factory.run({
     status: 'running',
-    exitStatus: null,
-    summary: '',
     runner: 'runner-1',
     createdAt: minutesAgo(120),
     startedAt: minutesAgo(100),
-    finishedAt: null,
-    heartbeatAt: null,
-    concludedAt: null,
-    conclusion: null,
     ...overrides,
-  };
+  });
 }
 
 describe('reconcile policy', () => {

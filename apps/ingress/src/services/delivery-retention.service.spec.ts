@@ -1,4 +1,5 @@
 import type { DeliveryRepository } from '@caravel/db';
+import { strictMock } from '@caravel/testing/doubles';
 import { ingressSettingsSchema } from '../ingress.settings.js';
 import { DeliveryRetentionService } from './delivery-retention.service.js';
 
@@ -7,14 +8,17 @@ const NOW = new Date('2026-11-30T12:00:00Z');
 /** A repository double holding `stored` rows' receive times; deletes like the real one. */
 function storeOf(stored: Date[]) {
   const cutoffs: Date[] = [];
-  const repository = {
-    deleteReceivedBefore: (cutoff: Date, limit: number) => {
-      cutoffs.push(cutoff);
-      const expired = stored.filter((at) => at < cutoff).slice(0, limit);
-      for (const at of expired) stored.splice(stored.indexOf(at), 1);
-      return Promise.resolve(expired.length);
+  const repository = strictMock<DeliveryRepository>(
+    {
+      deleteReceivedBefore: (cutoff: Date, limit: number) => {
+        cutoffs.push(cutoff);
+        const expired = stored.filter((at) => at < cutoff).slice(0, limit);
+        for (const at of expired) stored.splice(stored.indexOf(at), 1);
+        return Promise.resolve(expired.length);
+      },
     },
-  } as unknown as DeliveryRepository;
+    'deliveries',
+  );
   return { repository, cutoffs, stored };
 }
 

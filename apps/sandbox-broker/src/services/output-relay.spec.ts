@@ -1,5 +1,6 @@
 import { SANDBOX_OUTPUT_PIECE_MAX_CHARS, SandboxExecOutput } from '@caravel/contracts';
 import type { Bus } from '@caravel/messaging';
+import { strictMock } from '@caravel/testing/doubles';
 import { OutputRelay } from './output-relay.js';
 
 const callerId = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
@@ -14,14 +15,19 @@ interface Sent {
 function scriptedBus() {
   const sent: Sent[] = [];
   const answers: ((outcome: { accepted: boolean } | Error) => void)[] = [];
-  const bus = {
-    request: (subject: string, payload: unknown) => {
-      sent.push({ subject, piece: SandboxExecOutput.parseRequest(payload) });
-      return new Promise((resolve, reject) => {
-        answers.push((outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)));
-      });
+  const bus = strictMock<Bus>(
+    {
+      request: <T>(subject: string, payload: unknown) => {
+        sent.push({ subject, piece: SandboxExecOutput.parseRequest(payload) });
+        return new Promise<T>((resolve, reject) => {
+          answers.push((outcome) =>
+            outcome instanceof Error ? reject(outcome) : resolve(outcome as T),
+          );
+        });
+      },
     },
-  } as unknown as Bus;
+    'bus',
+  );
   const answerNext = async (outcome: { accepted: boolean } | Error = { accepted: true }) => {
     const answer = answers.shift();
     if (!answer) throw new Error('no piece is waiting for an answer');

@@ -39,7 +39,7 @@ export const factory = {
     };
   },
 
-  /** A queued run: not admitted, started, concluded or finished. */
+  /** A run created and not started yet (`queued`): no runner, nothing concluded or finished. */
   run(overrides: Partial<RunRow> = {}): RunRow {
     return {
       id: randomUUID(),

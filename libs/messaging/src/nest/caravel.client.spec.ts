@@ -1,22 +1,14 @@
 import { StartRunV1, type Envelope, type MessageDefinition } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
+import { strictMock, type Stubs } from '@caravel/testing/doubles';
 import { firstValueFrom, lastValueFrom } from 'rxjs';
 import type { Bus, PublishAck } from '../bus.port.js';
 import { CaravelClient } from './caravel.client.js';
 
 /** Only the calls the client may make; anything else throws. */
-function busDouble(overrides: Partial<Bus>): Bus {
+function busDouble(overrides: Stubs<Bus>): Bus {
   // ClientProxy connects (pings) before its first emit or send.
-  return new Proxy(
-    { ping: () => Promise.resolve(), ...overrides },
-    {
-      get(target, key) {
-        if (key in target) return target[key as keyof Bus];
-        if (key === 'then') return undefined;
-        throw new Error(`unexpected bus call: ${String(key)}`);
-      },
-    },
-  ) as Bus;
+  return strictMock<Bus>({ ping: () => Promise.resolve(), ...overrides }, 'bus');
 }
 
 describe('CaravelClient', () => {

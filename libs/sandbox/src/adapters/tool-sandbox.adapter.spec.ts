@@ -1,3 +1,4 @@
+import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it } from '@jest/globals';
 import type { ExecOptions, ExecResult, Sandbox } from '../sandbox.types.js';
 import { ToolSandboxAdapter } from './tool-sandbox.adapter.js';
@@ -17,12 +18,7 @@ function streamingSandbox(calls: { command: string; options: ExecOptions | undef
       elapsedMs: 1,
     });
   };
-  return new Proxy({ exec } as unknown as Sandbox, {
-    get: (target, name) => {
-      if (name === 'exec') return target.exec;
-      throw new Error(`unexpected call: ${String(name)}`);
-    },
-  });
+  return strictMock<Sandbox>({ exec }, 'sandbox');
 }
 
 describe('ToolSandboxAdapter', () => {

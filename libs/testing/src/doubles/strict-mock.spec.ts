@@ -46,4 +46,9 @@ describe('strictMock', () => {
     // A failed expectation prints the double: printing must not trip on it either.
     expect(() => expect(repository).toBeNull()).toThrow(/toBeNull/);
   });
+
+  it("reads Nest's lifecycle hooks as absent, so a double can be a provider", () => {
+    const repository = strictMock<Repository & { onModuleInit?: () => void }>();
+    expect(repository.onModuleInit).toBeUndefined();
+  });
 });

@@ -1,7 +1,8 @@
 /**
- * Members that JavaScript and Jest look up on any value they are handed: a promise resolving to
- * the double (`then`), `JSON.stringify` (`toJSON`), Jest's equality and printing (the rest). They
- * read as absent instead of throwing, so a double can be awaited, compared and printed.
+ * Members that JavaScript, Jest and NestJS look up on any value they are handed: a promise
+ * resolving to the double (`then`), `JSON.stringify` (`toJSON`), Jest's equality and printing,
+ * and Nest's lifecycle hooks on every provider. They read as absent (unless stubbed) instead of
+ * throwing, so a double can be awaited, compared, printed and provided to a Nest module.
  */
 const PROBED = new Set([
   'then',
@@ -11,6 +12,11 @@ const PROBED = new Set([
   'nodeType',
   '@@__IMMUTABLE_ITERABLE__@@',
   '@@__IMMUTABLE_RECORD__@@',
+  'onModuleInit',
+  'onApplicationBootstrap',
+  'onModuleDestroy',
+  'beforeApplicationShutdown',
+  'onApplicationShutdown',
 ]);
 
 /** What a test stubs on a {@link strictMock}: any members of `T`, each with its own type. */
@@ -30,7 +36,8 @@ export type Stubs<T> = { [K in keyof T]?: T[K] };
  * ```
  *
  * Symbols and the few members every value is probed for (`then`, `toJSON`, Jest's matcher
- * markers) read as absent, so a double can be awaited, serialised and printed by `expect`.
+ * markers, Nest's lifecycle hooks) read as absent, so a double can be awaited, serialised,
+ * printed by `expect` and provided to a Nest module.
  *
  * @param stubs the members this double answers; copied, so the caller's object is not changed.
  * @param name how errors call the double (`threads`, `bus`); `strictMock` when not given.
