@@ -7,6 +7,7 @@ import {
   serviceGate,
   testEnvironment,
   type TestPostgresDatabase,
+  TcpProxy,
 } from '@caravel/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -14,7 +15,6 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { githubPayload } from './events/payload.factory.js';
 import { IngressModule } from './ingress.module.js';
 import { ingressSettingsSchema } from './ingress.settings.js';
-import { TcpProxy } from './testing/tcp-proxy.js';
 import { postWebhook, type WebhookReply } from './testing/webhook-request.js';
 
 const SECRET = 'gh-secret';

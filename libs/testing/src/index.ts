@@ -20,6 +20,7 @@ export {
   type FakeUsage,
   type RecordedLlmRequest,
 } from './fake-llm/index.js';
+export { TcpProxy } from './tcp-proxy.js';
 // Strict doubles come from the light `@caravel/testing/doubles` (no servers, no pg), for unit specs.
 // Loopback fakes of the SaaS APIs (GitHub + git smart-HTTP, Slack, Linear, Jira, Confluence,
 // Tavily web search).

@@ -1,6 +1,5 @@
-import { testEnvironment } from '@caravel/testing';
+import { TcpProxy, testEnvironment } from '@caravel/testing';
 import pg from 'pg';
-import { TcpProxy } from '../../../apps/ingress/src/testing/tcp-proxy.js';
 
 /**
  * A fresh database of the run on the machine's PostgreSQL (127.0.0.1:5432, trust), reached

@@ -26,8 +26,13 @@ export async function openPostgres(
     types: typeParsers,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
-  // An idle client dropped by the server must not crash the process; the pool replaces it.
+  // A client dropped by the server must not crash the process: the pool replaces an idle one,
+  // and one in use rejects its query (DEPENDENCY_UNAVAILABLE); node-postgres emits 'error' on
+  // both, and an 'error' nobody listens to throws.
   pool.on('error', (error) => logger.warn(`PostgreSQL idle connection error: ${error.message}`));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger.warn(`PostgreSQL connection lost: ${error.message}`));
+  });
   const db = new Kysely<DB>({ dialect: new CodedPostgresDialect({ pool }) });
   const ping = async (): Promise<void> => {
     await sql`select 1`.execute(db);
