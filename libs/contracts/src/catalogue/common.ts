@@ -19,6 +19,17 @@ export const triggerSource = z.enum([
 ]);
 export type TriggerSource = z.infer<typeof triggerSource>;
 
+/**
+ * What a trigger asks: `message` (text for the agent) or `command` (a person's shell command for
+ * the thread's sandbox, run between the agent's steps).
+ */
+export const triggerKind = z.enum(['message', 'command']);
+export type TriggerKind = z.infer<typeof triggerKind>;
+
+/** How a run ended. An interrupted run is healthy, not a failure: the next run resumes it. */
+export const runOutcome = z.enum(['completed', 'failed', 'interrupted']);
+export type RunOutcome = z.infer<typeof runOutcome>;
+
 export const actor = z.object({
   /** The source's own id for the person (GitHub login, Slack user id, ...). */
   externalId: z.string().min(1),

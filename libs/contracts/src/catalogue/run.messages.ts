@@ -5,6 +5,7 @@ import {
   exitStatus,
   repositoryRef,
   runId,
+  runOutcome,
   threadId,
   threadOptions,
   triggerSource,
@@ -167,7 +168,7 @@ export const RunFinishedV1 = defineMessage({
   data: z.object({
     threadId,
     runId,
-    outcome: z.enum(['completed', 'failed', 'interrupted']),
+    outcome: runOutcome,
     exitStatus,
     summary: z.string().default(''),
     /**

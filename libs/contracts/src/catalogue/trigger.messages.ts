@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { defineMessage } from '../define-message.js';
-import { actor, repositoryRef, threadId, threadOptions, triggerSource } from './common.js';
+import {
+  actor,
+  repositoryRef,
+  threadId,
+  threadOptions,
+  triggerKind,
+  triggerSource,
+} from './common.js';
 
 /** Ingress accepted a verified delivery that asks Caravel for something. */
 export const TriggerReceivedV1 = defineMessage({
@@ -25,7 +32,7 @@ export const TriggerReceivedV1 = defineMessage({
      * `message`: text for the agent. `command`: a person's shell command for the thread's sandbox
      * (human takeover), run between the agent's steps and recorded under the person's name.
      */
-    kind: z.enum(['message', 'command']).default('message'),
+    kind: triggerKind.default('message'),
   }),
   fixture: {
     threadId: '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e',
