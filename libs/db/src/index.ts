@@ -12,6 +12,10 @@ export { defaultMigrationsDir } from './migrations/migrations-dir.js';
 // Schema types (generated from prisma/schema.prisma)
 export type * from './generated/types.js';
 
+// The closed sets of the state columns (the database refuses any other value)
+export * from './repositories/states.js';
+export type { RowOf } from './repositories/row-of.js';
+
 // Embedded bus tables and leases (repositories used by @caravel/messaging's embedded adapter)
 export * from './bus/index.js';
 
@@ -45,7 +49,7 @@ export {
   type KeyLastAdmitted,
   type QueueSnapshot,
 } from './repositories/run-queue.repository.js';
-export { RunNoticeRepository, type RunNoticeKind } from './repositories/run-notice.repository.js';
+export { RunNoticeRepository } from './repositories/run-notice.repository.js';
 export {
   ThreadWakeupRepository,
   type ThreadWakeupRow,
@@ -62,8 +66,6 @@ export {
   ThreadMessageRepository,
   type ThreadMessageRow,
   type NewThreadMessage,
-  type FollowUpDelivery,
-  type FollowUpKind,
 } from './repositories/thread-message.repository.js';
 export {
   SandboxRepository,
@@ -71,7 +73,6 @@ export {
   type SandboxBinding,
   type RetiredSandboxRow,
   type Retirement,
-  type RetirementReason,
 } from './repositories/sandbox.repository.js';
 export { InboxRepository } from './repositories/inbox.repository.js';
 export {
@@ -97,7 +98,6 @@ export {
   type ThreadPlanApproval,
   type ThreadPlanRow,
   type ThreadPlanSave,
-  type ThreadPlanStatus,
 } from './repositories/thread-plan.repository.js';
 export {
   UserInstructionsRepository,

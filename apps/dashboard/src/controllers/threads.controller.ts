@@ -1,13 +1,18 @@
 import { AppError } from '@caravel/errors';
-import type { RunEventRow, RunRow, ThreadPlanRow, ThreadRow } from '@caravel/db';
+import {
+  RUN_STATUSES,
+  type RunEventRow,
+  type RunRow,
+  type ThreadPlanRow,
+  type ThreadRow,
+} from '@caravel/db';
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { z } from 'zod';
 import { ThreadQueryService, type ThreadDetail } from '../services/thread-query.service.js';
 
-const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  status: z.string().min(1).optional(),
-});
+const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
+/** A status outside the set is refused (400) rather than answered with no runs. */
+const runsQuery = listQuery.extend({ status: z.enum(RUN_STATUSES).optional() });
 const eventsQuery = z.object({ after: z.coerce.number().int().nonnegative().optional() });
 const threadId = z.uuid();
 
@@ -32,7 +37,7 @@ export class ThreadsController {
 
   @Get('runs')
   runs(@Query() raw: unknown): Promise<RunRow[]> {
-    const { limit, status } = parse(listQuery, raw, 'query');
+    const { limit, status } = parse(runsQuery, raw, 'query');
     return this.query.listRuns(limit, status);
   }
 

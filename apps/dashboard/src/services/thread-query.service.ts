@@ -6,6 +6,7 @@ import {
   ThreadRepository,
   type RunEventRow,
   type RunRow,
+  type RunStatus,
   type ThreadPlanRow,
   type ThreadRow,
 } from '@caravel/db';
@@ -30,7 +31,7 @@ export class ThreadQueryService {
     return this.threads.list({ limit });
   }
 
-  listRuns(limit: number, status?: string): Promise<RunRow[]> {
+  listRuns(limit: number, status?: RunStatus): Promise<RunRow[]> {
     return this.runs.listRecent({ limit, ...(status ? { status } : {}) });
   }
 

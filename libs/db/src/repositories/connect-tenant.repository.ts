@@ -1,19 +1,13 @@
 import type { Selectable } from 'kysely';
 import type { ConnectTenant } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
 
 /** A Connect tenant (`connect_tenants`); its shared secret stays sealed at this layer. */
-export interface ConnectTenantRow {
-  clientKey: string;
-  baseUrl: string;
-  productType: string;
+export type ConnectTenantRow = Omit<RowOf<ConnectTenant>, 'sharedSecret'> & {
   /** The shared secret as sealed by the token cipher (never the plaintext). */
   sealedSecret: string;
-  keyId: string;
-  installedAt: Date;
-  uninstalledAt: Date | null;
-  updatedAt: Date;
-}
+};
 
 /** An install to record, its shared secret already sealed. */
 export interface ConnectInstall {

@@ -26,7 +26,7 @@ await describeEachDatabase('identity and user-token repositories', openDatabase,
     id: randomUUID(),
     provider: 'github',
     subject,
-    kind: 'access',
+    kind: 'access' as const,
     ciphertext,
     keyId,
   });

@@ -1,27 +1,16 @@
+import type { TriggerSource } from '@caravel/contracts';
 import type { RawBuilder, Selectable } from 'kysely';
 import { toJson } from '../connection/json.js';
 import type { Delivery } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
 
 /** An accepted webhook delivery (`deliveries`). */
-export interface DeliveryRow {
-  id: string;
-  source: string;
-  deliveryId: string;
-  semanticKey: string | null;
-  threadId: string;
-  event: string;
-  receivedAt: Date;
-  payload: unknown;
-  /** Hex SHA-256 of the raw bytes received; null on rows stored before it was kept. */
-  payloadSha256: string | null;
-  /** When its message was published (or it was recorded); null while a request holds its claim. */
-  settledAt: Date | null;
-}
+export type DeliveryRow = RowOf<Delivery>;
 
 export interface NewDelivery {
   id: string;
-  source: string;
+  source: TriggerSource;
   /** The sender's delivery id (e.g. GitHub's X-GitHub-Delivery). */
   deliveryId: string;
   /** A key that identifies the same event across different delivery ids, if the source has one. */
@@ -192,7 +181,7 @@ export class DeliveryRepository {
   }
 
   async findBySourceDelivery(
-    source: string,
+    source: TriggerSource,
     deliveryId: string,
     executor: Executor = this.db,
   ): Promise<DeliveryRow | null> {

@@ -1,17 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { Identity } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
 
 /** A person's handles across sources (`identities`); absent handles are null. */
-export interface IdentityRow {
-  id: string;
-  githubLogin: string | null;
-  slackUserId: string | null;
-  email: string | null;
-  linearUserId: string | null;
-  jiraAccountId: string | null;
-  displayName: string;
-}
+export type IdentityRow = Omit<RowOf<Identity>, 'createdAt' | 'updatedAt'>;
 
 /** The handles an identity can be found by. */
 export type IdentityHandle =

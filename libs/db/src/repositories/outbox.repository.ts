@@ -2,18 +2,10 @@ import type { Selectable } from 'kysely';
 import { toJson } from '../connection/json.js';
 import type { OutboxEntry } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
 
 /** A message waiting to be (or already) relayed to the bus (`outbox`). */
-export interface OutboxRow {
-  id: string;
-  subject: string;
-  pattern: string;
-  envelope: unknown;
-  createdAt: Date;
-  publishedAt: Date | null;
-  attempts: number;
-  lastError: string | null;
-}
+export type OutboxRow = RowOf<OutboxEntry>;
 
 export interface NewOutboxEntry {
   id: string;

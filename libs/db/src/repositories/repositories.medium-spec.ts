@@ -40,7 +40,7 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
   it('records a delivery once per delivery id and once per semantic key', async () => {
     const deliveries = new DeliveryRepository(database.db);
     const base = {
-      source: 'slack',
+      source: 'slack' as const,
       threadId: randomUUID(),
       event: 'app_mention',
       payload: { text: 'hi', n: [1, 2] },
@@ -79,7 +79,8 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
 
   it('deletes deliveries received before a cutoff, oldest first and at most a batch at a time', async () => {
     const deliveries = new DeliveryRepository(database.db);
-    const source = `retention-${randomUUID()}`;
+    // Deliveries of a source no other test here writes, received years before any other.
+    const source = 'jira';
     const at = (day: number) => new Date(Date.UTC(2020, 0, day));
     for (const day of [1, 2, 3, 20]) {
       await deliveries.record({
@@ -251,13 +252,13 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
       startedAt: t(12),
     });
     const done = await runs.markFinished(a.id, {
-      status: 'succeeded',
+      status: 'completed',
       exitStatus: 'submitted',
       summary: 'PR opened',
       at: t(13),
     });
     expect(done).toMatchObject({
-      status: 'succeeded',
+      status: 'completed',
       exitStatus: 'submitted',
       summary: 'PR opened',
       finishedAt: t(13),
@@ -272,7 +273,7 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect(recent.findIndex((run) => run.id === b.id)).toBeLessThan(
       recent.findIndex((run) => run.id === a.id),
     );
-    expect((await runs.listRecent({ status: 'succeeded' })).map((run) => run.id)).toContain(a.id);
+    expect((await runs.listRecent({ status: 'completed' })).map((run) => run.id)).toContain(a.id);
   });
 
   it('appends run events idempotently on id and lists a thread from a time or a sequence', async () => {
@@ -319,7 +320,7 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect((await events.listByRun(runId)).map((row) => row.type)).toEqual(['done']);
   });
 
-  it('binds a sandbox once per thread, touches, updates and deletes it', async () => {
+  it('binds a sandbox once per thread, touches and deletes it', async () => {
     const sandboxes = new SandboxRepository(database.db);
     const threadId = randomUUID();
     const bound = await sandboxes.bind({
@@ -342,8 +343,6 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect(second).toEqual({ sandbox: bound.sandbox, bound: false });
     expect(await sandboxes.touch(threadId, t(9))).toBe(true);
     expect((await sandboxes.getByThread(threadId))?.lastUsedAt).toEqual(t(9));
-    expect(await sandboxes.setStatus(threadId, 'stopped')).toBe(true);
-    expect((await sandboxes.getByThread(threadId))?.status).toBe('stopped');
     expect(await sandboxes.delete(threadId)).toBe(true);
     expect(await sandboxes.delete(threadId)).toBe(false);
     expect(await sandboxes.touch(threadId)).toBe(false);

@@ -3,19 +3,10 @@ import { duplicateAs } from '../connection/database-errors.js';
 import { toJson } from '../connection/json.js';
 import type { RunEvent } from '../generated/types.js';
 import type { Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
 
 /** One event of a run, indexed for replay (`run_events`). */
-export interface RunEventRow {
-  id: string;
-  threadId: string;
-  runId: string | null;
-  type: string;
-  /** The stream the event was published on, and its sequence there. */
-  stream: string;
-  sequence: number;
-  occurredAt: Date;
-  data: unknown;
-}
+export type RunEventRow = RowOf<RunEvent>;
 
 export type NewRunEvent = Omit<RunEventRow, 'runId'> & { runId?: string | null };
 

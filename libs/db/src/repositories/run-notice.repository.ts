@@ -1,7 +1,5 @@
 import { timeOr, type Executor } from './executor.js';
-
-/** What dispatch tells a run's source channel about the run. */
-export type RunNoticeKind = 'failure' | 'queue_position';
+import type { RunNoticeKind } from './states.js';
 
 /** Notices sent about runs (`run_notices`): each kind at most once per run. */
 export class RunNoticeRepository {

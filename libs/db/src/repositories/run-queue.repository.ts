@@ -2,21 +2,15 @@ import { sql, type Selectable } from 'kysely';
 import type { RunQueueEntry } from '../generated/types.js';
 import { toJson } from '../connection/json.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
+import type { RunStatus } from './states.js';
 
-/** A run in the dispatch queue (`run_queue`), waiting or admitted. */
-export interface RunQueueRow {
-  runId: string;
-  threadId: string;
-  /** What fair share is counted by: the repository (`owner/name`) and the requesting user. */
-  repositoryKey: string;
-  userKey: string;
-  /** The run's start command (the `cmd.run.start` data), published when it is admitted. */
-  command: unknown;
-  enqueuedAt: Date;
-  admittedAt: Date | null;
-  /** When the run's start command was published (claimed); null before. */
-  startPublishedAt: Date | null;
-}
+/**
+ * A run in the dispatch queue (`run_queue`): waiting while `admittedAt` is null, then admitted
+ * (its run `queued`), then its start published. Fair share counts by `repositoryKey` (`owner/name`)
+ * and `userKey`; `command` is the run's `cmd.run.start` data.
+ */
+export type RunQueueRow = RowOf<RunQueueEntry>;
 
 export interface NewRunQueueEntry {
   runId: string;
@@ -50,7 +44,7 @@ export interface QueueSnapshot {
 }
 
 /** Statuses of an admitted run that still holds a slot. */
-const ACTIVE = ['queued', 'running'] as const;
+const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
 
 function toRow(row: Selectable<RunQueueEntry>): RunQueueRow {
   return {

@@ -3,26 +3,11 @@ import { AppError } from '@caravel/errors';
 import { toJson } from '../connection/json.js';
 import type { Run } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
+import type { FinishedRunStatus, RunStatus } from './states.js';
 
 /** One agent run (`runs`). */
-export interface RunRow {
-  id: string;
-  threadId: string;
-  triggerId: string;
-  status: string;
-  exitStatus: string | null;
-  summary: string;
-  runner: string | null;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  /** Last sign of life (admission, start, steps); null before admission. */
-  heartbeatAt: Date | null;
-  /** When the runner concluded the run; null while it has not. */
-  concludedAt: Date | null;
-  /** The ending the runner published (`evt.run.finished`'s data); null before it concluded. */
-  conclusion: unknown;
-}
+export type RunRow = RowOf<Run>;
 
 /** Limits past which a run without a sign of life counts as stuck. */
 export interface StaleQuery {
@@ -42,7 +27,7 @@ export interface NewRun {
 }
 
 export interface RunFinish {
-  status: string;
+  status: FinishedRunStatus;
   exitStatus?: string | null;
   summary?: string;
   at?: Date;
@@ -228,7 +213,7 @@ export class RunRepository {
 
   /** The latest runs across threads, newest first. */
   async listRecent(
-    query: { limit?: number; status?: string } = {},
+    query: { limit?: number; status?: RunStatus } = {},
     executor: Executor = this.db,
   ): Promise<RunRow[]> {
     let select = executor.selectFrom('runs').selectAll();

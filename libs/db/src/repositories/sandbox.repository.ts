@@ -1,29 +1,19 @@
 import type { Selectable } from 'kysely';
 import type { RetiredSandbox, Sandbox } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
+import type { RetirementReason } from './states.js';
 
 /** The sandbox bound to a thread (`sandboxes`). */
-export interface SandboxRow {
-  id: string;
-  threadId: string;
-  provider: string;
-  externalId: string;
-  status: string;
-  createdAt: Date;
-  lastUsedAt: Date;
-}
+export type SandboxRow = RowOf<Sandbox>;
 
 export interface SandboxBinding {
   id: string;
   threadId: string;
   provider: string;
   externalId: string;
-  status?: string;
   at?: Date;
 }
-
-/** Why a sandbox stopped being its thread's. */
-export type RetirementReason = 'recreated' | 'replaced' | 'reclaimed' | 'gone';
 
 /** How a sandbox left its thread, and where its work went. */
 export interface Retirement {
@@ -37,18 +27,7 @@ export interface Retirement {
 }
 
 /** A sandbox that was bound to a thread once (`retired_sandboxes`). */
-export interface RetiredSandboxRow {
-  id: string;
-  threadId: string;
-  provider: string;
-  externalId: string;
-  reason: string;
-  kept: boolean;
-  snapshotPath: string | null;
-  snapshotCommit: string | null;
-  createdAt: Date;
-  retiredAt: Date;
-}
+export type RetiredSandboxRow = RowOf<RetiredSandbox>;
 
 function toRetiredRow(row: Selectable<RetiredSandbox>): RetiredSandboxRow {
   return {
@@ -102,7 +81,6 @@ export class SandboxRepository {
         thread_id: binding.threadId,
         provider: binding.provider,
         external_id: binding.externalId,
-        status: binding.status ?? 'ready',
         created_at: at,
         last_used_at: at,
       })
@@ -129,20 +107,6 @@ export class SandboxRepository {
     const result = await executor
       .updateTable('sandboxes')
       .set({ last_used_at: timeOr(at) })
-      .where('thread_id', '=', threadId)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
-  }
-
-  /** Sets the binding's status; false when the thread has no sandbox. */
-  async setStatus(
-    threadId: string,
-    status: string,
-    executor: Executor = this.db,
-  ): Promise<boolean> {
-    const result = await executor
-      .updateTable('sandboxes')
-      .set({ status })
       .where('thread_id', '=', threadId)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;

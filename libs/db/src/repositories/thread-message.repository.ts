@@ -1,26 +1,11 @@
 import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
 import type { DB, ThreadMessage } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
-
-/** How a follow-up reaches a busy thread's run: before its next model call, or by stopping it. */
-export type FollowUpDelivery = 'inject' | 'interrupt';
-
-/** A follow-up for the agent, or a person's command to run in the thread's sandbox. */
-export type FollowUpKind = 'message' | 'command';
+import type { RowOf } from './row-of.js';
+import type { FollowUpDelivery, FollowUpKind } from './states.js';
 
 /** A follow-up message waiting for (or taken by) a thread's run (`thread_messages`). */
-export interface ThreadMessageRow {
-  id: string;
-  threadId: string;
-  author: string;
-  text: string;
-  trusted: boolean;
-  delivery: FollowUpDelivery;
-  kind: FollowUpKind;
-  receivedAt: Date;
-  consumedByRun: string | null;
-  consumedAt: Date | null;
-}
+export type ThreadMessageRow = RowOf<ThreadMessage>;
 
 export interface NewThreadMessage {
   /** The trigger's envelope id, so a redelivered trigger is queued once. */
@@ -43,8 +28,8 @@ function toRow(row: Selectable<ThreadMessage>): ThreadMessageRow {
     author: row.author,
     text: row.text,
     trusted: row.trusted,
-    delivery: row.delivery === 'interrupt' ? 'interrupt' : 'inject',
-    kind: row.kind === 'command' ? 'command' : 'message',
+    delivery: row.delivery,
+    kind: row.kind,
     receivedAt: row.received_at,
     consumedByRun: row.consumed_by_run,
     consumedAt: row.consumed_at,

@@ -2,25 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { ThreadPlan } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
 
-/** Where a plan stands. */
-export type ThreadPlanStatus = 'awaiting_approval' | 'approved';
-
-/** One saved revision of a thread's plan (`thread_plans`). */
-export interface ThreadPlanRow {
-  id: string;
-  threadId: string;
-  revision: number;
-  title: string;
-  /** Sanitised markdown: no raw HTML, no script links. */
-  content: string;
-  status: ThreadPlanStatus;
-  savedBy: string | null;
-  approvedBy: string | null;
-  approvedAt: Date | null;
-  feedback: string | null;
-  createdAt: Date;
-}
+/** One saved revision of a thread's plan (`thread_plans`); its content is sanitised markdown. */
+export type ThreadPlanRow = RowOf<ThreadPlan>;
 
 /** A plan to save as the thread's next revision. */
 export interface ThreadPlanSave {
@@ -46,7 +31,7 @@ function toRow(row: Selectable<ThreadPlan>): ThreadPlanRow {
     revision: row.revision,
     title: row.title,
     content: row.content,
-    status: row.status === 'approved' ? 'approved' : 'awaiting_approval',
+    status: row.status,
     savedBy: row.saved_by,
     approvedBy: row.approved_by,
     approvedAt: row.approved_at,

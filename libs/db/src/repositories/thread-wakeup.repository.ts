@@ -1,18 +1,10 @@
 import { sql, type Selectable } from 'kysely';
 import type { ThreadWakeup } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
 
 /** A scheduled wakeup of a thread (`thread_wakeups`). */
-export interface ThreadWakeupRow {
-  id: string;
-  threadId: string;
-  /** The run that scheduled it. */
-  runId: string | null;
-  prompt: string;
-  dueAt: Date;
-  createdAt: Date;
-  firedAt: Date | null;
-}
+export type ThreadWakeupRow = RowOf<ThreadWakeup>;
 
 export interface NewThreadWakeup {
   id: string;

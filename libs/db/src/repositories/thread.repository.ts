@@ -1,33 +1,23 @@
+import type { TriggerSource } from '@caravel/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { Thread } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
+import type { ThreadStatus } from './states.js';
 
-/** A conversation with Caravel (`threads`). */
-export interface ThreadRow {
-  id: string;
-  source: string;
-  title: string;
-  repositoryOwner: string | null;
-  repositoryName: string | null;
+/** A conversation with Caravel (`threads`), its JSON columns parsed. */
+export type ThreadRow = Omit<RowOf<Thread>, 'repository' | 'options' | 'replyTo'> & {
   /** The repository reference the thread's trigger gave (parsed by its readers). */
   repository: Record<string, unknown> | null;
   /** The thread's own settings (model, reasoning effort). */
   options: Record<string, unknown>;
   /** Where replies go (the triggers' `replyTo`, merged). */
   replyTo: Record<string, string | number>;
-  /** When a person last wrote on the thread; null when only Caravel did. */
-  lastHumanAt: Date | null;
-  /** A pull request thread's head commit, as GitHub last said; null when never said. */
-  headSha: string | null;
-  status: string;
-  activeRunId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+};
 
 export interface ThreadUpsert {
   id: string;
-  source: string;
+  source: TriggerSource;
   title?: string;
   repositoryOwner?: string | null;
   repositoryName?: string | null;
@@ -42,7 +32,7 @@ export interface ThreadUpsert {
 }
 
 export interface ThreadStatusChange {
-  status: string;
+  status: ThreadStatus;
   activeRunId: string | null;
   at?: Date;
   /** Compare-and-set: only change the thread while its active run is this one. */
@@ -50,7 +40,7 @@ export interface ThreadStatusChange {
 }
 
 export interface ThreadListQuery {
-  status?: string;
+  status?: ThreadStatus;
   /** Only threads updated strictly before this time (for paging, newest first). */
   updatedBefore?: Date;
   limit?: number;

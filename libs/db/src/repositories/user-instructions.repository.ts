@@ -1,13 +1,10 @@
 import { sql } from 'kysely';
+import type { UserInstructions } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
 
 /** One person's standing instructions (`user_instructions`). */
-export interface UserInstructionsRow {
-  /** `source:id`, e.g. `slack:U123` or `github:octocat`. */
-  subject: string;
-  instructions: string;
-  updatedAt: Date;
-}
+export type UserInstructionsRow = RowOf<UserInstructions>;
 
 /** Per-user instructions: one row per person, replaced on every save. */
 export class UserInstructionsRepository {

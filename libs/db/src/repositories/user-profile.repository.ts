@@ -1,18 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { UserProfile } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
 
 /** A person's own settings (`user_profiles`). */
-export interface UserProfileRow {
-  identity: string;
-  model: string | null;
-  reasoningEffort: string | null;
-  /** Their pull requests open as drafts (true, the default) or ready for review. */
-  draftPullRequests: boolean;
-  /** "Always create PRs" for the runs they ask for; null follows the team's setting. */
-  alwaysCreatePullRequests: boolean | null;
-  updatedAt: Date;
-}
+export type UserProfileRow = RowOf<UserProfile>;
 
 /** What a save sets; the pull-request fields default to draft and the team's policy. */
 export interface UserProfileSave {

@@ -1,25 +1,18 @@
 import type { Selectable } from 'kysely';
 import type { UserToken } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
+import type { UserTokenKind } from './states.js';
 
 /** An encrypted user token (`user_tokens`); the plaintext never reaches this layer. */
-export interface UserTokenRow {
-  id: string;
-  provider: string;
-  subject: string;
-  kind: string;
-  ciphertext: string;
-  keyId: string;
-  expiresAt: Date | null;
-  updatedAt: Date;
-}
+export type UserTokenRow = Omit<RowOf<UserToken>, 'createdAt'>;
 
 /** A token to store, already encrypted. */
 export interface UserTokenUpsert {
   id: string;
   provider: string;
   subject: string;
-  kind: string;
+  kind: UserTokenKind;
   ciphertext: string;
   keyId: string;
   expiresAt?: Date | null;
@@ -78,7 +71,7 @@ export class UserTokenRepository {
   }
 
   /** The token of a subject, if stored. */
-  async find(provider: string, subject: string, kind: string): Promise<UserTokenRow | null> {
+  async find(provider: string, subject: string, kind: UserTokenKind): Promise<UserTokenRow | null> {
     const row = await this.db
       .selectFrom('user_tokens')
       .selectAll()

@@ -1,0 +1,73 @@
+import {
+  runOutcome,
+  triggerKind,
+  triggerSource,
+  type RunOutcome,
+  type TriggerKind,
+  type TriggerSource,
+} from '@caravel/contracts';
+
+// The closed sets of the state columns, each defined once: taken from the message catalogue where
+// a message carries the values, defined here otherwise. The generated table types use them
+// (`@kyselyType` in schema.prisma) and a CHECK constraint makes the database refuse any other
+// value; a new value needs a migration that replaces its constraint (docs/db.md).
+
+/** Where a thread or a delivery came from (`threads.source`, `deliveries.source`). */
+export const SOURCES = triggerSource.options;
+export type Source = TriggerSource;
+
+/**
+ * Where a run is (`runs.status`): `waiting` for a slot in the run queue, `queued` (admitted, its
+ * start published, no runner yet), `running`, `merged` (its trigger joined the thread's active
+ * run, so it never ran), or how it ended.
+ */
+export const RUN_STATUSES = [
+  'waiting',
+  'queued',
+  'running',
+  'merged',
+  ...runOutcome.options,
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** How a run stopped: how it ended (the runner's outcome), or `merged` into the active run. */
+export type FinishedRunStatus = RunOutcome | 'merged';
+
+/** A thread is `running` while a run holds it (`threads.active_run_id`), `idle` otherwise. */
+export const THREAD_STATUSES = ['idle', 'running'] as const;
+export type ThreadStatus = (typeof THREAD_STATUSES)[number];
+
+/** How a follow-up reaches a busy thread's run: before its next model call, or by stopping it. */
+export const FOLLOW_UP_DELIVERIES = ['inject', 'interrupt'] as const;
+export type FollowUpDelivery = (typeof FOLLOW_UP_DELIVERIES)[number];
+
+/** A follow-up for the agent, or a person's command to run in the thread's sandbox. */
+export const FOLLOW_UP_KINDS = triggerKind.options;
+export type FollowUpKind = TriggerKind;
+
+/** What dispatch tells a run's source channel about the run (`run_notices.kind`). */
+export const RUN_NOTICE_KINDS = ['failure', 'queue_position'] as const;
+export type RunNoticeKind = (typeof RUN_NOTICE_KINDS)[number];
+
+/** A thread's sandbox binding exists only once its setup succeeded: it is `ready`. */
+export const SANDBOX_STATUSES = ['ready'] as const;
+export type SandboxStatus = (typeof SANDBOX_STATUSES)[number];
+
+/**
+ * Why a sandbox stopped being its thread's: `recreated` on request and `replaced` when it stopped
+ * answering (both kept for recovery), `reclaimed` when idle and `gone` when its provider lost it.
+ */
+export const RETIREMENT_REASONS = ['recreated', 'replaced', 'reclaimed', 'gone'] as const;
+export type RetirementReason = (typeof RETIREMENT_REASONS)[number];
+
+/** Where a thread's plan stands (`thread_plans.status`). */
+export const THREAD_PLAN_STATUSES = ['awaiting_approval', 'approved'] as const;
+export type ThreadPlanStatus = (typeof THREAD_PLAN_STATUSES)[number];
+
+/** Which of a user's tokens for a provider (`user_tokens.kind`). */
+export const USER_TOKEN_KINDS = ['access', 'refresh'] as const;
+export type UserTokenKind = (typeof USER_TOKEN_KINDS)[number];
+
+/** An unsettled embedded-bus message for one consumer: `pending` delivery or `inflight`. */
+export const BUS_DELIVERY_STATES = ['pending', 'inflight'] as const;
+export type BusDeliveryState = (typeof BUS_DELIVERY_STATES)[number];
