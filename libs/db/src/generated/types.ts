@@ -27,10 +27,6 @@ export type BusDeadLetter = {
   reason: string;
   payload: string;
   recorded_at: Generated<Timestamp>;
-  /**
-   * When the message was handed back to its consumer (`caravel dead-letters replay`).
-   */
-  replayed_at: Timestamp | null;
 };
 export type BusDelivery = {
   stream: string;
@@ -42,10 +38,6 @@ export type BusDelivery = {
    */
   state: State.BusDeliveryState;
   delivery_count: number;
-  /**
-   * Deliveries that failed with an outage (DEPENDENCY_UNAVAILABLE): not counted against maxDeliver.
-   */
-  outages: Generated<number>;
   visible_at: Timestamp;
   deadline_at: Timestamp | null;
   holder: string | null;
