@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { describeEachDatabase } from '@caravel/testing';
+import { sql } from 'kysely';
+import type { Database } from '../connection/database.types.js';
+import { openDatabase } from '../connection/open-database.js';
+import { DeliveryRepository, type DeliveryRow } from './delivery.repository.js';
+import { RunNoticeRepository } from './run-notice.repository.js';
+import { RunRepository, type RunRow } from './run.repository.js';
+import {
+  SandboxRepository,
+  type RetiredSandboxRow,
+  type SandboxRow,
+} from './sandbox.repository.js';
+import {
+  BUS_DELIVERY_STATES,
+  FOLLOW_UP_DELIVERIES,
+  FOLLOW_UP_KINDS,
+  RETIREMENT_REASONS,
+  RUN_NOTICE_KINDS,
+  RUN_STATUSES,
+  SANDBOX_STATUSES,
+  SOURCES,
+  THREAD_PLAN_STATUSES,
+  THREAD_STATUSES,
+  USER_TOKEN_KINDS,
+  type FollowUpDelivery,
+  type FollowUpKind,
+  type RetirementReason,
+  type RunStatus,
+  type SandboxStatus,
+  type Source,
+  type ThreadPlanStatus,
+  type ThreadStatus,
+  type UserTokenKind,
+} from './states.js';
+import { ThreadMessageRepository, type ThreadMessageRow } from './thread-message.repository.js';
+import { ThreadPlanRepository, type ThreadPlanRow } from './thread-plan.repository.js';
+import { ThreadRepository, type ThreadRow } from './thread.repository.js';
+import { UserTokenRepository, type UserTokenRow } from './user-token.repository.js';
+
+/** Each state column and its set, as the code defines it. */
+const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] = [
+  ['bus_deliveries', 'state', BUS_DELIVERY_STATES],
+  ['deliveries', 'source', SOURCES],
+  ['retired_sandboxes', 'reason', RETIREMENT_REASONS],
+  ['run_notices', 'kind', RUN_NOTICE_KINDS],
+  ['runs', 'status', RUN_STATUSES],
+  ['sandboxes', 'status', SANDBOX_STATUSES],
+  ['thread_messages', 'delivery', FOLLOW_UP_DELIVERIES],
+  ['thread_messages', 'kind', FOLLOW_UP_KINDS],
+  ['thread_plans', 'status', THREAD_PLAN_STATUSES],
+  ['threads', 'source', SOURCES],
+  ['threads', 'status', THREAD_STATUSES],
+  ['user_tokens', 'kind', USER_TOKEN_KINDS],
+];
+
+/** True only when A and B are the same type (not merely assignable). */
+type Same<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+/** Compiles only when A and B are the same type: a check of the typecheck stage, not of jest. */
+function sameType<A, B>(proof: Same<A, B>): void {
+  expect(proof).toBe(true);
+}
+
+const CHECK_VIOLATION = { code: '23514' };
+
+await describeEachDatabase('state columns', openDatabase, (target) => {
+  let database: Database;
+  let threads: ThreadRepository;
+  let runs: RunRepository;
+
+  beforeAll(async () => {
+    database = await target.open();
+    threads = new ThreadRepository(database.db);
+    runs = new RunRepository(database.db);
+  });
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const newRun = async (): Promise<RunRow> => {
+    const threadId = randomUUID();
+    await threads.upsert({ id: threadId, source: 'github' });
+    return (await runs.create({ id: randomUUID(), threadId, triggerId: randomUUID() })).run;
+  };
+
+  it('has one CHECK constraint per state column, allowing exactly its set', async () => {
+    const { rows } = await sql<{ table: string; column: string; definition: string }>`
+      select c.conrelid::regclass::text as "table", a.attname as "column",
+             pg_get_constraintdef(c.oid) as definition
+      from pg_constraint c
+      join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+      where c.contype = 'c' and c.connamespace = current_schema()::regnamespace
+      order by 1, 2`.execute(database.db);
+    const allowed = rows.map(({ table, column, definition }) => [
+      table,
+      column,
+      [...definition.matchAll(/'([^']*)'::text/g)].map((match) => match[1]).sort(),
+    ]);
+    expect(allowed).toEqual(
+      STATE_COLUMNS.map(([table, column, set]) => [table, column, [...set].sort()]),
+    );
+  });
+
+  it('returns every state column typed with its set, not as a string', () => {
+    sameType<RunRow['status'], RunStatus>(true);
+    sameType<ThreadRow['status'], ThreadStatus>(true);
+    sameType<ThreadRow['source'], Source>(true);
+    sameType<DeliveryRow['source'], Source>(true);
+    sameType<ThreadMessageRow['delivery'], FollowUpDelivery>(true);
+    sameType<ThreadMessageRow['kind'], FollowUpKind>(true);
+    sameType<SandboxRow['status'], SandboxStatus>(true);
+    sameType<RetiredSandboxRow['reason'], RetirementReason>(true);
+    sameType<ThreadPlanRow['status'], ThreadPlanStatus>(true);
+    sameType<UserTokenRow['kind'], UserTokenKind>(true);
+  });
+
+  it('takes every value of each set', async () => {
+    for (const status of RUN_STATUSES) {
+      const run = await newRun();
+      await database.db.updateTable('runs').set({ status }).where('id', '=', run.id).execute();
+      expect((await runs.get(run.id))?.status).toBe(status);
+    }
+    for (const source of SOURCES) {
+      expect((await threads.upsert({ id: randomUUID(), source })).source).toBe(source);
+    }
+  });
+
+  it('refuses a value outside its set, even one that got past the types', async () => {
+    const run = await newRun();
+    const sandboxes = new SandboxRepository(database.db);
+    const sandbox = {
+      id: randomUUID(),
+      threadId: run.threadId,
+      provider: 'local',
+      externalId: 'sb',
+    };
+    await sandboxes.bind(sandbox);
+    const plans = new ThreadPlanRepository(database.db);
+    const plan = await plans.save({ threadId: run.threadId, title: 'Plan', content: 'Do it.' });
+    const message = {
+      id: randomUUID(),
+      threadId: run.threadId,
+      author: 'a',
+      text: 't',
+      trusted: true,
+    };
+    const token = {
+      id: randomUUID(),
+      provider: 'github',
+      subject: 'octocat',
+      ciphertext: 'c',
+      keyId: 'k',
+    };
+    const refusals: [column: string, write: () => Promise<unknown>][] = [
+      // @ts-expect-error 'succeeded' is not a run status
+      ['runs.status', () => runs.markFinished(run.id, { status: 'succeeded' })],
+      [
+        'threads.status',
+        // @ts-expect-error 'done' is not a thread status
+        () => threads.setStatus(run.threadId, { status: 'done', activeRunId: null }),
+      ],
+      // @ts-expect-error 'gitlab' is not a source
+      ['threads.source', () => threads.upsert({ id: randomUUID(), source: 'gitlab' })],
+      [
+        'deliveries.source',
+        () =>
+          new DeliveryRepository(database.db).record({
+            id: randomUUID(),
+            // @ts-expect-error 'gitlab' is not a source
+            source: 'gitlab',
+            deliveryId: randomUUID(),
+            threadId: run.threadId,
+            event: 'push',
+            payload: {},
+          }),
+      ],
+      [
+        'thread_messages.delivery',
+        // @ts-expect-error 'shout' is not a follow-up delivery
+        () => new ThreadMessageRepository(database.db).enqueue({ ...message, delivery: 'shout' }),
+      ],
+      [
+        'thread_messages.kind',
+        // @ts-expect-error 'note' is not a follow-up kind
+        () => new ThreadMessageRepository(database.db).enqueue({ ...message, kind: 'note' }),
+      ],
+      // @ts-expect-error 'reminder' is not a notice kind
+      ['run_notices.kind', () => new RunNoticeRepository(database.db).record(run.id, 'reminder')],
+      [
+        'sandboxes.status',
+        () =>
+          database.db
+            .updateTable('sandboxes')
+            // @ts-expect-error 'stopped' is not a sandbox status
+            .set({ status: 'stopped' })
+            .where('id', '=', sandbox.id)
+            .execute(),
+      ],
+      [
+        'retired_sandboxes.reason',
+        // @ts-expect-error 'lost' is not a retirement reason
+        () => sandboxes.retire(sandbox.id, { reason: 'lost', kept: false }),
+      ],
+      [
+        'thread_plans.status',
+        () =>
+          database.db
+            .updateTable('thread_plans')
+            // @ts-expect-error 'rejected' is not a plan status
+            .set({ status: 'rejected' })
+            .where('id', '=', plan.id)
+            .execute(),
+      ],
+      [
+        'user_tokens.kind',
+        // @ts-expect-error 'id_token' is not a user token kind
+        () => new UserTokenRepository(database.db).upsert({ ...token, kind: 'id_token' }),
+      ],
+      [
+        'bus_deliveries.state',
+        () =>
+          database.db
+            .insertInto('bus_deliveries')
+            .values({
+              stream: 'S',
+              durable: 'd',
+              sequence: 1,
+              // @ts-expect-error 'acked' is not a delivery state
+              state: 'acked',
+              delivery_count: 0,
+              visible_at: new Date(),
+            })
+            .execute(),
+      ],
+    ];
+    expect(refusals.map(([column]) => column).sort()).toEqual(
+      STATE_COLUMNS.map(([table, column]) => `${table}.${column}`).sort(),
+    );
+    for (const [column, write] of refusals) {
+      await expect(write().then(() => `${column} took it`)).rejects.toMatchObject(CHECK_VIOLATION);
+    }
+    expect(await runs.get(run.id)).toEqual(run);
+    expect((await sandboxes.getByThread(run.threadId))?.status).toBe('ready');
+  });
+});
