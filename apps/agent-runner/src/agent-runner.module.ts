@@ -13,6 +13,7 @@ import { BUS, RUNTIME, repositoryProvider, type PlatformRuntime } from '@caravel
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
 import { CheckpointerService } from './agent/checkpointer.service.js';
+import { RunModels } from './agent/run-models.js';
 import { SandboxLossNotice } from './agent/sandbox-loss.notice.js';
 import { AGENT_SETTINGS, type AgentSettings } from './agent-runner.settings.js';
 import { AgentChatHandler } from './handlers/agent-chat.handler.js';
@@ -49,6 +50,7 @@ export class AgentRunnerModule {
         repositoryProvider(ThreadRepository),
         repositoryProvider(UserProfileRepository),
         AgentFactoryService,
+        RunModels,
         CheckpointerService,
         ThreadSandboxService,
         repositoryProvider(ThreadMessageRepository),

@@ -1,12 +1,4 @@
-import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import {
-  CARAVEL_BLOCKLIST,
-  MAX_CLIENT_RETRIES,
-  createChatModel,
-  resolveModel,
-  type ModelCredentials,
-  type ResolvedModel,
-} from '@caravel/agent';
+import { CARAVEL_BLOCKLIST, type ResolvedModel } from '@caravel/agent';
 import type { ThreadOptions } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import {
@@ -28,6 +20,7 @@ import {
   mutatingToolNames,
   toLangChainTools,
   type AgentStatePorts,
+  type CaravelTool,
   type ChannelPorts,
   type ReplyChannel,
   type ScmPort,
@@ -38,7 +31,6 @@ import {
   ThreadPlanRepository,
   UserInstructionsRepository,
   UserProfileRepository,
-  type UserProfileRow,
 } from '@caravel/db';
 import { isSandboxUnreachable } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -49,6 +41,7 @@ import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { SandboxAgentsFileFinder } from './agents-file-finder.js';
 import { CheckpointerService } from './checkpointer.service.js';
 import { contextWindowOf, pricingFor } from './model-pricing.js';
+import { RunModels } from './run-models.js';
 import { RunPeopleTracker } from './run-people.js';
 import { promptMessageId, type RunAgent } from './run-stream.js';
 import { SandboxLossNotice } from './sandbox-loss.notice.js';
@@ -95,6 +88,17 @@ export interface BuiltAgent extends RunAgent {
   model: ResolvedModel;
 }
 
+/** The tools the agent is given: those a middleware brings itself (the completion nudge) win. */
+function agentTools(
+  caravelTools: CaravelTool[],
+  middleware: ReturnType<typeof buildMiddlewareStack>,
+) {
+  const owned = new Set(middleware.flatMap((m) => (m.tools ?? []).map((t) => t.name)));
+  const tools = toLangChainTools(caravelTools.filter((tool) => !owned.has(tool.name)));
+  for (const tool of tools) if (endsRun(tool.tool)) tool.returnDirect = true;
+  return tools;
+}
+
 /**
  * Builds the coding agent for one run: the resolved model (thread > profile > team), the curated
  * tools bound to the thread's sandbox, the ordered middleware stack and the durable checkpointer.
@@ -104,6 +108,7 @@ export interface BuiltAgent extends RunAgent {
 export class AgentFactoryService {
   constructor(
     @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+    @Inject(RunModels) private readonly models: RunModels,
     @Inject(CheckpointerService) private readonly checkpointer: CheckpointerService,
     @Inject(ThreadPlanRepository) private readonly plans: ThreadPlanRepository,
     @Inject(UserInstructionsRepository) private readonly instructions: UserInstructionsRepository,
@@ -116,77 +121,21 @@ export class AgentFactoryService {
 
   async build(inputs: AgentRunInputs): Promise<BuiltAgent> {
     const profile = inputs.requestedBy ? await this.profiles.get(inputs.requestedBy) : null;
-    const model = this.resolve(inputs.options, profile);
+    const model = this.models.resolve(inputs.options, profile);
     // The requester's own "always create PRs" choice, else the team's.
     const alwaysCreatePrs =
       profile?.alwaysCreatePullRequests ?? this.settings.RUN_ALWAYS_CREATE_PRS;
     const people = await this.people(inputs);
-    const chatModel = createChatModel(model, this.credentials(), {
-      timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
-      fileRoot: inputs.fileRoot ?? this.settings.CARAVEL_FILE_ROOT,
-    });
-    const caravelTools = [
-      ...curatedTools(
-        {
-          sandbox: inputs.workspace.tools,
-          channel: inputs.channel,
-          scm: inputs.scm,
-          draftPullRequests: profile?.draftPullRequests ?? true,
-        },
-        { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
-      ),
-      ...channelTools(inputs.channelPorts ?? {}),
-      ...agentStateTools(this.statePorts(inputs.threadId, people)),
-    ];
-    const middleware = buildMiddlewareStack({
-      threadId: inputs.threadId,
-      run: { runId: inputs.runId, promptMessageId: promptMessageId(inputs.runId) },
-      ports: {
-        agentsFiles: new SandboxAgentsFileFinder(inputs.workspace.sandbox),
-        queue: people.following(inputs.queue),
-        userInstructions: instructionsLookup(this.instructions),
-        notifier: inputs.notifier,
-        events: inputs.events,
-        clock: systemClock,
-        preparation: this.preparation(inputs),
-        ...(inputs.assistantStatus ? { assistantStatus: inputs.assistantStatus } : {}),
-      },
-      isSandboxUnreachable,
-      pullRequestPolicy: {
-        alwaysCreate: alwaysCreatePrs,
-        changes: () => inputs.workspace.tools.diff(),
-      },
-      excludedTools: this.settings.RUN_EXCLUDED_TOOLS.split(',')
-        .map((name) => name.trim())
-        .filter((name) => name !== ''),
-      planMode: {
-        initialMode: this.settings.RUN_INITIAL_MODE,
-        mutatingTools: mutatingToolNames(caravelTools),
-      },
-      modelCallLimit: this.settings.RUN_MAX_MODEL_CALLS,
-      stepLimitNoticeAt: Math.max(1, Math.floor(this.settings.RUN_MAX_MODEL_CALLS / 10)),
-      replyToolName: 'reply_to_user',
-      isTrustedAuthor: inputs.isTrustedAuthor,
-      circuitBreakerThreshold: 3,
-      primaryModel: { provider: model.provider, modelId: model.modelId },
-      modelCallTimeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
-      modelRetries: this.settings.RUN_MODEL_RETRIES,
-      ...this.loopDiscipline(model, inputs),
-    });
-    // Middleware that bring their own tool (the completion nudge) own that name.
-    const owned = new Set(middleware.flatMap((m) => (m.tools ?? []).map((t) => t.name)));
-    const tools = toLangChainTools(caravelTools.filter((tool) => !owned.has(tool.name)));
-    for (const tool of tools) if (endsRun(tool.tool)) tool.returnDirect = true;
-    const agentsMd = await inputs.workspace.sandbox.readFile('AGENTS.md').catch(() => undefined);
+    const caravelTools = this.tools(inputs, people, profile?.draftPullRequests ?? true);
+    const middleware = buildMiddlewareStack(
+      this.middlewareOptions(inputs, { model, people, caravelTools, alwaysCreatePrs }),
+    );
     const agent = createAgent({
-      model: chatModel,
-      tools,
+      model: this.models.forAgent(model, inputs.fileRoot),
+      tools: agentTools(caravelTools, middleware),
       middleware,
       checkpointer: await this.checkpointer.get(),
-      systemPrompt: [
-        buildSystemPrompt({ repositoryInstructions: agentsMd }),
-        ...(alwaysCreatePrs ? [ALWAYS_CREATE_PRS] : []),
-      ].join('\n\n'),
+      systemPrompt: await this.systemPrompt(inputs, alwaysCreatePrs),
     });
     const opening = await openingInstructions(
       { messages: this.messages, instructions: this.instructions },
@@ -198,6 +147,87 @@ export class AgentFactoryService {
       recursionLimit: graphRecursionLimitFor(middleware, this.settings.RUN_MAX_MODEL_CALLS),
       openingMessage: (prompt) => withUserInstructions(prompt, opening),
     };
+  }
+
+  /** The curated tools bound to the run's sandbox, channel and SCM, its channel and state tools. */
+  private tools(
+    inputs: AgentRunInputs,
+    people: RunPeopleTracker,
+    draftPullRequests: boolean,
+  ): CaravelTool[] {
+    const bound = { sandbox: inputs.workspace.tools, channel: inputs.channel, scm: inputs.scm };
+    return [
+      ...curatedTools(
+        { ...bound, draftPullRequests },
+        { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
+      ),
+      ...channelTools(inputs.channelPorts ?? {}),
+      ...agentStateTools(this.statePorts(inputs.threadId, people)),
+    ];
+  }
+
+  /** The seeds' middleware stack for this run, from the team's settings and the run's ports. */
+  private middlewareOptions(
+    inputs: AgentRunInputs,
+    run: {
+      model: ResolvedModel;
+      people: RunPeopleTracker;
+      caravelTools: CaravelTool[];
+      alwaysCreatePrs: boolean;
+    },
+  ): MiddlewareStackOptions {
+    const s = this.settings;
+    return {
+      threadId: inputs.threadId,
+      run: { runId: inputs.runId, promptMessageId: promptMessageId(inputs.runId) },
+      ports: this.middlewarePorts(inputs, run.people),
+      isSandboxUnreachable,
+      pullRequestPolicy: {
+        alwaysCreate: run.alwaysCreatePrs,
+        changes: () => inputs.workspace.tools.diff(),
+      },
+      excludedTools: s.RUN_EXCLUDED_TOOLS.split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+      planMode: {
+        initialMode: s.RUN_INITIAL_MODE,
+        mutatingTools: mutatingToolNames(run.caravelTools),
+      },
+      modelCallLimit: s.RUN_MAX_MODEL_CALLS,
+      stepLimitNoticeAt: Math.max(1, Math.floor(s.RUN_MAX_MODEL_CALLS / 10)),
+      replyToolName: 'reply_to_user',
+      isTrustedAuthor: inputs.isTrustedAuthor,
+      circuitBreakerThreshold: 3,
+      primaryModel: { provider: run.model.provider, modelId: run.model.modelId },
+      modelCallTimeoutMs: s.RUN_MODEL_TIMEOUT_MS,
+      modelRetries: s.RUN_MODEL_RETRIES,
+      ...this.loopDiscipline(run.model, inputs),
+    };
+  }
+
+  private middlewarePorts(
+    inputs: AgentRunInputs,
+    people: RunPeopleTracker,
+  ): MiddlewareStackOptions['ports'] {
+    return {
+      agentsFiles: new SandboxAgentsFileFinder(inputs.workspace.sandbox),
+      queue: people.following(inputs.queue),
+      userInstructions: instructionsLookup(this.instructions),
+      notifier: inputs.notifier,
+      events: inputs.events,
+      clock: systemClock,
+      preparation: this.preparation(inputs),
+      ...(inputs.assistantStatus ? { assistantStatus: inputs.assistantStatus } : {}),
+    };
+  }
+
+  /** The base prompt, the repository's AGENTS.md, and the pull-request policy when it applies. */
+  private async systemPrompt(inputs: AgentRunInputs, alwaysCreatePrs: boolean): Promise<string> {
+    const agentsMd = await inputs.workspace.sandbox.readFile('AGENTS.md').catch(() => undefined);
+    return [
+      buildSystemPrompt({ repositoryInstructions: agentsMd }),
+      ...(alwaysCreatePrs ? [ALWAYS_CREATE_PRS] : []),
+    ].join('\n\n');
   }
 
   /** The sandbox check and turn checkpoint before the run's first model call. */
@@ -281,56 +311,6 @@ export class AgentFactoryService {
         pricing: pricingFor(model),
         promptMessageId: promptMessageId(inputs.runId),
       },
-    };
-  }
-
-  /**
-   * The model that reviews or chooses among the attempts of a retry-and-select run: the thread's
-   * `reviewModel`, else the run's own model.
-   */
-  reviewModel(options: ThreadOptions, fileRoot: string): BaseChatModel {
-    return this.plainModel({ ...options, model: options.reviewModel ?? options.model }, fileRoot);
-  }
-
-  /** The model of the read-only chat agent: the thread's own model, else the team default. */
-  chatModel(options: ThreadOptions, fileRoot: string): BaseChatModel {
-    return this.plainModel(options, fileRoot);
-  }
-
-  private plainModel(options: ThreadOptions, fileRoot: string): BaseChatModel {
-    return createChatModel(this.resolve(options), this.credentials(), {
-      timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
-      fileRoot,
-      maxRetries: Math.min(this.settings.RUN_MODEL_RETRIES, MAX_CLIENT_RETRIES),
-    });
-  }
-
-  /** The run's model by precedence: the thread's choice, the person's profile, the team's. */
-  private resolve(options: ThreadOptions, profile: UserProfileRow | null = null): ResolvedModel {
-    const team = this.settings.CARAVEL_MODEL;
-    const thread = { model: options.model ?? null, effort: options.reasoningEffort ?? null };
-    const own = profile ? { model: profile.model, effort: profile.reasoningEffort } : null;
-    const fallback = options.model ?? profile?.model ?? undefined;
-    if (!team && !fallback) {
-      throw new AppError(
-        'CONFIG_INVALID',
-        'no model configured: set CARAVEL_MODEL, a model in your profile, or one for the thread',
-      );
-    }
-    return resolveModel({ thread, profile: own, team: { model: team ?? fallback ?? '' } });
-  }
-
-  private credentials(): ModelCredentials {
-    const s = this.settings;
-    return {
-      ...(s.ANTHROPIC_API_KEY ? { anthropicApiKey: s.ANTHROPIC_API_KEY } : {}),
-      ...(s.OPENAI_API_KEY ? { openaiApiKey: s.OPENAI_API_KEY } : {}),
-      ...(s.OPENAI_COMPATIBLE_BASE_URL
-        ? { openaiCompatibleBaseUrl: s.OPENAI_COMPATIBLE_BASE_URL }
-        : {}),
-      ...(s.OPENAI_COMPATIBLE_API_KEY
-        ? { openaiCompatibleApiKey: s.OPENAI_COMPATIBLE_API_KEY }
-        : {}),
     };
   }
 }

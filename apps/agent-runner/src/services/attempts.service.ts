@@ -22,6 +22,7 @@ import type { ScmPort } from '@caravel/tools';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
+import { RunModels } from '../agent/run-models.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
 import {
@@ -63,6 +64,7 @@ export class AttemptsService {
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
     @Inject(ThreadSandboxService) private readonly sandboxes: ThreadSandboxService,
     @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
+    @Inject(RunModels) private readonly models: RunModels,
     @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
   ) {}
 
@@ -172,7 +174,7 @@ export class AttemptsService {
 
   private strategy(command: EnvelopeOf<typeof StartRunV1>): SelectionStrategy<string> {
     const { options, prompt } = command.data;
-    const model = this.factory.reviewModel(options, this.settings.CARAVEL_FILE_ROOT);
+    const model = this.models.reviewModel(options);
     if (options.selection === 'chooser') {
       return { kind: 'chooser', choose: reviewChooser<string>({ model, task: prompt }) };
     }

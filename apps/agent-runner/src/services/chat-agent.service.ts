@@ -5,7 +5,7 @@ import { chatTools, toLangChainTools } from '@caravel/tools';
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { Inject, Injectable } from '@nestjs/common';
 import { createAgent } from 'langchain';
-import { AgentFactoryService } from '../agent/agent-factory.service.js';
+import { RunModels } from '../agent/run-models.js';
 import { textOf } from '../agent/step-recorder.js';
 import { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
@@ -32,7 +32,7 @@ export class ChatAgentService {
   constructor(
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
     @Inject(ThreadSandboxService) private readonly sandboxes: ThreadSandboxService,
-    @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
+    @Inject(RunModels) private readonly models: RunModels,
     @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
   ) {}
 
@@ -54,10 +54,7 @@ export class ChatAgentService {
       { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
     );
     const agent = createAgent({
-      model: this.factory.chatModel(
-        options.success ? options.data : {},
-        this.settings.CARAVEL_FILE_ROOT,
-      ),
+      model: this.models.chatModel(options.success ? options.data : {}),
       tools: toLangChainTools(tools),
       systemPrompt: CHAT_PROMPT,
     });

@@ -1,0 +1,278 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { BaseMessage } from '@langchain/core/messages';
+import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
+import type { PlatformRuntime } from '@caravel/platform';
+import type { ExecResult, ToolSandboxAdapter } from '@caravel/sandbox';
+import { strictMock } from '@caravel/testing/doubles';
+import type { ScmPort } from '@caravel/tools';
+import type {
+  AgentFactoryService,
+  AgentRunInputs,
+  BuiltAgent,
+} from '../agent/agent-factory.service.js';
+import type { RunModels } from '../agent/run-models.js';
+import { agentSettingsSchema } from '../agent-runner.settings.js';
+import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { recordingPublisher } from '../testing/recording-publisher.js';
+import { attemptIds } from './attempt-runner.js';
+import { AttemptsService, type AttemptsRunContext } from './attempts.service.js';
+
+const HEAD = 'c'.repeat(40);
+const command: EnvelopeOf<typeof StartRunV1> = (() => {
+  const fixture = StartRunV1.fixture();
+  return { ...fixture, data: { ...fixture.data, options: { attempts: 2 } } };
+})();
+const { threadId, runId } = command.data;
+
+/** What attempt `index` does as the agent: its change, and whether it publishes and replies. */
+interface AttemptScript {
+  diff: string;
+  commitMessage?: string;
+  pullRequest?: boolean;
+  reply?: string;
+}
+
+const execResult = (exitCode: number, output = ''): ExecResult => ({
+  exitCode,
+  output,
+  timedOut: false,
+  truncated: false,
+  outputBytes: output.length,
+  elapsedMs: 1,
+});
+
+function workspaceOf(thread: string, diff: string, log: string[], applies = true): ThreadWorkspace {
+  const sandbox = strictMock<ThreadWorkspace['sandbox']>(
+    {
+      writeFile: (path: string) => Promise.resolve(void log.push(`${thread}: write ${path}`)),
+      exec: (command: string) => {
+        log.push(`${thread}: ${command.split(' ').slice(0, 2).join(' ')}`);
+        return Promise.resolve(execResult(applies ? 0 : 1, applies ? '' : 'patch does not apply'));
+      },
+    },
+    `sandbox ${thread}`,
+  );
+  const broker = strictMock<ThreadWorkspace['broker']>(
+    {
+      commitAll: (_thread: string, message: string) =>
+        Promise.resolve(log.push(`${thread}: commit ${message}`) ? 'abc' : null),
+    },
+    'broker',
+  );
+  return strictMock<ThreadWorkspace>(
+    {
+      threadId: thread,
+      branch: `caravel/${thread}`,
+      baseCommit: HEAD,
+      sandbox,
+      broker,
+      tools: strictMock<ToolSandboxAdapter>({ diff: () => Promise.resolve(diff) }, 'tools'),
+    },
+    `workspace ${thread}`,
+  );
+}
+
+/** A built agent that acts out `script` through the run's SCM and channel, as its tools would. */
+function scriptedAgent(run: AgentRunInputs, script: AttemptScript): BuiltAgent {
+  const agent = strictMock<BuiltAgent['agent']>(
+    {
+      graph: strictMock<BuiltAgent['agent']['graph']>(
+        { getState: () => Promise.resolve({ values: { messages: [] } }) as never },
+        'graph',
+      ),
+      stream: (async () => {
+        if (script.commitMessage) await run.scm.commitAndPush({ message: script.commitMessage });
+        if (script.pullRequest)
+          await run.scm.openDraftPullRequest({ branch: 'b', title: `PR ${script.diff}`, body: '' });
+        if (script.reply) await run.channel.reply(script.reply);
+        return (async function* () {})();
+      }) as never,
+    },
+    'agent',
+  );
+  return {
+    agent,
+    model: { provider: 'scripted', modelId: 'attempt' } as BuiltAgent['model'],
+    recursionLimit: 25,
+    openingMessage: (prompt) => prompt,
+  };
+}
+
+/**
+ * Retry-and-select over strict doubles: each attempt acts out its script; the reviewer scores a
+ * patch by `scores` (the patch's text to its score). `log` says, in order, what happened in the
+ * sandboxes and through the thread's SCM and channel.
+ */
+function attemptsWith(scripts: AttemptScript[], scores: Record<string, number>, applies = true) {
+  const log: string[] = [];
+  const recording = recordingPublisher();
+  const thread = workspaceOf('thread', '', log, applies);
+  const sandboxes = strictMock<ThreadSandboxService>(
+    {
+      forRun: (id, _repository, options = {}) => {
+        if (!options.startFrom) return Promise.resolve(thread);
+        const index = scripts.findIndex((_s, i) => attemptIds(runId, i).threadId === id);
+        expect(options.startFrom).toBe(threadId);
+        return Promise.resolve(workspaceOf(`attempt ${index}`, scripts[index]!.diff, log));
+      },
+      release: (id) => Promise.resolve(void log.push(`release ${nameOf(id)}`)),
+      discard: (id) => Promise.resolve(log.push(`discard ${nameOf(id)}`) > 0),
+    },
+    'sandboxes',
+  );
+  const nameOf = (id: string) => {
+    const index = scripts.findIndex((_s, i) => attemptIds(runId, i).threadId === id);
+    return index < 0 ? id : `attempt ${index}`;
+  };
+  let built = 0;
+  const factory = strictMock<AgentFactoryService>(
+    { build: (run) => Promise.resolve(scriptedAgent(run, scripts[built++]!)) },
+    'factory',
+  );
+  const reviewer = strictMock<BaseChatModel>(
+    {
+      invoke: ((messages: BaseMessage[]) => {
+        const content = messages.at(-1)?.content;
+        const prompt = typeof content === 'string' ? content : '';
+        const patch = Object.keys(scores).find((diff) => prompt.includes(diff)) ?? '';
+        return Promise.resolve({ content: `Looks right.\n${scores[patch] ?? 0}` });
+      }) as never,
+    },
+    'reviewer',
+  );
+  const models = strictMock<RunModels>({ reviewModel: () => reviewer }, 'models');
+  const settings = agentSettingsSchema.parse({
+    RUN_REVIEW_SAMPLES: '1',
+    CARAVEL_MODEL: 'openai:gpt-5',
+    OPENAI_API_KEY: 'sk-test',
+  });
+  const service = new AttemptsService(
+    strictMock<PlatformRuntime>({ name: 'runner-b' }, 'runtime'),
+    recording.publisher,
+    sandboxes,
+    factory,
+    models,
+    settings,
+  );
+  const scm = strictMock<ScmPort>(
+    {
+      commitAndPush: (request) => {
+        log.push(`thread scm: commit and push ${request.message}`);
+        return Promise.resolve({ branch: 'b', commitSha: 'd' });
+      },
+      openDraftPullRequest: (request) => {
+        log.push(`thread scm: pull request ${request.title}`);
+        return Promise.resolve({ number: 1, url: 'u', draft: true });
+      },
+    },
+    'thread scm',
+  );
+  const context: AttemptsRunContext = {
+    heartbeat: () => Promise.resolve(),
+    signal: new AbortController().signal,
+    reply: (text) => Promise.resolve(log.push(`reply ${text}`)),
+    scmFor: (workspace) => {
+      expect(workspace).toBe(thread);
+      return scm;
+    },
+    announce: (details) => Promise.resolve(void log.push(`announce ${details.model}`)),
+  };
+  return { service, context, log, recording };
+}
+
+const attemptsOf = (published: Record<string, unknown>) =>
+  (published['attempts'] as { index: number; score: number | null }[]).map((a) => [
+    a.index,
+    a.score,
+  ]);
+
+describe('AttemptsService', () => {
+  it('adopts only the best-scored attempt: its patch applied, committed and published in the thread as it asked, its replies posted', async () => {
+    const { service, context, log, recording } = attemptsWith(
+      [
+        { diff: '+A', commitMessage: 'Try A', pullRequest: true, reply: 'A is done' },
+        { diff: '+B', commitMessage: 'Try B', pullRequest: true, reply: 'B is done' },
+      ],
+      { '+A': 3, '+B': 9 },
+    );
+
+    const conclusion = await service.run(command, context);
+
+    expect(conclusion).toMatchObject({ exitStatus: 'submitted', submission: '+B' });
+    expect(conclusion.observation).toMatch(/^Attempt 1 of 2 selected/);
+    expect(log).toEqual([
+      'announce score of 2 attempts',
+      'attempt 0: commit Try A',
+      'release attempt 0',
+      'attempt 1: commit Try B',
+      'release attempt 1',
+      'discard attempt 0',
+      'thread: write .caravel-selected-attempt.patch',
+      'thread: git apply',
+      'thread scm: commit and push Try B',
+      'thread scm: pull request PR +B',
+      'reply B is done',
+      'discard attempt 1',
+    ]);
+    const [selected] = recording.dataOf('evt.run.attempts_selected');
+    expect(selected).toMatchObject({ runId, winnerIndex: 1, strategy: 'score' });
+    expect(attemptsOf(selected!)).toEqual([
+      [0, 3],
+      [1, 9],
+    ]);
+    expect(recording.types().filter((t) => t !== 'evt.run.attempts_selected')).toEqual([
+      'evt.run.started',
+      'evt.run.finished',
+      'evt.run.started',
+      'evt.run.finished',
+    ]);
+    expect(recording.dataOf('evt.run.started').map((d) => [d['runId'], d['attemptOf']])).toEqual([
+      [attemptIds(runId, 0).runId, runId],
+      [attemptIds(runId, 1).runId, runId],
+    ]);
+  });
+
+  it('leaves a winner that never asked to publish in the thread sandbox, unpublished', async () => {
+    const { service, context, log } = attemptsWith([{ diff: '+A' }, { diff: '+B' }], {
+      '+A': 8,
+      '+B': 2,
+    });
+
+    await expect(service.run(command, context)).resolves.toMatchObject({ submission: '+A' });
+    expect(log.filter((line) => line.startsWith('thread'))).toEqual([
+      'thread: write .caravel-selected-attempt.patch',
+      'thread: git apply',
+    ]);
+  });
+
+  it('applies nothing when no attempt changed anything', async () => {
+    const { service, context, log } = attemptsWith([{ diff: '' }, { diff: '' }], {});
+
+    const conclusion = await service.run(command, context);
+
+    expect(conclusion).toMatchObject({
+      submission: null,
+      observation: 'No attempt of 2 submitted a change',
+    });
+    expect(log.filter((line) => line.startsWith('thread'))).toEqual([]);
+    expect(log.filter((line) => line.startsWith('discard'))).toEqual([
+      'discard attempt 0',
+      'discard attempt 1',
+    ]);
+  });
+
+  it("fails the run when the winner's patch does not apply to the thread, and still deletes every attempt sandbox", async () => {
+    const { service, context, log } = attemptsWith(
+      [{ diff: '+A', commitMessage: 'Try A' }, { diff: '+B' }],
+      { '+A': 9, '+B': 1 },
+      false,
+    );
+
+    await expect(service.run(command, context)).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(log.filter((line) => line.startsWith('thread scm'))).toEqual([]);
+    expect(log.filter((line) => line.startsWith('discard'))).toEqual([
+      'discard attempt 1',
+      'discard attempt 0',
+    ]);
+  });
+});
