@@ -1,6 +1,8 @@
+import type { TriggerSource } from '@caravel/contracts';
+
 /** Where a thread's replies go: its source, the trigger's pointer and its repository. */
 export interface ReplyDestination {
-  source: string;
+  source: TriggerSource;
   replyTo: Record<string, string | number>;
   repository?: { owner: string; name: string };
 }

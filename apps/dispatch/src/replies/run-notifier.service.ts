@@ -1,9 +1,20 @@
-import { repositoryRef } from '@caravel/contracts';
+import { repositoryRef, type RunOutcome } from '@caravel/contracts';
 import { RunNoticeRepository, ThreadRepository, type RunNoticeKind } from '@caravel/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { DISPATCH_CLOCK, type Clock } from '../dispatch.clock.js';
 import { failureText, queuedText } from './notice-texts.js';
 import { REPLY_PORT, type ReplyDestination, type ReplyPort } from './reply.port.js';
+
+/** Only a failed run gets a reply of dispatch's own: its runner may not have said anything. */
+function needsFailureReply(outcome: RunOutcome): boolean {
+  switch (outcome) {
+    case 'failed':
+      return true;
+    case 'completed':
+    case 'interrupted':
+      return false;
+  }
+}
 
 /**
  * What dispatch itself tells a thread's source channel about a run: that it failed, or where it
@@ -23,11 +34,11 @@ export class RunNotifierService {
   async runEnded(end: {
     threadId: string;
     runId: string;
-    outcome: string;
+    outcome: RunOutcome;
     exitStatus: string;
     summary: string;
   }): Promise<void> {
-    if (end.outcome !== 'failed') return;
+    if (!needsFailureReply(end.outcome)) return;
     await this.once(end.threadId, end.runId, 'failure', failureText(end.exitStatus, end.summary));
   }
 

@@ -24,7 +24,7 @@ describe("SourceReplyPort (dispatch's replies in the source channel)", () => {
 
   it('posts a failure reply under the Confluence comment that asked, once per run and text', async () => {
     const { comment: ask, replyTo } = confluence.addAsk('<p>@caravel fix it</p>');
-    const destination = { source: 'confluence', replyTo };
+    const destination = { source: 'confluence' as const, replyTo };
 
     expect(await port(settings).reply(destination, 'run-1', 'It failed.')).toBe('posted');
     expect(await port(settings).reply(destination, 'run-1', 'It failed.')).toBe('posted');
@@ -34,7 +34,7 @@ describe("SourceReplyPort (dispatch's replies in the source channel)", () => {
 
   it('skips a source without credentials with one warning naming it, and synthetic threads', async () => {
     const unconfigured = port({ GITHUB_API_URL: 'https://api.github.com' });
-    const destination = { source: 'confluence', replyTo: { site: 'x', pageId: '1' } };
+    const destination = { source: 'confluence' as const, replyTo: { site: 'x', pageId: '1' } };
 
     expect(await unconfigured.reply(destination, 'run-1', 'a')).toBe('not_configured');
     expect(await unconfigured.reply(destination, 'run-2', 'b')).toBe('not_configured');

@@ -13,7 +13,6 @@ import {
   type DataOf,
   type EnvelopeHeader,
   type EnvelopeOf,
-  triggerSource,
   type RepositoryRef,
   type ThreadOptions,
   type TriggerSource,
@@ -32,6 +31,7 @@ import { AdmissionService, repositoryKey } from './admission.service.js';
 import { followUpDelivery } from './follow-up-policy.js';
 import { followUpPrompt } from './follow-up-prompt.js';
 import { InterruptNotifier } from './interrupt-notifier.js';
+import { triggerStep } from './trigger-policy.js';
 import { isHumanTrigger } from './wakeup-policy.js';
 
 const SOURCE = 'dispatch';
@@ -48,11 +48,10 @@ function threadSettings(thread: ThreadRow | null): {
 } {
   const repository = repositoryRef.safeParse(thread?.repository);
   const options = threadOptions.safeParse(thread?.options ?? {});
-  const source = triggerSource.safeParse(thread?.source);
   return {
     ...(repository.success ? { repository: repository.data } : {}),
     options: options.success ? options.data : {},
-    ...(source.success ? { source: source.data, replyTo: thread?.replyTo ?? {} } : {}),
+    ...(thread ? { source: thread.source, replyTo: thread.replyTo } : {}),
   };
 }
 
@@ -87,7 +86,7 @@ export class DispatchService {
   ) {}
 
   async onTrigger(trigger: EnvelopeOf<typeof TriggerReceivedV1>): Promise<void> {
-    const { threadId, source, repository, text, author } = trigger.data;
+    const { threadId, source, repository, text } = trigger.data;
     const thread = await this.threads.upsert({
       id: threadId,
       source,
@@ -105,27 +104,14 @@ export class DispatchService {
       triggerId: trigger.id,
       createdAt: this.clock.now(),
     });
-    if (run.status === 'merged') return this.join(trigger, run);
-    // A person's command never starts a run: it waits for the thread's next model call.
-    if (trigger.data.kind === 'command' && run.status === 'queued') return this.join(trigger, run);
-    if (run.status !== 'queued') return; // redelivered: its run waits for a slot or went ahead
-    if (await this.claim(threadId, run.id)) {
-      // The command's id is the run's, so a redelivered trigger re-publishes a deduplicated command.
-      const command = {
-        threadId,
-        runId: run.id,
-        triggerId: trigger.id,
-        prompt: text,
-        requestedBy: author,
-        ...threadSettings(thread),
-      };
-      await this.admission.request(
-        slotFor(command, `${source}:${author.externalId}`),
-        causedBy(trigger, SOURCE),
-      );
-      return;
+    switch (triggerStep(run.status, trigger.data.kind)) {
+      case 'claim':
+        return this.startOrJoin(trigger, thread, run);
+      case 'join':
+        return this.join(trigger, run);
+      case 'none':
+        return;
     }
-    await this.join(trigger, run);
   }
 
   async onRunStarted(event: EnvelopeOf<typeof RunStartedV1>): Promise<void> {
@@ -152,6 +138,29 @@ export class DispatchService {
     await this.startFollowUp(threadId, event);
     await this.admission.admitWaiting(causedBy(event, SOURCE));
     await this.notifier.runEnded({ threadId, runId, outcome, exitStatus, summary });
+  }
+
+  /** The trigger's run asks for a slot once it holds the thread; a busy thread it joins instead. */
+  private async startOrJoin(
+    trigger: EnvelopeOf<typeof TriggerReceivedV1>,
+    thread: ThreadRow,
+    run: RunRow,
+  ): Promise<void> {
+    const { threadId, source, text, author } = trigger.data;
+    if (!(await this.claim(threadId, run.id))) return this.join(trigger, run);
+    // The command's id is the run's, so a redelivered trigger re-publishes a deduplicated command.
+    const command = {
+      threadId,
+      runId: run.id,
+      triggerId: trigger.id,
+      prompt: text,
+      requestedBy: author,
+      ...threadSettings(thread),
+    };
+    await this.admission.request(
+      slotFor(command, `${source}:${author.externalId}`),
+      causedBy(trigger, SOURCE),
+    );
   }
 
   /** True when the thread is (now) this run's: claimed idle, or already held by it. */

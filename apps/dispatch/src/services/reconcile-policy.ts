@@ -38,17 +38,24 @@ export function staleVerdict(
   const lastSeen = (run.heartbeatAt ?? run.startedAt ?? run.createdAt).getTime();
   const silentMs = now.getTime() - lastSeen;
   const minutes = Math.round(silentMs / 60_000);
-  if (run.status === 'queued' && silentMs > limits.pendingMs) {
-    return {
-      exitStatus: 'exit_not_started',
-      summary: `No runner started this run within ${minutes} minutes.`,
-    };
+  switch (run.status) {
+    case 'queued':
+      if (silentMs <= limits.pendingMs) return null;
+      return {
+        exitStatus: 'exit_not_started',
+        summary: `No runner started this run within ${minutes} minutes.`,
+      };
+    case 'running':
+      if (silentMs <= limits.heartbeatMs) return null;
+      return {
+        exitStatus: 'exit_no_heartbeat',
+        summary: `The runner stopped reporting ${minutes} minutes ago and holds no lease on the thread.`,
+      };
+    case 'waiting': // in the queue: no runner was asked yet
+    case 'merged':
+    case 'completed':
+    case 'failed':
+    case 'interrupted':
+      return null;
   }
-  if (run.status === 'running' && silentMs > limits.heartbeatMs) {
-    return {
-      exitStatus: 'exit_no_heartbeat',
-      summary: `The runner stopped reporting ${minutes} minutes ago and holds no lease on the thread.`,
-    };
-  }
-  return null;
 }
