@@ -1,5 +1,5 @@
 import type { Envelope, MessageDefinition, StreamSpec } from '@caravel/contracts';
-import type { DeadLetter } from '@caravel/db';
+import type { DeadLetter, DeadLetterSelection } from '@caravel/db';
 import type { z } from 'zod';
 
 /** What the broker said about a publish. `duplicate` is true when the message id was seen before. */
@@ -46,6 +46,17 @@ export interface ConsumerOptions {
   backoffMs?: readonly number[];
   /** Handlers running at once in this replica (default 8). */
   concurrency?: number;
+  /**
+   * How long an outage (`DEPENDENCY_UNAVAILABLE`) may keep a message, counted from when it was
+   * stored, before it is dead-lettered after all (default 24 h). Outage failures do not count
+   * against `maxDeliver`.
+   */
+  outageHorizonMs?: number;
+  /**
+   * The longest wait before an outage failure is tried again, and between the consumer's probes
+   * while it is paused by an outage (default 30 s).
+   */
+  outageMaxDelayMs?: number;
 }
 
 /** The handler's view: it returns normally or throws; settlement is the library's job. */
@@ -57,7 +68,17 @@ export interface Subscription {
 }
 
 /** A dead-letter record, as {@link Bus.deadLetters} lists them (one shape for every adapter). */
-export type { DeadLetter } from '@caravel/db';
+export type { DeadLetter, DeadLetterSelection } from '@caravel/db';
+
+/** What {@link Bus.replayDeadLetters} did with one dead letter. */
+export interface DeadLetterReplay {
+  letter: DeadLetter;
+  /**
+   * `replayed`: handed back to its consumer now; `already-replayed`: it was before, so nothing
+   * was done; `expired`: its message is no longer in the stream (past the stream's max age).
+   */
+  outcome: 'replayed' | 'already-replayed' | 'expired';
+}
 
 export interface ReplayOptions {
   /** Narrow to one thread's messages. */
@@ -118,7 +139,15 @@ export interface Bus {
   /** Sends a request; rejects with `TIMEOUT` when nobody answers in time. */
   request<T = unknown>(subject: string, payload: unknown, options?: RequestOptions): Promise<T>;
   replay(stream: StreamSpec, options?: ReplayOptions): AsyncIterable<StoredMessage>;
-  deadLetters(filter?: { consumer?: string }): Promise<DeadLetter[]>;
+  /** Dead letters, oldest first, narrowed by consumer, ids and time recorded. */
+  deadLetters(filter?: DeadLetterSelection): Promise<DeadLetter[]>;
+  /**
+   * Hands the selected dead letters back to the consumers that gave up on them: each message is
+   * delivered to that consumer again (and to no other), with a fresh count of deliveries, and
+   * the letter is marked replayed, so replaying it again does nothing. The message keeps its
+   * envelope id, so a handler that did handle it after all drops it as a duplicate.
+   */
+  replayDeadLetters(selection: DeadLetterSelection): Promise<DeadLetterReplay[]>;
   readonly leases: LeaseStore;
   /** Health for readiness probes. */
   ping(): Promise<void>;

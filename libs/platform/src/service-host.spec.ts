@@ -64,6 +64,9 @@ class RecordingBus implements Bus {
   deadLetters(): Promise<never> {
     return Promise.reject(new Error('unexpected deadLetters'));
   }
+  replayDeadLetters(): Promise<never> {
+    return Promise.reject(new Error('unexpected replayDeadLetters'));
+  }
   ping(): Promise<void> {
     return Promise.resolve();
   }

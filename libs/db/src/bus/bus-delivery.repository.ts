@@ -9,7 +9,10 @@ export interface ClaimRequest {
   holder: string;
   limit: number;
   ackWaitMs: number;
-  /** Deliveries at or beyond this count are never claimed again (they are dead-lettered). */
+  /**
+   * A delivery that has used this many (outage failures excepted) is never claimed again: it is
+   * dead-lettered.
+   */
   maxDeliver: number;
   /** Only the oldest unsettled message of each thread may be claimed. */
   ordered: boolean;
@@ -19,8 +22,11 @@ export interface ClaimRequest {
 export interface ClaimedDelivery {
   sequence: number;
   deliveryCount: number;
+  /** Earlier deliveries that failed with an outage. */
+  outages: number;
   subject: string;
   payload: string;
+  storedAt: Date;
 }
 
 /**
@@ -46,13 +52,15 @@ export class BusDeliveryRepository {
     const result = await sql<{
       sequence: string | number;
       delivery_count: number;
+      outages: number;
       subject: string;
       payload: string;
+      stored_at: Date | string;
     }>`
       with picked as (
         select c.stream, c.durable, c.sequence from bus_deliveries c
         where c.stream = ${request.stream} and c.durable = ${request.durable}
-          and c.delivery_count < ${request.maxDeliver}
+          and c.delivery_count - c.outages < ${request.maxDeliver}
           and ((c.state = 'pending' and c.visible_at <= now())
             or (c.state = 'inflight' and c.deadline_at <= now()))
           ${threadHead}
@@ -66,13 +74,17 @@ export class BusDeliveryRepository {
       from picked p, bus_messages m
       where d.stream = p.stream and d.durable = p.durable and d.sequence = p.sequence
         and m.sequence = d.sequence
-      returning d.sequence, d.delivery_count, m.subject, m.payload`.execute(this.db);
+      returning d.sequence, d.delivery_count, d.outages, m.subject, m.payload, m.stored_at`.execute(
+      this.db,
+    );
     return result.rows
       .map((row) => ({
         sequence: toSequence(row.sequence),
         deliveryCount: row.delivery_count,
+        outages: row.outages,
         subject: row.subject,
         payload: row.payload,
+        storedAt: new Date(row.stored_at),
       }))
       .sort((a, b) => a.sequence - b.sequence);
   }
@@ -107,11 +119,15 @@ export class BusDeliveryRepository {
       .execute();
   }
 
-  /** Makes the delivery visible again after `delayMs`; ignored when the attempt is stale. */
-  async nak(key: DeliveryKey, attempt: number, delayMs: number): Promise<boolean> {
+  /**
+   * Makes the delivery visible again after `delayMs`; ignored when the attempt is stale. An
+   * `outage` nak is counted as such: it does not use up one of the message's deliveries.
+   */
+  async nak(key: DeliveryKey, attempt: number, delayMs: number, outage = false): Promise<boolean> {
     const result = await this.whereAttempt(key, attempt)
       .set({
         state: 'pending',
+        outages: sql`outages + ${outage ? 1 : 0}`,
         holder: null,
         deadline_at: null,
         visible_at: nowPlusMs(delayMs),
@@ -146,8 +162,8 @@ export class BusDeliveryRepository {
   }
 
   /**
-   * Dead-letters every in-flight delivery whose deadline passed on its last allowed attempt,
-   * with `reason`; returns their sequences. Concurrent callers delete each row once, so each
+   * Dead-letters every in-flight delivery whose deadline passed on its last allowed attempt
+   * (outage failures excepted), with `reason`; returns their sequences. Concurrent callers delete each row once, so each
    * message gets one record.
    */
   async expireExhausted(
@@ -160,7 +176,7 @@ export class BusDeliveryRepository {
       with gone as (
         delete from bus_deliveries
         where stream = ${stream} and durable = ${durable} and state = 'inflight'
-          and deadline_at <= now() and delivery_count >= ${maxDeliver}
+          and deadline_at <= now() and delivery_count - outages >= ${maxDeliver}
         returning stream, durable, sequence, delivery_count
       )
       ${this.recordDeadLetters(reason)}`.execute(this.db);

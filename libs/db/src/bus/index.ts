@@ -17,8 +17,12 @@ export {
 } from './bus-delivery.repository.js';
 export {
   BusDeadLetterRepository,
+  deadLetterId,
+  selectsDeadLetter,
   type DeadLetter,
   type DeadLetterQuery,
+  type DeadLetterSelection,
+  type ReplayOutcome,
 } from './bus-dead-letter.repository.js';
 export { LeaseRepository, type LeaseRow } from './lease.repository.js';
 export type { DeliveryKey } from './bus-sql.js';

@@ -27,6 +27,10 @@ export type BusDeadLetter = {
   reason: string;
   payload: string;
   recorded_at: Generated<Timestamp>;
+  /**
+   * When the message was handed back to its consumer (`caravel dead-letters replay`).
+   */
+  replayed_at: Timestamp | null;
 };
 export type BusDelivery = {
   stream: string;
@@ -38,6 +42,10 @@ export type BusDelivery = {
    */
   state: State.BusDeliveryState;
   delivery_count: number;
+  /**
+   * Deliveries that failed with an outage (DEPENDENCY_UNAVAILABLE): not counted against maxDeliver.
+   */
+  outages: Generated<number>;
   visible_at: Timestamp;
   deadline_at: Timestamp | null;
   holder: string | null;

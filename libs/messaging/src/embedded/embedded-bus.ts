@@ -13,6 +13,8 @@ import type {
   Bus,
   ConsumerOptions,
   DeadLetter,
+  DeadLetterReplay,
+  DeadLetterSelection,
   DeliveryHandler,
   LeaseStore,
   PublishAck,
@@ -181,14 +183,32 @@ export class EmbeddedBus implements Bus {
     return replayLog(source, options);
   }
 
-  async deadLetters(filter: { consumer?: string } = {}): Promise<DeadLetter[]> {
+  deadLetters(filter: DeadLetterSelection = {}): Promise<DeadLetter[]> {
     const prefix = this.namespace ? namespaced(this.namespace, '') : undefined;
-    const letters = await this.repos.deadLetters.list({
+    return this.repos.deadLetters.list({
+      ...filter,
       ...(prefix === undefined ? {} : { streamPrefix: prefix }),
-      ...(filter.consumer === undefined ? {} : { consumer: filter.consumer }),
     });
-    if (!prefix) return letters;
-    return letters.map((letter) => ({ ...letter, stream: letter.stream.slice(prefix.length) }));
+  }
+
+  async replayDeadLetters(selection: DeadLetterSelection): Promise<DeadLetterReplay[]> {
+    const replays: DeadLetterReplay[] = [];
+    for (const letter of await this.deadLetters(selection)) {
+      if (letter.replayedAt !== null) {
+        replays.push({ letter, outcome: 'already-replayed' });
+        continue;
+      }
+      const storedStream = namespaced(this.namespace, letter.stream);
+      const outcome = await this.repos.deadLetters.replay({
+        stream: storedStream,
+        durable: letter.consumer,
+        sequence: letter.sequence,
+      });
+      // The consumer's local replicas look at once; others within their poll interval.
+      if (outcome === 'replayed') this.hub.announceSettled(storedStream, letter.consumer);
+      replays.push({ letter, outcome });
+    }
+    return replays;
   }
 
   async ping(): Promise<void> {

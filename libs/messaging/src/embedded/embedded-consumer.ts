@@ -9,6 +9,9 @@ import type { z } from 'zod';
 import type { DeliveryHandler, Subscription } from '../bus.port.js';
 import {
   describeFailure,
+  OutageBreaker,
+  type Admission,
+  outageDelay,
   runDelivery,
   type BusLogger,
   type ResolvedConsumerOptions,
@@ -49,11 +52,19 @@ const MAX_UNSETTLED = 5000;
 export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
   private readonly signal = new WakeSignal();
   private readonly running = new Set<Promise<void>>();
+  private readonly breaker: OutageBreaker;
   private stopping = false;
   private abandoned = false;
   private loop: Promise<void> = Promise.resolve();
 
-  constructor(private readonly deps: EmbeddedConsumerDeps<S>) {}
+  constructor(private readonly deps: EmbeddedConsumerDeps<S>) {
+    this.breaker = new OutageBreaker({
+      delayMs: (failures) => outageDelay(deps.options, failures),
+      probeTimeoutMs: deps.options.ackWaitMs,
+      label: `bus consumer ${deps.options.durable}`,
+      logger: deps.logger,
+    });
+  }
 
   start(): void {
     this.loop = this.run();
@@ -66,6 +77,7 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
 
   async drain(): Promise<void> {
     this.stopping = true;
+    this.breaker.stop();
     this.signal.notify();
     await this.loop;
     await Promise.allSettled([...this.running]);
@@ -75,6 +87,7 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
   abandon(): void {
     this.abandoned = true;
     this.stopping = true;
+    this.breaker.stop();
     this.signal.notify();
   }
 
@@ -120,17 +133,24 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
       batch: FILL_BATCH,
       maxUnsettled: MAX_UNSETTLED,
     });
-    if (this.stopping) return 0;
-    const claimed = await deliveries.claim({
-      stream: storedStream,
-      durable: options.durable,
-      holder: this.deps.holder,
-      limit: this.room(),
-      ackWaitMs: options.ackWaitMs,
-      maxDeliver: options.maxDeliver,
-      ordered: options.ordered,
-    });
-    for (const delivery of claimed) this.track(this.handle(delivery));
+    // While an outage holds the consumer, it claims nothing until its probe is due, then one.
+    const admission = await this.breaker.admit();
+    let claimed: ClaimedDelivery[] = [];
+    try {
+      if (this.stopping) return 0;
+      claimed = await deliveries.claim({
+        stream: storedStream,
+        durable: options.durable,
+        holder: this.deps.holder,
+        limit: admission.probe ? 1 : this.room(),
+        ackWaitMs: options.ackWaitMs,
+        maxDeliver: options.maxDeliver,
+        ordered: options.ordered,
+      });
+    } finally {
+      if (claimed.length === 0) this.breaker.record('unknown', admission);
+    }
+    for (const delivery of claimed) this.track(this.handle(delivery, admission));
     return claimed.length;
   }
 
@@ -149,7 +169,7 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
     this.running.add(tracked);
   }
 
-  private async handle(claimed: ClaimedDelivery): Promise<void> {
+  private async handle(claimed: ClaimedDelivery, admission: Admission): Promise<void> {
     const { deliveries, options } = this.deps;
     const key: DeliveryKey = {
       stream: this.deps.storedStream,
@@ -162,13 +182,16 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
       stream: this.deps.stream,
       sequence: claimed.sequence,
       deliveryCount: claimed.deliveryCount,
+      outages: claimed.outages,
+      storedAt: claimed.storedAt,
       working: async (): Promise<void> => {
         if (!this.abandoned) await deliveries.extend(key, claimed.deliveryCount, options.ackWaitMs);
       },
     };
-    const decision = await runDelivery(this.deps.definition, raw, this.deps.handler, options);
+    const result = await runDelivery(this.deps.definition, raw, this.deps.handler, options);
     if (this.abandoned) return;
-    await this.settle(key, claimed.deliveryCount, decision);
+    this.breaker.record(result.dependency, admission);
+    await this.settle(key, claimed.deliveryCount, result.decision);
   }
 
   private async settle(
@@ -181,7 +204,7 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
         await this.deps.deliveries.ack(key);
         return;
       case 'nak':
-        await this.deps.deliveries.nak(key, attempt, decision.delayMs);
+        await this.deps.deliveries.nak(key, attempt, decision.delayMs, decision.outage);
         return;
       case 'term':
         if (await this.deps.deliveries.deadLetter(key, attempt, decision.reason)) {

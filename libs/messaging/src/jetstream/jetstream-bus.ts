@@ -13,6 +13,8 @@ import type {
   Bus,
   ConsumerOptions,
   DeadLetter,
+  DeadLetterReplay,
+  DeadLetterSelection,
   DeliveryHandler,
   PublishAck,
   ReplayOptions,
@@ -22,6 +24,7 @@ import type {
   Subscription,
 } from '../bus.port.js';
 import type { BusLogger } from '../settlement/index.js';
+import { DeadLetterReplayer } from './dead-letter-replayer.js';
 import { DeadLetterStore } from './dead-letter-store.js';
 import { JetStreamSubscription } from './jetstream-subscription.js';
 import { KvLeaseStore } from './kv-lease-store.js';
@@ -46,6 +49,7 @@ export class JetStreamBus implements Bus {
   readonly leases: KvLeaseStore;
   private readonly reader: ReplayReader;
   private readonly deadLetterStore: DeadLetterStore;
+  private readonly replayer: DeadLetterReplayer;
   private readonly consumers = new Set<JetStreamSubscription<z.ZodObject>>();
   private readonly served = new Set<Subscription>();
   /** This instance's name on parked-thread claims. */
@@ -56,7 +60,8 @@ export class JetStreamBus implements Bus {
     const { nc, js, jsm, namespace, name, logger } = parts;
     this.leases = new KvLeaseStore(nc, namespace.leaseBucket());
     this.reader = new ReplayReader(js, jsm, namespace);
-    this.deadLetterStore = new DeadLetterStore(js, namespace, this.reader, name, logger);
+    this.deadLetterStore = new DeadLetterStore(nc, js, namespace, this.reader, name, logger);
+    this.replayer = new DeadLetterReplayer({ nc, jsm, namespace, store: this.deadLetterStore });
     this.holder = `${name}:${randomUUID().slice(0, 8)}`;
   }
 
@@ -141,8 +146,12 @@ export class JetStreamBus implements Bus {
     return this.reader.read(stream, options);
   }
 
-  deadLetters(filter?: { consumer?: string }): Promise<DeadLetter[]> {
+  deadLetters(filter?: DeadLetterSelection): Promise<DeadLetter[]> {
     return this.deadLetterStore.list(filter);
+  }
+
+  replayDeadLetters(selection: DeadLetterSelection): Promise<DeadLetterReplay[]> {
+    return this.replayer.replay(selection);
   }
 
   async ping(): Promise<void> {

@@ -5,9 +5,13 @@ import type { z } from 'zod';
 import type { ConsumerOptions, DeliveryHandler, Subscription } from '../bus.port.js';
 import {
   backoffDelay,
+  OutageBreaker,
+  outageDelay,
   resolveConsumerOptions,
   runDelivery,
   type BusLogger,
+  type DeliveryResult,
+  type DependencyVerdict,
   type ResolvedConsumerOptions,
   type SettlementDecision,
 } from '../settlement/index.js';
@@ -15,7 +19,7 @@ import { applyDurable, planDurables, type DurablePlan } from './consumer-setup.j
 import type { DeadLetterFacts, DeadLetterStore } from './dead-letter-store.js';
 import type { Namespace } from './namespace.js';
 import { ParkedRunner } from './parked-runner.js';
-import { ParkedThreads } from './parked-threads.js';
+import { parkedMessageKey, ParkedThreads, threadOf } from './parked-threads.js';
 import { PullLoop } from './pull-loop.js';
 import { SlotLimiter } from './slot-limiter.js';
 import { ThreadParking, type ParkedAttempt } from './thread-parking.js';
@@ -38,23 +42,22 @@ interface AdvisoryBody {
 
 const NEVER_SETTLED = 'the handler never settled within the ack deadline';
 
-/** `thread.<threadId>.…`: the thread a thread-scoped subject belongs to. */
-function threadOf(subject: string): string {
-  return subject.split('.')[1] ?? '';
-}
-
 /**
  * One `consume()` call: the durables behind it, a pull loop per durable, and the max-deliveries
- * advisory listeners that dead-letter messages whose handlers never settled in time. An ordered
- * one also parks a thread whose oldest message fails (see {@link ThreadParking}) and retries it
- * beside the partitions, so one failing thread does not hold up the rest of its partition.
+ * advisory listeners that dead-letter messages whose handlers never settled in time. A message
+ * that fails is parked (see {@link ThreadParking}) and retried beside the pulls: an ordered one
+ * on any retryable failure, so one failing thread does not hold up the rest of its partition; a
+ * shared one on an outage, so the outage's retries leave the server's count of deliveries. An
+ * outage also pauses the pulls until a probe finds the dependency back ({@link OutageBreaker}).
  */
 export class JetStreamSubscription<S extends z.ZodObject> implements Subscription {
   private readonly loops: PullLoop[] = [];
   private readonly advisories: CoreSubscription[] = [];
   private readonly limiter: SlotLimiter;
+  private readonly breaker: OutageBreaker;
   private readonly options: ResolvedConsumerOptions;
   private readonly stream: string;
+  private readonly partitioned: boolean;
   private parked: { parking: ThreadParking; runner: ParkedRunner } | null = null;
 
   constructor(
@@ -66,12 +69,19 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
     this.options = resolveConsumerOptions(options);
     this.limiter = new SlotLimiter(this.options.concurrency);
     this.stream = deps.namespace.streamName(definition.stream);
+    this.partitioned = this.options.ordered && definition.threadScoped;
+    this.breaker = new OutageBreaker({
+      delayMs: (failures) => outageDelay(this.options, failures),
+      probeTimeoutMs: this.options.ackWaitMs,
+      label: `${this.stream}/${this.options.durable}`,
+      logger: deps.logger,
+    });
   }
 
   async start(): Promise<void> {
     const plans = planDurables(this.definition, this.options, this.deps.namespace);
     await Promise.all(plans.map((plan) => applyDurable(this.deps.jsm, this.stream, plan)));
-    if (this.options.ordered && this.definition.threadScoped) await this.startParking();
+    const parking = await this.startParking();
     for (const plan of plans) {
       this.listenForMaxDeliveries(plan);
       const consumer = await this.deps.js.consumers.get(this.stream, plan.name);
@@ -79,8 +89,12 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
         consumer,
         label: `${this.stream}/${plan.name}`,
         limiter: this.limiter,
+        breaker: this.breaker,
         ordered: this.options.ordered,
-        handle: (message) => this.handle(message),
+        handle: (message) =>
+          this.partitioned
+            ? this.handleInPartition(message, parking)
+            : this.handleShared(message, parking),
         logger: this.deps.logger,
       });
       loop.start();
@@ -90,6 +104,7 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
   }
 
   async drain(): Promise<void> {
+    this.breaker.stop();
     await Promise.all(this.loops.map((loop) => loop.stop()));
     await this.parked?.runner.stop();
     await this.limiter.idle();
@@ -98,11 +113,12 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
 
   /** Drops everything without settling (a simulated crash). */
   abandon(): void {
+    this.breaker.stop();
     for (const loop of this.loops) loop.abandon();
     void this.parked?.runner.stop();
   }
 
-  private async startParking(): Promise<void> {
+  private async startParking(): Promise<ThreadParking> {
     const { nc, namespace, holder, logger } = this.deps;
     const scope = `${this.definition.stream.name}.${this.options.durable}`;
     const store = new ParkedThreads(nc, namespace.parkingBucket(), scope);
@@ -112,29 +128,26 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
       store,
       parking,
       limiter: this.limiter,
+      breaker: this.breaker,
       label: `${this.stream}/${this.options.durable} parked`,
       logger,
       run: (attempt) => this.runParked(parking, attempt),
     });
     this.parked = { parking, runner };
     runner.start();
+    return parking;
   }
 
-  private async handle(message: JsMsg): Promise<void> {
-    if (this.parked) {
-      await this.handleInPartition(message, this.parked.parking);
-      return;
-    }
-    await this.settle(message, await this.run(message));
-  }
-
-  private run(message: JsMsg): Promise<SettlementDecision> {
+  private run(message: JsMsg): Promise<DeliveryResult> {
     const raw = {
       payload: message.string(),
       subject: this.deps.namespace.logicalSubject(message.subject),
       stream: this.definition.stream.name,
       sequence: message.seq,
       deliveryCount: message.info.deliveryCount,
+      // Outage failures are parked, never nak'd to the server: its count holds none of them.
+      outages: 0,
+      storedAt: message.time,
       working: () => {
         message.working();
         return Promise.resolve();
@@ -144,11 +157,33 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
   }
 
   /**
+   * A shared consumer's message. An outage failure parks it on its own and acks it here, so
+   * its retries are not deliveries the server counts towards `max_deliver`; anything else
+   * settles here.
+   */
+  private async handleShared(message: JsMsg, parking: ThreadParking): Promise<DependencyVerdict> {
+    const { decision, dependency } = await this.run(message);
+    if (decision.action !== 'nak' || !decision.outage) {
+      await this.settle(message, decision);
+      return dependency;
+    }
+    const { deliveryCount } = message.info;
+    const dueAt = Date.now() + decision.delayMs;
+    await this.parkOrNak(message, decision.delayMs, () =>
+      parking.park(parkedMessageKey(message.seq), message.seq, deliveryCount, dueAt, 1),
+    );
+    return dependency;
+  }
+
+  /**
    * An ordered partition's message. A parked thread's message joins the thread's record and
    * leaves the partition; one whose earlier delivery never settled is parked without running
    * here; one that fails retryably parks its thread. Only success and giving up settle here.
    */
-  private async handleInPartition(message: JsMsg, parking: ThreadParking): Promise<void> {
+  private async handleInPartition(
+    message: JsMsg,
+    parking: ThreadParking,
+  ): Promise<DependencyVerdict> {
     const threadId = threadOf(this.deps.namespace.logicalSubject(message.subject));
     const { deliveryCount } = message.info;
     try {
@@ -159,40 +194,53 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
       }
       if (setAside) {
         await message.ackAck();
-        return;
+        return 'unknown';
       }
     } catch (error) {
       this.deps.logger.warn(
         `${this.stream}: could not check parked thread ${threadId}, retrying seq ${message.seq}: ${String(error)}`,
       );
       message.nak(backoffDelay(this.options.backoffMs, deliveryCount));
-      return;
+      return 'unknown';
     }
-    const decision = await this.run(message);
+    const { decision, dependency } = await this.run(message);
     if (decision.action !== 'nak') {
       await this.settle(message, decision);
-      return;
+      return dependency;
     }
+    const dueAt = Date.now() + decision.delayMs;
+    const outages = decision.outage ? 1 : 0;
+    await this.parkOrNak(message, decision.delayMs, () =>
+      parking.park(threadId, message.seq, deliveryCount, dueAt, outages),
+    );
+    return dependency;
+  }
+
+  /** Parks, then acks; if the bucket cannot be written, the message is nak'd and holds its place. */
+  private async parkOrNak(message: JsMsg, delayMs: number, park: () => Promise<void>) {
     try {
-      await parking.park(threadId, message.seq, deliveryCount, Date.now() + decision.delayMs);
+      await park();
       await message.ackAck();
     } catch (error) {
       this.deps.logger.warn(
-        `${this.stream}: could not park thread ${threadId}, seq ${message.seq} holds its partition: ${String(error)}`,
+        `${this.stream}: could not park seq ${message.seq}, nak'd instead: ${String(error)}`,
       );
-      message.nak(decision.delayMs);
+      message.nak(delayMs);
     }
   }
 
   /** One attempt at a parked thread's first message, read back from the stream by sequence. */
-  private async runParked(parking: ThreadParking, attempt: ParkedAttempt): Promise<void> {
+  private async runParked(
+    parking: ThreadParking,
+    attempt: ParkedAttempt,
+  ): Promise<DependencyVerdict> {
     const stored = await this.deps.jsm.streams.getMessage(this.stream, { seq: attempt.sequence });
     if (!stored) {
       this.deps.logger.warn(
         `${this.stream}: parked seq ${attempt.sequence} is no longer in the stream; skipping it`,
       );
       await parking.finish(attempt);
-      return;
+      return 'unknown';
     }
     const facts = {
       stream: this.definition.stream.name,
@@ -202,10 +250,13 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
       deliveries: attempt.deliveryCount,
       payload: stored.string(),
     };
-    const decision: SettlementDecision = attempt.exhausted
+    const { decision, dependency }: DeliveryResult = attempt.exhausted
       ? {
-          action: 'term',
-          reason: `max deliveries reached (${attempt.deliveryCount}/${this.options.maxDeliver}): ${NEVER_SETTLED}`,
+          decision: {
+            action: 'term',
+            reason: `max deliveries reached (${attempt.deliveryCount - attempt.outages}/${this.options.maxDeliver}): ${NEVER_SETTLED}`,
+          },
+          dependency: 'unknown',
         }
       : await runDelivery(
           this.definition,
@@ -215,6 +266,8 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
             stream: facts.stream,
             sequence: facts.sequence,
             deliveryCount: attempt.deliveryCount,
+            outages: attempt.outages,
+            storedAt: stored.time,
             working: () => parking.extend(attempt),
           },
           this.handler,
@@ -223,18 +276,19 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
     switch (decision.action) {
       case 'ack':
         await parking.finish(attempt);
-        return;
+        break;
       case 'nak':
-        await parking.retryLater(attempt, decision.delayMs);
-        return;
+        await parking.retryLater(attempt, decision.delayMs, decision.outage);
+        break;
       case 'term':
         if (await this.recordDeadLetter({ ...facts, reason: decision.reason })) {
           await parking.finish(attempt);
         } else {
           await parking.retryLater(attempt, backoffDelay(this.options.backoffMs, facts.deliveries));
         }
-        return;
+        break;
     }
+    return dependency;
   }
 
   private async settle(message: JsMsg, decision: SettlementDecision): Promise<void> {

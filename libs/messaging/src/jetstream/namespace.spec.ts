@@ -18,6 +18,8 @@ describe('namespace', () => {
     expect(ns.leaseBucket()).toBe('t1a2b_caravel_leases');
     expect(ns.parkingBucket()).toBe('t1a2b_caravel_parked');
     expect(new Namespace(undefined).parkingBucket()).toBe('caravel_parked');
+    expect(ns.replayedBucket()).toBe('t1a2b_caravel_replayed');
+    expect(new Namespace(undefined).replayedBucket()).toBe('caravel_replayed');
   });
 
   it('maps server subjects back to logical ones', () => {

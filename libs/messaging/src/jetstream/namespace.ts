@@ -5,6 +5,7 @@ import { AppError } from '@caravel/errors';
 const NAMESPACE = /^[A-Za-z0-9_-]+$/;
 const LEASE_BUCKET = 'caravel_leases';
 const PARKING_BUCKET = 'caravel_parked';
+const REPLAYED_BUCKET = 'caravel_replayed';
 
 /**
  * Maps logical names (stream specs, subjects, durables) to what lives on the NATS server. With a
@@ -21,7 +22,7 @@ export class Namespace {
     }
   }
 
-  streamName(spec: Pick<StreamSpec, 'name'>): string {
+  streamName(spec: { readonly name: string }): string {
     return this.prefix ? `${this.prefix}_${spec.name}` : spec.name;
   }
 
@@ -52,8 +53,16 @@ export class Namespace {
     return this.prefix ? `${this.prefix}_${LEASE_BUCKET}` : LEASE_BUCKET;
   }
 
-  /** The KV bucket where ordered consumers park a thread whose oldest message keeps failing. */
+  /**
+   * The KV bucket where ordered consumers park a thread whose oldest message keeps failing (and
+   * shared ones a message that failed with an outage).
+   */
   parkingBucket(): string {
     return this.prefix ? `${this.prefix}_${PARKING_BUCKET}` : PARKING_BUCKET;
+  }
+
+  /** The KV bucket that marks dead letters handed back to their consumer. */
+  replayedBucket(): string {
+    return this.prefix ? `${this.prefix}_${REPLAYED_BUCKET}` : REPLAYED_BUCKET;
   }
 }

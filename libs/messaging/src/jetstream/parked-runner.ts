@@ -1,4 +1,9 @@
-import type { BusLogger } from '../settlement/index.js';
+import type {
+  Admission,
+  BusLogger,
+  DependencyVerdict,
+  OutageBreaker,
+} from '../settlement/index.js';
 import type { ParkedEntry, ParkedThreads } from './parked-threads.js';
 import type { SlotLimiter } from './slot-limiter.js';
 import type { ParkedAttempt, ThreadParking } from './thread-parking.js';
@@ -13,10 +18,12 @@ export interface ParkedRunnerOptions {
   store: ParkedThreads;
   parking: ThreadParking;
   limiter: SlotLimiter;
+  /** While an outage holds the consumer, a due thread waits for the probe (ahead of the pulls). */
+  breaker: OutageBreaker;
   label: string;
   logger: BusLogger;
   /** Runs one claimed attempt and settles it through the parking rules. */
-  run(attempt: ParkedAttempt): Promise<void>;
+  run(attempt: ParkedAttempt): Promise<DependencyVerdict>;
 }
 
 /**
@@ -102,17 +109,19 @@ export class ParkedRunner {
       const ready = this.options.parking.readyAt(entry) <= Date.now();
       if (!ready || this.running.has(runKey(entry))) continue;
       this.running.add(runKey(entry));
+      const admission = await this.options.breaker.admit(true);
       await this.options.limiter.reserve(1);
-      void this.attempt(entry);
+      void this.attempt(entry, admission);
     }
     this.schedule();
   }
 
-  private async attempt(entry: ParkedEntry): Promise<void> {
+  private async attempt(entry: ParkedEntry, admission: Admission): Promise<void> {
+    let verdict: DependencyVerdict = 'unknown';
     try {
       if (this.stopped) return;
       const attempt = await this.options.parking.claim(entry);
-      if (attempt) await this.options.run(attempt);
+      if (attempt) verdict = await this.options.run(attempt);
       // Lost to another replica, or not due after all: look again rather than at a stale copy.
       else this.remember(entry.threadId, await this.options.store.get(entry.threadId));
     } catch (error) {
@@ -121,6 +130,7 @@ export class ParkedRunner {
       );
     } finally {
       this.options.limiter.release(1);
+      this.options.breaker.record(verdict, admission);
       this.running.delete(runKey(entry));
       this.schedule();
     }

@@ -5,13 +5,17 @@ import { casOrNull, KvBucket } from './kv-bucket.js';
 /**
  * One thread of an ordered consumer, set aside while its oldest message keeps failing: the
  * messages wait here (by stream sequence, in publish order) instead of holding up the thread's
- * partition, and the first is retried on its own schedule.
+ * partition, and the first is retried on its own schedule. A shared consumer parks a single
+ * message that failed with an outage the same way, as a thread of its own (`seq-<sequence>`),
+ * and a dead letter handed back to its consumer is parked too.
  */
 export interface ParkedThread {
   /** Stream sequences in publish order; the first is the one being retried. */
   sequences: number[];
   /** Deliveries the first has had so far (the partition's included). */
   deliveries: number;
+  /** Of those, the ones that failed with an outage (not counted against maxDeliver; absent: 0). */
+  outages?: number;
   /** Epoch ms from which the first may be tried again. */
   dueAt: number;
   /** The replica trying the first now, until `heldUntil`; then another may take over. */
@@ -21,6 +25,7 @@ export interface ParkedThread {
 
 /** A parked thread as stored, with the revision every change is compared against. */
 export interface ParkedEntry {
+  /** The thread id, or `seq-<sequence>` for a shared consumer's message. */
   threadId: string;
   value: ParkedThread;
   revision: number;
@@ -30,6 +35,16 @@ export interface ParkedEntry {
 export interface ParkedChange {
   threadId: string;
   entry: ParkedEntry | null;
+}
+
+/** `thread.<threadId>.…`: the thread a thread-scoped subject belongs to (its parked key). */
+export function threadOf(subject: string): string {
+  return subject.split('.')[1] ?? '';
+}
+
+/** A shared consumer parks a message on its own: its key in the parked bucket. */
+export function parkedMessageKey(sequence: number): string {
+  return `seq-${sequence}`;
 }
 
 /**

@@ -80,7 +80,13 @@ describe('thread parking', () => {
 
     clock.now += 200;
     const attempt = await a.claim(entry);
-    expect(attempt).toEqual({ threadId: 't1', sequence: 5, deliveryCount: 2, exhausted: false });
+    expect(attempt).toEqual({
+      threadId: 't1',
+      sequence: 5,
+      deliveryCount: 2,
+      outages: 0,
+      exhausted: false,
+    });
     expect(await b.claim(entry)).toBeNull();
     expect(store.value('t1')).toMatchObject({ holder: 'a', heldUntil: clock.now + 1_000 });
   });
@@ -111,6 +117,39 @@ describe('thread parking', () => {
     });
   });
 
+  it('does not count outage failures against the last allowed attempt', async () => {
+    const { store, a, b, clock } = setup();
+    // Parked after an outage on its first delivery, then three more outages: 4 deliveries, 0 spent.
+    await a.park('t1', 5, 1, clock.now, 1);
+    for (let i = 0; i < 3; i += 1) {
+      const attempt = (await a.claim((await store.get('t1'))!))!;
+      await a.retryLater(attempt, 0, true);
+    }
+    expect(store.value('t1')).toMatchObject({ deliveries: 4, outages: 4 });
+    // Two attempts that hang: the first is taken over, the second (maxDeliver 3 spent) given up.
+    const hung = (await a.claim((await store.get('t1'))!))!;
+    expect(hung).toMatchObject({ deliveryCount: 5, outages: 4, exhausted: false });
+    clock.now += 1_000;
+    expect(await b.claim((await store.get('t1'))!)).toMatchObject({
+      deliveryCount: 6,
+      exhausted: false,
+    });
+    clock.now += 1_000;
+    expect(await a.claim((await store.get('t1'))!)).toMatchObject({ exhausted: false });
+    clock.now += 1_000;
+    expect(await b.claim((await store.get('t1'))!)).toMatchObject({
+      deliveryCount: 7,
+      exhausted: true,
+    });
+  });
+
+  it('parks a message once, however often it is parked while its record lasts', async () => {
+    const { store, a, clock } = setup();
+    await a.park('seq-5', 5, 0, clock.now);
+    await a.park('seq-5', 5, 0, clock.now);
+    expect(store.value('seq-5')?.sequences).toEqual([5]);
+  });
+
   it('moves on to the next message when the first is done, and releases the thread after the last', async () => {
     const { store, a, clock } = setup();
     await a.park('t1', 5, 1, clock.now);
@@ -120,6 +159,7 @@ describe('thread parking', () => {
     expect(store.value('t1')).toEqual({
       sequences: [9],
       deliveries: 0,
+      outages: 0,
       dueAt: clock.now,
       holder: null,
       heldUntil: 0,

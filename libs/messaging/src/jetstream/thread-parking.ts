@@ -9,6 +9,8 @@ export interface ParkedAttempt {
   sequence: number;
   /** This attempt's delivery count. */
   deliveryCount: number;
+  /** Earlier deliveries that failed with an outage. */
+  outages: number;
   /** True when the last allowed attempt was taken and never settled: give up without running. */
   exhausted: boolean;
 }
@@ -33,33 +35,22 @@ export class ThreadParking {
    * Called before a partition runs a message: when its thread is parked, the message joins the
    * end of the record (once) and `true` says the partition must not run it.
    */
-  async joinIfParked(threadId: string, sequence: number): Promise<boolean> {
-    for (;;) {
-      const entry = await this.store.get(threadId);
-      if (!entry) return false;
-      if (entry.value.sequences.includes(sequence)) return true;
-      // Appended, never sorted in: the first is the one being retried, and an older sequence
-      // arriving now is a redelivery of a message already handled (its ack was lost).
-      const sequences = [...entry.value.sequences, sequence];
-      if (await this.store.update(entry, { ...entry.value, sequences })) return true;
-    }
+  joinIfParked(threadId: string, sequence: number): Promise<boolean> {
+    return joinParked(this.store, threadId, sequence);
   }
 
-  /** Parks a thread at a message that failed (or never settled) after `deliveries` attempts. */
-  async park(threadId: string, sequence: number, deliveries: number, dueAt: number): Promise<void> {
-    const value: ParkedThread = {
-      sequences: [sequence],
-      deliveries,
-      dueAt,
-      holder: null,
-      heldUntil: 0,
-    };
-    // Only this thread's partition parks it, one message at a time, so a record that appeared
-    // meanwhile holds earlier messages: this one joins it behind them.
-    for (;;) {
-      if (await this.store.create(threadId, value)) return;
-      if (await this.joinIfParked(threadId, sequence)) return;
-    }
+  /**
+   * Parks a thread at a message that failed (or never settled) after `deliveries` attempts,
+   * `outages` of them with an outage.
+   */
+  park(
+    threadId: string,
+    sequence: number,
+    deliveries: number,
+    dueAt: number,
+    outages = 0,
+  ): Promise<void> {
+    return parkMessage(this.store, threadId, sequence, { deliveries, dueAt, outages });
   }
 
   /** When the entry's first message may be taken next (epoch ms). */
@@ -72,8 +63,10 @@ export class ThreadParking {
     const { value } = entry;
     const sequence = value.sequences[0];
     if (sequence === undefined || this.readyAt(entry) > this.now()) return null;
-    // A hold that ran out on the last allowed attempt is given up on, not run again.
-    const exhausted = value.holder !== null && value.deliveries >= this.policy.maxDeliver;
+    // A hold that ran out on the last allowed attempt is given up on, not run again. Outage
+    // failures do not count; the attempt that ran out (counted in `deliveries`) does.
+    const outages = value.outages ?? 0;
+    const exhausted = value.holder !== null && value.deliveries - outages >= this.policy.maxDeliver;
     const deliveries = exhausted ? value.deliveries : value.deliveries + 1;
     const claimed = await this.store.update(entry, {
       ...value,
@@ -82,7 +75,7 @@ export class ThreadParking {
       heldUntil: this.now() + this.policy.ackWaitMs,
     });
     if (!claimed) return null;
-    return { threadId: entry.threadId, sequence, deliveryCount: deliveries, exhausted };
+    return { threadId: entry.threadId, sequence, deliveryCount: deliveries, outages, exhausted };
   }
 
   /**
@@ -100,6 +93,7 @@ export class ThreadParking {
           : await this.store.update(entry, {
               sequences: rest,
               deliveries: 0,
+              outages: 0,
               dueAt: this.now(),
               holder: null,
               heldUntil: 0,
@@ -108,10 +102,11 @@ export class ThreadParking {
     }
   }
 
-  /** The attempt failed: try the same message again after `delayMs`. */
-  async retryLater(attempt: ParkedAttempt, delayMs: number): Promise<void> {
+  /** The attempt failed (with an outage: `outage`): try the same message again after `delayMs`. */
+  async retryLater(attempt: ParkedAttempt, delayMs: number, outage = false): Promise<void> {
     await this.whileHeld(attempt, (value) => ({
       ...value,
+      outages: (value.outages ?? 0) + (outage ? 1 : 0),
       dueAt: this.now() + delayMs,
       holder: null,
       heldUntil: 0,
@@ -142,5 +137,36 @@ export class ThreadParking {
       if (!held) return;
       if (await this.store.update(entry, change(value))) return;
     }
+  }
+}
+
+/**
+ * Parks a message under `key` (a thread, or a single message of a shared consumer), due at
+ * `dueAt`. A record that appeared meanwhile holds earlier messages of the thread: this one joins
+ * it behind them (once, however many times it is parked).
+ */
+export async function parkMessage(
+  store: ParkedStore,
+  key: string,
+  sequence: number,
+  start: { deliveries: number; dueAt: number; outages: number },
+): Promise<void> {
+  const value: ParkedThread = { sequences: [sequence], ...start, holder: null, heldUntil: 0 };
+  for (;;) {
+    if (await store.create(key, value)) return;
+    if (await joinParked(store, key, sequence)) return;
+  }
+}
+
+/** Appends `sequence` to the record under `key` (once); false when there is no record. */
+async function joinParked(store: ParkedStore, key: string, sequence: number): Promise<boolean> {
+  for (;;) {
+    const entry = await store.get(key);
+    if (!entry) return false;
+    if (entry.value.sequences.includes(sequence)) return true;
+    // Appended, never sorted in: the first is the one being retried, and an older sequence
+    // arriving now is a redelivery of a message already handled (its ack was lost).
+    const sequences = [...entry.value.sequences, sequence];
+    if (await store.update(entry, { ...entry.value, sequences })) return true;
   }
 }

@@ -10,11 +10,17 @@ export interface ResolvedConsumerOptions {
   maxDeliver: number;
   backoffMs: readonly number[];
   concurrency: number;
+  outageHorizonMs: number;
+  outageMaxDelayMs: number;
 }
 
 export const DEFAULT_ACK_WAIT_MS = 30_000;
 export const DEFAULT_MAX_DELIVER = 5;
 export const DEFAULT_CONCURRENCY = 8;
+/** An outage keeps a message for up to a day after it was stored. */
+export const DEFAULT_OUTAGE_HORIZON_MS = 24 * 3_600_000;
+/** During an outage a message (and the consumer's probe) is tried at least every 30 s. */
+export const DEFAULT_OUTAGE_MAX_DELAY_MS = 30_000;
 
 const DURABLE_NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -47,5 +53,13 @@ export function resolveConsumerOptions(options: ConsumerOptions): ResolvedConsum
     maxDeliver: positiveInteger(options.maxDeliver ?? DEFAULT_MAX_DELIVER, 'maxDeliver'),
     backoffMs,
     concurrency: positiveInteger(options.concurrency ?? DEFAULT_CONCURRENCY, 'concurrency'),
+    outageHorizonMs: positiveInteger(
+      options.outageHorizonMs ?? DEFAULT_OUTAGE_HORIZON_MS,
+      'outageHorizonMs',
+    ),
+    outageMaxDelayMs: positiveInteger(
+      options.outageMaxDelayMs ?? DEFAULT_OUTAGE_MAX_DELAY_MS,
+      'outageMaxDelayMs',
+    ),
   };
 }

@@ -2,10 +2,13 @@ import type { MessageDefinition } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import type { z } from 'zod';
 import type { Delivery, DeliveryHandler } from '../bus.port.js';
+import type { DependencyVerdict } from './outage-breaker.js';
 import {
   decideSettlement,
+  isOutage,
   type HandlerOutcome,
   type SettlementDecision,
+  type SettlementPolicy,
 } from './settlement-decision.js';
 
 /** A delivery as an adapter receives it, before the payload is trusted. */
@@ -15,7 +18,18 @@ export interface RawDelivery {
   stream: string;
   sequence: number;
   deliveryCount: number;
+  /** Earlier deliveries of this message that failed with an outage. */
+  outages: number;
+  /** When the message was stored (its age bounds how long an outage may keep it). */
+  storedAt: Date;
   working(): Promise<void>;
+}
+
+/** How one delivery went: what to tell the broker, and what it says about the dependencies. */
+export interface DeliveryResult {
+  decision: SettlementDecision;
+  /** `down` when the handler failed with an outage, `up` when it ran otherwise, else `unknown`. */
+  dependency: DependencyVerdict;
 }
 
 function parsePayload<S extends z.ZodObject>(definition: MessageDefinition<S>, payload: string) {
@@ -39,9 +53,11 @@ export async function runDelivery<S extends z.ZodObject>(
   definition: MessageDefinition<S>,
   raw: RawDelivery,
   handler: DeliveryHandler<z.output<S>>,
-  policy: { maxDeliver: number; backoffMs: readonly number[] },
-): Promise<SettlementDecision> {
+  policy: SettlementPolicy,
+  now: () => number = Date.now,
+): Promise<DeliveryResult> {
   let outcome: HandlerOutcome;
+  let ran = false;
   try {
     const envelope = parsePayload(definition, raw.payload);
     const delivery: Delivery<z.output<S>> = {
@@ -52,10 +68,17 @@ export async function runDelivery<S extends z.ZodObject>(
       deliveryCount: raw.deliveryCount,
       working: () => raw.working(),
     };
+    ran = true;
     await handler(delivery);
     outcome = { ok: true };
   } catch (error) {
     outcome = { ok: false, error };
   }
-  return decideSettlement(outcome, raw.deliveryCount, policy);
+  const attempt = {
+    deliveryCount: raw.deliveryCount,
+    outages: raw.outages,
+    ageMs: Math.max(0, now() - raw.storedAt.getTime()),
+  };
+  const dependency = !ran ? 'unknown' : isOutage(outcome) ? 'down' : 'up';
+  return { decision: decideSettlement(outcome, attempt, policy), dependency };
 }

@@ -95,7 +95,7 @@ export function describeOrderingBehaviour(ctx: BehaviourContext): void {
         // The second attempt waits for the healthy thread: with head-of-line blocking the
         // healthy thread's messages could not be handled while this one holds the partition.
         if (delivery.deliveryCount === 2) overtaken.push(await healthyDone.wait(20_000));
-        throw new AppError('DEPENDENCY_UNAVAILABLE', 'the thread store refused the row');
+        throw new AppError('TIMEOUT', 'the thread store did not answer in time');
       };
       const buses = await ctx.replicas(2);
       for (const bus of buses) {

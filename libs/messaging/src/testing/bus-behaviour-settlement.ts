@@ -31,7 +31,7 @@ export function describeSettlementBehaviour(ctx: BehaviourContext): void {
         recording(seen, 'r0', async (d) => {
           if (d.deliveryCount > 1) return;
           failedAt = Date.now();
-          throw new AppError('DEPENDENCY_UNAVAILABLE', 'sandbox broker did not answer');
+          throw new AppError('TIMEOUT', 'the sandbox broker did not answer in time');
         }),
       );
       await publishOne(bus, probe);
@@ -93,7 +93,7 @@ export function describeSettlementBehaviour(ctx: BehaviourContext): void {
         probe,
         { durable, maxDeliver: 3, backoffMs: [50], ackWaitMs: 1000 },
         recording(seen, 'r0', async () => {
-          throw new AppError('DEPENDENCY_UNAVAILABLE', 'sandbox broker did not answer');
+          throw new AppError('TIMEOUT', 'the sandbox broker did not answer in time');
         }),
       );
       await publishOne(bus, probe);
@@ -103,7 +103,9 @@ export function describeSettlementBehaviour(ctx: BehaviourContext): void {
         expect(found).toHaveLength(1);
         return found;
       });
-      expect(letters[0]!.reason).toContain('DEPENDENCY_UNAVAILABLE');
+      expect(letters[0]!.reason).toBe(
+        'max deliveries reached (3/3): TIMEOUT: the sandbox broker did not answer in time',
+      );
       expect(letters[0]!.deliveries).toBe(3);
       await sleep(1500);
       expect(seen.map((s) => s.deliveryCount)).toEqual([1, 2, 3]);

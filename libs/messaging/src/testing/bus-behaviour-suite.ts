@@ -2,6 +2,7 @@ import { describe } from '@jest/globals';
 import { BehaviourContext } from './bus-behaviour-context.js';
 import { describeDeliveryBehaviour } from './bus-behaviour-delivery.js';
 import { describeOrderingBehaviour } from './bus-behaviour-ordering.js';
+import { describeOutageBehaviour } from './bus-behaviour-outage.js';
 import { describeReplayAndLeaseBehaviour } from './bus-behaviour-replay-lease.js';
 import { describeRequestReplyBehaviour } from './bus-behaviour-request-reply.js';
 import { describeSettlementBehaviour } from './bus-behaviour-settlement.js';
@@ -22,6 +23,7 @@ export function describeBusBehaviour(factory: BusHarnessFactory, name = 'bus beh
     describeDeliveryBehaviour(ctx);
     describeSettlementBehaviour(ctx);
     describeOrderingBehaviour(ctx);
+    describeOutageBehaviour(ctx);
     describeRequestReplyBehaviour(ctx);
     describeReplayAndLeaseBehaviour(ctx);
   });
