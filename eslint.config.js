@@ -47,6 +47,19 @@ const depConstraints = [
       'type:app',
     ],
   },
+  // Projects made only of tests (tests/platform, tools/checks): the one kind that may import the
+  // embedded host (type:host), to start the whole platform or check the deployment against it.
+  {
+    sourceTag: 'type:tests',
+    onlyDependOnLibsWithTags: [
+      'type:domain',
+      'type:util',
+      'type:infra',
+      'type:testing',
+      'type:app',
+      'type:host',
+    ],
+  },
 ];
 
 /** Tests may also use the testing library (fakes, service gates, database targets). */
@@ -151,6 +164,7 @@ export default tseslint.config(
       'libs/testing/**/*.ts',
       '**/src/testing/**/*.ts',
       'e2e/**/*.ts',
+      'tests/**/*.ts',
     ],
     rules: {
       '@nx/enforce-module-boundaries': boundaries(testDepConstraints),

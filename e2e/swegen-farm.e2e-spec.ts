@@ -1,10 +1,10 @@
+import { FarmState } from '@caravel/swegen';
 import {
   buildDatasetRepo,
   buildFarmFixture,
   farmModelScript,
-  FarmState,
   type FarmFixture,
-} from '@caravel/swegen';
+} from '@caravel/swegen/testing';
 import { FakeGitHub } from '@caravel/testing';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -3,7 +3,7 @@ import {
   installFakeHarbor,
   jsFixtureModelScript,
   type JsBugFixFixture,
-} from '@caravel/swegen';
+} from '@caravel/swegen/testing';
 import { spawnSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

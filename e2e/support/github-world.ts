@@ -1,4 +1,4 @@
-import { seedRemote } from '@caravel/sandbox';
+import { seedRemote } from '@caravel/sandbox/testing';
 import { FakeGitHub, type FakeGitHubPull } from '@caravel/testing';
 import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';

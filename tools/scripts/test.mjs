@@ -26,12 +26,12 @@ const STAGES = {
   typecheck: ['npx', 'tsc', '-p', 'tsconfig.typecheck.json', '--noEmit'],
   drift: ['npm', 'run', '--silent', 'drift'],
   unit: [...nx, '-t', 'test', '--skip-nx-cache'],
-  // Two lanes: the CLI's platform scenarios (the longest project) beside every other project.
-  // Medium tests mostly wait on services, sandboxes and git, so two share the cores well.
+  // Two lanes: the platform scenarios (tests/platform, the longest project) beside every other
+  // project. Medium tests mostly wait on services, sandboxes and git, so two share the cores well.
   medium: {
     lanes: [
-      [...nx, '-t', 'test:medium', '--projects=@caravel/cli'],
-      [...nx, '-t', 'test:medium', '--exclude=@caravel/cli', '--parallel=1'],
+      [...nx, '-t', 'test:medium', '--projects=platform-scenarios'],
+      [...nx, '-t', 'test:medium', '--exclude=platform-scenarios', '--parallel=1'],
     ],
   },
   e2e: ['node', 'tools/scripts/jest.mjs', '-c', 'jest.e2e.config.cjs', '--runInBand'],

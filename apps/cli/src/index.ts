@@ -1,6 +1,6 @@
 export { startEmbedded, type StartOptions } from './commands/start.command.js';
 export { runTask, type RunOptions, type RunReport } from './commands/run.command.js';
-export { SERVICES, ENV_SECTIONS, type ServiceName } from './services.js';
+export { SERVICES, ENV_SECTIONS, type ServiceName, type ServiceOverrides } from './services.js';
 export { embeddedConfigSchema, type EmbeddedConfig } from './cli.config.js';
 export {
   exportTrajectory,
@@ -13,3 +13,5 @@ export {
   type ReplayCommandOptions,
   type ReplayReport,
 } from './commands/replay.command.js';
+export { attachThread, type AttachOptions } from './commands/attach.command.js';
+export { branchDiff, localRepository, type LocalRepository } from './commands/local-repository.js';

@@ -3,18 +3,15 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bwrapAvailable, PLACEHOLDER_TOKEN, type RpcSandbox, hostGit } from '@caravel/sandbox';
 import {
-  bwrapAvailable,
   startEgressTargets,
   type EgressTargets,
-  PLACEHOLDER_TOKEN,
   probeHostPort,
   secretPlaces,
   tokenLeaks,
-  type RpcSandbox,
-  hostGit,
   seedRemote,
-} from '@caravel/sandbox';
+} from '@caravel/sandbox/testing';
 import { FakeGitHub, testEnvironment } from '@caravel/testing';
 import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
 import { WorkspaceHost } from './services/workspace-host.js';

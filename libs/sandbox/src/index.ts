@@ -202,23 +202,6 @@ export {
 } from './providers/remote/http-api.provider.js';
 export { HTTP_API_PREFIX } from './providers/remote/http-api.schemas.js';
 export {
-  filesUnder,
-  listenOnLoopback,
-  probeHostPort,
-  secretPlaces,
-  startEgressTargets,
-  tokenLeaks,
-  type EgressTargets,
-  type RunInSandbox,
-  type SecretPlaces,
-} from './testing/egress-probes.js';
-export { seedRemote } from './testing/seed-remote.js';
-export {
-  startFakeSandboxService,
-  type FakeSandboxService,
-  type FakeSandboxServiceOptions,
-} from './providers/remote/testing/fake-sandbox-service.js';
-export {
   SandboxLimiter,
   ulimitCommand,
   type SandboxLimitOptions,

@@ -34,7 +34,6 @@ export {
   type PatchSplit,
   type PatchSplitInput,
 } from './create/patch-split.js';
-export { FixtureRepo, type FixtureChanges } from './testing/fixture-repo.js';
 export type { IssueInfo, PrFile, PrSource, PullRequestInfo } from './pr/pr-source.js';
 export { LocalPrSource } from './pr/local-pr-source.js';
 export { injectedPrSchema, type InjectedPr } from './pr/pull-request.schema.js';
@@ -111,14 +110,6 @@ export {
   type ValidateOptions,
   type ValidationRunner,
 } from './validate/validate-tasks.js';
-export { buildJsBugFixFixture, type JsBugFixFixture } from './testing/js-fixture.js';
-export { jsFixtureModelScript } from './testing/js-fixture-script.js';
-export {
-  installFakeHarbor,
-  type FakeHarbor,
-  type FakeHarborLayout,
-  type FakeHarborPlan,
-} from './testing/fake-harbor.js';
 export { GithubPrSource, nextLink, type GithubPrSourceOptions } from './pr/github-pr-source.js';
 export {
   FAILURE_BUCKETS,
@@ -152,15 +143,6 @@ export {
   type PublishResult,
 } from './publish/task-publisher.js';
 export { GitStateStore } from './publish/git-state-store.js';
-export {
-  buildDatasetRepo,
-  buildFarmFixture,
-  evaluationResponses,
-  farmModelScript,
-  type FarmFixture,
-  type FarmFixturePr,
-  type FarmFixturePull,
-} from './testing/farm-fixture.js';
 export {
   TRIAL_CLASSES,
   classesFor,

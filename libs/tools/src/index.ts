@@ -88,8 +88,6 @@ export {
   type MainAgentPorts,
 } from './curated-tools.js';
 
-// A directory-backed sandbox for tests and local development (no isolation).
-export { DirectoryToolSandbox } from './testing/directory-tool-sandbox.js';
 export {
   UNTRUSTED_TAG,
   neutraliseUntrustedMarkers,

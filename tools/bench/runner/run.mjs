@@ -6,7 +6,8 @@
 //   node tools/scripts/build.mjs && node tools/bench/runner/run.mjs [--steps 40] [--runs 5] [--threads 200]
 import { CARAVEL_BLOCKLIST, CannedChatModel } from '@caravel/agent';
 import { buildMiddlewareStack, graphRecursionLimitFor, systemClock } from '@caravel/middleware';
-import { DirectoryToolSandbox, curatedTools, toLangChainTools } from '@caravel/tools';
+import { curatedTools, toLangChainTools } from '@caravel/tools';
+import { DirectoryToolSandbox } from '@caravel/tools/testing';
 import { MemorySaver } from '@langchain/langgraph';
 import { tool } from '@langchain/core/tools';
 import { HumanMessage } from '@langchain/core/messages';

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { CannedChatModel } from '@caravel/agent';
-import { buildFarmFixture, evaluationResponses, GithubPrSource, runFarm } from '@caravel/swegen';
+import { GithubPrSource, runFarm } from '@caravel/swegen';
+import { buildFarmFixture, evaluationResponses } from '@caravel/swegen/testing';
 // The fakes' own built module: @caravel/testing's entry also loads Jest helpers.
 import { FakeGitHub } from '../../../libs/testing/dist/fakes/index.js';
 

@@ -68,6 +68,23 @@ describe('module boundaries (lint)', () => {
     expect(errors.join('\n')).toMatch(/type:app.*can only depend on libs tagged with/);
   });
 
+  it('keeps the embedded host out of the libraries', async () => {
+    // A library the host does not depend on, so the answer is the tag rule and not a cycle.
+    const errors = await boundaryErrors(
+      'libs/findings/src',
+      "import { SERVICES } from '@caravel/cli';\nexport const probe = SERVICES;\n",
+    );
+    expect(errors.join('\n')).toMatch(/can only depend on libs tagged with/);
+  });
+
+  it('lets the platform scenarios start the embedded host', async () => {
+    const errors = await boundaryErrors(
+      'tests/platform/src',
+      "import { startEmbedded } from '@caravel/cli';\nexport const probe = startEmbedded;\n",
+    );
+    expect(errors).toEqual([]);
+  });
+
   it('lets an app import an infrastructure library', async () => {
     const errors = await boundaryErrors(
       'apps/ingress/src',

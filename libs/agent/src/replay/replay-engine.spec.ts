@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DirectoryToolSandbox } from '@caravel/tools';
+import { DirectoryToolSandbox } from '@caravel/tools/testing';
 import { comparePatches } from './patch-compare.js';
 import { replayActions } from './replay-engine.js';
 import type { RecordedAction } from './replay-source.js';

@@ -1,3 +1,4 @@
+import type { RetirementReason } from '@caravel/db';
 import type { Sandbox } from '../sandbox.types.js';
 
 /** A thread's binding to a sandbox, as the lifecycle sees it (stored by the broker). */
@@ -12,8 +13,8 @@ export interface SandboxBindingRecord {
   readonly lastUsedAt?: Date;
 }
 
-/** Why a sandbox stopped being its thread's. */
-export type SandboxRetirementReason = 'recreated' | 'replaced' | 'reclaimed' | 'gone';
+/** Why a sandbox stopped being its thread's: one of the set the broker's store keeps. */
+export type SandboxRetirementReason = RetirementReason;
 
 /** How a sandbox leaves its thread, and where its work went. */
 export interface SandboxRetirement {

@@ -1,4 +1,5 @@
 import { trajectoryFromEvents, type Traj } from '@caravel/agent';
+import { branchDiff, localRepository } from '@caravel/cli';
 import {
   TriggerReceivedV1,
   runIdForTrigger,
@@ -11,7 +12,6 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { branchDiff, localRepository } from '../commands/local-repository.js';
 import type { PlatformPair } from './platform-pairs.js';
 
 /** The sample repository shipped for `caravel run` (a slugify bug and its tests). */

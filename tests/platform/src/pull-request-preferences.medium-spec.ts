@@ -1,11 +1,11 @@
 import { expect, it } from '@jest/globals';
-import { describeEachPair } from './testing/platform-pairs.js';
+import { describeEachPair } from './harness/platform-pairs.js';
 import {
   scenarioOutcome,
   startScenarioFrom,
   type ScenarioOutcome,
-} from './testing/scenario-run.js';
-import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './testing/suite-fixtures.js';
+} from './harness/scenario-run.js';
+import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './harness/suite-fixtures.js';
 
 // The requester's pull-request preferences end to end on both pairs, set through the dashboard:
 // a person who prefers ready pull requests gets one that is not a draft (and, under their "always

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
+import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 import {
   runScenario,
   scenarioOutcome,
@@ -17,7 +17,7 @@ import {
   startScenario,
   submit,
   type StartedScenario,
-} from './testing/scenario-run.js';
+} from './harness/scenario-run.js';
 
 // Retry-and-select end to end: attempts in fresh sandboxes that start at the thread's HEAD, a
 // scripted reviewer scores them, the better one's change is the only one that reaches the

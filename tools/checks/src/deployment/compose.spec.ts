@@ -1,6 +1,5 @@
 import { parse } from 'yaml';
-import { embeddedConfigSchema } from '../cli.config.js';
-import { SERVICES } from '../services.js';
+import { embeddedConfigSchema, SERVICES } from '@caravel/cli';
 import {
   composeEnv,
   defaultPort,

@@ -16,7 +16,7 @@ import {
 } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { embeddedConfigSchema } from './cli.config.js';
+import { embeddedConfigSchema } from '@caravel/cli';
 
 // Issue 5's redelivery acceptance: the same Slack event 4 times, the same GitHub delivery 10
 // times and the same Jira delivery 5 times, sent concurrently to 3 ingress instances (each with

@@ -1,13 +1,13 @@
 import { UserInstructionsRepository } from '@caravel/db';
 import { expect, it } from '@jest/globals';
-import { describeEachPair } from './testing/platform-pairs.js';
+import { describeEachPair } from './harness/platform-pairs.js';
 import {
   scenarioOutcome,
   sendFollowUp,
   startScenarioFrom,
   type StartedScenario,
-} from './testing/scenario-run.js';
-import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './testing/suite-fixtures.js';
+} from './harness/scenario-run.js';
+import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './harness/suite-fixtures.js';
 
 // Per-user instructions end to end on both pairs: a person's saved instructions travel on that
 // person's messages (the run's opening message and later ones), never on anyone else's and never

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVICES } from '../services.js';
+import { SERVICES } from '@caravel/cli';
 import { defaultPort, readRepoFile, REPO_ROOT } from './deployment-checks.js';
 import {
   collected,

@@ -1,3 +1,4 @@
+import { embeddedConfigSchema, SERVICES, startEmbedded, type ServiceOverrides } from '@caravel/cli';
 import { loadConfig } from '@caravel/config';
 import type { Database } from '@caravel/db';
 import { deleteJetStreamNamespace, type Bus } from '@caravel/messaging';
@@ -15,9 +16,6 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { embeddedConfigSchema } from '../cli.config.js';
-import { startEmbedded } from '../commands/start.command.js';
-import { SERVICES, type ServiceOverrides } from '../services.js';
 import { isolationGate, loopSandboxProvider } from './sandbox-gate.js';
 
 /** The two ways Caravel runs, each a bus + database pair. */

@@ -7,7 +7,7 @@ import Ajv from 'ajv';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
+import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 import {
   runScenario,
   scenarioOutcome,
@@ -18,7 +18,7 @@ import {
   startScenario,
   submit,
   until,
-} from './testing/scenario-run.js';
+} from './harness/scenario-run.js';
 
 // The SWE-agent loop discipline, end to end through dispatch, the runner and the sandbox broker,
 // on both bus + database pairs. Limits are set low enough to reach from a short script.

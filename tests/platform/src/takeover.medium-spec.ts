@@ -1,9 +1,9 @@
 import { startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
-import { attachThread } from './commands/attach.command.js';
-import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
-import { scenarioOutcome, startScenario } from './testing/scenario-run.js';
+import { attachThread } from '@caravel/cli';
+import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
+import { scenarioOutcome, startScenario } from './harness/scenario-run.js';
 
 // Human takeover: `caravel attach` follows a live run and a person's command runs in the thread's
 // sandbox between the agent's steps, recorded in the history and trajectory under their name.

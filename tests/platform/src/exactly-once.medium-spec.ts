@@ -4,7 +4,7 @@ import { DispatchService } from '@caravel/dispatch';
 import type { FakeLlmReply, RecordedLlmRequest } from '@caravel/testing';
 import { expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { describeEachPair, type PlatformPair } from './testing/platform-pairs.js';
+import { describeEachPair, type PlatformPair } from './harness/platform-pairs.js';
 import {
   nextRun,
   scenarioOutcome,
@@ -12,8 +12,8 @@ import {
   sendFollowUp,
   startScenario,
   until,
-} from './testing/scenario-run.js';
-import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './testing/suite-fixtures.js';
+} from './harness/scenario-run.js';
+import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './harness/suite-fixtures.js';
 
 // Exactly once, on Caravel's own identities, on both pairs: a run executes once however often its
 // start comes (issue 13 item 5); answers and calls are keyed on (run, turn, call), so a provider

@@ -1,15 +1,15 @@
 import { ThreadPlanRepository } from '@caravel/db';
 import type { TriggerSource } from '@caravel/contracts';
 import { expect, it } from '@jest/globals';
-import { describeEachPair } from './testing/platform-pairs.js';
+import { describeEachPair } from './harness/platform-pairs.js';
 import {
   scenarioOutcome,
   sendFollowUp,
   startScenario,
   type ScenarioOutcome,
   type StartedScenario,
-} from './testing/scenario-run.js';
-import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './testing/suite-fixtures.js';
+} from './harness/scenario-run.js';
+import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './harness/suite-fixtures.js';
 
 // Plan mode end to end through dispatch, the runner and the sandbox broker, on both pairs: the
 // model's tool list is read from the requests the fake provider received.

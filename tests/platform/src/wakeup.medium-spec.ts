@@ -3,8 +3,8 @@ import { RunRepository, ThreadWakeupRepository } from '@caravel/db';
 import { DispatchSweepService } from '@caravel/dispatch';
 import { startFakeOpenAi, type FakeLlmReply, type FakeLlmServer } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
-import { scenarioOutcome, startScenario, until } from './testing/scenario-run.js';
+import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
+import { scenarioOutcome, startScenario, until } from './harness/scenario-run.js';
 
 // schedule_thread_wakeup on both pairs: a run schedules wakeups through dispatch until the budget
 // (10 per message from a person) refuses the 11th; once dispatch's injected clock passes the

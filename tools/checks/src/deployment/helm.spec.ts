@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { SERVICES } from '../services.js';
+import { SERVICES } from '@caravel/cli';
 import {
   defaultPort,
   envProblems,

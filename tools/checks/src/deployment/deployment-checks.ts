@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 
-/** The repository root, four levels above this file (apps/cli/src/deployment). */
+/** The repository root, four levels above this file (tools/checks/src/deployment). */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
 export function readRepoFile(path: string): string {

@@ -2,7 +2,7 @@ import { githubThreadId } from '@caravel/contracts';
 import { ThreadRepository } from '@caravel/db';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createHmac, randomUUID } from 'node:crypto';
-import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
+import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 
 // A signed `pull_request.synchronize` travels ingress -> bus -> dispatch on both pairs, and the
 // pull request's thread learns its new head.

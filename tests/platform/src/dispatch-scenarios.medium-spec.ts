@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeEachPair, startPair, type PlatformPair } from './testing/platform-pairs.js';
+import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 import {
   scenarioOutcome,
   scriptedModel,
@@ -13,7 +13,7 @@ import {
   startScenarioFrom,
   submit,
   type StartedScenario,
-} from './testing/scenario-run.js';
+} from './harness/scenario-run.js';
 
 // Dispatch's acceptance on both pairs: one failure reply per failed run in its Slack thread, none
 // for an interrupted run, and a platform limited to one active run admitting queued threads one
