@@ -20,7 +20,7 @@ import {
 } from '@caravel/swegen';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { publishConfig, type SwegenPublishOptions } from './farm.command.js';
+import { publishConfig, type SwegenPublishOptions } from './publish.options.js';
 import type { SwegenEnv } from './swegen.config.js';
 
 /** The parsed options of `caravel swegen create`. */

@@ -5,7 +5,8 @@ import {
   type RuleCompat,
   type ValidationRunner,
 } from '@caravel/swegen';
-import { swegenFarm, type SwegenPublishOptions } from './farm.command.js';
+import { swegenFarm } from './farm.command.js';
+import type { SwegenPublishOptions } from './publish.options.js';
 import { count, oneOf, type Values } from './swegen.args.js';
 import { parseSwegenEnv } from './swegen.config.js';
 
