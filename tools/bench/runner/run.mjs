@@ -1,112 +1,69 @@
 #!/usr/bin/env node
-// Runner benchmark: per-step overhead of Caravel's agent (the whole middleware stack with the loop
-// discipline on — requery, run limits, model retry, plan mode, guards —, the curated tools
-// and their LangChain adapter) against a bare LangGraph agent with the same zero-latency scripted
-// model and a trivial tool, measured in the same run; then the memory an idle thread costs.
-//   node tools/scripts/build.mjs && node tools/bench/runner/run.mjs [--steps 40] [--runs 5] [--threads 200]
-import { CARAVEL_BLOCKLIST, CannedChatModel } from '@caravel/agent';
-import { buildMiddlewareStack, graphRecursionLimitFor, systemClock } from '@caravel/middleware';
-import { curatedTools, toLangChainTools } from '@caravel/tools';
-import { DirectoryToolSandbox } from '@caravel/tools/testing';
+// Runner benchmark: the cost of an agent step through Caravel's agent (the whole middleware stack
+// with the loop discipline on, the curated tools and their LangChain adapter) against a bare
+// LangGraph ReAct agent (the floor) with the same zero-latency scripted model, both streamed as
+// the runner streams a run (durability 'sync', updates), on MemorySaver and on PostgresSaver,
+// measured in the same run and reported as ratios. Each run must make exactly `steps` model calls
+// and get `steps` tool results, the last one `submit`'s: the bench fails (exit 1) when not.
+// Then the heap an idle thread's checkpoints cost.
+//   node tools/scripts/build.mjs && node --expose-gc tools/bench/runner/run.mjs \
+//     [--steps 40] [--runs 5] [--threads 200] [--database-url postgres://...] [--no-postgres]
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { MemorySaver } from '@langchain/langgraph';
-import { tool } from '@langchain/core/tools';
-import { HumanMessage } from '@langchain/core/messages';
-import { createAgent } from 'langchain';
+import { HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import pg from 'pg';
+import { PROMPT_ID, bareAgent, caravelAgent, cleanSandbox } from './agents.mjs';
 
 const { values } = parseArgs({
   options: {
     steps: { type: 'string', default: '40' },
     runs: { type: 'string', default: '5' },
     threads: { type: 'string', default: '200' },
+    'database-url': {
+      type: 'string',
+      default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    },
+    'no-postgres': { type: 'boolean', default: false },
   },
 });
 const STEPS = Number(values.steps);
 const RUNS = Number(values.runs);
 const THREADS = Number(values.threads);
+if (!(STEPS >= 2 && RUNS >= 1 && THREADS >= 0)) fail('--steps must be >= 2 and --runs >= 1');
 
-/** `steps` calls of a no-op tool, then a final answer: the model costs nothing. */
-function script(steps) {
-  const responses = [];
-  for (let i = 0; i < steps; i += 1)
-    responses.push({ content: '', tool_calls: [{ name: 'no_op', args: {} }] });
-  responses.push({ content: 'done' });
-  return responses;
+function fail(message) {
+  process.stderr.write(`runner bench FAILED: ${message}\n`);
+  process.exit(1);
 }
 
-function model(steps) {
-  return new CannedChatModel({ responses: script(steps), file: 'bench', kind: 'scripted' });
-}
-
-const bareNoOp = tool(async () => 'ok', {
-  name: 'no_op',
-  description: 'Does nothing.',
-  schema: z.object({}),
-});
-
-function bareAgent(steps) {
-  return {
-    agent: createAgent({ model: model(steps), tools: [bareNoOp], checkpointer: new MemorySaver() }),
-    recursionLimit: steps * 2 + 10,
-  };
-}
-
-function caravelAgent(steps, sandbox) {
-  const middleware = buildMiddlewareStack({
-    threadId: 'bench',
-    ports: {
-      agentsFiles: { findAgentsFiles: async () => [] },
-      queue: { drain: async () => [] },
-      notifier: { notifyStepLimit: async () => undefined },
-      events: { emit: () => undefined },
-      clock: systemClock,
-    },
-    modelCallLimit: steps + 5,
-    stepLimitNoticeAt: 1,
-    replyToolName: 'reply_to_user',
-    isTrustedAuthor: () => true,
-    circuitBreakerThreshold: 3,
-    primaryModel: { provider: 'scripted', modelId: 'bench' },
-    modelCallTimeoutMs: 60_000,
-    requery: { validator: { blocklist: CARAVEL_BLOCKLIST, multilineCommands: [] } },
-    runLimits: {
-      limits: { maxCostUsd: 3, maxWallTimeMs: 7_200_000, maxInputTokens: 200_000 },
-      execution: { maxTotalExecutionSeconds: 1800, maxConsecutiveTimeouts: 3 },
-      stuckThreshold: 0,
-      pricing: { estimateCallUsd: () => 0, costUsd: () => 0 },
-      promptMessageId: 'bench-prompt',
-    },
-  });
-  const owned = new Set(middleware.flatMap((m) => (m.tools ?? []).map((t) => t.name)));
-  const scm = {
-    commitAndPush: async () => ({ branch: 'b', commitSha: null }),
-    findOpenPullRequest: async () => null,
-    openDraftPullRequest: async () => ({ number: 1, url: 'u', draft: true }),
-    updatePullRequest: async () => ({ number: 1, url: 'u', draft: true }),
-  };
-  const tools = toLangChainTools(
-    curatedTools({ sandbox, channel: { reply: async () => ({ messageId: 'm' }) }, scm }).filter(
-      (t) => !owned.has(t.name),
-    ),
-  );
-  return {
-    agent: createAgent({ model: model(steps), tools, middleware, checkpointer: new MemorySaver() }),
-    recursionLimit: graphRecursionLimitFor(middleware, steps + 5),
-  };
-}
-
-async function timeRun(build, steps, thread) {
-  const { agent, recursionLimit } = build(steps);
+/** Streams one run as the runner does and checks that the scripted steps happened. */
+async function measuredRun(built, thread, steps) {
+  const config = { configurable: { thread_id: thread } };
+  const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
-  await agent.invoke(
-    { messages: [new HumanMessage('go')] },
-    { configurable: { thread_id: thread }, recursionLimit },
+  const stream = await built.agent.stream(
+    { messages: [new HumanMessage({ id: PROMPT_ID, content: 'go' })] },
+    { ...config, durability: 'sync', streamMode: 'updates', recursionLimit: built.recursionLimit },
   );
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  let updates = 0;
+  for await (const update of stream) updates += Object.keys(update).length;
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const used = process.cpuUsage(cpu);
+  const state = await built.agent.graph.getState(config);
+  const results = (state.values.messages ?? []).filter((m) => ToolMessage.isInstance(m));
+  const last = results.at(-1);
+  if (built.model.calls.length !== steps || results.length !== steps)
+    fail(
+      `${thread}: ${built.model.calls.length} model calls and ${results.length} tool results, ` +
+        `expected ${steps} of each`,
+    );
+  if (last?.name !== 'submit' || last.status === 'error')
+    fail(`${thread}: the run did not end with a successful submit (last result: ${last?.name})`);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000, updates };
 }
 
 function median(xs) {
@@ -114,53 +71,116 @@ function median(xs) {
   return s[Math.floor(s.length / 2)];
 }
 
-const workdir = await mkdtemp(join(tmpdir(), 'caravel-bench-runner-'));
-const sandbox = new DirectoryToolSandbox(workdir);
-const bare = [];
-const caravel = [];
-await timeRun(bareAgent, 2, 'warm-bare');
-await timeRun((s) => caravelAgent(s, sandbox), 2, 'warm-caravel');
-for (let i = 0; i < RUNS; i += 1) {
-  bare.push((await timeRun(bareAgent, STEPS, `bare-${i}`)) / STEPS);
-  caravel.push((await timeRun((s) => caravelAgent(s, sandbox), STEPS, `caravel-${i}`)) / STEPS);
+/** Checkpoints a thread holds in a MemorySaver, and their serialised bytes (writes included). */
+function memoryFootprint(saver, thread) {
+  const checkpoints = Object.values(saver.storage[thread]?.[''] ?? {});
+  let bytes = 0;
+  for (const [checkpoint, metadata] of checkpoints) bytes += checkpoint.length + metadata.length;
+  for (const [key, writes] of Object.entries(saver.writes))
+    if (JSON.parse(key)[0] === thread)
+      for (const write of Object.values(writes)) bytes += write[2].length;
+  return { checkpoints: checkpoints.length, bytes };
 }
-const b = median(bare);
-const c = median(caravel);
+
+async function postgresFootprint(pool, schema, thread) {
+  const { rows } = await pool.query(
+    `SELECT (SELECT count(*) FROM ${schema}.checkpoints WHERE thread_id = $1) AS checkpoints,
+            (SELECT coalesce(sum(octet_length(blob)), 0) FROM ${schema}.checkpoint_blobs
+              WHERE thread_id = $1) +
+            (SELECT coalesce(sum(octet_length(blob)), 0) FROM ${schema}.checkpoint_writes
+              WHERE thread_id = $1) AS bytes`,
+    [thread],
+  );
+  return { checkpoints: Number(rows[0].checkpoints), bytes: Number(rows[0].bytes) };
+}
+
+/** Alternates bare and Caravel runs on one saver; medians per step, and the last run's footprint. */
+async function compare(label, saver, footprint, sandbox) {
+  const agents = {
+    bare: (runId) => bareAgent({ steps: STEPS, checkpointer: saver, runId }),
+    caravel: (runId) => caravelAgent({ steps: STEPS, checkpointer: saver, sandbox, runId }),
+  };
+  for (const [name, build] of Object.entries(agents))
+    await measuredRun(build(`warm-${name}`), `${label}-warm-${name}`, STEPS);
+  const result = {};
+  for (const name of Object.keys(agents)) result[name] = { wall: [], cpu: [], updates: 0 };
+  for (let i = 0; i < RUNS; i += 1)
+    for (const [name, build] of Object.entries(agents)) {
+      const thread = `${label}-${name}-${i}`;
+      const run = await measuredRun(build(thread), thread, STEPS);
+      result[name].wall.push(run.wallMs / STEPS);
+      result[name].cpu.push(run.cpuMs / STEPS);
+      result[name].updates = run.updates;
+      result[name].footprint = await footprint(thread);
+    }
+  return result;
+}
+
+function report(label, result) {
+  const b = result.bare;
+  const c = result.caravel;
+  const line = (name, r, ratio) =>
+    `  ${name.padEnd(8)} ${median(r.wall).toFixed(2).padStart(7)} ms/step wall ` +
+    `${median(r.cpu).toFixed(2).padStart(7)} ms/step CPU  ` +
+    `${String(r.updates).padStart(4)} updates  ${String(r.footprint.checkpoints).padStart(4)} ` +
+    `checkpoints ${(r.footprint.bytes / 1024).toFixed(0).padStart(6)} KiB${ratio}\n`;
+  const ratio =
+    `   x${(median(c.wall) / median(b.wall)).toFixed(2)} wall` +
+    ` x${(median(c.cpu) / median(b.cpu)).toFixed(2)} CPU`;
+  process.stdout.write(`${label}\n${line('bare', b, '')}${line('caravel', c, ratio)}`);
+}
+
+/** The heap idle threads cost: each ran one `no_op` and `submit` and now sits in a MemorySaver. */
+async function idleThreads(build) {
+  const saver = new MemorySaver();
+  global.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < THREADS; i += 1) await measuredRun(build(saver, `idle-${i}`), `idle-${i}`, 2);
+  global.gc?.();
+  return (process.memoryUsage().heapUsed - before) / THREADS / 1024;
+}
+
+const workdir = await mkdtemp(join(tmpdir(), 'caravel-bench-runner-'));
+const sandbox = cleanSandbox(workdir);
 process.stdout.write(
-  `runner bench: ${STEPS} steps per run, ${RUNS} runs, zero-latency scripted model\n`,
-);
-process.stdout.write(`bare LangGraph agent   ${b.toFixed(2)} ms/step\n`);
-process.stdout.write(
-  `caravel agent          ${c.toFixed(2)} ms/step   x${(c / b).toFixed(2)} of bare\n`,
+  `runner bench: ${RUNS} runs of ${STEPS} steps (${STEPS - 1} no_op + submit) per agent and ` +
+    `saver, zero-latency scripted model; load average ${loadavg()[0].toFixed(2)}\n`,
 );
 
-// Memory of idle threads: each has run a short conversation and now only sits in the checkpointer.
-const saver = new MemorySaver();
-const { agent } = {
-  agent: createAgent({
-    model: new CannedChatModel({
-      responses: Array.from({ length: THREADS * 2 }, (_, i) =>
-        i % 2 === 0
-          ? { content: '', tool_calls: [{ name: 'no_op', args: {} }] }
-          : { content: 'done' },
-      ),
-      file: 'bench',
-      kind: 'scripted',
-    }),
-    tools: [bareNoOp],
-    checkpointer: saver,
-  }),
-};
-global.gc?.();
-const before = process.memoryUsage().heapUsed;
-for (let i = 0; i < THREADS; i += 1)
-  await agent.invoke(
-    { messages: [new HumanMessage(`thread ${i}`)] },
-    { configurable: { thread_id: `idle-${i}` } },
-  );
-global.gc?.();
-const perThread = (process.memoryUsage().heapUsed - before) / THREADS;
-process.stdout.write(
-  `idle thread (in-memory checkpoints, one tool call each): ${(perThread / 1024).toFixed(1)} KiB heap${global.gc ? '' : ' (run node --expose-gc for a steadier figure)'}\n`,
+const memory = new MemorySaver();
+report(
+  'MemorySaver',
+  await compare('memory', memory, async (thread) => memoryFootprint(memory, thread), sandbox),
 );
+
+if (!values['no-postgres']) {
+  const schema = `bench_runner_${process.pid}`;
+  const pool = new pg.Pool({ connectionString: values['database-url'], max: 2 });
+  const saver = PostgresSaver.fromConnString(values['database-url'], { schema });
+  try {
+    await pool.query(`CREATE SCHEMA ${schema}`);
+    await saver.setup();
+    report(
+      `PostgresSaver (${values['database-url'].replace(/\/\/[^@]*@/, '//')})`,
+      await compare('pg', saver, (thread) => postgresFootprint(pool, schema, thread), sandbox),
+    );
+  } finally {
+    await saver.end();
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await pool.end();
+  }
+}
+
+if (THREADS > 0) {
+  const bare = await idleThreads((saver) => bareAgent({ steps: 2, checkpointer: saver }));
+  const caravel = await idleThreads((saver, runId) =>
+    caravelAgent({ steps: 2, checkpointer: saver, sandbox, runId }),
+  );
+  process.stdout.write(
+    `idle threads (${THREADS}, one no_op + submit each, MemorySaver): bare ${bare.toFixed(1)} KiB, ` +
+      `caravel ${caravel.toFixed(1)} KiB heap per thread` +
+      `${global.gc ? '' : ' (run node --expose-gc for a steadier figure)'}\n`,
+  );
+}
+process.stdout.write(`load average at the end ${loadavg()[0].toFixed(2)}\n`);
 await rm(workdir, { recursive: true, force: true });
