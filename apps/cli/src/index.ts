@@ -15,3 +15,4 @@ export {
 } from './commands/replay.command.js';
 export { attachThread, type AttachOptions } from './commands/attach.command.js';
 export { branchDiff, localRepository, type LocalRepository } from './commands/local-repository.js';
+export { runCli, type CliIo, type CliOutcome } from './commands/cli.js';

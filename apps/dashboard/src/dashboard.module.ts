@@ -7,12 +7,14 @@ import {
 } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
+import { DeadLettersController } from './controllers/dead-letters.controller.js';
 import { ProfilesController } from './controllers/profiles.controller.js';
 import { ThreadActionsController } from './controllers/thread-actions.controller.js';
 import { ThreadsController } from './controllers/threads.controller.js';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from './dashboard.settings.js';
 import { ActionTokenGuard } from './http/action-token.guard.js';
 import { RunEventsHandler } from './handlers/run-events.handler.js';
+import { DeadLettersService } from './services/dead-letters.service.js';
 import { ProfilesService } from './services/profiles.service.js';
 import { RunEventIndexService } from './services/run-event-index.service.js';
 import { ThreadActionsService } from './services/thread-actions.service.js';
@@ -31,6 +33,7 @@ export class DashboardModule {
         ThreadsController,
         ThreadActionsController,
         ProfilesController,
+        DeadLettersController,
         RunEventsHandler,
       ],
       providers: [
@@ -40,6 +43,7 @@ export class DashboardModule {
         ThreadQueryService,
         ThreadActionsService,
         ProfilesService,
+        DeadLettersService,
         repositoryProvider(ThreadRepository),
         repositoryProvider(RunRepository),
         repositoryProvider(RunEventRepository),

@@ -1,5 +1,6 @@
 import { AppError } from '@caravel/errors';
 import { createInterface } from 'node:readline';
+import { authHeaders, dashboardBase, dashboardFetch, failureText } from './dashboard-client.js';
 
 /** Options of `caravel attach`. */
 export interface AttachOptions {
@@ -85,20 +86,6 @@ export function parseLine(
   return { kind: 'message', text };
 }
 
-/** What a refusal says, and for a 401 what to do about the token. */
-export async function failureText(response: Response, token: string | undefined): Promise<string> {
-  const body = (await response.json().catch(() => null)) as {
-    message?: unknown;
-    error?: { message?: unknown };
-  } | null;
-  const said = body?.error?.message ?? body?.message;
-  const text = typeof said === 'string' ? said : `HTTP ${response.status}`;
-  if (response.status !== 401) return text;
-  return token
-    ? `${text}; the dashboard refused this token: give it the dashboard's own DASHBOARD_TOKEN (DASHBOARD_TOKEN=… or --token)`
-    : `${text}; the dashboard wants its token: set DASHBOARD_TOKEN, or pass --token`;
-}
-
 /**
  * `caravel attach <thread>`: follows the thread live (each step as the dashboard indexes it, a
  * person's steps marked with their name) and lets the person take part: a typed line is a message
@@ -106,19 +93,9 @@ export async function failureText(response: Response, token: string | undefined)
  * the thread's history and trajectory under the person's identity.
  */
 export async function attachThread(options: AttachOptions): Promise<void> {
-  const base = options.url.replace(/\/+$/, '');
-  const auth: Record<string, string> = options.token
-    ? { authorization: `Bearer ${options.token}` }
-    : {};
-  const thread = await fetch(`${base}/api/threads/${options.threadId}`, { headers: auth }).catch(
-    (error: unknown) => {
-      const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-      throw new AppError(
-        'DEPENDENCY_UNAVAILABLE',
-        `no dashboard answers at ${base} (${String(reason)}): is Caravel running? (caravel start, or --url)`,
-      );
-    },
-  );
+  const base = dashboardBase(options);
+  const auth = authHeaders(options);
+  const thread = await dashboardFetch(options, `/api/threads/${options.threadId}`);
   if (!thread.ok) {
     const text = await failureText(thread, options.token);
     throw new AppError(

@@ -4,6 +4,7 @@ import { commandUsage, type CommandName } from './cli-usage.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 const text = { type: 'string' } as const;
+const flag = { type: 'boolean' } as const;
 const store = { 'data-dir': text, 'database-url': text } as const;
 
 /** The options each command takes (every command also takes -h/--help). */
@@ -13,6 +14,7 @@ export const COMMAND_OPTIONS = {
   trajectory: { run: text, out: text, ...store },
   replay: { repo: text, base: text, sandbox: text, ...store },
   attach: { url: text, as: text, token: text },
+  'dead-letters': { consumer: text, since: text, until: text, all: flag, url: text, token: text },
   'fake-model': { port: text, script: text },
   help: {},
 } as const satisfies Record<Exclude<CommandName, 'swegen'>, Options>;
@@ -34,7 +36,10 @@ export class UsageError extends Error {
   }
 }
 
-/** One command's parsed arguments: string option values, positionals, whether help was asked. */
+/**
+ * One command's parsed arguments: option values (a flag given is `'true'`), positionals, whether
+ * help was asked.
+ */
 export interface ParsedCommand {
   readonly positionals: string[];
   readonly values: Readonly<Record<string, string | undefined>>;
@@ -84,6 +89,7 @@ export function parseCommand(
     const values: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(parsed.values)) {
       if (typeof value === 'string') values[name] = value;
+      else if (value === true && name !== 'help') values[name] = 'true';
     }
     return { positionals: parsed.positionals, values, help: parsed.values['help'] === true };
   } catch (error) {

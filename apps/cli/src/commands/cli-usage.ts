@@ -30,6 +30,11 @@ export const COMMAND_USAGE = {
     --url URL                the dashboard (default http://127.0.0.1:3000)
     --as NAME                who you are in the thread (default $USER)
     --token T                the dashboard's token (default DASHBOARD_TOKEN)`,
+  'dead-letters': `  dead-letters [list]        the messages the platform gave up on (dead letters), oldest first
+  dead-letters replay [ID…]  hand them back to the consumers that gave up on them, once fixed
+    --consumer C             only this durable consumer's; --since T, --until T (ISO 8601)
+    --all                    replay every dead letter (replay needs IDs, a filter or --all)
+    --url URL, --token T     the dashboard (default http://127.0.0.1:3000, DASHBOARD_TOKEN)`,
   'fake-model': `  fake-model                 a loopback OpenAI-compatible model server that answers from a
                              script, to try Caravel end to end without a key
     --port N                 (default 8089); --script FILE (a model script, as scripted:

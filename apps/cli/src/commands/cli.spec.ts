@@ -55,3 +55,36 @@ describe('caravel command line', () => {
     );
   });
 });
+
+describe('caravel dead-letters: bad input, and no dashboard', () => {
+  it('refuses a replay that names nothing to replay, saying how to name it', async () => {
+    const cli = io();
+    expect(await runCli(['dead-letters', 'replay'], {}, cli)).toBe(2);
+    expect(cli.errors.join('')).toMatch(
+      /^caravel dead-letters: replay needs dead-letter IDs .*--consumer, --since\/--until, or --all\n\nUsage: caravel dead-letters/,
+    );
+  });
+
+  it('refuses a time it cannot read and a subcommand it does not know', async () => {
+    const time = io();
+    expect(await runCli(['dead-letters', 'list', '--since', 'yesterday-ish'], {}, time)).toBe(2);
+    expect(time.errors.join('')).toMatch(/--since must be a time \(ISO 8601.*not 'yesterday-ish'/);
+    const sub = io();
+    expect(await runCli(['dead-letters', 'purge'], {}, sub)).toBe(2);
+    expect(sub.errors.join('')).toMatch(/unknown dead-letters command 'purge' \(list or replay\)/);
+    const all = io();
+    expect(await runCli(['dead-letters', 'list', '--all'], {}, all)).toBe(2);
+    expect(all.errors.join('')).toMatch(/--all is for replay/);
+  });
+
+  it('says when no dashboard answers, naming the URL, without a stack', async () => {
+    const cli = io();
+    // Port 9 (discard) on loopback: nothing listens there.
+    const url = 'http://127.0.0.1:9';
+    expect(await runCli(['dead-letters', '--url', url], {}, cli)).toBe(1);
+    expect(cli.errors.join('')).toMatch(
+      /^caravel dead-letters: no dashboard answers at http:\/\/127\.0\.0\.1:9 .*is Caravel running\?/,
+    );
+    expect(cli.errors.join('')).not.toMatch(/\n\s+at /);
+  });
+});

@@ -162,6 +162,55 @@ const attach: Handler = async ({ positionals, values }, env, io) => {
   return 0;
 };
 
+/** A time option as ISO 8601, or a UsageError naming it. */
+function timeOption(command: CommandName, name: string, value: string | undefined) {
+  if (value === undefined) return undefined;
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime()))
+    throw new UsageError(
+      command,
+      `--${name} must be a time (ISO 8601, e.g. 2026-12-01T10:00Z), not '${value}'`,
+    );
+  return time.toISOString();
+}
+
+const deadLetters: Handler = async ({ positionals, values }, env, io) => {
+  const [sub = 'list', ...ids] = positionals;
+  if (sub !== 'list' && sub !== 'replay')
+    throw new UsageError('dead-letters', `unknown dead-letters command '${sub}' (list or replay)`);
+  if (sub === 'list' && ids.length > 0)
+    throw new UsageError('dead-letters', `list takes no IDs, got '${ids.join(' ')}'`);
+  const all = values['all'] === 'true';
+  if (sub === 'list' && all) throw new UsageError('dead-letters', '--all is for replay');
+  const filter = {
+    ...(ids.length > 0 ? { ids } : {}),
+    ...optional({
+      consumer: values['consumer'],
+      since: timeOption('dead-letters', 'since', values['since']),
+      until: timeOption('dead-letters', 'until', values['until']),
+    }),
+  };
+  if (sub === 'replay' && !all && Object.keys(filter).length === 0)
+    throw new UsageError(
+      'dead-letters',
+      'replay needs dead-letter IDs (caravel dead-letters list shows them), --consumer, --since/--until, or --all',
+    );
+  const token = values['token'] ?? env['DASHBOARD_TOKEN'] ?? env['CARAVEL_DASHBOARD_TOKEN'];
+  const target = {
+    url: values['url'] ?? `http://127.0.0.1:${env['PORT'] ?? '3000'}`,
+    ...(token ? { token } : {}),
+  };
+  const command = await import('./dead-letters.command.js');
+  const lines =
+    sub === 'list'
+      ? command.describeDeadLetters(await command.listDeadLetters(target, filter))
+      : command.describeReplays(
+          await command.replayDeadLetters(target, { ...filter, ...(all ? { all } : {}) }),
+        );
+  io.out(`${lines.join('\n')}\n`);
+  return 0;
+};
+
 const fakeModel: Handler = async ({ positionals, values }, _env, io) => {
   noArguments('fake-model', { positionals, values, help: false });
   const port = portOption('fake-model', values['port']) ?? 8089;
@@ -196,6 +245,7 @@ const HANDLERS: Record<Exclude<CommandName, 'swegen'>, Handler> = {
   trajectory,
   replay,
   attach,
+  'dead-letters': deadLetters,
   'fake-model': fakeModel,
   help,
 };
