@@ -5,6 +5,8 @@ import {
   replayActions,
   replayStartOf,
   replayTools,
+  type PatchComparison,
+  type PatchDifference,
   type ReplayStepOutcome,
   type Traj,
 } from '@caravel/agent';
@@ -45,8 +47,12 @@ export interface ReplayCommandOptions extends EventStoreOptions {
 
 /** What a replay found. */
 export interface ReplayReport {
+  /** SWE-agent's verdict: equal after CRLF → LF and stripping surrounding whitespace. */
   identical: boolean;
-  /** Empty when identical; a unified diff from the recorded submission to the replayed patch. */
+  /** The same bytes. */
+  byteIdentical: boolean;
+  difference: PatchDifference;
+  /** Empty when the bytes are equal; otherwise the kind of difference and what differs. */
   summary: string;
   recorded: string | null;
   patch: string | null;
@@ -131,6 +137,18 @@ function describe(outcome: ReplayStepOutcome): string {
   return `  step ${action.step}.${action.call} ${action.name}: ${outcome.ok ? 'ok' : 'error'}, observation ${mark}`;
 }
 
+function verdictLine(comparison: PatchComparison): string {
+  switch (comparison.difference) {
+    case 'none':
+      return 'the replayed patch is identical to the recorded submission';
+    case 'whitespace':
+      return `the replayed patch equals the recorded submission (normalised):\n${comparison.summary}`;
+    case 'index':
+    case 'content':
+      return `the replayed patch differs from the recorded submission:\n${comparison.summary}`;
+  }
+}
+
 /** The repository to start from: `--repo` (copied like `caravel run` does when needed) or the recorded one. */
 async function startingPoint(
   options: ReplayCommandOptions,
@@ -159,8 +177,8 @@ async function startingPoint(
 
 /**
  * `caravel replay`: re-executes a recorded run's tool calls in a fresh sandbox prepared at the
- * recorded starting point, then compares the final patch with the recorded submission byte for
- * byte.
+ * recorded starting point, then compares the final patch with the recorded submission as
+ * SWE-agent does (CRLF → LF, stripped), reporting byte equality apart.
  */
 export async function replayTrajectory(options: ReplayCommandOptions): Promise<ReplayReport> {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -204,15 +222,10 @@ export async function replayTrajectory(options: ReplayCommandOptions): Promise<R
       },
     );
     const recorded = traj.info.submission ?? null;
-    const { identical, summary } = comparePatches(recorded, result.patch);
-    write(
-      identical
-        ? 'the replayed patch is identical to the recorded submission'
-        : `the replayed patch differs from the recorded submission:\n${summary}`,
-    );
+    const comparison = comparePatches(recorded, result.patch);
+    write(verdictLine(comparison));
     return {
-      identical,
-      summary,
+      ...comparison,
       recorded,
       patch: result.patch,
       steps: result.outcomes,

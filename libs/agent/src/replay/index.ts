@@ -12,5 +12,10 @@ export {
   replayTools,
   type SandboxCommitScmOptions,
 } from './replay-tools.js';
-export { comparePatches, type PatchComparison } from './patch-compare.js';
+export {
+  comparePatches,
+  normalisePatch,
+  type PatchComparison,
+  type PatchDifference,
+} from './patch-compare.js';
 export { replayStartOf, type ReplayStart } from './replay-start.js';

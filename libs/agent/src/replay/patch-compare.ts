@@ -1,8 +1,25 @@
+/**
+ * What kind of difference two patches have, from the mildest: `none` (same bytes), `whitespace`
+ * (equal once line endings and surrounding whitespace are normalised), `index` (same file
+ * contents, different `index` lines: blob hashes, their abbreviation or the mode), `content`.
+ */
+export type PatchDifference = 'none' | 'whitespace' | 'index' | 'content';
+
 /** The verdict on a replayed patch. */
 export interface PatchComparison {
-  /** True only when both patches are the same bytes (no submission on both sides counts as equal). */
+  /**
+   * SWE-agent's verdict: equal after CRLF → LF and stripping leading and trailing whitespace
+   * (no submission on both sides counts as equal). `index` lines count.
+   */
   identical: boolean;
-  /** Empty when identical; otherwise a unified diff from the recorded to the replayed patch. */
+  /** True only when both patches are the same bytes. */
+  byteIdentical: boolean;
+  difference: PatchDifference;
+  /**
+   * Empty when the bytes are equal; otherwise which kind of difference it is, then (for
+   * `index`) the differing `index` lines or (for `content`) a unified diff from the recorded to
+   * the replayed patch, `index` lines left out.
+   */
   summary: string;
 }
 
@@ -85,26 +102,95 @@ function firstDifference(before: readonly string[], after: readonly string[]): s
   ].join('\n');
 }
 
+/** SWE-agent's normalisation for comparing submissions: CRLF → LF, then strip. */
+export function normalisePatch(patch: string | null): string {
+  return (patch ?? '').replace(/\r\n/g, '\n').trim();
+}
+
+/** A git `index <old>..<new>[ <mode>]` header line. */
+const INDEX_LINE = /^index [0-9a-f]+\.\.[0-9a-f]+( [0-7]{6})?$/;
+
+function withoutIndexLines(lines: readonly string[]): string[] {
+  return lines.filter((line) => !INDEX_LINE.test(line));
+}
+
+function byteHeader(before: string, after: string): string[] {
+  return [
+    `--- recorded submission (${Buffer.byteLength(before)} bytes)`,
+    `+++ replayed patch (${Buffer.byteLength(after)} bytes)`,
+  ];
+}
+
+/** Whether two `index` lines name the same blobs and mode, however abbreviated. */
+function sameBlobs(recorded: string, replayed: string): boolean {
+  const parts = (line: string) => line.slice('index '.length).split(/\.\.| /);
+  const [was, now] = [parts(recorded), parts(replayed)];
+  return (
+    was.length === now.length &&
+    was.every((part, i) => {
+      const other = now[i] ?? '';
+      return part.startsWith(other) || other.startsWith(part);
+    })
+  );
+}
+
+/** Why two patches with equal file contents differ: their `index` lines, side by side. */
+function indexSummary(before: readonly string[], after: readonly string[]): string[] {
+  const recorded = before.filter((line) => INDEX_LINE.test(line));
+  const replayed = after.filter((line) => INDEX_LINE.test(line));
+  const lines: string[] = [];
+  let abbreviationOnly = recorded.length === replayed.length;
+  for (let i = 0; i < Math.max(recorded.length, replayed.length); i += 1) {
+    const [was, now] = [recorded[i] ?? '(none)', replayed[i] ?? '(none)'];
+    if (was === now) continue;
+    lines.push(`- ${was}`, `+ ${now}`);
+    abbreviationOnly &&= sameBlobs(was, now);
+  }
+  const why = abbreviationOnly
+    ? 'the same blobs, abbreviated to different lengths'
+    : 'different blob hashes or modes';
+  return [`the file contents are equal; the index lines differ (${why}):`, ...lines];
+}
+
 /**
- * Compares a replayed patch with the recorded submission, byte for byte, and summarises any
- * difference as a unified diff of the two patches (recorded → replayed).
+ * Compares a replayed patch with the recorded submission as SWE-agent does (CRLF → LF and
+ * strip both, then compare), and reports byte equality separately. `index` lines are compared
+ * only when everything else is equal, so a content difference is summarised without them.
  */
 export function comparePatches(recorded: string | null, replayed: string | null): PatchComparison {
   const before = recorded ?? '';
   const after = replayed ?? '';
-  if (before === after) return { identical: true, summary: '' };
-  const header = [
-    `--- recorded submission (${Buffer.byteLength(before)} bytes)`,
-    `+++ replayed patch (${Buffer.byteLength(after)} bytes)`,
-  ];
-  const beforeLines = before.split('\n');
-  const afterLines = after.split('\n');
-  if (beforeLines.length > MAX_DIFF_LINES || afterLines.length > MAX_DIFF_LINES) {
+  if (before === after) {
+    return { identical: true, byteIdentical: true, difference: 'none', summary: '' };
+  }
+  const header = byteHeader(before, after);
+  const beforeLines = normalisePatch(before).split('\n');
+  const afterLines = normalisePatch(after).split('\n');
+  if (normalisePatch(before) === normalisePatch(after)) {
+    const note =
+      'equal once CRLF becomes LF and surrounding whitespace is stripped; the bytes differ';
     return {
-      identical: false,
-      summary: [...header, firstDifference(beforeLines, afterLines)].join('\n'),
+      identical: true,
+      byteIdentical: false,
+      difference: 'whitespace',
+      summary: [...header, note].join('\n'),
     };
   }
-  const body = hunks(editScript(beforeLines, afterLines));
-  return { identical: false, summary: [...header, ...body].join('\n') };
+  const contentBefore = withoutIndexLines(beforeLines);
+  const contentAfter = withoutIndexLines(afterLines);
+  if (contentBefore.join('\n') === contentAfter.join('\n')) {
+    const summary = [...header, ...indexSummary(beforeLines, afterLines)].join('\n');
+    return { identical: false, byteIdentical: false, difference: 'index', summary };
+  }
+  const kind = 'the patches change different content (normalised, index lines left out):';
+  const tooLong = contentBefore.length > MAX_DIFF_LINES || contentAfter.length > MAX_DIFF_LINES;
+  const body = tooLong
+    ? [firstDifference(contentBefore, contentAfter)]
+    : hunks(editScript(contentBefore, contentAfter));
+  return {
+    identical: false,
+    byteIdentical: false,
+    difference: 'content',
+    summary: [...header, kind, ...body].join('\n'),
+  };
 }

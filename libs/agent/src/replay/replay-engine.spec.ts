@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DirectoryToolSandbox } from '@caravel/tools/testing';
-import { comparePatches } from './patch-compare.js';
 import { replayActions } from './replay-engine.js';
 import type { RecordedAction } from './replay-source.js';
 import { replayTools } from './replay-tools.js';
@@ -133,36 +132,5 @@ describe('replayActions', () => {
     expect(result.outcomes[1]?.ok).toBe(true);
     expect(result.outcomes[1]?.observation).toContain(SCM.pullRequestUrl);
     expect(git('rev-parse', 'HEAD').trim()).not.toBe(start);
-  });
-});
-
-describe('comparePatches', () => {
-  it('accepts the same bytes and two empty submissions', () => {
-    expect(comparePatches('a\nb\n', 'a\nb\n')).toEqual({ identical: true, summary: '' });
-    expect(comparePatches(null, '')).toEqual({ identical: true, summary: '' });
-  });
-
-  it('summarises a difference as a unified diff of the two patches', () => {
-    const recorded = ['l1', 'l2', 'l3', '-old', '+new', 'l6', 'l7', 'l8', ''].join('\n');
-    const replayed = recorded.replace('+new', '+newer');
-    const { identical, summary } = comparePatches(recorded, replayed);
-    expect(identical).toBe(false);
-    expect(summary.split('\n')).toEqual([
-      `--- recorded submission (${recorded.length} bytes)`,
-      `+++ replayed patch (${replayed.length} bytes)`,
-      '@@ -3,5 +3,5 @@',
-      ' l3',
-      ' -old',
-      '-+new',
-      '++newer',
-      ' l6',
-      ' l7',
-    ]);
-  });
-
-  it('shows a missing final newline', () => {
-    const { identical, summary } = comparePatches('a\n', 'a');
-    expect(identical).toBe(false);
-    expect(summary).toContain('@@ -1,2 +1,1 @@');
   });
 });
