@@ -8,6 +8,7 @@ import {
   UserProfileRepository,
   UserTokenRepository,
 } from '@caravel/db';
+import { IntegrationAdapters } from '@caravel/integrations';
 import type { Bus } from '@caravel/messaging';
 import { BUS, RUNTIME, repositoryProvider, type PlatformRuntime } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -18,7 +19,10 @@ import { SandboxLossNotice } from './agent/sandbox-loss.notice.js';
 import { AGENT_SETTINGS, type AgentSettings } from './agent-runner.settings.js';
 import { AgentChatHandler } from './handlers/agent-chat.handler.js';
 import { StartRunHandler } from './handlers/start-run.handler.js';
-import { RunIntegrationsService } from './integrations/run-integrations.service.js';
+import {
+  RunIntegrationsService,
+  runnerIntegrations,
+} from './integrations/run-integrations.service.js';
 import { ThreadSandboxService } from './sandbox/thread-sandbox.service.js';
 import { AttemptsService } from './services/attempts.service.js';
 import { ChatAgentService } from './services/chat-agent.service.js';
@@ -60,6 +64,11 @@ export class AgentRunnerModule {
         repositoryProvider(RunNoticeRepository),
         repositoryProvider(RunRepository),
         SandboxLossNotice,
+        {
+          provide: IntegrationAdapters,
+          inject: [UserTokenRepository],
+          useFactory: (userTokens: UserTokenRepository) => runnerIntegrations(settings, userTokens),
+        },
         RunIntegrationsService,
       ],
     };

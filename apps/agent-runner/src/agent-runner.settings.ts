@@ -3,6 +3,7 @@ import { documented } from '@caravel/config';
 import {
   channelSettingsSchema,
   githubAppSettingsSchema,
+  githubTokenSettingsSchema,
   webSettingsSchema,
 } from '@caravel/integrations';
 import { z } from 'zod';
@@ -92,6 +93,7 @@ export const agentSettingsSchema = z.object({
     },
   ),
   ...githubAppSettingsSchema.shape,
+  ...githubTokenSettingsSchema.shape,
   ...channelSettingsSchema.shape,
   ...webSettingsSchema.shape,
 });

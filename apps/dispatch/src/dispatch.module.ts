@@ -22,7 +22,7 @@ import { TriggerReceivedHandler } from './handlers/trigger-received.handler.js';
 import { WakeupHandler } from './handlers/wakeup.handler.js';
 import { REPLY_PORT } from './replies/reply.port.js';
 import { RunNotifierService } from './replies/run-notifier.service.js';
-import { SourceReplyPort, replyAdapters } from './replies/source-reply.port.js';
+import { sourceReplyPort } from './replies/source-reply.port.js';
 import { AdmissionService } from './services/admission.service.js';
 import { DispatchSweepService } from './services/dispatch-sweep.service.js';
 import { DispatchService } from './services/dispatch.service.js';
@@ -33,7 +33,7 @@ import { WakeupService } from './services/wakeup.service.js';
 
 function replyPort(settings: DispatchSettings) {
   const log = new Logger('DispatchReplies');
-  return new SourceReplyPort(replyAdapters(settings), { warn: (m) => log.warn(m) });
+  return sourceReplyPort(settings, { warn: (m) => log.warn(m) });
 }
 
 const defaults = dispatchServiceSettingsSchema.parse({});

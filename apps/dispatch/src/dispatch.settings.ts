@@ -1,10 +1,12 @@
 import { documented } from '@caravel/config';
-import { channelSettingsSchema, githubAppSettingsSchema } from '@caravel/integrations';
+import {
+  channelSettingsSchema,
+  githubAppSettingsSchema,
+  githubTokenSettingsSchema,
+} from '@caravel/integrations';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-const secret = (description: string) =>
-  documented(z.string().min(1).optional(), { description, secret: true });
 
 /** Concurrency limits, the reconcile sweep and its limits. */
 export const dispatchSettingsSchema = z.object({
@@ -29,7 +31,8 @@ export const dispatchSettingsSchema = z.object({
 
 /**
  * Where dispatch's own replies (failures, queue positions) go. The same keys configure the
- * runner's channels; a source without credentials is skipped with one warning.
+ * runner's channels: GitHub replies go out as the GitHub App (`GITHUB_TOKEN` is a development
+ * fallback for when no App is set); a source without credentials is skipped with one warning.
  */
 export const replySettingsSchema = channelSettingsSchema
   .pick({
@@ -44,8 +47,9 @@ export const replySettingsSchema = channelSettingsSchema
     CONFLUENCE_API_TOKEN: true,
   })
   .extend({
-    GITHUB_TOKEN: secret('GitHub token dispatch comments with (failure replies, queue positions)'),
-    GITHUB_API_URL: githubAppSettingsSchema.shape.GITHUB_API_URL,
+    // No GITHUB_HOST: dispatch only comments, it decides nothing about where repositories live.
+    ...githubAppSettingsSchema.omit({ GITHUB_HOST: true }).shape,
+    ...githubTokenSettingsSchema.shape,
   });
 
 /** Everything dispatch reads beyond the common service keys (embedded host too). */

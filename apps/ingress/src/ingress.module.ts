@@ -1,4 +1,5 @@
 import { ConnectTenantRepository, DeliveryRepository, ThreadRepository } from '@caravel/db';
+import { IntegrationAdapters, integrationsConfigOf } from '@caravel/integrations';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConnectController } from './handlers/connect.controller.js';
@@ -27,6 +28,13 @@ import { TriggerIntakeService } from './services/trigger-intake.service.js';
   providers: [
     { provide: INGRESS_SETTINGS, useValue: ingressSettingsSchema.parse({}) },
     { provide: CLOCK, useValue: systemClock },
+    {
+      // Built from whichever settings are registered (register()'s replace the defaults).
+      provide: IntegrationAdapters,
+      inject: [INGRESS_SETTINGS],
+      useFactory: (settings: IngressSettings) =>
+        new IntegrationAdapters(integrationsConfigOf(settings)),
+    },
     RawBodyInstaller,
     SourceWebhooksService,
     TriggerIntakeService,

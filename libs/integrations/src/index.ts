@@ -35,7 +35,6 @@ export {
   type PostedComment,
   type PullRequestHost,
 } from './github/github-code-host.js';
-export { staticGitHubTokens } from './github/github-tokens.js';
 export { GitHubOrgMembership } from './github/github-org-membership.js';
 
 // Slack (the run's thread: replies, reactions, reading; new threads).
@@ -86,30 +85,44 @@ export {
 export {
   JIRA_SERVICE_ACCOUNT_SETTINGS,
   jiraConfigured,
-  jiraServiceAccount,
   type JiraServiceAccountSettings,
 } from './atlassian/jira-service-account.js';
 export { adfToMarkdown, markdownToAdf, type AdfNode } from './markup/adf.js';
 export { markdownToStorage, storageToMarkdown } from './markup/storage-format.js';
 
-// The runner's reply channel: answers where the thread came from, once per run and text.
+// A reply channel (built by IntegrationAdapters): answers where the thread came from, once per
+// run and text.
+export { SourceReplyChannel, type ThreadSource } from './reply/source-reply-channel.js';
+
+// The one way to build an adapter: typed configuration slices in, reply channels, code hosts,
+// trackers and Slack threads out, with one GitHub credential model (person, App, dev token).
 export {
-  replyTargetFor,
-  SourceReplyChannel,
-  type ConfluenceReplier,
-  type ReplyAdapters,
-  type ReplyTarget,
-  type ThreadSource,
-} from './reply/source-reply-channel.js';
-export { ChannelClients, type ChannelCredentials } from './reply/channel-clients.js';
+  IntegrationAdapters,
+  type ExternalSystem,
+  type IntegrationAdaptersOptions,
+  type ReplyChannelOptions,
+} from './adapters/integration-adapters.js';
+export {
+  githubConfigOf,
+  integrationsConfigOf,
+  type ConfluenceConfig,
+  type GitHubConfig,
+  type IntegrationEnvironment,
+  type IntegrationsConfig,
+  type JiraConfig,
+  type LinearConfig,
+  type SlackConfig,
+} from './adapters/integrations.config.js';
 
 // Settings shared by the runner, the broker and the embedded host; which repositories are GitHub's.
 export {
   channelSettingsSchema,
   githubAppSettingsSchema,
+  githubTokenSettingsSchema,
   webSettingsSchema,
   type ChannelSettings,
   type GitHubAppSettings,
+  type GitHubTokenSettings,
   type WebSettings,
 } from './settings/integration.settings.js';
 export { GitHubHosting, type HostedRepositoryRef } from './github/github-hosting.js';

@@ -1,14 +1,16 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
 import type { UserTokenRepository } from '@caravel/db';
 import type { Bus } from '@caravel/messaging';
+import { parseKeyring, TokenCipher } from '@caravel/integrations';
 import { FakeConfluence, FakeGitHub, FakeSlack } from '@caravel/testing';
+import { strictMock } from '@caravel/testing/doubles';
 import { agentSettingsSchema } from '../agent-runner.settings.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { GitScm } from '../scm/git.scm.js';
 import { GitHubScm } from '../scm/github.scm.js';
 import { scmForRun } from '../scm/run-scm.js';
-import { RunIntegrationsService } from './run-integrations.service.js';
+import { RunIntegrationsService, runnerIntegrations } from './run-integrations.service.js';
 
 type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
 
@@ -17,9 +19,9 @@ const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 /** Nothing of the workspace is touched by the pull-request half of an SCM. */
 const workspace = Object.freeze({}) as ThreadWorkspace;
 /** No keyring is configured, so the vault (and this repository) is never used. */
-const noUserTokens = Object.freeze({}) as UserTokenRepository;
+const noUserTokens = strictMock<UserTokenRepository>({}, 'userTokens');
 /** Nothing here schedules a wakeup, so the bus is never asked. */
-const noBus = Object.freeze({}) as Bus;
+const noBus = strictMock<Bus>({}, 'bus');
 
 const run = (overrides: Partial<StartRun>): StartRun => ({
   ...StartRunV1.fixture().data,
@@ -39,18 +41,19 @@ describe('RunIntegrationsService', () => {
 
   afterEach(() => github.close());
 
+  /** The service as the runner's module builds it, from the environment its settings parse. */
+  const serviceOf = (env: Record<string, string>): RunIntegrationsService => {
+    const settings = agentSettingsSchema.parse(env);
+    return new RunIntegrationsService(settings, runnerIntegrations(settings, noUserTokens), noBus);
+  };
   const service = (env: Record<string, string> = {}): RunIntegrationsService =>
-    new RunIntegrationsService(
-      agentSettingsSchema.parse({
-        GITHUB_APP_ID: '42',
-        GITHUB_APP_PRIVATE_KEY: PEM.replace(/\n/g, '\\n'),
-        GITHUB_API_URL: github.origin,
-        GITHUB_HOST: github.origin,
-        ...env,
-      }),
-      noUserTokens,
-      noBus,
-    );
+    serviceOf({
+      GITHUB_APP_ID: '42',
+      GITHUB_APP_PRIVATE_KEY: PEM.replace(/\n/g, '\\n'),
+      GITHUB_API_URL: github.origin,
+      GITHUB_HOST: github.origin,
+      ...env,
+    });
 
   it('answers a GitHub thread on its issue, once per run and text, with an installation token', async () => {
     const channel = service().replyChannel(run({}));
@@ -61,6 +64,69 @@ describe('RunIntegrationsService', () => {
     const comments = github.state.issueComments.get('acme/widgets#7') ?? [];
     expect(comments.map((c) => c.body)).toEqual([expect.stringContaining('Opened a draft PR.')]);
     expect(github.minted.length).toBeGreaterThan(0);
+  });
+
+  it('acts on GitHub as the person who asked when the vault holds their token, else as the App', async () => {
+    github.addUserToken('gho_octo', 'octocat');
+    const keyring = `k1:${randomBytes(32).toString('base64')}`;
+    const sealed = new TokenCipher(parseKeyring(keyring)).encrypt(
+      'gho_octo',
+      'github|octocat|access',
+    );
+    const userTokens = strictMock<UserTokenRepository>(
+      {
+        find: (provider, subject, kind) =>
+          Promise.resolve(
+            subject === 'octocat'
+              ? {
+                  id: 't1',
+                  provider,
+                  subject,
+                  kind,
+                  ...sealed,
+                  expiresAt: null,
+                  updatedAt: new Date(),
+                }
+              : null,
+          ),
+      },
+      'userTokens',
+    );
+    const settings = agentSettingsSchema.parse({
+      GITHUB_APP_ID: '42',
+      GITHUB_APP_PRIVATE_KEY: PEM.replace(/\n/g, '\\n'),
+      GITHUB_API_URL: github.origin,
+      GITHUB_HOST: github.origin,
+      CARAVEL_TOKEN_KEYS: keyring,
+    });
+    const withVault = new RunIntegrationsService(
+      settings,
+      runnerIntegrations(settings, userTokens),
+      noBus,
+    );
+
+    await withVault.replyChannel(run({})).reply('Mine.');
+    await withVault
+      .replyChannel(run({ requestedBy: { externalId: 'stranger' } }))
+      .reply('The App.');
+
+    const comments = github.state.issueComments.get('acme/widgets#7') ?? [];
+    expect(comments.map((c) => c.user.login)).toEqual(['octocat', 'caravel[bot]']);
+  });
+
+  it('comments with GITHUB_TOKEN when no App is set (development), and still opens no pull request', async () => {
+    github.addUserToken('ghp_dev', 'developer');
+    const dev = serviceOf({
+      GITHUB_API_URL: github.origin,
+      GITHUB_HOST: github.origin,
+      GITHUB_TOKEN: 'ghp_dev',
+    });
+
+    await dev.replyChannel(run({})).reply('From a laptop.');
+
+    const comments = github.state.issueComments.get('acme/widgets#7') ?? [];
+    expect(comments.map((c) => c.user.login)).toEqual(['developer']);
+    expect(dev.pullRequestHost(run({}))).toBeNull();
   });
 
   it('opens draft pull requests on GitHub for a repository on the configured GitHub', async () => {
@@ -87,11 +153,7 @@ describe('RunIntegrationsService', () => {
   });
 
   it('without the App, logs GitHub replies and pushes a plain branch instead of failing', async () => {
-    const bare = new RunIntegrationsService(
-      agentSettingsSchema.parse({ GITHUB_API_URL: github.origin, GITHUB_HOST: github.origin }),
-      noUserTokens,
-      noBus,
-    );
+    const bare = serviceOf({ GITHUB_API_URL: github.origin, GITHUB_HOST: github.origin });
 
     await expect(bare.replyChannel(run({})).reply('hello')).resolves.toHaveProperty('messageId');
     expect(bare.pullRequestHost(run({}))).toBeNull();

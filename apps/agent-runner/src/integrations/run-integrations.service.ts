@@ -1,20 +1,16 @@
 import type { RepositoryRef, StartRunV1, EnvelopeOf } from '@caravel/contracts';
-import { UserTokenRepository } from '@caravel/db';
+import type { UserTokenRepository } from '@caravel/db';
 import { isAppError } from '@caravel/errors';
 import {
-  ChannelClients,
-  GitHubApi,
-  GitHubCodeHost,
-  GitHubCredentials,
-  GitHubHosting,
+  IntegrationAdapters,
+  integrationsConfigOf,
   parseKeyring,
-  SlackThread,
-  SourceReplyChannel,
   TokenCipher,
   UserTokenVault,
   webPorts,
-  type ReplyAdapters,
+  type GitHubCodeHost,
   type SlackAssistantStatus,
+  type SlackThread,
 } from '@caravel/integrations';
 import type { ChannelPorts, ReplyChannel, WikiPort } from '@caravel/tools';
 import type { Bus } from '@caravel/messaging';
@@ -27,46 +23,47 @@ import { loggingReplyChannel } from './logging-reply-channel.js';
 type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
 
 /**
- * The SaaS side of a run, from the runner's settings: where its replies go (the thread's source,
- * once per run and text), which channel tools it gets (Slack only for Slack threads, the wiki for
- * Confluence threads), Slack's assistant status, and the GitHub its pull requests are opened on
- * (for repositories on the configured GitHub; see `scm/run-scm.ts` for the choice of SCM).
- * A missing credential never stops a run: the integration answers with a coded error naming the
- * setting, and a thread whose source cannot be answered gets a logged warning instead.
+ * The runner's adapters: its settings as typed slices, and the token vault when a keyring is set
+ * (so GitHub acts as the person who asked when they connected their account).
+ */
+export function runnerIntegrations(
+  settings: AgentSettings,
+  userTokens: UserTokenRepository,
+): IntegrationAdapters {
+  const keys = settings.CARAVEL_TOKEN_KEYS;
+  const users = keys ? new UserTokenVault(userTokens, new TokenCipher(parseKeyring(keys))) : null;
+  return new IntegrationAdapters(integrationsConfigOf(settings), users ? { users } : {});
+}
+
+/**
+ * The SaaS side of a run, through the integrations' one factory: where its replies go (the
+ * thread's source, once per run and text), which channel tools it gets (Slack only for Slack
+ * threads, the wiki for Confluence threads), Slack's assistant status, and the GitHub its pull
+ * requests are opened on (for repositories on the configured GitHub; see `scm/run-scm.ts` for
+ * the choice of SCM). On GitHub the run acts as the person who asked when the vault holds their
+ * token, else as the App. A missing credential never stops a run: the integration answers with
+ * a coded error naming the setting, and a thread whose source cannot be answered gets a logged
+ * warning instead.
  */
 @Injectable()
 export class RunIntegrationsService {
   private readonly log = new Logger('RunIntegrations');
-  private readonly hosting: GitHubHosting;
-  private readonly credentials: GitHubCredentials;
-  private readonly channels: ChannelClients;
 
   constructor(
     @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
-    @Inject(UserTokenRepository) userTokens: UserTokenRepository,
+    @Inject(IntegrationAdapters) private readonly adapters: IntegrationAdapters,
     @Inject(BUS) private readonly bus: Pick<Bus, 'request'>,
-  ) {
-    const s = settings;
-    this.hosting = new GitHubHosting(s);
-    const users = s.CARAVEL_TOKEN_KEYS
-      ? new UserTokenVault(userTokens, new TokenCipher(parseKeyring(s.CARAVEL_TOKEN_KEYS)))
-      : undefined;
-    this.credentials = new GitHubCredentials({
-      ...(users ? { users } : {}),
-      ...(this.hosting.app ? { app: this.hosting.app } : {}),
-    });
-    this.channels = new ChannelClients(s);
-  }
+  ) {}
 
   /** Where the run's replies go: the thread's source, or the log when it has none to answer. */
   replyChannel(run: StartRun): ReplyChannel {
     const { source, replyTo } = run;
     if (!source || source === 'synthetic' || !replyTo) return loggingReplyChannel(run.threadId);
     try {
-      return new SourceReplyChannel(
+      return this.adapters.replyChannel(
         { source, replyTo, ...(run.repository ? { repository: run.repository } : {}) },
-        this.replyAdapters(run),
         run.runId,
+        { ...actingFor(run), unconfigured: 'fail-on-post' },
       );
     } catch (error) {
       if (!isAppError(error)) throw error;
@@ -80,16 +77,20 @@ export class RunIntegrationsService {
    * their site), trackers, review requests.
    */
   channelPorts(run: StartRun): ChannelPorts {
-    const s = this.settings;
+    const adapters = this.adapters;
     const slackThread = this.slackThreadOf(run);
     const wiki = this.wikiOf(run);
     const github = this.codeHost(run.repository, run);
     return {
-      ...webPorts(s),
+      ...webPorts(this.settings),
       wakeups: new DispatchWakeups(this.bus, run),
       ...(slackThread ? { slack: slackThread } : {}),
-      ...(s.LINEAR_API_KEY || run.source === 'linear' ? { linear: this.channels.linear } : {}),
-      ...(s.JIRA_BASE_URL || run.source === 'jira' ? { jira: this.channels.jira } : {}),
+      ...(adapters.configured('linear') || run.source === 'linear'
+        ? { linear: adapters.tracker('linear') }
+        : {}),
+      ...(adapters.configured('jira') || run.source === 'jira'
+        ? { jira: adapters.tracker('jira') }
+        : {}),
       ...(wiki ? { confluence: wiki } : {}),
       ...(github ? { reviews: github } : {}),
     };
@@ -101,7 +102,7 @@ export class RunIntegrationsService {
    */
   assistantStatus(run: StartRun): { assistantStatus?: SlackAssistantStatus } {
     const thread = this.slackRefOf(run);
-    return thread ? { assistantStatus: this.channels.slackStatus(thread) } : {};
+    return thread ? { assistantStatus: this.adapters.slackStatus(thread) } : {};
   }
 
   /**
@@ -113,25 +114,16 @@ export class RunIntegrationsService {
   }
 
   private codeHost(repository: RepositoryRef | undefined, run: StartRun): GitHubCodeHost | null {
-    if (!repository || !this.hosting.isOnHost(repository)) return null;
-    if (!this.hosting.hosts(repository)) {
+    if (!repository || !this.adapters.hosting.isOnHost(repository)) return null;
+    const host = this.adapters.codeHost(repository, actingFor(run).actingFor);
+    if (!host) {
       if (run.source === 'github') {
         this.log.warn(
           `thread ${run.threadId}: GITHUB_APP_ID/GITHUB_APP_PRIVATE_KEY unset, so no pull request can be opened on ${repository.owner}/${repository.name}`,
         );
       }
-      return null;
     }
-    return this.githubAdapter(run)(repository);
-  }
-
-  private githubAdapter(run: StartRun): (repository: RepositoryRef) => GitHubCodeHost {
-    const login = run.source === 'github' ? run.requestedBy.externalId : undefined;
-    const api = new GitHubApi({
-      baseUrl: this.hosting.apiUrl,
-      tokens: this.credentials.providerFor(login),
-    });
-    return (repository) => new GitHubCodeHost(api, repository);
+    return host;
   }
 
   private slackRefOf(run: StartRun): { channel: string; threadTs: string } | null {
@@ -143,20 +135,18 @@ export class RunIntegrationsService {
 
   private slackThreadOf(run: StartRun): SlackThread | null {
     const thread = this.slackRefOf(run);
-    return thread ? this.channels.slackThread(thread) : null;
+    return thread ? this.adapters.slackThread(thread) : null;
   }
 
   /** The Confluence site a Confluence thread came from (its tenant's base URL). */
   private wikiOf(run: StartRun): WikiPort | null {
     const site = run.replyTo?.['site'];
     if (run.source !== 'confluence' || site === undefined) return null;
-    return this.channels.confluence(String(site));
+    return this.adapters.wiki(String(site));
   }
+}
 
-  private replyAdapters(run: StartRun): ReplyAdapters {
-    return {
-      ...(this.hosting.app ? { github: this.githubAdapter(run) } : {}),
-      ...this.channels.replyAdapters(),
-    };
-  }
+/** The GitHub login of the person who asked, when the run came from GitHub. */
+function actingFor(run: StartRun): { actingFor?: string } {
+  return run.source === 'github' ? { actingFor: run.requestedBy.externalId } : {};
 }

@@ -1,5 +1,5 @@
 import { ConnectTenantRepository } from '@caravel/db';
-import { ConfluenceWiki, parseKeyring, TokenCipher } from '@caravel/integrations';
+import { IntegrationAdapters, parseKeyring, TokenCipher } from '@caravel/integrations';
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
@@ -52,6 +52,7 @@ export class ConfluenceConnectService {
     private readonly intake: TriggerIntakeService,
     @Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IntegrationAdapters) private readonly adapters: IntegrationAdapters,
   ) {
     this.keys = new ConnectKeys(settings.CONNECT_KEYS_URL);
     const ring = settings.CARAVEL_TOKEN_KEYS;
@@ -93,11 +94,7 @@ export class ConfluenceConnectService {
     const secret = cipher.decrypt(tenant.sealedSecret, secretContext(tenant.clientKey));
     verifyConnectJwt(token, secret, this.request(call, base), this.clock.now());
     const body = readUntrustedJson('confluence', call.rawBody);
-    const wiki = new ConfluenceWiki({
-      baseUrl: tenant.baseUrl,
-      email: this.settings.CONFLUENCE_EMAIL,
-      apiToken: this.settings.CONFLUENCE_API_TOKEN,
-    });
+    const wiki = this.adapters.wiki(tenant.baseUrl);
     // The comment Confluence returns is untrusted text as well: made storable as it comes in.
     const comment = storable('confluence', await wiki.getComment(commentIdOf(body.payload)));
     const decision = mapConfluenceComment(tenant, comment, {

@@ -1,4 +1,4 @@
-import { markdownToAdf } from '@caravel/integrations';
+import { IntegrationAdapters, integrationsConfigOf, markdownToAdf } from '@caravel/integrations';
 import { FakeJira, type FakeJiraIssue } from '@caravel/testing';
 import { mapJiraEvent, parseJiraRuleBody } from '../events/jira-event.mapper.js';
 import { ingressSettingsSchema, jiraSetupWarning } from '../ingress.settings.js';
@@ -11,10 +11,16 @@ describe('JiraReadBackService against the fake Jira on loopback', () => {
   let issue: FakeJiraIssue;
   let site: string;
 
-  const service = (settings: Record<string, string> = {}) =>
-    new JiraReadBackService(
-      ingressSettingsSchema.parse({ JIRA_BASE_URL: jira.origin, ...ACCOUNT, ...settings }),
+  /** The service as ingress's module builds it, from the environment its settings parse. */
+  const serviceOf = (env: Record<string, string>) => {
+    const settings = ingressSettingsSchema.parse(env);
+    return new JiraReadBackService(
+      settings,
+      new IntegrationAdapters(integrationsConfigOf(settings)),
     );
+  };
+  const service = (settings: Record<string, string> = {}) =>
+    serviceOf({ JIRA_BASE_URL: jira.origin, ...ACCOUNT, ...settings });
 
   const rule = (extra: Record<string, unknown> = {}) =>
     parseJiraRuleBody({
@@ -134,9 +140,7 @@ describe('JiraReadBackService against the fake Jira on loopback', () => {
   });
 
   it('fails closed without the service account, calling nothing', async () => {
-    const unconfigured = new JiraReadBackService(
-      ingressSettingsSchema.parse({ JIRA_BASE_URL: jira.origin, JIRA_EMAIL: 'svc@acme.test' }),
-    );
+    const unconfigured = serviceOf({ JIRA_BASE_URL: jira.origin, JIRA_EMAIL: 'svc@acme.test' });
     await expect(unconfigured.read(rule({ comment: { id: '1' } }))).rejects.toMatchObject({
       code: 'PRECONDITION_FAILED',
       message: expect.stringContaining('set JIRA_BASE_URL, JIRA_EMAIL and JIRA_API_TOKEN'),

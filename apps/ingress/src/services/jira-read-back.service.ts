@@ -1,7 +1,7 @@
 import {
+  IntegrationAdapters,
   JIRA_SERVICE_ACCOUNT_SETTINGS,
   jiraConfigured,
-  jiraServiceAccount,
   type JiraTracker,
 } from '@caravel/integrations';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
@@ -21,8 +21,11 @@ export class JiraReadBackService implements OnApplicationBootstrap {
   private readonly jira: JiraTracker;
   private ownAccount: Promise<string> | undefined;
 
-  constructor(@Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings) {
-    this.jira = jiraServiceAccount(settings);
+  constructor(
+    @Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings,
+    @Inject(IntegrationAdapters) adapters: IntegrationAdapters,
+  ) {
+    this.jira = adapters.tracker('jira');
   }
 
   onApplicationBootstrap(): void {

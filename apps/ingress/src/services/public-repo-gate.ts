@@ -1,4 +1,3 @@
-import { GitHubApi, GitHubApp, GitHubOrgMembership } from '@caravel/integrations';
 import type { GithubActorCheck } from '../events/webhook-decision.js';
 
 /** Whether `login` belongs to the organization `org` (asked for a repository the org owns). */
@@ -46,20 +45,4 @@ export class PublicRepoGate {
       ? null
       : `on public repository ${slug}, @${login} is not a member of ${repository.owner}`;
   }
-}
-
-/** The membership check through the GitHub App, or null when no App is configured. */
-export function orgMembershipFrom(settings: {
-  GITHUB_APP_ID?: string | undefined;
-  GITHUB_APP_PRIVATE_KEY?: string | undefined;
-  GITHUB_API_URL: string;
-}): OrgMembershipCheck | null {
-  if (!settings.GITHUB_APP_ID || !settings.GITHUB_APP_PRIVATE_KEY) return null;
-  const baseUrl = settings.GITHUB_API_URL.replace(/\/$/, '');
-  const app = new GitHubApp({
-    appId: settings.GITHUB_APP_ID,
-    privateKey: settings.GITHUB_APP_PRIVATE_KEY,
-    baseUrl,
-  });
-  return new GitHubOrgMembership(new GitHubApi({ baseUrl, tokens: (repo) => app.token(repo) }));
 }

@@ -8,6 +8,7 @@ import {
 } from '@caravel/contracts';
 import { DeliveryRepository, ThreadRepository, type NewDelivery } from '@caravel/db';
 import { AppError } from '@caravel/errors';
+import { IntegrationAdapters } from '@caravel/integrations';
 import { MessagePublisher } from '@caravel/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { z } from 'zod';
@@ -22,7 +23,7 @@ import type {
 import { GithubRepositoryPolicy } from '../events/github-repository-policy.js';
 import { payloadMalformed } from '../ingress.errors.js';
 import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
-import { orgMembershipFrom, PublicRepoGate } from './public-repo-gate.js';
+import { PublicRepoGate } from './public-repo-gate.js';
 import {
   parseRepositoryRoute,
   parseRepositorySlug,
@@ -65,9 +66,10 @@ export class TriggerIntakeService {
     private readonly threads: ThreadRepository,
     private readonly publisher: MessagePublisher,
     @Inject(INGRESS_SETTINGS) settings: IngressSettings,
+    @Inject(IntegrationAdapters) adapters: IntegrationAdapters,
   ) {
     this.trusted = new TrustedAuthors(settings.TRUSTED_AUTHORS);
-    this.gate = new PublicRepoGate(settings.PUBLIC_REPO_ORG_GATE, orgMembershipFrom(settings));
+    this.gate = new PublicRepoGate(settings.PUBLIC_REPO_ORG_GATE, adapters.orgMembership());
     this.routes = new RepositoryRoutes(
       settings.REPOSITORY_ROUTES.map(parseRepositoryRoute).filter(
         (route): route is RepositoryRoute => route !== undefined,

@@ -1,4 +1,5 @@
 import {
+  githubConfigOf,
   GitHubHosting,
   notConfigured,
   parseRepository,
@@ -25,7 +26,7 @@ export class GitHubGit {
   constructor(readonly hosting: GitHubHosting) {}
 
   static fromSettings(settings: GitHubAppSettings): GitHubGit {
-    return new GitHubGit(new GitHubHosting(settings));
+    return new GitHubGit(new GitHubHosting(githubConfigOf(settings)));
   }
 
   /** The `owner/name` of a remote URL on the configured GitHub, when the App can act on it. */

@@ -1,3 +1,4 @@
+import type { JiraConfig } from '../adapters/integrations.config.js';
 import type { ChannelSettings } from '../settings/integration.settings.js';
 import { AtlassianRest } from './atlassian-rest.js';
 import { JiraTracker } from './jira-tracker.js';
@@ -17,16 +18,17 @@ export function jiraConfigured(settings: JiraServiceAccountSettings): boolean {
 }
 
 /**
- * Jira Cloud at `JIRA_BASE_URL` as the service account. Built whatever the settings: without
- * them every call fails with `PRECONDITION_FAILED` naming {@link JIRA_SERVICE_ACCOUNT_SETTINGS}.
+ * Jira Cloud at the configured site as the service account. Built whatever the configuration:
+ * without it every call fails with `PRECONDITION_FAILED` naming
+ * {@link JIRA_SERVICE_ACCOUNT_SETTINGS}.
  */
-export function jiraServiceAccount(settings: JiraServiceAccountSettings): JiraTracker {
+export function jiraServiceAccount(config: JiraConfig): JiraTracker {
   const rest = new AtlassianRest({
     service: 'Jira',
-    baseUrl: settings.JIRA_BASE_URL,
-    email: settings.JIRA_EMAIL,
-    apiToken: settings.JIRA_API_TOKEN,
+    baseUrl: config.baseUrl,
+    email: config.email,
+    apiToken: config.apiToken,
     settings: JIRA_SERVICE_ACCOUNT_SETTINGS,
   });
-  return new JiraTracker(rest, settings.JIRA_BASE_URL ?? '');
+  return new JiraTracker(rest, config.baseUrl ?? '');
 }

@@ -16,21 +16,27 @@ export interface InstallationTokenSource {
 /** A resolved credential and whose it is. */
 export interface ResolvedGitHubToken {
   token: string;
-  /** `user`: the person's own OAuth token (actions are attributed to them); `app`: the App. */
-  source: 'user' | 'app';
+  /**
+   * `user`: the person's own OAuth token (actions are attributed to them); `app`: the App's
+   * installation token; `development`: the static development token (no App configured).
+   */
+  source: 'user' | 'app' | 'development';
 }
 
 /** Settings of {@link GitHubCredentials}. */
 export interface GitHubCredentialsOptions {
   users?: UserTokenReader;
   app?: InstallationTokenSource;
+  /** Development fallback only: a static token used when there is no App (and no user token). */
+  developmentToken?: string;
   /** Milliseconds since the epoch; an expired user token is not used. */
   now?: () => number;
 }
 
 /**
  * Resolves the GitHub token to act with, user first: the triggering person's own OAuth token
- * (decrypted from the vault, unexpired), else the App's installation token for the repository.
+ * (decrypted from the vault, unexpired), else the App's installation token for the repository,
+ * else (development only, no App) the static development token.
  * A user token that cannot be opened (a retired key) is skipped for the App, never fatal.
  * Without either, a clean `PRECONDITION_FAILED` says what to configure.
  */
@@ -45,6 +51,8 @@ export class GitHubCredentials {
     const user = login ? await this.userToken(login) : null;
     if (user) return { token: user, source: 'user' };
     if (this.options.app) return { token: await this.options.app.token(repository), source: 'app' };
+    const fallback = this.options.developmentToken;
+    if (fallback) return { token: fallback, source: 'development' };
     throw notConfigured(
       'GitHub',
       'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY (or connect your account)',

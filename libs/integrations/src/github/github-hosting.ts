@@ -1,6 +1,6 @@
 import { GitHubApp } from './github-app.js';
 import type { GitHubRepository } from './github-client.js';
-import type { GitHubAppSettings } from '../settings/integration.settings.js';
+import type { GitHubConfig } from '../adapters/integrations.config.js';
 
 /** A repository as a trigger names it: owner/name, and where to clone from when not the SCM. */
 export interface HostedRepositoryRef extends GitHubRepository {
@@ -9,27 +9,26 @@ export interface HostedRepositoryRef extends GitHubRepository {
 
 /**
  * Which repositories live on the configured GitHub, and how to reach them. A repository is
- * GitHub-hosted when the App is configured and its clone URL is absent or on `GITHUB_HOST`;
+ * GitHub-hosted when the App is configured and its clone URL is absent or on the web root;
  * anything else (a local path, another git URL) is a plain git repository.
  */
 export class GitHubHosting {
-  /** The App, or null when `GITHUB_APP_ID`/`GITHUB_APP_PRIVATE_KEY` are not both set. */
+  /** The App, or null when the configuration has none. */
   readonly app: GitHubApp | null;
   readonly webUrl: URL;
   readonly apiUrl: string;
 
-  constructor(settings: GitHubAppSettings, now?: () => number) {
-    this.webUrl = new URL(settings.GITHUB_HOST);
-    this.apiUrl = settings.GITHUB_API_URL.replace(/\/$/, '');
-    this.app =
-      settings.GITHUB_APP_ID && settings.GITHUB_APP_PRIVATE_KEY
-        ? new GitHubApp({
-            appId: settings.GITHUB_APP_ID,
-            privateKey: settings.GITHUB_APP_PRIVATE_KEY,
-            baseUrl: this.apiUrl,
-            ...(now ? { now } : {}),
-          })
-        : null;
+  constructor(config: GitHubConfig, now?: () => number) {
+    this.webUrl = new URL(config.webUrl);
+    this.apiUrl = config.apiUrl.replace(/\/$/, '');
+    this.app = config.app
+      ? new GitHubApp({
+          appId: config.app.id,
+          privateKey: config.app.privateKey,
+          baseUrl: this.apiUrl,
+          ...(now ? { now } : {}),
+        })
+      : null;
   }
 
   /** Whether the repository is on this GitHub (ignoring whether the App is configured). */

@@ -1,16 +1,12 @@
 import { FakeConfluence, FakeGitHub, FakeLinear, FakeSlack } from '@caravel/testing';
-import { GitHubApi } from '../github/github-client.js';
-import { GitHubCodeHost } from '../github/github-code-host.js';
-import { staticGitHubTokens } from '../github/github-tokens.js';
-import { ChannelClients } from './channel-clients.js';
-import { SourceReplyChannel, type ReplyAdapters } from './source-reply-channel.js';
+import { IntegrationAdapters } from '../adapters/integration-adapters.js';
 
 describe('SourceReplyChannel (the runner reply, posted where the thread came from, once)', () => {
   let github: FakeGitHub;
   let slack: FakeSlack;
   let linear: FakeLinear;
   let confluence: FakeConfluence;
-  let adapters: ReplyAdapters;
+  let adapters: IntegrationAdapters;
 
   beforeEach(async () => {
     github = new FakeGitHub().addRepository('acme/widgets').addUserToken('gho_t', 'caravel[bot]');
@@ -18,22 +14,13 @@ describe('SourceReplyChannel (the runner reply, posted where the thread came fro
     linear = new FakeLinear().addApiKey('lin_t').addTeam({ id: 'team', key: 'ENG', name: 'Eng' });
     confluence = new FakeConfluence().addAccount('svc@acme.test', 'conf_t');
     await Promise.all([github.start(), slack.listen(), linear.listen(), confluence.listen()]);
-    const githubApi = new GitHubApi({
-      baseUrl: github.origin,
-      tokens: staticGitHubTokens('gho_t'),
+    adapters = new IntegrationAdapters({
+      github: { apiUrl: github.origin, webUrl: github.origin, developmentToken: 'gho_t' },
+      slack: { botToken: 'xoxb-t', apiUrl: slack.apiUrl },
+      linear: { apiKey: 'lin_t', apiUrl: linear.apiUrl },
+      jira: {},
+      confluence: { email: 'svc@acme.test', apiToken: 'conf_t' },
     });
-    const clients = new ChannelClients({
-      SLACK_BOT_TOKEN: 'xoxb-t',
-      SLACK_API_URL: slack.apiUrl,
-      LINEAR_API_KEY: 'lin_t',
-      LINEAR_API_URL: linear.apiUrl,
-      CONFLUENCE_EMAIL: 'svc@acme.test',
-      CONFLUENCE_API_TOKEN: 'conf_t',
-    });
-    adapters = {
-      github: (repository) => new GitHubCodeHost(githubApi, repository),
-      ...clients.replyAdapters({ configuredOnly: true }),
-    };
   });
 
   afterEach(() => Promise.all([github.close(), slack.close(), linear.close(), confluence.close()]));
@@ -44,9 +31,9 @@ describe('SourceReplyChannel (the runner reply, posted where the thread came fro
       replyTo: { pullRequest: 12, commentId: 99 },
       repository: { owner: 'acme', name: 'widgets' },
     };
-    const first = await new SourceReplyChannel(thread, adapters, 'run-1').reply('Opened #13');
-    const again = await new SourceReplyChannel(thread, adapters, 'run-1').reply('Opened #13');
-    await new SourceReplyChannel(thread, adapters, 'run-2').reply('Opened #13');
+    const first = await adapters.replyChannel(thread, 'run-1').reply('Opened #13');
+    const again = await adapters.replyChannel(thread, 'run-1').reply('Opened #13');
+    await adapters.replyChannel(thread, 'run-2').reply('Opened #13');
 
     expect(again).toEqual(first);
     expect(github.state.issueComments.get('acme/widgets#12')).toHaveLength(2);
@@ -55,8 +42,8 @@ describe('SourceReplyChannel (the runner reply, posted where the thread came fro
   it('answers in the Slack thread, once per run and text', async () => {
     const root = slack.seed('C9', '@caravel help', 'UANN');
     const thread = { source: 'slack', replyTo: { team: 'T1', channel: 'C9', threadTs: root } };
-    await new SourceReplyChannel(thread, adapters, 'run-1').reply('Done');
-    await new SourceReplyChannel(thread, adapters, 'run-1').reply('Done');
+    await adapters.replyChannel(thread, 'run-1').reply('Done');
+    await adapters.replyChannel(thread, 'run-1').reply('Done');
 
     expect(slack.messages.filter((m) => m.text === 'Done')).toEqual([
       expect.objectContaining({ channel: 'C9', thread_ts: root }),
@@ -72,7 +59,7 @@ describe('SourceReplyChannel (the runner reply, posted where the thread came fro
       state: 'Todo',
     });
     const thread = { source: 'linear', replyTo: { issueId: issue.id } };
-    await new SourceReplyChannel(thread, adapters, 'run-1').reply('Working on it');
+    await adapters.replyChannel(thread, 'run-1').reply('Working on it');
 
     expect(linear.comments.map((c) => c.body.split('\n')[0])).toEqual(['Working on it']);
   });
@@ -80,8 +67,8 @@ describe('SourceReplyChannel (the runner reply, posted where the thread came fro
   it('answers under the Confluence comment that asked, on its site, once per run and text', async () => {
     const { comment: ask, replyTo } = confluence.addAsk('<p>@caravel update the runbook</p>');
     const thread = { source: 'confluence', replyTo };
-    await new SourceReplyChannel(thread, adapters, 'run-1').reply('Opened **#7**');
-    await new SourceReplyChannel(thread, adapters, 'run-1').reply('Opened **#7**');
+    await adapters.replyChannel(thread, 'run-1').reply('Opened **#7**');
+    await adapters.replyChannel(thread, 'run-1').reply('Opened **#7**');
 
     expect(confluence.repliesTo(ask.id).map((c) => c.storage)).toEqual([
       '<p>Opened <strong>#7</strong></p>',
@@ -89,15 +76,14 @@ describe('SourceReplyChannel (the runner reply, posted where the thread came fro
   });
 
   it('refuses a thread it cannot answer with a coded error naming what is missing', () => {
-    expect(
-      () => new SourceReplyChannel({ source: 'synthetic', replyTo: {} }, adapters, 'r'),
-    ).toThrow('cannot reply: source synthetic has no channel to answer in');
-    expect(
-      () => new SourceReplyChannel({ source: 'jira', replyTo: { issueKey: 'P-1' } }, adapters, 'r'),
+    expect(() => adapters.replyChannel({ source: 'synthetic', replyTo: {} }, 'r')).toThrow(
+      'cannot reply: source synthetic has no channel to answer in',
+    );
+    expect(() =>
+      adapters.replyChannel({ source: 'jira', replyTo: { issueKey: 'P-1' } }, 'r'),
     ).toThrow('a Jira reply needs the Jira adapter');
-    expect(
-      () =>
-        new SourceReplyChannel({ source: 'confluence', replyTo: { pageId: '1' } }, adapters, 'r'),
+    expect(() =>
+      adapters.replyChannel({ source: 'confluence', replyTo: { pageId: '1' } }, 'r'),
     ).toThrow('a Confluence reply needs the Confluence adapter, a site and a page id');
   });
 });

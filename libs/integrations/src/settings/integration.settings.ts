@@ -26,6 +26,9 @@ const pem = z
     { message: 'not a PEM private key' },
   );
 
+/** Where repositories are cloned from when `GITHUB_HOST` is not set. */
+export const DEFAULT_GITHUB_HOST = 'https://github.com';
+
 /**
  * The GitHub App Caravel acts as, and where that GitHub lives. Shared by the agent runner (pull
  * requests, comments) and the sandbox broker (clone and push through the credential proxy), and
@@ -42,9 +45,20 @@ export const githubAppSettingsSchema = z.object({
   GITHUB_API_URL: documented(z.url().default('https://api.github.com'), {
     description: 'GitHub REST API root (GHES: https://<host>/api/v3)',
   }),
-  GITHUB_HOST: documented(z.url().default('https://github.com'), {
+  GITHUB_HOST: documented(z.url().default(DEFAULT_GITHUB_HOST), {
     description: 'GitHub web/git root repositories are cloned from and pushed to',
   }),
+});
+
+/**
+ * Development fallback for GitHub comments (replies) where no GitHub App is configured, read by
+ * the processes that reply (the agent runner and dispatch). The App wins whenever it is set; pull
+ * requests and pushes always need the App.
+ */
+export const githubTokenSettingsSchema = z.object({
+  GITHUB_TOKEN: secret(
+    'Development only: a static GitHub token replies are commented with when GITHUB_APP_ID/GITHUB_APP_PRIVATE_KEY are unset (the App wins when set)',
+  ),
 });
 
 /** The SaaS channels a run answers in and its tools reach, plus the token keyring. */
@@ -117,6 +131,8 @@ export const webSettingsSchema = z.object({
 
 /** Parsed {@link githubAppSettingsSchema}. */
 export type GitHubAppSettings = z.output<typeof githubAppSettingsSchema>;
+/** Parsed {@link githubTokenSettingsSchema}. */
+export type GitHubTokenSettings = z.output<typeof githubTokenSettingsSchema>;
 /** Parsed {@link channelSettingsSchema}. */
 export type ChannelSettings = z.output<typeof channelSettingsSchema>;
 /** Parsed {@link webSettingsSchema}. */
