@@ -10,14 +10,8 @@ import { modelFallbackMiddleware } from './model-fallback.middleware.js';
 import { sandboxCircuitBreakerMiddleware } from './sandbox-circuit-breaker.middleware.js';
 import { toolErrorsMiddleware } from './tool-errors.middleware.js';
 import { recordingTool, runAgent, throwingTool, toolMessages } from './testing/agent-harness.js';
-import {
-  ManualClock,
-  MapAgentsFinder,
-  RecordingEvents,
-  RecordingNotifier,
-  ScriptedQueue,
-  relaxedLoopOptions,
-} from './testing/recording-ports.js';
+import { ManualClock, RecordingEvents } from './testing/recording-ports.js';
+import { testStackOptions } from './testing/stack-options.js';
 import {
   ScriptedChatModel,
   textTurn,
@@ -53,32 +47,7 @@ const SEEDS_ORDER = [
   'message-identity',
 ];
 
-function stackOptions(overrides: Partial<MiddlewareStackOptions> = {}) {
-  const events = new RecordingEvents();
-  const notifier = new RecordingNotifier();
-  const clock = new ManualClock();
-  const options: MiddlewareStackOptions = {
-    threadId: 't-1',
-    run: { runId: 'run-1', promptMessageId: 'no-prompt-id' },
-    ports: {
-      agentsFiles: new MapAgentsFinder({}),
-      queue: new ScriptedQueue([]),
-      notifier,
-      events,
-      clock,
-    },
-    modelCallLimit: 20,
-    stepLimitNoticeAt: 2,
-    replyToolName: 'reply',
-    isTrustedAuthor: () => true,
-    circuitBreakerThreshold: 2,
-    primaryModel: { modelId: 'primary', provider: 'anthropic' },
-    modelCallTimeoutMs: 60_000,
-    ...relaxedLoopOptions(),
-    ...overrides,
-  };
-  return { options, events, notifier, clock };
-}
+const stackOptions = testStackOptions;
 
 const replyTool = () => recordingTool('reply', z.object({ text: z.string() }));
 const replyTurn = (text: string) => toolTurn([{ name: 'reply', args: { text } }]);

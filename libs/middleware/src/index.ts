@@ -78,6 +78,7 @@ export {
   type MiddlewarePorts,
   type MiddlewareStackOptions,
 } from './build-middleware-stack.js';
+export { FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
 export { graphRecursionLimitFor } from './recursion-limit.js';
 export { requeryMiddleware, type RequeryOptions } from './requery.middleware.js';
 export {

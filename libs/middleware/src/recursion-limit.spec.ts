@@ -4,38 +4,16 @@ import { z } from 'zod';
 import { buildMiddlewareStack } from './build-middleware-stack.js';
 import { graphRecursionLimitFor } from './recursion-limit.js';
 import { recordingTool } from './testing/agent-harness.js';
-import {
-  ManualClock,
-  MapAgentsFinder,
-  RecordingEvents,
-  RecordingNotifier,
-  ScriptedQueue,
-  relaxedLoopOptions,
-} from './testing/recording-ports.js';
+import { testStackOptions } from './testing/stack-options.js';
 import { ScriptedChatModel, toolTurn } from './testing/scripted-chat-model.js';
 
 const LIMIT = 6;
 
 function agentAt(recursionLimit: number | undefined) {
-  const stack = buildMiddlewareStack({
-    threadId: 't',
-    run: { runId: 'run-1', promptMessageId: 'no-prompt-id' },
-    ports: {
-      agentsFiles: new MapAgentsFinder({}),
-      queue: new ScriptedQueue([]),
-      notifier: new RecordingNotifier(),
-      events: new RecordingEvents(),
-      clock: new ManualClock(),
-    },
-    modelCallLimit: LIMIT,
-    stepLimitNoticeAt: 1,
-    replyToolName: 'reply',
-    isTrustedAuthor: () => true,
-    circuitBreakerThreshold: 3,
-    primaryModel: { modelId: 'm', provider: 'p' },
-    modelCallTimeoutMs: 60_000,
-    ...relaxedLoopOptions(),
-  });
+  const stack = buildMiddlewareStack(
+    testStackOptions({ modelCallLimit: LIMIT, stepLimitNoticeAt: 1, circuitBreakerThreshold: 3 })
+      .options,
+  );
   const loop = Array.from({ length: LIMIT + 2 }, () => toolTurn([{ name: 'ls', args: {} }]));
   const model = new ScriptedChatModel(loop);
   const tools = [

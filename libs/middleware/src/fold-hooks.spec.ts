@@ -1,0 +1,201 @@
+import { describe, it, expect } from '@jest/globals';
+import { AppError } from '@caravel/errors';
+import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { createAgent, createMiddleware, type AgentMiddleware } from 'langchain';
+import { z } from 'zod';
+import { buildMiddlewareStack } from './build-middleware-stack.js';
+import { findAppError } from './error-inspection.js';
+import { FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
+import { recordingTool, runAgent, throwingTool } from './testing/agent-harness.js';
+import { testStackOptions } from './testing/stack-options.js';
+import { ScriptedChatModel, textTurn, toolTurn } from './testing/scripted-chat-model.js';
+import type { QueuedMessage } from './ports.js';
+
+/** What a conversation says, without the random ids LangGraph gives id-less messages. */
+function transcript(messages: BaseMessage[]) {
+  return messages.map((m) => ({
+    type: m.type,
+    name: m.name,
+    content: m.content,
+    calls: AIMessage.isInstance(m) ? (m.tool_calls ?? []).map((c) => [c.name, c.args, c.id]) : [],
+    ...(ToolMessage.isInstance(m) ? { answers: m.tool_call_id, status: m.status } : {}),
+  }));
+}
+
+const reply = () => recordingTool('reply', z.object({ text: z.string() }));
+const ls = () => recordingTool('ls');
+const outage = () => throwingTool('execute', new AppError('DEPENDENCY_UNAVAILABLE', 'down'));
+const lsTurn = () => toolTurn([{ name: 'ls', args: {} }]);
+const replyTurn = (text: string) => toolTurn([{ name: 'reply', args: { text } }]);
+const execTurn = () => toolTurn([{ name: 'execute', args: {} }]);
+const unparsedTurn = () =>
+  new AIMessage({
+    content: '',
+    invalid_tool_calls: [
+      { name: 'ls', args: '{"path": "src"', id: 'bad-1', type: 'invalid_tool_call' },
+    ],
+  });
+
+/** Scenarios that exercise every node hook of the stack, its jumps and its state. */
+const SCENARIOS = {
+  'a task answered through the reply tool': {
+    turns: () => [lsTurn(), replyTurn('done'), textTurn('bye')],
+    overrides: {},
+    queued: [],
+  },
+  'the model-call limit, after the step-limit notice': {
+    turns: () => [lsTurn(), lsTurn(), lsTurn(), lsTurn()],
+    overrides: { modelCallLimit: 3, stepLimitNoticeAt: 1 },
+    queued: [],
+  },
+  'nudges, then no reply': {
+    turns: () => [textTurn('a'), textTurn('b'), textTurn('c'), textTurn('d')],
+    overrides: {},
+    queued: [],
+  },
+  'messages queued before the second and third model calls': {
+    turns: () => [lsTurn(), lsTurn(), replyTurn('seen both'), textTurn('bye')],
+    overrides: {},
+    queued: [
+      [],
+      [{ id: 'q1', text: 'also this', author: 'a' }],
+      [{ id: 'q2', text: 'and', author: 'b' }],
+    ],
+  },
+  'a call whose arguments did not parse, repaired after the model answered': {
+    turns: () => [unparsedTurn(), replyTurn('done'), textTurn('bye')],
+    overrides: {},
+    queued: [],
+  },
+  'the sandbox circuit breaker': {
+    turns: () => [execTurn(), execTurn(), execTurn()],
+    overrides: {},
+    queued: [],
+  },
+} as const;
+
+async function runScenario(scenario: (typeof SCENARIOS)[keyof typeof SCENARIOS], fold: boolean) {
+  const { options: o, notifier } = testStackOptions(
+    scenario.overrides,
+    (scenario.queued as unknown as QueuedMessage[][]).map((batch) => [...batch]),
+  );
+  const stack = buildMiddlewareStack(o);
+  const model = new ScriptedChatModel(scenario.turns());
+  const out = await runAgent(
+    model,
+    [reply().tool, ls().tool, outage()],
+    fold ? foldHooks(stack) : stack,
+  );
+  return {
+    transcript: transcript(out.messages),
+    exitStatus: out.exitStatus,
+    modelCalls: model.calls.length,
+    notices: notifier.notices,
+  };
+}
+
+function nodesOf(middleware: AgentMiddleware[]): string[] {
+  const agent = createAgent({
+    model: new ScriptedChatModel([]),
+    tools: [reply().tool],
+    middleware,
+  });
+  return Object.keys(agent.graph.nodes).filter((n) => n !== '__start__');
+}
+
+describe('foldHooks', () => {
+  it('makes one node of the before-model hooks, runs the after-model ones in the model node, and keeps every unit', () => {
+    const stack = buildMiddlewareStack(testStackOptions().options);
+    const folded = foldHooks(stack);
+
+    expect(nodesOf(stack).length).toBeGreaterThan(12);
+    expect(nodesOf(folded).sort()).toEqual(
+      [
+        `${FOLDED_HOOKS_NAME}.after_agent`,
+        `${FOLDED_HOOKS_NAME}.before_agent`,
+        `${FOLDED_HOOKS_NAME}.before_model`,
+        'model_request',
+        'tools',
+      ].sort(),
+    );
+    expect(folded.slice(1).map((m) => m.name)).toEqual(stack.map((m) => m.name));
+    expect(folded.slice(1).map((m) => m.wrapModelCall)).toEqual(stack.map((m) => m.wrapModelCall));
+    expect(folded.slice(1).map((m) => m.wrapToolCall)).toEqual(stack.map((m) => m.wrapToolCall));
+  });
+
+  for (const [name, scenario] of Object.entries(SCENARIOS))
+    it(`runs the stack's hooks to the same conversation and outcome: ${name}`, async () => {
+      const unfolded = await runScenario(scenario, false);
+      const folded = await runScenario(scenario, true);
+
+      expect(folded).toEqual(unfolded);
+    });
+
+  it('stops the before-hooks at a jump, as the graph routed away from it', async () => {
+    const seen: string[] = [];
+    const stopper = createMiddleware({
+      name: 'stopper',
+      beforeModel: {
+        canJumpTo: ['end'],
+        hook: () => {
+          seen.push('stopper');
+          return { jumpTo: 'end', messages: [new AIMessage('stopped')] };
+        },
+      },
+    });
+    const after = createMiddleware({
+      name: 'after',
+      beforeModel: () => void seen.push('after'),
+    });
+    const model = new ScriptedChatModel([]);
+
+    const out = await runAgent(model, [reply().tool], foldHooks([stopper, after]));
+
+    expect(seen).toEqual(['stopper']);
+    expect(model.calls).toHaveLength(0);
+    expect(out.messages.at(-1)?.content).toBe('stopped');
+  });
+
+  it('runs after-hooks last to first, each seeing its own fields as the one before left them', async () => {
+    const seen: unknown[] = [];
+    const unit = (name: string, field: string) =>
+      createMiddleware({
+        name,
+        stateSchema: z.object({ [field]: z.number().default(0) }),
+        afterModel: (state: Record<string, unknown>) => {
+          seen.push([name, Object.keys(state).sort()]);
+          return { [field]: 1 };
+        },
+      });
+    const model = new ScriptedChatModel([textTurn('bye')]);
+
+    const out = await runAgent(model, [reply().tool], foldHooks([unit('a', 'x'), unit('b', 'y')]));
+
+    expect(seen).toEqual([
+      ['b', ['messages', 'y']],
+      ['a', ['messages', 'x']],
+    ]);
+    expect([out['x'], out['y']]).toEqual([1, 1]);
+  });
+
+  it('refuses an after-hook that may jump: its routing depends on its place', () => {
+    const jumper = createMiddleware({
+      name: 'jumper',
+      afterModel: { canJumpTo: ['model'], hook: () => undefined },
+    });
+
+    expect(() => foldHooks([jumper])).toThrow(/jumper.afterModel may jump/);
+  });
+
+  it('refuses a jump the hook did not declare', async () => {
+    const liar = createMiddleware({
+      name: 'liar',
+      beforeModel: { canJumpTo: ['end'], hook: () => ({ jumpTo: 'tools' as const }) },
+    });
+    const failure = await runAgent(new ScriptedChatModel([]), [reply().tool], foldHooks([liar]))
+      .then(() => undefined)
+      .catch((e: unknown) => e);
+
+    expect(String(findAppError(failure) ?? failure)).toMatch(/Invalid jump target: tools/);
+  });
+});

@@ -1,0 +1,175 @@
+import { AIMessage, type BaseMessage, type BaseMessageLike } from '@langchain/core/messages';
+import { Command, messagesStateReducer } from '@langchain/langgraph';
+import { createMiddleware, type AgentMiddleware } from 'langchain';
+import { z } from 'zod';
+
+/** The node hooks LangChain's `createAgent` turns into graph nodes, one per middleware. */
+export type NodeHookName = 'beforeAgent' | 'beforeModel' | 'afterModel' | 'afterAgent';
+
+type JumpTarget = 'model' | 'tools' | 'end';
+type MessageLike = BaseMessage | BaseMessageLike;
+type HookState = Record<string, unknown> & { messages: BaseMessage[] };
+type HookResult =
+  | (Record<string, unknown> & { jumpTo?: JumpTarget; messages?: MessageLike | MessageLike[] })
+  | void;
+type HookFunction = (state: HookState, runtime: unknown) => HookResult | Promise<HookResult>;
+type Hook = HookFunction | { hook: HookFunction; canJumpTo?: JumpTarget[] };
+
+/** One unit's hook, with the state keys that unit's node would have been given. */
+interface BoundHook {
+  readonly unit: string;
+  readonly run: HookFunction;
+  readonly canJumpTo: readonly JumpTarget[];
+  readonly keys: readonly string[];
+}
+
+/** The name of the middleware that carries a folded stack's node hooks. */
+export const FOLDED_HOOKS_NAME = 'folded-hooks';
+
+const HOOKS: readonly NodeHookName[] = ['beforeAgent', 'beforeModel', 'afterModel', 'afterAgent'];
+/** LangChain runs these last-to-first: the way out of the onion. */
+const OUTWARD: ReadonlySet<NodeHookName> = new Set(['afterModel', 'afterAgent']);
+
+function schemaShape(unit: AgentMiddleware): Record<string, z.ZodType> {
+  const schema: unknown = unit.stateSchema;
+  if (schema === undefined) return {};
+  if (schema instanceof z.ZodObject) return schema.shape;
+  throw new Error(`foldHooks: middleware ${unit.name} has a state schema that is not a zod object`);
+}
+
+function bind(unit: AgentMiddleware, name: NodeHookName): BoundHook | undefined {
+  const hook = unit[name] as Hook | undefined;
+  if (hook === undefined) return undefined;
+  const canJumpTo = typeof hook === 'function' ? [] : (hook.canJumpTo ?? []);
+  // Only before-hooks route alike from every node; an after-hook's jump depends on its place.
+  if (OUTWARD.has(name) && canJumpTo.length > 0)
+    throw new Error(`foldHooks: ${unit.name}.${name} may jump, which a folded node cannot route`);
+  return {
+    unit: unit.name,
+    run: typeof hook === 'function' ? hook : hook.hook,
+    canJumpTo,
+    keys: ['messages', 'structuredResponse', ...Object.keys(schemaShape(unit))],
+  };
+}
+
+/** What a unit's own node would have read: the messages and its own state fields. */
+function viewFor(state: HookState, keys: readonly string[]): HookState {
+  const view: Record<string, unknown> = {};
+  for (const key of keys) if (key in state) view[key] = state[key];
+  return view as HookState;
+}
+
+/**
+ * Runs `hooks` in order as their own nodes would have run, each seeing the state its predecessors
+ * left (messages through LangGraph's messages reducer, other fields replaced), and returns their
+ * combined update: the messages in the order they were returned, the last value of every other
+ * field, and the first jump, after which no later hook runs (as the graph routes away at a jump).
+ */
+async function runHooksInOrder(
+  hooks: readonly BoundHook[],
+  state: HookState,
+  runtime: unknown,
+): Promise<HookResult> {
+  let current: HookState = { ...state };
+  const update: Record<string, unknown> = {};
+  const messages: MessageLike[] = [];
+  let changed = false;
+  for (const hook of hooks) {
+    const result = await hook.run(viewFor(current, hook.keys), runtime);
+    if (result === undefined || result === null) continue;
+    const { jumpTo, messages: added, ...fields } = result;
+    if (jumpTo !== undefined && !hook.canJumpTo.includes(jumpTo))
+      throw new Error(`Invalid jump target: ${jumpTo} from middleware ${hook.unit}`);
+    changed = true;
+    if (added !== undefined) {
+      const list = (Array.isArray(added) ? added : [added]) as MessageLike[];
+      // The reducer gives a message without an id its id in place, so the graph keeps that one.
+      current = { ...current, messages: messagesStateReducer(current.messages, list) };
+      messages.push(...list);
+    }
+    Object.assign(update, fields);
+    current = { ...current, ...fields };
+    if (jumpTo !== undefined)
+      return { ...update, ...(messages.length > 0 ? { messages } : {}), jumpTo };
+  }
+  if (!changed) return undefined;
+  return { ...update, ...(messages.length > 0 ? { messages } : {}) };
+}
+
+function withoutNodeHooks(unit: AgentMiddleware): AgentMiddleware {
+  return {
+    ...unit,
+    beforeAgent: undefined,
+    beforeModel: undefined,
+    afterModel: undefined,
+    afterAgent: undefined,
+  };
+}
+
+function foldedHook(hooks: readonly BoundHook[]) {
+  const canJumpTo = [...new Set(hooks.flatMap((h) => h.canJumpTo))];
+  const hook: HookFunction = (state, runtime) => runHooksInOrder(hooks, state, runtime);
+  return canJumpTo.length > 0 ? { hook, canJumpTo } : hook;
+}
+
+/** What `createAgent` names an unnamed agent's answers, after the wrappers have returned. */
+const MODEL_NODE_NAME = 'model';
+
+/**
+ * The after-model hooks as the outermost model-call wrapper: they run on the answer once every
+ * other wrapper has returned, as their nodes ran after the model node, and their update is
+ * written with the answer in the same superstep (the answer first, so a repaired answer replaces
+ * it in place).
+ */
+function afterModelInModelNode(hooks: readonly BoundHook[]): WrapModelCall {
+  return async (request, handler) => {
+    const answer = await handler(request);
+    if (!AIMessage.isInstance(answer)) return answer;
+    // The hooks' nodes saw the answer named, and a hook's copy of it keeps the name.
+    answer.name = MODEL_NODE_NAME;
+    answer.lc_kwargs.name = MODEL_NODE_NAME;
+    const state = request.state as HookState;
+    const after = { ...state, messages: messagesStateReducer(state.messages, [answer]) };
+    const update = await runHooksInOrder(hooks, after, request.runtime);
+    return update ? new Command({ update }) : answer;
+  };
+}
+
+type WrapModelCall = NonNullable<AgentMiddleware['wrapModelCall']>;
+
+/**
+ * The same stack in four graph nodes instead of one per hook. LangChain's `createAgent` makes
+ * every `beforeModel` / `afterModel` hook of every middleware its own superstep, each writing a
+ * full checkpoint: the whole stack made nine checkpointed supersteps of a step. Folded, a step is
+ * three, one more than a bare agent's: the before-model hooks, the model (its after-model hooks
+ * inside it), the tools. The before-model hooks keep a node of their own so that what they add
+ * (a queued message, drained from its queue) is checkpointed before the model is called.
+ *
+ * Every unit keeps its place, name, state schema, tools and `wrapModelCall` / `wrapToolCall`; its
+ * node hooks run, in LangChain's order (before-hooks first-to-last, after-hooks last-to-first),
+ * in one middleware, {@link FOLDED_HOOKS_NAME}, placed first so that its model-call wrapper, which
+ * runs the after-model hooks, is the outermost. Each hook sees what its own node would have seen
+ * (the messages and its own fields, as its predecessors left them); a jump from a before-hook
+ * stops the hooks after it, as the graph's router did. After-hooks may not jump.
+ */
+export function foldHooks(stack: readonly AgentMiddleware[]): AgentMiddleware[] {
+  for (const unit of stack)
+    if (unit.contextSchema !== undefined)
+      throw new Error(`foldHooks: middleware ${unit.name} has a context schema`);
+  const shape = Object.assign({}, ...stack.map(schemaShape)) as Record<string, z.ZodType>;
+  const folded: Record<string, unknown> = {
+    name: FOLDED_HOOKS_NAME,
+    stateSchema: z.object(shape),
+  };
+  for (const name of HOOKS) {
+    const ordered = OUTWARD.has(name) ? [...stack].reverse() : stack;
+    const hooks = ordered.flatMap((unit) => bind(unit, name) ?? []);
+    if (hooks.length === 0) continue;
+    if (name === 'afterModel') folded['wrapModelCall'] = afterModelInModelNode(hooks);
+    else folded[name] = foldedHook(hooks);
+  }
+  return [
+    createMiddleware(folded as Parameters<typeof createMiddleware>[0]),
+    ...stack.map(withoutNodeHooks),
+  ];
+}
