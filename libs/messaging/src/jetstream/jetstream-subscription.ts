@@ -1,6 +1,6 @@
 import type { MessageDefinition } from '@caravel/contracts';
 import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
-import type { NatsConnection, Subscription as CoreSubscription } from '@nats-io/nats-core';
+import type { NatsConnection } from '@nats-io/nats-core';
 import type { z } from 'zod';
 import type { ConsumerOptions, DeliveryHandler, Subscription } from '../bus.port.js';
 import {
@@ -15,8 +15,9 @@ import {
   type ResolvedConsumerOptions,
   type SettlementDecision,
 } from '../settlement/index.js';
-import { applyDurable, planDurables, type DurablePlan } from './consumer-setup.js';
-import type { DeadLetterFacts, DeadLetterStore } from './dead-letter-store.js';
+import { applyDurable, planDurables } from './consumer-setup.js';
+import { ConsumerDeadLetters, NEVER_SETTLED } from './consumer-dead-letters.js';
+import type { DeadLetterStore } from './dead-letter-store.js';
 import type { Namespace } from './namespace.js';
 import { ParkedRunner } from './parked-runner.js';
 import { parkedMessageKey, ParkedThreads, threadOf } from './parked-threads.js';
@@ -35,13 +36,6 @@ export interface SubscriptionDeps {
   holder: string;
 }
 
-interface AdvisoryBody {
-  stream_seq?: number;
-  deliveries?: number;
-}
-
-const NEVER_SETTLED = 'the handler never settled within the ack deadline';
-
 /**
  * One `consume()` call: the durables behind it, a pull loop per durable, and the max-deliveries
  * advisory listeners that dead-letter messages whose handlers never settled in time. A message
@@ -52,7 +46,7 @@ const NEVER_SETTLED = 'the handler never settled within the ack deadline';
  */
 export class JetStreamSubscription<S extends z.ZodObject> implements Subscription {
   private readonly loops: PullLoop[] = [];
-  private readonly advisories: CoreSubscription[] = [];
+  private readonly deadLetters: ConsumerDeadLetters;
   private readonly limiter: SlotLimiter;
   private readonly breaker: OutageBreaker;
   private readonly options: ResolvedConsumerOptions;
@@ -76,6 +70,12 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
       label: `${this.stream}/${this.options.durable}`,
       logger: deps.logger,
     });
+    this.deadLetters = new ConsumerDeadLetters({
+      ...deps,
+      stream: this.stream,
+      logicalStream: definition.stream.name,
+      options: this.options,
+    });
   }
 
   async start(): Promise<void> {
@@ -83,7 +83,7 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
     await Promise.all(plans.map((plan) => applyDurable(this.deps.jsm, this.stream, plan)));
     const parking = await this.startParking();
     for (const plan of plans) {
-      this.listenForMaxDeliveries(plan);
+      this.deadLetters.listen(plan.name);
       const consumer = await this.deps.js.consumers.get(this.stream, plan.name);
       const loop = new PullLoop({
         consumer,
@@ -108,7 +108,7 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
     await Promise.all(this.loops.map((loop) => loop.stop()));
     await this.parked?.runner.stop();
     await this.limiter.idle();
-    await Promise.all(this.advisories.map((sub) => sub.drain().catch(() => undefined)));
+    await this.deadLetters.drain();
   }
 
   /** Drops everything without settling (a simulated crash). */
@@ -281,7 +281,7 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
         await parking.retryLater(attempt, decision.delayMs, decision.outage);
         break;
       case 'term':
-        if (await this.recordDeadLetter({ ...facts, reason: decision.reason })) {
+        if (await this.deadLetters.record({ ...facts, reason: decision.reason })) {
           await parking.finish(attempt);
         } else {
           await parking.retryLater(attempt, backoffDelay(this.options.backoffMs, facts.deliveries));
@@ -300,72 +300,8 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
         message.nak(decision.delayMs);
         return;
       case 'term':
-        await this.termWithRecord(message, decision.reason);
+        await this.deadLetters.termWithRecord(message, decision.reason);
         return;
     }
-  }
-
-  /** Records the dead letter first: if that fails, the message is retried rather than lost. */
-  private async termWithRecord(message: JsMsg, reason: string): Promise<void> {
-    const recorded = await this.recordDeadLetter({
-      stream: this.definition.stream.name,
-      consumer: this.options.durable,
-      sequence: message.seq,
-      subject: this.deps.namespace.logicalSubject(message.subject),
-      deliveries: message.info.deliveryCount,
-      reason,
-      payload: message.string(),
-    });
-    if (!recorded) {
-      message.nak(backoffDelay(this.options.backoffMs, message.info.deliveryCount));
-      return;
-    }
-    // 2.9 ignores a reason passed to term() (and then redelivers), so the reason lives in the record.
-    message.term();
-  }
-
-  /** False (and logged) when the record could not be written: the caller retries the message. */
-  private async recordDeadLetter(facts: DeadLetterFacts): Promise<boolean> {
-    try {
-      await this.deps.deadLetters.record(facts);
-      return true;
-    } catch (error) {
-      this.deps.logger.error(
-        `could not record dead letter for seq ${facts.sequence}, will retry: ${String(error)}`,
-      );
-      return false;
-    }
-  }
-
-  private listenForMaxDeliveries(plan: DurablePlan): void {
-    const subject = `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${this.stream}.${plan.name}`;
-    const sub = this.deps.nc.subscribe(subject, {
-      callback: (error, message) => {
-        if (error) return;
-        void this.recordExhausted(message.json<AdvisoryBody>()).catch((cause: unknown) =>
-          this.deps.logger.error(
-            `could not dead-letter from advisory on ${subject}: ${String(cause)}`,
-          ),
-        );
-      },
-    });
-    this.advisories.push(sub);
-  }
-
-  private async recordExhausted(advisory: AdvisoryBody): Promise<void> {
-    const sequence = advisory.stream_seq;
-    if (sequence === undefined) return;
-    const original = await this.deps.jsm.streams.getMessage(this.stream, { seq: sequence });
-    if (!original) return;
-    const deliveries = advisory.deliveries ?? this.options.maxDeliver;
-    await this.deps.deadLetters.record({
-      stream: this.definition.stream.name,
-      consumer: this.options.durable,
-      sequence,
-      subject: this.deps.namespace.logicalSubject(original.subject),
-      deliveries,
-      reason: `max deliveries reached (${deliveries}/${this.options.maxDeliver}): ${NEVER_SETTLED}`,
-      payload: original.string(),
-    });
   }
 }

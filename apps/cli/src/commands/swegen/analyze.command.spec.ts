@@ -1,3 +1,4 @@
+import { swegenError, swegenExitCode } from '@caravel/swegen';
 import { describe, expect, it } from '@jest/globals';
 import { trialLine } from './analyze.command.js';
 import { runSwegen, SWEGEN_USAGE } from './swegen.command.js';
@@ -15,6 +16,21 @@ async function swegen(args: string[]): Promise<{ status: number; out: string[]; 
   );
   return { status, out, err };
 }
+
+describe('caravel swegen', () => {
+  it('prints the usage and exits 2 without a command, 0 when asked for help', async () => {
+    expect(await swegen([])).toMatchObject({ status: 2, out: [SWEGEN_USAGE], err: [] });
+    expect(await swegen(['--help'])).toMatchObject({ status: 0, out: [SWEGEN_USAGE] });
+  });
+
+  it('answers an unknown command with its coded error line and exit status', async () => {
+    const run = await swegen(['frobnicate']);
+    expect(run).toMatchObject({
+      status: swegenExitCode(swegenError('invalid_input', 'x')),
+      err: ["caravel swegen: unknown swegen command 'frobnicate'"],
+    });
+  });
+});
 
 describe('caravel swegen analyze', () => {
   it('lists analyze and its options in the usage', () => {

@@ -183,20 +183,21 @@ export async function runSwegen(
     if (sub === 'analyze') return await analyze(positionals, values, env, io.out);
     throw swegenError('invalid_input', `unknown swegen command '${sub}'`);
   } catch (error) {
-    if (!isAppError(error)) {
-      const message =
-        error instanceof Error && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-          ? error.message
-          : error instanceof Error
-            ? (error.stack ?? error.message)
-            : String(error);
-      io.err(`caravel swegen: ${message}`);
-      return error instanceof Error &&
-        (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-        ? 2
-        : 1;
-    }
-    io.err(`caravel swegen: ${error.message}`);
+    return failure(error, io.err);
+  }
+}
+
+/** The exit status of a failed command, its one line printed: 2 for bad arguments, 1 for a crash. */
+function failure(error: unknown, err: (line: string) => void): number {
+  if (isAppError(error)) {
+    err(`caravel swegen: ${error.message}`);
     return swegenExitCode(error);
   }
+  if (!(error instanceof Error)) {
+    err(`caravel swegen: ${String(error)}`);
+    return 1;
+  }
+  const badArguments = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true;
+  err(`caravel swegen: ${badArguments ? error.message : (error.stack ?? error.message)}`);
+  return badArguments ? 2 : 1;
 }
