@@ -69,6 +69,20 @@ const testDepConstraints = depConstraints.map((c) => ({
   onlyDependOnLibsWithTags: [...new Set([...c.onlyDependOnLibsWithTags, 'type:testing'])],
 }));
 
+/** What production code may not import: the test library and a library's `/testing` entry. */
+const TESTING_IMPORTS = {
+  group: ['@caravel/testing', '@caravel/testing/*', '@caravel/*/testing', '@caravel/*/testing/*'],
+  message: "Production code does not import the test library or a library's /testing entry.",
+};
+
+/** Nest's raw handler decorators: services use @caravel/messaging's @ConsumeEvent/@ServeRequest. */
+const RAW_HANDLER_PATTERNS = {
+  name: '@nestjs/microservices',
+  importNames: ['EventPattern', 'MessagePattern'],
+  message:
+    'Use @ConsumeEvent(Definition, { service }) or @ServeRequest(Definition) from @caravel/messaging: the durable name is derived and requests are parsed by the transport.',
+};
+
 /** Production sources: what the size and complexity guard rails apply to (tests are left out). */
 const PRODUCTION = ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'];
 const NOT_PRODUCTION = [
@@ -197,23 +211,17 @@ export default tseslint.config(
     // files are let back in just below.
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
     ignores: ['libs/testing/**', 'apps/cli/src/commands/fake-model.command.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [TESTING_IMPORTS] }] },
+  },
+  {
+    // A service's handlers name the catalogue message, not a durable or a raw pattern: the
+    // transport derives the durable (<service>-<message>) and parses requests.
+    files: ['apps/*/src/**/*.ts'],
+    ignores: ['apps/cli/src/commands/fake-model.command.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            {
-              group: [
-                '@caravel/testing',
-                '@caravel/testing/*',
-                '@caravel/*/testing',
-                '@caravel/*/testing/*',
-              ],
-              message:
-                "Production code does not import the test library or a library's /testing entry.",
-            },
-          ],
-        },
+        { patterns: [TESTING_IMPORTS], paths: [RAW_HANDLER_PATTERNS] },
       ],
     },
   },

@@ -27,6 +27,12 @@ interface DefinitionInput<TSchema extends z.ZodObject> {
   /** A valid example payload: the contract tests parse it and services use it in tests. */
   fixture: z.input<TSchema>;
   description: string;
+  /**
+   * What a durable consumer of this message is called after its service, `<service>-<consumerName>`
+   * (see {@link durableName}). By default the name with `.` and `_` as `-` (`run.step` ->
+   * `run-step`); set it only to keep a consumer name that deployments already hold.
+   */
+  consumerName?: string;
 }
 
 /** Everything derived from one message definition. */
@@ -41,6 +47,8 @@ export interface MessageDefinition<TSchema extends z.ZodObject = z.ZodObject> {
   readonly envelopeSchema: z.ZodType<Envelope<z.output<TSchema>>>;
   /** Stable handler pattern, e.g. `cmd.run.start.v1` (what `@EventPattern` takes). */
   readonly pattern: string;
+  /** A consumer's name after its service: `<service>-<consumerName>` is its durable. */
+  readonly consumerName: string;
   /** The concrete subject one message is published on. */
   subjectFor(data: z.output<TSchema>): string;
   /** A subject filter; narrowed to one thread or one partition when asked. */
@@ -106,6 +114,7 @@ export function defineMessage<TSchema extends z.ZodObject>(
     dataSchema: input.data,
     envelopeSchema,
     pattern: suffix,
+    consumerName: input.consumerName ?? input.name.replace(/[._]/g, '-'),
     subjectFor(data) {
       if (!threadScoped) return suffix;
       const threadId = threadIdOf(data);

@@ -26,6 +26,9 @@ export interface RequestDefinition<
   parseResponse(raw: unknown): z.output<TRes>;
 }
 
+/** A request as its server receives it: parsed by its definition (defaults applied). */
+export type RequestOf<D> = D extends RequestDefinition<infer Q, z.ZodType> ? z.output<Q> : never;
+
 const threadIdSchema = z.uuid();
 
 /** Defines a thread-scoped request/reply operation once; subjects derive from it. */

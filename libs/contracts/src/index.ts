@@ -6,4 +6,5 @@ export * from './define-request.js';
 export * from './ids.js';
 export * from './catalogue/index.js';
 export * from './thread-ids.js';
+export * from './services.js';
 export * from './catalogue/dispatch.requests.js';

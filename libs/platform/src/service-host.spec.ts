@@ -1,4 +1,5 @@
 import {
+  SandboxAcquire,
   StartRunV1,
   type Envelope,
   type MessageDefinition,
@@ -9,6 +10,8 @@ import { AppError } from '@caravel/errors';
 import { strictMock } from '@caravel/testing/doubles';
 import {
   CaravelContext,
+  ConsumeEvent,
+  ServeRequest,
   type Bus,
   type ConsumerOptions,
   type Delivery,
@@ -18,7 +21,7 @@ import {
 } from '@caravel/messaging';
 import type { z } from 'zod';
 import { Controller, Get, Inject, Module } from '@nestjs/common';
-import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import { composeRuntime } from './runtime.js';
 import { startServiceHost, type ServiceHost } from './service-host.js';
 
@@ -80,21 +83,22 @@ const seen: string[] = [];
 
 @Controller()
 class ProbeHandlers {
-  @EventPattern<string>(StartRunV1.pattern, { durable: 'probe-a', ordered: true })
+  @ConsumeEvent(StartRunV1, { service: 'agent-runner', ordered: true })
   first(@Payload() envelope: Envelope<{ prompt: string }>, @Ctx() context: CaravelContext): void {
     seen.push(`a:${envelope.data.prompt}:${context.delivery?.deliveryCount ?? 0}`);
     if (envelope.data.prompt === 'poison') throw new AppError('MESSAGE_MALFORMED', 'poison pill');
     if (envelope.data.prompt === 'later') throw new AppError('DEPENDENCY_UNAVAILABLE', 'try later');
   }
 
-  @EventPattern<string>(StartRunV1.pattern, { durable: 'probe-b' })
+  @ConsumeEvent(StartRunV1, { service: 'dashboard' })
   second(@Payload() envelope: Envelope<{ prompt: string }>): void {
     seen.push(`b:${envelope.data.prompt}`);
   }
 
-  @MessagePattern<string>('probe.*.echo')
-  echo(@Payload() request: { text: string }): { echoed: string } {
-    return { echoed: request.text };
+  @ServeRequest(SandboxAcquire)
+  acquire(@Payload() request: unknown): { received: unknown } {
+    seen.push('acquire');
+    return { received: request };
   }
 }
 
@@ -151,10 +155,10 @@ describe('service host', () => {
     await host.close();
   });
 
-  it('gives each @EventPattern handler of one message its own durable consumer', () => {
+  it('gives each service consuming one message its own durable, named <service>-<message>', () => {
     expect(bus.consumers.map((c) => [c.definition.pattern, c.durable])).toEqual([
-      [StartRunV1.pattern, 'probe-a'],
-      [StartRunV1.pattern, 'probe-b'],
+      [StartRunV1.pattern, 'agent-runner-run-start'],
+      [StartRunV1.pattern, 'dashboard-run-start'],
     ]);
   });
 
@@ -181,9 +185,23 @@ describe('service host', () => {
     });
   });
 
-  it('serves @MessagePattern handlers as request/reply', async () => {
-    const echo = bus.servers.get('probe.*.echo');
-    expect(await echo?.({ text: 'hi' }, 'probe.t1.echo')).toEqual({ echoed: 'hi' });
+  it('serves a request handler with the request parsed against the catalogue', async () => {
+    const acquire = bus.servers.get(SandboxAcquire.pattern)!;
+    const threadId = '7f3a1c52-9a4e-4b8e-8f7d-2c1e5b6a9d40';
+    const raw = { threadId, branch: 'caravel/t', unknownField: 'dropped' };
+    expect(await acquire(raw, `sandbox.${threadId}.acquire`)).toEqual({
+      received: { threadId, branch: 'caravel/t', purpose: 'agent' },
+    });
+  });
+
+  it('answers a malformed request MESSAGE_MALFORMED without calling its handler', async () => {
+    seen.length = 0;
+    const acquire = bus.servers.get(SandboxAcquire.pattern)!;
+    await expect(acquire({ threadId: 'not-a-uuid' }, 'sandbox.x.acquire')).rejects.toMatchObject({
+      code: 'MESSAGE_MALFORMED',
+      retryable: false,
+    });
+    expect(seen).toEqual([]);
   });
 
   it('answers readiness and maps coded errors to HTTP without a stack', async () => {

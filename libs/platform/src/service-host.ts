@@ -1,4 +1,4 @@
-import { CATALOGUE, type MessageDefinition } from '@caravel/contracts';
+import { CATALOGUE, REQUEST_CATALOGUE, type MessageDefinition } from '@caravel/contracts';
 import { CaravelTransport } from '@caravel/messaging';
 import {
   Module,
@@ -52,7 +52,7 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Ser
   });
   const definitions: readonly MessageDefinition[] = CATALOGUE;
   app.connectMicroservice(
-    { strategy: new CaravelTransport(runtime.bus, definitions) },
+    { strategy: new CaravelTransport(runtime.bus, definitions, REQUEST_CATALOGUE) },
     { inheritAppConfig: true },
   );
   await app.startAllMicroservices();

@@ -57,23 +57,26 @@ function importsOf(program: ts.Program, file: string): string[] {
   });
 }
 
-/** The messages a handler file serves: `X` of each `@EventPattern(X.pattern)`/`@MessagePattern`. */
+/**
+ * The messages a handler file serves: `X` of each `@ConsumeEvent(X, …)`/`@ServeRequest(X)` (and
+ * of a raw `@EventPattern(X.pattern)`/`@MessagePattern(X.pattern)`).
+ */
 function servedMessages(program: ts.Program, file: string): string[] {
   const served: string[] = [];
   const visit = (node: ts.Node): void => {
-    if (
-      ts.isCallExpression(node) &&
-      ts.isIdentifier(node.expression) &&
-      ['EventPattern', 'MessagePattern'].includes(node.expression.text)
-    ) {
-      const [pattern] = node.arguments;
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
+      const [first] = node.arguments;
+      const decorator = node.expression.text;
+      if (['ConsumeEvent', 'ServeRequest'].includes(decorator) && first && ts.isIdentifier(first))
+        served.push(first.text);
       if (
-        pattern &&
-        ts.isPropertyAccessExpression(pattern) &&
-        pattern.name.text === 'pattern' &&
-        ts.isIdentifier(pattern.expression)
+        ['EventPattern', 'MessagePattern'].includes(decorator) &&
+        first &&
+        ts.isPropertyAccessExpression(first) &&
+        first.name.text === 'pattern' &&
+        ts.isIdentifier(first.expression)
       )
-        served.push(pattern.expression.text);
+        served.push(first.expression.text);
     }
     ts.forEachChild(node, visit);
   };

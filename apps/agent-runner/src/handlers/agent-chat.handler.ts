@@ -1,6 +1,7 @@
-import { AgentChat } from '@caravel/contracts';
+import { AgentChat, type RequestOf } from '@caravel/contracts';
+import { ServeRequest } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { ChatAgentService } from '../services/chat-agent.service.js';
 
 /** Request/reply `agent.<threadId>.chat`: the read-only chat agent answers a question. */
@@ -8,8 +9,8 @@ import { ChatAgentService } from '../services/chat-agent.service.js';
 export class AgentChatHandler {
   constructor(@Inject(ChatAgentService) private readonly chat: ChatAgentService) {}
 
-  @MessagePattern<string>(AgentChat.pattern)
-  handle(@Payload() raw: unknown) {
-    return this.chat.answer(AgentChat.parseRequest(raw));
+  @ServeRequest(AgentChat)
+  handle(@Payload() request: RequestOf<typeof AgentChat>) {
+    return this.chat.answer(request);
   }
 }

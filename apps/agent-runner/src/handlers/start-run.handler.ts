@@ -1,7 +1,7 @@
 import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
-import { CaravelContext } from '@caravel/messaging';
+import { CaravelContext, ConsumeEvent } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
-import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import { START_ACK_WAIT_MS } from '../services/lease-keeper.js';
 import { RunExecutorService } from '../services/run-executor.service.js';
 
@@ -10,8 +10,8 @@ import { RunExecutorService } from '../services/run-executor.service.js';
 export class StartRunHandler {
   constructor(@Inject(RunExecutorService) private readonly executor: RunExecutorService) {}
 
-  @EventPattern<string>(StartRunV1.pattern, {
-    durable: 'agent-runner',
+  @ConsumeEvent(StartRunV1, {
+    service: 'agent-runner',
     ordered: true,
     ackWaitMs: START_ACK_WAIT_MS,
   })

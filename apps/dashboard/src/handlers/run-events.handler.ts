@@ -6,9 +6,9 @@ import {
   RunStepV1,
   type EnvelopeOf,
 } from '@caravel/contracts';
-import { CaravelContext } from '@caravel/messaging';
+import { CaravelContext, ConsumeEvent } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
-import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import { RunEventIndexService } from '../services/run-event-index.service.js';
 
 /** Every run event, indexed in order per thread. */
@@ -16,7 +16,7 @@ import { RunEventIndexService } from '../services/run-event-index.service.js';
 export class RunEventsHandler {
   constructor(@Inject(RunEventIndexService) private readonly index: RunEventIndexService) {}
 
-  @EventPattern<string>(RunStartedV1.pattern, { durable: 'dashboard-run-started', ordered: true })
+  @ConsumeEvent(RunStartedV1, { service: 'dashboard', ordered: true })
   async started(
     @Payload() envelope: EnvelopeOf<typeof RunStartedV1>,
     @Ctx() context: CaravelContext,
@@ -24,7 +24,7 @@ export class RunEventsHandler {
     await this.index.record(envelope, context.delivery);
   }
 
-  @EventPattern<string>(RunStepV1.pattern, { durable: 'dashboard-run-step', ordered: true })
+  @ConsumeEvent(RunStepV1, { service: 'dashboard', ordered: true })
   async step(
     @Payload() envelope: EnvelopeOf<typeof RunStepV1>,
     @Ctx() context: CaravelContext,
@@ -32,7 +32,7 @@ export class RunEventsHandler {
     await this.index.record(envelope, context.delivery);
   }
 
-  @EventPattern<string>(RunOutputV1.pattern, { durable: 'dashboard-run-output', ordered: true })
+  @ConsumeEvent(RunOutputV1, { service: 'dashboard', ordered: true })
   async output(
     @Payload() envelope: EnvelopeOf<typeof RunOutputV1>,
     @Ctx() context: CaravelContext,
@@ -40,7 +40,7 @@ export class RunEventsHandler {
     await this.index.record(envelope, context.delivery);
   }
 
-  @EventPattern<string>(RunFinishedV1.pattern, { durable: 'dashboard-run-finished', ordered: true })
+  @ConsumeEvent(RunFinishedV1, { service: 'dashboard', ordered: true })
   async finished(
     @Payload() envelope: EnvelopeOf<typeof RunFinishedV1>,
     @Ctx() context: CaravelContext,
@@ -48,10 +48,7 @@ export class RunEventsHandler {
     await this.index.record(envelope, context.delivery);
   }
 
-  @EventPattern<string>(RunAttemptsSelectedV1.pattern, {
-    durable: 'dashboard-run-attempts-selected',
-    ordered: true,
-  })
+  @ConsumeEvent(RunAttemptsSelectedV1, { service: 'dashboard', ordered: true })
   async attemptsSelected(
     @Payload() envelope: EnvelopeOf<typeof RunAttemptsSelectedV1>,
     @Ctx() context: CaravelContext,

@@ -1,6 +1,7 @@
 import { PullRequestHeadMovedV1, type EnvelopeOf } from '@caravel/contracts';
+import { ConsumeEvent } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { ThreadHeadService } from '../services/thread-head.service.js';
 
 /** `trigger.pull_request.head_moved`: new commits on a pull request Caravel has a thread for. */
@@ -8,10 +9,7 @@ import { ThreadHeadService } from '../services/thread-head.service.js';
 export class HeadMovedHandler {
   constructor(@Inject(ThreadHeadService) private readonly heads: ThreadHeadService) {}
 
-  @EventPattern<string>(PullRequestHeadMovedV1.pattern, {
-    durable: 'dispatch-head-moves',
-    ordered: true,
-  })
+  @ConsumeEvent(PullRequestHeadMovedV1, { service: 'dispatch', ordered: true })
   async handle(@Payload() envelope: EnvelopeOf<typeof PullRequestHeadMovedV1>): Promise<void> {
     await this.heads.onHeadMoved(envelope);
   }

@@ -1,6 +1,7 @@
 import { TriggerReceivedV1, type EnvelopeOf } from '@caravel/contracts';
+import { ConsumeEvent } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { DispatchService } from '../services/dispatch.service.js';
 
 /** Triggers from every source, in order per thread. */
@@ -8,7 +9,7 @@ import { DispatchService } from '../services/dispatch.service.js';
 export class TriggerReceivedHandler {
   constructor(@Inject(DispatchService) private readonly dispatch: DispatchService) {}
 
-  @EventPattern<string>(TriggerReceivedV1.pattern, { durable: 'dispatch-triggers', ordered: true })
+  @ConsumeEvent(TriggerReceivedV1, { service: 'dispatch', ordered: true })
   async handle(@Payload() envelope: EnvelopeOf<typeof TriggerReceivedV1>): Promise<void> {
     await this.dispatch.onTrigger(envelope);
   }

@@ -1,6 +1,7 @@
-import { ScheduleThreadWakeup } from '@caravel/contracts';
+import { ScheduleThreadWakeup, type RequestOf } from '@caravel/contracts';
+import { ServeRequest } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { WakeupService } from '../services/wakeup.service.js';
 
 /** `dispatch.<threadId>.wakeup`: a run's `schedule_thread_wakeup` call. */
@@ -8,8 +9,8 @@ import { WakeupService } from '../services/wakeup.service.js';
 export class WakeupHandler {
   constructor(@Inject(WakeupService) private readonly wakeups: WakeupService) {}
 
-  @MessagePattern<string>(ScheduleThreadWakeup.pattern)
-  schedule(@Payload() raw: unknown) {
-    return this.wakeups.schedule(ScheduleThreadWakeup.parseRequest(raw));
+  @ServeRequest(ScheduleThreadWakeup)
+  schedule(@Payload() request: RequestOf<typeof ScheduleThreadWakeup>) {
+    return this.wakeups.schedule(request);
   }
 }

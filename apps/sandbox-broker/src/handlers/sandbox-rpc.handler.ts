@@ -16,61 +16,63 @@ import {
   SandboxTurnDiff,
   SandboxTurnSnapshot,
   SandboxWrite,
+  type RequestOf,
 } from '@caravel/contracts';
 import { snapshotTurn, turnDiff } from '@caravel/sandbox';
+import { ServeRequest } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { SandboxBrokerService } from '../services/sandbox-broker.service.js';
 
 /**
- * Sandbox RPC on `sandbox.<threadId>.<op>`: validate the request, call the service, answer. A
- * request that changes something runs once per `requestId` (a retry gets the first outcome).
+ * Sandbox RPC on `sandbox.<threadId>.<op>`: call the service with the request (the transport has
+ * parsed it against the catalogue), answer. A request that changes something runs once per
+ * `requestId` (a retry gets the first outcome).
  */
 @Controller()
 export class SandboxRpcHandler {
   constructor(@Inject(SandboxBrokerService) private readonly broker: SandboxBrokerService) {}
 
-  @MessagePattern<string>(SandboxAcquire.pattern)
-  acquire(@Payload() raw: unknown) {
-    return this.broker.acquire(SandboxAcquire.parseRequest(raw));
+  @ServeRequest(SandboxAcquire)
+  acquire(@Payload() request: RequestOf<typeof SandboxAcquire>) {
+    return this.broker.acquire(request);
   }
 
-  @MessagePattern<string>(SandboxRecreate.pattern)
-  recreate(@Payload() raw: unknown) {
-    const request = SandboxRecreate.parseRequest(raw);
+  @ServeRequest(SandboxRecreate)
+  recreate(@Payload() request: RequestOf<typeof SandboxRecreate>) {
     return this.broker.once(request.requestId, () => this.broker.recreate(request));
   }
 
-  @MessagePattern<string>(SandboxRelease.pattern)
-  release(@Payload() raw: unknown) {
-    return this.broker.release(SandboxRelease.parseRequest(raw).threadId);
+  @ServeRequest(SandboxRelease)
+  release(@Payload() request: RequestOf<typeof SandboxRelease>) {
+    return this.broker.release(request.threadId);
   }
 
-  @MessagePattern<string>(SandboxDiscard.pattern)
-  discard(@Payload() raw: unknown) {
-    const { requestId, threadId } = SandboxDiscard.parseRequest(raw);
+  @ServeRequest(SandboxDiscard)
+  discard(@Payload() request: RequestOf<typeof SandboxDiscard>) {
+    const { requestId, threadId } = request;
     return this.broker.once(requestId, () => this.broker.discard(threadId));
   }
 
-  @MessagePattern<string>(SandboxPing.pattern)
-  ping(@Payload() raw: unknown) {
-    return this.broker.ping(SandboxPing.parseRequest(raw).threadId);
+  @ServeRequest(SandboxPing)
+  ping(@Payload() request: RequestOf<typeof SandboxPing>) {
+    return this.broker.ping(request.threadId);
   }
 
-  @MessagePattern<string>(SandboxExec.pattern)
-  exec(@Payload() raw: unknown) {
-    return this.broker.exec(SandboxExec.parseRequest(raw));
+  @ServeRequest(SandboxExec)
+  exec(@Payload() request: RequestOf<typeof SandboxExec>) {
+    return this.broker.exec(request);
   }
 
-  @MessagePattern<string>(SandboxRead.pattern)
-  read(@Payload() raw: unknown) {
-    const { threadId, path } = SandboxRead.parseRequest(raw);
+  @ServeRequest(SandboxRead)
+  read(@Payload() request: RequestOf<typeof SandboxRead>) {
+    const { threadId, path } = request;
     return this.broker.on(threadId, async (s) => ({ content: await s.readFile(path) }));
   }
 
-  @MessagePattern<string>(SandboxWrite.pattern)
-  write(@Payload() raw: unknown) {
-    const { requestId, threadId, path, content, encoding } = SandboxWrite.parseRequest(raw);
+  @ServeRequest(SandboxWrite)
+  write(@Payload() request: RequestOf<typeof SandboxWrite>) {
+    const { requestId, threadId, path, content, encoding } = request;
     const bytes = encoding === 'base64' ? Buffer.from(content, 'base64') : content;
     return this.broker.once(requestId, () =>
       this.broker.on(threadId, async (s) => {
@@ -80,62 +82,60 @@ export class SandboxRpcHandler {
     );
   }
 
-  @MessagePattern<string>(SandboxEdit.pattern)
-  edit(@Payload() raw: unknown) {
-    const { requestId, threadId, path, oldText, newText, replaceAll } =
-      SandboxEdit.parseRequest(raw);
+  @ServeRequest(SandboxEdit)
+  edit(@Payload() request: RequestOf<typeof SandboxEdit>) {
+    const { requestId, threadId, path, oldText, newText, replaceAll } = request;
     const options = replaceAll === undefined ? {} : { replaceAll };
     return this.broker.once(requestId, () =>
       this.broker.on(threadId, (s) => s.editFile(path, oldText, newText, options)),
     );
   }
 
-  @MessagePattern<string>(SandboxList.pattern)
-  list(@Payload() raw: unknown) {
-    const { threadId, path, ...options } = SandboxList.parseRequest(raw);
+  @ServeRequest(SandboxList)
+  list(@Payload() request: RequestOf<typeof SandboxList>) {
+    const { threadId, path, ...options } = request;
     return this.broker.on(threadId, (s) => s.listFiles(path, options));
   }
 
-  @MessagePattern<string>(SandboxGlob.pattern)
-  glob(@Payload() raw: unknown) {
-    const { threadId, pattern, ...options } = SandboxGlob.parseRequest(raw);
+  @ServeRequest(SandboxGlob)
+  glob(@Payload() request: RequestOf<typeof SandboxGlob>) {
+    const { threadId, pattern, ...options } = request;
     return this.broker.on(threadId, async (s) => ({ paths: await s.glob(pattern, options) }));
   }
 
-  @MessagePattern<string>(SandboxGrep.pattern)
-  grep(@Payload() raw: unknown) {
-    const { threadId, pattern, ...options } = SandboxGrep.parseRequest(raw);
+  @ServeRequest(SandboxGrep)
+  grep(@Payload() request: RequestOf<typeof SandboxGrep>) {
+    const { threadId, pattern, ...options } = request;
     return this.broker.on(threadId, (s) => s.grep(pattern, options));
   }
 
-  @MessagePattern<string>(SandboxTurnSnapshot.pattern)
-  turnSnapshot(@Payload() raw: unknown) {
-    const { threadId, messageId, repoPath } = SandboxTurnSnapshot.parseRequest(raw);
+  @ServeRequest(SandboxTurnSnapshot)
+  turnSnapshot(@Payload() request: RequestOf<typeof SandboxTurnSnapshot>) {
+    const { threadId, messageId, repoPath } = request;
     const location = repoPath ? { repoPath } : {};
     return this.broker.on(threadId, (s) => snapshotTurn(s, messageId, location));
   }
 
-  @MessagePattern<string>(SandboxTurnDiff.pattern)
-  turnDiff(@Payload() raw: unknown) {
-    const { threadId, from, to, ...options } = SandboxTurnDiff.parseRequest(raw);
+  @ServeRequest(SandboxTurnDiff)
+  turnDiff(@Payload() request: RequestOf<typeof SandboxTurnDiff>) {
+    const { threadId, from, to, ...options } = request;
     return this.broker.on(threadId, (s) => turnDiff(s, from, to, options));
   }
 
-  @MessagePattern<string>(SandboxGitCommit.pattern)
-  gitCommit(@Payload() raw: unknown) {
-    const { requestId, threadId, message } = SandboxGitCommit.parseRequest(raw);
+  @ServeRequest(SandboxGitCommit)
+  gitCommit(@Payload() request: RequestOf<typeof SandboxGitCommit>) {
+    const { requestId, threadId, message } = request;
     return this.broker.once(requestId, () => this.broker.commitAll(threadId, message));
   }
 
-  @MessagePattern<string>(SandboxGitDiff.pattern)
-  gitDiff(@Payload() raw: unknown) {
-    const { threadId, baseRef } = SandboxGitDiff.parseRequest(raw);
+  @ServeRequest(SandboxGitDiff)
+  gitDiff(@Payload() request: RequestOf<typeof SandboxGitDiff>) {
+    const { threadId, baseRef } = request;
     return this.broker.diffSince(threadId, baseRef);
   }
 
-  @MessagePattern<string>(SandboxGitPush.pattern)
-  gitPush(@Payload() raw: unknown) {
-    const request = SandboxGitPush.parseRequest(raw);
+  @ServeRequest(SandboxGitPush)
+  gitPush(@Payload() request: RequestOf<typeof SandboxGitPush>) {
     return this.broker.once(request.requestId, () => this.broker.push(request));
   }
 }

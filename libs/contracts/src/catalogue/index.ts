@@ -1,4 +1,7 @@
+import type { RequestDefinition } from '../define-request.js';
+import { AgentChat, RunInterruptNotice } from './agent.requests.js';
 import { DeadLetterRecordedV1 } from './dead-letter.messages.js';
+import { ScheduleThreadWakeup } from './dispatch.requests.js';
 import {
   RunAttemptsSelectedV1,
   RunFinishedV1,
@@ -8,6 +11,8 @@ import {
   StartRunV1,
 } from './run.messages.js';
 import { PullRequestHeadMovedV1, ReviewRequestedV1 } from './pull-request.messages.js';
+import { SandboxExecOutput } from './sandbox-stream.requests.js';
+import { SANDBOX_REQUESTS, SandboxCallerAlive } from './sandbox.requests.js';
 import { TriggerReceivedV1 } from './trigger.messages.js';
 
 export {
@@ -40,3 +45,16 @@ export const CATALOGUE = [
   RunAttemptsSelectedV1,
   DeadLetterRecordedV1,
 ] as const;
+
+/**
+ * Every request/reply operation Caravel serves. The Nest transport parses a request against its
+ * definition here before the `@MessagePattern` handler sees it.
+ */
+export const REQUEST_CATALOGUE: readonly RequestDefinition[] = [
+  ...SANDBOX_REQUESTS,
+  SandboxCallerAlive,
+  SandboxExecOutput,
+  AgentChat,
+  RunInterruptNotice,
+  ScheduleThreadWakeup,
+];

@@ -48,6 +48,7 @@ export const PullRequestHeadMovedV1 = defineMessage({
   kind: 'trigger',
   name: 'pull_request.head_moved',
   version: 1,
+  consumerName: 'head-moves',
   description:
     "A pull request's head moved (GitHub `synchronize`); its thread learns the new head.",
   data: z.object({

@@ -14,6 +14,7 @@ export const TriggerReceivedV1 = defineMessage({
   kind: 'trigger',
   name: 'received',
   version: 1,
+  consumerName: 'triggers',
   description: 'A verified, deduplicated request from a source, addressed to a thread.',
   data: z.object({
     threadId,

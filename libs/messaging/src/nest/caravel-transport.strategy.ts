@@ -1,4 +1,4 @@
-import type { MessageDefinition } from '@caravel/contracts';
+import type { MessageDefinition, RequestDefinition } from '@caravel/contracts';
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { lastValueFrom, isObservable } from 'rxjs';
@@ -11,24 +11,29 @@ export const CARAVEL_TRANSPORT = Symbol('caravel');
 
 /**
  * A NestJS custom transport over the Caravel `Bus` (JetStream or embedded). `@EventPattern`
- * handlers become durable consumers of the matching catalogue message; `@MessagePattern`
- * handlers serve request/reply on their subject. Handlers just return or throw: the bus settles
- * (ack / nak with backoff / term + dead letter) from the outcome and the error's `retryable` flag.
+ * handlers (`@ConsumeEvent`) become durable consumers of the matching catalogue message and get
+ * the parsed envelope; `@MessagePattern` handlers (`@ServeRequest`) serve request/reply on their
+ * subject and get the request parsed against its catalogue definition. Handlers just return or
+ * throw: the bus settles (ack / nak with backoff / term + dead letter) from the outcome and the
+ * error's `retryable` flag.
  */
 export class CaravelTransport extends Server implements CustomTransportStrategy {
   override readonly transportId = CARAVEL_TRANSPORT;
   /** Handler failures reach the bus, which settles (nak/term) and logs them. */
   override readonly propagatesEventHandlerErrors = true;
   private readonly definitions: Map<string, MessageDefinition>;
+  private readonly requests: Map<string, RequestDefinition>;
   private readonly subscriptions: Subscription[] = [];
   private readonly log = new Logger('CaravelTransport');
 
   constructor(
     private readonly bus: Bus,
     definitions: readonly MessageDefinition[],
+    requests: readonly RequestDefinition[] = [],
   ) {
     super();
     this.definitions = new Map(definitions.map((d) => [d.pattern, d]));
+    this.requests = new Map(requests.map((d) => [d.pattern, d]));
   }
 
   listen(callback: (error?: unknown) => void): void {
@@ -82,8 +87,14 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
   }
 
   private async serveRequest(pattern: string, handler: MessageHandler): Promise<Subscription> {
+    const definition = this.requests.get(pattern);
+    if (!definition) {
+      throw new Error(`@MessagePattern('${pattern}') names no request in the catalogue`);
+    }
     this.log.log(`serving requests on ${pattern}`);
-    return this.bus.serve(pattern, async (request, subject) => {
+    return this.bus.serve(pattern, async (raw, subject) => {
+      // A malformed request throws MESSAGE_MALFORMED here: the requester gets it as the reply.
+      const request = definition.parseRequest(raw);
       const context = new CaravelContext([null, subject]);
       return settle(await handler(request, context));
     });
