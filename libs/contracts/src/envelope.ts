@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
+/** A W3C trace context `traceparent`: version 00, trace id, parent (span) id, flags. */
+export const TRACEPARENT_PATTERN = /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
+
 /** Fields every message carries, whatever its payload. */
 export const envelopeHeaderSchema = z.object({
   id: z.uuid(),
@@ -11,6 +14,11 @@ export const envelopeHeaderSchema = z.object({
   correlationId: z.string().min(1),
   causationId: z.string().min(1).nullable(),
   idempotencyKey: z.string().min(1),
+  /**
+   * The W3C trace context of the publish (`00-<trace id>-<span id>-<flags>`), so a handler's work
+   * joins the trace that caused it. Optional: messages stored before it existed have none.
+   */
+  traceparent: z.string().regex(TRACEPARENT_PATTERN).optional(),
 });
 
 export type EnvelopeHeader = z.infer<typeof envelopeHeaderSchema>;
@@ -28,6 +36,7 @@ export interface EnvelopeOptions {
   correlationId?: string;
   causationId?: string | null;
   idempotencyKey?: string;
+  traceparent?: string;
 }
 
 /** Options that make a new message a consequence of `cause` (same correlation, caused by it). */
@@ -50,5 +59,6 @@ export function buildHeader(
     correlationId: options.correlationId ?? id,
     causationId: options.causationId ?? null,
     idempotencyKey: options.idempotencyKey ?? id,
+    ...(options.traceparent ? { traceparent: options.traceparent } : {}),
   };
 }

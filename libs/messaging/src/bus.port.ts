@@ -111,7 +111,15 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-export type RequestHandler = (request: unknown, subject: string) => Promise<unknown>;
+/**
+ * Serves one request. `headers` are the request's trace headers (`traceparent`,
+ * `Caravel-Correlation-Id`), which the requesting bus sets from the handler it runs in.
+ */
+export type RequestHandler = (
+  request: unknown,
+  subject: string,
+  headers: Readonly<Record<string, string>>,
+) => Promise<unknown>;
 
 /**
  * The message bus port. Two adapters implement it and pass one behaviour suite: JetStream (NATS)

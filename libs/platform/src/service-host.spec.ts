@@ -10,6 +10,8 @@ import { AppError } from '@caravel/errors';
 import { strictMock } from '@caravel/testing/doubles';
 import {
   CaravelContext,
+  currentTrace,
+  type MessageTrace,
   ConsumeEvent,
   ServeRequest,
   type Bus,
@@ -80,12 +82,15 @@ class RecordingBus implements Bus {
 }
 
 const seen: string[] = [];
+const traces: (MessageTrace | undefined)[] = [];
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 @Controller()
 class ProbeHandlers {
   @ConsumeEvent(StartRunV1, { service: 'agent-runner', ordered: true })
   first(@Payload() envelope: Envelope<{ prompt: string }>, @Ctx() context: CaravelContext): void {
     seen.push(`a:${envelope.data.prompt}:${context.delivery?.deliveryCount ?? 0}`);
+    traces.push(context.trace, currentTrace());
     if (envelope.data.prompt === 'poison') throw new AppError('MESSAGE_MALFORMED', 'poison pill');
     if (envelope.data.prompt === 'later') throw new AppError('DEPENDENCY_UNAVAILABLE', 'try later');
   }
@@ -96,8 +101,9 @@ class ProbeHandlers {
   }
 
   @ServeRequest(SandboxAcquire)
-  acquire(@Payload() request: unknown): { received: unknown } {
+  acquire(@Payload() request: unknown, @Ctx() context: CaravelContext): { received: unknown } {
     seen.push('acquire');
+    traces.push(context.trace, currentTrace());
     return { received: request };
   }
 }
@@ -125,7 +131,10 @@ class ProbeModule {}
 
 function delivery(prompt: string): Delivery {
   return {
-    envelope: StartRunV1.create({ ...StartRunV1.fixture().data, prompt }, { source: 'spec' }),
+    envelope: StartRunV1.create(
+      { ...StartRunV1.fixture().data, prompt },
+      { source: 'spec', correlationId: 'conversation-1', traceparent: TRACEPARENT },
+    ),
     subject: 's',
     stream: 'CARAVEL_COMMANDS',
     sequence: 1,
@@ -174,6 +183,18 @@ describe('service host', () => {
     expect(seen).toEqual(['a:ctx:1']);
   });
 
+  it("runs an event handler under its envelope's correlation id and traceparent", async () => {
+    traces.length = 0;
+    const handled = delivery('traced');
+    await bus.consumers[0]!.handler(handled);
+    const expected = {
+      correlationId: 'conversation-1',
+      causationId: handled.envelope.id,
+      traceparent: TRACEPARENT,
+    };
+    expect(traces).toEqual([expected, expected]);
+  });
+
   it('lets the original coded error reach the bus, so it settles from retryable', async () => {
     await expect(bus.consumers[0]!.handler(delivery('poison'))).rejects.toMatchObject({
       code: 'MESSAGE_MALFORMED',
@@ -189,15 +210,25 @@ describe('service host', () => {
     const acquire = bus.servers.get(SandboxAcquire.pattern)!;
     const threadId = '7f3a1c52-9a4e-4b8e-8f7d-2c1e5b6a9d40';
     const raw = { threadId, branch: 'caravel/t', unknownField: 'dropped' };
-    expect(await acquire(raw, `sandbox.${threadId}.acquire`)).toEqual({
+    traces.length = 0;
+    const headers = { traceparent: TRACEPARENT, 'Caravel-Correlation-Id': 'conversation-2' };
+    expect(await acquire(raw, `sandbox.${threadId}.acquire`, headers)).toEqual({
       received: { threadId, branch: 'caravel/t', purpose: 'agent' },
     });
+    const expected = {
+      correlationId: 'conversation-2',
+      causationId: null,
+      traceparent: TRACEPARENT,
+    };
+    expect(traces).toEqual([expected, expected]);
   });
 
   it('answers a malformed request MESSAGE_MALFORMED without calling its handler', async () => {
     seen.length = 0;
     const acquire = bus.servers.get(SandboxAcquire.pattern)!;
-    await expect(acquire({ threadId: 'not-a-uuid' }, 'sandbox.x.acquire')).rejects.toMatchObject({
+    await expect(
+      acquire({ threadId: 'not-a-uuid' }, 'sandbox.x.acquire', {}),
+    ).rejects.toMatchObject({
       code: 'MESSAGE_MALFORMED',
       retryable: false,
     });

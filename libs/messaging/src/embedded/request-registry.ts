@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { AppError } from '@caravel/errors';
 import type { RequestHandler } from '../bus.port.js';
+import { outgoingRequestHeaders } from '../trace/index.js';
 // The JetStream adapter's wire format, so both adapters answer and fail byte-for-byte alike.
 import {
   decodeJson,
@@ -51,7 +52,8 @@ export class RequestRegistry {
       throw new AppError('TIMEOUT', `no responders for request on ${subject}`);
     }
     const request = decodeJson(encodeJson(payload));
-    const replies = chosen.map((server) => this.answer(server, request, subject));
+    const headers = outgoingRequestHeaders();
+    const replies = chosen.map((server) => this.answer(server, request, subject, headers));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -84,9 +86,14 @@ export class RequestRegistry {
     return [...plain, ...picked.filter((s): s is Server => s !== undefined)];
   }
 
-  private answer(server: Server, request: unknown, subject: string): Promise<Uint8Array> {
+  private answer(
+    server: Server,
+    request: unknown,
+    subject: string,
+    headers: Readonly<Record<string, string>>,
+  ): Promise<Uint8Array> {
     const reply = Promise.resolve()
-      .then(() => server.handler(request, subject))
+      .then(() => server.handler(request, subject, { ...headers }))
       .then((value) => encodeSuccess(value))
       .catch(encodeFailure);
     server.active.add(reply);

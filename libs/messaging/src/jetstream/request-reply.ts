@@ -1,7 +1,8 @@
 import { AppError } from '@caravel/errors';
-import { errors, type Msg, type NatsConnection } from '@nats-io/nats-core';
+import { errors, headers as natsHeaders, type Msg, type NatsConnection } from '@nats-io/nats-core';
 import type { RequestHandler, Subscription } from '../bus.port.js';
 import type { BusLogger } from '../settlement/index.js';
+import { outgoingRequestHeaders } from '../trace/index.js';
 import type { Namespace } from './namespace.js';
 import {
   decodeJson,
@@ -26,7 +27,7 @@ export async function serveRequests(
     let reply: Uint8Array;
     try {
       reply = encodeSuccess(
-        await handler(decodeJson(msg.data), namespace.logicalSubject(msg.subject)),
+        await handler(decodeJson(msg.data), namespace.logicalSubject(msg.subject), headersOf(msg)),
       );
     } catch (error) {
       reply = encodeFailure(error);
@@ -55,6 +56,13 @@ export async function serveRequests(
   };
 }
 
+/** A request's NATS headers as a plain record (first value of each). */
+function headersOf(msg: Msg): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const key of msg.headers?.keys() ?? []) record[key] = msg.headers!.get(key);
+  return record;
+}
+
 function isTimeout(error: unknown): boolean {
   if (error instanceof errors.TimeoutError || error instanceof errors.NoRespondersError)
     return true;
@@ -74,8 +82,11 @@ export async function sendRequest<T>(
 ): Promise<T> {
   let reply: Msg;
   try {
+    const headers = natsHeaders();
+    for (const [key, value] of Object.entries(outgoingRequestHeaders())) headers.set(key, value);
     reply = await nc.request(namespace.subject(subject), encodeJson(payload), {
       timeout: timeoutMs,
+      headers,
     });
   } catch (error) {
     if (isTimeout(error)) {

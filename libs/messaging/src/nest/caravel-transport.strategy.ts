@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { lastValueFrom, isObservable } from 'rxjs';
 import type { Bus, Delivery, Subscription } from '../bus.port.js';
+import { runInTrace, traceOfEnvelope, traceOfHeaders } from '../trace/index.js';
 import { CaravelContext } from './caravel.context.js';
 import { isConsumerExtras } from './consumer-extras.js';
 
@@ -13,9 +14,11 @@ export const CARAVEL_TRANSPORT = Symbol('caravel');
  * A NestJS custom transport over the Caravel `Bus` (JetStream or embedded). `@EventPattern`
  * handlers (`@ConsumeEvent`) become durable consumers of the matching catalogue message and get
  * the parsed envelope; `@MessagePattern` handlers (`@ServeRequest`) serve request/reply on their
- * subject and get the request parsed against its catalogue definition. Handlers just return or
- * throw: the bus settles (ack / nak with backoff / term + dead letter) from the outcome and the
- * error's `retryable` flag.
+ * subject and get the request parsed against its catalogue definition. Each handler runs under
+ * its message's trace ({@link runInTrace}: correlation id and W3C `traceparent`, from the envelope
+ * or the request's headers), so what it publishes or requests carries them on. Handlers just
+ * return or throw: the bus settles (ack / nak with backoff / term + dead letter) from the outcome
+ * and the error's `retryable` flag.
  */
 export class CaravelTransport extends Server implements CustomTransportStrategy {
   override readonly transportId = CARAVEL_TRANSPORT;
@@ -80,9 +83,12 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
       throw new Error(`@EventPattern('${pattern}') needs extras with a durable consumer name`);
     }
     this.log.log(`consuming ${pattern} as ${extras.durable}${extras.ordered ? ' (ordered)' : ''}`);
-    return this.bus.consume(definition, extras, async (delivery: Delivery) => {
-      const context = new CaravelContext([delivery, delivery.subject]);
-      await settle(await handler(delivery.envelope, context));
+    return this.bus.consume(definition, extras, (delivery: Delivery) => {
+      const trace = traceOfEnvelope(delivery.envelope);
+      const context = new CaravelContext([delivery, delivery.subject, trace]);
+      return runInTrace(trace, async () => {
+        await settle(await handler(delivery.envelope, context));
+      });
     });
   }
 
@@ -92,11 +98,14 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
       throw new Error(`@MessagePattern('${pattern}') names no request in the catalogue`);
     }
     this.log.log(`serving requests on ${pattern}`);
-    return this.bus.serve(pattern, async (raw, subject) => {
-      // A malformed request throws MESSAGE_MALFORMED here: the requester gets it as the reply.
-      const request = definition.parseRequest(raw);
-      const context = new CaravelContext([null, subject]);
-      return settle(await handler(request, context));
+    return this.bus.serve(pattern, (raw, subject, headers) => {
+      const trace = traceOfHeaders(headers);
+      return runInTrace(trace, async () => {
+        // A malformed request throws MESSAGE_MALFORMED here: the requester gets it as the reply.
+        const request = definition.parseRequest(raw);
+        const context = new CaravelContext([null, subject, trace]);
+        return settle(await handler(request, context));
+      });
     });
   }
 }

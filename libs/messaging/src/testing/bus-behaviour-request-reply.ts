@@ -1,5 +1,6 @@
 import { AppError } from '@caravel/errors';
 import { describe, expect, it } from '@jest/globals';
+import { runInTrace } from '../trace/index.js';
 import type { BehaviourContext } from './bus-behaviour-context.js';
 import { uniqueName } from './bus-test-messages.js';
 import { sleep } from './eventually.js';
@@ -26,6 +27,21 @@ export function describeRequestReplyBehaviour(ctx: BehaviourContext): void {
         echoed: { cmd: 'ls' },
         on: subject,
       });
+    });
+
+    it("carries the requesting handler's correlation id and a child of its traceparent", async () => {
+      const [server, client] = await ctx.replicas(2);
+      const subject = `sandbox.${uniqueName('t')}.exec`;
+      await server!.serve(subject, async (_request, _on, headers) => headers);
+      const parent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      const trace = { correlationId: 'conversation-7', causationId: null, traceparent: parent };
+
+      const headers = await runInTrace(trace, () =>
+        client!.request<Record<string, string>>(subject, {}, { timeoutMs: 5000 }),
+      );
+      expect(headers['Caravel-Correlation-Id']).toBe('conversation-7');
+      expect(headers.traceparent).toMatch(/^00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-01$/);
+      expect(headers.traceparent).not.toBe(parent);
     });
 
     it("gives the requester the handler's AppError code and message", async () => {
