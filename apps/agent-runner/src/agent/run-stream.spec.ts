@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { answersForInterruptedCalls } from './run-stream.js';
+import { answersForInterruptedCalls, writesOf } from './run-stream.js';
 
 const ai = (ids: string[]) =>
   new AIMessage({
@@ -26,5 +26,20 @@ describe('answersForInterruptedCalls', () => {
     expect(answersForInterruptedCalls([ai(['a']), result('a')])).toEqual([]);
     expect(answersForInterruptedCalls([ai(['a']), result('a'), new AIMessage('bye')])).toEqual([]);
     expect(answersForInterruptedCalls([])).toEqual([]);
+  });
+});
+
+describe('writesOf', () => {
+  it('reads every write of a node that wrote a channel twice, which LangGraph streams as a list', () => {
+    const raw = ai(['a']);
+    const repaired = ai(['a']);
+    const writes = writesOf({
+      model_request: [{ messages: [raw] }, { messages: [repaired], exitStatus: 'exit_no_reply' }],
+      tools: { messages: [result('a')] },
+      other: undefined,
+    });
+
+    expect(writes.flatMap((w) => w.messages ?? [])).toEqual([raw, repaired, result('a')]);
+    expect(writes.map((w) => w.exitStatus)).toEqual([undefined, 'exit_no_reply', undefined]);
   });
 });

@@ -12,10 +12,21 @@ export interface RunAgent {
   openingMessage: (prompt: string) => string;
 }
 
-type StreamUpdate = Record<
-  string,
-  { messages?: BaseMessage[]; exitStatus?: RunExitStatus } | undefined
->;
+interface NodeWrite {
+  messages?: BaseMessage[];
+  exitStatus?: RunExitStatus;
+}
+
+type StreamUpdate = Record<string, NodeWrite | NodeWrite[] | undefined>;
+
+/**
+ * The writes of one `updates` chunk, node by node in order. A node that wrote a channel more than
+ * once in its step (the model node does when the after-model hooks, folded into it, repaired its
+ * answer) comes as a list of its writes instead of one object.
+ */
+export function writesOf(update: StreamUpdate): NodeWrite[] {
+  return Object.values(update).flatMap((node) => (node === undefined ? [] : node));
+}
 
 interface StateSnapshot {
   values?: { messages?: BaseMessage[] };
@@ -104,9 +115,9 @@ export async function streamRun(
   });
   let middlewareExit: RunExitStatus | undefined;
   for await (const update of stream as AsyncIterable<StreamUpdate>) {
-    for (const node of Object.values(update)) {
-      for (const message of node?.messages ?? []) await recorder.record(message);
-      middlewareExit ??= node?.exitStatus;
+    for (const write of writesOf(update)) {
+      for (const message of write.messages ?? []) await recorder.record(message);
+      middlewareExit ??= write.exitStatus;
     }
     await heartbeat();
   }
