@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { buildMiddlewareStack } from './build-middleware-stack.js';
 import { findAppError } from './error-inspection.js';
 import { FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
+import { graphRecursionLimitFor } from './recursion-limit.js';
 import { recordingTool, runAgent, throwingTool } from './testing/agent-harness.js';
 import { testStackOptions } from './testing/stack-options.js';
 import { ScriptedChatModel, textTurn, toolTurn } from './testing/scripted-chat-model.js';
@@ -130,6 +131,25 @@ describe('foldHooks', () => {
 
       expect(folded).toEqual(unfolded);
     });
+
+  it('is given a recursion limit under which the model-call limit, not the graph, ends a long run', async () => {
+    const limit = 6;
+    const { options: o } = testStackOptions({ modelCallLimit: limit });
+    const folded = foldHooks(buildMiddlewareStack(o));
+    const model = new ScriptedChatModel(Array.from({ length: limit + 2 }, () => lsTurn()));
+    const agent = createAgent({ model, tools: [ls().tool, reply().tool], middleware: folded });
+
+    const out = (await agent.invoke(
+      { messages: [{ role: 'user', content: 'go' }] },
+      { recursionLimit: graphRecursionLimitFor(folded, limit) },
+    )) as { exitStatus?: string };
+
+    expect(out.exitStatus).toBe('exit_model_call_limit');
+    expect(model.calls).toHaveLength(limit);
+    expect(graphRecursionLimitFor(folded, limit)).toBeLessThan(
+      graphRecursionLimitFor(buildMiddlewareStack(o), limit),
+    );
+  });
 
   it('stops the before-hooks at a jump, as the graph routed away from it', async () => {
     const seen: string[] = [];
