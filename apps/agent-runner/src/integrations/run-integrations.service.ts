@@ -1,4 +1,4 @@
-import type { RepositoryRef, StartRunV1, EnvelopeOf } from '@caravel/contracts';
+import type { StartRunV1, EnvelopeOf } from '@caravel/contracts';
 import type { UserTokenRepository } from '@caravel/db';
 import { isAppError } from '@caravel/errors';
 import {
@@ -80,7 +80,7 @@ export class RunIntegrationsService {
     const adapters = this.adapters;
     const slackThread = this.slackThreadOf(run);
     const wiki = this.wikiOf(run);
-    const github = this.codeHost(run.repository, run);
+    const github = this.codeHost(run);
     return {
       ...webPorts(this.settings),
       wakeups: new DispatchWakeups(this.bus, run),
@@ -110,18 +110,17 @@ export class RunIntegrationsService {
    * that the App can act on; null otherwise (the run then publishes a plain pushed branch).
    */
   pullRequestHost(run: StartRun): GitHubCodeHost | null {
-    return this.codeHost(run.repository, run);
+    return this.codeHost(run);
   }
 
-  private codeHost(repository: RepositoryRef | undefined, run: StartRun): GitHubCodeHost | null {
+  private codeHost(run: StartRun): GitHubCodeHost | null {
+    const repository = run.repository;
     if (!repository || !this.adapters.hosting.isOnHost(repository)) return null;
     const host = this.adapters.codeHost(repository, actingFor(run).actingFor);
-    if (!host) {
-      if (run.source === 'github') {
-        this.log.warn(
-          `thread ${run.threadId}: GITHUB_APP_ID/GITHUB_APP_PRIVATE_KEY unset, so no pull request can be opened on ${repository.owner}/${repository.name}`,
-        );
-      }
+    if (!host && run.source === 'github') {
+      this.log.warn(
+        `thread ${run.threadId}: GITHUB_APP_ID/GITHUB_APP_PRIVATE_KEY unset, so no pull request can be opened on ${repository.owner}/${repository.name}`,
+      );
     }
     return host;
   }
