@@ -3,7 +3,12 @@
 // curated tools through their LangChain adapter), both ending each run with a return-direct
 // `submit`, as Caravel's runs do.
 import { CARAVEL_BLOCKLIST, CannedChatModel } from '@caravel/agent';
-import { buildMiddlewareStack, graphRecursionLimitFor, systemClock } from '@caravel/middleware';
+import {
+  buildMiddlewareStack,
+  foldHooks,
+  graphRecursionLimitFor,
+  systemClock,
+} from '@caravel/middleware';
 import { curatedTools, endsRun, toLangChainTools } from '@caravel/tools';
 import { DirectoryToolSandbox } from '@caravel/tools/testing';
 import { tool } from '@langchain/core/tools';
@@ -103,12 +108,15 @@ const scm = {
 };
 
 /**
- * Caravel's agent as the runner's factory builds it: the curated tools (their own `no_op` and
- * `submit` included) less the ones a middleware owns, return-direct on the tools that end a run.
+ * Caravel's agent as the runner's factory builds it: the middleware's node hooks folded, the
+ * curated tools (their own `no_op` and `submit` included) less the ones a middleware owns,
+ * return-direct on the tools that end a run. `fold: false` gives each hook its own node, as
+ * before the fold, for comparison.
  */
-export function caravelAgent({ steps, checkpointer, sandbox, runId }) {
+export function caravelAgent({ steps, checkpointer, sandbox, runId, fold = true }) {
   const scripted = model(steps);
-  const middleware = stack(steps, runId);
+  const units = stack(steps, runId);
+  const middleware = fold ? foldHooks(units) : units;
   const owned = new Set(middleware.flatMap((m) => (m.tools ?? []).map((t) => t.name)));
   const caravelTools = curatedTools({
     sandbox,

@@ -8,6 +8,7 @@
 // Then the heap an idle thread's checkpoints cost.
 //   node tools/scripts/build.mjs && node --expose-gc tools/bench/runner/run.mjs \
 //     [--steps 40] [--runs 5] [--threads 200] [--database-url postgres://...] [--no-postgres]
+//     [--unfolded: also Caravel's agent with one graph node per middleware hook, as before the fold]
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { MemorySaver } from '@langchain/langgraph';
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
       default: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     },
     'no-postgres': { type: 'boolean', default: false },
+    unfolded: { type: 'boolean', default: false },
   },
 });
 const STEPS = Number(values.steps);
@@ -100,6 +102,9 @@ async function compare(label, saver, footprint, sandbox) {
     bare: (runId) => bareAgent({ steps: STEPS, checkpointer: saver, runId }),
     caravel: (runId) => caravelAgent({ steps: STEPS, checkpointer: saver, sandbox, runId }),
   };
+  if (values.unfolded)
+    agents.unfolded = (runId) =>
+      caravelAgent({ steps: STEPS, checkpointer: saver, sandbox, runId, fold: false });
   for (const [name, build] of Object.entries(agents))
     await measuredRun(build(`warm-${name}`), `${label}-warm-${name}`, STEPS);
   const result = {};
@@ -118,16 +123,24 @@ async function compare(label, saver, footprint, sandbox) {
 
 function report(label, result) {
   const b = result.bare;
-  const c = result.caravel;
-  const line = (name, r, ratio) =>
-    `  ${name.padEnd(8)} ${median(r.wall).toFixed(2).padStart(7)} ms/step wall ` +
-    `${median(r.cpu).toFixed(2).padStart(7)} ms/step CPU  ` +
-    `${String(r.updates).padStart(4)} updates  ${String(r.footprint.checkpoints).padStart(4)} ` +
-    `checkpoints ${(r.footprint.bytes / 1024).toFixed(0).padStart(6)} KiB${ratio}\n`;
-  const ratio =
-    `   x${(median(c.wall) / median(b.wall)).toFixed(2)} wall` +
-    ` x${(median(c.cpu) / median(b.cpu)).toFixed(2)} CPU`;
-  process.stdout.write(`${label}\n${line('bare', b, '')}${line('caravel', c, ratio)}`);
+  const line = (name, r) => {
+    const ratio =
+      r === b
+        ? ''
+        : `   x${(median(r.wall) / median(b.wall)).toFixed(2)} wall` +
+          ` x${(median(r.cpu) / median(b.cpu)).toFixed(2)} CPU`;
+    return (
+      `  ${name.padEnd(8)} ${median(r.wall).toFixed(2).padStart(7)} ms/step wall ` +
+      `${median(r.cpu).toFixed(2).padStart(7)} ms/step CPU  ` +
+      `${String(r.updates).padStart(4)} updates  ${String(r.footprint.checkpoints).padStart(4)} ` +
+      `checkpoints ${(r.footprint.bytes / 1024).toFixed(0).padStart(6)} KiB${ratio}\n`
+    );
+  };
+  process.stdout.write(
+    `${label}\n${Object.entries(result)
+      .map(([name, r]) => line(name, r))
+      .join('')}`,
+  );
 }
 
 /** The heap idle threads cost: each ran one `no_op` and `submit` and now sits in a MemorySaver. */

@@ -3,6 +3,7 @@ import type { ThreadOptions } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import {
   buildMiddlewareStack,
+  foldHooks,
   graphRecursionLimitFor,
   systemClock,
   type AssistantStatusPort,
@@ -127,8 +128,12 @@ export class AgentFactoryService {
       profile?.alwaysCreatePullRequests ?? this.settings.RUN_ALWAYS_CREATE_PRS;
     const people = await this.people(inputs);
     const caravelTools = this.tools(inputs, people, profile?.draftPullRequests ?? true);
-    const middleware = buildMiddlewareStack(
-      this.middlewareOptions(inputs, { model, people, caravelTools, alwaysCreatePrs }),
+    // The hooks folded (one before-model node, the after-model ones in the model node): a step is
+    // three checkpointed supersteps instead of nine.
+    const middleware = foldHooks(
+      buildMiddlewareStack(
+        this.middlewareOptions(inputs, { model, people, caravelTools, alwaysCreatePrs }),
+      ),
     );
     const agent = createAgent({
       model: this.models.forAgent(model, inputs.fileRoot),
