@@ -1,7 +1,9 @@
 import {
   actionsFromTraj,
   comparePatches,
-  parseTraj,
+  isMiniSweAgentTraj,
+  predictionOf,
+  readTrajectoryFile,
   replayActions,
   replayStartOf,
   replayTools,
@@ -21,7 +23,7 @@ import {
 } from '@caravel/sandbox';
 import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { isThreadId } from './cli-args.js';
 import { localRepository } from './local-repository.js';
 import { missingSandboxTools } from './preflight.js';
@@ -32,7 +34,10 @@ const SANDBOX_OWNER = { uid: 65534, gid: 65534 };
 
 /** Options of `caravel replay`. */
 export interface ReplayCommandOptions extends EventStoreOptions {
-  /** A thread id (read from the event index) or a `.traj` file (Caravel's or SWE-agent's). */
+  /**
+   * A thread id (read from the event index) or a trajectory file: Caravel's or SWE-agent's
+   * `.traj` (1.x or 0.x), a SWE-agent `.demo.yaml`, or a mini-swe-agent `.traj.json`.
+   */
   source: string;
   /** The starting repository, instead of the recorded clone URL. */
   repo?: string;
@@ -60,14 +65,28 @@ export interface ReplayReport {
   mismatches: number;
 }
 
+/** A mini-swe-agent run records its patch in the batch's `preds.json` (beside it or one up). */
+async function withPrediction(traj: Traj, file: string): Promise<Traj> {
+  if (traj.info.submission !== null || !isMiniSweAgentTraj(traj)) return traj;
+  const instanceId = basename(file).replace(/\.traj(\.json)?$/, '');
+  for (const dir of [dirname(file), dirname(dirname(file))]) {
+    const text = await readFile(join(dir, 'preds.json'), 'utf8').catch(() => null);
+    const patch = text === null ? null : predictionOf(JSON.parse(text) as unknown, instanceId);
+    if (patch !== null) return { ...traj, info: { ...traj.info, submission: patch } };
+  }
+  return traj;
+}
+
+/** Trajectory files by name: SWE-agent's `.traj`/`.demo.yaml`, mini-swe-agent's `.traj.json`. */
+const TRAJECTORY_FILE = /\.(traj|json|ya?ml)$/;
+
 async function loadTraj(options: ReplayCommandOptions): Promise<{ traj: Traj; name: string }> {
   const isFile = (await stat(options.source).catch(() => undefined))?.isFile() === true;
-  if (isFile)
-    return {
-      traj: parseTraj(await readFile(options.source, 'utf8'), options.source),
-      name: options.source,
-    };
-  if (options.source.endsWith('.traj'))
+  if (isFile) {
+    const traj = readTrajectoryFile(await readFile(options.source, 'utf8'), options.source);
+    return { traj: await withPrediction(traj, options.source), name: options.source };
+  }
+  if (TRAJECTORY_FILE.test(options.source))
     throw new AppError('NOT_FOUND', `${options.source}: no such file`);
   if (!isThreadId(options.source))
     throw new AppError(

@@ -19,3 +19,12 @@ export {
   type PatchDifference,
 } from './patch-compare.js';
 export { replayStartOf, type ReplayStart } from './replay-start.js';
+export {
+  commandsOfAnswer,
+  lastFencedBlock,
+  renderToolCall,
+  sweActionFormatOf,
+  MINI_SUBMIT_MARKERS,
+  SWE_AGENT_MULTILINE_COMMANDS,
+  type SweActionFormat,
+} from './swe-actions.js';

@@ -66,6 +66,17 @@ function verdictOf(action: RecordedAction, observation: string): ReplayVerdict {
   return action.recorded === observation ? 'same' : 'differs';
 }
 
+/**
+ * mini-swe-agent's submission: a successful command whose output starts with a marker line
+ * (leading whitespace ignored); the rest of the output is the submission.
+ */
+function markedSubmission(action: RecordedAction, done: Invocation): string | null {
+  if (action.submitMarkers === undefined || !done.ok) return null;
+  if ((done.output as { exitCode?: unknown } | undefined)?.exitCode !== 0) return null;
+  const [first, ...rest] = done.observation.trimStart().split('\n');
+  return action.submitMarkers.includes((first ?? '').trim()) ? rest.join('\n') : null;
+}
+
 function submissionOf(output: unknown): string | null {
   const submission = (output as { submission?: unknown } | undefined)?.submission;
   return typeof submission === 'string' ? submission : null;
@@ -74,7 +85,8 @@ function submissionOf(output: unknown): string | null {
 /**
  * Executes recorded tool calls again, in order, with real tools bound to a sandbox (so each call
  * means what it meant in the run), and compares each observation with the recorded one. A
- * successful `submit` ends the replay, as it ended the run; its submission is the final patch.
+ * successful `submit` ends the replay, as it ended the run; its submission is the final patch
+ * (so does a mini-swe-agent command whose output starts with its marker: the rest is the patch).
  * Without one, the final patch is the sandbox's diff at the end (null when blank).
  */
 export async function replayActions(
@@ -96,11 +108,12 @@ export async function replayActions(
     };
     outcomes.push(outcome);
     options.onStep?.(outcome);
-    if (action.name === 'submit' && done.ok) {
+    const marked = markedSubmission(action, done);
+    if ((action.name === 'submit' && done.ok) || marked !== null) {
       const mismatches = outcomes.filter((o) => o.verdict === 'differs');
       return {
         outcomes,
-        patch: submissionOf(done.output),
+        patch: marked ?? submissionOf(done.output),
         submitted: true,
         mismatches,
         stoppedEarly,

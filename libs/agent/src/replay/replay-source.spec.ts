@@ -40,16 +40,11 @@ function emptyStats() {
 }
 
 describe('actionsFromTraj', () => {
-  it("maps SWE-agent's bash actions to execute and submit, with the raw observations", () => {
+  it("maps SWE-agent's bash actions to execute and its final submit to submit, with the raw observations", () => {
     expect(isCaravelTraj(sweAgent)).toBe(false);
     const actions = actionsFromTraj(sweAgent, 'swe.traj');
-    expect(actions.map((a) => a.name)).toEqual([
-      'execute',
-      'execute',
-      'execute',
-      'submit',
-      'submit',
-    ]);
+    // The first submit was review_on_submit's review stage: only the second one submitted.
+    expect(actions.map((a) => a.name)).toEqual(['execute', 'execute', 'execute', 'submit']);
     expect(actions[0]).toMatchObject({
       args: { command: 'find /SWE-agent__test-repo -name missing_colon.py' },
       recorded: sweAgent.trajectory[0]?.observation,
@@ -87,9 +82,9 @@ describe('replayStartOf', () => {
     });
   });
 
-  it("leaves unknown what SWE-agent's config does not say", () => {
+  it("takes SWE-agent's github_url as the clone URL and leaves unknown what its config does not say", () => {
     expect(replayStartOf(sweAgent)).toMatchObject({
-      cloneUrl: null,
+      cloneUrl: 'https://github.com/SWE-agent/test-repo',
       baseCommit: null,
       model: 'claude-sonnet-4-20250514',
     });

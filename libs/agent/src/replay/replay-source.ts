@@ -1,8 +1,9 @@
 import { AppError } from '@caravel/errors';
 import { z } from 'zod';
-import { extractReplayActions } from '../trajectory/replay-actions.js';
+import { extractReplayActions, type ReplayAction } from '../trajectory/replay-actions.js';
 import { jsonPath } from '../trajectory/traj-parser.js';
 import type { Traj, TrajStep } from '../trajectory/traj.schema.js';
+import { commandsOfAnswer, MINI_SUBMIT_MARKERS, sweActionFormatOf } from './swe-actions.js';
 
 /** One recorded tool call to execute again, in run order. */
 export interface RecordedAction {
@@ -14,6 +15,11 @@ export interface RecordedAction {
   args: Record<string, unknown>;
   /** What the run observed for this call; null when the recording does not say. */
   recorded: string | null;
+  /**
+   * mini-swe-agent's submission: when the command succeeds and its output's first line is one
+   * of these markers, the rest of the output is the submission and the replay ends.
+   */
+  submitMarkers?: readonly string[];
 }
 
 /** A SWE-agent action that ends a run without a submission. */
@@ -61,37 +67,56 @@ function caravelActions(traj: Traj, source: string): RecordedAction[] {
   });
 }
 
-/**
- * SWE-agent's actions are bash commands (its tools are installed as commands), so each runs as
- * `execute`; `submit` is our submission. The raw observation is read from the trajectory step
- * that holds the same answer (the history only has the shaped text).
- */
-function sweAgentActions(traj: Traj): RecordedAction[] {
-  const actions: RecordedAction[] = [];
-  let cursor = 0;
-  for (const [index, answer] of extractReplayActions(traj).entries()) {
-    const command = (answer.action ?? '').trim();
-    if (EXIT_ACTION.test(command)) break;
-    const found = traj.trajectory.findIndex(
-      (step, i) =>
-        i >= cursor && step.action === answer.action && step.response === answer.response,
-    );
-    if (found !== -1) cursor = found + 1;
-    if (command === '') continue;
-    const recorded = found === -1 ? null : (traj.trajectory[found]?.observation ?? null);
-    actions.push(
-      command === 'submit'
-        ? { step: index, call: 0, name: 'submit', args: {}, recorded: null }
-        : { step: index, call: 0, name: 'execute', args: { command: answer.action }, recorded },
-    );
-  }
-  return actions;
+/** The raw observation of the trajectory step that holds `answer`, from `cursor` on. */
+function recordedStep(traj: Traj, answer: ReplayAction, cursor: number): number {
+  return traj.trajectory.findIndex(
+    (step, i) => i >= cursor && step.action === answer.action && step.response === answer.response,
+  );
 }
 
 /**
- * The tool calls a `.traj` recorded, in order. Caravel's files give the exact calls and results
- * (`extra_info.caravel`); SWE-agent's give bash commands, mapped to `execute {command}` (and
- * `submit` to `submit`), stopping at an `exit` action.
+ * SWE-agent's and mini-swe-agent's actions are bash commands (their tools are installed as
+ * commands), parsed from each answer as a live run of the recorded format does (see
+ * {@link commandsOfAnswer}), so each runs as `execute`. The last `submit` is our submission;
+ * an earlier one was a review stage (`review_on_submit`) and is left out. mini-swe-agent's
+ * commands end the replay when their output starts with its submission marker. The raw
+ * observation is read from the trajectory step that holds the same answer.
+ */
+function sweAgentActions(traj: Traj): RecordedAction[] {
+  const answers = extractReplayActions(traj);
+  const format = sweActionFormatOf(traj, answers);
+  const actions: RecordedAction[] = [];
+  let cursor = 0;
+  for (const [index, answer] of answers.entries()) {
+    const found = recordedStep(traj, answer, cursor);
+    if (found !== -1) cursor = found + 1;
+    const recorded = found === -1 ? null : (traj.trajectory[found]?.observation ?? null);
+    const commands = commandsOfAnswer(answer, format);
+    if (commands.some((command) => EXIT_ACTION.test(command.trim()))) break;
+    commands.forEach((command, call) => {
+      if (command.trim() === '') return;
+      const base = { step: index, call, recorded: commands.length === 1 ? recorded : null };
+      actions.push(
+        command.trim() === 'submit'
+          ? { ...base, name: 'submit', args: {}, recorded: null }
+          : {
+              ...base,
+              name: 'execute',
+              args: { command },
+              ...(format === 'mini_bash' ? { submitMarkers: MINI_SUBMIT_MARKERS } : {}),
+            },
+      );
+    });
+  }
+  const lastSubmit = actions.findLastIndex((action) => action.name === 'submit');
+  return actions.filter((action, i) => action.name !== 'submit' || i === lastSubmit);
+}
+
+/**
+ * The tool calls a trajectory recorded, in order. Caravel's files give the exact calls and
+ * results (`extra_info.caravel`); SWE-agent's and mini-swe-agent's give bash commands, parsed
+ * and guarded as their live run did, mapped to `execute {command}` (the final `submit` to
+ * `submit`), stopping at an `exit` action.
  * @throws AppError BAD_REQUEST naming the file and JSON path of a malformed Caravel step.
  */
 export function actionsFromTraj(traj: Traj, source: string): RecordedAction[] {

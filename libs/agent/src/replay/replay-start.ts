@@ -38,18 +38,37 @@ function decode(replayConfig: string | null): unknown {
   }
 }
 
+/** Caravel's own record of the run (top-level `caravel`), when the file has one. */
+function caravelStart(traj: Traj): ReplayStart | null {
+  const info = objectAt(traj, 'caravel');
+  if (Object.keys(info).length === 0) return null;
+  const repo = objectAt(info, 'repository');
+  if (Object.keys(repo).length === 0) return null;
+  const baseCommit = stringAt(repo, 'base_commit');
+  return {
+    cloneUrl: stringAt(repo, 'clone_url'),
+    baseCommit: baseCommit !== null && COMMIT.test(baseCommit) ? baseCommit : null,
+    branch: stringAt(repo, 'branch'),
+    model: stringAt(info, 'model'),
+    threadId: stringAt(info, 'thread_id'),
+  };
+}
+
 /**
- * Reads the starting point from a `.traj`'s `replay_config`: Caravel's (`env.repo.clone_url`,
- * `base_commit`, `branch`, `caravel.thread_id`) or SWE-agent's (`env.repo.path`,
- * `env.repo.base_commit`, `agent.model.name`). Anything missing is null.
+ * Reads the starting point of a `.traj`: Caravel's top-level `caravel` record, else its
+ * `replay_config` (older Caravel files: `env.repo.clone_url`, `branch`, `caravel.thread_id`;
+ * SWE-agent's: `env.repo.path` or `github_url`, `env.repo.base_commit`, `agent.model.name`).
+ * Anything missing is null.
  */
 export function replayStartOf(traj: Traj): ReplayStart {
+  const own = caravelStart(traj);
+  if (own !== null) return own;
   const config = decode(traj.replay_config);
   const repo = objectAt(objectAt(config, 'env'), 'repo');
   const model = objectAt(objectAt(config, 'agent'), 'model');
   const baseCommit = stringAt(repo, 'base_commit');
   return {
-    cloneUrl: stringAt(repo, 'clone_url', 'path'),
+    cloneUrl: stringAt(repo, 'clone_url', 'path', 'github_url'),
     baseCommit: baseCommit !== null && COMMIT.test(baseCommit) ? baseCommit : null,
     branch: stringAt(repo, 'branch'),
     model: stringAt(model, 'name'),

@@ -16,6 +16,7 @@ export {
 export { trajReadSchema } from './traj-read.schema.js';
 export { trajJsonSchema, renderTrajJsonSchema, TRAJ_JSON_SCHEMA_FILE } from './traj-json-schema.js';
 export { parseTraj, parseTrajValue, jsonPath } from './traj-parser.js';
+export { readTrajectoryFile, isMiniSweAgentTraj, predictionOf } from './swe-formats.js';
 export { extractReplayActions, type ReplayAction } from './replay-actions.js';
 export {
   TrajectoryBuilder,
