@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
 import { trajectoryFromEvents } from './from-events.js';
@@ -6,6 +7,7 @@ import type { RunEventInput } from './from-events.parse.js';
 import { trajJsonSchema } from './traj-json-schema.js';
 import { parseTraj } from './traj-parser.js';
 import { extractReplayActions } from './replay-actions.js';
+import { readTrajectoryFile } from './swe-formats.js';
 
 const PATCH = 'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n';
 const BASE = 'a'.repeat(40);
@@ -106,13 +108,21 @@ describe('trajectoryFromEvents', () => {
     });
   });
 
-  it('records the starting point in replay_config and the exact calls in each step', () => {
+  it("records the starting point as SWE-agent's RunSingleConfig, the run under caravel, and the exact calls", () => {
     const { events, threadId } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
     const traj = trajectoryFromEvents(events);
-    expect(JSON.parse(traj.replay_config ?? 'null')).toMatchObject({
-      env: { repo: { clone_url: '/tmp/sample', base_commit: BASE, branch: 'caravel/1234abcd' } },
-      agent: { model: { name: 'scripted:fix.yaml' } },
-      caravel: { thread_id: threadId },
+    // Exactly RunSingleConfig's keys: SWE-agent validates replay_config with extra="forbid".
+    expect(JSON.parse(traj.replay_config ?? 'null')).toEqual({
+      env: { repo: { type: 'local', path: '/tmp/sample', base_commit: BASE } },
+      agent: {
+        model: { name: 'scripted:fix.yaml' },
+        tools: { parse_function: { type: 'function_calling' } },
+      },
+      problem_statement: { type: 'text', text: 'fix it', id: threadId },
+    });
+    expect((traj as Record<string, unknown>)['caravel']).toMatchObject({
+      thread_id: threadId,
+      repository: { clone_url: '/tmp/sample', base_commit: BASE, branch: 'caravel/1234abcd' },
     });
     expect(traj.trajectory[1]?.extra_info['caravel']).toMatchObject({
       tool_calls: [{ name: 'edit_file' }, { name: 'execute' }],
@@ -140,6 +150,50 @@ describe('trajectoryFromEvents', () => {
     const traj = trajectoryFromEvents(events);
     expect(traj.info).toMatchObject({ exit_status: 'exit_cost', submission: null });
     expect(traj.trajectory.at(-1)?.observation).toBe('Exited');
+  });
+
+  it('opens the history with the system prompt and gives each step its query and state', () => {
+    const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    (events[0]?.data as Record<string, unknown>)['systemPrompt'] = 'You are Caravel.';
+    const traj = trajectoryFromEvents(events);
+    expect(traj.history.slice(0, 2)).toMatchObject([
+      { role: 'system', content: 'You are Caravel.', message_type: 'system_prompt' },
+      { role: 'user', content: 'fix it' },
+    ]);
+    expect(traj.trajectory.map((step) => step.query.length)).toEqual([2, 4, 6]);
+    expect(traj.trajectory[2]?.query).toEqual(traj.history.slice(0, 6));
+    expect(traj.trajectory.map((step) => step.state)).toEqual([
+      { working_dir: '.', open_file: 'n/a' },
+      { working_dir: '.', open_file: 'a.txt' },
+      { working_dir: '.', open_file: 'a.txt' },
+    ]);
+  });
+
+  it('sends a requery the base history plus only the latest refused answer and its message', () => {
+    const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    const refused = (command: string) => ({
+      content: `run ${command}`,
+      toolCalls: [{ name: 'execute', args: { command } }],
+      failure: 'blocked',
+      message: `Operation '${command}' is not supported by this environment.`,
+    });
+    (events[2]?.data as Record<string, unknown>)['failedAttempts'] = [
+      refused('vim'),
+      refused('nano'),
+    ];
+    const traj = trajectoryFromEvents(events);
+    const base = traj.history.slice(0, 3);
+    expect(traj.trajectory[1]?.query).toEqual(base);
+    expect(traj.trajectory[2]?.query).toEqual([
+      ...base,
+      { role: 'assistant', content: 'run vim', message_type: 'action' },
+      {
+        role: 'user',
+        content: "Operation 'vim' is not supported by this environment.",
+        message_type: 'user',
+      },
+    ]);
+    expect(traj.trajectory[3]?.query.at(-1)?.content).toContain("'nano'");
   });
 
   it('keeps refused answers in the trajectory (with why) and out of the history', () => {
@@ -225,5 +279,24 @@ describe('trajectoryFromEvents', () => {
     const one = runEvents(FIX_RUN, { exitStatus: 'submitted' });
     const two = runEvents(FIX_RUN, { exitStatus: 'submitted' });
     expect(() => trajectoryFromEvents([...one.events, ...two.events])).toThrow(/events of 2 runs/);
+  });
+});
+
+describe('a round trip through Caravel', () => {
+  it.each(['swe-agent-function-calling.traj', 'swe-agent-thought-action.traj'])(
+    "keeps every field of SWE-agent's %s when written back",
+    (name) => {
+      const text = readFileSync(new URL(`fixtures/${name}`, import.meta.url), 'utf8');
+      const written = JSON.stringify(readTrajectoryFile(text, name));
+      expect(JSON.parse(written)).toEqual(JSON.parse(text));
+    },
+  );
+
+  it('exports a run whose query, state, system prompt and replay_config read back unchanged', () => {
+    const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    (events[0]?.data as Record<string, unknown>)['systemPrompt'] = 'You are Caravel.';
+    const exported = JSON.stringify(trajectoryFromEvents(events));
+    const again = JSON.stringify(readTrajectoryFile(exported, 'run.traj'));
+    expect(JSON.parse(again)).toEqual(JSON.parse(exported));
   });
 });

@@ -11,6 +11,7 @@ import {
 import { jsonPath } from './traj-parser.js';
 import { trajSchema, type Traj } from './traj.schema.js';
 import { buildTrajectory, type StepRecord } from './trajectory-builder.js';
+import { withQueriesAndState } from './from-events.state.js';
 
 /** The agent name written on history items unless told otherwise. */
 const DEFAULT_AGENT = 'caravel';
@@ -25,44 +26,70 @@ export interface TrajectoryFromEventsOptions {
 }
 
 /**
- * Where a Caravel run started, as written in a `.traj`'s `replay_config` (a JSON string). The
- * layout follows SWE-agent's run configuration (`env.repo`, `agent.model`, `problem_statement`),
- * with the run's identity under `caravel`.
+ * A run's starting point as SWE-agent's `RunSingleConfig` (what `sweagent run-replay` validates,
+ * with `extra="forbid"`): `env.repo` (a GitHub URL or a local path, and the base commit),
+ * `agent.model.name`, `problem_statement`. Caravel's own fields are in {@link CaravelRunInfo}.
  */
 export interface CaravelReplayConfig {
   env: {
-    repo: {
-      type: 'caravel';
-      owner: string | null;
-      name: string | null;
-      clone_url: string | null;
-      base_branch: string | null;
-      base_commit: string | null;
-      branch: string | null;
-    };
+    repo:
+      | { type: 'github'; github_url: string; base_commit: string }
+      | { type: 'local'; path: string; base_commit: string };
   };
-  agent: { model: { name: string | null } };
+  agent: { model: { name: string }; tools: { parse_function: { type: 'function_calling' } } };
   problem_statement: { type: 'text'; text: string; id: string };
-  caravel: { thread_id: string; run_id: string; runner: string };
 }
 
+/** What a Caravel `.traj` keeps at its top level under `caravel` (SWE-agent ignores it). */
+export interface CaravelRunInfo {
+  thread_id: string;
+  run_id: string;
+  runner: string;
+  repository: {
+    owner: string | null;
+    name: string | null;
+    clone_url: string | null;
+    base_branch: string | null;
+    base_commit: string | null;
+    branch: string | null;
+  };
+  model: string | null;
+}
+
+const GITHUB_URL = /^https:\/\/github\.com\/[^/]+\/[^/]+?(\.git)?$/;
+
 function replayConfigOf(started: RunStartedData): CaravelReplayConfig {
-  const repository = started.repository;
+  const cloneUrl = started.repository?.cloneUrl ?? '';
+  const baseCommit = started.baseCommit ?? 'HEAD';
   return {
     env: {
-      repo: {
-        type: 'caravel',
-        owner: repository?.owner ?? null,
-        name: repository?.name ?? null,
-        clone_url: repository?.cloneUrl ?? null,
-        base_branch: repository?.baseBranch ?? null,
-        base_commit: started.baseCommit ?? null,
-        branch: started.branch ?? null,
-      },
+      repo: GITHUB_URL.test(cloneUrl)
+        ? { type: 'github', github_url: cloneUrl.replace(/\.git$/, ''), base_commit: baseCommit }
+        : { type: 'local', path: cloneUrl, base_commit: baseCommit },
     },
-    agent: { model: { name: started.model ?? null } },
+    agent: {
+      model: { name: started.model ?? 'unknown' },
+      tools: { parse_function: { type: 'function_calling' } },
+    },
     problem_statement: { type: 'text', text: started.prompt ?? '', id: started.threadId },
-    caravel: { thread_id: started.threadId, run_id: started.runId, runner: started.runner },
+  };
+}
+
+function runInfoOf(started: RunStartedData): CaravelRunInfo {
+  const repository = started.repository;
+  return {
+    thread_id: started.threadId,
+    run_id: started.runId,
+    runner: started.runner,
+    repository: {
+      owner: repository?.owner ?? null,
+      name: repository?.name ?? null,
+      clone_url: repository?.cloneUrl ?? null,
+      base_branch: repository?.baseBranch ?? null,
+      base_commit: started.baseCommit ?? null,
+      branch: started.branch ?? null,
+    },
+    model: started.model ?? null,
   };
 }
 
@@ -158,6 +185,17 @@ function recordsOf(run: RunEventsOfRun, agent: string): StepRecord[] {
     );
   }
   const records: StepRecord[] = [];
+  if (started.systemPrompt !== undefined) {
+    records.push({
+      kind: 'message',
+      item: {
+        role: 'system',
+        content: started.systemPrompt,
+        agent,
+        message_type: 'system_prompt',
+      },
+    });
+  }
   if (started.prompt !== undefined) {
     records.push({
       kind: 'message',
@@ -206,7 +244,10 @@ function annotate(traj: Traj, steps: readonly RunStepData[]): void {
  * SWE-agent `.traj`: one step per model turn, whose action is the readable form of its tool calls
  * and whose observation is their results; the calls themselves in the history (function-calling
  * shape) and in `extra_info.caravel`; `info.submission` from the last `submit` result;
- * `info.model_stats` summed from each step's usage; the starting point in `replay_config`.
+ * `info.model_stats` summed from each step's usage; the system prompt and task opening the
+ * history; each step's `query` (the messages sent) and `state` (`working_dir`, `open_file`); the
+ * starting point in `replay_config` (SWE-agent's `RunSingleConfig`) and the run's identity under
+ * the top-level `caravel`.
  * @throws AppError BAD_REQUEST for malformed events, PRECONDITION_FAILED for a run that has no
  *   start or has not finished.
  */
@@ -222,7 +263,8 @@ export function trajectoryFromEvents(
     agent,
   });
   annotate(traj, run.steps);
-  const checked = trajSchema.safeParse(traj);
+  withQueriesAndState(traj);
+  const checked = trajSchema.safeParse({ ...traj, caravel: runInfoOf(run.started) });
   if (!checked.success) {
     const problems = checked.error.issues.map((i) => `${jsonPath(i.path)}: ${i.message}`);
     throw new AppError(

@@ -29,6 +29,7 @@ export {
   trajectoryFromEvents,
   submissionOfSteps,
   type CaravelReplayConfig,
+  type CaravelRunInfo,
   type TrajectoryFromEventsOptions,
 } from './from-events.js';
 export { readRunEvents, type RunEventInput, type RunEventsOfRun } from './from-events.parse.js';

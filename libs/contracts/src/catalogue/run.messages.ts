@@ -63,6 +63,8 @@ export const RunStartedV1 = defineMessage({
     /** The resolved model, e.g. `anthropic:claude-sonnet-4-5`. */
     model: z.string().min(1).optional(),
     prompt: z.string().optional(),
+    /** The system prompt the model was given (written into the run's `.traj` history). */
+    systemPrompt: z.string().optional(),
     /** Set on an attempt of a retry-and-select run: the run it is an attempt of. */
     attemptOf: runId.optional(),
   }),
