@@ -113,3 +113,14 @@ export {
   type UserProfileRow,
   type UserProfileSave,
 } from './repositories/user-profile.repository.js';
+export {
+  FindingRepository,
+  findingOf,
+  type AppendOutcome,
+  type LedgerFindingRow,
+  type LedgerHeads,
+  type LedgerKey,
+  type LedgerUpdateOutcome,
+  type ReviewLedgerRow,
+  type UpdateOutcome,
+} from './repositories/finding.repository.js';

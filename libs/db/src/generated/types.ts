@@ -117,6 +117,74 @@ export type Lease = {
   revision: number;
   expires_at: Timestamp;
 };
+export type LedgerFinding = {
+  /**
+   * `f_` + 10 hex digits.
+   */
+  id: string;
+  thread_id: string;
+  /**
+   * `v1:` + SHA-256 of the identity it was filed with.
+   */
+  fingerprint: string;
+  author: unknown;
+  /**
+   * @kyselyType(State.FindingSeverity)
+   */
+  severity: State.FindingSeverity;
+  /**
+   * @kyselyType(State.FindingConfidence)
+   */
+  confidence: State.FindingConfidence;
+  category: string;
+  title: string;
+  file: string;
+  start_line: number | null;
+  end_line: number | null;
+  /**
+   * @kyselyType(State.FindingSide)
+   */
+  side: State.FindingSide;
+  in_diff: boolean;
+  description: string;
+  suggestion: string | null;
+  /**
+   * @kyselyType(State.FindingStatus)
+   */
+  status: State.FindingStatus;
+  resolution: unknown | null;
+  first_seen_sha: string;
+  last_confirmed_sha: string;
+  anchor_file: string;
+  anchor_start_line: number | null;
+  anchor_end_line: number | null;
+  /**
+   * @kyselyType(State.FindingSide)
+   */
+  anchor_side: State.FindingSide;
+  anchor_sha: string;
+  diff_hunk: string | null;
+  recheck: Generated<unknown>;
+  /**
+   * @kyselyType(State.FindingSurfaceState)
+   */
+  surface_state: Generated<State.FindingSurfaceState>;
+  surface_review_id: string | null;
+  surface_comment_id: string | null;
+  surface_thread_id: string | null;
+  /**
+   * @kyselyType(State.FindingSeverity)
+   */
+  surface_threshold: State.FindingSeverity | null;
+  surface_sha: string | null;
+  surface_resolution_comment_id: string | null;
+  surface_last_sync_at: Timestamp | null;
+  surface_last_error: string | null;
+  reports: Generated<unknown>;
+  interactions: Generated<unknown>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
 export type OutboxEntry = {
   id: string;
   subject: string;
@@ -148,6 +216,33 @@ export type RetiredSandbox = {
   snapshot_commit: string | null;
   created_at: Timestamp;
   retired_at: Generated<Timestamp>;
+};
+export type ReviewLedger = {
+  /**
+   * The reviewer thread id of the pull request (docs/thread-ids.md).
+   */
+  thread_id: string;
+  owner: string;
+  repo: string;
+  number: number;
+  /**
+   * The pull request's head as last seen (a push moves it before the reviewer looks).
+   */
+  head_sha: string | null;
+  /**
+   * The head the last review (or empty re-review) covered; re-reviews diff from here.
+   */
+  last_reviewed_sha: string | null;
+  /**
+   * The merge base at `last_reviewed_sha`, for reconciling LEFT anchors when the base moves.
+   */
+  merge_base_sha: string | null;
+  /**
+   * The reviewer's check run on the head under review (in progress until the run ends).
+   */
+  check_run_id: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
 };
 export type Run = {
   id: string;
@@ -368,11 +463,13 @@ export type DB = {
   bus_messages: BusMessage;
   connect_tenants: ConnectTenant;
   deliveries: Delivery;
+  findings: LedgerFinding;
   identities: Identity;
   inbox: InboxEntry;
   leases: Lease;
   outbox: OutboxEntry;
   retired_sandboxes: RetiredSandbox;
+  review_ledgers: ReviewLedger;
   run_events: RunEvent;
   run_notices: RunNotice;
   run_queue: RunQueueEntry;

@@ -11,3 +11,11 @@ export type Executor = Kysely<DB>;
 export function timeOr(at: Date | undefined): Date | RawBuilder<Date> {
   return at ?? sql<Date>`now()`;
 }
+
+/** Runs `work` in the executor's transaction, or in a new one. */
+export function inTransaction<T>(
+  executor: Executor,
+  work: (trx: Executor) => Promise<T>,
+): Promise<T> {
+  return executor.isTransaction ? work(executor) : executor.transaction().execute(work);
+}

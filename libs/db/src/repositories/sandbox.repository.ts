@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { RetiredSandbox, Sandbox } from '../generated/types.js';
-import { timeOr, type Executor } from './executor.js';
+import { inTransaction, timeOr, type Executor } from './executor.js';
 import type { RowOf } from './row-of.js';
 import type { RetirementReason } from './states.js';
 
@@ -42,11 +42,6 @@ function toRetiredRow(row: Selectable<RetiredSandbox>): RetiredSandboxRow {
     createdAt: row.created_at,
     retiredAt: row.retired_at,
   };
-}
-
-/** Runs `work` in the executor's transaction, or in a new one. */
-function inTransaction<T>(executor: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
-  return executor.isTransaction ? work(executor) : executor.transaction().execute(work);
 }
 
 function toRow(row: Selectable<Sandbox>): SandboxRow {

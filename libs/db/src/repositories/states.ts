@@ -6,6 +6,18 @@ import {
   type TriggerKind,
   type TriggerSource,
 } from '@caravel/contracts';
+import {
+  CONFIDENCES,
+  FINDING_STATUSES as FINDING_STATUS_SET,
+  SEVERITIES,
+  SIDES,
+  SURFACE_STATES,
+  type Confidence,
+  type FindingStatus as FindingStatusOf,
+  type Severity,
+  type Side,
+  type SurfaceState,
+} from '@caravel/findings';
 
 // The closed sets of the state columns, each defined once: taken from the message catalogue where
 // a message carries the values, defined here otherwise. The generated table types use them
@@ -71,3 +83,25 @@ export type UserTokenKind = (typeof USER_TOKEN_KINDS)[number];
 /** An unsettled embedded-bus message for one consumer: `pending` delivery or `inflight`. */
 export const BUS_DELIVERY_STATES = ['pending', 'inflight'] as const;
 export type BusDeliveryState = (typeof BUS_DELIVERY_STATES)[number];
+
+// The findings ledger's columns (`findings`): the sets are the findings model's own.
+
+/** How bad a finding is (`findings.severity`, `findings.surface_threshold`). */
+export const FINDING_SEVERITIES = SEVERITIES;
+export type FindingSeverity = Severity;
+
+/** How sure its reviewer is (`findings.confidence`). */
+export const FINDING_CONFIDENCES = CONFIDENCES;
+export type FindingConfidence = Confidence;
+
+/** Which side of the diff its lines are on (`findings.side`, `findings.anchor_side`). */
+export const FINDING_SIDES = SIDES;
+export type FindingSide = Side;
+
+/** Open, resolved by a commit, or dismissed (`findings.status`). */
+export const FINDING_STATUSES = FINDING_STATUS_SET;
+export type FindingStatus = FindingStatusOf;
+
+/** Caravel's own comment for it on the SCM (`findings.surface_state`). */
+export const FINDING_SURFACE_STATES = SURFACE_STATES;
+export type FindingSurfaceState = SurfaceState;
