@@ -1,4 +1,4 @@
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { GitRunner } from '../git/git-runner.js';
 import { swegenError } from '../errors/swegen-errors.js';
@@ -10,9 +10,29 @@ export function repoCachePath(stateDir: string, repo: string): string {
 }
 
 /**
- * A clone of the repository in the swegen cache that holds `commits`: cloned on first use (a
- * blobless clone of a remote, a plain clone of a local path), then fetched from `origin` for any
- * commit it lacks. `signal` kills a clone or fetch in flight.
+ * Whether `dir` holds a clone (`.git`), and whether it is a partial one (a promisor remote, as
+ * `--filter=blob:none` leaves it).
+ */
+async function cloneKind(dir: string): Promise<'none' | 'partial' | 'full'> {
+  const exists = await access(join(dir, '.git')).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) return 'none';
+  const git = new GitRunner(dir, 'git');
+  const partial =
+    (await git.succeeds(['config', '--get', 'extensions.partialClone'])) ||
+    (await git.succeeds(['config', '--get', 'remote.origin.promisor']));
+  return partial ? 'partial' : 'full';
+}
+
+/**
+ * A full clone of the repository in the swegen cache that holds `commits`: cloned on first use,
+ * then fetched from `origin` for any commit it lacks. Never blobless: git abbreviates the blob
+ * hashes of `index` lines by the number of objects it holds, so a blobless clone writes 7 hex
+ * digits where a full one (and the original SWE-gen) writes 8 or more, and bug.patch/fix.patch
+ * would differ. A blobless cache left by an older version is cloned again, in full. `signal`
+ * kills a clone or fetch in flight.
  */
 export async function ensureCachedRepo(
   stateDir: string,
@@ -23,19 +43,14 @@ export async function ensureCachedRepo(
 ): Promise<GitRunner> {
   const options = signal ? { signal } : {};
   const dir = repoCachePath(stateDir, repo);
-  if (
-    !(await access(join(dir, '.git')).then(
-      () => true,
-      () => false,
-    ))
-  ) {
+  const kind = await cloneKind(dir);
+  if (kind === 'partial') await rm(dir, { recursive: true, force: true });
+  if (kind !== 'full') {
     await mkdir(dirname(dir), { recursive: true });
-    const filter = /^(https?|ssh|git):\/\//.test(url) ? ['--filter=blob:none'] : [];
     await new GitRunner(dirname(dir), 'git', options).bytes([
       'clone',
       '--quiet',
       '--no-checkout',
-      ...filter,
       url,
       dir,
     ]);

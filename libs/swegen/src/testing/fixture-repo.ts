@@ -6,6 +6,17 @@ import { dirname, join } from 'node:path';
 /** File changes of one commit: content to write, or `null` to delete. */
 export type FixtureChanges = Readonly<Record<string, string | Buffer | null>>;
 
+/** Git's environment in fixtures: no user or system config, a fixed identity. */
+export const FIXTURE_GIT_ENV = {
+  PATH: '/usr/local/bin:/usr/bin:/bin',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Fixture',
+  GIT_AUTHOR_EMAIL: 'fixture@example.test',
+  GIT_COMMITTER_NAME: 'Fixture',
+  GIT_COMMITTER_EMAIL: 'fixture@example.test',
+} as const;
+
 /**
  * A git repository built by a test, with a fixed identity and clock so commits are reproducible.
  * For tests and benchmarks only.
@@ -28,13 +39,7 @@ export class FixtureRepo {
     return execFileSync('git', ['-c', 'safe.directory=*', ...args], {
       cwd: this.path,
       env: {
-        PATH: '/usr/local/bin:/usr/bin:/bin',
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_AUTHOR_NAME: 'Fixture',
-        GIT_AUTHOR_EMAIL: 'fixture@example.test',
-        GIT_COMMITTER_NAME: 'Fixture',
-        GIT_COMMITTER_EMAIL: 'fixture@example.test',
+        ...FIXTURE_GIT_ENV,
         GIT_AUTHOR_DATE: when,
         GIT_COMMITTER_DATE: when,
       },
