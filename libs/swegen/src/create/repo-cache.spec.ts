@@ -111,4 +111,24 @@ describe('the repository cache', () => {
     expect(actual.bugPatch.equals(expected.bugPatch)).toBe(true);
     expect(await cached.succeeds(['config', '--get', 'remote.origin.promisor'])).toBe(false);
   });
+
+  it('follows the repository it is given when the cache was cloned from another one', async () => {
+    const stateDir = join(scratch, 'moved-state');
+    const elsewhere = join(scratch, 'elsewhere');
+    git(scratch, ['clone', '--quiet', '--bare', origin, elsewhere]);
+    await ensureCachedRepo(stateDir, 'acme/moved', elsewhere, []);
+    // A commit only the repository given now holds.
+    const later = git(origin, [
+      'commit-tree',
+      '-p',
+      'fix',
+      '-m',
+      'later',
+      `${git(origin, ['rev-parse', 'fix']).trim()}^{tree}`,
+    ]).trim();
+    git(origin, ['update-ref', 'refs/heads/later', later]);
+    const cached = await ensureCachedRepo(stateDir, 'acme/moved', url, [later]);
+    expect(await cached.succeeds(['cat-file', '-e', `${later}^{commit}`])).toBe(true);
+    expect((await cached.text(['remote', 'get-url', 'origin'])).trim()).toBe(url);
+  });
 });

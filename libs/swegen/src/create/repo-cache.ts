@@ -28,7 +28,8 @@ async function cloneKind(dir: string): Promise<'none' | 'partial' | 'full'> {
 
 /**
  * A full clone of the repository in the swegen cache that holds `commits`: cloned on first use,
- * then fetched from `origin` for any commit it lacks. Never blobless: git abbreviates the blob
+ * then fetched from `origin` for any commit it lacks, `origin` being set to `url` first when the
+ * cache was cloned from elsewhere. Never blobless: git abbreviates the blob
  * hashes of `index` lines by the number of objects it holds, so a blobless clone writes 7 hex
  * digits where a full one (and the original SWE-gen) writes 8 or more, and bug.patch/fix.patch
  * would differ. A blobless cache left by an older version is cloned again, in full. `signal`
@@ -56,6 +57,10 @@ export async function ensureCachedRepo(
     ]);
   }
   const git = new GitRunner(dir, 'git', options);
+  // The cache follows the repository it is given (another --repo-path, a moved remote).
+  if ((await git.text(['remote', 'get-url', 'origin'])).trim() !== url) {
+    await git.bytes(['remote', 'set-url', 'origin', url]);
+  }
   for (const sha of commits) {
     if (await git.succeeds(['cat-file', '-e', `${sha}^{commit}`])) continue;
     const fetched = await git.succeeds(['fetch', '--quiet', 'origin', sha]);
