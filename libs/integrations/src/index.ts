@@ -36,6 +36,17 @@ export {
   type PullRequestHost,
 } from './github/github-code-host.js';
 export { GitHubOrgMembership } from './github/github-org-membership.js';
+export {
+  GitHubReviews,
+  type CheckOutput,
+  type CreatedReview,
+  type ListedReview,
+  type ListedReviewComment,
+  type NewReview,
+  type NewReviewComment,
+  type PullRequestRef,
+  type ReviewThread,
+} from './github/github-reviews.js';
 
 // Slack (the run's thread: replies, reactions, reading; new threads).
 export { SlackApi, codeSlackError, type SlackApiOptions } from './slack/slack-api.js';

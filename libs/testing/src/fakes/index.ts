@@ -17,6 +17,14 @@ export type {
   GitHubState,
 } from './github/github-routes.js';
 export { serveGitHttpBackend } from './github/git-cgi-bridge.js';
+export type {
+  CommentableLines,
+  FakeCheckRun,
+  FakeReview,
+  FakeReviewComment,
+  FakeReviewThread,
+  GitHubReviewState,
+} from './github/review-routes.js';
 export type { FakeSourceIssue, FakeSourcePull } from './github/source-pulls.js';
 export { FakeSlack, type FakeSlackMessage, type FakeSlackStatus } from './slack/fake-slack.js';
 export {

@@ -10,6 +10,7 @@ import {
 } from '../http/loopback-api.js';
 import { serveGitHttpBackend } from './git-cgi-bridge.js';
 import { GitHubState, registerGitHubRoutes } from './github-routes.js';
+import { GitHubReviewState, registerReviewRoutes, type CommentableLines } from './review-routes.js';
 import type { FakeSourceIssue, FakeSourcePull } from './source-pulls.js';
 
 /** Settings of the fake GitHub. */
@@ -43,13 +44,16 @@ const BAD_CREDENTIALS: FakeResponse = {
 
 /**
  * A GitHub stand-in on 127.0.0.1 speaking the REST API Caravel uses (repositories, issue and
- * review comments, reactions, pull requests, review requests, App installation tokens) and git
+ * review comments, reactions, pull requests, review requests, reviews, check runs, App
+ * installation tokens; GraphQL review threads, see `review-routes.ts`) and git
  * smart-HTTP through `git http-backend`. Tokens are either user tokens ({@link addUserToken},
  * every repository) or installation tokens it mints, each valid for its repositories until it
  * expires; git wants `Basic x-access-token:<token>`, the API `Bearer <token>`.
  */
 export class FakeGitHub extends LoopbackApi {
   readonly state: GitHubState;
+  /** Reviews, review comments and threads, check runs. */
+  readonly reviews: GitHubReviewState;
   readonly minted: FakeMintedToken[] = [];
   /** Tokens of requests let through, in order. */
   readonly accepted: string[] = [];
@@ -74,6 +78,8 @@ export class FakeGitHub extends LoopbackApi {
       status: 200,
       body: { login: this.loginOf(call) },
     }));
+    this.reviews = new GitHubReviewState(this.state);
+    registerReviewRoutes(this, this.state, this.reviews, (call) => this.loginOf(call));
     registerGitHubRoutes(this, this.state, (call) => this.loginOf(call));
   }
 
@@ -91,6 +97,23 @@ export class FakeGitHub extends LoopbackApi {
       defaultBranch: options.defaultBranch ?? 'main',
       installationId: options.installationId ?? 1,
     });
+    return this;
+  }
+
+  /**
+   * Opens pull request `number` of `fullName` for reviews: who authored it (GitHub refuses a
+   * verdict on one's own) and, when given, the lines of its diff a review comment may sit on
+   * (a comment elsewhere gets GitHub's 422 and the review is not created).
+   */
+  setReviewablePull(
+    fullName: string,
+    number: number,
+    pull: { author: string; commentable?: CommentableLines },
+  ): this {
+    const key = `${fullName}#${number}`.toLowerCase();
+    this.reviews.authors.set(key, pull.author);
+    if (pull.commentable) this.reviews.commentable.set(key, pull.commentable);
+    else this.reviews.commentable.delete(key);
     return this;
   }
 
