@@ -58,6 +58,14 @@ describe('LocalPrSource', () => {
     expect(await source.getIssue('acme/lib', 1)).toBeUndefined();
   });
 
+  it('names the repository and number the PR file describes', async () => {
+    const source = await LocalPrSource.load(
+      '.',
+      await prFile(pull('a'.repeat(40), 'b'.repeat(40))),
+    );
+    expect(source.identity).toEqual({ repo: 'Acme/Lib', pr: 4 });
+  });
+
   it('refuses a file that is not a pull request, naming the field', async () => {
     const error = await LocalPrSource.load(
       '.',

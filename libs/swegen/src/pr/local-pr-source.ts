@@ -76,6 +76,12 @@ export class LocalPrSource implements PrSource {
     return new LocalPrSource(resolve(repoPath), parsed.data);
   }
 
+  /** The repository (`base.repo.full_name`) and number the PR file describes. */
+  get identity(): { repo: string; pr: number } {
+    const own = this.data.pull_request;
+    return { repo: own.base.repo.full_name, pr: own.number };
+  }
+
   private check(repo: string, pr: number): void {
     const own = this.data.pull_request;
     if (normalizeRepo(repo) !== normalizeRepo(own.base.repo.full_name) || pr !== own.number) {

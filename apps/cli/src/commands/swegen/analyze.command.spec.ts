@@ -1,5 +1,8 @@
 import { swegenError, swegenExitCode } from '@caravel/swegen';
 import { describe, expect, it } from '@jest/globals';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { trialLine } from './analyze.command.js';
 import { runSwegen, SWEGEN_USAGE } from './swegen.command.js';
 
@@ -29,6 +32,35 @@ describe('caravel swegen', () => {
       status: swegenExitCode(swegenError('invalid_input', 'x')),
       err: ["caravel swegen: unknown swegen command 'frobnicate'"],
     });
+  });
+});
+
+describe('caravel swegen create', () => {
+  it('takes --repo and --pr from --pr-json when they are left out', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'swegen-cli-'));
+    try {
+      const prJson = join(dir, 'pr.json');
+      const sha = (c: string) => c.repeat(40);
+      const pull = {
+        number: 7,
+        title: 't',
+        body: null,
+        merged_at: '2026-01-01T00:00:00Z',
+        created_at: '2026-01-01T00:00:00Z',
+        html_url: 'h',
+        base: { sha: sha('a'), ref: 'main', repo: { full_name: 'acme/strings', clone_url: dir } },
+        head: { sha: sha('b') },
+      };
+      await writeFile(prJson, JSON.stringify(pull));
+      const { status, err } = await swegen(['create', '--repo-path', dir, '--pr-json', prJson]);
+      // Past the arguments: the next thing missing is the model.
+      expect(err).toEqual([expect.stringContaining('no model')]);
+      expect(status).toBe(2);
+      const none = await swegen(['create', '--repo-path', dir]);
+      expect(none.err).toEqual([expect.stringContaining('create needs --repo OWNER/REPO')]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import type { EnvSource } from '@caravel/config';
 import { isAppError } from '@caravel/errors';
 import {
+  LocalPrSource,
   swegenError,
   swegenExitCode,
   type RuleCompat,
@@ -19,6 +20,7 @@ export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm|analyze
 
   create --repo OWNER/REPO --pr N     turn a merged PR into a validated Harbor task (GitHub API)
     --repo-path DIR --pr-json FILE    ...or from an injected source: a local clone + the PR as JSON
+                                      (--repo and --pr default to the file's)
     --model REF                       evaluation and completion model (default CARAVEL_MODEL)
     --tasks-dir DIR                   where tasks go (default ./tasks)
     --state-dir DIR                   create.jsonl, references, repo cache, jobs (default ./.swegen)
@@ -51,18 +53,30 @@ Exit status: 0 ok, 1 unexpected failure, 2 bad usage, 10 trivial PR, 11 missing 
 17 PR not merged, 18 git failed, 19 timed out (create --timeout); analyze: 12 when the verdict drops the task; farm: 130 stopped by SIGINT/SIGTERM (state saved).
 `;
 
+/** `--repo` and `--pr`, defaulting to what an injected PR file (`--pr-json`) says it is. */
+async function prIdentity(values: Values): Promise<{ repo: string; prText: string }> {
+  const injected =
+    (!values.repo || !values.pr) && values['pr-json']
+      ? (await LocalPrSource.load(values['repo-path'] ?? '.', values['pr-json'])).identity
+      : undefined;
+  const repo = values.repo ?? injected?.repo;
+  const prText = values.pr ?? (injected ? String(injected.pr) : undefined);
+  if (!repo || !prText)
+    throw swegenError('invalid_input', 'create needs --repo OWNER/REPO and --pr N (or --pr-json)');
+  return { repo, prText };
+}
+
 async function create(
   values: Values,
   env: EnvSource,
   write: (line: string) => void,
 ): Promise<number> {
-  if (!values.repo || !values.pr)
-    throw swegenError('invalid_input', 'create needs --repo OWNER/REPO and --pr N');
-  const pr = count('pr', values.pr, 0);
-  if (pr < 1) throw swegenError('invalid_input', `--pr must be a PR number, not '${values.pr}'`);
+  const { repo, prText } = await prIdentity(values);
+  const pr = count('pr', prText, 0);
+  if (pr < 1) throw swegenError('invalid_input', `--pr must be a PR number, not '${prText}'`);
   const result = await swegenCreate(
     {
-      repo: values.repo,
+      repo,
       pr,
       ...(values['repo-path'] ? { repoPath: values['repo-path'] } : {}),
       ...(values['pr-json'] ? { prJson: values['pr-json'] } : {}),
