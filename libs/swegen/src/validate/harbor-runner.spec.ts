@@ -119,4 +119,20 @@ describe('validation through Harbor (a fake harbor on PATH)', () => {
     expect(harbor.calls()).toEqual([]);
     expect(existsSync(join(scratch, '.swegen', 'jobs', 'acme__strings-7', 'harbor'))).toBe(false);
   });
+
+  it('says in one line what to install when neither Harbor nor bubblewrap is there', async () => {
+    const stateDir = join(scratch, '.swegen');
+    const missing = join(scratch, 'no-bwrap');
+    await expect(
+      validateTasks(task, { stateDir, runner: 'auto', searchPath: '/usr/bin', bwrapPath: missing }),
+    ).rejects.toMatchObject({
+      details: { reason: 'invalid_input' },
+      message: `cannot validate: bubblewrap is not installed (${missing}); apt-get install bubblewrap, or install Harbor (harbor on PATH)`,
+    });
+    await expect(
+      validateTasks(task, { stateDir, runner: 'bwrap', bwrapPath: missing }),
+    ).rejects.toThrow(
+      /^cannot validate: bubblewrap is not installed \([^)]*\); apt-get install bubblewrap$/,
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { access, readdir, readFile } from 'node:fs/promises';
 import { isAppError } from '@caravel/errors';
 import { basename, join, posix, resolve } from 'node:path';
@@ -87,7 +88,25 @@ async function chooseRunner(options: ValidateOptions): Promise<string | undefine
   const harbor = runner === 'bwrap' ? undefined : await findHarbor(options.searchPath ?? '');
   if (!harbor && runner === 'harbor')
     throw swegenError('invalid_input', 'harbor is not installed (not found on PATH)');
+  if (!harbor) await assertBubblewrap(options.bwrapPath ?? DEFAULT_BWRAP, runner);
   return harbor;
+}
+
+/** Where the host validator looks for bubblewrap unless told otherwise. */
+const DEFAULT_BWRAP = '/usr/bin/bwrap';
+
+/** Validation on the host needs bubblewrap: without it, one line saying what to install. */
+async function assertBubblewrap(bwrapPath: string, runner: ValidationRunner): Promise<void> {
+  const found = await access(bwrapPath, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+  if (found) return;
+  const or = runner === 'auto' ? ', or install Harbor (harbor on PATH)' : '';
+  throw swegenError(
+    'invalid_input',
+    `cannot validate: bubblewrap is not installed (${bwrapPath}); apt-get install bubblewrap${or}`,
+  );
 }
 
 /**
