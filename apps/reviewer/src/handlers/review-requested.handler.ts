@@ -1,0 +1,16 @@
+import { ReviewRequestedV1, type EnvelopeOf } from '@caravel/contracts';
+import { ConsumeEvent } from '@caravel/messaging';
+import { Controller, Inject } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { ReviewRequestsService } from '../services/review-requests.service.js';
+
+/** `trigger.review.requested`: a pull request asks for Caravel's review. */
+@Controller()
+export class ReviewRequestedHandler {
+  constructor(@Inject(ReviewRequestsService) private readonly requests: ReviewRequestsService) {}
+
+  @ConsumeEvent(ReviewRequestedV1, { service: 'reviewer', ordered: true })
+  async handle(@Payload() envelope: EnvelopeOf<typeof ReviewRequestedV1>): Promise<void> {
+    await this.requests.onRequested(envelope);
+  }
+}

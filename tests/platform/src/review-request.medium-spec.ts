@@ -1,0 +1,79 @@
+import { githubReviewThreadId } from '@caravel/contracts';
+import { FindingRepository } from '@caravel/db';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { createHmac, randomUUID } from 'node:crypto';
+import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
+
+// A signed `pull_request.opened` on an auto-review repository travels ingress -> bus -> reviewer
+// on both pairs, and the pull request's reviewer thread gets its ledger at the opened head.
+const SECRET = 'review-request-secret';
+const HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
+
+function opened(number: number) {
+  return {
+    action: 'opened',
+    number,
+    pull_request: {
+      id: 800_000 + number,
+      number,
+      draft: false,
+      head: { sha: HEAD, ref: 'feature/x' },
+      user: { login: 'octocat', type: 'User' },
+      author_association: 'MEMBER',
+    },
+    repository: {
+      name: 'Widgets',
+      private: true,
+      owner: { login: 'Acme', type: 'Organization' },
+    },
+    sender: { login: 'octocat', type: 'User' },
+  };
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let i = 0; i < 300; i += 1) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+await describeEachPair('a review request', (kind) => {
+  let pair: PlatformPair;
+
+  beforeAll(async () => {
+    pair = await startPair(kind, {
+      GITHUB_WEBHOOK_SECRET: SECRET,
+      AUTO_REVIEW_REPOS: 'acme/widgets',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await pair?.close();
+  });
+
+  it("opens the ledger of the pull request's one reviewer thread", async () => {
+    const number = 40 + Math.floor(Math.random() * 1000);
+    const threadId = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number });
+    const body = JSON.stringify(opened(number));
+    const response = await fetch(`${pair.host.url}/webhooks/github`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': randomUUID(),
+        'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+      },
+      body,
+    });
+    expect(await response.json()).toEqual({ accepted: true, threadId });
+
+    const findings = new FindingRepository(pair.database.db);
+    const ledger = await until(
+      () => findings.getLedger(threadId).then((l) => l ?? undefined),
+      'the ledger',
+    );
+    expect(ledger).toMatchObject({ owner: 'acme', repo: 'widgets', number, headSha: HEAD });
+  }, 60_000);
+});
