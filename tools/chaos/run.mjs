@@ -9,7 +9,7 @@
 // databases are named caravel_chaos_<id>_*. The sweep ends only those processes, by pid.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -46,9 +46,18 @@ const jest = spawn(
     '--runInBand',
     `${profile}.chaos-spec`,
     ...jestArgs,
+    ...resultsArgs(),
   ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, CARAVEL_CHAOS_RUN: runId } },
 );
+
+/** Under `npm test`, the JSON summary its closing line adds up (as tools/scripts/jest.mjs writes). */
+function resultsArgs() {
+  const dir = process.env.CARAVEL_JEST_RESULTS;
+  if (!dir) return [];
+  mkdirSync(dir, { recursive: true });
+  return ['--json', `--outputFile=${join(dir, `chaos-${runId}.json`)}`];
+}
 
 let stopping = false;
 /** Asks Jest to stop (SIGTERM), then kills it if it has not gone in 20 s. */

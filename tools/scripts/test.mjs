@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The one test command (README, CI): lint, typecheck, drift check, unit, medium, end-to-end.
+// The one test command (README, CI): lint, typecheck, drift check, unit, medium, end-to-end,
+// and the chaos suite's short profile.
 // Stages run in order and stop at the first failure; the closing line adds up every Jest run. A
 // stage given as steps runs them in order; as lanes, side by side; either fails when one does.
 //   npm test                 everything
@@ -35,6 +36,9 @@ const STAGES = {
     ],
   },
   e2e: ['node', 'tools/scripts/jest.mjs', '-c', 'jest.e2e.config.cjs', '--runInBand'],
+  // The chaos suite's short profile (docs/reliability.md): its own nats-server, databases and
+  // processes; fails on anything acknowledged lost, a run run twice, or any other finding.
+  chaos: ['node', 'tools/chaos/run.mjs', 'short'],
 };
 
 const asked = process.argv.slice(2);

@@ -13,6 +13,7 @@ import {
   HOSTILE_WORKSPACES,
   hostTrapRepository,
   markersIn,
+  oneHostileWorkspaceOfEachKind,
 } from './testing/hostile-workspaces.js';
 import { WorkspaceHost } from './services/workspace-host.js';
 
@@ -75,7 +76,14 @@ for (const provider of providers) {
       });
 
       const repository = () => ({ owner: 'acme', name: 'widgets', cloneUrl: remote });
-      const cases = HOSTILE_WORKSPACES.filter((c) => provider !== 'local' || !c.needsIsolation);
+      // Every trap on bubblewrap over the embedded bus; over JetStream, which carries the same
+      // broker calls, one of each kind; without isolation, those isolation does not stop.
+      const cases =
+        provider === 'local'
+          ? HOSTILE_WORKSPACES.filter((c) => !c.needsIsolation)
+          : target === targets[0]
+            ? HOSTILE_WORKSPACES
+            : oneHostileWorkspaceOfEachKind();
 
       for (const hostile of cases) {
         it(`runs nothing of ${hostile.name} outside the sandbox`, async () => {

@@ -4,7 +4,7 @@ import {
   HOSTILE_WORKSPACES,
   hostTrapRepository,
   markersIn,
-  type HostileWorkspace,
+  oneHostileWorkspaceOfEachKind,
 } from '../../../apps/sandbox-broker/src/testing/hostile-workspaces.js';
 import { sendTracked, tracked } from '../intake.js';
 import { call, type ScriptedAgent } from '../scripted-agent.js';
@@ -24,15 +24,6 @@ async function publication(context: ScenarioContext, threadId: string): Promise<
   return `commit_and_open_pr ${result.status}: ${first}`;
 }
 
-function oneOfEachKind(): HostileWorkspace[] {
-  const kinds = [
-    (t: HostileWorkspace) => !t.needsIsolation && !t.breaksRepository,
-    (t: HostileWorkspace) => t.needsIsolation === true,
-    (t: HostileWorkspace) => t.breaksRepository === true,
-  ];
-  return kinds.flatMap((kind) => HOSTILE_WORKSPACES.filter(kind).slice(0, 1));
-}
-
 /**
  * Scenario 6: for each trap of HOSTILE_WORKSPACES (the sandbox broker's suite), a run whose
  * scripted model installs it in its workspace, then commits and opens a pull request (the
@@ -49,7 +40,8 @@ export async function hostileWorkspaces(
     join(dirs.scratch, 'host-repo'),
     join(dirs.markers, 'host-repo'),
   );
-  const traps = profile.hostileWorkspaces === 'all' ? HOSTILE_WORKSPACES : oneOfEachKind();
+  const traps =
+    profile.hostileWorkspaces === 'all' ? HOSTILE_WORKSPACES : oneHostileWorkspaceOfEachKind();
   const requests = traps.map((trap, i) => {
     const tag = `trap-${i}`;
     const marker = join(dirs.markers, tag);

@@ -139,6 +139,20 @@ export const HOSTILE_WORKSPACES: readonly HostileWorkspace[] = [
 ];
 
 /**
+ * The first trap of each kind: one host git would spring, one only isolation stops, one that
+ * breaks the repository. Where a suite runs every trap once already, another target (another bus
+ * carrying the same broker calls, a whole run) takes these.
+ */
+export function oneHostileWorkspaceOfEachKind(): HostileWorkspace[] {
+  const kinds = [
+    (t: HostileWorkspace) => !t.needsIsolation && !t.breaksRepository,
+    (t: HostileWorkspace) => t.needsIsolation === true,
+    (t: HostileWorkspace) => t.breaksRepository === true,
+  ];
+  return kinds.flatMap((kind) => HOSTILE_WORKSPACES.filter(kind).slice(0, 1));
+}
+
+/**
  * A repository on the host whose config runs `touch <marker>` (a filesystem monitor and hooks):
  * what a `.git` file or symlink in a workspace points host git at.
  */
