@@ -69,12 +69,15 @@ describe('module boundaries (lint)', () => {
   });
 
   it('keeps the embedded host out of the libraries', async () => {
-    // A library the host does not depend on, so the answer is the tag rule and not a cycle.
+    // The host depends on every library now (findings came in with the reviewer), so nx, which
+    // looks for cycles before tags, answers with the cycle; either refusal keeps the host out.
     const errors = await boundaryErrors(
       'libs/findings/src',
       "import { SERVICES } from '@caravel/cli';\nexport const probe = SERVICES;\n",
     );
-    expect(errors.join('\n')).toMatch(/can only depend on libs tagged with/);
+    expect(errors.join('\n')).toMatch(
+      /can only depend on libs tagged with|Circular dependency between "@caravel\/findings" and "@caravel\/cli"/,
+    );
   });
 
   it('lets the platform scenarios start the embedded host', async () => {
