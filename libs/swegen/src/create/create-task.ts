@@ -1,6 +1,6 @@
 import type { SandboxProvider } from '@caravel/sandbox';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { access, readFile, rm } from 'node:fs/promises';
+import { access, readFile, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { swegenError } from '../errors/swegen-errors.js';
 import type { PrSource, PullRequestInfo } from '../pr/pr-source.js';
@@ -181,14 +181,12 @@ async function generate(
         `${pr.repo}#${pr.number} is too small or too large: ${verdict.reason}`,
       );
   }
-  if (!options.dryRun && (await exists(taskDir))) {
-    if (!options.force)
-      throw swegenError(
-        'already_exists',
-        `${taskDir} already exists (pass --force to regenerate it)`,
-      );
-    await rm(taskDir, { recursive: true, force: true });
-  }
+  const previous = !options.dryRun && (await exists(taskDir));
+  if (previous && !options.force)
+    throw swegenError(
+      'already_exists',
+      `${taskDir} already exists (pass --force to regenerate it)`,
+    );
   const git = await ensureCachedRepo(
     options.stateDir,
     pr.repo,
@@ -217,16 +215,21 @@ async function generate(
   }
   if (options.dryRun) return { status: 'previewed', taskId, taskDir, evaluation, published: false };
   signal?.throwIfAborted();
-  await writeTaskSkeleton(taskDir, skeletonInput(pr, split, evaluation));
+  // --force keeps the previous task aside until the new one is through, and puts it back if not.
+  const aside = `${taskDir}.previous-${process.pid}-${Date.now()}`;
+  if (previous) await rename(taskDir, aside);
   try {
+    await writeTaskSkeleton(taskDir, skeletonInput(pr, split, evaluation));
     const validation = await completeAndValidate(options, pr, split, taskDir, git.repoPath);
     if (validation?.passed) await saveReference(options, pr, taskId, taskDir);
     signal?.throwIfAborted();
+    if (previous) await rm(aside, { recursive: true, force: true });
     const base = { status: 'created' as const, taskId, taskDir, evaluation, published: false };
     return validation ? { ...base, validation } : base;
   } catch (error) {
     // A task that did not come through its validation is no task: nothing half-made stays.
     await rm(taskDir, { recursive: true, force: true });
+    if (previous) await rename(aside, taskDir);
     throw error;
   }
 }
