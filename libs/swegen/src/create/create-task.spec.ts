@@ -9,7 +9,7 @@ import { buildJsBugFixFixture, type JsBugFixFixture } from '../testing/js-fixtur
 import { jsFixtureModelScript } from '../testing/js-fixture-script.js';
 import { createTask, type CreateTaskOptions } from './create-task.js';
 
-describe('create --force', () => {
+describe('createTask', () => {
   let fixture: JsBugFixFixture;
   let scratch: string;
   let taskDir: string;
@@ -44,7 +44,7 @@ describe('create --force', () => {
     return createTask(options);
   }
 
-  it('keeps the previous task when the new one fails, and replaces it once written', async () => {
+  it('with force keeps the previous task when the new one fails, and replaces it once written', async () => {
     await mkdir(taskDir, { recursive: true });
     await writeFile(join(taskDir, 'previous.txt'), 'the task that was there\n');
 
@@ -56,5 +56,21 @@ describe('create --force', () => {
     expect(existsSync(join(taskDir, 'previous.txt'))).toBe(false);
     expect(existsSync(join(taskDir, 'task.toml'))).toBe(true);
     expect(readdirSync(join(scratch, 'tasks'))).toEqual(['acme__strings-7']);
+  });
+
+  it('leaves the skeleton for a person without a model (--no-completion)', async () => {
+    const prFile = join(scratch, 'pr.json');
+    const result = await createTask({
+      repo: 'acme/strings',
+      pr: 7,
+      source: await LocalPrSource.load(fixture.repo.path, prFile),
+      stateDir: join(scratch, '.swegen-manual'),
+      tasksDir: join(scratch, 'manual-tasks'),
+      validate: false,
+    });
+    expect(result).toMatchObject({ status: 'created', evaluation: { is_substantial: true } });
+    const instruction = await readFile(join(result.taskDir, 'instruction.md'), 'utf8');
+    expect(instruction).toContain('Drop trailing dashes in slugify');
+    expect(existsSync(join(result.taskDir, 'solution', 'fix.patch'))).toBe(true);
   });
 });

@@ -32,8 +32,12 @@ export interface CreateTaskOptions {
   readonly stateDir: string;
   /** Where tasks are written (`<tasksDir>/<task id>`). */
   readonly tasksDir: string;
-  /** The model of the evaluation step and of the completion agent. */
-  readonly model: BaseChatModel;
+  /**
+   * The model of the evaluation step and of the completion agent. Absent (only without
+   * `completion`): nothing is evaluated and the skeleton is left for a person, its instruction
+   * being the PR's title and body.
+   */
+  readonly model?: BaseChatModel;
   /** The sandbox the completion agent works in; absent: the skeleton is left for a human. */
   readonly completion?: {
     readonly provider: SandboxProvider;
@@ -161,6 +165,30 @@ async function underDeadline<T>(
   }
 }
 
+/** What a skeleton made without a model says: the PR's own words, the rest for a person. */
+function unevaluated(pr: PullRequestInfo): PrEvaluation {
+  return {
+    is_substantial: true,
+    reason: 'not evaluated: created without a model (--no-completion)',
+    instruction: [pr.title, pr.body].filter((text) => text.trim() !== '').join('\n\n'),
+    difficulty: 'medium',
+    category: 'bugfix',
+    tags: ['todo-swegen', 'todo-swegen', 'todo-swegen'],
+  };
+}
+
+/** The model's evaluation of the PR, or the PR's own words when there is no model. */
+async function evaluate(
+  options: CreateTaskOptions,
+  pr: PullRequestInfo,
+  issues: Awaited<ReturnType<typeof findLinkedIssues>>,
+  split: PatchSplit,
+): Promise<PrEvaluation> {
+  if (!options.model) return unevaluated(pr);
+  const prompt = evaluationPrompt(pr, issues, split.testFiles, split.sourceFiles);
+  return evaluatePr(options.model, prompt, options.signal);
+}
+
 /** The generation: gates, repo cache, patch split, evaluation, skeleton, completion, validation. */
 async function generate(
   options: CreateTaskOptions,
@@ -202,11 +230,7 @@ async function generate(
     compat: rule.compat,
   });
   log(`${taskId}: ${split.sourceFiles.length} source files, ${split.testFiles.length} test files`);
-  const evaluation = await evaluatePr(
-    options.model,
-    evaluationPrompt(pr, issues, split.testFiles, split.sourceFiles),
-    signal,
-  );
+  const evaluation = await evaluate(options, pr, issues, split);
   if (!evaluation.is_substantial && options.requireMinimumDifficulty !== false) {
     throw swegenError(
       'trivial_pr',
@@ -275,6 +299,7 @@ async function completeAndValidate(
       options.useReferences === false
         ? undefined
         : await new TaskReferences(join(options.stateDir, 'task_references.json')).get(pr.repo);
+    if (!options.model) throw swegenError('invalid_input', 'the completion agent needs a model');
     const outcome = await completeSkeleton({
       ...options.completion,
       model: options.model,

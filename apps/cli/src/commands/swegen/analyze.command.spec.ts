@@ -1,5 +1,7 @@
 import { swegenError, swegenExitCode } from '@caravel/swegen';
+import { buildJsBugFixFixture } from '@caravel/swegen/testing';
 import { describe, expect, it } from '@jest/globals';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +61,27 @@ describe('caravel swegen create', () => {
       const none = await swegen(['create', '--repo-path', dir]);
       expect(none.err).toEqual([expect.stringContaining('create needs --repo OWNER/REPO')]);
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('caravel swegen create --no-completion', () => {
+  it('writes the skeleton for a person with no model configured', async () => {
+    const fixture = buildJsBugFixFixture();
+    const dir = await mkdtemp(join(tmpdir(), 'swegen-cli-'));
+    try {
+      const prJson = join(dir, 'pr.json');
+      await writeFile(prJson, JSON.stringify(fixture.prJson));
+      const args = ['create', '--repo-path', fixture.repo.path, '--pr-json', prJson];
+      const paths = ['--state-dir', join(dir, 'state'), '--tasks-dir', join(dir, 'tasks')];
+      const { status, out, err } = await swegen([...args, ...paths, '--no-completion']);
+      expect(err).toEqual([]);
+      expect(status).toBe(0);
+      expect(out.at(-1)).toBe(`created: ${join(dir, 'tasks', 'acme__strings-7')}`);
+      expect(existsSync(join(dir, 'tasks', 'acme__strings-7', 'instruction.md'))).toBe(true);
+    } finally {
+      fixture.repo.remove();
       await rm(dir, { recursive: true, force: true });
     }
   });

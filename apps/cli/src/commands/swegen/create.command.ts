@@ -35,6 +35,8 @@ export interface SwegenCreateOptions {
   readonly sandbox: 'bwrap' | 'local';
   readonly runner: ValidationRunner;
   readonly validate: boolean;
+  /** False (`--no-completion`): the skeleton is left for a person; no model is needed. */
+  readonly completion?: boolean;
   readonly requireIssue: boolean;
   readonly requireMinimumDifficulty: boolean;
   readonly minSourceFiles: number;
@@ -123,6 +125,20 @@ export type SharedCreateOptions = Pick<
   | 'write'
 >;
 
+/** The gates of a `create`: linked issue, difficulty, substantiality, task references. */
+function gateSettings(options: SharedCreateOptions) {
+  return {
+    requireIssue: options.requireIssue,
+    requireMinimumDifficulty: options.requireMinimumDifficulty,
+    substantiality: {
+      minSourceFiles: options.minSourceFiles,
+      maxSourceFiles: options.maxSourceFiles,
+      compat: options.compat,
+    },
+    useReferences: options.useReferences,
+  };
+}
+
 /** The model, the completion sandbox, the validator and the gates of a `create`. */
 export async function createSettings(
   options: SharedCreateOptions,
@@ -155,14 +171,26 @@ export async function createSettings(
     validator: async (taskDir, signal) =>
       (await validateTasks(taskDir, { ...validateOptions, ...(signal ? { signal } : {}) }))[0]!,
     validate: options.validate,
-    requireIssue: options.requireIssue,
-    requireMinimumDifficulty: options.requireMinimumDifficulty,
-    substantiality: {
-      minSourceFiles: options.minSourceFiles,
-      maxSourceFiles: options.maxSourceFiles,
-      compat: options.compat,
-    },
-    useReferences: options.useReferences,
+    ...gateSettings(options),
+  };
+}
+
+/**
+ * `--no-completion`: the gates and a skeleton for a person, nothing that needs a sandbox; the
+ * model (when one is configured) only evaluates the PR.
+ */
+function manualSettings(options: SwegenCreateOptions, env: SwegenEnv): FarmCreateSettings {
+  const modelRef = options.model ?? env.CARAVEL_MODEL;
+  return {
+    ...(modelRef
+      ? {
+          model: createChatModel(resolveModel({ team: { model: modelRef } }), credentials(env), {
+            fileRoot: process.cwd(),
+          }),
+        }
+      : {}),
+    validate: false,
+    ...gateSettings(options),
   };
 }
 
@@ -177,7 +205,10 @@ export async function swegenCreate(
 ): Promise<CreateTaskResult> {
   if (!isRepoName(options.repo))
     throw swegenError('invalid_input', `--repo must be owner/repo, not '${options.repo}'`);
-  const settings = await createSettings(options, env);
+  const settings =
+    options.completion === false
+      ? manualSettings(options, env)
+      : await createSettings(options, env);
   const stateDir = resolve(options.stateDir);
   const limit = deadline((options.timeoutSeconds ?? 0) * 1000, `${options.repo}#${options.pr}`);
   try {

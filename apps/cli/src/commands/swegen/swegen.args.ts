@@ -16,6 +16,7 @@ export const OPTIONS = {
   'max-source-files': { type: 'string' },
   compat: { type: 'string' },
   'no-validate': { type: 'boolean' },
+  'no-completion': { type: 'boolean' },
   'no-require-issue': { type: 'boolean' },
   'no-require-minimum-difficulty': { type: 'boolean' },
   'no-cache': { type: 'boolean' },

@@ -29,6 +29,8 @@ export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm|analyze
     --min-source-files N / --max-source-files N   substantiality bounds (default 3 / 10)
     --compat caravel|swegen-0.1       rule set (swegen-0.1 reproduces SWE-gen 0.1's quirks)
     --no-validate --no-require-issue --no-require-minimum-difficulty --no-cache --force
+    --no-completion                   write the skeleton for a person: no completion agent, no
+                                      validation, and no model needed (evaluated when one is given)
     --max-model-calls N               completion agent budget (default 40)
     --timeout S                       abandon the generation after S seconds (default: no limit)
   validate TASK_OR_DIR                NOP must score 0 and Oracle 1 (a directory: every task in it)
@@ -86,6 +88,7 @@ async function create(
       sandbox: oneOf('sandbox', values.sandbox, ['bwrap', 'local'], 'bwrap'),
       runner: oneOf<ValidationRunner>('runner', values.runner, ['auto', 'harbor', 'bwrap'], 'auto'),
       validate: !values['no-validate'],
+      ...(values['no-completion'] ? { completion: false } : {}),
       requireIssue: !values['no-require-issue'],
       requireMinimumDifficulty: !values['no-require-minimum-difficulty'],
       minSourceFiles: count('min-source-files', values['min-source-files'], 3),
