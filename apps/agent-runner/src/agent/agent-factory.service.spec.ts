@@ -182,6 +182,8 @@ describe('AgentFactoryService', () => {
       });
       const built = await factory.build(inputs(sandbox, { requestedBy: 'slack:U1' }));
       const prompt = built.agent.options.systemPrompt;
+      // The prompt announced on evt.run.started (and exported to the .traj) is the agent's own.
+      expect(built.systemPrompt).toBe(prompt);
       return typeof prompt === 'string' ? prompt : '';
     };
 

@@ -87,6 +87,8 @@ const ALWAYS_CREATE_PRS =
 /** One run's agent, ready to stream, and the model it resolved to. */
 export interface BuiltAgent extends RunAgent {
   model: ResolvedModel;
+  /** The system prompt the agent was built with (evt.run.started carries it to the .traj). */
+  systemPrompt: string;
 }
 
 /** The tools the agent is given: those a middleware brings itself (the completion nudge) win. */
@@ -135,12 +137,13 @@ export class AgentFactoryService {
         this.middlewareOptions(inputs, { model, people, caravelTools, alwaysCreatePrs }),
       ),
     );
+    const systemPrompt = await this.systemPrompt(inputs, alwaysCreatePrs);
     const agent = createAgent({
       model: this.models.forAgent(model, inputs.fileRoot),
       tools: agentTools(caravelTools, middleware),
       middleware,
       checkpointer: await this.checkpointer.get(),
-      systemPrompt: await this.systemPrompt(inputs, alwaysCreatePrs),
+      systemPrompt,
     });
     const opening = await openingInstructions(
       { messages: this.messages, instructions: this.instructions },
@@ -149,6 +152,7 @@ export class AgentFactoryService {
     return {
       agent,
       model,
+      systemPrompt,
       recursionLimit: graphRecursionLimitFor(middleware, this.settings.RUN_MAX_MODEL_CALLS),
       openingMessage: (prompt) => withUserInstructions(prompt, opening),
     };

@@ -93,6 +93,7 @@ function scriptedAgent(run: AgentRunInputs, script: AttemptScript): BuiltAgent {
   return {
     agent,
     model: { provider: 'scripted', modelId: 'attempt' } as BuiltAgent['model'],
+    systemPrompt: 'You are Caravel.',
     recursionLimit: 25,
     openingMessage: (prompt) => prompt,
   };

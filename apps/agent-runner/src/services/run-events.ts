@@ -24,8 +24,14 @@ export type RunEnding = DataOf<typeof RunFinishedV1>;
 
 /** What `evt.run.started` says about the run once its sandbox and agent are ready. */
 export type RunStartDetails = Partial<
-  Pick<DataOf<typeof RunStartedV1>, 'repository' | 'branch' | 'baseCommit' | 'model'>
+  Pick<
+    DataOf<typeof RunStartedV1>,
+    'repository' | 'branch' | 'baseCommit' | 'model' | 'systemPrompt'
+  >
 >;
+
+/** A system prompt up to this size travels on `evt.run.started` (bus messages are capped near 1 MiB). */
+const MAX_CARRIED_SYSTEM_PROMPT_BYTES = 256 * 1024;
 
 /** Patches up to this size travel on `evt.run.finished` (bus messages are capped near 1 MiB). */
 const MAX_CARRIED_SUBMISSION_BYTES = 512 * 1024;
@@ -78,9 +84,15 @@ export class RunEvents {
     if (this.announced) return;
     this.announced = true;
     const { threadId, runId, prompt } = this.command.data;
+    const { systemPrompt, ...rest } = details;
+    const carried =
+      systemPrompt !== undefined &&
+      Buffer.byteLength(systemPrompt) <= MAX_CARRIED_SYSTEM_PROMPT_BYTES
+        ? { systemPrompt }
+        : {};
     await this.publisher.publish(
       RunStartedV1,
-      { threadId, runId, runner: this.runner, prompt, ...details },
+      { threadId, runId, runner: this.runner, prompt, ...rest, ...carried },
       this.options('started'),
     );
   }

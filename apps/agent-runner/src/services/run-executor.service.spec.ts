@@ -117,6 +117,7 @@ function executorWith(claim: RunClaim) {
         return Promise.resolve({
           agent,
           model: { provider: 'scripted', modelId: 'fix' } as BuiltAgent['model'],
+          systemPrompt: 'You are Caravel.',
           recursionLimit: 25,
           openingMessage: (prompt: string) => prompt,
         });
@@ -178,7 +179,7 @@ describe('RunExecutorService', () => {
     expect(log).toEqual([
       'lease held',
       'sandbox acquired',
-      `started {"repository":{"owner":"acme","name":"widgets"},"branch":"caravel/t","baseCommit":"${BASE}","model":"scripted:fix"}`,
+      `started {"repository":{"owner":"acme","name":"widgets"},"branch":"caravel/t","baseCommit":"${BASE}","model":"scripted:fix","systemPrompt":"You are Caravel."}`,
       'agent streamed',
       'live output closed',
       'watch stopped',

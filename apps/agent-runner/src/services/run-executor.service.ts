@@ -181,6 +181,7 @@ export class RunExecutorService {
       branch: workspace.branch,
       baseCommit: workspace.baseCommit,
       model: `${built.model.provider}:${built.model.modelId}`,
+      systemPrompt: built.systemPrompt,
     });
     const run = { threadId, runId, prompt };
     const outcome = await streamRun(built, run, recorder, context.heartbeat, context.signal);
