@@ -3,6 +3,7 @@ import { ThreadRepository } from '@caravel/db';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createHmac, randomUUID } from 'node:crypto';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
+import { until } from './harness/scenario-run.js';
 
 // A signed `pull_request.synchronize` travels ingress -> bus -> dispatch on both pairs, and the
 // pull request's thread learns its new head.
@@ -31,15 +32,6 @@ function synchronize(number: number) {
     },
     sender: { login: 'octocat', type: 'User' },
   };
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 300; i += 1) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 await describeEachPair("a pull request's new head", (kind) => {

@@ -3,6 +3,7 @@ import { FindingRepository } from '@caravel/db';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createHmac, randomUUID } from 'node:crypto';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
+import { until } from './harness/scenario-run.js';
 
 // A signed `pull_request.opened` on an auto-review repository travels ingress -> bus -> reviewer
 // on both pairs, and the pull request's reviewer thread gets its ledger at the opened head.
@@ -28,15 +29,6 @@ function opened(number: number) {
     },
     sender: { login: 'octocat', type: 'User' },
   };
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 300; i += 1) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 await describeEachPair('a review request', (kind) => {
