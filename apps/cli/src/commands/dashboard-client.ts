@@ -1,4 +1,4 @@
-import { AppError } from '@caravel/errors';
+import { AppError, type ErrorCode } from '@caravel/errors';
 
 /** Where the dashboard is and the token it wants (the embedded host's, or the dashboard service's). */
 export interface DashboardTarget {
@@ -51,18 +51,16 @@ export function dashboardFetch(
   });
 }
 
+/** The error code each refusal status becomes; any other status is INTERNAL. */
+const REFUSALS: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+};
+
 /** The error a refused request becomes: its status's code, and what the dashboard said. */
 export async function refusal(response: Response, target: DashboardTarget, what: string) {
   const text = await failureText(response, target.token);
-  const code =
-    response.status === 401
-      ? 'UNAUTHENTICATED'
-      : response.status === 403
-        ? 'FORBIDDEN'
-        : response.status === 404
-          ? 'NOT_FOUND'
-          : response.status === 400
-            ? 'BAD_REQUEST'
-            : 'INTERNAL';
-  return new AppError(code, `${what}: ${text}`);
+  return new AppError(REFUSALS[response.status] ?? 'INTERNAL', `${what}: ${text}`);
 }
