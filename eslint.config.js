@@ -155,7 +155,11 @@ export default tseslint.config(
     languageOptions: {
       // One program for the whole workspace (tsconfig.typecheck.json): each file is parsed and
       // checked once, however many projects import it.
-      parserOptions: { project: './tsconfig.typecheck.json', tsconfigRootDir: import.meta.dirname },
+      // The dashboard's web app (browser code) is a program of its own.
+      parserOptions: {
+        project: ['./tsconfig.typecheck.json', './apps/dashboard/src/web/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@nx/enforce-module-boundaries': boundaries(depConstraints),

@@ -36,8 +36,10 @@ describe('caravel start and run, as a newcomer meets them', () => {
 
   it('says what the first start is doing until it is ready', async () => {
     const dataDir = join(scratch, 'first-start');
+    // A machine's very first start: nothing in the home's cache (~/.cache/caravel) yet.
+    const home = join(scratch, 'first-home');
     const start = cli(['start', '--port', '0', '--data-dir', dataDir], {
-      env: userEnv({ CARAVEL_MODEL: 'scripted:examples/fix-sample.script.yaml' }),
+      env: userEnv({ CARAVEL_MODEL: 'scripted:examples/fix-sample.script.yaml', HOME: home }),
     });
     const [, url] = await start.waitFor(/caravel: ready: listening on (\S+) \(data in /);
     const response = await fetch(`${url}/health/live`);
@@ -47,7 +49,7 @@ describe('caravel start and run, as a newcomer meets them', () => {
     const said = start.stdout.split('\n').filter((line) => line.startsWith('caravel: '));
     expect(said).toEqual([
       'caravel: loading the services',
-      `caravel: initialising the database in ${dataDir}/pgdata (first start only; about 15 s, longer on a busy machine)`,
+      `caravel: creating the database in ${dataDir}/pgdata (first start only; the first on this machine takes about 15 s)`,
       'caravel: applying database migrations',
       'caravel: starting the services (ingress, dispatch, agent-runner, reviewer, analyzer, sandbox-broker, dashboard)',
       `caravel: ready: listening on ${url} (data in ${dataDir})`,
@@ -71,6 +73,10 @@ describe('caravel start and run, as a newcomer meets them', () => {
     const dataDir = /\(data in (\S+)\)/.exec(stdout)?.[1];
     expect(dataDir).toMatch(/caravel-run-/);
     expect(await exists(dataDir ?? '')).toBe(false);
+    // examples/sample-repo is not a repository of its own: the copy of a failed run is removed.
+    const copy = /working on a copy at (\S+)/.exec(stdout)?.[1] ?? '';
+    expect(copy).toMatch(/caravel-repo-/);
+    expect(await exists(copy)).toBe(false);
     expect(stdout + stderr).not.toMatch(STACK_FRAME);
   });
 

@@ -1,6 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 export const repoRoot = join(new URL('.', import.meta.url).pathname, '..', '..');
 
@@ -16,13 +19,23 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Builds every project to dist (the same build `npm start` and the images use). */
+/**
+ * Builds every project to dist (the same build `npm start` and the images use), once per Jest
+ * process: test files run one after another in it (`--runInBand`) and each gets its own copy of
+ * `process.env` and globals, so a stamp file named after the process (pid and start time) marks the build as done.
+ */
 export function buildWorkspace(): void {
+  // `npm test` built it before starting the stages that use it (and says so).
+  if (process.env['CARAVEL_PREBUILT'] === '1') return;
+  const startedAt = Math.round(performance.timeOrigin);
+  const stamp = join(tmpdir(), `caravel-e2e-built-${process.pid}-${startedAt}`);
+  if (existsSync(stamp)) return;
   const result = spawnSync(process.execPath, ['tools/scripts/build.mjs'], {
     cwd: repoRoot,
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
+  writeFileSync(stamp, '');
 }
 
 /**

@@ -25,11 +25,15 @@ const root = new URL('../..', import.meta.url).pathname;
 const runId = randomBytes(4).toString('hex');
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const build = spawnSync(process.execPath, ['tools/scripts/build.mjs'], {
-  cwd: root,
-  stdio: 'inherit',
-});
-if (build.status !== 0) process.exit(build.status ?? 1);
+// `npm test` builds once before the stages that run the built workspace and says so
+// (CARAVEL_PREBUILT): a rebuild here would delete dist under the end-to-end tests beside it.
+if (process.env.CARAVEL_PREBUILT !== '1') {
+  const build = spawnSync(process.execPath, ['tools/scripts/build.mjs'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 const jestBin = join(
   dirname(createRequire(import.meta.url).resolve('jest/package.json')),

@@ -8,7 +8,7 @@
 //   npm test -- unit medium  only the named stages
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const root = new URL('../..', import.meta.url).pathname;
 const results = join(root, 'tmp', 'jest-results');
@@ -25,15 +25,31 @@ const STAGES = {
       ['npx', 'eslint', '--max-warnings', '0', '.'],
     ],
   },
-  typecheck: ['npx', 'tsc', '-p', 'tsconfig.typecheck.json', '--noEmit'],
+  // The dashboard's web app is browser code (DOM, no Node types): its own small program.
+  typecheck: {
+    steps: [
+      ['npx', 'tsc', '-p', 'tsconfig.typecheck.json', '--noEmit'],
+      ['npx', 'tsc', '-p', 'apps/dashboard/src/web/tsconfig.json', '--noEmit'],
+    ],
+  },
   drift: ['npm', 'run', '--silent', 'drift'],
   unit: [...nx, '-t', 'test', '--skip-nx-cache'],
   // Two lanes: the platform scenarios (tests/platform, the longest project) beside every other
   // project. Medium tests mostly wait on services, sandboxes and git, so two share the cores well.
+  // Every other project's medium run takes minutes at most: one stuck there is stopped at 15
+  // minutes (tools/scripts/jest.mjs names its running files) rather than at the lane's end.
   medium: {
     lanes: [
       [...nx, '-t', 'test:medium', '--projects=platform-scenarios'],
-      [...nx, '-t', 'test:medium', '--exclude=platform-scenarios', '--parallel=1'],
+      [
+        'env',
+        'CARAVEL_JEST_CEILING_S=900',
+        ...nx,
+        '-t',
+        'test:medium',
+        '--exclude=platform-scenarios',
+        '--parallel=1',
+      ],
     ],
   },
   e2e: ['node', 'tools/scripts/jest.mjs', '-c', 'jest.e2e.config.cjs', '--runInBand'],
@@ -44,9 +60,17 @@ const STAGES = {
 
 // `npm test` with no stage runs these groups in order; the stages of a group run side by side,
 // which keeps CI within its 30 minutes. The checks share nothing. The chaos suite brings its own
-// nats-server, databases and processes and runs the built workspace, which unit tests never touch
-// (end-to-end tests rebuild it as they go, so chaos never runs beside them).
-const GROUPS = [['format', 'lint', 'typecheck', 'drift'], ['unit', 'chaos'], ['medium'], ['e2e']];
+// nats-server, databases and processes; it and the end-to-end tests run the built workspace,
+// built once before the first group (CARAVEL_PREBUILT tells them not to rebuild it under each
+// other). End-to-end tests mostly wait on the processes they start, so they share the cores with
+// the medium tests.
+const GROUPS = [
+  ['format', 'lint', 'typecheck', 'drift'],
+  ['unit', 'chaos'],
+  ['medium', 'e2e'],
+];
+// Stages that run the built workspace (each project's dist): built once before they start.
+const USES_BUILD = new Set(['chaos', 'e2e']);
 
 const asked = process.argv.slice(2);
 const groups = asked.length ? asked.map((stage) => [stage]) : GROUPS;
@@ -95,6 +119,15 @@ async function runStage(stage) {
   return ok;
 }
 
+if (groups.flat().some((stage) => USES_BUILD.has(stage))) {
+  process.stdout.write('\n=== build: node tools/scripts/build.mjs\n');
+  if ((await run(['node', 'tools/scripts/build.mjs'])) !== 0) {
+    process.stdout.write('\nthe workspace build failed\n');
+    process.exit(1);
+  }
+  env.CARAVEL_PREBUILT = '1';
+}
+
 let failedStage = null;
 for (const group of groups) {
   const outcomes = await Promise.all(group.map(async (stage) => [stage, await runStage(stage)]));
@@ -108,13 +141,23 @@ for (const group of groups) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const durations = [];
 if (existsSync(results)) {
   for (const file of readdirSync(results)) {
     const summary = JSON.parse(readFileSync(join(results, file), 'utf8'));
     passed += summary.numPassedTests;
     failed += summary.numFailedTests;
     skipped += summary.numPendingTests + summary.numTodoTests;
+    for (const test of summary.testResults ?? []) {
+      durations.push([(test.endTime - test.startTime) / 1000, relative(root, test.name)]);
+    }
   }
+}
+// The slowest test files, to keep CI inside its budget: the first place to look when it grows.
+durations.sort(([a], [b]) => b - a);
+process.stdout.write('\nslowest test files:\n');
+for (const [seconds, name] of durations.slice(0, 15)) {
+  process.stdout.write(`  ${seconds.toFixed(1).padStart(7)} s  ${name}\n`);
 }
 if (failedStage) process.stdout.write(`\nstage '${failedStage}' failed\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);

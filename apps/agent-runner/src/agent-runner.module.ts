@@ -1,8 +1,10 @@
 import {
+  RepositoryInstructionsRepository,
   RunNoticeRepository,
   RunRepository,
   ThreadMessageRepository,
   ThreadPlanRepository,
+  TeamDefaultsRepository,
   ThreadRepository,
   UserInstructionsRepository,
   UserProfileRepository,
@@ -16,7 +18,8 @@ import { AgentFactoryService } from './agent/agent-factory.service.js';
 import { CheckpointerService } from './agent/checkpointer.service.js';
 import { RunModels } from './agent/run-models.js';
 import { SandboxLossNotice } from './agent/sandbox-loss.notice.js';
-import { AGENT_SETTINGS, type AgentSettings } from './agent-runner.settings.js';
+import { TeamSettings } from './agent/team-settings.js';
+import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from './agent-runner.config.js';
 import { AgentChatHandler } from './handlers/agent-chat.handler.js';
 import { StartRunHandler } from './handlers/start-run.handler.js';
 import {
@@ -24,6 +27,7 @@ import {
   runnerIntegrations,
 } from './integrations/run-integrations.service.js';
 import { ThreadSandboxService } from './sandbox/thread-sandbox.service.js';
+import { RunSubjectService } from './scm/run-subject.service.js';
 import { AttemptsService } from './services/attempts.service.js';
 import { ChatAgentService } from './services/chat-agent.service.js';
 import { LeaseKeeper } from './services/lease-keeper.js';
@@ -34,12 +38,12 @@ import { RunFollowUps } from './services/run-follow-ups.service.js';
 /** Builds and runs the coding agent per run. */
 @Module({})
 export class AgentRunnerModule {
-  static register(settings: AgentSettings): DynamicModule {
+  static register(config: AgentRunnerConfig): DynamicModule {
     return {
       module: AgentRunnerModule,
       controllers: [StartRunHandler, AgentChatHandler],
       providers: [
-        { provide: AGENT_SETTINGS, useValue: settings },
+        { provide: AGENT_RUNNER_CONFIG, useValue: config },
         RunExecutorService,
         {
           provide: LeaseKeeper,
@@ -61,15 +65,19 @@ export class AgentRunnerModule {
         repositoryProvider(UserTokenRepository),
         repositoryProvider(ThreadPlanRepository),
         repositoryProvider(UserInstructionsRepository),
+        repositoryProvider(TeamDefaultsRepository),
+        repositoryProvider(RepositoryInstructionsRepository),
+        TeamSettings,
         repositoryProvider(RunNoticeRepository),
         repositoryProvider(RunRepository),
         SandboxLossNotice,
         {
           provide: IntegrationAdapters,
           inject: [UserTokenRepository],
-          useFactory: (userTokens: UserTokenRepository) => runnerIntegrations(settings, userTokens),
+          useFactory: (userTokens: UserTokenRepository) => runnerIntegrations(config, userTokens),
         },
         RunIntegrationsService,
+        RunSubjectService,
       ],
     };
   }

@@ -1,8 +1,9 @@
 export { AgentRunnerModule } from './agent-runner.module.js';
-export { agentRunnerConfigSchema } from './agent-runner.config.js';
 export {
-  agentSettingsSchema,
-  modelCredentialsOf,
-  type AgentSettings,
-} from './agent-runner.settings.js';
+  agentRunnerConfigFrom,
+  agentRunnerConfigOf,
+  agentRunnerConfigSchema,
+  agentRunnerEnvSchema,
+  type AgentRunnerConfig,
+} from './agent-runner.config.js';
 export { attemptIds } from './services/attempt-runner.js';

@@ -1,2 +1,7 @@
 export { AnalyzerModule } from './analyzer.module.js';
-export { analyzerConfigSchema } from './analyzer.config.js';
+export {
+  analyzerConfigOf,
+  analyzerConfigSchema,
+  analyzerEnvSchema,
+  type AnalyzerConfig,
+} from './analyzer.config.js';

@@ -1,17 +1,34 @@
-import { agentSettingsSchema } from '@caravel/agent-runner';
+import {
+  agentRunnerConfigOf,
+  agentRunnerEnvSchema,
+  type AgentRunnerConfig,
+} from '@caravel/agent-runner';
+import { analyzerConfigOf, analyzerEnvSchema, type AnalyzerConfig } from '@caravel/analyzer';
 import { databaseUrl, documented, logLevel, port } from '@caravel/config';
-import { dashboardSettingsSchema } from '@caravel/dashboard';
-import { dispatchServiceSettingsSchema } from '@caravel/dispatch';
-import { ingressSettingsSchema } from '@caravel/ingress';
-import { sandboxBrokerSettingsSchema } from '@caravel/sandbox-broker';
+import {
+  checkDashboardSignIn,
+  dashboardConfigOf,
+  dashboardEnvSchema,
+  type DashboardConfig,
+} from '@caravel/dashboard';
+import { dispatchConfigOf, dispatchEnvSchema, type DispatchConfig } from '@caravel/dispatch';
+import { ingressConfigOf, ingressEnvSchema, type IngressConfig } from '@caravel/ingress';
+import { reviewerConfigOf, reviewerEnvSchema, type ReviewerConfig } from '@caravel/reviewer';
+import {
+  sandboxBrokerConfigOf,
+  sandboxBrokerEnvSchema,
+  type SandboxBrokerConfig,
+} from '@caravel/sandbox-broker';
 import { z } from 'zod';
 
-/** `caravel start`: everything in one process on the embedded bus and PGlite. */
-export const embeddedConfigSchema = agentSettingsSchema.extend({
-  ...ingressSettingsSchema.shape,
-  ...sandboxBrokerSettingsSchema.shape,
-  ...dispatchServiceSettingsSchema.shape,
-  ...dashboardSettingsSchema.shape,
+/** The environment keys of `caravel start`: every service's own keys, and the host's. */
+export const embeddedEnvSchema = agentRunnerEnvSchema.extend({
+  ...ingressEnvSchema.shape,
+  ...sandboxBrokerEnvSchema.shape,
+  ...dispatchEnvSchema.shape,
+  ...reviewerEnvSchema.shape,
+  ...analyzerEnvSchema.shape,
+  ...dashboardEnvSchema.shape,
   CARAVEL_DATA_DIR: documented(z.string().min(1).default('./.caravel'), {
     description: 'Where the embedded database (and the bus log inside it) lives',
   }),
@@ -28,4 +45,44 @@ export const embeddedConfigSchema = agentSettingsSchema.extend({
   }),
 });
 
-export type EmbeddedConfig = z.output<typeof embeddedConfigSchema>;
+/** `caravel start`: everything in one process on the embedded bus and PGlite, typed per service. */
+export interface EmbeddedConfig {
+  host: {
+    /** Where the embedded database (and the bus log inside it) lives. */
+    dataDir: string;
+    port: number;
+    host: string;
+    /** A PostgreSQL to use instead of PGlite. */
+    databaseUrl?: string;
+    logLevel: z.output<typeof logLevel>;
+    shutdownGraceMs: number;
+  };
+  ingress: IngressConfig;
+  dispatch: DispatchConfig;
+  agentRunner: AgentRunnerConfig;
+  reviewer: ReviewerConfig;
+  analyzer: AnalyzerConfig;
+  sandboxBroker: SandboxBrokerConfig;
+  dashboard: DashboardConfig;
+}
+
+/** The embedded host's configuration: the keys above, each service's slice mapped at parse time. */
+export const embeddedConfigSchema = embeddedEnvSchema
+  .superRefine(checkDashboardSignIn)
+  .transform((env): EmbeddedConfig => ({
+    host: {
+      dataDir: env.CARAVEL_DATA_DIR,
+      port: env.PORT,
+      host: env.HOST,
+      ...(env.CARAVEL_DATABASE_URL ? { databaseUrl: env.CARAVEL_DATABASE_URL } : {}),
+      logLevel: env.LOG_LEVEL,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    },
+    ingress: ingressConfigOf(env),
+    dispatch: dispatchConfigOf(env),
+    agentRunner: agentRunnerConfigOf(env),
+    reviewer: reviewerConfigOf(env),
+    analyzer: analyzerConfigOf(env),
+    sandboxBroker: sandboxBrokerConfigOf(env),
+    dashboard: dashboardConfigOf(env),
+  }));

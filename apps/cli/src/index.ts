@@ -1,7 +1,7 @@
 export { startEmbedded, type StartOptions } from './commands/start.command.js';
 export { runTask, type RunOptions, type RunReport } from './commands/run.command.js';
 export { SERVICES, ENV_SECTIONS, type ServiceName, type ServiceOverrides } from './services.js';
-export { embeddedConfigSchema, type EmbeddedConfig } from './cli.config.js';
+export { embeddedConfigSchema, embeddedEnvSchema, type EmbeddedConfig } from './cli.config.js';
 export {
   exportTrajectory,
   trajectoryOfThread,

@@ -2,6 +2,18 @@
 import { runCli, type CliIo } from './commands/cli.js';
 
 const io: CliIo = {
+  // Readable lines for a person (the embedded host and every command); warnings and errors on
+  // stderr, as Nest's console logger did. Installed only when a command runs: pino and Nest's
+  // logger would triple the time `caravel --help` takes.
+  prepare: async () => {
+    const { installLogger } = await import('@caravel/logging');
+    installLogger({
+      service: 'caravel',
+      format: 'pretty',
+      errorDestination: process.stderr,
+      env: process.env,
+    });
+  },
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   stdin: process.stdin,

@@ -1,55 +1,67 @@
 import { AgentRunnerModule, agentRunnerConfigSchema } from '@caravel/agent-runner';
 import { AnalyzerModule, analyzerConfigSchema } from '@caravel/analyzer';
-import type { EnvSection } from '@caravel/config';
+import { envSchemaOf, type Clock, type EnvSection } from '@caravel/config';
 import { DashboardModule, dashboardConfigSchema } from '@caravel/dashboard';
 import { DispatchModule, dispatchConfigSchema } from '@caravel/dispatch';
 import { IngressModule, ingressConfigSchema } from '@caravel/ingress';
 import { ReviewerModule, reviewerConfigSchema } from '@caravel/reviewer';
 import { SandboxBrokerModule, sandboxBrokerConfigSchema } from '@caravel/sandbox-broker';
 import type { DynamicModule, Type } from '@nestjs/common';
+import type { z } from 'zod';
 import { embeddedConfigSchema, type EmbeddedConfig } from './cli.config.js';
 
 /** What a test may swap in when it hosts the services (the embedded host, scenario pairs). */
 export interface ServiceOverrides {
-  /** Where dispatch reads the time (sweeps, wakeups, admissions); the system clock otherwise. */
-  dispatchClock?: { now(): Date };
+  /** Where the services read the time (sweeps, wakeups, signature freshness); the system's otherwise. */
+  clock?: Clock;
 }
 
 /** The seven services: each a root module, its config schema and its own process entry. */
 export const SERVICES = [
   {
     name: 'ingress',
-    module: (settings: EmbeddedConfig) => IngressModule.register(settings),
-    schema: ingressConfigSchema,
+    module: (config: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
+      IngressModule.register(config.ingress, overrides.clock),
+    schema: envSchemaOf(ingressConfigSchema),
   },
   {
     name: 'dispatch',
-    module: (settings: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
-      DispatchModule.register(settings, overrides.dispatchClock),
-    schema: dispatchConfigSchema,
+    module: (config: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
+      DispatchModule.register(config.dispatch, overrides.clock),
+    schema: envSchemaOf(dispatchConfigSchema),
   },
   {
     name: 'agent-runner',
-    module: (settings: EmbeddedConfig) => AgentRunnerModule.register(settings),
-    schema: agentRunnerConfigSchema,
+    module: (config: EmbeddedConfig) => AgentRunnerModule.register(config.agentRunner),
+    schema: envSchemaOf(agentRunnerConfigSchema),
   },
-  { name: 'reviewer', module: () => ReviewerModule, schema: reviewerConfigSchema },
-  { name: 'analyzer', module: () => AnalyzerModule, schema: analyzerConfigSchema },
+  {
+    name: 'reviewer',
+    module: (config: EmbeddedConfig) => ReviewerModule.register(config.reviewer),
+    schema: envSchemaOf(reviewerConfigSchema),
+  },
+  {
+    name: 'analyzer',
+    module: (config: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
+      AnalyzerModule.register(config.analyzer, overrides.clock),
+    schema: envSchemaOf(analyzerConfigSchema),
+  },
   {
     name: 'sandbox-broker',
-    module: (settings: EmbeddedConfig) => SandboxBrokerModule.register(settings),
-    schema: sandboxBrokerConfigSchema,
+    module: (config: EmbeddedConfig) => SandboxBrokerModule.register(config.sandboxBroker),
+    schema: envSchemaOf(sandboxBrokerConfigSchema),
   },
   {
     name: 'dashboard',
-    module: (settings: EmbeddedConfig) => DashboardModule.register(settings),
-    schema: dashboardConfigSchema,
+    module: (config: EmbeddedConfig) => DashboardModule.register(config.dashboard),
+    schema: envSchemaOf(dashboardConfigSchema),
   },
 ] as const satisfies readonly {
   name: string;
   /** The service's root module, given the embedded host's configuration. */
-  module: (settings: EmbeddedConfig, overrides?: ServiceOverrides) => Type | DynamicModule;
-  schema: EnvSection['schema'];
+  module: (config: EmbeddedConfig, overrides?: ServiceOverrides) => Type | DynamicModule;
+  /** The environment keys its distributed process reads (what deployments must set). */
+  schema: z.ZodObject;
 }[];
 
 export type ServiceName = (typeof SERVICES)[number]['name'];

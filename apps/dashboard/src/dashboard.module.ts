@@ -1,55 +1,135 @@
 import {
+  EnabledRepositoryRepository,
+  FindingRepository,
+  OpsRepository,
+  PersonalTokenRepository,
+  ReviewedPullRequestRepository,
   RunEventRepository,
+  RunQueueRepository,
+  RepositoryInstructionsRepository,
   RunRepository,
+  TeamDefaultsRepository,
   ThreadPlanRepository,
   ThreadRepository,
+  UserInstructionsRepository,
   UserProfileRepository,
 } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
-import { Module, type DynamicModule } from '@nestjs/common';
+import {
+  Module,
+  RequestMethod,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+} from '@nestjs/common';
+import { CallerResolver } from './auth/caller.resolver.js';
+import { CorsMiddleware } from './auth/cors.middleware.js';
+import { ActionGuard, AdminGuard, ReadGuard } from './auth/guards.js';
+import { SignInService } from './auth/sign-in.service.js';
+import { AuthController } from './controllers/auth.controller.js';
 import { DeadLettersController } from './controllers/dead-letters.controller.js';
+import { DocsController } from './controllers/docs.controller.js';
+import { InstructionsController } from './controllers/instructions.controller.js';
+import { OpsController } from './controllers/ops.controller.js';
 import { ProfilesController } from './controllers/profiles.controller.js';
+import { RepositoriesController } from './controllers/repositories.controller.js';
+import { ReviewStylesController } from './controllers/review-styles.controller.js';
+import { PersonalTokensController } from './controllers/personal-tokens.controller.js';
+import { ReviewsController } from './controllers/reviews.controller.js';
+import { TeamSettingsController } from './controllers/team-settings.controller.js';
 import { ThreadActionsController } from './controllers/thread-actions.controller.js';
 import { ThreadsController } from './controllers/threads.controller.js';
-import { DASHBOARD_SETTINGS, type DashboardSettings } from './dashboard.settings.js';
-import { ActionTokenGuard } from './http/action-token.guard.js';
+import { dashboardProviders, type DashboardOptions } from './dashboard.options.js';
+import type { DashboardConfig } from './dashboard.config.js';
 import { RunEventsHandler } from './handlers/run-events.handler.js';
 import { DeadLettersService } from './services/dead-letters.service.js';
+import { EnabledRepositoriesService } from './services/enabled-repositories.service.js';
+import { InstructionsService } from './services/instructions.service.js';
+import { OpsService } from './services/ops.service.js';
 import { ProfilesService } from './services/profiles.service.js';
+import { PersonalTokensService } from './services/personal-tokens.service.js';
+import { ReviewLedgerService } from './services/review-ledger.service.js';
+import { ReviewStylesService } from './services/review-styles.service.js';
+import { TeamSettingsService } from './services/team-settings.service.js';
 import { RunEventIndexService } from './services/run-event-index.service.js';
+import { RunEventNotifier } from './services/run-event-notifier.service.js';
 import { ThreadActionsService } from './services/thread-actions.service.js';
 import { ThreadQueryService } from './services/thread-query.service.js';
+import { ThreadStreamService } from './services/thread-stream.service.js';
+import { WebController } from './web-host/web.controller.js';
 
 /**
- * Dashboard: the run event index, the read API, and the actions a person takes in a thread
- * (behind `DASHBOARD_TOKEN`). The web UI lands with its issue.
+ * Dashboard: the run event index, the API (sign-in with GitHub, threads and their live events,
+ * settings, actions) and the web app served at `/`. See docs/dashboard.md.
  */
 @Module({})
-export class DashboardModule {
-  static register(settings: DashboardSettings): DynamicModule {
+export class DashboardModule implements NestModule {
+  static register(config: DashboardConfig, options: DashboardOptions = {}): DynamicModule {
     return {
       module: DashboardModule,
       controllers: [
+        AuthController,
         ThreadsController,
         ThreadActionsController,
         ProfilesController,
+        InstructionsController,
+        RepositoriesController,
+        TeamSettingsController,
+        ReviewStylesController,
+        ReviewsController,
+        OpsController,
+        PersonalTokensController,
         DeadLettersController,
+        DocsController,
+        WebController,
         RunEventsHandler,
       ],
       providers: [
-        { provide: DASHBOARD_SETTINGS, useValue: settings },
-        ActionTokenGuard,
+        ...dashboardProviders(config, options),
+        CallerResolver,
+        SignInService,
+        ReadGuard,
+        ActionGuard,
+        AdminGuard,
+        CorsMiddleware,
+        RunEventNotifier,
         RunEventIndexService,
         ThreadQueryService,
+        ThreadStreamService,
         ThreadActionsService,
         ProfilesService,
+        InstructionsService,
+        EnabledRepositoriesService,
+        TeamSettingsService,
+        ReviewStylesService,
+        ReviewLedgerService,
+        OpsService,
+        PersonalTokensService,
         DeadLettersService,
         repositoryProvider(ThreadRepository),
         repositoryProvider(RunRepository),
         repositoryProvider(RunEventRepository),
         repositoryProvider(ThreadPlanRepository),
         repositoryProvider(UserProfileRepository),
+        repositoryProvider(UserInstructionsRepository),
+        repositoryProvider(EnabledRepositoryRepository),
+        repositoryProvider(TeamDefaultsRepository),
+        repositoryProvider(RepositoryInstructionsRepository),
+        repositoryProvider(FindingRepository),
+        repositoryProvider(PersonalTokenRepository),
+        repositoryProvider(ReviewedPullRequestRepository),
+        repositoryProvider(OpsRepository),
+        repositoryProvider(RunQueueRepository),
       ],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(CorsMiddleware)
+      .forRoutes(
+        { path: 'api/*path', method: RequestMethod.ALL },
+        { path: 'auth/*path', method: RequestMethod.ALL },
+      );
   }
 }

@@ -1,3 +1,8 @@
 export { DashboardModule } from './dashboard.module.js';
-export { dashboardConfigSchema } from './dashboard.config.js';
-export { dashboardSettingsSchema, type DashboardSettings } from './dashboard.settings.js';
+export {
+  checkDashboardSignIn,
+  dashboardConfigOf,
+  dashboardConfigSchema,
+  dashboardEnvSchema,
+  type DashboardConfig,
+} from './dashboard.config.js';

@@ -1,4 +1,7 @@
+import { CLOCK, systemClock, type Clock } from '@caravel/config';
 import {
+  CiWatchRepository,
+  EnabledRepositoryRepository,
   RunNoticeRepository,
   RunQueueRepository,
   RunRepository,
@@ -8,40 +11,49 @@ import {
 } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
-import { DISPATCH_CLOCK, systemClock, type Clock } from './dispatch.clock.js';
 import {
-  DISPATCH_SETTINGS,
-  dispatchServiceSettingsSchema,
-  type DispatchSettings,
-} from './dispatch.settings.js';
+  DISPATCH_CONFIG,
+  dispatchConfigOf,
+  dispatchEnvSchema,
+  type DispatchConfig,
+} from './dispatch.config.js';
+import { CiWatchIntakeService } from './ci-watch/ci-watch-intake.service.js';
+import { CiWatchSweepService } from './ci-watch/ci-watch-sweep.service.js';
+import { CiWatchService } from './ci-watch/ci-watch.service.js';
+import { githubPullRequestState, PULL_REQUEST_STATE } from './ci-watch/pull-request-state.port.js';
+import { BabySitHandler } from './handlers/baby-sit.handler.js';
+import { CiCheckReportedHandler } from './handlers/ci-check-reported.handler.js';
 import { HeadMovedHandler } from './handlers/head-moved.handler.js';
 import { RunFinishedHandler } from './handlers/run-finished.handler.js';
 import { RunStartedHandler } from './handlers/run-started.handler.js';
 import { RunStepHandler } from './handlers/run-step.handler.js';
+import { StopThreadHandler } from './handlers/stop-thread.handler.js';
 import { TriggerReceivedHandler } from './handlers/trigger-received.handler.js';
 import { WakeupHandler } from './handlers/wakeup.handler.js';
 import { REPLY_PORT } from './replies/reply.port.js';
 import { RunNotifierService } from './replies/run-notifier.service.js';
 import { sourceReplyPort } from './replies/source-reply.port.js';
 import { AdmissionService } from './services/admission.service.js';
+import { QueueMetricsService } from './services/queue-metrics.service.js';
 import { DispatchSweepService } from './services/dispatch-sweep.service.js';
 import { DispatchService } from './services/dispatch.service.js';
 import { InterruptNotifier } from './services/interrupt-notifier.js';
 import { ReconcileService } from './services/reconcile.service.js';
 import { ThreadHeadService } from './services/thread-head.service.js';
+import { ThreadStopService } from './services/thread-stop.service.js';
 import { WakeupService } from './services/wakeup.service.js';
 
-function replyPort(settings: DispatchSettings) {
+function replyPort(config: DispatchConfig) {
   const log = new Logger('DispatchReplies');
-  return sourceReplyPort(settings, { warn: (m) => log.warn(m) });
+  return sourceReplyPort(config.integrations, { warn: (m) => log.warn(m) });
 }
 
-const defaults = dispatchServiceSettingsSchema.parse({});
+const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
 
 /**
  * Thread state machine: triggers in, run commands out through the fair-share queue, run endings
- * back (failure replies), the reconcile sweep and wakeups. The bare class runs on default
- * settings with no reply credentials; {@link DispatchModule.register} supplies parsed settings
+ * back (failure replies), the reconcile sweep and wakeups. The bare class runs on the default
+ * configuration with no reply credentials; {@link DispatchModule.register} supplies the parsed one
  * (dynamic providers override the static ones of the same token).
  */
 @Module({
@@ -52,11 +64,18 @@ const defaults = dispatchServiceSettingsSchema.parse({});
     RunFinishedHandler,
     WakeupHandler,
     HeadMovedHandler,
+    CiCheckReportedHandler,
+    BabySitHandler,
+    StopThreadHandler,
   ],
   providers: [
-    { provide: DISPATCH_SETTINGS, useValue: defaults },
-    { provide: DISPATCH_CLOCK, useValue: systemClock },
+    { provide: DISPATCH_CONFIG, useValue: defaults },
+    { provide: CLOCK, useValue: systemClock },
     { provide: REPLY_PORT, useFactory: () => replyPort(defaults) },
+    {
+      provide: PULL_REQUEST_STATE,
+      useFactory: () => githubPullRequestState(defaults.integrations),
+    },
     DispatchService,
     InterruptNotifier,
     AdmissionService,
@@ -64,24 +83,35 @@ const defaults = dispatchServiceSettingsSchema.parse({});
     ReconcileService,
     WakeupService,
     ThreadHeadService,
+    ThreadStopService,
     DispatchSweepService,
+    CiWatchService,
+    CiWatchIntakeService,
+    CiWatchSweepService,
+    QueueMetricsService,
     repositoryProvider(ThreadRepository),
     repositoryProvider(RunRepository),
     repositoryProvider(ThreadMessageRepository),
     repositoryProvider(RunQueueRepository),
     repositoryProvider(RunNoticeRepository),
     repositoryProvider(ThreadWakeupRepository),
+    repositoryProvider(CiWatchRepository),
+    repositoryProvider(EnabledRepositoryRepository),
   ],
-  exports: [DispatchSweepService],
+  exports: [DispatchSweepService, CiWatchSweepService],
 })
 export class DispatchModule {
-  static register(settings: DispatchSettings, clock: Clock = systemClock): DynamicModule {
+  static register(config: DispatchConfig, clock: Clock = systemClock): DynamicModule {
     return {
       module: DispatchModule,
       providers: [
-        { provide: DISPATCH_SETTINGS, useValue: settings },
-        { provide: DISPATCH_CLOCK, useValue: clock },
-        { provide: REPLY_PORT, useFactory: () => replyPort(settings) },
+        { provide: DISPATCH_CONFIG, useValue: config },
+        { provide: CLOCK, useValue: clock },
+        { provide: REPLY_PORT, useFactory: () => replyPort(config) },
+        {
+          provide: PULL_REQUEST_STATE,
+          useFactory: () => githubPullRequestState(config.integrations),
+        },
       ],
     };
   }

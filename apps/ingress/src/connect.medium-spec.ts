@@ -5,7 +5,7 @@ import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/pla
 import { describeEachDatabase, FakeConfluence, LoopbackApi } from '@caravel/testing';
 import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { IngressModule } from './ingress.module.js';
-import { ingressSettingsSchema } from './ingress.settings.js';
+import { ingressConfigFrom } from './ingress.config.js';
 import {
   connectQsh as qsh,
   hs256,
@@ -40,7 +40,7 @@ await describeEachDatabase('Confluence Connect app over HTTP', openDatabase, (ta
     bus = createEmbeddedBus({ database, name: 'connect-medium' });
     await bus.ensureStreams(Object.values(STREAMS));
     const runtime = composeRuntime({ name: 'connect-medium', mode: 'embedded', bus, database });
-    const settings = ingressSettingsSchema.parse({
+    const config = ingressConfigFrom({
       CONFLUENCE_BASE_URL: BASE,
       CONNECT_KEYS_URL: keys.origin,
       CONFLUENCE_EMAIL: 'svc@acme.test',
@@ -50,7 +50,7 @@ await describeEachDatabase('Confluence Connect app over HTTP', openDatabase, (ta
     });
     host = await startServiceHost({
       runtime,
-      modules: [IngressModule.register(settings, { now: () => NOW })],
+      modules: [IngressModule.register(config, { now: () => NOW })],
       port: 0,
       logLevels: ['fatal'],
     });

@@ -14,11 +14,11 @@ import { connect } from '@nats-io/transport-node';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { githubPayload } from './events/payload.factory.js';
 import { IngressModule } from './ingress.module.js';
-import { ingressSettingsSchema } from './ingress.settings.js';
+import { ingressConfigFrom } from './ingress.config.js';
 import { postWebhook, type WebhookReply } from './testing/webhook-request.js';
 
 const SECRET = 'gh-secret';
-const settings = ingressSettingsSchema.parse({ GITHUB_WEBHOOK_SECRET: SECRET });
+const config = ingressConfigFrom({ GITHUB_WEBHOOK_SECRET: SECRET });
 const namespace = `ingress-outage-${randomBytes(4).toString('hex')}`;
 
 function hostPort(url: string): { host: string; port: number } {
@@ -61,7 +61,7 @@ async function ingressThrough(proxied: 'postgres' | 'nats') {
   await bus.ensureStreams(Object.values(STREAMS));
   const host = await startServiceHost({
     runtime: composeRuntime({ name, mode: 'distributed', bus, database }),
-    modules: [IngressModule.register(settings)],
+    modules: [IngressModule.register(config)],
     port: 0,
     logLevels: ['fatal'],
   });

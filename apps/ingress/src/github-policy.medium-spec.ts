@@ -14,7 +14,7 @@ import { describeEachDatabase, FakeGitHub } from '@caravel/testing';
 import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { githubPayload } from './events/payload.factory.js';
 import { IngressModule } from './ingress.module.js';
-import { ingressSettingsSchema } from './ingress.settings.js';
+import { ingressConfigFrom } from './ingress.config.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -50,7 +50,7 @@ await describeEachDatabase(
       database = await target.open();
       bus = createEmbeddedBus({ database, name: 'ingress-policy' });
       await bus.ensureStreams(Object.values(STREAMS));
-      const settings = ingressSettingsSchema.parse({
+      const config = ingressConfigFrom({
         GITHUB_WEBHOOK_SECRET: SECRET,
         ALLOWED_GITHUB_ORGS: 'acme',
         AUTO_REVIEW_REPOS: 'acme/widgets',
@@ -61,7 +61,7 @@ await describeEachDatabase(
       const runtime = composeRuntime({ name: 'ingress-policy', mode: 'embedded', bus, database });
       host = await startServiceHost({
         runtime,
-        modules: [IngressModule.register(settings)],
+        modules: [IngressModule.register(config)],
         port: 0,
         logLevels: ['fatal'],
       });

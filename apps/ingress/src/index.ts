@@ -1,4 +1,8 @@
 export { IngressModule } from './ingress.module.js';
-export { ingressConfigSchema } from './ingress.config.js';
-export { ingressSettingsSchema, type IngressSettings } from './ingress.settings.js';
-export type { Clock } from './ingress.clock.js';
+export {
+  ingressConfigFrom,
+  ingressConfigOf,
+  ingressConfigSchema,
+  ingressEnvSchema,
+  type IngressConfig,
+} from './ingress.config.js';

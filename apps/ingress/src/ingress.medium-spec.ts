@@ -6,14 +6,14 @@ import { describeEachDatabase } from '@caravel/testing';
 import { createHmac, randomUUID } from 'node:crypto';
 import { githubPayload, slackEvent } from './events/payload.factory.js';
 import { IngressModule } from './ingress.module.js';
-import { ingressSettingsSchema } from './ingress.settings.js';
+import { ingressConfigFrom } from './ingress.config.js';
 
 const NOW = new Date('2026-01-02T10:00:00Z');
-const settings = ingressSettingsSchema.parse({
+const config = ingressConfigFrom({
   GITHUB_WEBHOOK_SECRET: 'gh-secret',
   SLACK_SIGNING_SECRET: 'slack-secret',
   SLACK_BOT_USER_ID: 'UBOT',
-  TRUSTED_AUTHORS: 'github:OctoCat',
+  TRUSTED_AUTHORS: 'github:OctoCat,slack:U0BOSS',
 });
 const hmac = (secret: string, data: string) =>
   createHmac('sha256', secret).update(data).digest('hex');
@@ -36,7 +36,7 @@ await describeEachDatabase('ingress webhooks over HTTP', openDatabase, (target) 
     const runtime = composeRuntime({ name: 'ingress-medium', mode: 'embedded', bus, database });
     host = await startServiceHost({
       runtime,
-      modules: [IngressModule.register(settings, { now: () => NOW })],
+      modules: [IngressModule.register(config, { now: () => NOW })],
       port: 0,
       logLevels: ['fatal'],
     });
@@ -136,10 +136,29 @@ await describeEachDatabase('ingress webhooks over HTTP', openDatabase, (target) 
     });
   });
 
-  it('records a CI event with 202 and publishes nothing', async () => {
+  it('records a CI event with 202: published once when it names a check, else not', async () => {
     const answer = await github('check_run', githubPayload.checkRun([99]));
     expect(answer).toMatchObject({ status: 202, body: { accepted: false, reason: 'recorded' } });
     expect(await triggersFor(answer.body.threadId as string)).toHaveLength(0);
+
+    const named = githubPayload.checkRun([98]);
+    Object.assign(named.check_run, { name: 'lint', status: 'completed', head_sha: 'abc1234' });
+    const delivery = randomUUID();
+    const published = await github('check_run', named, delivery);
+    expect(published).toMatchObject({ status: 202, body: { reason: 'recorded' } });
+    expect(await github('check_run', named, delivery)).toMatchObject({
+      body: { reason: 'duplicate' },
+    });
+    const messages = await triggersFor(published.body.threadId as string);
+    expect(messages.map((m) => [m.type, m.data])).toEqual([
+      [
+        'trigger.ci.check_reported',
+        expect.objectContaining({
+          headSha: 'abc1234',
+          check: { kind: 'check_run', name: 'lint', status: 'completed', conclusion: 'failure' },
+        }),
+      ],
+    ]);
   });
 
   it('answers 401 with a coded body and no stack for an unsigned or badly signed request', async () => {
@@ -215,5 +234,63 @@ await describeEachDatabase('ingress webhooks over HTTP', openDatabase, (target) 
     const after = await slack(reply(`Ev${root}-2`));
     expect(after).toMatchObject({ status: 200, body: { accepted: true, threadId } });
     expect(await triggersFor(threadId)).toHaveLength(2);
+  });
+
+  it("stops the thread of a message on a trusted person's signed ❌, and on nothing else", async () => {
+    const root = `${Math.floor(NOW.getTime() / 1000)}.200${Math.floor(Math.random() * 900 + 100)}`;
+    const mention = await slack(
+      slackEvent({ type: 'app_mention', text: '<@UBOT> hi', ts: root }, `Ev${root}-0`),
+    );
+    const threadId = mention.body.threadId as string;
+    await new ThreadRepository(database.db).upsert({ id: threadId, source: 'slack' });
+    await slack(
+      slackEvent({ type: 'message', text: 'more', ts: `${root}9`, thread_ts: root }, `Ev${root}-1`),
+    );
+    // ❌ on the thread's reply (not its root): the reply's own trigger names the thread.
+    const reaction = (user: string, emoji: string, id: string) =>
+      slackEvent(
+        {
+          type: 'reaction_added',
+          user,
+          reaction: emoji,
+          item: { type: 'message', channel: 'C0123', ts: `${root}9` },
+        },
+        id,
+      );
+    const refused = await slack(reaction('U0USER', 'x', `Ev${root}-2`));
+    expect(refused.body).toMatchObject({
+      accepted: false,
+      reason: expect.stringContaining('may not stop'),
+    });
+    expect((await slack(reaction('U0BOSS', 'thumbsup', `Ev${root}-3`))).body).toMatchObject({
+      accepted: false,
+    });
+    const forged = await post(
+      '/webhooks/slack',
+      JSON.stringify(reaction('U0BOSS', 'x', `Ev${root}-4`)),
+      {
+        'x-slack-request-timestamp': String(Math.floor(NOW.getTime() / 1000)),
+        'x-slack-signature': `v0=${hmac('wrong-secret', 'x')}`,
+      },
+    );
+    expect(forged.status).toBe(401);
+
+    const stopped = await slack(reaction('U0BOSS', 'x', `Ev${root}-5`));
+    expect(stopped).toMatchObject({ status: 200, body: { accepted: true, threadId } });
+    const commands: Envelope[] = [];
+    for await (const message of bus.replay(STREAMS.COMMANDS, { threadId })) {
+      commands.push(message.envelope);
+    }
+    expect(commands.map((command) => [command.type, command.data])).toEqual([
+      [
+        'cmd.thread.stop',
+        {
+          threadId,
+          source: 'slack',
+          requestedBy: { externalId: 'U0BOSS' },
+          requestId: `Ev${root}-5`,
+        },
+      ],
+    ]);
   });
 });

@@ -1,16 +1,12 @@
+import { CLOCK, systemClock, type Clock } from '@caravel/config';
 import { ConnectTenantRepository, DeliveryRepository, ThreadRepository } from '@caravel/db';
-import { IntegrationAdapters, integrationsConfigOf } from '@caravel/integrations';
+import { IntegrationAdapters } from '@caravel/integrations';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConnectController } from './handlers/connect.controller.js';
 import { WebhooksController } from './handlers/webhooks.controller.js';
 import { RawBodyInstaller } from './http/raw-body.middleware.js';
-import { CLOCK, systemClock, type Clock } from './ingress.clock.js';
-import {
-  INGRESS_SETTINGS,
-  ingressSettingsSchema,
-  type IngressSettings,
-} from './ingress.settings.js';
+import { INGRESS_CONFIG, ingressConfigFrom, type IngressConfig } from './ingress.config.js';
 import { ConfluenceConnectService } from './services/confluence-connect.service.js';
 import { DeliveryRetentionService } from './services/delivery-retention.service.js';
 import { JiraReadBackService } from './services/jira-read-back.service.js';
@@ -20,20 +16,19 @@ import { TriggerIntakeService } from './services/trigger-intake.service.js';
 /**
  * HTTP webhooks: verify on raw bytes, dedupe, derive the thread id, publish `trigger.received`.
  * The bare class has no secrets configured, so every route fails closed (401);
- * {@link IngressModule.register} supplies the parsed settings (dynamic providers override the
+ * {@link IngressModule.register} supplies the parsed configuration (dynamic providers override the
  * static ones of the same token).
  */
 @Module({
   controllers: [WebhooksController, ConnectController],
   providers: [
-    { provide: INGRESS_SETTINGS, useValue: ingressSettingsSchema.parse({}) },
+    { provide: INGRESS_CONFIG, useValue: ingressConfigFrom({}) },
     { provide: CLOCK, useValue: systemClock },
     {
-      // Built from whichever settings are registered (register()'s replace the defaults).
+      // Built from whichever configuration is registered (register()'s replaces the default).
       provide: IntegrationAdapters,
-      inject: [INGRESS_SETTINGS],
-      useFactory: (settings: IngressSettings) =>
-        new IntegrationAdapters(integrationsConfigOf(settings)),
+      inject: [INGRESS_CONFIG],
+      useFactory: (config: IngressConfig) => new IntegrationAdapters(config.integrations),
     },
     RawBodyInstaller,
     SourceWebhooksService,
@@ -47,11 +42,11 @@ import { TriggerIntakeService } from './services/trigger-intake.service.js';
   ],
 })
 export class IngressModule {
-  static register(settings: IngressSettings, clock: Clock = systemClock): DynamicModule {
+  static register(config: IngressConfig, clock: Clock = systemClock): DynamicModule {
     return {
       module: IngressModule,
       providers: [
-        { provide: INGRESS_SETTINGS, useValue: settings },
+        { provide: INGRESS_CONFIG, useValue: config },
         { provide: CLOCK, useValue: clock },
       ],
     };

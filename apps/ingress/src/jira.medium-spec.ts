@@ -6,7 +6,7 @@ import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/pla
 import { describeEachDatabase, FakeJira, type FakeJiraIssue } from '@caravel/testing';
 import { randomUUID } from 'node:crypto';
 import { IngressModule } from './ingress.module.js';
-import { ingressSettingsSchema } from './ingress.settings.js';
+import { ingressConfigFrom } from './ingress.config.js';
 
 const SECRET = 'jira-rule-secret';
 const ACCOUNT = { JIRA_EMAIL: 'svc@acme.test', JIRA_API_TOKEN: 'svc-token' };
@@ -23,7 +23,7 @@ async function ingressHost(database: Database, settings: Record<string, string>)
   const runtime = composeRuntime({ name: 'jira-medium', mode: 'embedded', bus, database });
   const host = await startServiceHost({
     runtime,
-    modules: [IngressModule.register(ingressSettingsSchema.parse(settings))],
+    modules: [IngressModule.register(ingressConfigFrom(settings))],
     port: 0,
     logLevels: ['fatal'],
   });

@@ -9,7 +9,7 @@ import { createHash, createHmac, generateKeyPairSync, randomBytes, randomUUID } 
 import { githubPayload, linearComment, slackEvent } from './events/payload.factory.js';
 import { MAX_JSON_DEPTH } from './events/untrusted-json.js';
 import { IngressModule } from './ingress.module.js';
-import { ingressSettingsSchema } from './ingress.settings.js';
+import { ingressConfigFrom } from './ingress.config.js';
 import { MAX_TRIGGER_TEXT_CHARS } from './services/trigger-intake.service.js';
 import { connectQsh, hs256, rs256 } from './testing/connect-signing.js';
 import { flakyBus, type FlakyBus } from './testing/flaky-bus.js';
@@ -71,7 +71,7 @@ await describeEachDatabase('untrusted input from every source', openDatabase, (t
     const bus = createEmbeddedBus({ database, name: 'untrusted-medium' });
     await bus.ensureStreams(Object.values(STREAMS));
     flaky = flakyBus(bus);
-    const settings = ingressSettingsSchema.parse({
+    const config = ingressConfigFrom({
       GITHUB_WEBHOOK_SECRET: secrets.github,
       SLACK_SIGNING_SECRET: secrets.slack,
       SLACK_BOT_USER_ID: 'UBOT',
@@ -94,7 +94,7 @@ await describeEachDatabase('untrusted input from every source', openDatabase, (t
         bus: flaky.bus,
         database,
       }),
-      modules: [IngressModule.register(settings, { now: () => NOW })],
+      modules: [IngressModule.register(config, { now: () => NOW })],
       port: 0,
       logLevels: ['fatal'],
     });

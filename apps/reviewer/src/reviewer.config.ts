@@ -1,3 +1,120 @@
-import { distributedServiceSchema } from '@caravel/config';
+import type { ModelCredentials } from '@caravel/agent';
+import { distributedServiceSchema, documented, flag, serviceConfigOf } from '@caravel/config';
+import {
+  caravelGithubLoginSchema,
+  checkModelKeys,
+  githubAppSettingsSchema,
+  githubTokenSettingsSchema,
+  integrationsConfigOf,
+  modelCredentialsOf,
+  modelSettingsSchema,
+  type IntegrationsConfig,
+} from '@caravel/integrations';
+import { z } from 'zod';
 
-export const reviewerConfigSchema = distributedServiceSchema(3004);
+const GITHUB_NAME = '[A-Za-z0-9_.-]+';
+const REPOSITORY_ENTRY = new RegExp(`^${GITHUB_NAME}/(${GITHUB_NAME}|\\*)$`);
+
+/** A comma list of `owner/name` or `owner/*`, trimmed and lower-cased, empties dropped. */
+function repositoryList() {
+  return z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const entries = value
+        .split(',')
+        .map((item) => item.trim().toLowerCase())
+        .filter((item) => item !== '');
+      for (const item of entries) {
+        if (!REPOSITORY_ENTRY.test(item))
+          context.addIssue({ code: 'custom', message: `"${item}" is not owner/name or owner/*` });
+      }
+      return entries;
+    });
+}
+
+/**
+ * The reviewer's own environment keys, beyond the common service keys; the same keys configure
+ * the embedded host. Its model is `REVIEWER_MODEL`, else the team default (`CARAVEL_MODEL`), with
+ * the providers' keys the agent runner reads; reviews are published as the GitHub App
+ * (`GITHUB_TOKEN` in development). The sandbox broker is reached over the bus: nothing to set.
+ */
+export const reviewerEnvSchema = z.object({
+  REVIEWER_MODEL: documented(z.string().min(1).optional(), {
+    description:
+      "The reviewer's model (as CARAVEL_MODEL: anthropic:…, openai:…, scripted:<file>); unset: CARAVEL_MODEL; neither: review requests only keep ledgers",
+  }),
+  REVIEWER_GITHUB_LOGIN: documented(caravelGithubLoginSchema(), {
+    description:
+      "The GitHub login reviews are published as (the App's <slug>[bot]; with GITHUB_TOKEN, the token's owner): its own pull requests get no verdict",
+  }),
+  REVIEWER_REREVIEW_ON_PUSH: documented(flag(true), {
+    description: 'Review a reviewed pull request again when it is pushed to (the new range only)',
+  }),
+  REVIEWER_APPROVE_CLEAN_REPOS: documented(repositoryList(), {
+    description:
+      'Comma list of owner/name (or owner/*) where a clean review (no finding open, whoever raised it) approves the pull request; elsewhere it is a comment',
+    example: 'acme/widgets,acme-labs/*',
+  }),
+  ...modelSettingsSchema.shape,
+  ...githubAppSettingsSchema.shape,
+  ...githubTokenSettingsSchema.shape,
+});
+
+type ReviewerEnv = z.output<typeof reviewerEnvSchema>;
+
+/** What review runs are made with, typed: the model, who Caravel is on GitHub, and GitHub. */
+export interface ReviewerConfig {
+  review: {
+    /** The reviewer's model (`REVIEWER_MODEL`, else the team default); unset: no reviews. */
+    model?: string;
+    /** The key that named the model, for messages (`REVIEWER_MODEL` or `CARAVEL_MODEL`). */
+    modelKey?: 'REVIEWER_MODEL' | 'CARAVEL_MODEL';
+    credentials: ModelCredentials;
+    /** What relative `scripted:`/`replay:` model files resolve against. */
+    fileRoot: string;
+    /** Caravel's GitHub login: its own pull requests get no verdict, its comments are its own. */
+    botLogin: string;
+    /** A push to a reviewed pull request is reviewed again. */
+    reReviewOnPush: boolean;
+    /** `owner/name` or `owner/*` (lower-cased) whose clean reviews approve; empty: none. */
+    approveCleanRepos: string[];
+  };
+  /** GitHub, where reviews are published (the other systems stay unconfigured). */
+  integrations: IntegrationsConfig;
+}
+
+/** The model the keys name, and which key named it. */
+function reviewModelOf(env: ReviewerEnv): Pick<ReviewerConfig['review'], 'model' | 'modelKey'> {
+  if (env.REVIEWER_MODEL) return { model: env.REVIEWER_MODEL, modelKey: 'REVIEWER_MODEL' };
+  if (env.CARAVEL_MODEL) return { model: env.CARAVEL_MODEL, modelKey: 'CARAVEL_MODEL' };
+  return {};
+}
+
+/** Maps the reviewer's parsed keys to its typed configuration. */
+export function reviewerConfigOf(env: ReviewerEnv): ReviewerConfig {
+  return {
+    review: {
+      ...reviewModelOf(env),
+      credentials: modelCredentialsOf(env),
+      fileRoot: env.CARAVEL_FILE_ROOT,
+      botLogin: env.REVIEWER_GITHUB_LOGIN,
+      reReviewOnPush: env.REVIEWER_REREVIEW_ON_PUSH,
+      approveCleanRepos: env.REVIEWER_APPROVE_CLEAN_REPOS,
+    },
+    integrations: integrationsConfigOf(env),
+  };
+}
+
+/**
+ * The distributed reviewer: the common service keys and its own, typed at parse time. A model
+ * that cannot work here (an unknown name, its provider's key unset, an unreadable script) is an
+ * invalid `REVIEWER_MODEL` (`CARAVEL_MODEL`), reported at start with the other invalid keys.
+ */
+export const reviewerConfigSchema = distributedServiceSchema(3004)
+  .extend(reviewerEnvSchema.shape)
+  .superRefine(checkModelKeys(['REVIEWER_MODEL', 'CARAVEL_MODEL']))
+  .transform((env) => ({ service: serviceConfigOf(env), ...reviewerConfigOf(env) }));
+
+/** Injection token of the {@link ReviewerConfig}. */
+export const REVIEWER_CONFIG = Symbol('caravel.reviewer-config');

@@ -3,8 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxErrorReason, type ExecResult, type RpcSandbox } from '@caravel/sandbox';
-import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
-import { BrokerUnderTest, busTargets, dropNamespace, waitUntil } from './testing/broker-harness.js';
+import {
+  brokerConfig,
+  BrokerUnderTest,
+  busTargets,
+  dropNamespace,
+  waitUntil,
+} from './testing/broker-harness.js';
 
 const namespace = `sbs${randomBytes(4).toString('hex')}`;
 const targets = await busTargets(namespace);
@@ -30,14 +35,13 @@ for (const target of targets) {
   target.gate.describe(`streamed exec over the sandbox RPC [${target.label}]`, () => {
     let rootDir: string;
     let broker: BrokerUnderTest;
-    const settings = () =>
-      sandboxBrokerSettingsSchema.parse({ SANDBOX_PROVIDER: 'local', SANDBOX_ROOT: rootDir });
+    const config = () => brokerConfig({ SANDBOX_PROVIDER: 'local', SANDBOX_ROOT: rootDir });
     const acquire = (client = broker.client) =>
       client.acquire({ threadId: randomUUID(), branch: 'caravel/stream' });
 
     beforeAll(async () => {
       rootDir = await mkdtemp(join(tmpdir(), 'caravel-broker-stream-'));
-      broker = await BrokerUnderTest.start(target, settings);
+      broker = await BrokerUnderTest.start(target, config);
     });
 
     afterAll(async () => {

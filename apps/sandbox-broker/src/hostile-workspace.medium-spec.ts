@@ -6,8 +6,12 @@ import { join } from 'node:path';
 import { bwrapAvailable, type SandboxBrokerClient } from '@caravel/sandbox';
 import { seedRemote } from '@caravel/sandbox/testing';
 import { testEnvironment } from '@caravel/testing';
-import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
-import { BrokerUnderTest, busTargets, dropNamespace } from './testing/broker-harness.js';
+import {
+  brokerConfig,
+  BrokerUnderTest,
+  busTargets,
+  dropNamespace,
+} from './testing/broker-harness.js';
 import {
   clearMarkers,
   HOSTILE_WORKSPACES,
@@ -60,7 +64,7 @@ for (const provider of providers) {
         controlRemote = await seedRemote(join(dir, 'remotes'), 'acme/control');
         hostRepo = await hostTrapRepository(join(dir, 'host-repo'), join(markerDir, 'host-repo'));
         broker = await BrokerUnderTest.start(target, () =>
-          sandboxBrokerSettingsSchema.parse({
+          brokerConfig({
             SANDBOX_PROVIDER: provider,
             SANDBOX_ROOT: rootDir,
             SANDBOX_EGRESS: 'none',

@@ -1,6 +1,7 @@
 export { SandboxBrokerModule } from './sandbox-broker.module.js';
-export { sandboxBrokerConfigSchema } from './sandbox-broker.config.js';
 export {
-  sandboxBrokerSettingsSchema,
-  type SandboxBrokerSettings,
-} from './sandbox-broker.settings.js';
+  sandboxBrokerConfigOf,
+  sandboxBrokerConfigSchema,
+  sandboxBrokerEnvSchema,
+  type SandboxBrokerConfig,
+} from './sandbox-broker.config.js';

@@ -6,8 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '@caravel/errors';
 import type { SandboxBrokerClient, SandboxRequester } from '@caravel/sandbox';
-import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
-import { BrokerUnderTest, busTargets, dropNamespace } from './testing/broker-harness.js';
+import {
+  brokerConfig,
+  BrokerUnderTest,
+  busTargets,
+  dropNamespace,
+} from './testing/broker-harness.js';
 
 const namespace = `sb${randomBytes(4).toString('hex')}`;
 const targets = await busTargets(namespace);
@@ -25,8 +29,7 @@ for (const target of targets) {
     let broker: BrokerUnderTest;
     let client: SandboxBrokerClient;
     let remote: string;
-    const settings = () =>
-      sandboxBrokerSettingsSchema.parse({ SANDBOX_PROVIDER: 'local', SANDBOX_ROOT: rootDir });
+    const config = () => brokerConfig({ SANDBOX_PROVIDER: 'local', SANDBOX_ROOT: rootDir });
 
     beforeAll(async () => {
       rootDir = await mkdtemp(join(tmpdir(), 'caravel-broker-'));
@@ -47,7 +50,7 @@ for (const target of targets) {
       );
       git(source, 'push', '--quiet', 'origin', 'main');
       await rm(source, { recursive: true, force: true });
-      broker = await BrokerUnderTest.start(target, settings);
+      broker = await BrokerUnderTest.start(target, config);
       client = broker.client;
     });
 

@@ -4,7 +4,7 @@ import { BUS, RUNTIME, repositoryProvider, type PlatformRuntime } from '@caravel
 import { IdleReclaimer, SandboxLifecycle } from '@caravel/sandbox';
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { SandboxRpcHandler } from './handlers/sandbox-rpc.handler.js';
-import { BROKER_SETTINGS, type SandboxBrokerSettings } from './sandbox-broker.settings.js';
+import { SANDBOX_BROKER_CONFIG, type SandboxBrokerConfig } from './sandbox-broker.config.js';
 import { RepositoryBindingStore } from './services/binding-store.js';
 import { BusThreadLock } from './services/bus-thread-lock.js';
 import { IdleSweepService } from './services/idle-sweep.service.js';
@@ -16,7 +16,7 @@ const BINDINGS = Symbol('caravel.sandbox-bindings');
 /** Sandbox lifecycle and RPC per thread, and the idle-sandbox sweep. */
 @Module({})
 export class SandboxBrokerModule {
-  static register(settings: SandboxBrokerSettings): DynamicModule {
+  static register(config: SandboxBrokerConfig): DynamicModule {
     const log = new Logger('SandboxBroker');
     const logger = {
       warn: (message: string) => log.warn(message),
@@ -26,9 +26,9 @@ export class SandboxBrokerModule {
       module: SandboxBrokerModule,
       controllers: [SandboxRpcHandler],
       providers: [
-        { provide: BROKER_SETTINGS, useValue: settings },
+        { provide: SANDBOX_BROKER_CONFIG, useValue: config },
         repositoryProvider(SandboxRepository),
-        { provide: WorkspaceHost, useFactory: () => new WorkspaceHost(settings, logger) },
+        { provide: WorkspaceHost, useFactory: () => new WorkspaceHost(config, logger) },
         {
           provide: BINDINGS,
           useFactory: (repository: SandboxRepository) => new RepositoryBindingStore(repository),
@@ -61,7 +61,7 @@ export class SandboxBrokerModule {
             new IdleReclaimer({
               lifecycle,
               bindings,
-              idleTtlMs: settings.SANDBOX_IDLE_TTL_MS,
+              idleTtlMs: config.sandbox.idleTtlMs,
               snapshot: host.snapshot,
               logger,
             }),

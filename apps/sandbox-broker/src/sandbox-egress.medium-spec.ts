@@ -13,9 +13,8 @@ import {
   seedRemote,
 } from '@caravel/sandbox/testing';
 import { FakeGitHub, testEnvironment } from '@caravel/testing';
-import { sandboxBrokerSettingsSchema } from './sandbox-broker.settings.js';
 import { WorkspaceHost } from './services/workspace-host.js';
-import { BrokerUnderTest, busTargets } from './testing/broker-harness.js';
+import { brokerConfig, BrokerUnderTest, busTargets } from './testing/broker-harness.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -58,8 +57,8 @@ describeIf('the agent’s own egress from a bwrap sandbox, through the broker’
     github.addRepository('acme/widgets').addRepository('acme/other');
     await github.start();
     targets = await startEgressTargets();
-    const settings = () =>
-      sandboxBrokerSettingsSchema.parse({
+    const config = () =>
+      brokerConfig({
         SANDBOX_PROVIDER: 'bwrap',
         SANDBOX_ROOT: join(dir, 'sandboxes'),
         SANDBOX_EGRESS_DIR: join(dir, 'egress'),
@@ -70,7 +69,7 @@ describeIf('the agent’s own egress from a bwrap sandbox, through the broker’
         GITHUB_APP_ID: '7',
         GITHUB_APP_PRIVATE_KEY: PEM,
       });
-    broker = await BrokerUnderTest.start(embedded!, settings);
+    broker = await BrokerUnderTest.start(embedded!, config);
     sandbox = await acquire(threadId);
   }, 120_000);
 

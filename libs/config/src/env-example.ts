@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { envSchemaOf, type ConfigSchema } from './config-schema.js';
 import { metaOf } from './schema-helpers.js';
 
 export interface EnvSection {
   title: string;
-  schema: z.ZodObject;
+  /** The section's keys: a config schema, whose transform (if any) is not rendered. */
+  schema: ConfigSchema;
 }
 
 function defaultOf(schema: z.ZodType): string | undefined {
@@ -22,7 +24,7 @@ export function renderEnvExample(sections: readonly EnvSection[]): string {
   ];
   for (const section of sections) {
     lines.push(`# --- ${section.title} ---`);
-    for (const [key, value] of Object.entries(section.schema.shape)) {
+    for (const [key, value] of Object.entries(envSchemaOf(section.schema).shape)) {
       const schema = value as z.ZodType;
       const meta = metaOf(schema);
       const fallback = defaultOf(schema);

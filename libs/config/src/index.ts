@@ -9,5 +9,12 @@ export {
   databaseUrl,
   type EnvKeyMeta,
 } from './schema-helpers.js';
-export { distributedServiceSchema, type DistributedServiceConfig } from './service-config.js';
+export {
+  distributedServiceSchema,
+  serviceConfigOf,
+  type DistributedServiceEnv,
+  type ServiceConfig,
+} from './service-config.js';
+export { envSchemaOf, type ConfigSchema } from './config-schema.js';
 export { renderEnvExample, type EnvSection } from './env-example.js';
+export { CLOCK, systemClock, type Clock } from './clock.js';

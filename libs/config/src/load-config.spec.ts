@@ -1,6 +1,12 @@
 import { AppError } from '@caravel/errors';
 import { z } from 'zod';
-import { distributedServiceSchema, loadConfig, renderEnvExample } from './index.js';
+import {
+  distributedServiceSchema,
+  envSchemaOf,
+  loadConfig,
+  renderEnvExample,
+  serviceConfigOf,
+} from './index.js';
 
 describe('loadConfig', () => {
   const schema = distributedServiceSchema(3001);
@@ -40,6 +46,46 @@ describe('loadConfig', () => {
       DATABASE_URL: 'pglite:memory',
     });
     expect(config.DATABASE_URL).toBe('pglite:memory');
+  });
+});
+
+describe('loadConfig with a typed shape', () => {
+  const schema = distributedServiceSchema(3001)
+    .extend({ LIMIT: z.coerce.number().int().positive().default(8) })
+    .transform((env) => ({ service: serviceConfigOf(env), limits: { max: env.LIMIT } }));
+  const env = { NATS_URL: 'nats://127.0.0.1:4222', DATABASE_URL: 'pglite:memory' };
+
+  it('maps the environment to the nested configuration at parse time', () => {
+    expect(loadConfig('svc', schema, { ...env, LIMIT: '3', BUS_NAMESPACE: 'ns1' })).toEqual({
+      service: {
+        port: 3001,
+        host: '0.0.0.0',
+        natsUrl: 'nats://127.0.0.1:4222',
+        databaseUrl: 'pglite:memory',
+        busNamespace: 'ns1',
+        logLevel: 'info',
+        shutdownGraceMs: 20_000,
+      },
+      limits: { max: 3 },
+    });
+  });
+
+  it('still names the environment keys of every invalid value', () => {
+    let caught: unknown;
+    try {
+      loadConfig('svc', schema, { ...env, LIMIT: '0', PORT: 'x' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({
+      code: 'CONFIG_INVALID',
+      details: { problems: [expect.stringMatching(/^PORT: /), expect.stringMatching(/^LIMIT: /)] },
+    });
+  });
+
+  it('renders the keys before the transform into .env.example', () => {
+    expect(Object.keys(envSchemaOf(schema).shape)).toContain('LIMIT');
+    expect(renderEnvExample([{ title: 'svc', schema }])).toMatch(/^# LIMIT=8$/m);
   });
 });
 

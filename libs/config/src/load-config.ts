@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from '@caravel/errors';
+import type { ConfigSchema } from './config-schema.js';
 
 export type EnvSource = Readonly<Record<string, string | undefined>>;
 
@@ -14,15 +15,17 @@ export function describeConfigIssues(error: z.ZodError, env: EnvSource): string[
 }
 
 /**
- * Parses a service's configuration from the environment. Throws one `CONFIG_INVALID` error whose
- * details list every invalid key, so the operator fixes them all in one go.
+ * Parses a service's configuration from the environment (and maps it to its typed shape, when
+ * the schema has a transform). Throws one `CONFIG_INVALID` error whose details list every invalid
+ * key by its environment name, so the operator fixes them all in one go.
  */
-export function loadConfig<S extends z.ZodObject>(
+export function loadConfig<S extends ConfigSchema>(
   service: string,
   schema: S,
   env: EnvSource,
 ): z.output<S> {
-  const result = schema.safeParse(env);
+  // A union of schema kinds loses the output type through safeParse; z.output<S> is what it parses to.
+  const result = (schema as z.ZodType<z.output<S>>).safeParse(env);
   if (result.success) return result.data;
   const problems = describeConfigIssues(result.error, env);
   throw new AppError(

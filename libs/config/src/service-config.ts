@@ -3,7 +3,7 @@ import { databaseUrl, documented, logLevel, natsUrl, port } from './schema-helpe
 
 /**
  * The keys every distributed service reads. Each app extends this with its own keys in its
- * `<service>.config.ts`.
+ * `<service>.config.ts` and maps the result to its typed configuration.
  */
 export function distributedServiceSchema(defaultPort: number) {
   return z.object({
@@ -42,4 +42,31 @@ export function distributedServiceSchema(defaultPort: number) {
   });
 }
 
-export type DistributedServiceConfig = z.output<ReturnType<typeof distributedServiceSchema>>;
+/** The parsed common keys, still in the environment's shape. */
+export type DistributedServiceEnv = z.output<ReturnType<typeof distributedServiceSchema>>;
+
+/** What a distributed service's process needs: where it listens, its bus and database, logs. */
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  natsUrl: string;
+  databaseUrl: string;
+  /** Prefix of the NATS streams, consumers and subjects (several installations on one NATS). */
+  busNamespace?: string;
+  logLevel: DistributedServiceEnv['LOG_LEVEL'];
+  /** How long shutdown waits for in-flight handlers before closing. */
+  shutdownGraceMs: number;
+}
+
+/** The common keys of a distributed service, as its typed `service` slice. */
+export function serviceConfigOf(env: DistributedServiceEnv): ServiceConfig {
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    natsUrl: env.NATS_URL,
+    databaseUrl: env.DATABASE_URL,
+    ...(env.BUS_NAMESPACE ? { busNamespace: env.BUS_NAMESPACE } : {}),
+    logLevel: env.LOG_LEVEL,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+  };
+}

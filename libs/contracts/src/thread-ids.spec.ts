@@ -8,6 +8,8 @@ import {
   githubThreadKey,
   jiraThreadId,
   linearThreadId,
+  reviewStyleThreadId,
+  reviewStyleThreadKey,
   slackThreadId,
   slackThreadKey,
 } from './thread-ids.js';
@@ -26,6 +28,13 @@ describe('thread ids', () => {
     expect(linearThreadId(LINEAR)).toBe('fe5f78d5-cf97-5b43-b7d3-e0e6f590b543');
     expect(jiraThreadId(JIRA)).toBe('deb52c06-a99a-5a01-830f-621b172957d2');
     expect(confluenceThreadId(CONFLUENCE)).toBe('6bdfb712-26dd-502f-af78-f4f0c602f47d');
+  });
+
+  it("derives a repository's analyzer thread from <owner>/<repo>/review-style, case-insensitively", () => {
+    const repository = { owner: 'Acme', repo: 'Widgets' };
+    expect(reviewStyleThreadKey(repository)).toBe('acme/widgets/review-style');
+    expect(reviewStyleThreadId(repository)).toBe('e0ccc71f-1165-5ade-8df9-06d01c4a26da');
+    expect(() => reviewStyleThreadKey({ owner: 'acme', repo: ' ' })).toThrow(/needs a repo/);
   });
 
   it('keys a Confluence comment thread by the site host, whether given as a host or a base URL', () => {

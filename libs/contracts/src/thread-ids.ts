@@ -142,3 +142,24 @@ export function confluenceThreadKey(ref: ConfluenceThreadRef): string {
 export function confluenceThreadId(ref: ConfluenceThreadRef): string {
   return uuidV5(confluenceThreadKey(ref), CARAVEL_NAMESPACE);
 }
+
+/** A repository on GitHub, for threads about the repository as a whole. */
+export interface GithubRepositoryRef {
+  owner: string;
+  repo: string;
+}
+
+/**
+ * `<owner>/<repo>/review-style`, lower-cased: the analyzer's thread of a repository, where its
+ * review style is learned (bootstrap and nightly runs). No other kind's key has this shape (they
+ * all start with `<kind>:`, and an owner holds no colon).
+ */
+export function reviewStyleThreadKey(ref: GithubRepositoryRef): string {
+  required('review-style', { owner: ref.owner, repo: ref.repo });
+  return `${ref.owner.toLowerCase()}/${ref.repo.toLowerCase()}/review-style`;
+}
+
+/** The analyzer's thread of a repository (its review style). */
+export function reviewStyleThreadId(ref: GithubRepositoryRef): string {
+  return uuidV5(reviewStyleThreadKey(ref), CARAVEL_NAMESPACE);
+}

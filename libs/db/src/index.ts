@@ -88,6 +88,11 @@ export {
   type UserTokenUpsert,
 } from './repositories/user-token.repository.js';
 export {
+  PersonalTokenRepository,
+  type NewPersonalToken,
+  type PersonalTokenRow,
+} from './repositories/personal-token.repository.js';
+export {
   IdentityRepository,
   type IdentityHandle,
   type IdentityLinks,
@@ -114,6 +119,21 @@ export {
   type UserProfileSave,
 } from './repositories/user-profile.repository.js';
 export {
+  TeamDefaultsRepository,
+  type TeamDefaultsRow,
+  type TeamDefaultsSave,
+} from './repositories/team-defaults.repository.js';
+export {
+  MAX_REPOSITORY_INSTRUCTIONS_CHARS,
+  RepositoryInstructionsRepository,
+  type RepositoryInstructionsRow,
+} from './repositories/repository-instructions.repository.js';
+export {
+  EnabledRepositoryRepository,
+  type EnabledRepositoryRow,
+  type EnabledRepositorySave,
+} from './repositories/enabled-repository.repository.js';
+export {
   FindingRepository,
   findingOf,
   type AppendOutcome,
@@ -124,3 +144,33 @@ export {
   type ReviewLedgerRow,
   type UpdateOutcome,
 } from './repositories/finding.repository.js';
+export {
+  CiWatchRepository,
+  ciWatchKey,
+  type CiWatchRow,
+  type CiWatchSave,
+  type NewCiWatch,
+} from './repositories/ci-watch.repository.js';
+export {
+  ReviewStyleRepository,
+  type FindingOutcomeRow,
+  type NewReviewStyle,
+  type ReviewStyleCounts,
+  type ReviewStyleRow,
+} from './repositories/review-style.repository.js';
+export {
+  ReviewedPullRequestRepository,
+  type ReviewedPullRequestQuery,
+  type ReviewedPullRequestRow,
+} from './repositories/reviewed-pull-request.repository.js';
+export {
+  CI_FIX_REQUESTER,
+  MERGED_STOP_REASON,
+  OpsRepository,
+  type OpsBucketRow,
+  type OpsDurationRow,
+  type OpsFailureRow,
+  type OpsPullRequestRow,
+  type OpsStatusRow,
+  type OpsWindow,
+} from './repositories/ops.repository.js';

@@ -1,4 +1,12 @@
-export { ERROR_CODES, defaultRetryable, type ErrorCode } from './error-codes.js';
+export {
+  ERROR_CODES,
+  PERMANENT_CODES,
+  TRANSIENT_CODES,
+  defaultRetryable,
+  isTransient,
+  type ErrorCode,
+  type TransientCode,
+} from './error-codes.js';
 export { AppError, isAppError, toAppError, type AppErrorOptions } from './app-error.js';
 export {
   DEPENDENCY_RETRY_AFTER_SECONDS,

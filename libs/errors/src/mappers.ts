@@ -1,5 +1,5 @@
 import { AppError, toAppError } from './app-error.js';
-import type { ErrorCode } from './error-codes.js';
+import { isTransient, type ErrorCode } from './error-codes.js';
 
 /** The HTTP status a coded error answers with. */
 export function httpStatusFor(code: ErrorCode): number {
@@ -49,6 +49,8 @@ export function retryAfterSecondsFor(error: AppError): number | undefined {
     typeof given === 'number' && Number.isFinite(given) && given >= 0
       ? Math.ceil(given)
       : undefined;
+  // Only a transient code has a wait worth telling; the others get no Retry-After.
+  if (!isTransient(error.code)) return undefined;
   switch (error.code) {
     case 'DEPENDENCY_UNAVAILABLE':
       return carried ?? DEPENDENCY_RETRY_AFTER_SECONDS;
@@ -57,19 +59,6 @@ export function retryAfterSecondsFor(error: AppError): number | undefined {
     case 'TIMEOUT':
     case 'LEASE_HELD':
       return carried;
-    case 'BAD_REQUEST':
-    case 'MESSAGE_MALFORMED':
-    case 'SIGNATURE_INVALID':
-    case 'UNAUTHENTICATED':
-    case 'FORBIDDEN':
-    case 'NOT_FOUND':
-    case 'CONFLICT':
-    case 'DUPLICATE':
-    case 'PRECONDITION_FAILED':
-    case 'CONFIG_INVALID':
-    case 'MIGRATION_MODIFIED':
-    case 'INTERNAL':
-      return undefined;
   }
 }
 

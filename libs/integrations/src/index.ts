@@ -36,6 +36,7 @@ export {
   type PullRequestHost,
 } from './github/github-code-host.js';
 export { GitHubOrgMembership } from './github/github-org-membership.js';
+export { GitHubScmReader } from './github/github-scm-reader.js';
 export {
   GitHubReviews,
   type CheckOutput,
@@ -93,17 +94,14 @@ export {
   JiraTracker,
   type JiraComment,
 } from './atlassian/jira-tracker.js';
-export {
-  JIRA_SERVICE_ACCOUNT_SETTINGS,
-  jiraConfigured,
-  type JiraServiceAccountSettings,
-} from './atlassian/jira-service-account.js';
+export { JIRA_SERVICE_ACCOUNT_SETTINGS, jiraConfigured } from './atlassian/jira-service-account.js';
 export { adfToMarkdown, markdownToAdf, type AdfNode } from './markup/adf.js';
 export { markdownToStorage, storageToMarkdown } from './markup/storage-format.js';
 
 // A reply channel (built by IntegrationAdapters): answers where the thread came from, once per
 // run and text.
 export { SourceReplyChannel, type ThreadSource } from './reply/source-reply-channel.js';
+export { acknowledgeReceipt, type ReceiptOutcome } from './reply/source-receipt.js';
 
 // The one way to build an adapter: typed configuration slices in, reply channels, code hosts,
 // trackers and Slack threads out, with one GitHub credential model (person, App, dev token).
@@ -116,6 +114,7 @@ export {
 export {
   githubConfigOf,
   integrationsConfigOf,
+  webPortsConfigOf,
   type ConfluenceConfig,
   type GitHubConfig,
   type IntegrationEnvironment,
@@ -125,8 +124,10 @@ export {
   type SlackConfig,
 } from './adapters/integrations.config.js';
 
-// Settings shared by the runner, the broker and the embedded host; which repositories are GitHub's.
+// Settings shared by the runner, the reviewer, the broker and the embedded host (GitHub, the
+// channels, the web tools, the models); which repositories are GitHub's.
 export {
+  caravelGithubLoginSchema,
   channelSettingsSchema,
   githubAppSettingsSchema,
   githubTokenSettingsSchema,
@@ -136,6 +137,12 @@ export {
   type GitHubTokenSettings,
   type WebSettings,
 } from './settings/integration.settings.js';
+export {
+  checkModelKeys,
+  modelCredentialsOf,
+  modelSettingsSchema,
+  type ModelSettings,
+} from './settings/model.settings.js';
 export { GitHubHosting, type HostedRepositoryRef } from './github/github-hosting.js';
 
 // Confluence: comments read back as the service account (Connect webhooks are pointers only),
@@ -167,4 +174,4 @@ export {
 export { DEFAULT_MAX_TEXT_CHARS, HostWeb } from './web/host-web.js';
 export { htmlToText, type ReadablePage } from './web/html-to-text.js';
 export { TAVILY_API_URL, TavilySearch, type TavilySearchOptions } from './web/tavily-search.js';
-export { webPorts } from './web/web-ports.js';
+export { webPorts, type WebPortsConfig } from './web/web-ports.js';

@@ -4,7 +4,7 @@ import { tool } from 'langchain';
 import { z } from 'zod';
 import { buildMiddlewareStack, type MiddlewareStackOptions } from './build-middleware-stack.js';
 import { findAppError } from './error-inspection.js';
-import { MIDDLEWARE_ORDER } from './middleware-names.js';
+import { MIDDLEWARE_ORDER, SUBAGENT_MIDDLEWARE } from './middleware-names.js';
 import { modelCallTimeoutMiddleware } from './model-call-timeout.middleware.js';
 import { modelFallbackMiddleware } from './model-fallback.middleware.js';
 import { sandboxCircuitBreakerMiddleware } from './sandbox-circuit-breaker.middleware.js';
@@ -28,6 +28,7 @@ const SEEDS_ORDER = [
   'sanitize-tool-inputs',
   'model-call-limit',
   'tool-errors',
+  'offload-tool-output',
   'exclude-tools',
   'scoped-agents-md',
   'pull-request-creation-guard',
@@ -38,6 +39,7 @@ const SEEDS_ORDER = [
   'step-limit-notice',
   'sandbox-circuit-breaker',
   'requery',
+  'context-window',
   'run-limits',
   'model-fallback',
   'plan-mode',
@@ -66,6 +68,24 @@ describe('buildMiddlewareStack', () => {
 
     expect(stack.map((m) => m.name)).toEqual(SEEDS_ORDER);
     expect([...MIDDLEWARE_ORDER]).toEqual(SEEDS_ORDER);
+  });
+
+  it("builds a subagent's stack without the run-wide units, and a plain answer ends it", async () => {
+    const { options } = stackOptions();
+    const stack = buildMiddlewareStack(options, SUBAGENT_MIDDLEWARE);
+    const model = new ScriptedChatModel([textTurn('the answer')]);
+
+    expect(stack.map((m) => m.name)).toEqual(
+      SEEDS_ORDER.filter(
+        (name) =>
+          !/^(prepare-agent-run|message-queue|slack-assistant-status|ensure-no-empty-message|step-limit-notice|pull-request-creation-guard|plan-mode)$/.test(
+            name,
+          ),
+      ),
+    );
+    const out = await runAgent(model, [replyTool().tool], stack);
+    expect(model.calls).toHaveLength(1);
+    expect(out.messages.at(-1)?.content).toBe('the answer');
   });
 
   it('runs a task end to end through the whole stack', async () => {

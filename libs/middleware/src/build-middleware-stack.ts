@@ -1,4 +1,5 @@
 import type { AgentMiddleware } from 'langchain';
+import { contextWindowMiddleware, type ContextWindowOptions } from './context-window.middleware.js';
 import { ensureNoEmptyMessageMiddleware } from './ensure-no-empty-message.middleware.js';
 import { messageIdentityMiddleware } from './message-identity.middleware.js';
 import { messageQueueMiddleware } from './message-queue.middleware.js';
@@ -11,6 +12,11 @@ import {
   type ModelIdentity,
 } from './model-fallback.middleware.js';
 import { excludeToolsMiddleware } from './exclude-tools.middleware.js';
+import {
+  OFFLOAD_ROOT,
+  offloadToolOutputMiddleware,
+  type ToolOutputStore,
+} from './offload-tool-output.middleware.js';
 import { planModeMiddleware, type AgentMode } from './plan-mode.middleware.js';
 import { prepareAgentRunMiddleware } from './prepare-agent-run.middleware.js';
 import {
@@ -102,6 +108,11 @@ export interface MiddlewareStackOptions {
   readToolName?: string;
   /** SWE-agent's requery discipline (the sink is the stack's). */
   requery: Omit<RequeryOptions, 'events'>;
+  /**
+   * Summarising near the model's context window and SWE-agent's `last_n_observations` (the
+   * prompt id and sink are the stack's). Default: window unknown (no summary), every output sent.
+   */
+  contextWindow?: Omit<ContextWindowOptions, 'events' | 'promptMessageId'>;
   /** Budget, time, context, command and stuck limits (clock and sink are the stack's). */
   runLimits: Omit<RunLimitsOptions, 'events' | 'clock'>;
   /** The error the broker raises for a sandbox it cannot reach (default: none is). */
@@ -116,7 +127,17 @@ export interface MiddlewareStackOptions {
   pullRequestPolicy?: PullRequestPolicy;
   /** Plan mode (default: runs start editing and nothing is hidden). */
   planMode?: PlanModeSettings;
+  /**
+   * Outputs over `maxChars` characters written to `<root>/<run id>/<call id>.txt` in the sandbox
+   * (default root `.git/caravel-outputs`), the model reading where, their size and a preview
+   * (default: off).
+   */
+  offloadToolOutput?: { maxChars: number; store: ToolOutputStore; root?: string };
 }
+
+const NO_STORE: ToolOutputStore = {
+  save: () => Promise.reject(new Error('no store for offloaded outputs')),
+};
 
 type Builders = Record<MiddlewareName, () => AgentMiddleware>;
 
@@ -133,6 +154,13 @@ function builders(o: MiddlewareStackOptions): Builders {
     'sanitize-tool-inputs': () => sanitizeToolInputsMiddleware({ maxArgBytes: o.maxToolArgBytes }),
     'model-call-limit': () => modelCallLimitMiddleware({ limit: o.modelCallLimit }),
     'tool-errors': () => toolErrorsMiddleware(),
+    'offload-tool-output': () =>
+      offloadToolOutputMiddleware({
+        maxChars: o.offloadToolOutput?.maxChars ?? 0,
+        store: o.offloadToolOutput?.store ?? NO_STORE,
+        directory: `${o.offloadToolOutput?.root ?? OFFLOAD_ROOT}/${o.run.runId}`,
+        events: ports.events,
+      }),
     'exclude-tools': () =>
       excludeToolsMiddleware({ excluded: o.excludedTools ?? [], events: ports.events }),
     'scoped-agents-md': () =>
@@ -180,6 +208,13 @@ function builders(o: MiddlewareStackOptions): Builders {
         events: ports.events,
       }),
     requery: () => requeryMiddleware({ ...o.requery, events: ports.events }),
+    'context-window': () =>
+      contextWindowMiddleware({
+        contextWindow: 0,
+        ...o.contextWindow,
+        promptMessageId: o.run.promptMessageId,
+        events: ports.events,
+      }),
     'run-limits': () =>
       runLimitsMiddleware({ ...o.runLimits, events: ports.events, clock: ports.clock }),
     'model-fallback': () =>
@@ -212,9 +247,13 @@ function builders(o: MiddlewareStackOptions): Builders {
  * Builds one run's middleware stack in {@link MIDDLEWARE_ORDER} (outermost first), ready for
  * `createAgent({ middleware })`. Build a fresh stack per run: some units keep per-run memory.
  * The fallback unit is always present and passes calls through when no usable fallback is set,
- * so the stack's shape does not depend on configuration.
+ * so the stack's shape does not depend on configuration. `only` keeps a subset, in that same
+ * order (a subagent's stack is {@link SUBAGENT_MIDDLEWARE}).
  */
-export function buildMiddlewareStack(options: MiddlewareStackOptions): AgentMiddleware[] {
+export function buildMiddlewareStack(
+  options: MiddlewareStackOptions,
+  only: readonly MiddlewareName[] = MIDDLEWARE_ORDER,
+): AgentMiddleware[] {
   const byName = builders(options);
-  return MIDDLEWARE_ORDER.map((name) => byName[name]());
+  return MIDDLEWARE_ORDER.filter((name) => only.includes(name)).map((name) => byName[name]());
 }

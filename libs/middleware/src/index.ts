@@ -1,4 +1,4 @@
-export { MIDDLEWARE_ORDER, type MiddlewareName } from './middleware-names.js';
+export { MIDDLEWARE_ORDER, SUBAGENT_MIDDLEWARE, type MiddlewareName } from './middleware-names.js';
 export type {
   AgentsFile,
   AgentsFileFinder,
@@ -80,6 +80,13 @@ export {
 } from './build-middleware-stack.js';
 export { FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
 export { graphRecursionLimitFor } from './recursion-limit.js';
+export {
+  contextWindowMiddleware,
+  summarizedTurns,
+  withLastObservations,
+  type ContextWindowOptions,
+  type ConversationSummarizer,
+} from './context-window.middleware.js';
 export { requeryMiddleware, type RequeryOptions } from './requery.middleware.js';
 export {
   estimateTokens,
@@ -124,3 +131,10 @@ export {
   sandboxUnreachableNotice,
   type PrepareAgentRunOptions,
 } from './prepare-agent-run.middleware.js';
+export {
+  OFFLOAD_ROOT,
+  offloadNotice,
+  offloadToolOutputMiddleware,
+  type OffloadToolOutputOptions,
+  type ToolOutputStore,
+} from './offload-tool-output.middleware.js';

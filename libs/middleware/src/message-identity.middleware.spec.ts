@@ -90,4 +90,23 @@ describe('messageIdentityMiddleware', () => {
     expect(`${turnMessageId(runId, 999)}-nudge`).toMatch(/^[A-Za-z0-9_-]{1,40}$/);
     expect(turnCallId(runId, 1, 0)).not.toBe(turnCallId('another-run', 1, 0));
   });
+
+  it("counts the run's answers a context summary replaced, so a summarised run never reuses a turn's id", async () => {
+    const model = new ScriptedChatModel([textTurn('done')]);
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [messageIdentityMiddleware({ runId: 'run-s', promptMessageId: 'prompt-s' })],
+    });
+    const summary = new HumanMessage({
+      id: 'summary-1',
+      content: '<conversation_summary>three turns</conversation_summary>',
+      additional_kwargs: { caravel_summary: { messages: 6, turnsAfterPrompt: 3 } },
+    });
+    const prompt = new HumanMessage({ id: 'prompt-s', content: 'the task' });
+    const out = (await agent.invoke({ messages: [prompt, summary] })) as {
+      messages: BaseMessage[];
+    };
+    expect(out.messages.at(-1)?.id).toBe(turnMessageId('run-s', 3));
+  });
 });

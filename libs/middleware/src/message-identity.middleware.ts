@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
+import { summarizedTurns } from './context-window.middleware.js';
 
 /** Parameters of {@link messageIdentityMiddleware}. */
 export interface MessageIdentityOptions {
@@ -42,7 +43,13 @@ export function turnCallId(runId: string, turn: number, index: number): string {
 /** The run's turn about to be answered: how many answers of the run the conversation holds. */
 function turnOf(messages: readonly BaseMessage[], promptMessageId: string): number {
   const start = messages.findIndex((message) => message.id === promptMessageId);
-  return messages.slice(start + 1).filter((message) => AIMessage.isInstance(message)).length;
+  return messages
+    .slice(start + 1)
+    .reduce(
+      (turns, message) =>
+        turns + (AIMessage.isInstance(message) ? 1 : 0) + summarizedTurns(message),
+      0,
+    );
 }
 
 function providerIdsOf(message: AIMessage): ProviderIds | undefined {

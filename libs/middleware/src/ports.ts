@@ -81,7 +81,17 @@ export type MiddlewareEvent =
   | { type: 'plan_mode_changed'; active: boolean; by: string }
   | { type: 'assistant_status_failed'; reason: string }
   | { type: 'turn_snapshot_failed'; reason: string }
-  | { type: 'user_notice_failed'; reason: string };
+  | { type: 'user_notice_failed'; reason: string }
+  | {
+      type: 'context_summarized';
+      replacedMessages: number;
+      tokensBefore: number;
+      tokensAfter: number;
+      summary: string;
+    }
+  | { type: 'context_summary_failed'; reason: string }
+  | { type: 'tool_output_offloaded'; tool: string; path: string; chars: number }
+  | { type: 'tool_output_offload_failed'; tool: string; reason: string };
 
 /** Receives middleware events (the runner turns them into step events on the bus). */
 export interface MiddlewareEventSink {

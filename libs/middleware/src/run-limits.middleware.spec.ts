@@ -1,10 +1,9 @@
 import { describe, it, expect } from '@jest/globals';
-import { isLoopExit } from '@caravel/agent';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { createAgent, tool, type AgentMiddleware } from 'langchain';
 import { z } from 'zod';
-import { findAppError } from './error-inspection.js';
 import { runLimitsMiddleware, type RunLimitsOptions } from './run-limits.middleware.js';
+import { exitOf } from './testing/loop-exits.js';
 import { recordingTool, runAgent } from './testing/agent-harness.js';
 import { FREE_PRICING, ManualClock, RecordingEvents } from './testing/recording-ports.js';
 import { ScriptedChatModel, textTurn, toolTurn } from './testing/scripted-chat-model.js';
@@ -28,15 +27,6 @@ function limits(overrides: Partial<RunLimitsOptions> & { clock?: ManualClock } =
     ...overrides,
   };
   return { middleware: runLimitsMiddleware(options), events, clock };
-}
-
-async function exitOf(run: Promise<unknown>): Promise<string | undefined> {
-  const error = await run.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  const exit = findAppError(error);
-  return isLoopExit(exit) ? exit.reason : undefined;
 }
 
 const ls = () => toolTurn([{ name: 'ls', args: {} }]);
@@ -73,6 +63,31 @@ describe('runLimitsMiddleware', () => {
     const costs = events.events.filter((e) => e.type === 'model_call_cost');
     expect(costs.map((e) => e.type === 'model_call_cost' && e.totals.costUsd)).toEqual([1, 2]);
     expect(events.events.at(-1)).toMatchObject({ type: 'run_limit_reached', reason: 'exit_cost' });
+  });
+
+  it("counts a subagent's spending, carried on its task result, against the run's budget", async () => {
+    const { middleware } = limits({
+      limits: { maxCostUsd: 2.5, maxWallTimeMs: 0, maxInputTokens: 0 },
+    });
+    const task = tool(
+      async (_args: unknown, config: { toolCall?: { id?: string } }) =>
+        new ToolMessage({
+          content: 'the answer',
+          tool_call_id: config.toolCall?.id ?? '',
+          artifact: { costUsd: 2 },
+        }),
+      { name: 'task', description: 'subagent (test)', schema: z.object({}) },
+    );
+    const model = new ScriptedChatModel([
+      costing(toolTurn([{ name: 'task', args: {} }]), 0.25),
+      costing(ls(), 0.25),
+      textTurn('never reached'),
+    ]);
+
+    const reason = await exitOf(runAgent(model, [task, recordingTool('ls').tool], [middleware]));
+
+    expect(reason).toBe('exit_cost');
+    expect(model.calls).toHaveLength(2);
   });
 
   it('prices answers that report no cost from the list price, and estimates before the call', async () => {

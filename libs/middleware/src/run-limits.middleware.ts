@@ -25,6 +25,11 @@ export interface RunLimitsOptions {
   promptMessageId: string;
   /** The tool whose calls run shell commands (default `execute`). */
   shellToolName?: string;
+  /**
+   * Tools that spend on the run's behalf (default `task`: a subagent's model calls): the
+   * `costUsd` of their result's artifact counts against the run's budget.
+   */
+  delegationToolNames?: readonly string[];
   clock: WallClock;
   events: MiddlewareEventSink;
 }
@@ -51,6 +56,17 @@ function costOf(message: AIMessage, pricing: ModelPricing): number {
   return pricing.costUsd({ inputTokens: usage.input_tokens, outputTokens: usage.output_tokens });
 }
 
+/** What a delegating tool's result says it spent (its artifact's `costUsd`), else 0. */
+function delegatedSpend(
+  message: ToolMessage,
+  tool: string | undefined,
+  delegation: ReadonlySet<string>,
+): number {
+  if (!delegation.has(tool ?? '')) return 0;
+  const spent = (message.artifact as { costUsd?: unknown } | undefined)?.costUsd;
+  return typeof spent === 'number' && Number.isFinite(spent) && spent > 0 ? spent : 0;
+}
+
 function actionOf(call: { name: string; args: unknown }): string {
   return `${call.name} ${JSON.stringify(call.args)}`;
 }
@@ -74,7 +90,18 @@ class RunLedger {
     const start = history.findIndex((message) => message.id === options.promptMessageId);
     for (const message of start < 0 ? [] : history.slice(start + 1)) {
       if (AIMessage.isInstance(message)) this.record(message);
+      else if (ToolMessage.isInstance(message)) this.recordDelegated(message);
     }
+  }
+
+  /** A subagent's spending, carried on its tool result, counts against the run's budget. */
+  recordDelegated(message: ToolMessage, tool = message.name): void {
+    const costUsd = delegatedSpend(message, tool, this.delegation);
+    if (costUsd > 0) this.guard.addSpend({ costUsd, tokensSent: 0, tokensReceived: 0 });
+  }
+
+  private get delegation(): ReadonlySet<string> {
+    return new Set(this.options.delegationToolNames ?? ['task']);
   }
 
   record(message: AIMessage): number {
@@ -141,6 +168,7 @@ export function runLimitsMiddleware(options: RunLimitsOptions): AgentMiddleware 
       const result = await handler(request);
       const run = ledger;
       if (!run || !ToolMessage.isInstance(result)) return result;
+      run.recordDelegated(result, request.toolCall.name);
       if (request.toolCall.name === shellTool) {
         const artifact = result.artifact as { timedOut?: unknown } | undefined;
         const verdict = run.execution.recordCommand({

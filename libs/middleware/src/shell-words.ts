@@ -150,7 +150,11 @@ class ShellLexer {
       const char = text[i] ?? '';
       if (META.has(char) && !((char === '<' || char === '>') && text[i + 1] === '(' && i === start))
         break;
-      if (char === '\\') {
+      const substituted = this.substitutionEnd(i, true);
+      if (substituted !== undefined) {
+        out += text.slice(i, substituted);
+        i = substituted;
+      } else if (char === '\\') {
         if (text[i + 1] !== '\n') out += text[i + 1] ?? '';
         i += 2;
       } else if (char === "'") {
@@ -166,14 +170,6 @@ class ShellLexer {
         const quoted = this.readDoubleQuoted(char === '$' ? i + 2 : i + 1);
         out += quoted.text;
         i = quoted.end;
-      } else if ((char === '$' || char === '<' || char === '>') && text[i + 1] === '(') {
-        const sub = this.readSubstitution(i + 2);
-        out += text.slice(i, sub);
-        i = sub;
-      } else if (char === '`') {
-        const sub = this.readBackticks(i + 1);
-        out += text.slice(i, sub);
-        i = sub;
       } else {
         out += char;
         i += 1;
@@ -189,23 +185,32 @@ class ShellLexer {
     while (i < text.length && text[i] !== '"') {
       const char = text[i] ?? '';
       const next = text[i + 1] ?? '';
-      if (char === '\\' && '$`"\\\n'.includes(next) && next !== '') {
+      const substituted = this.substitutionEnd(i, false);
+      if (substituted !== undefined) {
+        out += text.slice(i, substituted);
+        i = substituted;
+      } else if (char === '\\' && '$`"\\\n'.includes(next) && next !== '') {
         if (next !== '\n') out += next;
         i += 2;
-      } else if (char === '$' && next === '(') {
-        const sub = this.readSubstitution(i + 2);
-        out += text.slice(i, sub);
-        i = sub;
-      } else if (char === '`') {
-        const sub = this.readBackticks(i + 1);
-        out += text.slice(i, sub);
-        i = sub;
       } else {
         out += char;
         i += 1;
       }
     }
     return { text: out, end: i + 1 };
+  }
+
+  /**
+   * At a command substitution (`$(`, a backtick, and outside double quotes `<(`/`>(` too):
+   * records the nested commands and returns the index after it; undefined anywhere else.
+   */
+  private substitutionEnd(i: number, processSubstitution: boolean): number | undefined {
+    const char = this.text[i];
+    if (this.text[i + 1] === '(') {
+      if (char === '$' || (processSubstitution && (char === '<' || char === '>')))
+        return this.readSubstitution(i + 2);
+    }
+    return char === '`' ? this.readBackticks(i + 1) : undefined;
   }
 
   /** Parses `$(...)` (from just inside the parenthesis); returns the index after `)`. */

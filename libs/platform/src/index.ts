@@ -4,6 +4,8 @@ export { AppErrorFilter } from './app-error.filter.js';
 export { PlatformModule } from './platform.module.js';
 export { ReadinessService, type ReadinessReport } from './readiness.service.js';
 export { repositoryProvider } from './repository.provider.js';
+export { PeriodicTask, type PeriodicTaskLogger } from './periodic-task.js';
+export { LeasedPeriodicTask, type LeasedSchedule } from './leased-periodic-task.js';
 export {
   startServiceHost,
   logLevelsFrom,
@@ -12,3 +14,4 @@ export {
 } from './service-host.js';
 export { openDistributedRuntime, openEmbeddedRuntime } from './open-runtime.js';
 export { runService, closeOnSignals, failStartup, type RunServiceOptions } from './run-service.js';
+export { periodicLease, underLease, type WorkLease } from './under-lease.js';

@@ -3,6 +3,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AppErrorFilter } from './app-error.filter.js';
 import { HealthController } from './health.controller.js';
+import { MetricsController } from './metrics.controller.js';
 import { ReadinessService } from './readiness.service.js';
 import type { PlatformRuntime } from './runtime.js';
 import { BUS, DATABASE, RUNTIME } from './tokens.js';
@@ -17,7 +18,7 @@ export class PlatformModule {
   static forRoot(runtime: PlatformRuntime): DynamicModule {
     return {
       module: PlatformModule,
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         { provide: RUNTIME, useValue: runtime },
         { provide: BUS, useValue: runtime.bus },

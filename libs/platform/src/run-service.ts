@@ -1,4 +1,4 @@
-import { distributedServiceSchema, loadConfig, type EnvSource } from '@caravel/config';
+import { loadConfig, type ConfigSchema, type EnvSource, type ServiceConfig } from '@caravel/config';
 import { isAppError } from '@caravel/errors';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { hostname } from 'node:os';
@@ -6,9 +6,15 @@ import type { z } from 'zod';
 import { openDistributedRuntime } from './open-runtime.js';
 import { logLevelsFrom, startServiceHost, type ServiceHost } from './service-host.js';
 
-type ServiceSchema = ReturnType<typeof distributedServiceSchema>;
+/**
+ * A distributed service's config schema: its environment keys, typed at parse time into the
+ * app's configuration beside the common `service` slice (port, bus, database, logs). A schema
+ * that parses to anything else is refused at compile time.
+ */
+type ServiceConfigSchema<S extends ConfigSchema> =
+  z.output<S> extends { service: ServiceConfig } ? S : never;
 
-export interface RunServiceOptions<S extends ServiceSchema> {
+export interface RunServiceOptions<S extends ConfigSchema> {
   name: string;
   /** The service's root module, or a function building it from the parsed configuration. */
   module: Type | ((config: z.output<S>) => DynamicModule);
@@ -56,28 +62,31 @@ export function failStartup(service: string, error: unknown): never {
 }
 
 /** The whole `main.ts` of a distributed service: config, runtime, host, signals. */
-export async function runService<S extends ServiceSchema>(
-  options: RunServiceOptions<S>,
+export async function runService<S extends ConfigSchema>(
+  options: RunServiceOptions<S> & { schema: ServiceConfigSchema<S> },
 ): Promise<ServiceHost> {
   try {
     const config: z.output<S> = loadConfig(options.name, options.schema, options.env);
+    // ServiceConfigSchema<S> holds at every call site; inside, z.output<S> is not narrowed.
+    const { service } = config as { service: ServiceConfig };
     const runtime = await openDistributedRuntime({
       name: `${options.name}-${hostname()}-${process.pid}`,
-      natsUrl: config.NATS_URL,
-      databaseUrl: config.DATABASE_URL,
-      ...(config.BUS_NAMESPACE ? { busNamespace: config.BUS_NAMESPACE } : {}),
+      natsUrl: service.natsUrl,
+      databaseUrl: service.databaseUrl,
+      ...(service.busNamespace ? { busNamespace: service.busNamespace } : {}),
     });
     const host = await startServiceHost({
       runtime,
       modules: [isModuleFactory(options.module) ? options.module(config) : options.module],
-      port: config.PORT,
-      host: config.HOST,
-      logLevels: logLevelsFrom(config.LOG_LEVEL),
+      port: service.port,
+      host: service.host,
+      logLevels: logLevelsFrom(service.logLevel),
+      tracing: { service: `caravel-${options.name}`, env: options.env },
     }).catch(async (error: unknown) => {
       await runtime.close();
       throw error;
     });
-    closeOnSignals(host, config.SHUTDOWN_GRACE_MS);
+    closeOnSignals(host, service.shutdownGraceMs);
     process.stdout.write(`${options.name} listening on ${host.url}\n`);
     return host;
   } catch (error) {

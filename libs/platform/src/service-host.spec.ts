@@ -256,6 +256,31 @@ describe('service host', () => {
     expect(JSON.parse(body)).toEqual({ error: { code: 'INTERNAL', message: 'internal error' } });
   });
 
+  it('serves Prometheus metrics: each answer counted under its route pattern, never its path', async () => {
+    const series = (route: string, status: number) =>
+      `caravel_http_requests_total{method="GET",route="${route}",status="${status}"}`;
+    const count = async (name: string): Promise<number> => {
+      const text = await (await fetch(`${host.url}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+      return line === undefined ? 0 : Number(line.slice(name.length + 1));
+    };
+    const before = {
+      live: await count(series('/health/live', 200)),
+      unmatched: await count(series('unmatched', 404)),
+    };
+    await fetch(`${host.url}/health/live`);
+    await fetch(`${host.url}/health/live`);
+    await fetch(`${host.url}/no/such/path/${Date.now()}`);
+    expect(await count(series('/health/live', 200))).toBe(before.live + 2);
+    expect(await count(series('unmatched', 404))).toBe(before.unmatched + 1);
+
+    const scrape = await fetch(`${host.url}/metrics`);
+    expect(scrape.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await scrape.text();
+    expect(text).toContain('# TYPE caravel_bus_deliveries_total counter');
+    expect(text).not.toContain('/no/such/path');
+  });
+
   it('closes the bus when the host shuts down', async () => {
     await host.close();
     expect(bus.closed).toBe(true);

@@ -9,6 +9,9 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
+import { startTracing, type TracingEnv } from '@caravel/metrics';
+import { httpMetrics } from './http-metrics.js';
+import { httpTracing } from './http-tracing.js';
 import { PlatformModule } from './platform.module.js';
 import type { PlatformRuntime } from './runtime.js';
 
@@ -19,6 +22,11 @@ export interface ServiceHostOptions {
   port: number;
   host?: string;
   logLevels?: LogLevel[];
+  /**
+   * OpenTelemetry traces: the service's name and the variables (`OTEL_*`) that say where spans
+   * go; absent, or naming no collector, means no traces (the default).
+   */
+  tracing?: { service: string; env: TracingEnv };
 }
 
 /** A running process: its Nest app and the address its HTTP server listens on. */
@@ -43,6 +51,33 @@ export function logLevelsFrom(level: string): LogLevel[] {
  * `@EventPattern`/`@MessagePattern` handlers into durable consumers and request servers.
  */
 export async function startServiceHost(options: ServiceHostOptions): Promise<ServiceHost> {
+  const tracing = options.tracing
+    ? await startTracing(options.tracing.service, options.tracing.env)
+    : null;
+  try {
+    const app = await bootApp(options, tracing !== null);
+    const server = app.getHttpServer() as Server;
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+    const host = options.host === '0.0.0.0' ? '127.0.0.1' : (options.host ?? '127.0.0.1');
+    return {
+      app,
+      url: `http://${host}:${port}`,
+      close: async () => {
+        try {
+          await app.close();
+        } finally {
+          await tracing?.shutdown();
+        }
+      },
+    };
+  } catch (error) {
+    await tracing?.shutdown();
+    throw error;
+  }
+}
+
+async function bootApp(options: ServiceHostOptions, traced: boolean): Promise<INestApplication> {
   const { runtime } = options;
   class CaravelHostModule {}
   Module({ imports: [PlatformModule.forRoot(runtime), ...options.modules] })(CaravelHostModule);
@@ -50,6 +85,8 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Ser
     logger: options.logLevels ?? logLevelsFrom('info'),
     abortOnError: false,
   });
+  app.use(httpMetrics);
+  if (traced) app.use(httpTracing);
   const definitions: readonly MessageDefinition[] = CATALOGUE;
   app.connectMicroservice(
     { strategy: new CaravelTransport(runtime.bus, definitions, REQUEST_CATALOGUE) },
@@ -57,12 +94,5 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Ser
   );
   await app.startAllMicroservices();
   await app.listen(options.port, options.host ?? '127.0.0.1');
-  const server = app.getHttpServer() as Server;
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  return {
-    app,
-    url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : (options.host ?? '127.0.0.1')}:${port}`,
-    close: () => app.close(),
-  };
+  return app;
 }

@@ -31,9 +31,39 @@ export {
 } from './providers/bwrap.provider.js';
 export {
   bwrapArguments,
+  type BwrapBind,
   type BwrapLayout,
   type HostPathMount,
 } from './providers/bwrap-arguments.js';
+export type { SandboxBind } from './providers/bwrap-binds.js';
+export {
+  parseBundleConfig,
+  type BundleArgument,
+  type BundleCommand,
+  type BundleConfig,
+} from './bundles/bundle-config.js';
+export {
+  findBundle,
+  interpreterOf,
+  loadBundle,
+  loadBundles,
+  type BundleFile,
+  type BundleInterpreter,
+  type ToolBundle,
+} from './bundles/bundle-load.js';
+export { stageBundles } from './bundles/bundle-stage.js';
+export {
+  checkInterpreters,
+  installBundles,
+  readBundleState,
+  SWE_AGENT_PATHS,
+  SWE_AGENT_TOOL_ENV,
+  type BundleInstallOptions,
+  type BundleShell,
+  type BundleState,
+} from './bundles/bundle-install.js';
+export { sweAgentBinds, sweRepoDir } from './bundles/swe-layout.js';
+export { readSandboxFile } from './bundles/sandbox-file.js';
 export { DEFAULT_SANDBOX_SETTINGS, type SandboxDefaults } from './providers/sandbox-store.js';
 export { DEFAULT_SESSION_TIMING, type SessionTiming } from './providers/session-timing.js';
 export { safeEnvironment, SANDBOX_PATH } from './providers/safe-env.js';
@@ -167,21 +197,6 @@ export { RpcSandbox } from './rpc/rpc-sandbox.js';
 export { OutputStreams } from './rpc/output-streams.js';
 export { SandboxBrokerClient, type SandboxAcquireInput } from './rpc/sandbox-broker.client.js';
 export type { SessionProcess, SessionDriverOptions } from './session/bash-session.js';
-export {
-  DEFAULT_DOCKER_IMAGE,
-  DockerSandboxProvider,
-  dockerEngineProblem,
-  type DockerEgressProxyOptions,
-  type DockerProviderOptions,
-} from './providers/docker/docker.provider.js';
-export {
-  DOCKER_HOME,
-  DOCKER_LABELS,
-  DOCKER_WORKDIR,
-  containerName,
-  containerSpec,
-  type DockerContainerInput,
-} from './providers/docker/docker-container-spec.js';
 export {
   RemoteSandboxProvider,
   type RemoteProviderOptions,

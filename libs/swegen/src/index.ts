@@ -173,3 +173,6 @@ export {
   type AnalyzedTrial,
   type TaskAnalysis,
 } from './analyze/analyze-task.js';
+export { buildOnHost, chownToSandbox, type BuiltEnvironment } from './validate/host-build.js';
+export { runHostTrial, type HostTrialInput } from './validate/host-trial.js';
+export { hostWorkdir } from './analyze/trial-workspace.js';

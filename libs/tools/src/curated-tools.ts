@@ -23,6 +23,9 @@ import type {
   UserInstructionsPort,
 } from './tools/agent-state.ports.js';
 import { approvePlanTool, enterPlanModeTool, savePlanTool } from './tools/plan.tools.js';
+import type { SubagentPort, TodoListPort } from './tools/agent-work.ports.js';
+import { TASK_TOOL_NAME, taskTool } from './tools/task.tool.js';
+import { WRITE_TODOS_TOOL_NAME, writeTodosTool } from './tools/write-todos.tool.js';
 
 /** What the main agent's tools are bound to. */
 export interface MainAgentPorts {
@@ -128,4 +131,33 @@ export function agentStateTools(ports: AgentStatePorts): CaravelTool[] {
 /** The tools plan mode hides: every tool that changes the workspace or publishes it. */
 export function mutatingToolNames(tools: readonly CaravelTool[]): string[] {
   return tools.filter((tool) => tool.effect === 'write').map((tool) => tool.name);
+}
+
+/** What the delegation and todo-list tools are bound to. */
+export interface AgentWorkPorts {
+  subagents: SubagentPort;
+  todos: TodoListPort;
+}
+
+/** The main agent's `write_todos` and `task` tools. */
+export function agentWorkTools(ports: AgentWorkPorts): CaravelTool[] {
+  return [writeTodosTool(ports.todos), taskTool(ports.subagents)];
+}
+
+/** Tools of the run's conversation with people, which a subagent does not take part in. */
+const RUN_CONVERSATION_TOOLS = [
+  'enter_plan_mode',
+  'save_plan',
+  'approve_plan',
+  'save_user_instructions',
+];
+
+/**
+ * A subagent's tools: the run's tools without `task` (no recursion), without `write_todos` (the
+ * todo list is the run's, kept by the main agent), without the tools that end the run, and
+ * without plan mode and standing instructions (the run's conversation with people).
+ */
+export function subagentToolsOf(tools: readonly CaravelTool[]): CaravelTool[] {
+  const withheld = new Set([TASK_TOOL_NAME, WRITE_TODOS_TOOL_NAME, ...RUN_CONVERSATION_TOOLS]);
+  return tools.filter((tool) => !withheld.has(tool.name) && !endsRun(tool));
 }

@@ -22,6 +22,14 @@ export type {
   PullRequestRef,
   PullRequestText,
   ScmPort,
+  IssueDetails,
+  PullRequestBranch,
+  PullRequestDetails,
+  ScmChangedFile,
+  ScmComment,
+  ScmReadPort,
+  MergedPullRequest,
+  ScmHistoryPort,
 } from './ports/scm.port.js';
 
 // The tool model and its adapters.
@@ -75,6 +83,9 @@ export {
   type CommitAndOpenPrOutput,
 } from './tools/commit-and-open-pr.tool.js';
 export {
+  agentWorkTools,
+  subagentToolsOf,
+  type AgentWorkPorts,
   agentStateTools,
   mutatingToolNames,
   type AgentStatePorts,
@@ -104,6 +115,7 @@ export type {
   LinearPort,
   NewTrackerIssue,
   ReviewRequest,
+  ReviewRequested,
   ReviewRequester,
   SlackThreadPort,
   TrackerContainer,
@@ -126,6 +138,19 @@ export { slackTools } from './channel/slack.tools.js';
 export { jiraTools, linearTools, renderIssue } from './channel/tracker.tools.js';
 export { confluenceTools, webTools } from './channel/wiki-and-web.tools.js';
 export { requestPrReviewTool, type RequestPrReviewOutput } from './channel/review.tools.js';
+export { githubReadTools, type PullRequestComments } from './channel/github.tools.js';
+export {
+  renderChangedFiles,
+  renderPullRequest,
+  renderScmComments,
+  renderScmIssue,
+} from './channel/scm-render.js';
+export {
+  MANAGE_BABY_SIT_TOOL_NAME,
+  manageBabySitTool,
+  type BabySitRequest,
+  type BabySitter,
+} from './tools/manage-baby-sit.tool.js';
 export {
   SCHEDULE_WAKEUP_TOOL_NAME,
   scheduleThreadWakeupTool,
@@ -160,3 +185,18 @@ export {
   withUserInstructions,
   type PersonInstructions,
 } from './tools/agent-profile.instructions.js';
+export type {
+  SubagentOutcome,
+  SubagentPort,
+  SubagentTask,
+  TodoItem,
+  TodoListPort,
+} from './tools/agent-work.ports.js';
+export { TASK_TOOL_NAME, taskTool } from './tools/task.tool.js';
+export {
+  MAX_TODOS,
+  WRITE_TODOS_TOOL_NAME,
+  renderTodos,
+  writeTodosTool,
+  type WriteTodosOutput,
+} from './tools/write-todos.tool.js';

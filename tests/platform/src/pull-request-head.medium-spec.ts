@@ -1,7 +1,7 @@
 import { githubThreadId } from '@caravel/contracts';
 import { ThreadRepository } from '@caravel/db';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { createHmac, randomUUID } from 'node:crypto';
+import { postGithubWebhook } from './harness/github-webhook.js';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 import { until } from './harness/scenario-run.js';
 
@@ -52,17 +52,12 @@ await describeEachPair("a pull request's new head", (kind) => {
     await threads.upsert({ id: threadId, source: 'github' });
     await threads.setHead(threadId, OLD_HEAD);
 
-    const body = JSON.stringify(synchronize(number));
-    const response = await fetch(`${pair.host.url}/webhooks/github`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': 'pull_request',
-        'x-github-delivery': randomUUID(),
-        'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
-      },
-      body,
-    });
+    const response = await postGithubWebhook(
+      pair.host.url,
+      SECRET,
+      'pull_request',
+      synchronize(number),
+    );
     expect(await response.json()).toEqual({ accepted: true, threadId });
 
     const head = await until(async () => {

@@ -2,7 +2,7 @@ import { loadConfig } from '@caravel/config';
 import { githubThreadId, jiraThreadId, slackThreadId } from '@caravel/contracts';
 import { RunRepository, openDatabase, type Database } from '@caravel/db';
 import { DispatchModule } from '@caravel/dispatch';
-import { IngressModule, ingressSettingsSchema } from '@caravel/ingress';
+import { IngressModule, ingressConfigFrom } from '@caravel/ingress';
 import { markdownToAdf } from '@caravel/integrations';
 import { deleteJetStreamNamespace } from '@caravel/messaging';
 import { openDistributedRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
@@ -143,9 +143,9 @@ gate.describe('redelivered webhooks across three ingress instances (NATS + Postg
       CARAVEL_DATA_DIR: '/tmp/caravel-redelivery',
       LOG_LEVEL: 'fatal',
     });
-    await host('dispatch', DispatchModule.register(config));
+    await host('dispatch', DispatchModule.register(config.dispatch));
     await jira.listen();
-    const settings = ingressSettingsSchema.parse({
+    const settings = ingressConfigFrom({
       GITHUB_WEBHOOK_SECRET: GITHUB_SECRET,
       SLACK_SIGNING_SECRET: SLACK_SECRET,
       SLACK_BOT_USER_ID: 'UBOT',

@@ -1,7 +1,7 @@
 import { githubReviewThreadId } from '@caravel/contracts';
 import { FindingRepository } from '@caravel/db';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { createHmac, randomUUID } from 'node:crypto';
+import { postGithubWebhook } from './harness/github-webhook.js';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 import { until } from './harness/scenario-run.js';
 
@@ -48,23 +48,14 @@ await describeEachPair('a review request', (kind) => {
   it("opens the ledger of the pull request's one reviewer thread", async () => {
     const number = 40 + Math.floor(Math.random() * 1000);
     const threadId = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number });
-    const body = JSON.stringify(opened(number));
-    const response = await fetch(`${pair.host.url}/webhooks/github`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': 'pull_request',
-        'x-github-delivery': randomUUID(),
-        'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
-      },
-      body,
-    });
+    const response = await postGithubWebhook(pair.host.url, SECRET, 'pull_request', opened(number));
     expect(await response.json()).toEqual({ accepted: true, threadId });
 
     const findings = new FindingRepository(pair.database.db);
+    // The reviewer opens the ledger, then records the head in a second write: wait for both.
     const ledger = await until(
-      () => findings.getLedger(threadId).then((l) => l ?? undefined),
-      'the ledger',
+      () => findings.getLedger(threadId).then((l) => (l?.headSha ? l : undefined)),
+      "the ledger at the pull request's head",
     );
     expect(ledger).toMatchObject({ owner: 'acme', repo: 'widgets', number, headSha: HEAD });
   }, 60_000);

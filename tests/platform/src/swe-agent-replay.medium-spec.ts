@@ -1,32 +1,16 @@
 import { replayTrajectory } from '@caravel/cli';
 import { bwrapAvailable } from '@caravel/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { calcRepository } from './harness/calc-repository.js';
 
 /** The SWE-agent-shaped fixtures `@caravel/agent`'s unit tests replay on a directory sandbox. */
 const FIXTURES = fileURLToPath(
   new URL('../../../libs/agent/src/trajectory/fixtures/', import.meta.url),
 );
-
-/** The small repository the fixtures were recorded against: `src/calc.py` lacks a colon. */
-async function calcRepository(parent: string): Promise<string> {
-  const root = join(parent, 'calc-repo');
-  await mkdir(join(root, 'src'), { recursive: true });
-  await copyFile(join(FIXTURES, 'calc-repo.calc.py'), join(root, 'src', 'calc.py'));
-  await writeFile(join(root, 'README.md'), '# calc\n\nDivides two numbers.\n');
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@caravel.invalid', ...args], {
-      cwd: root,
-    });
-  git('init', '--quiet', '--initial-branch=main');
-  git('add', '-A');
-  git('commit', '--quiet', '-m', 'initial');
-  return root;
-}
 
 const sandboxes: ('bwrap' | 'local')[] = bwrapAvailable() ? ['bwrap', 'local'] : ['local'];
 /** Bash-only fixtures: SWE-agent's own tool commands need its bundles in the sandbox. */

@@ -1,22 +1,36 @@
-import { startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
+import { RunRepository } from '@caravel/db';
+import { FakeSlack, startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import { attachThread } from '@caravel/cli';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
-import { scenarioOutcome, startScenario } from './harness/scenario-run.js';
+import { scenarioOutcome, startScenario, startScenarioFrom } from './harness/scenario-run.js';
 
 // Human takeover: `caravel attach` follows a live run and a person's command runs in the thread's
 // sandbox between the agent's steps, recorded in the history and trajectory under their name.
 const TOKEN = 'takeover-test-token-0123456789';
+const SLACK_TOKEN = 'xoxb-takeover';
+const CHANNEL = 'C-takeover';
 let fake: FakeLlmServer;
+let slack: FakeSlack;
 
 beforeAll(async () => {
   fake = await startFakeOpenAi();
+  slack = new FakeSlack().addToken(SLACK_TOKEN).addChannel(CHANNEL);
+  await slack.listen();
 });
 
 afterAll(async () => {
   await fake.close();
+  await slack.close();
 });
+
+/** What Caravel posted in a Slack thread. */
+function botPosts(threadTs: string): string[] {
+  return slack.messages
+    .filter((m) => m.thread_ts === threadTs && m.ts !== threadTs && m.bot_id)
+    .map((m) => m.text);
+}
 
 async function until(predicate: () => boolean, what: () => string): Promise<void> {
   for (let i = 0; i < 250; i += 1) {
@@ -33,6 +47,8 @@ await describeEachPair('human takeover', (kind) => {
     pair = await startPair(kind, {
       DASHBOARD_TOKEN: TOKEN,
       OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
+      SLACK_BOT_TOKEN: SLACK_TOKEN,
+      SLACK_API_URL: slack.apiUrl,
     });
   }, 60_000);
 
@@ -98,6 +114,46 @@ await describeEachPair('human takeover', (kind) => {
     expect(human?.action).toBe('execute {"command":"echo human > human.txt"}');
     expect(out.traj.info.model_stats?.api_calls).toBe(3);
     expect(seen.some((line) => line.includes('step') && line.includes('echo one'))).toBe(true);
+  });
+
+  it('a stop from the dashboard ends the run interrupted, starts nothing after it and says so once', async () => {
+    const before = fake.requests.length;
+    // The second model call would answer (submit) only after 15 s: the stop must come first.
+    fake.enqueue(
+      { toolCalls: [{ name: 'execute', args: { command: 'echo one > one.txt' } }] },
+      { toolCalls: [{ name: 'submit', args: {} }], delayMs: 15_000 },
+    );
+    const threadTs = slack.seed(CHANNEL, '<@UBOT> a long task', 'U-person');
+    const started = await startScenarioFrom(
+      pair,
+      { prompt: 'a long task', options: { model: 'openai-compatible:takeover-model' } },
+      { source: 'slack', replyTo: { channel: CHANNEL, threadTs } },
+    );
+    await until(
+      () => fake.requests.length >= before + 2,
+      () => `the second model call (${fake.requests.length - before} made)`,
+    );
+    const stop = () =>
+      fetch(`${pair.host.url}/api/threads/${started.threadId}/stop`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ author: 'alice' }),
+      });
+    expect((await stop()).status).toBe(202);
+
+    const out = await scenarioOutcome(pair, started);
+    expect(out.run).toMatchObject({ status: 'interrupted', exitStatus: 'exit_interrupted' });
+    await until(
+      () => botPosts(threadTs).length > 0,
+      () => 'the acknowledgement',
+    );
+    // Stopping a thread with nothing running does nothing, and no run starts after the stop.
+    expect((await stop()).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const runs = await new RunRepository(pair.database.db).listByThread(started.threadId);
+    expect(runs.map((run) => run.status)).toEqual(['interrupted']);
+    expect(fake.requests.length).toBe(before + 2);
+    expect(botPosts(threadTs)).toEqual([expect.stringMatching(/^Stopped\./)]);
   });
 
   it('refuses an action without the dashboard token', async () => {

@@ -41,11 +41,7 @@ await describeEachPair('schedule_thread_wakeup, end to end', (kind) => {
   const clock = { now: () => new Date(Date.now() + offsetMs) };
 
   beforeAll(async () => {
-    pair = await startPair(
-      kind,
-      { OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl },
-      { dispatchClock: clock },
-    );
+    pair = await startPair(kind, { OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl }, { clock });
   }, 60_000);
 
   afterAll(async () => {

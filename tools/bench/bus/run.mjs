@@ -5,6 +5,7 @@
 //   node tools/scripts/build.mjs && node tools/bench/bus/run.mjs [--messages 2000] [--window 64]
 // It imports the built `dist` of the workspace libraries (see tools/scripts/build.mjs).
 import { parseArgs } from 'node:util';
+import { printSummary, row as summaryRow } from '../summary.mjs';
 import { runRawJetStream } from './raw-jetstream.mjs';
 import { runCaravelBus } from './caravel-bus.mjs';
 import { embeddedAdapter, jetStreamAdapter } from './adapters.mjs';
@@ -63,7 +64,23 @@ async function measure(run) {
 
 const baseline = await measure(runRawJetStream);
 process.stdout.write(`${row('raw jetstream', baseline, baseline)}\n`);
+const summary = [];
 for (const adapter of adapters) {
   const result = await measure((c) => runCaravelBus(adapter, c));
   process.stdout.write(`${row(adapter.name, result, baseline)}\n`);
+  summary.push(
+    summaryRow({
+      what: `${adapter.name} throughput (msg/s)`,
+      value: result.throughput,
+      floor: 'raw JetStream',
+      floorValue: baseline.throughput,
+    }),
+    summaryRow({
+      what: `${adapter.name} p50 (ms)`,
+      value: result.p50,
+      floor: 'raw JetStream',
+      floorValue: baseline.p50,
+    }),
+  );
 }
+printSummary('bus', summary);

@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { printSummary, row } from '../summary.mjs';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' } } });
 const seconds = Number(values.seconds);
@@ -119,3 +120,22 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
+printSummary('idle', [
+  row({
+    what: 'idle CPU-s per minute',
+    value: caravel.cpuPerMinute,
+    floor: 'bare node',
+    floorValue: bare.cpuPerMinute,
+    ratio: null,
+    goal: `< ${GOAL_CPU_SECONDS_PER_MINUTE}`,
+    met: caravel.cpuPerMinute < GOAL_CPU_SECONDS_PER_MINUTE,
+  }),
+  row({
+    what: 'idle RSS (MiB, fresh data dir)',
+    value: caravel.rss,
+    floor: 'bare node',
+    floorValue: bare.rss,
+    goal: '< 250',
+    met: caravel.rss < 250,
+  }),
+]);

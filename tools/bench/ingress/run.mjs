@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { printSummary, row as summaryRow } from '../summary.mjs';
 import { burst, sustained } from './load.mjs';
 import { githubDelivery, slackDelivery } from './signing.mjs';
 
@@ -35,7 +36,11 @@ function startServer(mode) {
   let errors = '';
   child.stderr.on('data', (chunk) => (errors += chunk));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${mode} server did not start`)), 90_000);
+    // A fresh PGlite under a load of 10-15 takes minutes; a server that never says so is killed.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${mode} server did not start within 300 s`));
+    }, 300_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
       const found = /^listening (\S+)/.exec(line);
       if (!found) return;
@@ -105,6 +110,7 @@ process.stdout.write(
       .join(' ')} at start (other work on the machine inflates every row, the ratios less)\n`,
 );
 let baseline;
+const summary = [];
 for (const [mode, name] of servers) {
   let result;
   try {
@@ -116,4 +122,23 @@ for (const [mode, name] of servers) {
   if (mode === 'bare') baseline = result;
   process.stdout.write(row(name, `slack burst ${BURST}`, result.slack, baseline?.slack));
   process.stdout.write(row(name, `github ${RATE}/s ${SECONDS}s`, result.github, baseline?.github));
+  if (mode !== 'bare' && baseline) {
+    summary.push(
+      summaryRow({
+        what: `${mode}: slack burst p99 (ms)`,
+        value: result.slack.p99,
+        floor: 'bare NestJS',
+        floorValue: baseline.slack.p99,
+      }),
+      summaryRow({
+        what: `${mode}: github ${RATE}/s done/s`,
+        value: result.github.rate,
+        floor: 'bare NestJS',
+        floorValue: baseline.github.rate,
+        goal: '>= 0.5x bare',
+        met: result.github.rate >= baseline.github.rate / 2,
+      }),
+    );
+  }
 }
+printSummary('ingress', summary);

@@ -38,9 +38,9 @@ async function startBare() {
 }
 
 async function ingressHost(runtime) {
-  const { IngressModule, ingressSettingsSchema } = await import('@caravel/ingress');
+  const { IngressModule, ingressConfigFrom } = await import('@caravel/ingress');
   const { startServiceHost } = await import('@caravel/platform');
-  const settings = ingressSettingsSchema.parse({
+  const settings = ingressConfigFrom({
     GITHUB_WEBHOOK_SECRET: BENCH_SECRETS.github,
     SLACK_SIGNING_SECRET: BENCH_SECRETS.slack,
     SLACK_BOT_USER_ID: 'UBENCHBOT',

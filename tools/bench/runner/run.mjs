@@ -16,6 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { printSummary, row as summaryRow } from '../summary.mjs';
 import pg from 'pg';
 import { PROMPT_ID, bareAgent, caravelAgent, cleanSandbox } from './agents.mjs';
 
@@ -141,7 +142,20 @@ function report(label, result) {
       .map(([name, r]) => line(name, r))
       .join('')}`,
   );
+  const saver = label.split(' ')[0];
+  summary.push(
+    summaryRow({
+      what: `agent step, ${saver}, CPU (ms)`,
+      value: median(result.caravel.cpu),
+      floor: 'bare LangGraph agent',
+      floorValue: median(b.cpu),
+      goal: '<= x1.3',
+      met: median(result.caravel.cpu) <= 1.3 * median(b.cpu),
+    }),
+  );
 }
+
+const summary = [];
 
 /** The heap idle threads cost: each ran one `no_op` and `submit` and now sits in a MemorySaver. */
 async function idleThreads(build) {
@@ -196,4 +210,5 @@ if (THREADS > 0) {
   );
 }
 process.stdout.write(`load average at the end ${loadavg()[0].toFixed(2)}\n`);
+printSummary('runner', summary);
 await rm(workdir, { recursive: true, force: true });

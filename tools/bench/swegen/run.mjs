@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { printSummary, row as summaryRow } from '../summary.mjs';
 import { GitRunner, splitPatches, writeTaskSkeleton } from '@caravel/swegen';
 
 const { values } = parseArgs({
@@ -119,6 +120,14 @@ try {
   console.log(`patch split (${runs} runs): ${fmt(splitMs)}`);
   console.log(`skeleton write (${runs} runs): ${fmt(skeletonMs)}`);
   console.log(`split + skeleton: median ${(median(splitMs) + median(skeletonMs)).toFixed(1)} ms`);
+  printSummary('swegen', [
+    summaryRow({ what: 'patch split (ms)', value: median(splitMs), floor: 'none (absolute)' }),
+    summaryRow({
+      what: 'skeleton write (ms)',
+      value: median(skeletonMs),
+      floor: 'none (absolute)',
+    }),
+  ]);
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }

@@ -9,7 +9,7 @@ import type {
 import type { SandboxBrokerClient, ToolSandboxAdapter } from '@caravel/sandbox';
 import { strictMock } from '@caravel/testing/doubles';
 import type { ReplyChannel, ScmPort } from '@caravel/tools';
-import { agentSettingsSchema } from '../agent-runner.settings.js';
+import { agentRunnerConfigFrom } from '../agent-runner.config.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AgentFactoryService, type AgentRunInputs } from './agent-factory.service.js';
 import type { CheckpointerService } from './checkpointer.service.js';
@@ -49,7 +49,7 @@ function factoryWith(
     ANTHROPIC_API_KEY: 'sk-ant-test',
     OPENAI_API_KEY: 'sk-test',
   };
-  const settings = agentSettingsSchema.parse(
+  const config = agentRunnerConfigFrom(
     Object.fromEntries(Object.entries({ ...keys, ...env }).filter(([, value]) => value !== '')),
   );
   const owners: string[] = [];
@@ -88,8 +88,8 @@ function factoryWith(
     'checkpointer',
   );
   const factory = new AgentFactoryService(
-    settings,
-    new RunModels(settings),
+    config,
+    new RunModels(config),
     checkpointer,
     plans,
     instructions,

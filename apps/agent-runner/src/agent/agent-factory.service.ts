@@ -1,4 +1,4 @@
-import { CARAVEL_BLOCKLIST, type ResolvedModel } from '@caravel/agent';
+import type { ResolvedModel } from '@caravel/agent';
 import type { ThreadOptions } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import {
@@ -32,22 +32,26 @@ import {
   ThreadPlanRepository,
   UserInstructionsRepository,
   UserProfileRepository,
+  type TeamDefaultsRow,
+  type UserProfileRow,
 } from '@caravel/db';
 import { isSandboxUnreachable } from '@caravel/sandbox';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createAgent } from 'langchain';
-import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
+import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { SandboxAgentsFileFinder } from './agents-file-finder.js';
 import { CheckpointerService } from './checkpointer.service.js';
-import { contextWindowOf, pricingFor } from './model-pricing.js';
+import { loopDiscipline, toolOptionsFor } from './loop-discipline.js';
 import { RunModels } from './run-models.js';
 import { RunPeopleTracker } from './run-people.js';
 import { promptMessageId, type RunAgent } from './run-stream.js';
 import { SandboxLossNotice } from './sandbox-loss.notice.js';
-import { sandboxSyntaxChecker } from './sandbox-syntax-checker.js';
+import { agentWorkToolsFor } from './agent-work.js';
+import type { RunWorkEvents } from './subagents.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { pullRequestChoices, TeamSettings } from './team-settings.js';
 import { instructionsLookup, openingInstructions } from './user-instructions.js';
 
 /** What one run's agent is built from. */
@@ -76,6 +80,10 @@ export interface AgentRunInputs {
   requestedBy?: string;
   /** The source channel's "is working…" status (Slack threads); none when absent. */
   assistantStatus?: AssistantStatusPort;
+  /** Where the run's subagents and todo list are told; without it, no `task` or `write_todos`. */
+  work?: RunWorkEvents;
+  /** The run's interrupt (its subagents stop with it). */
+  signal?: AbortSignal;
 }
 
 /** Tells the agent that the person who asked wants a pull request whenever files changed. */
@@ -110,7 +118,7 @@ function agentTools(
 @Injectable()
 export class AgentFactoryService {
   constructor(
-    @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+    @Inject(AGENT_RUNNER_CONFIG) private readonly config: AgentRunnerConfig,
     @Inject(RunModels) private readonly models: RunModels,
     @Inject(CheckpointerService) private readonly checkpointer: CheckpointerService,
     @Inject(ThreadPlanRepository) private readonly plans: ThreadPlanRepository,
@@ -118,26 +126,38 @@ export class AgentFactoryService {
     @Inject(UserProfileRepository) private readonly profiles: UserProfileRepository,
     @Inject(SandboxLossNotice) private readonly sandboxLoss: SandboxLossNotice,
     @Inject(ThreadMessageRepository) private readonly messages: ThreadMessageRepository,
+    @Optional() @Inject(TeamSettings) private readonly team?: TeamSettings,
   ) {}
 
   private readonly log = new Logger('AgentFactory');
 
   async build(inputs: AgentRunInputs): Promise<BuiltAgent> {
     const profile = inputs.requestedBy ? await this.profiles.get(inputs.requestedBy) : null;
-    const model = this.models.resolve(inputs.options, profile);
-    // The requester's own "always create PRs" choice, else the team's.
-    const alwaysCreatePrs =
-      profile?.alwaysCreatePullRequests ?? this.settings.RUN_ALWAYS_CREATE_PRS;
+    const team = (await this.team?.defaults()) ?? null;
+    const model = this.models.resolve(inputs.options, profile, team);
+    const { alwaysCreatePrs, drafts } = pullRequestChoices(profile, team, this.config.run);
     const people = await this.people(inputs);
-    const caravelTools = this.tools(inputs, people, profile?.draftPullRequests ?? true);
+    const systemPrompt = await this.systemPrompt(inputs, alwaysCreatePrs);
+    const runTools = this.tools(inputs, people, drafts);
+    // The subagents' stacks derive from the run's, built just below (they start later).
+    const run: { options?: MiddlewareStackOptions } = {};
+    const stack = () => run.options as MiddlewareStackOptions;
+    const caravelTools = [
+      ...runTools,
+      ...(await this.workTools(inputs, { model, runTools, systemPrompt, stack, team })),
+    ];
+    const options = this.middlewareOptions(inputs, {
+      model,
+      profile,
+      team,
+      people,
+      caravelTools,
+      alwaysCreatePrs,
+    });
+    run.options = options;
     // The hooks folded (one before-model node, the after-model ones in the model node): a step is
     // three checkpointed supersteps instead of nine.
-    const middleware = foldHooks(
-      buildMiddlewareStack(
-        this.middlewareOptions(inputs, { model, people, caravelTools, alwaysCreatePrs }),
-      ),
-    );
-    const systemPrompt = await this.systemPrompt(inputs, alwaysCreatePrs);
+    const middleware = foldHooks(buildMiddlewareStack(options));
     const agent = createAgent({
       model: this.models.forAgent(model, inputs.fileRoot),
       tools: agentTools(caravelTools, middleware),
@@ -153,7 +173,7 @@ export class AgentFactoryService {
       agent,
       model,
       systemPrompt,
-      recursionLimit: graphRecursionLimitFor(middleware, this.settings.RUN_MAX_MODEL_CALLS),
+      recursionLimit: graphRecursionLimitFor(middleware, this.config.run.maxModelCalls),
       openingMessage: (prompt) => withUserInstructions(prompt, opening),
     };
   }
@@ -166,26 +186,50 @@ export class AgentFactoryService {
   ): CaravelTool[] {
     const bound = { sandbox: inputs.workspace.tools, channel: inputs.channel, scm: inputs.scm };
     return [
-      ...curatedTools(
-        { ...bound, draftPullRequests },
-        { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
-      ),
+      ...curatedTools({ ...bound, draftPullRequests }, toolOptionsFor(this.config.run)),
       ...channelTools(inputs.channelPorts ?? {}),
       ...agentStateTools(this.statePorts(inputs.threadId, people)),
     ];
   }
 
-  /** The seeds' middleware stack for this run, from the team's settings and the run's ports. */
+  /** `write_todos` and `task` (its subagents on the subagent model), when the run records them. */
+  private async workTools(
+    inputs: AgentRunInputs,
+    {
+      team,
+      ...run
+    }: Pick<Parameters<typeof agentWorkToolsFor>[0], 'runTools' | 'systemPrompt' | 'stack'> & {
+      model: ResolvedModel;
+      team: TeamDefaultsRow | null;
+    },
+  ): Promise<CaravelTool[]> {
+    if (!inputs.work) return [];
+    const model = this.models.subagentFor(run.model, team);
+    return agentWorkToolsFor({
+      ...run,
+      runId: inputs.runId,
+      work: inputs.work,
+      ...(inputs.signal ? { signal: inputs.signal } : {}),
+      model,
+      chatModel: this.models.forAgent(model, inputs.fileRoot),
+      share: this.config.run.subagentShare,
+      checkpointer: await this.checkpointer.get(),
+    });
+  }
+
+  /** The seeds' middleware stack for this run, from the team's configuration and the run's ports. */
   private middlewareOptions(
     inputs: AgentRunInputs,
     run: {
       model: ResolvedModel;
+      profile: UserProfileRow | null;
+      team: TeamDefaultsRow | null;
       people: RunPeopleTracker;
       caravelTools: CaravelTool[];
       alwaysCreatePrs: boolean;
     },
   ): MiddlewareStackOptions {
-    const s = this.settings;
+    const { run: limits, models } = this.config;
     return {
       threadId: inputs.threadId,
       run: { runId: inputs.runId, promptMessageId: promptMessageId(inputs.runId) },
@@ -195,22 +239,26 @@ export class AgentFactoryService {
         alwaysCreate: run.alwaysCreatePrs,
         changes: () => inputs.workspace.tools.diff(),
       },
-      excludedTools: s.RUN_EXCLUDED_TOOLS.split(',')
-        .map((name) => name.trim())
-        .filter((name) => name !== ''),
+      excludedTools: [...limits.excludedTools],
       planMode: {
-        initialMode: s.RUN_INITIAL_MODE,
+        initialMode: limits.initialMode,
         mutatingTools: mutatingToolNames(run.caravelTools),
       },
-      modelCallLimit: s.RUN_MAX_MODEL_CALLS,
-      stepLimitNoticeAt: Math.max(1, Math.floor(s.RUN_MAX_MODEL_CALLS / 10)),
+      modelCallLimit: limits.maxModelCalls,
+      stepLimitNoticeAt: Math.max(1, Math.floor(limits.maxModelCalls / 10)),
       replyToolName: 'reply_to_user',
       isTrustedAuthor: inputs.isTrustedAuthor,
       circuitBreakerThreshold: 3,
       primaryModel: { provider: run.model.provider, modelId: run.model.modelId },
-      modelCallTimeoutMs: s.RUN_MODEL_TIMEOUT_MS,
-      modelRetries: s.RUN_MODEL_RETRIES,
-      ...this.loopDiscipline(run.model, inputs),
+      ...withFallback(
+        this.models.fallbackFor(inputs.options, inputs.fileRoot, run.profile, run.team),
+      ),
+      modelCallTimeoutMs: models.timeoutMs,
+      modelRetries: models.retries,
+      ...loopDiscipline(this.config.run, run.model, {
+        ...inputs,
+        summarizerModel: () => this.models.forAgent(run.model, inputs.fileRoot),
+      }),
     };
   }
 
@@ -230,11 +278,15 @@ export class AgentFactoryService {
     };
   }
 
-  /** The base prompt, the repository's AGENTS.md, and the pull-request policy when it applies. */
+  /**
+   * The base prompt, the repository's AGENTS.md and the instructions admins keep for it in the
+   * dashboard, and the pull-request policy when it applies.
+   */
   private async systemPrompt(inputs: AgentRunInputs, alwaysCreatePrs: boolean): Promise<string> {
     const agentsMd = await inputs.workspace.sandbox.readFile('AGENTS.md').catch(() => undefined);
+    const kept = await this.team?.instructionsFor(inputs.workspace.repository);
     return [
-      buildSystemPrompt({ repositoryInstructions: agentsMd }),
+      buildSystemPrompt({ repositoryInstructions: agentsMd, dashboardInstructions: kept }),
       ...(alwaysCreatePrs ? [ALWAYS_CREATE_PRS] : []),
     ].join('\n\n');
   }
@@ -290,36 +342,11 @@ export class AgentFactoryService {
       },
     };
   }
+}
 
-  /** SWE-agent's requery rules and run limits, from the team's settings. */
-  private loopDiscipline(
-    model: ResolvedModel,
-    inputs: AgentRunInputs,
-  ): Pick<MiddlewareStackOptions, 'requery' | 'runLimits'> {
-    const s = this.settings;
-    return {
-      requery: {
-        validator: {
-          blocklist: CARAVEL_BLOCKLIST,
-          multilineCommands: [],
-          syntaxChecker: sandboxSyntaxChecker(inputs.workspace.sandbox),
-        },
-        maxRequeries: s.RUN_MAX_REQUERIES,
-      },
-      runLimits: {
-        limits: {
-          maxCostUsd: inputs.budgetUsd ?? s.RUN_BUDGET_USD,
-          maxWallTimeMs: s.RUN_MAX_WALL_TIME_MS,
-          maxInputTokens: contextWindowOf(model),
-        },
-        execution: {
-          maxTotalExecutionSeconds: s.RUN_MAX_COMMAND_SECONDS,
-          maxConsecutiveTimeouts: s.RUN_MAX_CONSECUTIVE_TIMEOUTS,
-        },
-        stuckThreshold: s.RUN_STUCK_THRESHOLD,
-        pricing: pricingFor(model),
-        promptMessageId: promptMessageId(inputs.runId),
-      },
-    };
-  }
+/** The fallback unit's model, when the thread or the team names one. */
+function withFallback(
+  fallback: MiddlewareStackOptions['fallbackModel'],
+): Pick<MiddlewareStackOptions, 'fallbackModel'> {
+  return fallback ? { fallbackModel: fallback } : {};
 }

@@ -6,27 +6,35 @@ import {
   type ResolvedModel,
 } from '@caravel/agent';
 import type { ThreadOptions } from '@caravel/contracts';
-import type { UserProfileRow } from '@caravel/db';
-import { AppError } from '@caravel/errors';
+import type { TeamDefaultsRow, UserProfileRow } from '@caravel/db';
+import { AppError, isAppError } from '@caravel/errors';
+import type { FallbackModel } from '@caravel/middleware';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  AGENT_SETTINGS,
-  modelCredentialsOf,
-  type AgentSettings,
-} from '../agent-runner.settings.js';
+import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
 
 /**
  * The models the runner's agents talk to: resolved by precedence (the thread's choice, the
- * requester's profile, the team's `CARAVEL_MODEL`) and built with the team's provider keys. A
- * relative `scripted:`/`replay:` file resolves against `CARAVEL_FILE_ROOT` unless told otherwise.
+ * requester's profile, the team's default: the dashboard's `team_defaults`, else the
+ * environment's) and built with the team's provider keys. A relative
+ * `scripted:`/`replay:` file resolves against the configured file root unless told otherwise.
  */
 @Injectable()
 export class RunModels {
-  constructor(@Inject(AGENT_SETTINGS) private readonly settings: AgentSettings) {}
+  private readonly models: AgentRunnerConfig['models'];
 
-  /** The run's model by precedence: the thread's choice, the person's profile, the team's. */
-  resolve(options: ThreadOptions, profile: UserProfileRow | null = null): ResolvedModel {
-    const team = this.settings.CARAVEL_MODEL;
+  constructor(@Inject(AGENT_RUNNER_CONFIG) config: AgentRunnerConfig) {
+    this.models = config.models;
+  }
+
+  /** The run's model by precedence: the thread's, the person's profile, the team's, the env's. */
+  resolve(
+    options: ThreadOptions,
+    profile: UserProfileRow | null = null,
+    saved: TeamDefaultsRow | null = null,
+  ): ResolvedModel {
+    const team = saved?.model ?? this.models.teamDefault;
+    // The team's saved effort is for the team's saved model only.
+    const teamEffort = saved?.model ? saved.reasoningEffort : null;
     const thread = { model: options.model ?? null, effort: options.reasoningEffort ?? null };
     const own = profile ? { model: profile.model, effort: profile.reasoningEffort } : null;
     const fallback = options.model ?? profile?.model ?? undefined;
@@ -36,13 +44,62 @@ export class RunModels {
         'no model configured: set CARAVEL_MODEL, a model in your profile, or one for the thread',
       );
     }
-    return resolveModel({ thread, profile: own, team: { model: team ?? fallback ?? '' } });
+    const teamLevel = { model: team ?? fallback ?? '', effort: teamEffort };
+    return resolveModel({ thread, profile: own, team: teamLevel });
+  }
+
+  /**
+   * The model a coding run falls back to once its own failed after its retries: the thread's
+   * `fallbackModel`, else the requester's profile's, else the team's (saved in the dashboard,
+   * else `CARAVEL_FALLBACK_MODEL`);
+   * none when none is set, or when its provider has no key here (never a cross-provider surprise:
+   * the distributed runner refuses to start on a team fallback without its key; a thread's or a
+   * profile's is skipped).
+   */
+  fallbackFor(
+    options: ThreadOptions,
+    fileRoot = this.models.fileRoot,
+    profile: Pick<UserProfileRow, 'fallbackModel'> | null = null,
+    team: Pick<TeamDefaultsRow, 'fallbackModel'> | null = null,
+  ): FallbackModel | undefined {
+    const spec =
+      options.fallbackModel ??
+      profile?.fallbackModel ??
+      team?.fallbackModel ??
+      this.models.teamFallback;
+    if (!spec) return undefined;
+    const resolved = resolveModel({ team: { model: spec } });
+    try {
+      const model = this.forAgent(resolved, fileRoot);
+      return {
+        provider: resolved.provider,
+        modelId: resolved.modelId,
+        model,
+        hasCredentials: true,
+      };
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'CONFIG_INVALID') throw error;
+      return undefined;
+    }
+  }
+
+  /**
+   * The model the `task` tool's subagents run on: the team's (saved in the dashboard, else
+   * `CARAVEL_SUBAGENT_MODEL`), else the run's own model (a person's or a thread's subagent model
+   * is not configurable yet).
+   */
+  subagentFor(
+    runModel: ResolvedModel,
+    saved: Pick<TeamDefaultsRow, 'subagentModel'> | null = null,
+  ): ResolvedModel {
+    const team = saved?.subagentModel ?? this.models.teamSubagent;
+    return team ? resolveModel({ team: { model: team } }) : runModel;
   }
 
   /** A coding run's model: its retries and fallback are the middleware stack's. */
-  forAgent(model: ResolvedModel, fileRoot = this.settings.CARAVEL_FILE_ROOT): BaseChatModel {
-    return createChatModel(model, modelCredentialsOf(this.settings), {
-      timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
+  forAgent(model: ResolvedModel, fileRoot = this.models.fileRoot): BaseChatModel {
+    return createChatModel(model, this.models.credentials, {
+      timeoutMs: this.models.timeoutMs,
       fileRoot,
     });
   }
@@ -62,10 +119,10 @@ export class RunModels {
 
   /** A model called outside the middleware stack: the client itself retries. */
   private plainModel(options: ThreadOptions): BaseChatModel {
-    return createChatModel(this.resolve(options), modelCredentialsOf(this.settings), {
-      timeoutMs: this.settings.RUN_MODEL_TIMEOUT_MS,
-      fileRoot: this.settings.CARAVEL_FILE_ROOT,
-      maxRetries: Math.min(this.settings.RUN_MODEL_RETRIES, MAX_CLIENT_RETRIES),
+    return createChatModel(this.resolve(options), this.models.credentials, {
+      timeoutMs: this.models.timeoutMs,
+      fileRoot: this.models.fileRoot,
+      maxRetries: Math.min(this.models.retries, MAX_CLIENT_RETRIES),
     });
   }
 }

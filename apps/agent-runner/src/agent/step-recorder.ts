@@ -9,6 +9,7 @@ import {
 import type { MessagePublisher } from '@caravel/messaging';
 import type { BaseMessage } from '@langchain/core/messages';
 import { humanStepOf, type HumanStep } from '../services/human-commands.js';
+import { countModelCall, type ModelCallUsage } from './model-call-metrics.js';
 
 /** The text of a message whose content may be a string or a list of content blocks. */
 export function textOf(message: BaseMessage): string {
@@ -54,11 +55,7 @@ export interface FailedAttempt {
   message: string;
 }
 
-interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  costUsd?: number;
-}
+type Usage = ModelCallUsage;
 
 function usageOf(message: BaseMessage): Usage | undefined {
   const usage = (message as { usage_metadata?: { input_tokens?: number; output_tokens?: number } })
@@ -124,10 +121,15 @@ export class StepRecorder {
   private readonly seen = new Set<string>();
   readonly toolsCalled: string[] = [];
 
+  /**
+   * @param as A subagent's recorder: its steps are the run's, under the subagent's actor
+   *   (`subagent:<id>`), numbered on their own and identified by the subagent's run id.
+   */
   constructor(
     private readonly publisher: MessagePublisher,
     private readonly command: EnvelopeOf<typeof StartRunV1>,
     private readonly source: string,
+    private readonly as?: { actor: string; runId: string },
   ) {}
 
   get steps(): number {
@@ -155,6 +157,8 @@ export class StepRecorder {
     if (type === 'ai') {
       await this.publishPending();
       const calls = toolCallsOf(message);
+      const usage = usageOf(message);
+      countModelCall(message, usage);
       this.toolsCalled.push(...calls.map((c) => c.name));
       this.pending = {
         thought: textOf(message),
@@ -164,7 +168,7 @@ export class StepRecorder {
           name: c.name,
           args: c.args && typeof c.args === 'object' ? (c.args as Record<string, unknown>) : {},
         })),
-        usage: usageOf(message),
+        usage,
         failedAttempts: this.refused.splice(0),
       };
       if (calls.length === 0) await this.publishPending();
@@ -237,11 +241,14 @@ export class StepRecorder {
         results,
         failedAttempts: pending.failedAttempts,
         ...(pending.usage ? { usage: pending.usage } : {}),
-        ...(pending.actor ? { actor: pending.actor } : {}),
+        ...(pending.actor || this.as ? { actor: pending.actor ?? this.as?.actor } : {}),
       },
       {
         ...causedBy(this.command, this.source),
-        id: uuidV5(`step:${runId}:${step}`, CARAVEL_NAMESPACE),
+        id: uuidV5(
+          this.as ? `subagent-step:${this.as.runId}:${step}` : `step:${runId}:${step}`,
+          CARAVEL_NAMESPACE,
+        ),
       },
     );
   }

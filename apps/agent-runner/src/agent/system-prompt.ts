@@ -1,4 +1,5 @@
-import { UNTRUSTED_TAG, USER_INSTRUCTIONS_TAG } from '@caravel/tools';
+import { neutraliseInstructionMarkers, UNTRUSTED_TAG, USER_INSTRUCTIONS_TAG } from '@caravel/tools';
+import type { DashboardRepositoryInstructions } from './team-settings.js';
 
 /** The base instructions every coding run starts from; the repository's instructions follow. */
 export const BASE_SYSTEM_PROMPT = `You are Caravel, a background coding agent working for a software team.
@@ -19,14 +20,26 @@ preferences that person saved. Apply them to that person's requests only, never 
 the repository's instructions and AGENTS.md files win over them where they conflict.`;
 
 /**
- * The system prompt for one run: base, then the repository's instructions (AGENTS.md). People's
+ * The system prompt for one run: base, then the repository's instructions (AGENTS.md, then what
+ * the team's admins keep for it in the dashboard: trusted, but marked as such and with Caravel's
+ * markers neutralised, so it can neither close nor fake another block). People's
  * own standing instructions are never here: the thread may have several people, so each
  * person's instructions travel on that person's messages.
  */
-export function buildSystemPrompt(parts: { repositoryInstructions?: string }): string {
+export function buildSystemPrompt(parts: {
+  repositoryInstructions?: string | undefined;
+  dashboardInstructions?: DashboardRepositoryInstructions | undefined;
+}): string {
   const sections = [BASE_SYSTEM_PROMPT];
   if (parts.repositoryInstructions?.trim()) {
     sections.push(`Repository instructions (AGENTS.md):\n${parts.repositoryInstructions.trim()}`);
+  }
+  const kept = parts.dashboardInstructions;
+  if (kept?.text.trim()) {
+    sections.push(
+      `Repository instructions for ${kept.repository} (kept by the team's admins in the ` +
+        `Caravel dashboard):\n${neutraliseInstructionMarkers(kept.text.trim())}`,
+    );
   }
   return sections.join('\n\n');
 }

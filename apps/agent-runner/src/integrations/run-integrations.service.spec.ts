@@ -5,7 +5,7 @@ import type { Bus } from '@caravel/messaging';
 import { parseKeyring, TokenCipher } from '@caravel/integrations';
 import { FakeConfluence, FakeGitHub, FakeSlack } from '@caravel/testing';
 import { strictMock } from '@caravel/testing/doubles';
-import { agentSettingsSchema } from '../agent-runner.settings.js';
+import { agentRunnerConfigFrom } from '../agent-runner.config.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { GitScm } from '../scm/git.scm.js';
 import { GitHubScm } from '../scm/github.scm.js';
@@ -41,10 +41,10 @@ describe('RunIntegrationsService', () => {
 
   afterEach(() => github.close());
 
-  /** The service as the runner's module builds it, from the environment its settings parse. */
+  /** The service as the runner's module builds it, from the environment its config parses. */
   const serviceOf = (env: Record<string, string>): RunIntegrationsService => {
-    const settings = agentSettingsSchema.parse(env);
-    return new RunIntegrationsService(settings, runnerIntegrations(settings, noUserTokens), noBus);
+    const config = agentRunnerConfigFrom(env);
+    return new RunIntegrationsService(config, runnerIntegrations(config, noUserTokens), noBus);
   };
   const service = (env: Record<string, string> = {}): RunIntegrationsService =>
     serviceOf({
@@ -92,7 +92,7 @@ describe('RunIntegrationsService', () => {
       },
       'userTokens',
     );
-    const settings = agentSettingsSchema.parse({
+    const config = agentRunnerConfigFrom({
       GITHUB_APP_ID: '42',
       GITHUB_APP_PRIVATE_KEY: PEM.replace(/\n/g, '\\n'),
       GITHUB_API_URL: github.origin,
@@ -100,8 +100,8 @@ describe('RunIntegrationsService', () => {
       CARAVEL_TOKEN_KEYS: keyring,
     });
     const withVault = new RunIntegrationsService(
-      settings,
-      runnerIntegrations(settings, userTokens),
+      config,
+      runnerIntegrations(config, userTokens),
       noBus,
     );
 

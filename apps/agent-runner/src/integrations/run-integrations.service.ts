@@ -3,12 +3,12 @@ import type { UserTokenRepository } from '@caravel/db';
 import { isAppError } from '@caravel/errors';
 import {
   IntegrationAdapters,
-  integrationsConfigOf,
   parseKeyring,
   TokenCipher,
   UserTokenVault,
   webPorts,
   type GitHubCodeHost,
+  type GitHubScmReader,
   type SlackAssistantStatus,
   type SlackThread,
 } from '@caravel/integrations';
@@ -16,23 +16,25 @@ import type { ChannelPorts, ReplyChannel, WikiPort } from '@caravel/tools';
 import type { Bus } from '@caravel/messaging';
 import { BUS } from '@caravel/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
+import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
+import { DispatchBabySitter } from './dispatch-baby-sitter.js';
 import { DispatchWakeups } from './dispatch-wakeups.js';
+import { RunReviewRequests } from './run-review-requests.js';
 import { loggingReplyChannel } from './logging-reply-channel.js';
 
 type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
 
 /**
- * The runner's adapters: its settings as typed slices, and the token vault when a keyring is set
+ * The runner's adapters: its integrations' typed slices, and the token vault when a keyring is set
  * (so GitHub acts as the person who asked when they connected their account).
  */
 export function runnerIntegrations(
-  settings: AgentSettings,
+  config: Pick<AgentRunnerConfig, 'integrations' | 'tokenKeys'>,
   userTokens: UserTokenRepository,
 ): IntegrationAdapters {
-  const keys = settings.CARAVEL_TOKEN_KEYS;
+  const keys = config.tokenKeys;
   const users = keys ? new UserTokenVault(userTokens, new TokenCipher(parseKeyring(keys))) : null;
-  return new IntegrationAdapters(integrationsConfigOf(settings), users ? { users } : {});
+  return new IntegrationAdapters(config.integrations, users ? { users } : {});
 }
 
 /**
@@ -50,9 +52,9 @@ export class RunIntegrationsService {
   private readonly log = new Logger('RunIntegrations');
 
   constructor(
-    @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+    @Inject(AGENT_RUNNER_CONFIG) private readonly config: AgentRunnerConfig,
     @Inject(IntegrationAdapters) private readonly adapters: IntegrationAdapters,
-    @Inject(BUS) private readonly bus: Pick<Bus, 'request'>,
+    @Inject(BUS) private readonly bus: Pick<Bus, 'request' | 'publish'>,
   ) {}
 
   /** Where the run's replies go: the thread's source, or the log when it has none to answer. */
@@ -81,9 +83,11 @@ export class RunIntegrationsService {
     const slackThread = this.slackThreadOf(run);
     const wiki = this.wikiOf(run);
     const github = this.codeHost(run);
+    const reader = this.scmReader(run);
     return {
-      ...webPorts(this.settings),
+      ...webPorts(this.config.web),
       wakeups: new DispatchWakeups(this.bus, run),
+      babySitter: new DispatchBabySitter(this.bus, run),
       ...(slackThread ? { slack: slackThread } : {}),
       ...(adapters.configured('linear') || run.source === 'linear'
         ? { linear: adapters.tracker('linear') }
@@ -92,8 +96,21 @@ export class RunIntegrationsService {
         ? { jira: adapters.tracker('jira') }
         : {}),
       ...(wiki ? { confluence: wiki } : {}),
-      ...(github ? { reviews: github } : {}),
+      ...(github
+        ? { reviews: reader ? new RunReviewRequests(github, reader, this.bus, run) : github }
+        : {}),
+      ...(reader ? { github: reader } : {}),
     };
+  }
+
+  /**
+   * The read side of GitHub for the run's repository (its pull requests, issues and comments):
+   * the `github_*` tools and the pull request a run was asked on; null off the configured GitHub.
+   */
+  scmReader(run: StartRun): GitHubScmReader | null {
+    const repository = run.repository;
+    if (!repository || !this.adapters.hosting.isOnHost(repository)) return null;
+    return this.adapters.scmReader(repository, actingFor(run).actingFor);
   }
 
   /**

@@ -40,17 +40,19 @@ export class ThreadSandboxService implements OnModuleDestroy {
    * The thread's sandbox for a run. `onExecOutput` sees the agent's commands' output while they
    * run (streamed by the broker; the tool's observation is still the capped result). A new
    * sandbox is a clone of the repository or, with `startFrom`, of the HEAD of that thread's
-   * sandbox (a retry-and-select attempt starts where its thread is).
+   * sandbox (a retry-and-select attempt starts where its thread is); `branch` (default the
+   * thread's `caravel/<id8>`) is the branch a new sandbox is set up on.
    */
   async forRun(
     threadId: string,
     repository?: RepositoryRef,
-    options: { onExecOutput?: (text: string) => void; startFrom?: string } = {},
+    options: { onExecOutput?: (text: string) => void; startFrom?: string; branch?: string } = {},
   ): Promise<ThreadWorkspace> {
     const broker = await this.broker();
     const sandbox: RpcSandbox = await broker.acquire({
       threadId,
-      branch: threadBranch(threadId),
+      // A run asked on a pull request works on its head branch; any other on the thread's own.
+      branch: options.branch ?? threadBranch(threadId),
       ...(repository ? { repository } : {}),
       ...(options.startFrom ? { startFrom: options.startFrom } : {}),
     });

@@ -16,6 +16,7 @@ import { streamRun } from '../agent/run-stream.js';
 import { StepRecorder } from '../agent/step-recorder.js';
 import type { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
 import { concludeStream } from './conclude-stream.js';
+import { RunWorkPublisher } from './run-events.js';
 import type { HeldPublication } from '../scm/held.scm.js';
 import { scmForAttempt } from '../scm/run-scm.js';
 
@@ -101,6 +102,8 @@ export async function runAttempt(
       fileRoot: context.fileRoot,
       queue: { drain: () => Promise.resolve([]) },
       isTrustedAuthor: () => false,
+      work: new RunWorkPublisher(publisher, attemptCommand, context.runner),
+      signal: context.signal,
     });
     await publisher.publish(
       RunStartedV1,

@@ -11,7 +11,7 @@ import type {
   BuiltAgent,
 } from '../agent/agent-factory.service.js';
 import type { RunModels } from '../agent/run-models.js';
-import { agentSettingsSchema } from '../agent-runner.settings.js';
+import { agentRunnerConfigFrom } from '../agent-runner.config.js';
 import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { recordingPublisher } from '../testing/recording-publisher.js';
 import { attemptIds } from './attempt-runner.js';
@@ -126,8 +126,14 @@ function attemptsWith(scripts: AttemptScript[], scores: Record<string, number>, 
     return index < 0 ? id : `attempt ${index}`;
   };
   let built = 0;
+  const inputs: Parameters<AgentFactoryService['build']>[0][] = [];
   const factory = strictMock<AgentFactoryService>(
-    { build: (run) => Promise.resolve(scriptedAgent(run, scripts[built++]!)) },
+    {
+      build: (run) => {
+        inputs.push(run);
+        return Promise.resolve(scriptedAgent(run, scripts[built++]!));
+      },
+    },
     'factory',
   );
   const reviewer = strictMock<BaseChatModel>(
@@ -142,7 +148,7 @@ function attemptsWith(scripts: AttemptScript[], scores: Record<string, number>, 
     'reviewer',
   );
   const models = strictMock<RunModels>({ reviewModel: () => reviewer }, 'models');
-  const settings = agentSettingsSchema.parse({
+  const config = agentRunnerConfigFrom({
     RUN_REVIEW_SAMPLES: '1',
     CARAVEL_MODEL: 'openai:gpt-5',
     OPENAI_API_KEY: 'sk-test',
@@ -153,7 +159,7 @@ function attemptsWith(scripts: AttemptScript[], scores: Record<string, number>, 
     sandboxes,
     factory,
     models,
-    settings,
+    config,
   );
   const scm = strictMock<ScmPort>(
     {
@@ -178,7 +184,7 @@ function attemptsWith(scripts: AttemptScript[], scores: Record<string, number>, 
     },
     announce: (details) => Promise.resolve(void log.push(`announce ${details.model}`)),
   };
-  return { service, context, log, recording };
+  return { service, context, log, recording, inputs };
 }
 
 const attemptsOf = (published: Record<string, unknown>) =>
@@ -231,6 +237,23 @@ describe('AttemptsService', () => {
       [attemptIds(runId, 0).runId, runId],
       [attemptIds(runId, 1).runId, runId],
     ]);
+  });
+
+  it("gives each attempt its own todo list and subagents, told under the attempt's run id", async () => {
+    const { service, context, recording, inputs } = attemptsWith(
+      [
+        { diff: '+A', commitMessage: 'Try A' },
+        { diff: '+B', commitMessage: 'Try B' },
+      ],
+      { '+A': 5, '+B': 1 },
+    );
+    await service.run(command, context);
+
+    await inputs[0]?.work?.todos([{ content: 'Try A', status: 'in_progress' }], 'c-1');
+    expect(recording.dataOf('evt.run.todos')).toEqual([
+      expect.objectContaining({ runId: attemptIds(runId, 0).runId, toolCallId: 'c-1' }),
+    ]);
+    expect(inputs[0]?.work?.subagentSteps('s').steps).toBe(0);
   });
 
   it('leaves a winner that never asked to publish in the thread sandbox, unpublished', async () => {

@@ -24,7 +24,7 @@ import { AgentFactoryService } from '../agent/agent-factory.service.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { RunModels } from '../agent/run-models.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
-import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
+import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
 import {
   attemptIds,
   runAttempt,
@@ -65,7 +65,7 @@ export class AttemptsService {
     @Inject(ThreadSandboxService) private readonly sandboxes: ThreadSandboxService,
     @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
     @Inject(RunModels) private readonly models: RunModels,
-    @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+    @Inject(AGENT_RUNNER_CONFIG) private readonly config: AgentRunnerConfig,
   ) {}
 
   async run(
@@ -87,7 +87,7 @@ export class AttemptsService {
       const selection = await runRetryLoop<string>(
         {
           maxAttempts: attempts,
-          budgetUsd: this.settings.RUN_BUDGET_USD,
+          budgetUsd: this.config.run.budgetUsd,
           minBudgetForNewAttempt: 0,
         },
         {
@@ -145,7 +145,7 @@ export class AttemptsService {
     return {
       command,
       runner: this.runtime.name,
-      fileRoot: this.settings.CARAVEL_FILE_ROOT,
+      fileRoot: this.config.models.fileRoot,
       heartbeat: context.heartbeat,
       signal: context.signal,
       publisher: this.publisher,
@@ -183,7 +183,7 @@ export class AttemptsService {
       score: reviewScorer<string>({
         model,
         task: prompt,
-        samples: this.settings.RUN_REVIEW_SAMPLES,
+        samples: this.config.run.reviewSamples,
       }),
     };
   }

@@ -8,7 +8,7 @@ import { createAgent } from 'langchain';
 import { RunModels } from '../agent/run-models.js';
 import { textOf } from '../agent/step-recorder.js';
 import { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
-import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
+import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
 
 /** Model calls one chat answer may take (each a look at the code, then the answer). */
 const CHAT_RECURSION_LIMIT = 25;
@@ -33,7 +33,7 @@ export class ChatAgentService {
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
     @Inject(ThreadSandboxService) private readonly sandboxes: ThreadSandboxService,
     @Inject(RunModels) private readonly models: RunModels,
-    @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+    @Inject(AGENT_RUNNER_CONFIG) private readonly config: AgentRunnerConfig,
   ) {}
 
   async answer(request: ChatRequest): Promise<{ answer: string; toolCalls: number }> {
@@ -51,7 +51,7 @@ export class ChatAgentService {
         sandbox: workspace.tools,
         channel: { reply: (text) => Promise.resolve({ messageId: `${replies.push(text)}` }) },
       },
-      { defaultExecTimeoutMs: this.settings.RUN_COMMAND_TIMEOUT_MS },
+      { defaultExecTimeoutMs: this.config.run.commandTimeoutMs },
     );
     const agent = createAgent({
       model: this.models.chatModel(options.success ? options.data : {}),

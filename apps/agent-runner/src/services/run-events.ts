@@ -4,6 +4,8 @@ import {
   RunFinishedV1,
   RunOutputV1,
   RunStartedV1,
+  RunSubagentV1,
+  RunTodosV1,
   causedBy,
   uuidV5,
   type DataOf,
@@ -12,10 +14,13 @@ import {
 } from '@caravel/contracts';
 import { RunRepository, type RunRow } from '@caravel/db';
 import { MessagePublisher } from '@caravel/messaging';
+import { runsFinished } from '@caravel/metrics';
 import { RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LiveOutput } from '../agent/live-output.js';
 import { StepRecorder } from '../agent/step-recorder.js';
+import type { RunWorkEvents, SubagentEvent } from '../agent/subagents.js';
+import type { TodoItem } from '@caravel/tools';
 
 type StartRun = EnvelopeOf<typeof StartRunV1>;
 
@@ -26,7 +31,7 @@ export type RunEnding = DataOf<typeof RunFinishedV1>;
 export type RunStartDetails = Partial<
   Pick<
     DataOf<typeof RunStartedV1>,
-    'repository' | 'branch' | 'baseCommit' | 'model' | 'systemPrompt'
+    'repository' | 'branch' | 'baseCommit' | 'model' | 'systemPrompt' | 'prompt'
   >
 >;
 
@@ -68,18 +73,25 @@ export function endingToPublishAgain(run: RunRow): RunEnding | null {
  * run: `evt.run.started` (once), its steps (`evt.run.step`, through its {@link StepRecorder}),
  * its commands' live output (`evt.run.output`) and `evt.run.finished`.
  */
-export class RunEvents {
+export class RunEvents implements RunWorkEvents {
   private announced = false;
   private readonly log = new Logger('RunEvents');
+  private readonly work: RunWorkPublisher;
 
   constructor(
     private readonly publisher: MessagePublisher,
     private readonly runs: Pick<RunRepository, 'recordConclusion'>,
     private readonly command: StartRun,
     private readonly runner: string,
-  ) {}
+  ) {
+    this.work = new RunWorkPublisher(publisher, command, runner);
+  }
 
-  /** Announces the run with its starting point; later calls publish nothing. */
+  /**
+   * Announces the run with its starting point; later calls publish nothing. `details.prompt`,
+   * when given, is the opening the model read (the request and what it was asked on), in place of
+   * the command's bare request.
+   */
   async announce(details: RunStartDetails = {}): Promise<void> {
     if (this.announced) return;
     this.announced = true;
@@ -114,11 +126,27 @@ export class RunEvents {
     };
     await this.runs.recordConclusion(runId, ending);
     await this.publisher.publish(RunFinishedV1, ending, this.options('finished'));
+    runsFinished.inc({ outcome: ending.outcome, exit_status: ending.exitStatus });
   }
 
   /** The recorder of the run's steps, each published as it completes. */
   steps(): StepRecorder {
     return new StepRecorder(this.publisher, this.command, this.runner);
+  }
+
+  /** The recorder of a subagent's steps: the run's steps, under the subagent's actor. */
+  subagentSteps(subagentRunId: string): StepRecorder {
+    return this.work.subagentSteps(subagentRunId);
+  }
+
+  /** A subagent of the run began or ended (`evt.run.subagent`). */
+  subagent(event: SubagentEvent): Promise<void> {
+    return this.work.subagent(event);
+  }
+
+  /** The run's todo list as the agent last wrote it (`evt.run.todos`). */
+  todos(todos: readonly TodoItem[], toolCallId: string): Promise<void> {
+    return this.work.todos(todos, toolCallId);
   }
 
   /** The run's commands' output as it comes, for a live view; a piece not sent is logged. */
@@ -133,6 +161,48 @@ export class RunEvents {
         );
       },
       (error) => this.log.warn(`run ${runId}: live output not sent: ${String(error)}`),
+    );
+  }
+
+  private options(what: string) {
+    return { ...causedBy(this.command, this.runner), id: eventId(this.command.data.runId, what) };
+  }
+}
+
+/**
+ * What a run's subagents and todo list tell the bus, caused by its start command: a subagent's
+ * steps (`evt.run.step` under its actor), `evt.run.subagent` and `evt.run.todos`, under ids
+ * derived from the run. An attempt of a retry-and-select run has its own (its run id's).
+ */
+export class RunWorkPublisher implements RunWorkEvents {
+  constructor(
+    private readonly publisher: MessagePublisher,
+    private readonly command: StartRun,
+    private readonly runner: string,
+  ) {}
+
+  subagentSteps(subagentRunId: string): StepRecorder {
+    return new StepRecorder(this.publisher, this.command, this.runner, {
+      actor: `subagent:${subagentRunId}`,
+      runId: subagentRunId,
+    });
+  }
+
+  async subagent(event: SubagentEvent): Promise<void> {
+    const { threadId, runId } = this.command.data;
+    await this.publisher.publish(
+      RunSubagentV1,
+      { threadId, runId, ...event },
+      this.options(`subagent-${event.phase}:${event.subagentRunId}`),
+    );
+  }
+
+  async todos(todos: readonly TodoItem[], toolCallId: string): Promise<void> {
+    const { threadId, runId } = this.command.data;
+    await this.publisher.publish(
+      RunTodosV1,
+      { threadId, runId, toolCallId, todos: [...todos] },
+      this.options(`todos:${toolCallId}`),
     );
   }
 

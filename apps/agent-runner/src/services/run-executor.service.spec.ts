@@ -22,6 +22,9 @@ import type { AttemptsRunContext, AttemptsService } from './attempts.service.js'
 import type { LeaseKeeper, RunClaim } from './lease-keeper.js';
 import type { RunEventPublisher, RunEvents } from './run-events.js';
 import type { RunFollowUps } from './run-follow-ups.service.js';
+import type { RunSubject } from '../scm/run-subject.js';
+import type { RunSubjectService } from '../scm/run-subject.service.js';
+import { PullRequestScm } from '../scm/pull-request.scm.js';
 import { RunExecutorService } from './run-executor.service.js';
 
 const BASE = 'b'.repeat(40);
@@ -37,8 +40,10 @@ function startCommand(options: Record<string, unknown> = {}): EnvelopeOf<typeof 
  * to the lease, the sandbox and the run's events; the doubles answer as a healthy platform would
  * unless a test stubs them otherwise.
  */
-function executorWith(claim: RunClaim) {
+function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
   const log: string[] = [];
+  const acquired: Parameters<ThreadSandboxService['forRun']>[] = [];
+  const streamed: unknown[] = [];
   const inputs: AgentRunInputs[] = [];
   const interrupt = new AbortController();
   const workspace = strictMock<ThreadWorkspace>(
@@ -92,7 +97,10 @@ function executorWith(claim: RunClaim) {
   const events = strictMock<RunEventPublisher>({ forRun: () => runEvents }, 'events');
   const sandboxes = strictMock<ThreadSandboxService>(
     {
-      forRun: () => Promise.resolve(void log.push('sandbox acquired')).then(() => workspace),
+      forRun: (...args) => {
+        acquired.push(args);
+        return Promise.resolve(void log.push('sandbox acquired')).then(() => workspace);
+      },
       release: () => Promise.resolve(void log.push('sandbox released')),
     },
     'sandboxes',
@@ -103,7 +111,8 @@ function executorWith(claim: RunClaim) {
         { getState: () => Promise.resolve({ values: { messages: [] } }) as never },
         'graph',
       ),
-      stream: (() => {
+      stream: ((input: unknown) => {
+        streamed.push(input);
         log.push('agent streamed');
         return Promise.resolve((async function* () {})());
       }) as never,
@@ -147,7 +156,14 @@ function executorWith(claim: RunClaim) {
     'followUps',
   );
   const attempts = strictMock<AttemptsService>({}, 'attempts');
-  const sandboxLoss = strictMock<SandboxLossNotice>({}, 'sandboxLoss');
+  const sandboxLoss = strictMock<SandboxLossNotice>(
+    { post: (_channel, _run, text) => Promise.resolve(void log.push(`told: ${text}`)) },
+    'sandboxLoss',
+  );
+  const subjects = strictMock<RunSubjectService>(
+    { resolve: () => Promise.resolve(subject) },
+    'subjects',
+  );
   const executor = new RunExecutorService(
     keeper,
     events,
@@ -157,9 +173,10 @@ function executorWith(claim: RunClaim) {
     followUps,
     attempts,
     sandboxLoss,
+    subjects,
   );
   const doubles = { keeper, events, sandboxes, factory, integrations, attempts, sandboxLoss };
-  return { executor, log, inputs, interrupt, agent, channel, ...doubles };
+  return { executor, log, inputs, interrupt, agent, channel, acquired, streamed, ...doubles };
 }
 
 const heartbeat = () => Promise.resolve();
@@ -179,7 +196,7 @@ describe('RunExecutorService', () => {
     expect(log).toEqual([
       'lease held',
       'sandbox acquired',
-      `started {"repository":{"owner":"acme","name":"widgets"},"branch":"caravel/t","baseCommit":"${BASE}","model":"scripted:fix","systemPrompt":"You are Caravel."}`,
+      `started {"repository":{"owner":"acme","name":"widgets"},"branch":"caravel/t","baseCommit":"${BASE}","model":"scripted:fix","systemPrompt":"You are Caravel.","prompt":"fix the flaky test in parser.spec.ts"}`,
       'agent streamed',
       'live output closed',
       'watch stopped',
@@ -202,6 +219,70 @@ describe('RunExecutorService', () => {
 
     expect(plain.inputs[0]?.scm).toBeInstanceOf(GitScm);
     expect(github.inputs[0]?.scm).toBeInstanceOf(GitHubScm);
+  });
+
+  it("works on a pull request's own branch, with what it was asked on after the request", async () => {
+    const pull = {
+      number: 7,
+      title: 'Parser: accept empty input',
+      body: 'Please review',
+      author: 'contributor',
+      state: 'open',
+      draft: false,
+      url: 'https://github.example/acme/widgets/pull/7',
+      head: { ref: 'caravel/t', sha: 'c'.repeat(40), repository },
+      base: { ref: 'main', sha: BASE },
+    };
+    const comment = { id: 5, author: 'hubot', body: 'rename this', bot: false, path: 'a.ts' };
+    const { executor, inputs, acquired, streamed } = executorWith(
+      { kind: 'run', lease },
+      {
+        kind: 'pull-request',
+        pull,
+        asked: undefined,
+        comments: { review: [comment], conversation: [] },
+        threadHead: null,
+      },
+    );
+    await executor.execute(startCommand(), heartbeat);
+
+    expect(acquired[0]?.[1]).toEqual({ ...repository, baseBranch: 'caravel/t' });
+    expect(acquired[0]?.[2]).toMatchObject({ branch: 'caravel/t' });
+    expect(inputs[0]?.scm).toBeInstanceOf(PullRequestScm);
+    const opening = JSON.stringify(streamed[0]);
+    expect(opening).toContain('fix the flaky test in parser.spec.ts');
+    expect(opening).toContain('You were asked on pull request #7');
+    expect(opening).toContain('untrusted_content source=\\"github\\" author=\\"hubot');
+    // The sandbox (at BASE) is behind the pull request's head: the agent is told.
+    expect(opening).toContain(`Your sandbox is at ${BASE.slice(0, 12)}`);
+  });
+
+  it('refuses a pull request whose branch is in a fork, saying why, without a sandbox', async () => {
+    const fork = { owner: 'someone', name: 'widgets' };
+    const pull = {
+      number: 7,
+      title: 'T',
+      body: '',
+      author: 'someone',
+      state: 'open',
+      draft: false,
+      url: 'u',
+      head: { ref: 'patch-1', sha: 'c'.repeat(40), repository: fork },
+      base: { ref: 'main', sha: BASE },
+    };
+    const { executor, log, acquired } = executorWith(
+      { kind: 'run', lease },
+      { kind: 'fork', pull },
+    );
+    await executor.execute(startCommand(), heartbeat);
+
+    expect(acquired).toEqual([]);
+    expect(log).toContainEqual(
+      expect.stringMatching(
+        /^told: I can't push to this pull request: its branch `patch-1` lives in someone\/widgets/,
+      ),
+    );
+    expect(log).toContainEqual(expect.stringMatching(/^finished exit_forfeit/));
   });
 
   it('runs nothing for a start that a live runner of the same run holds', async () => {

@@ -1,20 +1,24 @@
 import type { RunConclusion } from '@caravel/agent';
-import type { EnvelopeOf, StartRunV1 } from '@caravel/contracts';
+import { threadBranch, type EnvelopeOf, type StartRunV1 } from '@caravel/contracts';
 import type { RunRow } from '@caravel/db';
-import { isAppError } from '@caravel/errors';
+import { AppError, isAppError } from '@caravel/errors';
 import type { MiddlewareEvent } from '@caravel/middleware';
 import { isSandboxUnreachable } from '@caravel/sandbox';
-import type { ReplyChannel } from '@caravel/tools';
+import type { PullRequestDetails, ReplyChannel, ScmPort } from '@caravel/tools';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AgentFactoryService, type AgentRunInputs } from '../agent/agent-factory.service.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { requesterOf } from '../agent/run-people.js';
 import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
 import { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
+import { sourceContext, withSourceContext } from '../agent/source-context.js';
 import type { StepRecorder } from '../agent/step-recorder.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { PullRequestScm } from '../scm/pull-request.scm.js';
 import { scmForRun } from '../scm/run-scm.js';
+import { forkRefusal, workBranchOf, type RunSubject } from '../scm/run-subject.js';
+import { RunSubjectService } from '../scm/run-subject.service.js';
 import { AttemptsService } from './attempts.service.js';
 import { concludeFailure, concludeStream, type StreamEnding } from './conclude-stream.js';
 import { LeaseKeeper } from './lease-keeper.js';
@@ -62,6 +66,7 @@ export class RunExecutorService {
     @Inject(RunFollowUps) private readonly followUps: RunFollowUps,
     @Inject(AttemptsService) private readonly attempts: AttemptsService,
     @Inject(SandboxLossNotice) private readonly sandboxLoss: SandboxLossNotice,
+    @Inject(RunSubjectService) private readonly subjects: RunSubjectService,
   ) {}
 
   /**
@@ -136,12 +141,17 @@ export class RunExecutorService {
         signal: context.signal,
         diff: () => (workspace ? workspace.tools.diff() : Promise.reject(new Error('no sandbox'))),
         stream: async () => {
+          // What the run was asked on decides its branch: a pull request's own, else the thread's.
+          const subject = await this.subjects.resolve(context.command.data);
+          if (subject.kind === 'fork') return this.refuseFork(context, subject.pull);
+          const target = workBranchOf(subject, threadBranch(threadId), repository);
           workspace = await sandboxForRun(
-            this.sandboxes.forRun(threadId, repository, {
+            this.sandboxes.forRun(threadId, target.repository, {
+              branch: target.branch,
               onExecOutput: (text) => live.push(text),
             }),
           );
-          return this.stream(context, workspace, recorder);
+          return this.stream(context, workspace, recorder, subject);
         },
       });
     } finally {
@@ -174,14 +184,25 @@ export class RunExecutorService {
     context: RunContext,
     workspace: ThreadWorkspace,
     recorder: StepRecorder,
+    subject: RunSubject = { kind: 'none' },
   ): Promise<StreamOutcome> {
-    const { threadId, runId, prompt } = context.command.data;
-    const built = await this.factory.build(this.agentInputs(context, workspace, recorder));
+    const { threadId, runId } = context.command.data;
+    const onItsBranch = onPullRequestBranch(subject, workspace);
+    const scm = onItsBranch
+      ? new PullRequestScm(workspace, onItsBranch)
+      : scmForRun(workspace, this.integrations.pullRequestHost(context.command.data));
+    const built = await this.factory.build(this.agentInputs(context, workspace, recorder, scm));
+    const askedOn = sourceContext(
+      onItsBranch || subject.kind !== 'pull-request' ? subject : { kind: 'none' },
+      workspace.baseCommit,
+    );
+    const prompt = withSourceContext(context.command.data.prompt, askedOn);
     await context.announce({
       branch: workspace.branch,
       baseCommit: workspace.baseCommit,
       model: `${built.model.provider}:${built.model.modelId}`,
       systemPrompt: built.systemPrompt,
+      prompt,
     });
     const run = { threadId, runId, prompt };
     const outcome = await streamRun(built, run, recorder, context.heartbeat, context.signal);
@@ -194,6 +215,7 @@ export class RunExecutorService {
     context: RunContext,
     workspace: ThreadWorkspace,
     recorder: StepRecorder,
+    scm: ScmPort,
   ): AgentRunInputs {
     const run = context.command.data;
     return {
@@ -202,7 +224,7 @@ export class RunExecutorService {
       options: run.options,
       workspace,
       channel: context.channel,
-      scm: scmForRun(workspace, this.integrations.pullRequestHost(run)),
+      scm,
       requestedBy: requesterOf(run),
       channelPorts: this.integrations.channelPorts(run),
       ...this.integrations.assistantStatus(run),
@@ -213,8 +235,28 @@ export class RunExecutorService {
           ),
       },
       events: { emit: (event) => this.onMiddlewareEvent(run.threadId, event, recorder) },
+      work: context.events,
+      signal: context.signal,
       ...this.followUps.queue(run.runId, workspace.sandbox),
     };
+  }
+
+  /**
+   * A pull request whose branch lives in a fork the App cannot push to: the person who asked is
+   * told why (recorded as the run's failure notice, so dispatch adds no generic reply) and the
+   * run ends without a sandbox (`exit_forfeit`).
+   */
+  private async refuseFork(context: RunContext, pull: PullRequestDetails): Promise<never> {
+    const { runId } = context.command.data;
+    await this.sandboxLoss
+      .post(context.channel, runId, forkRefusal(pull))
+      .catch((error: unknown) => {
+        this.log.warn(`run ${runId}: could not tell the user about the fork: ${String(error)}`);
+      });
+    throw new AppError('FORBIDDEN', `pull request #${pull.number}'s branch is in a fork`, {
+      retryable: false,
+      details: { reason: 'fork_pull_request', exitReason: 'exit_forfeit' },
+    });
   }
 
   /** Says why a run failed; a sandbox that holds work and cannot be reached is the user's call. */
@@ -248,4 +290,14 @@ export class RunExecutorService {
       this.log.warn(`thread ${threadId}: could not reply (${code}): ${String(error)}`);
     });
   }
+}
+
+/** The pull request a run works on when its sandbox is on that pull request's head branch. */
+function onPullRequestBranch(
+  subject: RunSubject,
+  workspace: ThreadWorkspace,
+): PullRequestDetails | null {
+  return subject.kind === 'pull-request' && workspace.branch === subject.pull.head.ref
+    ? subject.pull
+    : null;
 }

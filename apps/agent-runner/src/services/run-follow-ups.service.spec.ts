@@ -3,12 +3,12 @@ import type { ThreadMessageRepository, ThreadMessageRow } from '@caravel/db';
 import type { Bus, Subscription } from '@caravel/messaging';
 import type { Sandbox } from '@caravel/sandbox';
 import { strictMock } from '@caravel/testing/doubles';
-import type { AgentSettings } from '../agent-runner.settings.js';
+import type { AgentRunnerConfig } from '../agent-runner.config.js';
 import { RunFollowUps } from './run-follow-ups.service.js';
 
 const HOUR = 3_600_000;
 const THREAD = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
-const settings = { RUN_INTERRUPT_POLL_MS: HOUR } as AgentSettings;
+const config = { run: { interruptPollMs: HOUR } } as AgentRunnerConfig;
 
 function message(overrides: Partial<ThreadMessageRow>): ThreadMessageRow {
   return {
@@ -47,10 +47,10 @@ describe('RunFollowUps', () => {
     const { bus, notify, drained } = noticeBus();
     let waiting = false;
     const messages = strictMock<ThreadMessageRepository>(
-      { interruptWaiting: () => Promise.resolve(waiting) },
+      { interruptWaiting: () => Promise.resolve(waiting), waiting: () => Promise.resolve([]) },
       'messages',
     );
-    const watching = await new RunFollowUps(bus, messages, settings).watch(THREAD);
+    const watching = await new RunFollowUps(bus, messages, config).watch(THREAD);
 
     await notify();
     await new Promise((resolve) => setImmediate(resolve));
@@ -66,11 +66,32 @@ describe('RunFollowUps', () => {
 
   it('still watches, by its poll alone, when the notices cannot be served', async () => {
     const bus = strictMock<Bus>({ serve: () => Promise.reject(new Error('no bus')) }, 'bus');
-    const messages = strictMock<ThreadMessageRepository>({}, 'messages');
-    const watching = await new RunFollowUps(bus, messages, settings).watch(THREAD);
+    const messages = strictMock<ThreadMessageRepository>(
+      { waiting: () => Promise.resolve([]) },
+      'messages',
+    );
+    const watching = await new RunFollowUps(bus, messages, config).watch(THREAD);
 
     expect(watching.signal.aborted).toBe(false);
     await expect(watching.stop()).resolves.toBeUndefined();
+  });
+
+  it("is interrupted at once by a person's stop stored before it listened", async () => {
+    const { bus } = noticeBus();
+    const messages = strictMock<ThreadMessageRepository>(
+      {
+        waiting: (_threadId, kinds) =>
+          Promise.resolve(
+            kinds?.includes('stop') ? [message({ kind: 'stop', delivery: 'interrupt' })] : [],
+          ),
+        interruptWaiting: () => Promise.resolve(true),
+      },
+      'messages',
+    );
+    const watching = await new RunFollowUps(bus, messages, config).watch(THREAD);
+
+    expect(watching.signal.aborted).toBe(true);
+    await watching.stop();
   });
 
   it("hands the run the follow-ups it takes, runs a person's command in the sandbox, and trusts only trusted authors", async () => {
@@ -102,7 +123,7 @@ describe('RunFollowUps', () => {
       },
       'sandbox',
     );
-    const followUps = new RunFollowUps(strictMock<Bus>({}, 'bus'), messages, settings);
+    const followUps = new RunFollowUps(strictMock<Bus>({}, 'bus'), messages, config);
 
     const { queue, isTrustedAuthor } = followUps.queue('r-1', sandbox);
     const drained = await queue.drain('t-1');

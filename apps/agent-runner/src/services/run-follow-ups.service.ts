@@ -4,7 +4,7 @@ import type { MessageQueue, QueuedMessage } from '@caravel/middleware';
 import { BUS } from '@caravel/platform';
 import type { Sandbox } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AGENT_SETTINGS, type AgentSettings } from '../agent-runner.settings.js';
+import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
 import { runHumanCommand } from './human-commands.js';
 import { InterruptWatch, listenForInterrupts } from './interrupt-watch.js';
 
@@ -35,22 +35,27 @@ export class RunFollowUps {
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(ThreadMessageRepository) private readonly messages: ThreadMessageRepository,
-    @Inject(AGENT_SETTINGS) private readonly settings: AgentSettings,
+    @Inject(AGENT_RUNNER_CONFIG) private readonly config: AgentRunnerConfig,
   ) {}
 
   /**
    * Watches the thread for an interrupting follow-up: on dispatch's notices and every
-   * `RUN_INTERRUPT_POLL_MS`; without notices (the subscription failed) the poll still finds it.
+   * `config.run.interruptPollMs` (`RUN_INTERRUPT_POLL_MS`); without notices (the subscription failed) the poll still finds it.
+   * A person's stop already waiting when the run starts interrupts it at once.
    */
   async watch(threadId: string): Promise<InterruptWatching> {
     const watch = new InterruptWatch(
       () => this.messages.interruptWaiting(threadId),
-      this.settings.RUN_INTERRUPT_POLL_MS,
+      this.config.run.interruptPollMs,
     );
     const notices = await listenForInterrupts(this.bus, threadId, watch).catch((error: unknown) => {
       this.log.warn(`thread ${threadId}: no interrupt notices, polling only: ${String(error)}`);
       return undefined;
     });
+    // A stop stored before this run listened (its start was picked up as it was being stopped)
+    // ends it now rather than at the poll; a person's waiting message is the agent's to read.
+    const stops = await this.messages.waiting(threadId, ['stop']).catch(() => []);
+    if (stops.length > 0) await watch.check();
     return {
       signal: watch.signal,
       stop: async () => {

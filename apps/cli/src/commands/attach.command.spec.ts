@@ -13,6 +13,7 @@ describe('caravel attach', () => {
     expect(parseLine('/quit')).toBe('quit');
     expect(parseLine('/help')).toBe('help');
     expect(parseLine(' /recreate ')).toBe('recreate');
+    expect(parseLine('/stop')).toBe('stop');
     expect(parseLine('   ')).toBeNull();
     expect(parseLine('!')).toBeNull();
   });

@@ -32,6 +32,7 @@ const HELP = [
   "Type a message for the agent, or !<command> to run a command in the thread's sandbox.",
   "Commands run between the agent's steps and are recorded under your name. /quit leaves.",
   '/recreate gives the thread a fresh sandbox when its own was lost (the old one is kept).',
+  "/stop stops the thread's run (nothing starts after it until someone writes again).",
 ].join('\n');
 
 function firstLine(value: unknown, max = 120): string {
@@ -73,12 +74,13 @@ export function describeEvent(event: EventRow): string | null {
 /** A typed line as an action, or a local instruction. */
 export function parseLine(
   line: string,
-): { kind: 'message' | 'command'; text: string } | 'quit' | 'help' | 'recreate' | null {
+): { kind: 'message' | 'command'; text: string } | 'quit' | 'help' | 'recreate' | 'stop' | null {
   const text = line.trim();
   if (text === '') return null;
   if (text === '/quit' || text === '/exit') return 'quit';
   if (text === '/help') return 'help';
   if (text === '/recreate') return 'recreate';
+  if (text === '/stop') return 'stop';
   if (text.startsWith('!')) {
     const command = text.slice(1).trim();
     return command === '' ? null : { kind: 'command', text: command };
@@ -125,6 +127,19 @@ export async function attachThread(options: AttachOptions): Promise<void> {
         recreated.ok
           ? `new sandbox ${((await recreated.json()) as { sandboxId: string }).sandboxId}`
           : `refused: ${await failureText(recreated, options.token)}`,
+      );
+      continue;
+    }
+    if (parsed === 'stop') {
+      const stopped = await fetch(`${base}/api/threads/${options.threadId}/stop`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ author: options.as }),
+      });
+      options.write(
+        stopped.ok
+          ? 'stop requested: the run ends at its last checkpoint'
+          : `refused: ${await failureText(stopped, options.token)}`,
       );
       continue;
     }

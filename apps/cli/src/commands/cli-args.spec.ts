@@ -36,6 +36,18 @@ describe('caravel command lines', () => {
     expect(parseCommand('attach', ['-h']).help).toBe(true);
   });
 
+  it('reads a repeatable option as one comma-separated value (replay --bundle)', () => {
+    const parsed = parseCommand('replay', [
+      'run.traj',
+      '--tools-dir',
+      '/opt/SWE-agent',
+      '--bundle',
+      'registry',
+      '--bundle=windowed',
+    ]);
+    expect(parsed.values).toEqual({ 'tools-dir': '/opt/SWE-agent', bundle: 'registry,windowed' });
+  });
+
   it('takes a port from 0 to 65535 and names the option and value otherwise', () => {
     expect(portOption('start', '4000')).toBe(4000);
     expect(portOption('start', '0')).toBe(0);

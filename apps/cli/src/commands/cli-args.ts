@@ -12,10 +12,39 @@ export const COMMAND_OPTIONS = {
   start: { 'data-dir': text, port: text },
   run: { repo: text, model: text, 'data-dir': text },
   trajectory: { run: text, out: text, ...store },
-  replay: { repo: text, base: text, sandbox: text, ...store },
+  replay: {
+    repo: text,
+    base: text,
+    sandbox: text,
+    'tools-dir': text,
+    bundle: { type: 'string', multiple: true },
+    ...store,
+  },
   attach: { url: text, as: text, token: text },
   'dead-letters': { consumer: text, since: text, until: text, all: flag, url: text, token: text },
+  analyze: { url: text, token: text },
   'fake-model': { port: text, script: text },
+  eval: {
+    out: text,
+    'max-drop': text,
+    alpha: text,
+    config: text,
+    model: text,
+    attempts: text,
+    concurrency: text,
+    'repo-path': text,
+    'state-dir': text,
+    'data-dir': text,
+  },
+  'review-eval': {
+    model: text,
+    judge: text,
+    tolerance: text,
+    'min-severity': text,
+    concurrency: text,
+    sandbox: text,
+    out: text,
+  },
   help: {},
 } as const satisfies Record<Exclude<CommandName, 'swegen'>, Options>;
 
@@ -89,6 +118,8 @@ export function parseCommand(
     const values: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(parsed.values)) {
       if (typeof value === 'string') values[name] = value;
+      // A repeatable option (`--bundle a --bundle b`) reads as one comma-separated value.
+      else if (Array.isArray(value)) values[name] = value.join(',');
       else if (value === true && name !== 'help') values[name] = 'true';
     }
     return { positionals: parsed.positionals, values, help: parsed.values['help'] === true };

@@ -20,7 +20,10 @@ export const COMMAND_USAGE = {
   replay: `  replay THREAD|FILE.traj    re-run the recorded tool calls in a fresh sandbox and compare the
                              final patch with the recorded submission (exit 1 when it differs)
     --repo PATH, --base SHA  the starting point (default: the recorded clone URL and commit)
-    --sandbox bwrap|local    (default bwrap); --data-dir D or --database-url URL for a thread`,
+    --sandbox bwrap|local    (default bwrap); --data-dir D or --database-url URL for a thread
+    --tools-dir DIR          SWE-agent tool bundles: a folder of them or a SWE-agent checkout,
+                             installed in the sandbox with the repository at /<repo> (bwrap)
+    --bundle NAME            a bundle to install (repeatable; default: replay_config's bundles)`,
   swegen: `  swegen create|validate|farm|analyze
                              merged PRs to Harbor tasks: create one, validate it (NOP/Oracle),
                              farm a repository (publishing optional), analyze with agent trials
@@ -35,10 +38,37 @@ export const COMMAND_USAGE = {
     --consumer C             only this durable consumer's; --since T, --until T (ISO 8601)
     --all                    replay every dead letter (replay needs IDs, a filter or --all)
     --url URL, --token T     the dashboard (default http://127.0.0.1:3000, DASHBOARD_TOKEN)`,
+  analyze: `  analyze OWNER/REPO         ask the analyzer to learn the repository's review style from its
+                             merged pull requests' review comments (the reviewer then uses it)
+    --url URL, --token T     the dashboard (default http://127.0.0.1:3000, DASHBOARD_TOKEN)`,
   'fake-model': `  fake-model                 a loopback OpenAI-compatible model server that answers from a
                              script, to try Caravel end to end without a key
     --port N                 (default 8089); --script FILE (a model script, as scripted:
                              takes; default: look at the repository, then submit)`,
+  eval: `  eval run SUITE --config C  run Caravel's agent on every Harbor task of SUITE (N attempts each,
+                             graded by the task's tests); resumable; writes caravel-eval.json,
+                             preds.json and results.json (exit 130 when stopped: run it again)
+    --config NAME|FILE.json  the configuration ({"name","model","env"}); --model REF overrides
+                             its model (default CARAVEL_MODEL)
+    --attempts N             per task (default 1); --concurrency N attempts at once (default 2)
+    --out DIR                the run's folder (default evals/SUITE--CONFIG)
+    --repo-path P            the tasks' repository (default: the swegen cache in --state-dir,
+                             default .swegen); --data-dir D keeps the runs' platform data
+  eval compare BASE CANDIDATE compare two runs of an eval suite task by task: flips, resolve
+                             rates with 95% intervals, cost and calls, and the gate's verdict
+                             (exit 1 when the candidate is refused)
+    --out DIR                also write comparison.json and chart.svg there
+    --max-drop P, --alpha A  the gate: refuse a drop over P points (default 5) significant at A
+                             (one-sided sign test, default 0.05)`,
+  'review-eval': `  review-eval SET            score Caravel's reviewer on a labelled set of pull requests (known
+                             defects by file and lines): precision, recall and F1 per case and
+                             overall; writes review-eval.json (exit 1 when a case failed)
+    --model REF              the reviewer's model (default REVIEWER_MODEL, else CARAVEL_MODEL)
+    --judge REF              also ask this model whether each finding placed on a defect is it
+    --tolerance N            lines a finding may be off by (default 0); --min-severity S scores
+                             findings from S up (low, medium, high, critical; default low)
+    --concurrency N          cases at once (default 2); --sandbox bwrap|local (default bwrap)
+    --out DIR                where (default evals/review-SET--MODEL)`,
   help: `  help [COMMAND]             show this text (or one command's)`,
 } as const;
 

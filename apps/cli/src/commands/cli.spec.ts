@@ -1,4 +1,6 @@
 import { AppError } from '@caravel/errors';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { describeFailure, runCli, type CliIo } from './cli.js';
 
@@ -18,6 +20,16 @@ function io(): CliIo & { written: string[]; errors: string[] } {
 }
 
 describe('caravel command line', () => {
+  it('prints usage and help without setting up the logger, and sets it up for a command', async () => {
+    let prepared = 0;
+    const cli = { ...io(), prepare: () => Promise.resolve(void (prepared += 1)) };
+    for (const args of [[], ['--help'], ['help'], ['help', 'run'], ['run', '--help']])
+      expect(await runCli(args, {}, cli)).toBe(0);
+    expect(prepared).toBe(0);
+    expect(await runCli(['attach', 'not-a-thread'], {}, cli)).toBe(2);
+    expect(prepared).toBe(1);
+  });
+
   it('asks for a command before options, naming the command that was probably meant', async () => {
     const cli = io();
     expect(await runCli(['--port', '4000'], {}, cli)).toBe(2);
@@ -85,6 +97,68 @@ describe('caravel dead-letters: bad input, and no dashboard', () => {
     expect(cli.errors.join('')).toMatch(
       /^caravel dead-letters: no dashboard answers at http:\/\/127\.0\.0\.1:9 .*is Caravel running\?/,
     );
+    expect(cli.errors.join('')).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('caravel analyze', () => {
+  it('refuses anything but one OWNER/REPO', async () => {
+    for (const args of [['analyze'], ['analyze', 'widgets'], ['analyze', 'acme/widgets', 'x']]) {
+      const cli = io();
+      expect(await runCli(args, {}, cli)).toBe(2);
+      expect(cli.errors.join('')).toMatch(/^caravel analyze: give one repository as OWNER\/REPO/);
+    }
+  });
+
+  it('asks the dashboard for a bootstrap with its token, and says where it runs', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization}`);
+      res.writeHead(202, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ repository: 'acme/widgets', threadId: 't-1', requestId: 'r-1' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const cli = io();
+      const env = { DASHBOARD_TOKEN: 'secret' };
+      const url = `http://127.0.0.1:${port}`;
+      expect(await runCli(['analyze', 'acme/widgets', '--url', url], env, cli)).toBe(0);
+      expect(seen).toEqual(['POST /api/review-styles/acme/widgets/analyze Bearer secret']);
+      expect(cli.written.join('')).toBe(
+        "asked the analyzer to learn acme/widgets's review style (thread t-1, request r-1)\n",
+      );
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('caravel eval: bad input', () => {
+  it.each([
+    [['eval'], 'needs a subcommand: eval run SUITE --config C, or eval compare BASE CANDIDATE'],
+    [['eval', 'rerun', 'suite'], "unknown eval command 'rerun'"],
+    [['eval', 'run', 'suite'], 'run needs --config'],
+    [['eval', 'run', 'suite', '--config', 'c', '--concurrency', 'x'], '--concurrency must be'],
+    [['eval', 'compare', 'a.json'], 'compare needs two runs'],
+    [
+      ['eval', 'compare', 'a', 'b', '--alpha', '2'],
+      "--alpha must be a number from 0 to 1, not '2'",
+    ],
+    [['eval', 'compare', 'a', 'b', '--max-drop', 'five'], '--max-drop must be a number'],
+  ])('%j is a usage error', async (args, message) => {
+    const cli = io();
+    expect(await runCli(args, {}, cli)).toBe(2);
+    expect(cli.errors.join('')).toContain(message);
+    expect(cli.errors.join('')).toContain('eval compare BASE CANDIDATE');
+  });
+
+  it('says a missing run file is missing, without a stack (exit 1)', async () => {
+    const cli = io();
+    expect(
+      await runCli(['eval', 'compare', '/nonexistent/a.json', '/nonexistent/b.json'], {}, cli),
+    ).toBe(1);
+    expect(cli.errors.join('')).toContain('/nonexistent/a.json: no such file');
     expect(cli.errors.join('')).not.toMatch(/\n\s+at /);
   });
 });

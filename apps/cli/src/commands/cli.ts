@@ -19,6 +19,8 @@ export interface CliIo {
   terminal?: { readonly columns: number; write(text: string): void };
   /** Registers what a Ctrl-C (SIGINT) or SIGTERM does while a command runs. */
   onSignal(handler: (signal: string) => void): void;
+  /** Sets up what a command needs that usage and help do not (the process's logger). */
+  prepare?(): Promise<void>;
 }
 
 /** A finished command's exit status, or `serving`: a server runs until it is stopped. */
@@ -140,9 +142,11 @@ const replay: Handler = async ({ positionals, values }, env) => {
     ...optional({
       repo: values['repo'],
       base: values['base'],
+      toolsDir: values['tools-dir'],
       dataDir: values['data-dir'],
       databaseUrl: values['database-url'],
     }),
+    ...(values['bundle'] && { bundles: values['bundle'].split(',') }),
   });
   return report.identical ? 0 : 1;
 };
@@ -211,6 +215,11 @@ const deadLetters: Handler = async ({ positionals, values }, env, io) => {
   return 0;
 };
 
+const analyze: Handler = async ({ positionals, values }, env, io) => {
+  const { runAnalyze } = await import('./analyze.command.js');
+  return runAnalyze(positionals, values, env, io);
+};
+
 const fakeModel: Handler = async ({ positionals, values }, _env, io) => {
   noArguments('fake-model', { positionals, values, help: false });
   const port = portOption('fake-model', values['port']) ?? 8089;
@@ -223,6 +232,16 @@ const fakeModel: Handler = async ({ positionals, values }, _env, io) => {
   io.onSignal(() => void server.close().then(() => process.exit(0)));
   return 'serving';
 };
+
+const evalCommand: Handler = async ({ positionals, values }, env, io) => {
+  // `eval run` boots the platform for each attempt, as `caravel run` does.
+  if (positionals[0] === 'run') await loadNest();
+  const { runEval } = await import('./eval/eval.cli.js');
+  return runEval(positionals, values, io, env);
+};
+
+const reviewEval: Handler = async (parsed, env, io) =>
+  (await import('./review-eval/review-eval.cli.js')).reviewEval(parsed, env, io);
 
 const help: Handler = async ({ positionals }, env, io) => {
   const [name] = positionals;
@@ -246,7 +265,10 @@ const HANDLERS: Record<Exclude<CommandName, 'swegen'>, Handler> = {
   replay,
   attach,
   'dead-letters': deadLetters,
+  analyze,
   'fake-model': fakeModel,
+  eval: evalCommand,
+  'review-eval': reviewEval,
   help,
 };
 
@@ -295,6 +317,7 @@ export async function runCli(
     if (!isCommandName(name)) throw new UsageError(undefined, `unknown command '${name}'`);
     command = name;
     if (name === 'swegen') {
+      await io.prepare?.();
       await loadNest();
       const { runSwegen } = await import('./swegen/swegen.command.js');
       return await runSwegen(args, env);
@@ -304,6 +327,7 @@ export async function runCli(
       io.out(commandUsage(name));
       return 0;
     }
+    if (name !== 'help') await io.prepare?.();
     return await HANDLERS[name](parsed, env, io);
   } catch (error) {
     if (error instanceof UsageError) {

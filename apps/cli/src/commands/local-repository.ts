@@ -1,7 +1,6 @@
 import { AppError } from '@caravel/errors';
 import { hostGit } from '@caravel/sandbox';
-import { cp, mkdtemp, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 
 export interface LocalRepository {
@@ -23,15 +22,22 @@ async function isOwnRepository(path: string): Promise<boolean> {
 /**
  * The repository `caravel run` works on. A directory that is not the top of its own git
  * repository (such as `examples/sample-repo` inside this one) is copied into a fresh repository
- * first, so the run's branch never lands in an unrelated repository.
+ * first, so the run's branch never lands in an unrelated repository. The copy goes under
+ * `copyInto` (the command's data directory: removed with it, or kept with it when the user named
+ * it), so no exit path leaves a copy behind in the temporary directory.
  */
-export async function localRepository(pathArg: string): Promise<LocalRepository> {
+export async function localRepository(
+  pathArg: string,
+  { copyInto }: { copyInto: string },
+): Promise<LocalRepository> {
   const path = resolve(pathArg);
   const info = await stat(path).catch(() => undefined);
   if (!info?.isDirectory())
     throw new AppError('BAD_REQUEST', `--repo ${pathArg}: no such directory`);
   if (await isOwnRepository(path)) return { path, name: basename(path) };
-  const copy = join(await mkdtemp(join(tmpdir(), 'caravel-repo-')), basename(path));
+  const parent = join(copyInto, 'repository');
+  await mkdir(parent, { recursive: true });
+  const copy = join(parent, basename(path));
   await cp(path, copy, { recursive: true, filter: (source) => !source.includes('/node_modules') });
   await hostGit(copy, ['init', '--quiet', '--initial-branch=main']);
   await hostGit(copy, ['add', '-A']);

@@ -1,28 +1,18 @@
 import { modelProblem } from '@caravel/agent';
-import { modelCredentialsOf } from '@caravel/agent-runner';
 import { AppError } from '@caravel/errors';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { EmbeddedConfig } from '../cli.config.js';
 
-type ModelSettings = Pick<
-  EmbeddedConfig,
-  | 'ANTHROPIC_API_KEY'
-  | 'OPENAI_API_KEY'
-  | 'OPENAI_COMPATIBLE_BASE_URL'
-  | 'OPENAI_COMPATIBLE_API_KEY'
-  | 'CARAVEL_FILE_ROOT'
->;
+type ModelSettings = Pick<EmbeddedConfig['agentRunner']['models'], 'credentials' | 'fileRoot'>;
 
 /**
  * Builds the chat model `spec` names once, as a run would (catalogue, credentials, a scripted or
  * replay file read and parsed), so that a model that cannot work fails the start in one line
  * naming where it came from (`origin`: `CARAVEL_MODEL`, `--model`) and what to set.
  */
-export function checkModel(spec: string, origin: string, settings: ModelSettings): void {
-  const problem = modelProblem(spec, modelCredentialsOf(settings), {
-    fileRoot: settings.CARAVEL_FILE_ROOT,
-  });
+export function checkModel(spec: string, origin: string, models: ModelSettings): void {
+  const problem = modelProblem(spec, models.credentials, { fileRoot: models.fileRoot });
   if (!problem) return;
   throw new AppError(
     'CONFIG_INVALID',
@@ -51,13 +41,13 @@ export function onPath(name: string, path: string | undefined): boolean {
  * is no PATH to look on.
  */
 export function missingSandboxTools(
-  settings: Pick<EmbeddedConfig, 'SANDBOX_PROVIDER' | 'SANDBOX_EGRESS'>,
+  sandboxes: { provider: 'bwrap' | 'local'; egress: 'proxy' | 'none' },
   path: string | undefined,
   alternative = 'set SANDBOX_PROVIDER=local (no isolation)',
 ): string | undefined {
   // Without a PATH to look on (a host handed a bare environment) there is nothing to say.
-  if (settings.SANDBOX_PROVIDER !== 'bwrap' || path === undefined) return undefined;
-  const wanted = settings.SANDBOX_EGRESS === 'proxy' ? ['bwrap', 'socat'] : ['bwrap'];
+  if (sandboxes.provider !== 'bwrap' || path === undefined) return undefined;
+  const wanted = sandboxes.egress === 'proxy' ? ['bwrap', 'socat'] : ['bwrap'];
   const missing = wanted.filter((name) => !onPath(name, path));
   if (missing.length === 0) return undefined;
   return (

@@ -19,6 +19,7 @@ import {
   LocalSandboxProvider,
   prepareWorkspace,
   ToolSandboxAdapter,
+  type SandboxBind,
   type SandboxProvider,
 } from '@caravel/sandbox';
 import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -27,13 +28,14 @@ import { basename, dirname, join } from 'node:path';
 import { isThreadId } from './cli-args.js';
 import { localRepository } from './local-repository.js';
 import { missingSandboxTools } from './preflight.js';
+import { installSweTools, prepareSweTools, type BundleSelection } from './replay-bundles.js';
 import { trajectoryOfThread, type EventStoreOptions } from './trajectory.command.js';
 
 /** The identity bubblewrap runs as when this process is root (as the agent runner does). */
 const SANDBOX_OWNER = { uid: 65534, gid: 65534 };
 
 /** Options of `caravel replay`. */
-export interface ReplayCommandOptions extends EventStoreOptions {
+export interface ReplayCommandOptions extends EventStoreOptions, BundleSelection {
   /**
    * A thread id (read from the event index) or a trajectory file: Caravel's or SWE-agent's
    * `.traj` (1.x or 0.x), a SWE-agent `.demo.yaml`, or a mini-swe-agent `.traj.json`.
@@ -119,16 +121,20 @@ async function prepare(
   return prepared.baseCommit;
 }
 
-function providerFor(kind: 'bwrap' | 'local', rootDir: string): SandboxProvider {
+function providerFor(
+  kind: 'bwrap' | 'local',
+  rootDir: string,
+  binds: readonly SandboxBind[] = [],
+): SandboxProvider {
   if (kind === 'local')
     return new LocalSandboxProvider({ rootDir, logger: { warn: () => undefined } });
-  return new BwrapSandboxProvider({ rootDir, runAs: SANDBOX_OWNER });
+  return new BwrapSandboxProvider({ rootDir, runAs: SANDBOX_OWNER, binds });
 }
 
 /** Refuses a bwrap replay on a host without bubblewrap, saying what to install or pass instead. */
 function assertSandboxAvailable(kind: 'bwrap' | 'local', path: string | undefined): void {
   const missing = missingSandboxTools(
-    { SANDBOX_PROVIDER: kind, SANDBOX_EGRESS: 'none' },
+    { provider: kind, egress: 'none' },
     path,
     'pass --sandbox local (no isolation)',
   );
@@ -147,13 +153,16 @@ function firstDifference(recorded: string, replayed: string): string {
 
 function describe(outcome: ReplayStepOutcome): string {
   const { action, verdict } = outcome;
+  // A state may hold a whole diff (SWE-agent's diff_state): the line shows its start.
+  const shown = outcome.state ? JSON.stringify(outcome.state) : '';
+  const state = shown ? `; state ${shown.length > 200 ? `${shown.slice(0, 200)}…` : shown}` : '';
   const mark =
     verdict === 'differs'
       ? `differs at ${firstDifference(action.recorded ?? '', outcome.observation)}`
       : verdict === 'same'
         ? 'same'
         : 'not recorded';
-  return `  step ${action.step}.${action.call} ${action.name}: ${outcome.ok ? 'ok' : 'error'}, observation ${mark}`;
+  return `  step ${action.step}.${action.call} ${action.name}: ${outcome.ok ? 'ok' : 'error'}, observation ${mark}${state}`;
 }
 
 function verdictLine(comparison: PatchComparison): string {
@@ -174,6 +183,7 @@ async function startingPoint(
   recorded: { cloneUrl: string | null; baseCommit: string | null },
   name: string,
   write: (line: string) => void,
+  copyInto: string,
 ) {
   if (options.repo === undefined) {
     if (recorded.cloneUrl === null) {
@@ -184,7 +194,7 @@ async function startingPoint(
     }
     return { cloneUrl: recorded.cloneUrl, base: options.base ?? recorded.baseCommit };
   }
-  const repository = await localRepository(options.repo);
+  const repository = await localRepository(options.repo, { copyInto });
   if (repository.copiedFrom === undefined)
     return { cloneUrl: repository.path, base: options.base ?? recorded.baseCommit };
   // A fresh copy has only its own first commit: the recorded one cannot be in it.
@@ -192,6 +202,22 @@ async function startingPoint(
     `${repository.copiedFrom} is not a git repository of its own: starting from a copy at its HEAD`,
   );
   return { cloneUrl: repository.path, base: options.base ?? null };
+}
+
+/** The bundles to install (staged under `rootDir`) and the calls to replay with their commands. */
+async function sweActions(
+  options: ReplayCommandOptions,
+  traj: Traj,
+  name: string,
+  rootDir: string,
+) {
+  const tools = await prepareSweTools(options, traj, name, rootDir);
+  const commands = tools?.bundles.flatMap((bundle) => bundle.config.commands) ?? [];
+  const actions = actionsFromTraj(traj, name, {
+    commands,
+    bundleSubmit: commands.some((command) => command.name === 'submit'),
+  });
+  return { tools, actions };
 }
 
 /**
@@ -204,20 +230,30 @@ export async function replayTrajectory(options: ReplayCommandOptions): Promise<R
   if (options.path !== undefined) assertSandboxAvailable(options.sandbox ?? 'bwrap', options.path);
   const { traj, name } = await loadTraj(options);
   const start = replayStartOf(traj);
-  const { cloneUrl, base: wanted } = await startingPoint(options, start, name, write);
-  const actions = actionsFromTraj(traj, name);
   const kind = options.sandbox ?? 'bwrap';
+  if (kind === 'local' && (options.toolsDir !== undefined || (options.bundles ?? []).length > 0))
+    throw new AppError(
+      'BAD_REQUEST',
+      'SWE-agent bundles need --sandbox bwrap (a local sandbox cannot show /root/tools or /<repo>)',
+    );
+  // Everything the replay makes (a copy of --repo, staged bundles, the sandbox) lives here.
   const rootDir = await mkdtemp(join(tmpdir(), 'caravel-replay-'));
   await chmod(rootDir, 0o755);
-  const provider = providerFor(kind, rootDir);
+  const { tools, actions } = await sweActions(options, traj, name, rootDir).catch(async (error) => {
+    await rm(rootDir, { recursive: true, force: true });
+    throw error;
+  });
+  const provider = providerFor(kind, rootDir, tools?.binds);
   const env = {
     GIT_AUTHOR_NAME: BOT_IDENTITY.name,
     GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
     GIT_COMMITTER_NAME: BOT_IDENTITY.name,
     GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
   };
-  const sandbox = await provider.create({ id: 'replay', env });
+  let sandbox: Awaited<ReturnType<typeof provider.create>> | undefined;
   try {
+    const { cloneUrl, base: wanted } = await startingPoint(options, start, name, write, rootDir);
+    sandbox = await provider.create({ id: 'replay', env });
     const branch = start.branch ?? 'caravel/replay';
     const owned = kind === 'bwrap' && process.getuid?.() === 0;
     const base = await prepare(
@@ -230,13 +266,15 @@ export async function replayTrajectory(options: ReplayCommandOptions): Promise<R
     write(
       `replaying ${actions.length} calls from ${name} on ${cloneUrl} at ${base.slice(0, 12)} (${kind})`,
     );
-    const tools = new ToolSandboxAdapter(sandbox, base);
+    const swe = tools ? await installSweTools(tools, sandbox, write) : {};
+    const adapter = new ToolSandboxAdapter(sandbox, base);
     const result = await replayActions(
       actions,
-      replayTools(tools, { branch, pullRequestUrl: `${cloneUrl}#${branch}` }),
-      tools,
+      replayTools(adapter, { branch, pullRequestUrl: `${cloneUrl}#${branch}` }),
+      adapter,
       {
         ...(options.stopOnMismatch ? { stopOnMismatch: true } : {}),
+        ...swe,
         onStep: (outcome) => write(describe(outcome)),
       },
     );
@@ -251,8 +289,10 @@ export async function replayTrajectory(options: ReplayCommandOptions): Promise<R
       mismatches: result.mismatches.length,
     };
   } finally {
-    await sandbox.close();
-    await provider.delete(sandbox.id).catch(() => undefined);
+    if (sandbox) {
+      await sandbox.close();
+      await provider.delete(sandbox.id).catch(() => undefined);
+    }
     await rm(rootDir, { recursive: true, force: true });
   }
 }

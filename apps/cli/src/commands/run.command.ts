@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import type { EnvSource } from '@caravel/config';
 import { AppError } from '@caravel/errors';
 import { branchDiff, localRepository } from './local-repository.js';
+import { writeRunTrajectory } from './run-trajectory.js';
 import { RunStatus, type StatusTerminal } from './run-status.js';
 import { bootEmbedded, embeddedConfig } from './start.command.js';
 
@@ -26,6 +27,8 @@ export interface RunOptions {
   onTemporaryDir?: (dir: string) => void;
   /** Stops the run's wait: the platform is closed and temporary data removed, then it rejects. */
   signal?: AbortSignal;
+  /** Write the run's SWE-agent `.traj` to this file when it ends (`caravel eval run`). */
+  trajectory?: string;
 }
 
 export interface RunReport {
@@ -37,6 +40,11 @@ export interface RunReport {
   steps: number;
   /** Why the run ended as it did (its summary: the error of a failed run). */
   reason: string;
+  threadId: string;
+  /** Tool calls, tokens and cost over the run's steps (cost 0 when the model's price is unknown). */
+  totals: RunTotals;
+  /** The `.traj` written (with `trajectory`; absent when the run recorded no trajectory). */
+  trajectory?: string;
 }
 
 const POLL_MS = 250;
@@ -128,25 +136,40 @@ export async function runTask(env: EnvSource, options: RunOptions): Promise<RunR
     },
     say,
   );
-  const repository = await localRepository(options.repo);
-  if (repository.copiedFrom)
-    say(
-      `${repository.copiedFrom} is not a git repository of its own: working on a copy at ${repository.path}`,
-    );
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'caravel-run-')));
   if (options.dataDir === undefined) options.onTemporaryDir?.(dataDir);
   try {
     await mkdir(dataDir, { recursive: true });
     // The sandbox user (bubblewrap runs as nobody under root) must reach the sandboxes inside.
     await chmod(dataDir, 0o755);
-    const host = await bootEmbedded({ ...config, CARAVEL_DATA_DIR: dataDir }, runEnv, say, {
-      handleSignals: false,
-    });
+    // A copy (for a --repo inside another repository) holds the run's branch: kept when the run
+    // completes, removed when it fails or is stopped (a second Ctrl-C removes it too).
+    const copyDir = await mkdtemp(join(tmpdir(), 'caravel-repo-'));
+    options.onTemporaryDir?.(copyDir);
+    let keepCopy = false;
     try {
-      return await drive(host, repository, options, status);
+      const repository = await localRepository(options.repo, { copyInto: copyDir });
+      if (repository.copiedFrom)
+        say(
+          `${repository.copiedFrom} is not a git repository of its own: working on a copy at ${repository.path}`,
+        );
+      const host = await bootEmbedded(
+        { ...config, host: { ...config.host, dataDir } },
+        runEnv,
+        say,
+        { handleSignals: false },
+      );
+      try {
+        const report = await drive(host, repository, options, status);
+        keepCopy = report.outcome === 'completed' && repository.copiedFrom !== undefined;
+        return report;
+      } finally {
+        status.stop();
+        await closeWithin(host, config.host.shutdownGraceMs);
+      }
     } finally {
-      status.stop();
-      await closeWithin(host, config.SHUTDOWN_GRACE_MS);
+      // Removed too when there was no copy to keep: a repository of its own is used in place.
+      if (!keepCopy) await rm(copyDir, { recursive: true, force: true });
     }
   } finally {
     if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true });
@@ -233,11 +256,28 @@ async function drive(
     const run = await runs.get(runId);
     if (run && run.finishedAt && run.status !== 'queued' && run.status !== 'running') {
       status.stop();
-      return report(run, trigger.data.threadId, repository.path, steps, started, status);
+      const trajectory = await trajectoryOf(events, trigger.data.threadId, runId, options);
+      return {
+        ...(await report(run, trigger.data.threadId, repository.path, steps, started, status)),
+        totals,
+        ...trajectory,
+      };
     }
     status.tick();
     await sleep(POLL_MS, options.signal);
   }
+}
+
+/** With `options.trajectory`, the run's `.traj` written there (nothing when it has none). */
+async function trajectoryOf(
+  events: RunEventRepository,
+  threadId: string,
+  runId: string,
+  options: RunOptions,
+): Promise<{ trajectory?: string }> {
+  const file = options.trajectory;
+  if (file === undefined) return {};
+  return (await writeRunTrajectory(events, threadId, runId, file)) ? { trajectory: file } : {};
 }
 
 async function report(
@@ -247,7 +287,7 @@ async function report(
   steps: number,
   started: number,
   status: RunStatus,
-): Promise<RunReport> {
+): Promise<Omit<RunReport, 'totals'>> {
   const branch = `caravel/${threadId.slice(0, 8)}`;
   const diff = await branchDiff(repository, branch);
   const elapsed = ((Date.now() - started) / 1000).toFixed(1);
@@ -268,5 +308,6 @@ async function report(
     diff,
     steps,
     reason: run.summary,
+    threadId,
   };
 }

@@ -21,7 +21,7 @@ export interface StartOptions {
   port?: number;
   /** Install SIGTERM/SIGINT handlers that drain and exit (default true; tests turn it off). */
   handleSignals?: boolean;
-  /** Test doubles the services are built with (an injected dispatch clock). */
+  /** Test doubles the services are built with (an injected clock). */
   overrides?: ServiceOverrides;
   /** Where the start says what it is doing (default: stdout, `caravel: …`). */
   progress?: (line: string) => void;
@@ -41,20 +41,32 @@ async function preflight(
   options: StartOptions,
   say: (line: string) => void,
 ): Promise<void> {
+  const { models } = config.agentRunner;
   const model =
     options.model ??
-    (config.CARAVEL_MODEL ? { spec: config.CARAVEL_MODEL, origin: 'CARAVEL_MODEL' } : undefined);
-  if (model) checkModel(model.spec, model.origin, config);
+    (models.teamDefault ? { spec: models.teamDefault, origin: 'CARAVEL_MODEL' } : undefined);
+  if (model) checkModel(model.spec, model.origin, models);
   else if (options.forRun) {
     throw new AppError(
       'CONFIG_INVALID',
       'no model: pass --model (e.g. scripted:examples/fix-sample.script.yaml) or set CARAVEL_MODEL',
     );
   } else say('note: no team default model (CARAVEL_MODEL): a run needs one from its thread');
-  const sandbox = missingSandboxTools(config, env['PATH']);
+  const { review } = config.reviewer;
+  if (review.model && review.modelKey === 'REVIEWER_MODEL') {
+    checkModel(review.model, 'REVIEWER_MODEL', review);
+  }
+  const { analysis } = config.analyzer;
+  if (analysis.model && analysis.modelKey === 'ANALYZER_MODEL') {
+    checkModel(analysis.model, 'ANALYZER_MODEL', analysis);
+  }
+  const sandbox = missingSandboxTools(
+    { provider: config.sandboxBroker.sandbox.provider, egress: config.sandboxBroker.egress.mode },
+    env['PATH'],
+  );
   if (sandbox && options.forRun) throw new AppError('PRECONDITION_FAILED', sandbox);
   if (sandbox) say(`note: runs will fail until this is fixed: ${sandbox}`);
-  await assertPortFree(config.HOST, config.PORT);
+  await assertPortFree(config.host.host, config.host.port);
 }
 
 /** Says "applying database migrations" once, when the first one is applied. */
@@ -100,34 +112,37 @@ export async function bootEmbedded(
   say: (line: string) => void,
   options: Pick<StartOptions, 'handleSignals' | 'overrides'> = {},
 ): Promise<ServiceHost> {
-  const dataDir = resolve(config.CARAVEL_DATA_DIR);
+  const dataDir = resolve(config.host.dataDir);
   await mkdir(dataDir, { recursive: true });
   // Sandboxes live with the rest of the data unless the operator put them elsewhere.
-  if (env['SANDBOX_ROOT'] === undefined) config.SANDBOX_ROOT = resolve(dataDir, 'sandboxes');
+  if (env['SANDBOX_ROOT'] === undefined) {
+    config.sandboxBroker.sandbox.root = resolve(dataDir, 'sandboxes');
+  }
   const pgdata = join(dataDir, 'pgdata');
   say(
-    config.CARAVEL_DATABASE_URL
+    config.host.databaseUrl
       ? 'opening the database at CARAVEL_DATABASE_URL'
       : existsSync(pgdata)
         ? `opening the database in ${pgdata}`
-        : `initialising the database in ${pgdata} (first start only; about 15 s, longer on a busy machine)`,
+        : `creating the database in ${pgdata} (first start only; the first on this machine takes about 15 s)`,
   );
   const runtime = await openEmbeddedRuntime({
     name: 'caravel',
     dataDir,
     logger: migrationReporter(say),
-    ...(config.CARAVEL_DATABASE_URL ? { databaseUrl: config.CARAVEL_DATABASE_URL } : {}),
+    ...(config.host.databaseUrl ? { databaseUrl: config.host.databaseUrl } : {}),
   });
   try {
     say(`starting the services (${SERVICES.map((s) => s.name).join(', ')})`);
     const host = await startServiceHost({
       runtime,
       modules: SERVICES.map((s) => s.module(config, options.overrides)),
-      port: config.PORT,
-      host: config.HOST,
-      logLevels: logLevelsFrom(config.LOG_LEVEL),
+      port: config.host.port,
+      host: config.host.host,
+      logLevels: logLevelsFrom(config.host.logLevel),
+      tracing: { service: 'caravel', env },
     });
-    if (options.handleSignals ?? true) closeOnSignals(host, config.SHUTDOWN_GRACE_MS);
+    if (options.handleSignals ?? true) closeOnSignals(host, config.host.shutdownGraceMs);
     say(`ready: listening on ${host.url} (data in ${dataDir})`);
     return host;
   } catch (error) {

@@ -6,7 +6,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /** The most events one thread's export reads. */
-const MAX_EVENTS = 100_000;
+export const MAX_EVENTS = 100_000;
 
 /** Where the platform's data is: an embedded data dir (PGlite) or a PostgreSQL URL. */
 export interface EventStoreOptions {
@@ -42,7 +42,8 @@ async function databaseUrlOf(options: EventStoreOptions): Promise<string> {
   return `pglite:${pgdata}`;
 }
 
-function runIdOf(row: RunEventRow): string | null {
+/** The run an indexed event belongs to (its column, else its data's `runId`). */
+export function runIdOf(row: RunEventRow): string | null {
   const fromData = (row.data as { runId?: unknown } | null)?.runId;
   return row.runId ?? (typeof fromData === 'string' ? fromData : null);
 }

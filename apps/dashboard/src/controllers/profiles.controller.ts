@@ -1,16 +1,44 @@
 import type { UserProfileRow } from '@caravel/db';
-import { Body, Controller, Inject, Param, Put, UseGuards } from '@nestjs/common';
-import { ActionTokenGuard } from '../http/action-token.guard.js';
-import { ProfilesService } from '../services/profiles.service.js';
+import { AppError } from '@caravel/errors';
+import { Body, Controller, Get, Inject, Param, Put, UseGuards } from '@nestjs/common';
+import { parseInput } from '../api/parse.js';
+import { ROUTES } from '../api/routes.js';
+import { ActionGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
+import type { Caller } from '../auth/session.types.js';
+import { ProfilesService, type ProfileView } from '../services/profiles.service.js';
 
-/** `PUT /api/profiles/:identity`: a person's own settings, behind `DASHBOARD_TOKEN`. */
+function identityParam(params: unknown): string {
+  const parsed = ROUTES.profile.params.safeParse(params);
+  if (!parsed.success) {
+    const raw = (params as { identity?: unknown } | null)?.identity;
+    throw new AppError('BAD_REQUEST', `invalid identity '${String(raw)}': source:id`);
+  }
+  return parsed.data.identity;
+}
+
+/** A person's own settings: read them, and replace them (a person their own, admins anyone's). */
 @Controller('api')
-@UseGuards(ActionTokenGuard)
 export class ProfilesController {
   constructor(@Inject(ProfilesService) private readonly profiles: ProfilesService) {}
 
+  @Get('profiles/:identity')
+  @UseGuards(ReadGuard)
+  get(@Param() params: unknown): Promise<ProfileView> {
+    return this.profiles.get(identityParam(params));
+  }
+
   @Put('profiles/:identity')
-  save(@Param('identity') identity: string, @Body() body: unknown): Promise<UserProfileRow> {
-    return this.profiles.save(identity, body);
+  @UseGuards(ActionGuard)
+  save(
+    @Param() params: unknown,
+    @Body() body: unknown,
+    @CurrentCaller() caller: Caller,
+  ): Promise<UserProfileRow> {
+    const identity = identityParam(params);
+    return this.profiles.save(
+      caller,
+      identity,
+      parseInput(ROUTES.saveProfile.body, body, 'profile'),
+    );
   }
 }

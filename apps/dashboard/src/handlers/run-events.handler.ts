@@ -4,6 +4,8 @@ import {
   RunOutputV1,
   RunStartedV1,
   RunStepV1,
+  RunSubagentV1,
+  RunTodosV1,
   type EnvelopeOf,
 } from '@caravel/contracts';
 import { CaravelContext, ConsumeEvent } from '@caravel/messaging';
@@ -11,7 +13,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { RunEventIndexService } from '../services/run-event-index.service.js';
 
-/** Every run event, indexed in order per thread. */
+/** Every run event, indexed in order per thread (todo lists and subagents too: the thread view and the `.traj` read them). */
 @Controller()
 export class RunEventsHandler {
   constructor(@Inject(RunEventIndexService) private readonly index: RunEventIndexService) {}
@@ -51,6 +53,22 @@ export class RunEventsHandler {
   @ConsumeEvent(RunAttemptsSelectedV1, { service: 'dashboard', ordered: true })
   async attemptsSelected(
     @Payload() envelope: EnvelopeOf<typeof RunAttemptsSelectedV1>,
+    @Ctx() context: CaravelContext,
+  ): Promise<void> {
+    await this.index.record(envelope, context.delivery);
+  }
+
+  @ConsumeEvent(RunTodosV1, { service: 'dashboard', ordered: true })
+  async todos(
+    @Payload() envelope: EnvelopeOf<typeof RunTodosV1>,
+    @Ctx() context: CaravelContext,
+  ): Promise<void> {
+    await this.index.record(envelope, context.delivery);
+  }
+
+  @ConsumeEvent(RunSubagentV1, { service: 'dashboard', ordered: true })
+  async subagent(
+    @Payload() envelope: EnvelopeOf<typeof RunSubagentV1>,
     @Ctx() context: CaravelContext,
   ): Promise<void> {
     await this.index.record(envelope, context.delivery);

@@ -2,7 +2,19 @@ import type { UserProfileRepository, UserProfileSave } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import { isAppError } from '@caravel/errors';
 import { strictMock } from '@caravel/testing/doubles';
+import { parseInput } from '../api/parse.js';
+import { ROUTES } from '../api/routes.js';
+import type { Caller, Role } from '../auth/session.types.js';
 import { ProfilesService } from './profiles.service.js';
+
+const machine: Caller = { kind: 'machine' };
+function person(login: string, role: Role = 'member'): Caller {
+  return {
+    kind: 'person',
+    session: { login, githubId: 1, name: null, avatarUrl: null, role, expiresAt: 0 },
+  };
+}
+const body = (raw: unknown) => parseInput(ROUTES.saveProfile.body, raw, 'profile');
 
 /** A strict double: only `save` may be called, and it echoes what it was given. */
 function recordingProfiles(): { saved: UserProfileSave[]; repository: UserProfileRepository } {
@@ -18,6 +30,7 @@ function recordingProfiles(): { saved: UserProfileSave[]; repository: UserProfil
             reasoningEffort: profile.reasoningEffort,
             draftPullRequests: profile.draftPullRequests ?? true,
             alwaysCreatePullRequests: profile.alwaysCreatePullRequests ?? null,
+            defaultRepository: profile.defaultRepository ?? null,
           }),
         );
       },
@@ -41,55 +54,88 @@ describe('ProfilesService', () => {
   it('saves draft pull requests and the team policy when the body does not say', async () => {
     const { saved, repository } = recordingProfiles();
 
-    await new ProfilesService(repository).save('slack:U1', {});
+    await new ProfilesService(repository).save(machine, 'slack:U1', body({}));
 
     expect(saved).toEqual([
       {
         identity: 'slack:U1',
         model: null,
         reasoningEffort: null,
+        defaultRepository: null,
         draftPullRequests: true,
         alwaysCreatePullRequests: null,
+        fallbackModel: null,
       },
     ]);
   });
 
-  it('keeps a preference for ready pull requests and the always-create policy', async () => {
+  it("keeps a person's fallback model and refuses one that is not a model", async () => {
+    const { saved, repository } = recordingProfiles();
+    const profiles = new ProfilesService(repository);
+    await profiles.save(machine, 'slack:U1', body({ fallbackModel: 'openai:gpt-5-mini' }));
+    expect(saved.at(-1)).toMatchObject({ fallbackModel: 'openai:gpt-5-mini' });
+    await expect(
+      profiles.save(machine, 'slack:U1', body({ fallbackModel: 'not-a-model' })),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(saved).toHaveLength(1);
+  });
+
+  it("keeps a person's ready pull requests, always-create policy and default repository", async () => {
     const { saved, repository } = recordingProfiles();
 
-    const row = await new ProfilesService(repository).save('github:octocat', {
-      model: 'openai-compatible:local',
+    const row = await new ProfilesService(repository).save(
+      person('octocat'),
+      'github:octocat',
+      body({
+        model: 'openai-compatible:local',
+        defaultRepository: 'acme/web',
+        draftPullRequests: false,
+        alwaysCreatePullRequests: true,
+      }),
+    );
+
+    expect(row).toMatchObject({
       draftPullRequests: false,
       alwaysCreatePullRequests: true,
+      defaultRepository: 'acme/web',
     });
-
-    expect(row).toMatchObject({ draftPullRequests: false, alwaysCreatePullRequests: true });
     expect(saved[0]).toMatchObject({ model: 'openai-compatible:local' });
   });
 
-  it('refuses fields of the wrong type, unknown fields and a bad identity, naming each problem', async () => {
+  it("refuses a member saving someone else's profile; an admin may", async () => {
     const { saved, repository } = recordingProfiles();
     const service = new ProfilesService(repository);
 
-    const wrong = await refusal(() =>
-      service.save('slack:U1', { draftPullRequests: 'no', alwaysCreatePullRequests: 1 }),
+    const refused = await refusal(() =>
+      service.save(person('mallory'), 'github:octocat', body({})),
     );
-    expect(wrong.code).toBe('BAD_REQUEST');
-    expect(wrong.message).toMatch(/draftPullRequests: .*; alwaysCreatePullRequests: /);
-    expect((await refusal(() => service.save('slack:U1', { draft: true }))).code).toBe(
-      'BAD_REQUEST',
-    );
-    expect((await refusal(() => service.save('no identity', {}))).message).toMatch(
-      /invalid identity/,
-    );
+    expect(refused).toEqual({
+      code: 'FORBIDDEN',
+      message: 'mallory may only change their own profile',
+    });
     expect(saved).toEqual([]);
+    await service.save(person('root', 'admin'), 'github:octocat', body({}));
+    expect(saved).toHaveLength(1);
+  });
+
+  it('refuses fields of the wrong type and unknown fields, naming each problem', () => {
+    const wrong = (raw: unknown) => () => body(raw);
+    expect(wrong({ draftPullRequests: 'no', alwaysCreatePullRequests: 1 })).toThrow(
+      /draftPullRequests: .*; alwaysCreatePullRequests: /,
+    );
+    expect(wrong({ draft: true })).toThrow(/invalid profile/);
+    expect(wrong({ defaultRepository: 'not a repo' })).toThrow(/defaultRepository: owner\/name/);
   });
 
   it('refuses an unknown model before saving anything', async () => {
     const { saved, repository } = recordingProfiles();
 
     const refused = await refusal(() =>
-      new ProfilesService(repository).save('slack:U1', { model: 'nonexistent:model-x' }),
+      new ProfilesService(repository).save(
+        machine,
+        'slack:U1',
+        body({ model: 'nonexistent:model-x' }),
+      ),
     );
 
     expect(refused.code).toBe('BAD_REQUEST');

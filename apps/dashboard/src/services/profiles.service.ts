@@ -2,42 +2,55 @@ import { parseModelSpec } from '@caravel/agent';
 import { UserProfileRepository, type UserProfileRow } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import { Inject, Injectable } from '@nestjs/common';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { ROUTES } from '../api/routes.js';
+import type { Caller } from '../auth/session.types.js';
 
-const identity = z.string().regex(/^[a-z]+:[^\s]{1,128}$/, 'source:id, e.g. slack:U123');
+export type ProfileSave = z.output<typeof ROUTES.saveProfile.body>;
 
-/** What `PUT /api/profiles/:identity` accepts; an absent field takes its default. */
-const profileBody = z.strictObject({
-  model: z.string().min(1).nullable().default(null),
-  reasoningEffort: z.string().min(1).nullable().default(null),
-  /** Pull requests open as drafts (default) or ready for review. */
-  draftPullRequests: z.boolean().default(true),
-  /** "Always create PRs" for this person's runs; null follows the team's setting. */
-  alwaysCreatePullRequests: z.boolean().nullable().default(null),
-});
+/** A profile as the API shows it: the saved one, or the defaults of a person who saved none. */
+export type ProfileView = Omit<UserProfileRow, 'updatedAt'> & { updatedAt: Date | null };
+
+/** The identity a signed-in person has in threads. */
+export function identityOf(login: string): string {
+  return `github:${login}`;
+}
 
 /**
- * A person's own settings: their model (used between the thread's and the team's) and how their
- * pull requests are made. A save replaces the profile; bad input is refused with a coded error
- * naming every problem, and an unknown model is refused here, not at the person's next run.
+ * A person's own settings: their model (used between the thread's and the team's), their default
+ * repository and how their pull requests are made. A save replaces the profile. A signed-in
+ * person saves only their own (admins and the machine token anyone's); an unknown model is
+ * refused here, not at the person's next run.
  */
 @Injectable()
 export class ProfilesService {
   constructor(@Inject(UserProfileRepository) private readonly profiles: UserProfileRepository) {}
 
-  async save(rawIdentity: string, body: unknown): Promise<UserProfileRow> {
-    const who = identity.safeParse(rawIdentity);
-    if (!who.success) {
-      throw new AppError('BAD_REQUEST', `invalid identity '${rawIdentity}': source:id`);
+  async get(identity: string): Promise<ProfileView> {
+    return (
+      (await this.profiles.get(identity)) ?? {
+        identity,
+        model: null,
+        reasoningEffort: null,
+        defaultRepository: null,
+        draftPullRequests: true,
+        alwaysCreatePullRequests: null,
+        fallbackModel: null,
+        updatedAt: null,
+      }
+    );
+  }
+
+  async save(caller: Caller, identity: string, profile: ProfileSave): Promise<UserProfileRow> {
+    if (
+      caller.kind === 'person' &&
+      caller.session.role !== 'admin' &&
+      identity !== identityOf(caller.session.login)
+    ) {
+      throw new AppError('FORBIDDEN', `${caller.session.login} may only change their own profile`);
     }
-    const profile = profileBody.safeParse(body);
-    if (!profile.success) {
-      const problems = profile.error.issues.map(
-        (issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`,
-      );
-      throw new AppError('BAD_REQUEST', `invalid profile: ${problems.join('; ')}`);
-    }
-    if (profile.data.model !== null) parseModelSpec(profile.data.model);
-    return this.profiles.save({ identity: who.data, ...profile.data });
+    if (profile.model !== null) parseModelSpec(profile.model);
+    if (profile.fallbackModel !== null) parseModelSpec(profile.fallbackModel);
+    return this.profiles.save({ identity, ...profile });
   }
 }

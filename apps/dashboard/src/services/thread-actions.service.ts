@@ -2,6 +2,7 @@ import {
   AgentChat,
   repositoryRef,
   SandboxRecreate,
+  StopThreadV1,
   threadBranch,
   TriggerReceivedV1,
   type SandboxHandle,
@@ -79,6 +80,23 @@ export class ThreadActionsService {
       { timeoutMs: CHAT_TIMEOUT_MS },
     );
     return AgentChat.parseResponse(answer);
+  }
+
+  /**
+   * A person stops the thread's work: dispatch cancels its waiting run or interrupts its active
+   * one (no failure reply, no next run) and says so once in the thread's channel. Accepted
+   * whatever runs: stopping an idle thread does nothing.
+   */
+  async stop(threadId: string, author: string): Promise<{ requestId: string }> {
+    if (!(await this.threads.get(threadId)))
+      throw new AppError('NOT_FOUND', `no thread ${threadId}`);
+    const requestId = randomUUID();
+    await this.publisher.publish(
+      StopThreadV1,
+      { threadId, source: 'synthetic', requestedBy: { externalId: author }, requestId },
+      { id: requestId },
+    );
+    return { requestId };
   }
 
   async act(threadId: string, action: ThreadAction): Promise<{ triggerId: string }> {

@@ -8,6 +8,7 @@ import {
   type RunRow,
   type RunStatus,
   type ThreadPlanRow,
+  type ThreadListQuery,
   type ThreadRow,
 } from '@caravel/db';
 import { Inject, Injectable } from '@nestjs/common';
@@ -27,8 +28,8 @@ export class ThreadQueryService {
     @Inject(ThreadPlanRepository) private readonly plans: ThreadPlanRepository,
   ) {}
 
-  listThreads(limit: number): Promise<ThreadRow[]> {
-    return this.threads.list({ limit });
+  listThreads(query: ThreadListQuery): Promise<ThreadRow[]> {
+    return this.threads.list(query);
   }
 
   listRuns(limit: number, status?: RunStatus): Promise<RunRow[]> {

@@ -2,15 +2,20 @@ import { TriggerReceivedV1, type EnvelopeOf } from '@caravel/contracts';
 import { ConsumeEvent } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
+import { CiWatchIntakeService } from '../ci-watch/ci-watch-intake.service.js';
 import { DispatchService } from '../services/dispatch.service.js';
 
-/** Triggers from every source, in order per thread. */
+/** Triggers from every source, in order per thread (a PR comment may also switch CI auto-fix). */
 @Controller()
 export class TriggerReceivedHandler {
-  constructor(@Inject(DispatchService) private readonly dispatch: DispatchService) {}
+  constructor(
+    @Inject(DispatchService) private readonly dispatch: DispatchService,
+    @Inject(CiWatchIntakeService) private readonly ciWatches: CiWatchIntakeService,
+  ) {}
 
   @ConsumeEvent(TriggerReceivedV1, { service: 'dispatch', ordered: true })
   async handle(@Payload() envelope: EnvelopeOf<typeof TriggerReceivedV1>): Promise<void> {
+    await this.ciWatches.onTrigger(envelope);
     await this.dispatch.onTrigger(envelope);
   }
 }

@@ -12,3 +12,8 @@ export function failureText(exitStatus: string, summary: string): string {
 export function queuedText(position: number): string {
   return `Caravel is busy: your request is queued (position ${position}). It starts as soon as a slot frees up.`;
 }
+
+/** What a stopped thread's channel is told, once per stopped run. */
+export function stoppedText(): string {
+  return 'Stopped. Caravel is no longer working on this; write here again to start new work.';
+}

@@ -16,6 +16,11 @@ export type ReplyOutcome = 'posted' | 'not_configured' | 'no_channel';
  */
 export interface ReplyPort {
   reply(destination: ReplyDestination, runId: string, text: string): Promise<ReplyOutcome>;
+  /**
+   * Puts 👀 on the message a trigger came from (`destination.replyTo` is the trigger's own):
+   * `posted` when it reacted, else why it did not.
+   */
+  acknowledge(destination: ReplyDestination): Promise<ReplyOutcome>;
 }
 
 /** Injection token of the {@link ReplyPort}. */

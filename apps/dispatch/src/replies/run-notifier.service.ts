@@ -1,9 +1,18 @@
-import { repositoryRef, type RunOutcome } from '@caravel/contracts';
+import { CLOCK, type Clock } from '@caravel/config';
+import { repositoryRef, type RunOutcome, type TriggerSource } from '@caravel/contracts';
 import { RunNoticeRepository, ThreadRepository, type RunNoticeKind } from '@caravel/db';
-import { Inject, Injectable } from '@nestjs/common';
-import { DISPATCH_CLOCK, type Clock } from '../dispatch.clock.js';
+import { isAppError } from '@caravel/errors';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { failureText, queuedText } from './notice-texts.js';
-import { REPLY_PORT, type ReplyDestination, type ReplyPort } from './reply.port.js';
+import {
+  REPLY_PORT,
+  type ReplyDestination,
+  type ReplyOutcome,
+  type ReplyPort,
+} from './reply.port.js';
+
+/** How long a receipt may take before the trigger goes on without it. */
+const RECEIPT_TIMEOUT_MS = 10_000;
 
 /** Only a failed run gets a reply of dispatch's own: its runner may not have said anything. */
 function needsFailureReply(outcome: RunOutcome): boolean {
@@ -23,11 +32,13 @@ function needsFailureReply(outcome: RunOutcome): boolean {
  */
 @Injectable()
 export class RunNotifierService {
+  private readonly log = new Logger('RunNotifier');
+
   constructor(
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
     @Inject(RunNoticeRepository) private readonly notices: RunNoticeRepository,
     @Inject(REPLY_PORT) private readonly replies: ReplyPort,
-    @Inject(DISPATCH_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** One failure reply for a failed run; interrupted and completed runs get none. */
@@ -42,9 +53,50 @@ export class RunNotifierService {
     await this.once(end.threadId, end.runId, 'failure', failureText(end.exitStatus, end.summary));
   }
 
+  /**
+   * Acknowledges a trigger at once with 👀 on the message it came from (GitHub, Slack, Linear).
+   * Best effort: the request is taken whatever the reaction does, so a failure is logged, never
+   * thrown (the trigger is not handled again for it).
+   */
+  async received(trigger: {
+    threadId: string;
+    source: TriggerSource;
+    replyTo: Record<string, string | number>;
+    repository?: { owner: string; name: string } | undefined;
+  }): Promise<void> {
+    const { source, replyTo, repository } = trigger;
+    const destination = {
+      source,
+      replyTo,
+      ...(repository ? { repository: { owner: repository.owner, name: repository.name } } : {}),
+    };
+    let timer: NodeJS.Timeout | undefined;
+    // A source that does not answer must not hold the trigger (and its run) back.
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('no answer in 10 s')), RECEIPT_TIMEOUT_MS);
+    });
+    await Promise.race([this.replies.acknowledge(destination), late])
+      .catch((error: unknown) => {
+        const code = isAppError(error) ? error.code : 'error';
+        this.log.warn(
+          `thread ${trigger.threadId}: no 👀 on the request (${code}): ${String(error)}`,
+        );
+      })
+      .finally(() => clearTimeout(timer));
+  }
+
   /** Tells a run's source channel where it waits, once. */
   async queued(threadId: string, runId: string, position: number): Promise<void> {
     await this.once(threadId, runId, 'queue_position', queuedText(position));
+  }
+
+  /**
+   * Posts `text` in a thread's source channel once per `key` (a UUID: the channel's idempotency
+   * key, so asking again posts nothing new); what became of it, or null without a thread.
+   */
+  async announce(threadId: string, key: string, text: string): Promise<ReplyOutcome | null> {
+    const destination = await this.destination(threadId);
+    return destination ? this.replies.reply(destination, key, text) : null;
   }
 
   private async once(

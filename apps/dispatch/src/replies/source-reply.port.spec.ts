@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { FakeConfluence, FakeGitHub } from '@caravel/testing';
-import { dispatchServiceSettingsSchema } from '../dispatch.settings.js';
+import { dispatchConfigOf, dispatchEnvSchema } from '../dispatch.config.js';
 import { sourceReplyPort } from './source-reply.port.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -22,9 +22,9 @@ describe("SourceReplyPort (dispatch's replies in the source channel)", () => {
 
   afterEach(() => Promise.all([confluence.close(), github.close()]));
 
-  /** The port as dispatch's module builds it, from the environment its settings parse. */
+  /** The port as dispatch's module builds it, from the environment its config parses. */
   const port = (env: Record<string, string> = {}) =>
-    sourceReplyPort(dispatchServiceSettingsSchema.parse(env), {
+    sourceReplyPort(dispatchConfigOf(dispatchEnvSchema.parse(env)).integrations, {
       warn: (m) => void warnings.push(m),
     });
 

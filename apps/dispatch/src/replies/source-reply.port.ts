@@ -1,8 +1,7 @@
 import { isAppError } from '@caravel/errors';
 import {
   IntegrationAdapters,
-  integrationsConfigOf,
-  type IntegrationEnvironment,
+  type IntegrationsConfig,
   type SourceReplyChannel,
 } from '@caravel/integrations';
 import type { ReplyDestination, ReplyOutcome, ReplyPort } from './reply.port.js';
@@ -23,7 +22,7 @@ export class SourceReplyPort implements ReplyPort {
   private readonly warned = new Set<string>();
 
   constructor(
-    private readonly adapters: Pick<IntegrationAdapters, 'replyChannel'>,
+    private readonly adapters: Pick<IntegrationAdapters, 'replyChannel' | 'acknowledge'>,
     private readonly log: ReplyLogger,
   ) {}
 
@@ -41,6 +40,19 @@ export class SourceReplyPort implements ReplyPort {
     return 'posted';
   }
 
+  async acknowledge(destination: ReplyDestination): Promise<ReplyOutcome> {
+    if (destination.source === 'synthetic') return 'no_channel';
+    switch (await this.adapters.acknowledge(destination)) {
+      case 'reacted':
+        return 'posted';
+      case 'no_target':
+        return 'no_channel';
+      case 'not_configured':
+        this.warnOnce(destination.source, `no credentials for ${destination.source}`);
+        return 'not_configured';
+    }
+  }
+
   private warnOnce(source: string, reason: string): void {
     if (this.warned.has(source)) return;
     this.warned.add(source);
@@ -50,7 +62,7 @@ export class SourceReplyPort implements ReplyPort {
   }
 }
 
-/** Dispatch's reply port, from its settings. */
-export function sourceReplyPort(settings: IntegrationEnvironment, log: ReplyLogger): ReplyPort {
-  return new SourceReplyPort(new IntegrationAdapters(integrationsConfigOf(settings)), log);
+/** Dispatch's reply port, from its integrations' configuration. */
+export function sourceReplyPort(config: IntegrationsConfig, log: ReplyLogger): ReplyPort {
+  return new SourceReplyPort(new IntegrationAdapters(config), log);
 }

@@ -4,7 +4,7 @@ import { factory } from '@caravel/db/testing';
 import type { MessagePublisher, PublishAck } from '@caravel/messaging';
 import { strictMock } from '@caravel/testing/doubles';
 import type { RunNotifierService } from '../replies/run-notifier.service.js';
-import type { DispatchSettings } from '../dispatch.settings.js';
+import type { DispatchConfig } from '../dispatch.config.js';
 import { AdmissionService, type RunRequest } from './admission.service.js';
 
 const NOW = new Date('2026-12-01T12:00:00Z');
@@ -52,12 +52,12 @@ function admission(queue: RunQueueRepository, publish: () => Promise<PublishAck>
     },
     'publisher',
   );
-  const settings = { DISPATCH_MAX_ACTIVE_RUNS: 8, DISPATCH_MAX_ACTIVE_RUNS_PER_REPO: 4 };
+  const config = { dispatch: { maxActiveRuns: 8, maxActiveRunsPerRepository: 4 } };
   const service = new AdmissionService(
     queue,
     publisher,
     strictMock<RunNotifierService>({}, 'notifier'),
-    settings as DispatchSettings,
+    config as DispatchConfig,
     { now: () => NOW },
   );
   return { service, published };

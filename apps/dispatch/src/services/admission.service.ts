@@ -1,9 +1,9 @@
+import { CLOCK, type Clock } from '@caravel/config';
 import { StartRunV1, type DataOf, type EnvelopeOptions } from '@caravel/contracts';
 import { RunQueueRepository, type Executor, type RunQueueRow } from '@caravel/db';
 import { MessagePublisher } from '@caravel/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DISPATCH_CLOCK, type Clock } from '../dispatch.clock.js';
-import { DISPATCH_SETTINGS, type DispatchSettings } from '../dispatch.settings.js';
+import { DISPATCH_CONFIG, type DispatchConfig } from '../dispatch.config.js';
 import { RunNotifierService } from '../replies/run-notifier.service.js';
 import { admissible, queuePosition, type AdmissionLimits } from './fair-share.js';
 
@@ -35,12 +35,12 @@ export class AdmissionService {
     @Inject(RunQueueRepository) private readonly queue: RunQueueRepository,
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
     @Inject(RunNotifierService) private readonly notifier: RunNotifierService,
-    @Inject(DISPATCH_SETTINGS) settings: DispatchSettings,
-    @Inject(DISPATCH_CLOCK) private readonly clock: Clock,
+    @Inject(DISPATCH_CONFIG) config: DispatchConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.limits = {
-      maxActive: settings.DISPATCH_MAX_ACTIVE_RUNS,
-      maxActivePerRepository: settings.DISPATCH_MAX_ACTIVE_RUNS_PER_REPO,
+      maxActive: config.dispatch.maxActiveRuns,
+      maxActivePerRepository: config.dispatch.maxActiveRunsPerRepository,
     };
   }
 

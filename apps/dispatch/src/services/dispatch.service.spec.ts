@@ -32,6 +32,8 @@ interface Setup {
   taken?: ThreadMessageRow[];
   /** The thread's active run, as `runs.get` finds it. */
   active?: RunRow;
+  /** The trigger's run exists already (the trigger is handled again). */
+  redelivered?: boolean;
 }
 
 const NOW = new Date('2026-11-30T10:00:00Z');
@@ -41,9 +43,12 @@ function setup(options: Setup) {
   const publish = jest.fn<AdmissionService['request']>(() => Promise.resolve());
   const admitWaiting = jest.fn(() => Promise.resolve(0));
   const runEnded = jest.fn(() => Promise.resolve());
+  const received = jest.fn((_trigger: { threadId: string }) => Promise.resolve());
   const notify = jest.fn((_threadId: string, _messageId: string) => Promise.resolve());
   const setStatus = jest.fn(() => Promise.resolve(options.claimed));
-  const create = jest.fn(() => Promise.resolve({ run: options.created, created: true }));
+  const create = jest.fn(() =>
+    Promise.resolve({ run: options.created, created: !options.redelivered }),
+  );
   const markFinished = jest.fn(() => Promise.resolve(null));
   const enqueue = jest.fn(() => Promise.resolve(true));
   const take = jest.fn(() => Promise.resolve(options.taken ?? []));
@@ -68,7 +73,7 @@ function setup(options: Setup) {
     runs,
     messages,
     strictMock<AdmissionService>({ request: publish, admitWaiting }, 'admission'),
-    strictMock<RunNotifierService>({ runEnded }, 'notifier'),
+    strictMock<RunNotifierService>({ runEnded, received }, 'notifier'),
     { now: () => NOW },
     strictMock<InterruptNotifier>({ notify }, 'interrupts'),
   );
@@ -82,6 +87,7 @@ function setup(options: Setup) {
     take,
     admitWaiting,
     runEnded,
+    received,
     notify,
   };
 }
@@ -114,6 +120,39 @@ describe('DispatchService', () => {
     expect(slot.userKey).toBe('synthetic:octocat');
     expect(slot.repositoryKey).toBe('(none)');
     expect(cause.causationId).toBe(trigger.id);
+  });
+
+  it('acknowledges a new trigger once, and a redelivered one not again', async () => {
+    const { service, received } = setup({
+      created: factory.run({ id: runId }),
+      claimed: factory.thread({ activeRunId: runId }),
+    });
+    await service.onTrigger(trigger);
+    expect(received).toHaveBeenCalledTimes(1);
+    expect(received.mock.calls[0]![0]).toBe(trigger.data);
+
+    const again = setup({
+      created: factory.run({ id: runId }),
+      claimed: factory.thread({ activeRunId: runId }),
+      redelivered: true,
+    });
+    await again.service.onTrigger(trigger);
+    expect(again.received).not.toHaveBeenCalled();
+  });
+
+  it("passes the pull request or issue the trigger was made on to the run's start", async () => {
+    const subject = { kind: 'pull_request' as const, number: 7, headRef: 'fix-parser' };
+    const onPull = TriggerReceivedV1.create(
+      { ...TriggerReceivedV1.fixture().data, subject },
+      { source: 'fixture' },
+    );
+    const id = runIdForTrigger(onPull.id);
+    const { service, publish } = setup({
+      created: factory.run({ id }),
+      claimed: factory.thread({ activeRunId: id }),
+    });
+    await service.onTrigger(onPull);
+    expect(publish.mock.calls[0]![0].command).toMatchObject({ runId: id, subject });
   });
 
   it('sends a trigger for a busy thread to the active run instead of starting another', async () => {

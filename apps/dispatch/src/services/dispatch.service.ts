@@ -1,3 +1,4 @@
+import { CLOCK, type Clock } from '@caravel/config';
 import {
   CARAVEL_NAMESPACE,
   RunFinishedV1,
@@ -25,7 +26,6 @@ import {
   type ThreadRow,
 } from '@caravel/db';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DISPATCH_CLOCK, type Clock } from '../dispatch.clock.js';
 import { RunNotifierService } from '../replies/run-notifier.service.js';
 import { AdmissionService, repositoryKey } from './admission.service.js';
 import { followUpDelivery } from './follow-up-policy.js';
@@ -81,7 +81,7 @@ export class DispatchService {
     @Inject(ThreadMessageRepository) private readonly messages: ThreadMessageRepository,
     @Inject(AdmissionService) private readonly admission: AdmissionService,
     @Inject(RunNotifierService) private readonly notifier: RunNotifierService,
-    @Inject(DISPATCH_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(InterruptNotifier) private readonly interrupts: InterruptNotifier,
   ) {}
 
@@ -98,12 +98,14 @@ export class DispatchService {
       replyTo: trigger.data.replyTo,
       humanAt: isHumanTrigger(trigger.data) ? new Date(trigger.occurredAt) : null,
     });
-    const { run } = await this.runs.create({
+    const { run, created } = await this.runs.create({
       id: runIdForTrigger(trigger.id),
       threadId,
       triggerId: trigger.id,
       createdAt: this.clock.now(),
     });
+    // 👀 on the message that asked, once per trigger, before any run starts or joins.
+    if (created && isHumanTrigger(trigger.data)) await this.notifier.received(trigger.data);
     switch (triggerStep(run.status, trigger.data.kind)) {
       case 'claim':
         return this.startOrJoin(trigger, thread, run);
@@ -135,6 +137,8 @@ export class DispatchService {
       activeRunId: null,
       expectedActiveRunId: runId,
     });
+    // A stop that asked this run to end is done with: it must not interrupt a later run.
+    await this.messages.take(threadId, runId, ['stop']);
     await this.startFollowUp(threadId, event);
     await this.admission.admitWaiting(causedBy(event, SOURCE));
     await this.notifier.runEnded({ threadId, runId, outcome, exitStatus, summary });
@@ -156,6 +160,7 @@ export class DispatchService {
       prompt: text,
       requestedBy: author,
       ...threadSettings(thread),
+      ...(trigger.data.subject ? { subject: trigger.data.subject } : {}),
     };
     await this.admission.request(
       slotFor(command, `${source}:${author.externalId}`),

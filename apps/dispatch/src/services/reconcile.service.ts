@@ -1,10 +1,10 @@
+import { CLOCK, type Clock } from '@caravel/config';
 import { CARAVEL_NAMESPACE, RunFinishedV1, uuidV5 } from '@caravel/contracts';
 import { RunRepository } from '@caravel/db';
 import { MessagePublisher, type Bus } from '@caravel/messaging';
 import { BUS } from '@caravel/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DISPATCH_CLOCK, type Clock } from '../dispatch.clock.js';
-import { DISPATCH_SETTINGS, type DispatchSettings } from '../dispatch.settings.js';
+import { DISPATCH_CONFIG, type DispatchConfig } from '../dispatch.config.js';
 import { staleCutoffs, staleVerdict, type StaleLimits } from './reconcile-policy.js';
 
 /**
@@ -21,12 +21,12 @@ export class ReconcileService {
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(BUS) private readonly bus: Bus,
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
-    @Inject(DISPATCH_SETTINGS) settings: DispatchSettings,
-    @Inject(DISPATCH_CLOCK) private readonly clock: Clock,
+    @Inject(DISPATCH_CONFIG) config: DispatchConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.limits = {
-      pendingMs: settings.DISPATCH_PENDING_LIMIT_MS,
-      heartbeatMs: settings.DISPATCH_HEARTBEAT_LIMIT_MS,
+      pendingMs: config.dispatch.pendingLimitMs,
+      heartbeatMs: config.dispatch.heartbeatLimitMs,
     };
   }
 

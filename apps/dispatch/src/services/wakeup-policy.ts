@@ -1,4 +1,5 @@
 import { WAKEUP_BUDGET, type Actor } from '@caravel/contracts';
+import { CI_WATCH_ACTOR } from '../ci-watch/ci-watch-notices.js';
 
 /** The author of the synthetic messages wakeups send. */
 export const WAKEUP_ACTOR: Actor = { externalId: 'caravel:wakeup', displayName: 'Caravel wakeup' };
@@ -7,9 +8,10 @@ export const WAKEUP_ACTOR: Actor = { externalId: 'caravel:wakeup', displayName: 
 export const DEFAULT_WAKEUP_PROMPT =
   'This is the wakeup you scheduled. Check on the work you were waiting for and carry on.';
 
-/** Whether a trigger was written by a person (wakeups are not; they spend the budget). */
+/** Whether a trigger was written by a person (wakeups and CI fix runs are not). */
 export function isHumanTrigger(trigger: { author: Actor }): boolean {
-  return trigger.author.externalId !== WAKEUP_ACTOR.externalId;
+  const author = trigger.author.externalId;
+  return author !== WAKEUP_ACTOR.externalId && author !== CI_WATCH_ACTOR.externalId;
 }
 
 /** When a wakeup asked for `delayMinutes` from `now` fires: rounded up to the whole minute. */

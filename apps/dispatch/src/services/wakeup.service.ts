@@ -1,3 +1,4 @@
+import { CLOCK, type Clock } from '@caravel/config';
 import {
   CARAVEL_NAMESPACE,
   ScheduleThreadWakeup,
@@ -12,7 +13,6 @@ import { ThreadRepository, ThreadWakeupRepository } from '@caravel/db';
 import { MessagePublisher } from '@caravel/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { z } from 'zod';
-import { DISPATCH_CLOCK, type Clock } from '../dispatch.clock.js';
 import { DEFAULT_WAKEUP_PROMPT, WAKEUP_ACTOR, wakeupDueAt, wakeupsLeft } from './wakeup-policy.js';
 
 type WakeupRequest = ReturnType<typeof ScheduleThreadWakeup.parseRequest>;
@@ -35,7 +35,7 @@ export class WakeupService {
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
     @Inject(ThreadWakeupRepository) private readonly wakeups: ThreadWakeupRepository,
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
-    @Inject(DISPATCH_CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async schedule(request: WakeupRequest): Promise<ScheduleWakeupResponse> {

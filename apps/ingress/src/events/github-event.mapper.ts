@@ -1,4 +1,4 @@
-import { githubCommitThreadId, githubReviewThreadId, githubThreadId } from '@caravel/contracts';
+import { githubReviewThreadId, githubThreadId, type SourceSubject } from '@caravel/contracts';
 import type { z } from 'zod';
 import { payloadMalformed } from '../ingress.errors.js';
 import {
@@ -11,6 +11,8 @@ import {
   type GithubRepository,
   type githubUser,
 } from './github-payload.schemas.js';
+import { mapGithubCi } from './github-ci.mapper.js';
+import { subjectOfIssue, subjectOfPullRequest } from './github-subjects.js';
 import {
   AutoReviewRepositories,
   GithubRepositoryPolicy,
@@ -90,6 +92,8 @@ interface Comment {
   repository: GithubRepository;
   number: number;
   replyTo: Record<string, string | number>;
+  /** The pull request or issue it was written on. */
+  subject: SourceSubject;
 }
 
 /** A comment-like event: its payload, the one action that can address Caravel, its reading. */
@@ -119,6 +123,7 @@ const COMMENT_EVENTS: Record<string, CommentEvent<z.ZodType>> = {
       [p.issue.pull_request ? 'pullRequest' : 'issue']: p.issue.number,
       commentId: p.comment.id,
     },
+    subject: subjectOfIssue(p.issue),
   })),
   pull_request_review_comment: commentEvent(reviewCommentPayload, 'created', (p) => ({
     semanticKey: `review_comment:${p.comment.id}`,
@@ -128,6 +133,7 @@ const COMMENT_EVENTS: Record<string, CommentEvent<z.ZodType>> = {
     repository: p.repository,
     number: p.pull_request.number,
     replyTo: { pullRequest: p.pull_request.number, reviewCommentId: p.comment.id },
+    subject: subjectOfPullRequest(p.pull_request, p.comment),
   })),
   pull_request_review: commentEvent(reviewPayload, 'submitted', (p) => ({
     semanticKey: `review:${p.review.id}`,
@@ -137,6 +143,7 @@ const COMMENT_EVENTS: Record<string, CommentEvent<z.ZodType>> = {
     repository: p.repository,
     number: p.pull_request.number,
     replyTo: { pullRequest: p.pull_request.number, reviewId: p.review.id },
+    subject: subjectOfPullRequest(p.pull_request),
   })),
 };
 
@@ -172,6 +179,7 @@ function comment(
     text: c.body ?? '',
     repository: repoRef(c.repository),
     replyTo: c.replyTo,
+    subject: c.subject,
     actorCheck: actorCheck(c.repository, c.user, c.association),
   };
 }
@@ -195,6 +203,7 @@ function issues(delivery: GithubDelivery, settings: GithubMapperSettings): Webho
     text: [p.issue.title, p.issue.body ?? ''].filter((part) => part !== '').join('\n\n'),
     repository: repoRef(p.repository),
     replyTo: { issue: p.issue.number },
+    subject: subjectOfIssue(p.issue),
     actorCheck: actorCheck(p.repository, p.sender),
   };
 }
@@ -250,22 +259,11 @@ function pullRequest(delivery: GithubDelivery, settings: GithubMapperSettings): 
 
 function ci(delivery: GithubDelivery): WebhookDecision {
   const p = parse(ciPayload, delivery);
-  const run = p.check_run ?? p.check_suite ?? p.workflow_run;
+  const event = delivery.event as 'check_run' | 'check_suite' | 'workflow_run' | 'status';
+  const run = event === 'status' ? undefined : p[event];
   const sha = run?.head_sha ?? p.sha;
   if (!sha) throw payloadMalformed('github', `${delivery.event}: no commit sha`);
-  const pr = run?.pull_requests[0]?.number;
-  const target = { owner: p.repository.owner.login, repo: p.repository.name };
-  return {
-    kind: 'record',
-    source: 'github',
-    event: p.action ? `${delivery.event}.${p.action}` : delivery.event,
-    deliveryId: delivery.deliveryId,
-    semanticKey: null,
-    threadId:
-      pr === undefined
-        ? githubCommitThreadId({ ...target, sha })
-        : githubThreadId({ ...target, number: pr }),
-  };
+  return mapGithubCi(event, delivery.deliveryId, p, sha);
 }
 
 function byEvent(delivery: GithubDelivery, settings: GithubMapperSettings): WebhookDecision {

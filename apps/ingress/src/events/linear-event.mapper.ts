@@ -9,12 +9,17 @@ const actor = z.object({
   type: z.string().optional(),
 });
 
-const commentCreated = z.object({
-  type: z.literal('Comment'),
+/** What every Linear webhook carries around its `data` (the entity it is about). */
+const envelope = {
   action: z.string(),
   createdAt: z.string(),
   webhookId: z.string().optional(),
   actor: actor.optional(),
+};
+
+const commentCreated = z.object({
+  type: z.literal('Comment'),
+  ...envelope,
   data: z.object({
     id: z.string(),
     body: z.string(),
@@ -27,10 +32,7 @@ const commentCreated = z.object({
 
 const issueUpdated = z.object({
   type: z.literal('Issue'),
-  action: z.string(),
-  createdAt: z.string(),
-  webhookId: z.string().optional(),
-  actor: actor.optional(),
+  ...envelope,
   data: z.object({
     id: z.string(),
     identifier: z.string().optional(),

@@ -1,6 +1,7 @@
 import { slackThreadId } from '@caravel/contracts';
 import { z } from 'zod';
 import { payloadMalformed } from '../ingress.errors.js';
+import { mapSlackReaction } from './slack-reaction.mapper.js';
 import { ignore, type WebhookDecision } from './webhook-decision.js';
 
 const urlVerification = z.object({ type: z.literal('url_verification'), challenge: z.string() });
@@ -39,7 +40,8 @@ export interface SlackChallenge {
 /**
  * Decides what a verified Slack Events API body asks for. An `app_mention` and the `message`
  * event Slack also sends for it share the semantic key `message:<channel>:<ts>`, so the pair
- * starts one run; an untagged thread reply only counts in a thread Caravel already has.
+ * starts one run; an untagged thread reply only counts in a thread Caravel already has. A ❌
+ * reaction asks to stop the thread's work ({@link mapSlackReaction}).
  */
 export function mapSlackEvent(
   payload: unknown,
@@ -55,6 +57,15 @@ export function mapSlackEvent(
   }
   const body = parsed.data;
   if (body.type === 'url_verification') return { kind: 'challenge', challenge: body.challenge };
+  if (body.event.type === 'reaction_added') return mapSlackReaction(body, settings);
+  return mapSlackMessage(body, settings);
+}
+
+/** A message event: a mention, or an untagged reply in a thread Caravel has. */
+function mapSlackMessage(
+  body: z.output<typeof eventCallback>,
+  settings: SlackMapperSettings,
+): WebhookDecision {
   const { event } = body;
   if (event.type !== 'app_mention' && event.type !== 'message') {
     return ignore(`slack event ${event.type} is not handled`);
@@ -81,7 +92,8 @@ export function mapSlackEvent(
     threadId: slackThreadId({ team: body.team_id, channel: event.channel, threadTs }),
     author: { externalId: event.user },
     text,
-    replyTo: { team: body.team_id, channel: event.channel, threadTs },
+    // `messageTs`: the message that asked, for the 👀 that says it was taken.
+    replyTo: { team: body.team_id, channel: event.channel, threadTs, messageTs: event.ts },
     container: event.channel,
     ...(mentioned ? {} : { requiresKnownThread: true }),
   };

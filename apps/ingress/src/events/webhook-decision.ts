@@ -1,4 +1,10 @@
-import type { Actor, RepositoryRef, TriggerSource } from '@caravel/contracts';
+import type {
+  Actor,
+  CiCheck,
+  RepositoryRef,
+  SourceSubject,
+  TriggerSource,
+} from '@caravel/contracts';
 import type { GithubRepositoryFacts } from './github-repository-policy.js';
 
 /**
@@ -28,6 +34,8 @@ export interface TriggerDecision {
   text: string;
   repository?: RepositoryRef;
   replyTo: Record<string, string | number>;
+  /** GitHub: the pull request or issue the request was made on. */
+  subject?: SourceSubject;
   /** Only act when Caravel already has this thread (an untagged Slack thread reply). */
   requiresKnownThread?: boolean;
   /**
@@ -71,7 +79,25 @@ export interface HeadMovedDecision {
   previousSha?: string | undefined;
 }
 
-/** A delivery kept for later features (CI events) that starts nothing today. */
+/**
+ * A check on a commit (check run, check suite, workflow run, commit status): published as
+ * `ci.check_reported` for dispatch's CI babysitting, answered 202 like any recorded delivery.
+ */
+export interface CiDecision {
+  kind: 'ci';
+  source: 'github';
+  event: string;
+  ciEvent: 'check_run' | 'check_suite' | 'workflow_run' | 'status';
+  deliveryId: string;
+  semanticKey: null;
+  threadId: string;
+  repository: RepositoryRef;
+  headSha: string;
+  pullRequests: { number: number; url: string }[];
+  check: CiCheck;
+}
+
+/** A delivery kept but not acted on (a CI delivery that names no check). */
 export interface RecordDecision {
   kind: 'record';
   source: TriggerSource;
@@ -79,6 +105,24 @@ export interface RecordDecision {
   deliveryId: string;
   semanticKey: string | null;
   threadId: string;
+}
+
+/**
+ * A person asks to stop a thread's work (Slack: ❌ on a message of the thread). The thread is the
+ * one the message started or joined (looked up by its `message:<channel>:<ts>` key), else the one
+ * it is the root of; only a thread Caravel has, and only from a trusted author, is stopped.
+ */
+export interface StopDecision {
+  kind: 'stop';
+  source: 'slack';
+  event: string;
+  deliveryId: string;
+  semanticKey: string;
+  /** The thread the message is the root of; the intake prefers the one it started or joined. */
+  threadId: string;
+  /** The semantic key of the trigger the message was, when it was one. */
+  messageKey: string;
+  author: Actor;
 }
 
 /** A verified delivery that is not for us. */
@@ -89,7 +133,13 @@ export interface IgnoreDecision {
 
 /** What a mapper makes of one verified delivery. */
 export type WebhookDecision =
-  TriggerDecision | ReviewDecision | HeadMovedDecision | RecordDecision | IgnoreDecision;
+  | TriggerDecision
+  | ReviewDecision
+  | HeadMovedDecision
+  | CiDecision
+  | RecordDecision
+  | StopDecision
+  | IgnoreDecision;
 
 export function ignore(reason: string): IgnoreDecision {
   return { kind: 'ignore', reason };

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { rawBodyOf } from '../http/raw-body.middleware.js';
 import { SourceWebhooksService } from '../services/source-webhooks.service.js';
 import type { WebhookAnswer } from '../services/webhook-answer.js';
+import { countedWebhook } from './webhook-outcome.js';
 
 type Body = Record<string, unknown>;
 
@@ -18,21 +19,33 @@ export class WebhooksController {
 
   @Post('github')
   async github(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
-    return reply(res, await this.webhooks.github(rawBodyOf(req), req.headers));
+    return reply(
+      res,
+      await countedWebhook('github', () => this.webhooks.github(rawBodyOf(req), req.headers)),
+    );
   }
 
   @Post('slack')
   async slack(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
-    return reply(res, await this.webhooks.slack(rawBodyOf(req), req.headers));
+    return reply(
+      res,
+      await countedWebhook('slack', () => this.webhooks.slack(rawBodyOf(req), req.headers)),
+    );
   }
 
   @Post('linear')
   async linear(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
-    return reply(res, await this.webhooks.linear(rawBodyOf(req), req.headers));
+    return reply(
+      res,
+      await countedWebhook('linear', () => this.webhooks.linear(rawBodyOf(req), req.headers)),
+    );
   }
 
   @Post('jira')
   async jira(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
-    return reply(res, await this.webhooks.jira(rawBodyOf(req), req.headers));
+    return reply(
+      res,
+      await countedWebhook('jira', () => this.webhooks.jira(rawBodyOf(req), req.headers)),
+    );
   }
 }

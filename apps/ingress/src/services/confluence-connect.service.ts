@@ -1,3 +1,4 @@
+import { CLOCK, type Clock } from '@caravel/config';
 import { ConnectTenantRepository } from '@caravel/db';
 import { IntegrationAdapters, parseKeyring, TokenCipher } from '@caravel/integrations';
 import { Inject, Injectable } from '@nestjs/common';
@@ -5,9 +6,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { commentIdOf, mapConfluenceComment } from '../events/confluence-event.mapper.js';
 import { readUntrustedJson, storable } from '../events/untrusted-json.js';
-import { CLOCK, type Clock } from '../ingress.clock.js';
 import { payloadMalformed, signatureInvalid } from '../ingress.errors.js';
-import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
+import { INGRESS_CONFIG, type IngressConfig } from '../ingress.config.js';
 import { connectJwtIssuer, verifyConnectJwt } from '../verification/connect-jwt.verifier.js';
 import { verifyInstallJwt } from '../verification/connect-install.verifier.js';
 import { headerValue } from '../verification/headers.js';
@@ -50,19 +50,19 @@ export class ConfluenceConnectService {
   constructor(
     private readonly tenants: ConnectTenantRepository,
     private readonly intake: TriggerIntakeService,
-    @Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings,
+    @Inject(INGRESS_CONFIG) private readonly config: IngressConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(IntegrationAdapters) private readonly adapters: IntegrationAdapters,
   ) {
-    this.keys = new ConnectKeys(settings.CONNECT_KEYS_URL);
-    const ring = settings.CARAVEL_TOKEN_KEYS;
+    this.keys = new ConnectKeys(config.confluence.connectKeysUrl);
+    const ring = config.tokenKeys;
     this.cipher = ring ? new TokenCipher(parseKeyring(ring)) : undefined;
   }
 
   /** The descriptor; null while Caravel's base URL is unset. */
   descriptor(): Record<string, unknown> | null {
-    const base = this.settings.CONFLUENCE_BASE_URL;
-    return base ? connectDescriptor(this.settings.CONFLUENCE_APP_KEY, base) : null;
+    const { baseUrl, appKey } = this.config.confluence;
+    return baseUrl ? connectDescriptor(appKey, baseUrl) : null;
   }
 
   async installed(call: ConnectCall): Promise<WebhookAnswer> {
@@ -98,8 +98,8 @@ export class ConfluenceConnectService {
     // The comment Confluence returns is untrusted text as well: made storable as it comes in.
     const comment = storable('confluence', await wiki.getComment(commentIdOf(body.payload)));
     const decision = mapConfluenceComment(tenant, comment, {
-      accountId: this.settings.CONFLUENCE_BOT_ACCOUNT_ID,
-      handle: this.settings.GITHUB_BOT_HANDLE,
+      accountId: this.config.confluence.botAccountId,
+      handle: this.config.github.botHandle,
     });
     return this.intake.take(decision, body);
   }
@@ -117,14 +117,14 @@ export class ConfluenceConnectService {
     if (parsed.data.clientKey !== claims.iss) {
       throw signatureInvalid('confluence install', 'the body names another clientKey than iss');
     }
-    if (parsed.data.key !== this.settings.CONFLUENCE_APP_KEY) {
+    if (parsed.data.key !== this.config.confluence.appKey) {
       throw payloadMalformed('confluence', `the callback is for app ${parsed.data.key}`);
     }
     return { body: parsed.data, cipher };
   }
 
   private ready(): { base: string; cipher: TokenCipher } {
-    const base = this.settings.CONFLUENCE_BASE_URL;
+    const base = this.config.confluence.baseUrl;
     if (!base || !this.cipher) {
       throw signatureInvalid('confluence', 'CONFLUENCE_BASE_URL or CARAVEL_TOKEN_KEYS is unset');
     }

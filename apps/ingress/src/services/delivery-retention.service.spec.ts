@@ -1,6 +1,6 @@
 import type { DeliveryRepository } from '@caravel/db';
 import { strictMock } from '@caravel/testing/doubles';
-import { ingressSettingsSchema } from '../ingress.settings.js';
+import { ingressConfigFrom, ingressEnvSchema } from '../ingress.config.js';
 import { DeliveryRetentionService } from './delivery-retention.service.js';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
@@ -28,8 +28,8 @@ describe('DeliveryRetentionService', () => {
   it('deletes every delivery older than the retention, batch after batch, and keeps the rest', async () => {
     const old = Array.from({ length: 2_500 }, (_, i) => hoursAgo(200 + i));
     const store = storeOf([...old, hoursAgo(1), hoursAgo(167)]);
-    const settings = ingressSettingsSchema.parse({ DELIVERY_RETENTION_HOURS: '168' });
-    const service = new DeliveryRetentionService(store.repository, settings, { now: () => NOW });
+    const config = ingressConfigFrom({ DELIVERY_RETENTION_HOURS: '168' });
+    const service = new DeliveryRetentionService(store.repository, config, { now: () => NOW });
 
     await expect(service.sweep()).resolves.toBe(2_500);
     expect(store.stored).toEqual([hoursAgo(1), hoursAgo(167)]);
@@ -38,7 +38,7 @@ describe('DeliveryRetentionService', () => {
   });
 
   it('refuses a retention shorter than GitHub redelivers (72 hours)', () => {
-    expect(ingressSettingsSchema.safeParse({ DELIVERY_RETENTION_HOURS: '24' }).success).toBe(false);
-    expect(ingressSettingsSchema.parse({}).DELIVERY_RETENTION_HOURS).toBe(168);
+    expect(ingressEnvSchema.safeParse({ DELIVERY_RETENTION_HOURS: '24' }).success).toBe(false);
+    expect(ingressConfigFrom({}).deliveryRetentionHours).toBe(168);
   });
 });

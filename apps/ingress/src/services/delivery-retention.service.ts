@@ -1,3 +1,4 @@
+import { CLOCK, type Clock } from '@caravel/config';
 import { DeliveryRepository } from '@caravel/db';
 import {
   Inject,
@@ -6,8 +7,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { CLOCK, type Clock } from '../ingress.clock.js';
-import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
+import { INGRESS_CONFIG, type IngressConfig } from '../ingress.config.js';
 
 const HOUR_MS = 3_600_000;
 /** Rows per delete statement, so one sweep never holds a long lock. */
@@ -27,7 +27,7 @@ export class DeliveryRetentionService implements OnApplicationBootstrap, OnAppli
 
   constructor(
     @Inject(DeliveryRepository) private readonly deliveries: DeliveryRepository,
-    @Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings,
+    @Inject(INGRESS_CONFIG) private readonly config: IngressConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -51,7 +51,7 @@ export class DeliveryRetentionService implements OnApplicationBootstrap, OnAppli
 
   private async deleteExpired(): Promise<number> {
     const cutoff = new Date(
-      this.clock.now().getTime() - this.settings.DELIVERY_RETENTION_HOURS * HOUR_MS,
+      this.clock.now().getTime() - this.config.deliveryRetentionHours * HOUR_MS,
     );
     let total = 0;
     for (;;) {

@@ -1,7 +1,7 @@
-import { IntegrationAdapters, integrationsConfigOf, markdownToAdf } from '@caravel/integrations';
+import { IntegrationAdapters, markdownToAdf } from '@caravel/integrations';
 import { FakeJira, type FakeJiraIssue } from '@caravel/testing';
 import { mapJiraEvent, parseJiraRuleBody } from '../events/jira-event.mapper.js';
-import { ingressSettingsSchema, jiraSetupWarning } from '../ingress.settings.js';
+import { ingressConfigFrom, jiraSetupWarning } from '../ingress.config.js';
 import { JiraReadBackService } from './jira-read-back.service.js';
 
 const ACCOUNT = { JIRA_EMAIL: 'svc@acme.test', JIRA_API_TOKEN: 'svc-token' };
@@ -11,13 +11,10 @@ describe('JiraReadBackService against the fake Jira on loopback', () => {
   let issue: FakeJiraIssue;
   let site: string;
 
-  /** The service as ingress's module builds it, from the environment its settings parse. */
+  /** The service as ingress's module builds it, from the environment its config parses. */
   const serviceOf = (env: Record<string, string>) => {
-    const settings = ingressSettingsSchema.parse(env);
-    return new JiraReadBackService(
-      settings,
-      new IntegrationAdapters(integrationsConfigOf(settings)),
-    );
+    const config = ingressConfigFrom(env);
+    return new JiraReadBackService(config, new IntegrationAdapters(config.integrations));
   };
   const service = (settings: Record<string, string> = {}) =>
     serviceOf({ JIRA_BASE_URL: jira.origin, ...ACCOUNT, ...settings });
@@ -151,14 +148,14 @@ describe('JiraReadBackService against the fake Jira on loopback', () => {
 
 describe('jiraSetupWarning', () => {
   it('warns when the Jira route is on without the service account, and only then', () => {
-    const settings = (env: Record<string, string>) => ingressSettingsSchema.parse(env);
-    expect(jiraSetupWarning(settings({ JIRA_SHARED_SECRET: 's' }))).toMatch(
+    const config = (env: Record<string, string>) => ingressConfigFrom(env);
+    expect(jiraSetupWarning(config({ JIRA_SHARED_SECRET: 's' }))).toMatch(
       /JIRA_SHARED_SECRET is set but JIRA_BASE_URL, JIRA_EMAIL and JIRA_API_TOKEN are not/,
     );
-    expect(jiraSetupWarning(settings({}))).toBeUndefined();
+    expect(jiraSetupWarning(config({}))).toBeUndefined();
     expect(
       jiraSetupWarning(
-        settings({
+        config({
           JIRA_SHARED_SECRET: 's',
           JIRA_BASE_URL: 'https://acme.atlassian.net',
           ...ACCOUNT,

@@ -8,7 +8,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import type { JiraReadBack, JiraRuleBody } from '../events/jira-event.mapper.js';
 import { storable } from '../events/untrusted-json.js';
 import { payloadMalformed, serviceAccountMissing, siteNotServed } from '../ingress.errors.js';
-import { INGRESS_SETTINGS, jiraSetupWarning, type IngressSettings } from '../ingress.settings.js';
+import { INGRESS_CONFIG, jiraSetupWarning, type IngressConfig } from '../ingress.config.js';
 
 /**
  * Reads a Jira rule's delivery back as the service account (`JIRA_BASE_URL`, `JIRA_EMAIL`,
@@ -22,14 +22,14 @@ export class JiraReadBackService implements OnApplicationBootstrap {
   private ownAccount: Promise<string> | undefined;
 
   constructor(
-    @Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings,
+    @Inject(INGRESS_CONFIG) private readonly config: IngressConfig,
     @Inject(IntegrationAdapters) adapters: IntegrationAdapters,
   ) {
     this.jira = adapters.tracker('jira');
   }
 
   onApplicationBootstrap(): void {
-    const warning = jiraSetupWarning(this.settings);
+    const warning = jiraSetupWarning(this.config);
     if (warning) this.log.warn(warning);
   }
 
@@ -66,8 +66,8 @@ export class JiraReadBackService implements OnApplicationBootstrap {
 
   /** The host of `JIRA_BASE_URL`, once the service account is complete. */
   private configuredSite(): string {
-    const base = this.settings.JIRA_BASE_URL;
-    if (!base || !jiraConfigured(this.settings)) {
+    const base = this.config.integrations.jira.baseUrl;
+    if (!base || !jiraConfigured(this.config.integrations.jira)) {
       throw serviceAccountMissing('jira', JIRA_SERVICE_ACCOUNT_SETTINGS);
     }
     return new URL(base).host.toLowerCase();

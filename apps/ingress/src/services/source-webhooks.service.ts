@@ -1,3 +1,4 @@
+import { CLOCK, type Clock } from '@caravel/config';
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { mapGithubEvent, type GithubMapperSettings } from '../events/github-event.mapper.js';
@@ -9,9 +10,8 @@ import { mapJiraEvent, parseJiraRuleBody } from '../events/jira-event.mapper.js'
 import { mapLinearEvent } from '../events/linear-event.mapper.js';
 import { mapSlackEvent } from '../events/slack-event.mapper.js';
 import { readUntrustedJson } from '../events/untrusted-json.js';
-import { CLOCK, type Clock } from '../ingress.clock.js';
 import { payloadMalformed } from '../ingress.errors.js';
-import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
+import { INGRESS_CONFIG, type IngressConfig } from '../ingress.config.js';
 import { verifyGithubSignature } from '../verification/github-signature.verifier.js';
 import { headerValue } from '../verification/headers.js';
 import { verifyJiraRequest } from '../verification/jira-secret.verifier.js';
@@ -36,18 +36,16 @@ export class SourceWebhooksService {
   constructor(
     private readonly intake: TriggerIntakeService,
     private readonly jiraReadBack: JiraReadBackService,
-    @Inject(INGRESS_SETTINGS) private readonly settings: IngressSettings,
+    @Inject(INGRESS_CONFIG) private readonly config: IngressConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
+    const { github } = config;
     this.githubMapping = {
-      botHandle: settings.GITHUB_BOT_HANDLE,
-      triggerLabel: settings.GITHUB_TRIGGER_LABEL,
-      repositories: new GithubRepositoryPolicy(
-        settings.ALLOWED_GITHUB_ORGS,
-        settings.ALLOWED_GITHUB_REPOS,
-      ),
-      autoReview: new AutoReviewRepositories(settings.AUTO_REVIEW_REPOS),
-      autoReviewDrafts: settings.AUTO_REVIEW_DRAFT_PRS,
+      botHandle: github.botHandle,
+      triggerLabel: github.triggerLabel,
+      repositories: new GithubRepositoryPolicy(github.allowedOrgs, github.allowedRepos),
+      autoReview: new AutoReviewRepositories(github.autoReviewRepos),
+      autoReviewDrafts: github.autoReviewDrafts,
     };
   }
 
@@ -56,8 +54,8 @@ export class SourceWebhooksService {
     verifyGithubSignature(
       rawBody,
       signature,
-      this.settings.GITHUB_WEBHOOK_SECRET,
-      this.settings.GITHUB_WEBHOOK_SECRET_PREVIOUS,
+      this.config.webhooks.github.secret.current,
+      this.config.webhooks.github.secret.previous,
     );
     const event = headerValue(headers, 'x-github-event');
     const deliveryId = headerValue(headers, 'x-github-delivery');
@@ -79,12 +77,14 @@ export class SourceWebhooksService {
         signature: headerValue(headers, 'x-slack-signature'),
         timestamp: headerValue(headers, 'x-slack-request-timestamp'),
       },
-      this.settings.SLACK_SIGNING_SECRET,
+      this.config.webhooks.slack.signingSecret.current,
       this.clock.now(),
-      this.settings.SLACK_SIGNING_SECRET_PREVIOUS,
+      this.config.webhooks.slack.signingSecret.previous,
     );
     const body = readUntrustedJson('slack', rawBody);
-    const decision = mapSlackEvent(body.payload, { botUserId: this.settings.SLACK_BOT_USER_ID });
+    const decision = mapSlackEvent(body.payload, {
+      botUserId: this.config.webhooks.slack.botUserId,
+    });
     if (decision.kind === 'challenge') {
       return { status: 200, body: { challenge: decision.challenge } };
     }
@@ -96,8 +96,8 @@ export class SourceWebhooksService {
     verifyLinearSignature(
       rawBody,
       signature,
-      this.settings.LINEAR_WEBHOOK_SECRET,
-      this.settings.LINEAR_WEBHOOK_SECRET_PREVIOUS,
+      this.config.webhooks.linear.secret.current,
+      this.config.webhooks.linear.secret.previous,
     );
     const body = readUntrustedJson('linear', rawBody);
     checkLinearFreshness(
@@ -106,24 +106,25 @@ export class SourceWebhooksService {
     );
     const decision = mapLinearEvent(
       { deliveryHeader: headerValue(headers, 'linear-delivery'), payload: body.payload },
-      { botUserId: this.settings.LINEAR_BOT_USER_ID, botHandle: this.settings.GITHUB_BOT_HANDLE },
+      { botUserId: this.config.webhooks.linear.botUserId, botHandle: this.config.github.botHandle },
     );
     return this.intake.take(decision, body);
   }
 
   async jira(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<WebhookAnswer> {
+    const { jira } = this.config.webhooks;
     verifyJiraRequest(
       rawBody,
       {
-        secret: headerValue(headers, this.settings.JIRA_SECRET_HEADER),
+        secret: headerValue(headers, jira.secretHeader),
         timestamp: headerValue(headers, 'x-caravel-timestamp'),
         signature: headerValue(headers, 'x-caravel-signature'),
       },
       {
-        sharedSecret: this.settings.JIRA_SHARED_SECRET,
-        hmacSecret: this.settings.JIRA_HMAC_SECRET,
-        previousSharedSecret: this.settings.JIRA_SHARED_SECRET_PREVIOUS,
-        previousHmacSecret: this.settings.JIRA_HMAC_SECRET_PREVIOUS,
+        sharedSecret: jira.sharedSecret.current,
+        hmacSecret: jira.hmacSecret.current,
+        previousSharedSecret: jira.sharedSecret.previous,
+        previousHmacSecret: jira.hmacSecret.previous,
       },
       this.clock.now(),
     );

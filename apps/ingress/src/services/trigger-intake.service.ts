@@ -1,7 +1,9 @@
 import {
   CARAVEL_NAMESPACE,
+  CiCheckReportedV1,
   PullRequestHeadMovedV1,
   ReviewRequestedV1,
+  StopThreadV1,
   TriggerReceivedV1,
   uuidV5,
   type MessageDefinition,
@@ -14,15 +16,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { z } from 'zod';
 import type { UntrustedBody } from '../events/untrusted-json.js';
 import type {
+  CiDecision,
   HeadMovedDecision,
   RecordDecision,
   ReviewDecision,
+  StopDecision,
   TriggerDecision,
   WebhookDecision,
 } from '../events/webhook-decision.js';
 import { GithubRepositoryPolicy } from '../events/github-repository-policy.js';
 import { payloadMalformed } from '../ingress.errors.js';
-import { INGRESS_SETTINGS, type IngressSettings } from '../ingress.settings.js';
+import { INGRESS_CONFIG, type IngressConfig } from '../ingress.config.js';
 import { PublicRepoGate } from './public-repo-gate.js';
 import {
   parseRepositoryRoute,
@@ -65,21 +69,19 @@ export class TriggerIntakeService {
     private readonly deliveries: DeliveryRepository,
     private readonly threads: ThreadRepository,
     private readonly publisher: MessagePublisher,
-    @Inject(INGRESS_SETTINGS) settings: IngressSettings,
+    @Inject(INGRESS_CONFIG) config: IngressConfig,
     @Inject(IntegrationAdapters) adapters: IntegrationAdapters,
   ) {
-    this.trusted = new TrustedAuthors(settings.TRUSTED_AUTHORS);
-    this.gate = new PublicRepoGate(settings.PUBLIC_REPO_ORG_GATE, adapters.orgMembership());
+    const { routing, github } = config;
+    this.trusted = new TrustedAuthors(routing.trustedAuthors);
+    this.gate = new PublicRepoGate(github.publicRepoOrgGate, adapters.orgMembership());
     this.routes = new RepositoryRoutes(
-      settings.REPOSITORY_ROUTES.map(parseRepositoryRoute).filter(
-        (route): route is RepositoryRoute => route !== undefined,
-      ),
-      settings.DEFAULT_REPOSITORY ? parseRepositorySlug(settings.DEFAULT_REPOSITORY) : undefined,
+      routing.repositoryRoutes
+        .map(parseRepositoryRoute)
+        .filter((route): route is RepositoryRoute => route !== undefined),
+      routing.defaultRepository ? parseRepositorySlug(routing.defaultRepository) : undefined,
     );
-    this.allowed = new GithubRepositoryPolicy(
-      settings.ALLOWED_GITHUB_ORGS,
-      settings.ALLOWED_GITHUB_REPOS,
-    );
+    this.allowed = new GithubRepositoryPolicy(github.allowedOrgs, github.allowedRepos);
   }
 
   /** `body` is what {@link readUntrustedJson} made of the request: stored as the delivery. */
@@ -93,6 +95,10 @@ export class TriggerIntakeService {
         return this.recordOnly(decision, body);
       case 'head':
         return this.headMoved(decision, body);
+      case 'ci':
+        return this.ciReported(decision, body);
+      case 'stop':
+        return this.stop(decision, body);
       case 'review':
       case 'trigger': {
         const refusal = decision.actorCheck ? await this.gate.refusal(decision.actorCheck) : null;
@@ -129,8 +135,33 @@ export class TriggerIntakeService {
       trusted: this.trusted.has(decision.source, decision.author.externalId),
       ...(repository ? { repository } : {}),
       replyTo: decision.replyTo,
+      ...(decision.subject ? { subject: decision.subject } : {}),
     });
     return this.answer(decision, duplicate);
+  }
+
+  /**
+   * A stop request acts only on a thread Caravel has (the one the message started or joined, else
+   * the one it is the root of), and only from a trusted author: the same people whose requests
+   * Caravel takes as instructions. Anyone else is answered with the reason and stops nothing.
+   */
+  private async stop(decision: StopDecision, body: UntrustedBody): Promise<WebhookAnswer> {
+    const who = `${decision.source}:${decision.author.externalId}`;
+    if (!this.trusted.has(decision.source, decision.author.externalId)) {
+      this.log.warn(`stop request from ${who} refused: not a trusted author`);
+      return answers.ignored(`${who} may not stop Caravel (not in TRUSTED_AUTHORS)`);
+    }
+    const asked = await this.deliveries.findBySemanticKey(decision.source, decision.messageKey);
+    const threadId = asked?.threadId ?? decision.threadId;
+    if (!(await this.threads.get(threadId))) return answers.ignored('not a thread Caravel is in');
+    const resolved = { ...decision, threadId };
+    const duplicate = await this.publishOnce(resolved, body, StopThreadV1, {
+      threadId,
+      source: decision.source,
+      requestedBy: decision.author,
+      requestId: decision.deliveryId,
+    });
+    return this.answer(resolved, duplicate);
   }
 
   private async reviewRequested(
@@ -166,6 +197,24 @@ export class TriggerIntakeService {
       ...(decision.previousSha ? { previousSha: decision.previousSha } : {}),
     });
     return this.answer(decision, duplicate);
+  }
+
+  /**
+   * A check on a commit goes to dispatch's CI babysitting, which looks its pull requests up
+   * itself: published whatever the thread (an agent PR's thread is often not the PR's own).
+   */
+  private async ciReported(decision: CiDecision, body: UntrustedBody): Promise<WebhookAnswer> {
+    const duplicate = await this.publishOnce(decision, body, CiCheckReportedV1, {
+      threadId: decision.threadId,
+      source: decision.source,
+      deliveryId: decision.deliveryId,
+      event: decision.ciEvent,
+      repository: decision.repository,
+      headSha: decision.headSha,
+      pullRequests: decision.pullRequests,
+      check: decision.check,
+    });
+    return duplicate ? answers.duplicate() : answers.recorded(decision.threadId);
   }
 
   /**

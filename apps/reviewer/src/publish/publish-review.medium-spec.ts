@@ -14,7 +14,7 @@ import { describeEachDatabase, FakeGitHub } from '@caravel/testing';
 import { FindingThreadsService } from './finding-threads.service.js';
 import { PublishReviewService, type PublishRequest } from './publish-review.service.js';
 import { ReviewCheckService } from './review-check.service.js';
-import { expectedVerdict, VERDICT_CASES } from '../testing/verdict-matrix.js';
+import { approvesCleanReview, expectedVerdict, VERDICT_CASES } from '../testing/verdict-matrix.js';
 
 const BOT = 'caravel[bot]';
 const REPO = 'acme/widgets';
@@ -292,14 +292,18 @@ await describeEachDatabase('publish_review', openDatabase, (target) => {
 
   it('gates the verdict over every combination, dismissing a stale approval', async () => {
     const seen: string[] = [];
-    for (const c of VERDICT_CASES) {
+    for (const [mask, c] of VERDICT_CASES.entries()) {
       const { asked, open, own, approves, stale } = c;
       const pull = await newPull(open ? [at(10, 12)] : [], own ? BOT : 'alice');
       const approval = stale ? standingApproval(pull.pr) : null;
 
       const outcome = await service.publish(
         request(pull, {
-          verdict: { verdictRequested: asked, ownPullRequest: own, approveCleanReviews: approves },
+          verdict: {
+            verdictRequested: asked,
+            ownPullRequest: own,
+            approveCleanReviews: approvesCleanReview(c, mask, pull.pr.repository),
+          },
         }),
       );
 

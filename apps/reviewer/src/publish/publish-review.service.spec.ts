@@ -4,7 +4,7 @@ import { renderReviewMarker, type Finding } from '@caravel/findings';
 import { aFinding, PR_LINES, sha } from '@caravel/findings/testing';
 import type { ListedReview, NewReview } from '@caravel/integrations';
 import { strictMock } from '@caravel/testing/doubles';
-import { expectedVerdict, VERDICT_CASES } from '../testing/verdict-matrix.js';
+import { approvesCleanReview, expectedVerdict, VERDICT_CASES } from '../testing/verdict-matrix.js';
 import { PublishReviewService, type PublishGitHub } from './publish-review.service.js';
 
 const HEAD = sha('a');
@@ -63,9 +63,9 @@ const staleApproval: ListedReview = {
 };
 
 describe('PublishReviewService verdict gating', () => {
-  it.each(VERDICT_CASES)(
+  it.each(VERDICT_CASES.map((c, mask) => ({ ...c, mask })))(
     'asked=$asked open=$open own=$own approves=$approves stale=$stale',
-    async ({ asked, open, own, approves, stale }) => {
+    async ({ asked, open, own, approves, stale, mask }) => {
       const findings = ledgerOf(open ? [aFinding({ severity: 'high' })] : []);
       const { github, created, dismissed } = githubWith(stale ? [staleApproval] : []);
       const service = new PublishReviewService(findings, github, 'caravel[bot]');
@@ -75,7 +75,15 @@ describe('PublishReviewService verdict gating', () => {
         pullRequest: pr,
         headSha: HEAD,
         changedLines: PR_LINES,
-        verdict: { verdictRequested: asked, ownPullRequest: own, approveCleanReviews: approves },
+        verdict: {
+          verdictRequested: asked,
+          ownPullRequest: own,
+          approveCleanReviews: approvesCleanReview(
+            { asked, open, own, approves, stale },
+            mask,
+            pr.repository,
+          ),
+        },
       });
 
       const {

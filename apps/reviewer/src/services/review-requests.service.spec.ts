@@ -1,8 +1,15 @@
-import { describe, expect, it } from '@jest/globals';
-import { githubReviewThreadId, ReviewRequestedV1, type EnvelopeOf } from '@caravel/contracts';
+import { describe, expect, it, jest } from '@jest/globals';
+import {
+  githubReviewThreadId,
+  PullRequestHeadMovedV1,
+  ReviewRequestedV1,
+  type EnvelopeOf,
+} from '@caravel/contracts';
 import type { FindingRepository, ReviewLedgerRow } from '@caravel/db';
+import { Logger } from '@nestjs/common';
 import { strictMock } from '@caravel/testing/doubles';
-import { ReviewRequestsService } from './review-requests.service.js';
+import { PUSHES_NOT_REVIEWED, ReviewRequestsService } from './review-requests.service.js';
+import type { ReviewJob, ReviewRunsService } from './review-runs.service.js';
 
 const HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
 
@@ -26,6 +33,10 @@ describe('ReviewRequestsService', () => {
           calls.push(['move', id, heads]);
           return Promise.resolve(ledger);
         },
+        noteSkip: (id, skip) => {
+          calls.push(['skip', id, skip]);
+          return Promise.resolve(ledger);
+        },
       },
       'findings',
     );
@@ -41,6 +52,7 @@ describe('ReviewRequestsService', () => {
     expect(calls).toEqual([
       ['open', { threadId, owner: 'acme', repo: 'widgets', number: 42 }],
       ['move', threadId, { headSha: HEAD }],
+      ['skip', threadId, { reason: 'reviews are off: the reviewer runs no reviews', sha: HEAD }],
     ]);
   });
 
@@ -51,5 +63,141 @@ describe('ReviewRequestsService', () => {
     await expect(
       new ReviewRequestsService(findings).onRequested(request({ threadId: other })),
     ).rejects.toMatchObject({ code: 'MESSAGE_MALFORMED', retryable: false });
+  });
+
+  it('says at start, and for each request, why it does not review (reviews off)', async () => {
+    const threadId = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number: 42 });
+    const ledger = { threadId } as ReviewLedgerRow;
+    const skips: unknown[] = [];
+    const findings = strictMock<FindingRepository>(
+      {
+        openLedger: () => Promise.resolve(ledger),
+        moveLedger: () => Promise.resolve(ledger),
+        noteSkip: (_id, skip) => {
+          skips.push(skip);
+          return Promise.resolve(ledger);
+        },
+      },
+      'findings',
+    );
+    const info = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const service = new ReviewRequestsService(findings, null, 'no reviewer model is configured');
+      service.onModuleInit();
+      expect(info.mock.calls.map(([line]) => String(line))).toEqual([
+        "reviews are off: no reviewer model is configured; review requests only keep their pull requests' ledgers",
+      ]);
+      expect(await service.onRequested(request({ threadId }))).toBe(ledger);
+      expect(warn.mock.calls.map(([line]) => String(line))).toEqual([
+        `acme/widgets#42 at ${HEAD.slice(0, 7)} not reviewed: no reviewer model is configured`,
+      ]);
+      // The reason is data too: on the ledger, for the dashboard.
+      expect(skips).toEqual([
+        { reason: 'reviews are off: no reviewer model is configured', sha: HEAD },
+      ]);
+    } finally {
+      info.mockRestore();
+      warn.mockRestore();
+    }
+  });
+
+  describe('with review runs', () => {
+    const threadId = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number: 42 });
+    const NEXT = '34c5c7793cb3b279e22454cb6750c80560547b3a';
+    const pushed = () => {
+      const fixture = PullRequestHeadMovedV1.fixture();
+      return { ...fixture, data: { ...fixture.data, pullRequest: 42, headSha: NEXT } };
+    };
+    const runs = (jobs: ReviewJob[], reReview = true) =>
+      strictMock<ReviewRunsService>(
+        {
+          review: (job) => {
+            jobs.push(job);
+            return Promise.resolve({} as Awaited<ReturnType<ReviewRunsService['review']>>);
+          },
+          reReviewsOnPush: () => reReview,
+        },
+        'runs',
+      );
+    const ledgerAt = (
+      lastReviewedSha: string | null,
+      moves: unknown[] = [],
+      skips: unknown[] = [],
+    ) =>
+      strictMock<FindingRepository>(
+        {
+          noteSkip: (_id, skip) => {
+            skips.push(skip);
+            return Promise.resolve({ threadId } as ReviewLedgerRow);
+          },
+          openLedger: () => Promise.resolve({ threadId } as ReviewLedgerRow),
+          getLedger: () =>
+            Promise.resolve({ threadId, headSha: HEAD, lastReviewedSha } as ReviewLedgerRow),
+          moveLedger: (_id, heads) => {
+            moves.push(heads);
+            return Promise.resolve({ threadId } as ReviewLedgerRow);
+          },
+        },
+        'findings',
+      );
+
+    it('reviews a requested pull request without a verdict of its own asking', async () => {
+      const jobs: ReviewJob[] = [];
+      const skips: unknown[] = [];
+      await new ReviewRequestsService(ledgerAt(null, [], skips), runs(jobs)).onRequested(
+        request({ threadId }),
+      );
+
+      // A review starting lets go of any earlier reason it was not reviewed.
+      expect(skips).toEqual([null]);
+      expect(jobs).toEqual([
+        expect.objectContaining({ threadId, number: 42, headSha: HEAD, author: 'octocat' }),
+      ]);
+      expect(jobs[0]?.verdictRequested).toBe(false);
+    });
+
+    it('passes on a verdict the request asked for', async () => {
+      const jobs: ReviewJob[] = [];
+      await new ReviewRequestsService(ledgerAt(null), runs(jobs)).onRequested(
+        request({ threadId, verdictRequested: true }),
+      );
+      expect(jobs[0]?.verdictRequested).toBe(true);
+    });
+
+    it('reviews a push to a reviewed pull request on its reviewer thread, its author unknown', async () => {
+      const jobs: ReviewJob[] = [];
+      const moves: unknown[] = [];
+      const outcome = await new ReviewRequestsService(
+        ledgerAt(HEAD, moves),
+        runs(jobs),
+      ).onHeadMoved(pushed());
+
+      expect(outcome).not.toBeNull();
+      expect(moves).toEqual([{ headSha: NEXT }]);
+      expect(jobs).toEqual([
+        expect.objectContaining({ threadId, headSha: NEXT, author: null, verdictRequested: false }),
+      ]);
+    });
+
+    it('leaves a push alone when the pull request was never reviewed, or its repository opts out', async () => {
+      const jobs: ReviewJob[] = [];
+      const moves: unknown[] = [];
+      const skips: unknown[] = [];
+
+      expect(
+        await new ReviewRequestsService(ledgerAt(null, [], skips), runs(jobs)).onHeadMoved(
+          pushed(),
+        ),
+      ).toBeNull();
+      expect(skips).toEqual([]);
+      await new ReviewRequestsService(ledgerAt(HEAD, moves, skips), runs(jobs, false)).onHeadMoved(
+        pushed(),
+      );
+
+      expect(jobs).toEqual([]);
+      expect(moves).toEqual([{ headSha: NEXT }]);
+      expect(skips).toEqual([{ reason: PUSHES_NOT_REVIEWED, sha: NEXT }]);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { ReviewEvent } from '@caravel/findings';
+import { repositoryMatcher } from '../services/review-runs.options.js';
 
 /** One combination of what gates the verdict. */
 export interface VerdictCase {
@@ -8,7 +9,7 @@ export interface VerdictCase {
   open: boolean;
   /** The pull request is Caravel's own. */
   own: boolean;
-  /** The repository lets Caravel approve a clean review. */
+  /** The pull request's repository is in `REVIEWER_APPROVE_CLEAN_REPOS`. */
   approves: boolean;
   /** A Caravel approval of an earlier head stands on the pull request. */
   stale: boolean;
@@ -46,4 +47,21 @@ export function expectedVerdict(c: VerdictCase): {
     posted: !(event === 'COMMENT' && !c.open && c.stale),
     dismissed: c.stale && c.open,
   };
+}
+
+/**
+ * Whether a clean review of `repository` approves, as the review runs decide it: through the
+ * repository list (`REVIEWER_APPROVE_CLEAN_REPOS`, `repositoryMatcher`) of the case — the
+ * repository listed, by name or by owner, when it `approves`; only its neighbours (the owner's
+ * other repositories, another owner's of the same name) when it does not.
+ */
+export function approvesCleanReview(
+  c: VerdictCase,
+  mask: number,
+  repository: { owner: string; name: string },
+): boolean {
+  const { owner, name } = repository;
+  const listed = mask % 2 === 0 ? [`${owner}/${name}`.toUpperCase()] : [`${owner}/*`];
+  const neighbours = [`${owner}/${name}-next`, `${owner}-labs/*`, `other/${name}`];
+  return repositoryMatcher(c.approves ? [...neighbours, ...listed] : neighbours)(repository);
 }

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { hostGit, type Sandbox } from '@caravel/sandbox';
 import { seedRemote } from '@caravel/sandbox/testing';
 import { FakeGitHub } from '@caravel/testing';
-import { sandboxBrokerSettingsSchema } from '../sandbox-broker.settings.js';
 import { WorkspaceHost } from './workspace-host.js';
+import { brokerConfig } from '../testing/broker-harness.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -37,7 +37,7 @@ describe('the broker clones and pushes GitHub repositories through the credentia
 
   const hostWith = (app: boolean): WorkspaceHost =>
     new WorkspaceHost(
-      sandboxBrokerSettingsSchema.parse({
+      brokerConfig({
         SANDBOX_PROVIDER: 'local',
         SANDBOX_ROOT: join(dir, 'sandboxes'),
         GITHUB_HOST: github.origin,

@@ -1,9 +1,8 @@
 import {
-  githubConfigOf,
   GitHubHosting,
   notConfigured,
   parseRepository,
-  type GitHubAppSettings,
+  type GitHubConfig,
 } from '@caravel/integrations';
 import {
   EgressProxy,
@@ -25,8 +24,8 @@ export class GitHubGit {
 
   constructor(readonly hosting: GitHubHosting) {}
 
-  static fromSettings(settings: GitHubAppSettings): GitHubGit {
-    return new GitHubGit(new GitHubHosting(githubConfigOf(settings)));
+  static of(config: GitHubConfig): GitHubGit {
+    return new GitHubGit(new GitHubHosting(config));
   }
 
   /** The `owner/name` of a remote URL on the configured GitHub, when the App can act on it. */

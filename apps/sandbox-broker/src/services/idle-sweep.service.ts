@@ -1,3 +1,4 @@
+import { PeriodicTask } from '@caravel/platform';
 import { IdleReclaimer, type SweepReport } from '@caravel/sandbox';
 import {
   Inject,
@@ -6,45 +7,37 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { BROKER_SETTINGS, type SandboxBrokerSettings } from '../sandbox-broker.settings.js';
+import { SANDBOX_BROKER_CONFIG, type SandboxBrokerConfig } from '../sandbox-broker.config.js';
 
 /** Runs the idle-sandbox TTL policy on a schedule (one sweep at a time). */
 @Injectable()
 export class IdleSweepService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('IdleSweep');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<SweepReport | undefined> | undefined;
+  private readonly task = new PeriodicTask('idle sweep', () => this.sweepOnce(), this.log);
 
   constructor(
     @Inject(IdleReclaimer) private readonly reclaimer: IdleReclaimer,
-    @Inject(BROKER_SETTINGS) private readonly settings: SandboxBrokerSettings,
+    @Inject(SANDBOX_BROKER_CONFIG) private readonly config: SandboxBrokerConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.settings.SANDBOX_SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.task.start(this.config.sandbox.sweepIntervalMs);
   }
 
-  /** One sweep now (or the one already running). */
+  /** One sweep now (or the one already running); undefined when it failed. */
   sweep(): Promise<SweepReport | undefined> {
-    this.running ??= this.reclaimer
-      .sweep()
-      .then((report) => {
-        if (report.reclaimed.length > 0) {
-          this.log.log(`reclaimed the idle sandboxes of ${report.reclaimed.length} thread(s)`);
-        }
-        return report;
-      })
-      .catch((error: unknown) => {
-        this.log.warn(`idle sweep failed: ${String(error)}`);
-        return undefined;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+    return this.task.run();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  private async sweepOnce(): Promise<SweepReport> {
+    const report = await this.reclaimer.sweep();
+    if (report.reclaimed.length > 0) {
+      this.log.log(`reclaimed the idle sandboxes of ${report.reclaimed.length} thread(s)`);
+    }
+    return report;
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.task.stop();
   }
 }

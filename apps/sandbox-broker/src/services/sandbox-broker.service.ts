@@ -8,6 +8,7 @@ import {
 } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import type { Bus } from '@caravel/messaging';
+import { sandboxAcquires, sandboxExecDuration, startTimer } from '@caravel/metrics';
 import { BUS } from '@caravel/platform';
 import {
   HOOKLESS_GIT_ENV,
@@ -20,7 +21,7 @@ import {
   type Sandbox,
 } from '@caravel/sandbox';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { BROKER_SETTINGS, type SandboxBrokerSettings } from '../sandbox-broker.settings.js';
+import { SANDBOX_BROKER_CONFIG, type SandboxBrokerConfig } from '../sandbox-broker.config.js';
 import { whileCallerAlive } from './caller-watch.js';
 import { OutputRelay } from './output-relay.js';
 import { RequestOutcomes } from './request-outcomes.js';
@@ -46,7 +47,7 @@ export class SandboxBrokerService implements OnModuleDestroy {
     @Inject(SandboxLifecycle) private readonly lifecycle: SandboxLifecycle,
     @Inject(WorkspaceHost) private readonly host: WorkspaceHost,
     @Inject(BUS) private readonly bus: Bus,
-    @Inject(BROKER_SETTINGS) private readonly settings: SandboxBrokerSettings,
+    @Inject(SANDBOX_BROKER_CONFIG) private readonly config: SandboxBrokerConfig,
   ) {}
 
   /** Runs a request that changes something once per `requestId` (see {@link RequestOutcomes}). */
@@ -58,6 +59,17 @@ export class SandboxBrokerService implements OnModuleDestroy {
     if (request.allowReplacement && request.purpose !== 'reviewer') {
       throw replacementNotAllowed(request.threadId);
     }
+    try {
+      const handle = await this.acquireFor(request);
+      sandboxAcquires.inc({ outcome: 'ok' });
+      return handle;
+    } catch (error) {
+      sandboxAcquires.inc({ outcome: 'failed' });
+      throw error;
+    }
+  }
+
+  private async acquireFor(request: AcquireRequest): Promise<SandboxHandle> {
     await this.host.ensureReady();
     const acquired = await this.lifecycle.acquire(request.threadId, {
       setup: this.host.setupFor({ ...request, ...(await this.startingPoint(request)) }),
@@ -121,12 +133,14 @@ export class SandboxBrokerService implements OnModuleDestroy {
       ...(env ? { env } : {}),
       ...(relay ? { onOutput: (text: string) => relay.push(text) } : {}),
     };
+    const elapsed = startTimer();
+    let outcome = 'failed';
     try {
       const result = await this.lifecycle.use(threadId, (sandbox) =>
         whileCallerAlive(
           this.bus,
           callerId,
-          this.settings.SANDBOX_CALLER_PROBE_MS,
+          this.config.sandbox.callerProbeMs,
           sandbox.exec(command, options),
           async () => {
             this.log.warn(`thread ${threadId}: the caller of a command is gone; abandoning it`);
@@ -135,8 +149,10 @@ export class SandboxBrokerService implements OnModuleDestroy {
         ),
       );
       await relay?.finish();
+      outcome = result.timedOut ? 'timed_out' : 'ok';
       return result;
     } finally {
+      sandboxExecDuration.observe({ outcome }, elapsed());
       relay?.stop();
       if (relay) this.relays.delete(relay);
     }

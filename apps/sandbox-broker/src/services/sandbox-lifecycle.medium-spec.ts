@@ -23,15 +23,16 @@ import { join } from 'node:path';
 import { RepositoryBindingStore } from './binding-store.js';
 import { BusThreadLock } from './bus-thread-lock.js';
 import { WorkspaceHost } from './workspace-host.js';
-import { sandboxBrokerSettingsSchema } from '../sandbox-broker.settings.js';
 import { execFileSync } from 'node:child_process';
+import { brokerConfig } from '../testing/broker-harness.js';
 
 const quiet = { warn: () => undefined };
-const settingsFor = (root: string, provider = 'local') =>
-  sandboxBrokerSettingsSchema.parse({
+const configFor = (root: string, provider = 'local', env: Record<string, string> = {}) =>
+  brokerConfig({
     SANDBOX_PROVIDER: provider,
     SANDBOX_ROOT: root,
     SANDBOX_EGRESS: 'none',
+    ...env,
   });
 
 /** Runs work without any lock: only the one-binding-per-thread rule stands between claimants. */
@@ -241,11 +242,10 @@ const lifecycleSuite = (kind: LifecycleProvider) => (target: TestDatabaseTarget<
   // Last: the sweep reclaims every idle sandbox of this database, the other tests' included.
   it('reclaims idle sandboxes, snapshotting unsaved work to a bundle recorded with the retirement', async () => {
     const host = new WorkspaceHost(
-      {
-        // The snapshot is made inside the sandbox, by the provider that holds it.
-        ...settingsFor(rootDir, kind.name),
+      // The snapshot is made inside the sandbox, by the provider that holds it.
+      configFor(rootDir, kind.name, {
         SANDBOX_SNAPSHOT_DIR: join(rootDir, '..', `snap-${randomUUID()}`),
-      },
+      }),
       quiet,
     );
     const lifecycle = broker();

@@ -19,7 +19,7 @@ import {
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { SandboxBrokerSettings } from '../sandbox-broker.settings.js';
+import type { SandboxBrokerConfig } from '../sandbox-broker.config.js';
 import { GitHubGit } from './github-git.js';
 import { sandboxEgressPool } from './sandbox-egress.js';
 import { bwrapConfinement, sandboxDefaults } from './sandbox-limits.js';
@@ -54,22 +54,26 @@ export class WorkspaceHost {
   readonly egress: EgressProxyPool | null;
   private readonly github: GitHubGit;
 
-  constructor(settings: SandboxBrokerSettings, logger: SandboxLogger) {
-    this.github = GitHubGit.fromSettings(settings);
-    this.rootDir = resolve(settings.SANDBOX_ROOT);
+  constructor(
+    config: Pick<SandboxBrokerConfig, 'sandbox' | 'egress' | 'github'>,
+    logger: SandboxLogger,
+  ) {
+    const { sandbox } = config;
+    this.github = GitHubGit.of(config.github);
+    this.rootDir = resolve(sandbox.root);
     this.snapshotDir = resolve(
-      settings.SANDBOX_SNAPSHOT_DIR ?? join(dirname(this.rootDir), 'sandbox-snapshots'),
+      sandbox.snapshotDir ?? join(dirname(this.rootDir), 'sandbox-snapshots'),
     );
     const asRoot = process.getuid?.() === 0;
-    this.egress = sandboxEgressPool(settings, this.github, asRoot ? SANDBOX_OWNER : undefined);
-    const defaults = sandboxDefaults(settings);
+    this.egress = sandboxEgressPool(config, this.github, asRoot ? SANDBOX_OWNER : undefined);
+    const defaults = sandboxDefaults(sandbox);
     this.provider =
-      settings.SANDBOX_PROVIDER === 'bwrap'
+      sandbox.provider === 'bwrap'
         ? new BwrapSandboxProvider({
             rootDir: this.rootDir,
             runAs: SANDBOX_OWNER,
             defaults,
-            ...bwrapConfinement(settings, logger),
+            ...bwrapConfinement(sandbox, logger),
             ...(this.egress ? { egressProxy: this.egressProxy(this.egress) } : {}),
           })
         : new LocalSandboxProvider({ rootDir: this.rootDir, logger, defaults });

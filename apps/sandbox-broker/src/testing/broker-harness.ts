@@ -14,8 +14,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxBrokerModule } from '../sandbox-broker.module.js';
-import type { SandboxBrokerSettings } from '../sandbox-broker.settings.js';
+import {
+  sandboxBrokerConfigOf,
+  sandboxBrokerEnvSchema,
+  type SandboxBrokerConfig,
+} from '../sandbox-broker.config.js';
 import { SandboxBrokerService } from '../services/sandbox-broker.service.js';
+
+/** The broker's typed configuration from environment keys, as its schema parses them. */
+export function brokerConfig(env: Record<string, string>): SandboxBrokerConfig {
+  return sandboxBrokerConfigOf(sandboxBrokerEnvSchema.parse(env));
+}
 
 /** Where a broker keeps its bindings: reopened (same data) when the broker restarts. */
 export interface BrokerStore {
@@ -99,14 +108,14 @@ export class BrokerUnderTest {
   private constructor(
     private readonly target: BusTarget,
     private readonly store: BrokerStore,
-    private readonly settings: () => SandboxBrokerSettings,
+    private readonly config: () => SandboxBrokerConfig,
   ) {}
 
   static async start(
     target: BusTarget,
-    settings: () => SandboxBrokerSettings,
+    config: () => SandboxBrokerConfig,
   ): Promise<BrokerUnderTest> {
-    const broker = new BrokerUnderTest(target, await target.openStore(), settings);
+    const broker = new BrokerUnderTest(target, await target.openStore(), config);
     await broker.startAll();
     return broker;
   }
@@ -160,7 +169,7 @@ export class BrokerUnderTest {
     });
     this.host = await startServiceHost({
       runtime,
-      modules: [SandboxBrokerModule.register(this.settings())],
+      modules: [SandboxBrokerModule.register(this.config())],
       port: 0,
       logLevels: ['fatal'],
     });

@@ -79,3 +79,62 @@ in-flight handlers, then a margin, so the kubelet never SIGKILLs a service that 
 {{- $graceSeconds := add1 (div (int .Values.shutdownGraceMs) 1000) }}
 {{- add $graceSeconds (int .Values.preStopSleepSeconds) (int .Values.terminationExtraSeconds) }}
 {{- end }}
+
+{{/* The broker's sandbox PersistentVolumeClaim: the operator's, or the one this chart creates. */}}
+{{- define "caravel.sandboxClaimName" -}}
+{{- if .Values.sandboxes.persistence.existingClaim }}
+{{- .Values.sandboxes.persistence.existingClaim }}
+{{- else }}
+{{- printf "%s-sandboxes" (include "caravel.fullname" .) }}
+{{- end }}
+{{- end }}
+
+{{/* The ServiceAccount every service runs as. */}}
+{{- define "caravel.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "caravel.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* NATS_URL: the bundled server's Service, or the external URL. */}}
+{{- define "caravel.natsUrl" -}}
+{{- if .Values.nats.bundled.enabled }}
+{{- printf "nats://%s:4222" (include "caravel.componentName" (dict "root" . "component" "nats")) }}
+{{- else }}
+{{- required "nats.url is required unless nats.bundled.enabled" .Values.nats.url }}
+{{- end }}
+{{- end }}
+
+{{/* One probe's settings: the defaults, then the entry's overrides. Takes (dict "root" $ "svc" <entry> "probe" <name>). */}}
+{{- define "caravel.probeSettings" -}}
+{{- $defaults := index .root.Values.probes .probe }}
+{{- $overrides := dict }}
+{{- if .svc.probes }}{{- $overrides = index .svc.probes .probe | default dict }}{{- end }}
+{{- toYaml (merge (deepCopy $overrides) $defaults) }}
+{{- end }}
+
+{{/* Whether an entry runs more than one pod (for its PodDisruptionBudget). Takes the entry. */}}
+{{- define "caravel.multiReplica" -}}
+{{- if and .autoscaling .autoscaling.enabled }}
+{{- if gt (int .autoscaling.minReplicas) 1 }}true{{ end }}
+{{- else if gt (int .replicas) 1 }}true
+{{- end }}
+{{- end }}
+
+{{/* Selects every pod of the release that has `role` (service, nats, postgresql, test). Takes (dict "root" $ "role" <role>). */}}
+{{- define "caravel.roleSelector" -}}
+app.kubernetes.io/name: {{ include "caravel.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+caravel.dev/role: {{ .role }}
+{{- end }}
+
+{{/* The Secret holding the bundled PostgreSQL's password. */}}
+{{- define "caravel.postgresqlSecretName" -}}
+{{- if .Values.postgresql.bundled.existingSecret }}
+{{- .Values.postgresql.bundled.existingSecret }}
+{{- else }}
+{{- printf "%s-postgresql" (include "caravel.fullname" .) }}
+{{- end }}
+{{- end }}

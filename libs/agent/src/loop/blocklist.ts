@@ -21,6 +21,12 @@ export interface BlocklistConfig {
   checkCompound: boolean;
 }
 
+/** radare2 is interactive unless it is given a script to run (`-c`). */
+const SCRIPTED_DEBUGGERS: BlocklistConfig['unlessFlag'] = [
+  { command: 'radare2', flag: '-c' },
+  { command: 'r2', flag: '-c' },
+];
+
 /** SWE-agent's default blocklist (prefix and exact lists, `radare2`/`r2` unless `-c`). */
 export const DEFAULT_BLOCKLIST: BlocklistConfig = {
   prefixes: [
@@ -50,10 +56,7 @@ export const DEFAULT_BLOCKLIST: BlocklistConfig = {
     'nano',
     'su',
   ],
-  unlessFlag: [
-    { command: 'radare2', flag: '-c' },
-    { command: 'r2', flag: '-c' },
-  ],
+  unlessFlag: SCRIPTED_DEBUGGERS,
   checkCompound: true,
 };
 
@@ -79,10 +82,7 @@ export const CARAVEL_BLOCKLIST: BlocklistConfig = {
     'su',
     'psql',
   ],
-  unlessFlag: [
-    { command: 'radare2', flag: '-c' },
-    { command: 'r2', flag: '-c' },
-  ],
+  unlessFlag: SCRIPTED_DEBUGGERS,
   checkCompound: true,
 };
 

@@ -125,6 +125,20 @@ export class LimitGuard {
   }
 
   /**
+   * Records money spent on the run's behalf without a call of its own (a subagent's calls): it
+   * counts against the budget, not as an API call.
+   */
+  addSpend(usage: ModelCallUsage): void {
+    assertNonNegative('costUsd', usage.costUsd);
+    this.totals = {
+      ...this.totals,
+      instanceCost: this.totals.instanceCost + usage.costUsd,
+      tokensSent: this.totals.tokensSent + usage.tokensSent,
+      tokensReceived: this.totals.tokensReceived + usage.tokensReceived,
+    };
+  }
+
+  /**
    * Makes a paid call only if the guard allows it, and records its usage.
    * @throws LoopExitError with the exit reason, before `paid` is invoked, when a limit refuses.
    */

@@ -1,6 +1,12 @@
-export { actionsFromTraj, isCaravelTraj, type RecordedAction } from './replay-source.js';
+export {
+  actionsFromTraj,
+  isCaravelTraj,
+  type RecordedAction,
+  type SweActionOptions,
+} from './replay-source.js';
 export {
   replayActions,
+  SWE_SUBMISSION_SENTINEL,
   type ReplayOptions,
   type ReplayResult,
   type ReplayStepOutcome,
@@ -28,3 +34,10 @@ export {
   SWE_AGENT_MULTILINE_COMMANDS,
   type SweActionFormat,
 } from './swe-actions.js';
+export {
+  formatArgument,
+  invokeFormat,
+  multilineCommandsOf,
+  renderBundleCall,
+  type SweCommandSpec,
+} from './swe-commands.js';

@@ -12,6 +12,8 @@ export interface ReplayStepOutcome {
   ok: boolean;
   observation: string;
   verdict: ReplayVerdict;
+  /** The state after the call (SWE-agent's state commands), when the replay reads one. */
+  state?: Record<string, unknown> | null;
 }
 
 /** Everything a replay produced. */
@@ -33,7 +35,17 @@ export interface ReplayOptions {
   stopOnMismatch?: boolean;
   /** Called after each call, e.g. to print progress. */
   onStep?: (outcome: ReplayStepOutcome) => void;
+  /** Read after each call and kept as its outcome's `state` (SWE-agent's bundles' state). */
+  stateAfter?: () => Promise<Record<string, unknown> | null>;
+  /**
+   * Reads SWE-agent's patch file when an action marked `sweSubmission` printed
+   * `<<SWE_AGENT_SUBMISSION>>` (null or blank: an empty submission).
+   */
+  readSubmission?: () => Promise<string | null>;
 }
+
+/** SWE-agent's submission sentinel (`ToolHandler.check_for_submission_cmd`). */
+export const SWE_SUBMISSION_SENTINEL = '<<SWE_AGENT_SUBMISSION>>';
 
 interface Invocation {
   ok: boolean;
@@ -77,6 +89,22 @@ function markedSubmission(action: RecordedAction, done: Invocation): string | nu
   return action.submitMarkers.includes((first ?? '').trim()) ? rest.join('\n') : null;
 }
 
+/**
+ * SWE-agent's submission: the sentinel anywhere in the output; the patch is read from its file,
+ * and the step's observation becomes the patch, as SWE-agent records it.
+ */
+async function sentinelSubmission(
+  action: RecordedAction,
+  done: Invocation,
+  options: ReplayOptions,
+): Promise<Invocation | null> {
+  if (action.sweSubmission !== true || options.readSubmission === undefined) return null;
+  if (!done.ok || !done.observation.includes(SWE_SUBMISSION_SENTINEL)) return null;
+  const patch = await options.readSubmission();
+  const submission = patch === null || patch.trim() === '' ? null : patch;
+  return { ok: true, observation: patch ?? '', output: { submission } };
+}
+
 function submissionOf(output: unknown): string | null {
   const submission = (output as { submission?: unknown } | undefined)?.submission;
   return typeof submission === 'string' ? submission : null;
@@ -99,17 +127,21 @@ export async function replayActions(
   const outcomes: ReplayStepOutcome[] = [];
   let stoppedEarly = false;
   for (const action of actions) {
-    const done = await invoke(byName, action);
+    const invoked = await invoke(byName, action);
+    const sentinel = await sentinelSubmission(action, invoked, options);
+    const done = sentinel ?? invoked;
+    const state = options.stateAfter ? { state: await options.stateAfter() } : {};
     const outcome = {
       action,
       ok: done.ok,
       observation: done.observation,
       verdict: verdictOf(action, done.observation),
+      ...state,
     };
     outcomes.push(outcome);
     options.onStep?.(outcome);
     const marked = markedSubmission(action, done);
-    if ((action.name === 'submit' && done.ok) || marked !== null) {
+    if ((action.name === 'submit' && done.ok) || marked !== null || sentinel !== null) {
       const mismatches = outcomes.filter((o) => o.verdict === 'differs');
       return {
         outcomes,

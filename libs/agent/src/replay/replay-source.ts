@@ -4,6 +4,7 @@ import { extractReplayActions, type ReplayAction } from '../trajectory/replay-ac
 import { jsonPath } from '../trajectory/traj-parser.js';
 import type { Traj, TrajStep } from '../trajectory/traj.schema.js';
 import { commandsOfAnswer, MINI_SUBMIT_MARKERS, sweActionFormatOf } from './swe-actions.js';
+import type { SweCommandSpec } from './swe-commands.js';
 
 /** One recorded tool call to execute again, in run order. */
 export interface RecordedAction {
@@ -20,6 +21,25 @@ export interface RecordedAction {
    * of these markers, the rest of the output is the submission and the replay ends.
    */
   submitMarkers?: readonly string[];
+  /**
+   * SWE-agent's protocol with its own tools installed: when the output holds
+   * `<<SWE_AGENT_SUBMISSION>>`, the submission is its patch file and the replay ends.
+   */
+  sweSubmission?: boolean;
+}
+
+/** How SWE-agent's actions are turned into calls (see {@link actionsFromTraj}). */
+export interface SweActionOptions {
+  /**
+   * The commands of the bundles installed for the replay: function calls to them are written
+   * with their `signature` and `argument_format`s, and their end markers guarded.
+   */
+  commands?: readonly SweCommandSpec[];
+  /**
+   * The bundles provide `submit` (SWE-agent's own): every `submit` runs as the command it is
+   * (a review stage included) and any command printing the submission sentinel ends the replay.
+   */
+  bundleSubmit?: boolean;
 }
 
 /** A SWE-agent action that ends a run without a submission. */
@@ -82,7 +102,7 @@ function recordedStep(traj: Traj, answer: ReplayAction, cursor: number): number 
  * commands end the replay when their output starts with its submission marker. The raw
  * observation is read from the trajectory step that holds the same answer.
  */
-function sweAgentActions(traj: Traj): RecordedAction[] {
+function sweAgentActions(traj: Traj, options: SweActionOptions): RecordedAction[] {
   const answers = extractReplayActions(traj);
   const format = sweActionFormatOf(traj, answers);
   const actions: RecordedAction[] = [];
@@ -91,23 +111,25 @@ function sweAgentActions(traj: Traj): RecordedAction[] {
     const found = recordedStep(traj, answer, cursor);
     if (found !== -1) cursor = found + 1;
     const recorded = found === -1 ? null : (traj.trajectory[found]?.observation ?? null);
-    const commands = commandsOfAnswer(answer, format);
+    const commands = commandsOfAnswer(answer, format, options.commands);
     if (commands.some((command) => EXIT_ACTION.test(command.trim()))) break;
     commands.forEach((command, call) => {
       if (command.trim() === '') return;
       const base = { step: index, call, recorded: commands.length === 1 ? recorded : null };
       actions.push(
-        command.trim() === 'submit'
+        command.trim() === 'submit' && options.bundleSubmit !== true
           ? { ...base, name: 'submit', args: {}, recorded: null }
           : {
               ...base,
               name: 'execute',
               args: { command },
               ...(format === 'mini_bash' ? { submitMarkers: MINI_SUBMIT_MARKERS } : {}),
+              ...(options.bundleSubmit === true ? { sweSubmission: true } : {}),
             },
       );
     });
   }
+  if (options.bundleSubmit === true) return actions;
   const lastSubmit = actions.findLastIndex((action) => action.name === 'submit');
   return actions.filter((action, i) => action.name !== 'submit' || i === lastSubmit);
 }
@@ -116,9 +138,13 @@ function sweAgentActions(traj: Traj): RecordedAction[] {
  * The tool calls a trajectory recorded, in order. Caravel's files give the exact calls and
  * results (`extra_info.caravel`); SWE-agent's and mini-swe-agent's give bash commands, parsed
  * and guarded as their live run did, mapped to `execute {command}` (the final `submit` to
- * `submit`), stopping at an `exit` action.
+ * `submit`, unless the replay's bundles provide it), stopping at an `exit` action.
  * @throws AppError BAD_REQUEST naming the file and JSON path of a malformed Caravel step.
  */
-export function actionsFromTraj(traj: Traj, source: string): RecordedAction[] {
-  return isCaravelTraj(traj) ? caravelActions(traj, source) : sweAgentActions(traj);
+export function actionsFromTraj(
+  traj: Traj,
+  source: string,
+  options: SweActionOptions = {},
+): RecordedAction[] {
+  return isCaravelTraj(traj) ? caravelActions(traj, source) : sweAgentActions(traj, options);
 }

@@ -2,6 +2,12 @@ import { guardMultilineCommands, type MultilineCommand } from '../loop/multiline
 import type { ReplayAction } from '../trajectory/replay-actions.js';
 import { isMiniSweAgentTraj } from '../trajectory/swe-formats.js';
 import type { Traj } from '../trajectory/traj.schema.js';
+import {
+  multilineCommandsOf,
+  renderBundleCall,
+  shellQuote,
+  type SweCommandSpec,
+} from './swe-commands.js';
 
 /**
  * How a live run of the recorded configuration turned a model answer into commands:
@@ -82,12 +88,6 @@ export function lastFencedBlock(text: string): string | null {
   return fencedBlocks(text).at(-1)?.body ?? null;
 }
 
-/** Python's `shlex.quote`. */
-export function shellQuote(value: string): string {
-  if (value === '') return "''";
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'"'"'`)}'`;
-}
-
 function argumentsOf(call: Record<string, unknown>): {
   name: string;
   args: Record<string, unknown>;
@@ -107,13 +107,18 @@ function argumentsOf(call: Record<string, unknown>): {
 }
 
 /**
- * A tool call as the shell command SWE-agent runs: `bash` runs its `command` as is, and any
- * other tool is its name followed by its arguments, strings quoted like `shlex.quote` (the
- * bundle's own `signature`/`argument_format` are not known here).
+ * A tool call as the shell command SWE-agent runs: `bash` runs its `command` as is; a command
+ * of a known bundle through its `signature` and `argument_format`s (see `renderBundleCall`);
+ * any other tool is its name followed by its arguments, strings quoted like `shlex.quote`.
  */
-export function renderToolCall(call: Record<string, unknown>): string {
+export function renderToolCall(
+  call: Record<string, unknown>,
+  commands: readonly SweCommandSpec[] = [],
+): string {
   const { name, args } = argumentsOf(call);
   if (name === 'bash' && typeof args['command'] === 'string') return args['command'];
+  const known = commands.find((command) => command.name === name);
+  if (known !== undefined) return renderBundleCall(known, args);
   const values = Object.values(args)
     .filter((value) => value !== null && value !== undefined)
     .map((value) => (typeof value === 'string' ? shellQuote(value) : JSON.stringify(value)));
@@ -126,24 +131,30 @@ export function renderToolCall(call: Record<string, unknown>): string {
  * (`edit 4:4 << 'end_of_edit'`). Falls back to the recorded `action` when the answer does not
  * parse (the run's parser accepted it, so the record is right).
  */
-export function commandsOfAnswer(answer: ReplayAction, format: SweActionFormat): string[] {
+export function commandsOfAnswer(
+  answer: ReplayAction,
+  format: SweActionFormat,
+  commands: readonly SweCommandSpec[] = [],
+): string[] {
   const calls = answer.toolCalls ?? [];
-  let commands: string[];
   if (format === 'mini_bash') {
     const blocks = fencedBlocks(answer.response).filter((b) =>
       ['bash', 'mswea_bash_command'].includes(b.tag),
     );
-    commands = calls.length > 0 ? calls.map(renderToolCall) : blocks.map((b) => b.body);
-    return commands.length > 0 ? commands : answer.action === null ? [] : [answer.action];
+    const found =
+      calls.length > 0 ? calls.map((c) => renderToolCall(c)) : blocks.map((b) => b.body);
+    return found.length > 0 ? found : answer.action === null ? [] : [answer.action];
   }
   const parsed =
     format === 'function_calling'
       ? calls.length === 1 && calls[0] !== undefined
-        ? renderToolCall(calls[0])
+        ? renderToolCall(calls[0], commands)
         : null
       : lastFencedBlock(answer.response);
   const command = parsed ?? answer.action;
   if (command === null) return [];
-  const guarded = guardMultilineCommands(command, SWE_AGENT_MULTILINE_COMMANDS);
+  const multiline = [...SWE_AGENT_MULTILINE_COMMANDS, ...multilineCommandsOf(commands)];
+  const unique = multiline.filter((m, i) => multiline.findIndex((o) => o.name === m.name) === i);
+  const guarded = guardMultilineCommands(command, unique);
   return [guarded.ok ? guarded.action : command];
 }

@@ -1,4 +1,10 @@
-import { RunFinishedV1, RunStartedV1, RunStepV1, type DataOf } from '@caravel/contracts';
+import {
+  RunFinishedV1,
+  RunStartedV1,
+  RunStepV1,
+  RunSubagentV1,
+  type DataOf,
+} from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import type { z } from 'zod';
 import { jsonPath } from './traj-parser.js';
@@ -16,12 +22,50 @@ export interface RunEventInput {
 export type RunStartedData = DataOf<typeof RunStartedV1>;
 export type RunStepData = DataOf<typeof RunStepV1>;
 export type RunFinishedData = DataOf<typeof RunFinishedV1>;
+export type RunSubagentData = DataOf<typeof RunSubagentV1>;
+
+/** The actor of a subagent's steps: `subagent:<its run id>`. */
+const SUBAGENT_ACTOR = /^subagent:(.+)$/;
+
+/** A subagent of the run (the `task` tool): its child run's steps, and what framed them. */
+export interface SubagentRunEvents {
+  runId: string;
+  started: RunSubagentData | undefined;
+  finished: RunSubagentData | undefined;
+  steps: RunStepData[];
+}
 
 /** One run's events, validated and put in order. */
 export interface RunEventsOfRun {
   started: RunStartedData;
+  /** The run's own steps (its subagents' are under `subagents`). */
   steps: RunStepData[];
   finished: RunFinishedData;
+  /** Its subagents, in the order they started. */
+  subagents: SubagentRunEvents[];
+}
+
+/** Steps in step order, one per number (a step published twice is the same step). */
+function inOrder(steps: readonly RunStepData[]): RunStepData[] {
+  const byStep = new Map<number, RunStepData>();
+  for (const step of steps) byStep.set(step.step, step);
+  return [...byStep.values()].sort((a, b) => a.step - b.step);
+}
+
+/** Groups the subagents' steps and events by subagent, in the order each first appears. */
+function subagentsOf(
+  steps: readonly RunStepData[],
+  framing: readonly RunSubagentData[],
+): SubagentRunEvents[] {
+  const byRun = new Map<string, SubagentRunEvents>();
+  const of = (runId: string) => {
+    const found = byRun.get(runId) ?? { runId, started: undefined, finished: undefined, steps: [] };
+    byRun.set(runId, found);
+    return found;
+  };
+  for (const event of framing) of(event.subagentRunId)[event.phase] = event;
+  for (const step of steps) of(SUBAGENT_ACTOR.exec(step.actor)?.[1] ?? '').steps.push(step);
+  return [...byRun.values()].map((subagent) => ({ ...subagent, steps: inOrder(subagent.steps) }));
 }
 
 function where(event: RunEventInput, index: number): string {
@@ -73,6 +117,7 @@ export function readRunEvents(events: readonly RunEventInput[]): RunEventsOfRun 
   const started: RunStartedData[] = [];
   const steps: RunStepData[] = [];
   const finished: RunFinishedData[] = [];
+  const subagents: RunSubagentData[] = [];
   events.forEach((event, index) => {
     if (event.type === RunStartedV1.type)
       started.push(parseData(RunStartedV1.dataSchema, event, index));
@@ -80,8 +125,12 @@ export function readRunEvents(events: readonly RunEventInput[]): RunEventsOfRun 
       steps.push(parseData(RunStepV1.dataSchema, event, index));
     else if (event.type === RunFinishedV1.type)
       finished.push(parseData(RunFinishedV1.dataSchema, event, index));
+    else if (event.type === RunSubagentV1.type)
+      subagents.push(parseData(RunSubagentV1.dataSchema, event, index));
   });
-  const runIds = new Set([...started, ...steps, ...finished].map((data) => data.runId));
+  const runIds = new Set(
+    [...started, ...steps, ...finished, ...subagents].map((data) => data.runId),
+  );
   if (runIds.size > 1) {
     throw new AppError(
       'BAD_REQUEST',
@@ -92,11 +141,14 @@ export function readRunEvents(events: readonly RunEventInput[]): RunEventsOfRun 
     );
   }
   const runId = [...runIds][0] ?? '(none)';
-  const byStep = new Map<number, RunStepData>();
-  for (const step of steps) byStep.set(step.step, step);
+  const own = steps.filter((step) => !SUBAGENT_ACTOR.test(step.actor));
   return {
     started: requireOne(started, RunStartedV1.type, runId),
-    steps: [...byStep.values()].sort((a, b) => a.step - b.step),
+    steps: inOrder(own),
     finished: requireOne(finished, RunFinishedV1.type, runId),
+    subagents: subagentsOf(
+      steps.filter((step) => SUBAGENT_ACTOR.test(step.actor)),
+      subagents,
+    ),
   };
 }

@@ -12,6 +12,8 @@ import { jsonPath } from './traj-parser.js';
 import { trajSchema, type Traj } from './traj.schema.js';
 import { buildTrajectory, type StepRecord } from './trajectory-builder.js';
 import { withQueriesAndState } from './from-events.state.js';
+import { addUsage, annotate, stepRecords } from './from-events.steps.js';
+import { subagentTrajectories } from './from-events.subagents.js';
 
 /** The agent name written on history items unless told otherwise. */
 const DEFAULT_AGENT = 'caravel';
@@ -93,79 +95,6 @@ function runInfoOf(started: RunStartedData): CaravelRunInfo {
   };
 }
 
-/** A tool call in the OpenAI / SWE-agent function-calling shape. */
-function functionCall(call: RunStepData['toolCalls'][number]): Record<string, unknown> {
-  return {
-    id: call.id,
-    type: 'function',
-    function: { name: call.name, arguments: JSON.stringify(call.args) },
-  };
-}
-
-function addUsage(stats: ModelStats, step: RunStepData): ModelStats {
-  return {
-    instanceCost: stats.instanceCost + (step.usage?.costUsd ?? 0),
-    tokensSent: stats.tokensSent + (step.usage?.inputTokens ?? 0),
-    tokensReceived: stats.tokensReceived + (step.usage?.outputTokens ?? 0),
-    // A person's step (takeover) is not a model call.
-    apiCalls: stats.apiCalls + (step.actor === 'agent' ? 1 : 0),
-  };
-}
-
-/** The answers refused before a step's own, each a trajectory step of its own (not history). */
-function failedAttemptRecords(step: RunStepData): StepRecord[] {
-  return step.failedAttempts.flatMap((attempt): StepRecord[] => [
-    {
-      kind: 'model_response',
-      query: [],
-      response: attempt.content,
-      thought: attempt.content,
-      action: attempt.toolCalls
-        .map((call) => `${call.name} ${JSON.stringify(call.args)}`)
-        .join('\n'),
-    },
-    {
-      kind: 'requery',
-      failure: { kind: attempt.failure, message: attempt.message },
-      message: attempt.message,
-    },
-  ]);
-}
-
-/** A step made only of refused answers: the run ended (`exit_format`) before one was accepted. */
-function onlyRefused(step: RunStepData): boolean {
-  return (
-    step.failedAttempts.length > 0 &&
-    step.thought === '' &&
-    step.action === '' &&
-    step.toolCalls.length === 0
-  );
-}
-
-function stepRecords(step: RunStepData, stats: ModelStats): StepRecord[] {
-  if (onlyRefused(step)) return [...failedAttemptRecords(step), { kind: 'cost', stats }];
-  const records: StepRecord[] = [
-    ...failedAttemptRecords(step),
-    {
-      kind: 'model_response',
-      query: [],
-      response: step.thought,
-      thought: step.thought,
-      action: step.action,
-    },
-  ];
-  if (step.toolCalls.length > 0) {
-    records.push({
-      kind: 'tool_call',
-      toolCalls: step.toolCalls.map(functionCall),
-      toolCallIds: step.toolCalls.map((call) => call.id),
-    });
-  }
-  records.push({ kind: 'observation', observation: step.observation, executionTime: 0 });
-  records.push({ kind: 'cost', stats });
-  return records;
-}
-
 /** The diff the last successful `submit` call returned; null when it had no change or none ran. */
 export function submissionOfSteps(steps: readonly RunStepData[]): string | null {
   const submits = steps.flatMap((step) =>
@@ -218,27 +147,6 @@ function recordsOf(run: RunEventsOfRun, agent: string): StepRecord[] {
   return records;
 }
 
-/** Keeps what SWE-agent's step has no field for: the exact calls, each result, usage, actor. */
-function annotate(traj: Traj, steps: readonly RunStepData[]): void {
-  let index = 0;
-  steps.forEach((step) => {
-    index += step.failedAttempts.length;
-    if (onlyRefused(step)) return;
-    const target = traj.trajectory[index];
-    index += 1;
-    if (target === undefined) return;
-    target.extra_info = {
-      caravel: {
-        step: step.step,
-        actor: step.actor,
-        tool_calls: step.toolCalls,
-        results: step.results,
-        ...(step.usage === undefined ? {} : { usage: step.usage }),
-      },
-    };
-  });
-}
-
 /**
  * Turns one run's indexed events (`evt.run.started`, `evt.run.step`…, `evt.run.finished`) into a
  * SWE-agent `.traj`: one step per model turn, whose action is the readable form of its tool calls
@@ -247,7 +155,7 @@ function annotate(traj: Traj, steps: readonly RunStepData[]): void {
  * `info.model_stats` summed from each step's usage; the system prompt and task opening the
  * history; each step's `query` (the messages sent) and `state` (`working_dir`, `open_file`); the
  * starting point in `replay_config` (SWE-agent's `RunSingleConfig`) and the run's identity under
- * the top-level `caravel`.
+ * the top-level `caravel`, with its subagents (`task`) as child runs in `caravel.subagents`.
  * @throws AppError BAD_REQUEST for malformed events, PRECONDITION_FAILED for a run that has no
  *   start or has not finished.
  */
@@ -264,7 +172,12 @@ export function trajectoryFromEvents(
   });
   annotate(traj, run.steps);
   withQueriesAndState(traj);
-  const checked = trajSchema.safeParse({ ...traj, caravel: runInfoOf(run.started) });
+  const subagents = subagentTrajectories(run.subagents, run.started.runner, agent);
+  const caravel = {
+    ...runInfoOf(run.started),
+    ...(subagents.length > 0 ? { subagents } : {}),
+  };
+  const checked = trajSchema.safeParse({ ...traj, caravel });
   if (!checked.success) {
     const problems = checked.error.issues.map((i) => `${jsonPath(i.path)}: ${i.message}`);
     throw new AppError(

@@ -50,6 +50,8 @@ export const threadOptions = z.object({
   /** A model reference such as `anthropic:claude-sonnet-4-5` or `scripted:<file>`. */
   model: z.string().min(1).optional(),
   reasoningEffort: z.string().min(1).optional(),
+  /** The model tried once when the thread's model fails after its retries (the team's else). */
+  fallbackModel: z.string().min(1).optional(),
   /** Retry-and-select: run this many attempts, each in a fresh sandbox, and keep the best. */
   attempts: z.number().int().min(1).max(10).optional(),
   /** The model of attempt `i` is `attemptModels[i % length]` (default: the thread's model). */

@@ -53,3 +53,38 @@ export const ScheduleThreadWakeup = defineRequest({
   response: scheduleWakeupResponse,
   description: 'Schedule a wakeup of the thread after a delay, within its budget.',
 });
+
+const manageBabySitRequest = z.object({
+  threadId,
+  /** The run asking; the watch's fix runs and messages go to its thread. */
+  runId,
+  action: z.enum(['start', 'stop']),
+  /** The pull request's web url (`…/<owner>/<repo>/pull/<number>`). */
+  pullRequestUrl: z.string().min(1).max(2_000),
+});
+
+const manageBabySitResponse = z.object({
+  /** Whether the pull request's CI is watched now. */
+  watching: z.boolean(),
+  /** `owner/repo#number`, lower-cased. */
+  pullRequest: z.string(),
+  /** What to tell the person. */
+  message: z.string(),
+});
+
+/** Request and answer of {@link ManageBabySit}. */
+export type ManageBabySitRequest = z.input<typeof manageBabySitRequest>;
+export type ManageBabySitResponse = z.output<typeof manageBabySitResponse>;
+
+/**
+ * `manage_baby_sit`: a run starts or stops dispatch's CI watch of a pull request because a person
+ * asked (`dispatch.<threadId>.baby-sit`). A started watch is the person's opt-in: it runs even on
+ * a repository without CI auto-fix, with fix runs and messages on the asking run's thread.
+ */
+export const ManageBabySit = defineRequest({
+  service: 'dispatch',
+  op: 'baby-sit',
+  request: manageBabySitRequest,
+  response: manageBabySitResponse,
+  description: "Start or stop watching a pull request's CI on a person's request.",
+});

@@ -1,7 +1,9 @@
 import type { RequestDefinition } from '../define-request.js';
+import { RunSubagentV1, RunTodosV1 } from './agent-work.messages.js';
 import { AgentChat, RunInterruptNotice } from './agent.requests.js';
+import { CiCheckReportedV1 } from './ci.messages.js';
 import { DeadLetterRecordedV1 } from './dead-letter.messages.js';
-import { ScheduleThreadWakeup } from './dispatch.requests.js';
+import { ManageBabySit, ScheduleThreadWakeup } from './dispatch.requests.js';
 import {
   RunAttemptsSelectedV1,
   RunFinishedV1,
@@ -11,11 +13,15 @@ import {
   StartRunV1,
 } from './run.messages.js';
 import { PullRequestHeadMovedV1, ReviewRequestedV1 } from './pull-request.messages.js';
+import { AnalyzeReviewStyleV1 } from './review-style.messages.js';
 import { SandboxExecOutput } from './sandbox-stream.requests.js';
 import { SANDBOX_REQUESTS, SandboxCallerAlive } from './sandbox.requests.js';
+import { StopThreadV1 } from './stop.messages.js';
 import { TriggerReceivedV1 } from './trigger.messages.js';
 
 export {
+  AnalyzeReviewStyleV1,
+  CiCheckReportedV1,
   DeadLetterRecordedV1,
   PullRequestHeadMovedV1,
   ReviewRequestedV1,
@@ -24,26 +30,44 @@ export {
   RunOutputV1,
   RunStartedV1,
   RunStepV1,
+  RunSubagentV1,
+  RunTodosV1,
   StartRunV1,
+  StopThreadV1,
   TriggerReceivedV1,
 };
+export { todoItem, todoStatus } from './agent-work.messages.js';
 export * from './common.js';
+export {
+  CHECK_RUN_CONCLUSIONS,
+  CHECK_RUN_STATUSES,
+  COMMIT_STATUS_STATES,
+  ciCheck,
+  type CiCheck,
+} from './ci.messages.js';
+export * from './source-subject.js';
 export * from './sandbox.requests.js';
 export * from './sandbox-stream.requests.js';
 export * from './agent.requests.js';
+export { reviewStyleMode, type ReviewStyleModeName } from './review-style.messages.js';
 
 /** Every message Caravel speaks. Contract tests walk this list. */
 export const CATALOGUE = [
   TriggerReceivedV1,
   ReviewRequestedV1,
   PullRequestHeadMovedV1,
+  CiCheckReportedV1,
   StartRunV1,
   RunStartedV1,
   RunStepV1,
   RunOutputV1,
   RunFinishedV1,
   RunAttemptsSelectedV1,
+  RunTodosV1,
+  RunSubagentV1,
   DeadLetterRecordedV1,
+  AnalyzeReviewStyleV1,
+  StopThreadV1,
 ] as const;
 
 /**
@@ -57,4 +81,5 @@ export const REQUEST_CATALOGUE: readonly RequestDefinition[] = [
   AgentChat,
   RunInterruptNotice,
   ScheduleThreadWakeup,
+  ManageBabySit,
 ];

@@ -5,15 +5,16 @@ import { actor, repositoryRef, threadId } from './common.js';
 const commitSha = z.string().regex(/^[0-9a-fA-F]{7,64}$/, 'a commit sha');
 
 /**
- * A pull request asks for Caravel's review without anyone mentioning it: it was opened (or marked
- * ready for review) on a repository that opted in to auto-review. Addressed to the reviewer's
- * thread of the pull request.
+ * A pull request asks for Caravel's review: it was opened (or marked ready for review) on a
+ * repository that opted in to auto-review, or the coding agent asked for one on a person's
+ * behalf. Addressed to the reviewer's thread of the pull request.
  */
 export const ReviewRequestedV1 = defineMessage({
   kind: 'trigger',
   name: 'review.requested',
   version: 1,
-  description: 'A pull request on an auto-review repository asks for a review.',
+  description:
+    'A pull request asks for a review: opened on an auto-review repository, or asked by the agent.',
   data: z.object({
     /** The reviewer's thread of the pull request (`githubReviewThreadId`). */
     threadId,
@@ -29,7 +30,12 @@ export const ReviewRequestedV1 = defineMessage({
     }),
     /** The pull request's author. */
     author: actor,
-    reason: z.enum(['opened', 'ready_for_review']),
+    /** `requested`: the coding agent asked on a person's behalf (`request_pr_review`). */
+    reason: z.enum(['opened', 'ready_for_review', 'requested']),
+    /** The person's review instructions, verbatim (untrusted text for the reviewer's model). */
+    instructions: z.string().max(20_000).optional(),
+    /** True only when the person explicitly asked for an approval or a request for changes. */
+    verdictRequested: z.boolean().default(false),
   }),
   fixture: {
     threadId: '59ec28ef-b6ee-5f51-8c35-1672d492b244',

@@ -10,6 +10,7 @@ import {
   threadOptions,
   triggerSource,
 } from './common.js';
+import { sourceSubject } from './source-subject.js';
 
 const FIXTURE_THREAD = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
 const FIXTURE_RUN = '0b8f3a52-1c7d-4e69-8f21-6a5d4c3b2a10';
@@ -33,6 +34,11 @@ export const StartRunV1 = defineMessage({
     source: triggerSource.optional(),
     /** The trigger's source-specific pointer to reply to (PR number, Slack channel + ts, ...). */
     replyTo: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+    /**
+     * The pull request or issue the run's trigger was made on (its webhook's copy); a run of
+     * follow-ups has none and reads its pull request from GitHub by `replyTo`.
+     */
+    subject: sourceSubject.optional(),
   }),
   fixture: {
     threadId: FIXTURE_THREAD,

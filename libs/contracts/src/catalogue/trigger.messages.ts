@@ -8,6 +8,7 @@ import {
   triggerKind,
   triggerSource,
 } from './common.js';
+import { sourceSubject } from './source-subject.js';
 
 /** Ingress accepted a verified delivery that asks Caravel for something. */
 export const TriggerReceivedV1 = defineMessage({
@@ -34,6 +35,8 @@ export const TriggerReceivedV1 = defineMessage({
      * (human takeover), run between the agent's steps and recorded under the person's name.
      */
     kind: triggerKind.default('message'),
+    /** The pull request or issue the request was made on, as the webhook described it. */
+    subject: sourceSubject.optional(),
   }),
   fixture: {
     threadId: '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e',

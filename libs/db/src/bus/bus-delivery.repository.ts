@@ -92,14 +92,16 @@ export class BusDeliveryRepository {
   /**
    * Milliseconds until the next of a durable's deliveries needs a look without anyone settling
    * or publishing: a nak'd one becoming visible, or an attempt reaching its deadline. Null when
-   * nothing is waiting on a clock; 0 when something is due already.
+   * nothing is waiting on a clock; 0 when something is due already. `lookBackMs` also counts a
+   * pending delivery that became visible within that many ms (0, due now): a caller whose claim
+   * began that long ago passes it, so what became visible after the claim looked is not missed.
    */
-  async msUntilDue(stream: string, durable: string): Promise<number | null> {
+  async msUntilDue(stream: string, durable: string, lookBackMs = 0): Promise<number | null> {
     const result = await sql<{ ms: string | number | null }>`
       select extract(epoch from (min(due) - now())) * 1000 as ms from (
         select min(visible_at) as due from bus_deliveries
         where stream = ${stream} and durable = ${durable} and state = 'pending'
-          and visible_at > now()
+          and visible_at > now() - make_interval(secs => ${lookBackMs / 1000}::double precision)
         union all
         select min(deadline_at) from bus_deliveries
         where stream = ${stream} and durable = ${durable} and state = 'inflight'

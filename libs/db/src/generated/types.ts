@@ -60,6 +60,78 @@ export type BusMessage = {
   payload: string;
   stored_at: Generated<Timestamp>;
 };
+export type CiWatch = {
+  id: string;
+  /**
+   * `owner/repo#number`, lower-cased: how check deliveries find the watch.
+   */
+  pull_request_key: string;
+  repository_owner: string;
+  repository_name: string;
+  pull_request: number;
+  pull_request_url: string;
+  /**
+   * The agent thread that opened the pull request: fix runs go there, messages to its channel.
+   */
+  thread_id: string;
+  /**
+   * A person asked for it (`manage_baby_sit start`), rather than the agent opening the PR: the
+   * repository need not have CI auto-fix enabled.
+   */
+  asked: Generated<boolean>;
+  active: Generated<boolean>;
+  /**
+   * Why the watch stopped (closed, a person's push, `manage_baby_sit stop`); null while active.
+   */
+  stopped_reason: string | null;
+  /**
+   * `@caravel autofix on` (true) or `off` (false) on the pull request, the latest; null when
+   * nobody said.
+   */
+  autofix: boolean | null;
+  /**
+   * The head the per-head fields (checks, reruns, green window) are about.
+   */
+  head_sha: string | null;
+  /**
+   * Heads the agent pushed (commit sha prefixes): any other head is a person's.
+   */
+  agent_heads: Generated<unknown>;
+  /**
+   * The latest report of each check at `head_sha` (`CiCheck`s).
+   */
+  checks: Generated<unknown>;
+  /**
+   * GitHub's last word on a merge conflict (false: conflict), from the sweep.
+   */
+  mergeable: boolean | null;
+  /**
+   * Fix runs dispatched for the pull request (the loop count).
+   */
+  fix_runs: Generated<number>;
+  limit_announced: Generated<boolean>;
+  /**
+   * Dedupe keys of the fix runs dispatched (the last 30).
+   */
+  handled_keys: Generated<unknown>;
+  reruns_at_head: Generated<number>;
+  /**
+   * The green check set seen at `head_sha`, and since when (the settle window).
+   */
+  green_fingerprint: string | null;
+  green_since: Timestamp | null;
+  /**
+   * The head whose success was announced.
+   */
+  announced_head: string | null;
+  /**
+   * When a settling green is due for another look (the sweep picks it up).
+   */
+  retry_at: Timestamp | null;
+  version: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+};
 export type ConnectTenant = {
   client_key: string;
   base_url: string;
@@ -94,6 +166,29 @@ export type Delivery = {
    * only recorded) when it was recorded. NULL while a request holds the claim.
    */
   settled_at: Timestamp | null;
+};
+export type EnabledRepository = {
+  /**
+   * `owner/name`, as GitHub spells it.
+   */
+  repository: string;
+  /**
+   * The coding agent answers mentions in it.
+   */
+  agent: Generated<boolean>;
+  /**
+   * New pull requests get a review request.
+   */
+  auto_review: Generated<boolean>;
+  /**
+   * Failing checks on the agent's own pull requests are fixed.
+   */
+  ci_autofix: Generated<boolean>;
+  /**
+   * The GitHub login (or `token`) that last changed it.
+   */
+  updated_by: string;
+  updated_at: Generated<Timestamp>;
 };
 export type Identity = {
   id: string;
@@ -195,6 +290,46 @@ export type OutboxEntry = {
   attempts: Generated<number>;
   last_error: string | null;
 };
+export type PersonalToken = {
+  /**
+   * The token's public id (`cvt_<id>_<secret>`): 16 hex.
+   */
+  id: string;
+  /**
+   * The GitHub login of the person it acts as.
+   */
+  login: string;
+  github_id: number;
+  /**
+   * What the person called it ("laptop", "CI").
+   */
+  name: string;
+  /**
+   * `read` (reads only) or `act` (reads and thread actions); never admin routes.
+   * @kyselyType(State.PersonalTokenScope)
+   */
+  scope: State.PersonalTokenScope;
+  /**
+   * SHA-256 of the secret part, hex.
+   */
+  secret_sha256: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+};
+export type RepositoryInstructions = {
+  /**
+   * `owner/name`, lower-cased (GitHub names are case-insensitive).
+   */
+  repository: string;
+  instructions: string;
+  /**
+   * The GitHub login (or `token`) that last changed them.
+   */
+  updated_by: string;
+  updated_at: Generated<Timestamp>;
+};
 export type RetiredSandbox = {
   id: string;
   thread_id: string;
@@ -241,8 +376,61 @@ export type ReviewLedger = {
    * The reviewer's check run on the head under review (in progress until the run ends).
    */
   check_run_id: string | null;
+  /**
+   * Why the head was not reviewed when it was asked to be (reviews off, re-review on push off);
+   * null once a review of it starts.
+   */
+  skip_reason: string | null;
+  /**
+   * The head that was not reviewed, and when it was let go.
+   */
+  skipped_sha: string | null;
+  skipped_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
+};
+export type ReviewStyle = {
+  id: string;
+  /**
+   * `owner/repo`, lower-cased.
+   */
+  repository: string;
+  /**
+   * 1, 2, … per repository.
+   */
+  version: number;
+  /**
+   * @kyselyType(State.ReviewStyleMode)
+   */
+  mode: State.ReviewStyleMode;
+  /**
+   * The analyzer thread that saved it (uuidv5 over `<owner>/<repo>/review-style`).
+   */
+  thread_id: string;
+  prompt: string;
+  summary: string;
+  word_count: number;
+  /**
+   * The model that wrote it (`provider:name`, or `scripted:…`).
+   */
+  model: string;
+  /**
+   * Pull request numbers read.
+   */
+  pull_requests: Generated<unknown>;
+  /**
+   * Review comment ids read (bootstrap) or finding ids weighed (continual).
+   */
+  comment_ids: Generated<unknown>;
+  /**
+   * Reviewer logins the style was drawn from.
+   */
+  reviewers: Generated<unknown>;
+  /**
+   * What the saver counted (`{ pullRequests, comments, reviewers, outcomes }`).
+   */
+  counts: Generated<unknown>;
+  created_at: Generated<Timestamp>;
 };
 export type Run = {
   id: string;
@@ -322,6 +510,26 @@ export type Sandbox = {
   status: Generated<State.SandboxStatus>;
   created_at: Generated<Timestamp>;
   last_used_at: Generated<Timestamp>;
+};
+export type TeamDefaults = {
+  id: Generated<string>;
+  model: string | null;
+  /**
+   * Applies to this row's model only (effort is checked against it when saved).
+   */
+  reasoning_effort: string | null;
+  fallback_model: string | null;
+  subagent_model: string | null;
+  /**
+   * Pull requests of people with no profile open as drafts; null: drafts.
+   */
+  draft_pull_requests: boolean | null;
+  always_create_pull_requests: boolean | null;
+  /**
+   * The GitHub login (or `token`) that last changed it.
+   */
+  updated_by: string;
+  updated_at: Generated<Timestamp>;
 };
 export type Thread = {
   id: string;
@@ -440,6 +648,15 @@ export type UserProfile = {
    * pull request is opened or updated. Null: the team's setting (`RUN_ALWAYS_CREATE_PRS`).
    */
   always_create_pull_requests: boolean | null;
+  /**
+   * The repository (`owner/name`) the person's requests that name none work in.
+   */
+  default_repository: string | null;
+  /**
+   * The model the person's runs fall back to when theirs fails after its retries (between the
+   * thread's `fallbackModel` and the team's `CARAVEL_FALLBACK_MODEL`). Null: the team's.
+   */
+  fallback_model: string | null;
   updated_at: Generated<Timestamp>;
 };
 export type UserToken = {
@@ -461,20 +678,26 @@ export type DB = {
   bus_dead_letters: BusDeadLetter;
   bus_deliveries: BusDelivery;
   bus_messages: BusMessage;
+  ci_watches: CiWatch;
   connect_tenants: ConnectTenant;
   deliveries: Delivery;
+  enabled_repositories: EnabledRepository;
   findings: LedgerFinding;
   identities: Identity;
   inbox: InboxEntry;
   leases: Lease;
   outbox: OutboxEntry;
+  personal_tokens: PersonalToken;
+  repository_instructions: RepositoryInstructions;
   retired_sandboxes: RetiredSandbox;
   review_ledgers: ReviewLedger;
+  review_styles: ReviewStyle;
   run_events: RunEvent;
   run_notices: RunNotice;
   run_queue: RunQueueEntry;
   runs: Run;
   sandboxes: Sandbox;
+  team_defaults: TeamDefaults;
   thread_messages: ThreadMessage;
   thread_owners: ThreadOwner;
   thread_plans: ThreadPlan;

@@ -1,6 +1,6 @@
 import { AppError } from '@caravel/errors';
 import { silentLogger, type Database, type DatabaseLogger } from '../connection/database.types.js';
-import { readMigrationFiles } from './migration-files.js';
+import { readMigrationFiles, type MigrationFile } from './migration-files.js';
 import { MigrationHistoryRepository } from './migration-history.repository.js';
 import { planMigrations, type MigrationPlan } from './migration-plan.js';
 import { defaultMigrationsDir } from './migrations-dir.js';
@@ -8,6 +8,8 @@ import { defaultMigrationsDir } from './migrations-dir.js';
 export interface MigrateOptions {
   /** Defaults to the package's `prisma/migrations`. */
   migrationsDir?: string;
+  /** The migrations already read (by whoever named an image after them); else read from the folder. */
+  files?: readonly MigrationFile[];
   logger?: DatabaseLogger;
 }
 
@@ -38,7 +40,8 @@ export async function migrate(
   options: MigrateOptions = {},
 ): Promise<MigrateResult> {
   const logger = options.logger ?? silentLogger;
-  const files = readMigrationFiles(options.migrationsDir ?? defaultMigrationsDir());
+  const files =
+    options.files ?? readMigrationFiles(options.migrationsDir ?? defaultMigrationsDir());
   return database.db.connection().execute(async (connection) => {
     const history = new MigrationHistoryRepository(connection);
     await history.lock();

@@ -5,6 +5,7 @@ import type { Database } from '../connection/database.types.js';
 import { isUniqueViolation } from '../connection/database-errors.js';
 import { openDatabase } from '../connection/open-database.js';
 import { IdentityRepository } from './identity.repository.js';
+import { PersonalTokenRepository } from './personal-token.repository.js';
 import { UserTokenRepository } from './user-token.repository.js';
 
 await describeEachDatabase('identity and user-token repositories', openDatabase, (target) => {
@@ -109,5 +110,38 @@ await describeEachDatabase('identity and user-token repositories', openDatabase,
       .insert(randomUUID(), { githubLogin: login })
       .catch((e: unknown) => e);
     expect(isUniqueViolation(error)).toBe(true);
+  });
+
+  it("keeps a person's API tokens: listed newest first, revoked only by their owner, uses noted once a minute", async () => {
+    const personal = new PersonalTokenRepository(database.db);
+    const login = `octo-${randomUUID().slice(0, 8)}`;
+    const made = (id: string, scope: 'read' | 'act') =>
+      personal.create({
+        id,
+        login,
+        githubId: 7,
+        name: scope,
+        scope,
+        secretSha256: 'a'.repeat(64),
+        expiresAt: new Date(Date.now() + 3_600_000),
+      });
+    const reader = await made(randomUUID().replace(/-/g, '').slice(0, 16), 'read');
+    const actor = await made(randomUUID().replace(/-/g, '').slice(0, 16), 'act');
+    expect(reader).toMatchObject({ login, scope: 'read', revokedAt: null, lastUsedAt: null });
+    expect((await personal.listFor(login)).map((t) => t.id).sort()).toEqual(
+      [reader.id, actor.id].sort(),
+    );
+
+    expect(await personal.revoke(actor.id, 'someone-else')).toBe(false);
+    expect(await personal.revoke(actor.id, login)).toBe(true);
+    expect(await personal.revoke(actor.id, login)).toBe(false);
+    expect((await personal.get(actor.id))?.revokedAt).toBeInstanceOf(Date);
+
+    const at = new Date();
+    await personal.touch(reader.id, at);
+    await personal.touch(reader.id, new Date(at.getTime() + 10_000));
+    expect((await personal.get(reader.id))?.lastUsedAt?.getTime()).toBe(at.getTime());
+    await personal.touch(reader.id, new Date(at.getTime() + 61_000));
+    expect((await personal.get(reader.id))?.lastUsedAt?.getTime()).toBe(at.getTime() + 61_000);
   });
 });

@@ -180,16 +180,34 @@ export class DeliveryRepository {
     return Number(deleted.numDeletedRows);
   }
 
-  async findBySourceDelivery(
+  /** The delivery of a source that carried `semanticKey` (a Slack message's `message:<channel>:<ts>`). */
+  findBySemanticKey(
+    source: TriggerSource,
+    semanticKey: string,
+    executor: Executor = this.db,
+  ): Promise<DeliveryRow | null> {
+    return this.findOne(source, 'semantic_key', semanticKey, executor);
+  }
+
+  findBySourceDelivery(
     source: TriggerSource,
     deliveryId: string,
     executor: Executor = this.db,
+  ): Promise<DeliveryRow | null> {
+    return this.findOne(source, 'delivery_id', deliveryId, executor);
+  }
+
+  private async findOne(
+    source: TriggerSource,
+    column: 'delivery_id' | 'semantic_key',
+    value: string,
+    executor: Executor,
   ): Promise<DeliveryRow | null> {
     const row = await executor
       .selectFrom('deliveries')
       .selectAll()
       .where('source', '=', source)
-      .where('delivery_id', '=', deliveryId)
+      .where(column, '=', value)
       .executeTakeFirst();
     return row ? toRow(row) : null;
   }

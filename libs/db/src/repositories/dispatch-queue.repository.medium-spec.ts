@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeEachDatabase } from '@caravel/testing';
 import type { Database } from '../connection/database.types.js';
 import { openDatabase } from '../connection/open-database.js';
+import { CiWatchRepository, type CiWatchSave } from './ci-watch.repository.js';
 import { RunNoticeRepository } from './run-notice.repository.js';
 import { RunQueueRepository } from './run-queue.repository.js';
 import { RunRepository } from './run.repository.js';
@@ -12,7 +13,7 @@ import { ThreadRepository } from './thread.repository.js';
 const t = (seconds: number): Date => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
 
 await describeEachDatabase(
-  'dispatch repositories (queue, notices, wakeups, heartbeats, replyTo)',
+  'dispatch repositories (queue, notices, wakeups, heartbeats, replyTo, CI watches)',
   openDatabase,
   (target) => {
     let database: Database;
@@ -66,6 +67,7 @@ await describeEachDatabase(
     describe('run queue', () => {
       it('parks a run, lists it as waiting, and admits it once with a first heartbeat', async () => {
         const { id, threadId } = await newRun();
+        const depth = await queue.depth();
         const entry = {
           runId: id,
           threadId,
@@ -81,6 +83,7 @@ await describeEachDatabase(
 
         const before = await queue.snapshot();
         expect(before.waiting.map((w) => w.runId)).toContain(id);
+        expect(await queue.depth()).toEqual({ waiting: depth.waiting + 1, active: depth.active });
         expect(before.waiting.find((w) => w.runId === id)?.command).toEqual(entry.command);
 
         expect(await queue.exclusive((trx) => queue.admit(id, t(30), trx))).toBe(true);
@@ -89,6 +92,7 @@ await describeEachDatabase(
 
         const after = await queue.snapshot();
         expect(after.waiting.map((w) => w.runId)).not.toContain(id);
+        expect(await queue.depth()).toEqual({ waiting: depth.waiting, active: depth.active + 1 });
         expect(after.active).toContainEqual({
           runId: id,
           repositoryKey: 'acme/api',
@@ -225,6 +229,86 @@ await describeEachDatabase(
         expect(await wakeups.markFired(id, t(201))).toBe(true);
         expect(await wakeups.markFired(id, t(202))).toBe(false);
         expect((await wakeups.due(t(200))).map((w) => w.id)).not.toContain(id);
+      });
+    });
+
+    describe('CI watches', () => {
+      const HEAD = 'a'.repeat(40);
+      let watches: CiWatchRepository;
+      beforeAll(() => {
+        watches = new CiWatchRepository(database.db);
+      });
+
+      const newWatch = (number: number, agentHead?: string) =>
+        watches.start({
+          id: randomUUID(),
+          owner: 'Acme',
+          repo: 'Widgets',
+          number,
+          url: `https://github.com/Acme/Widgets/pull/${number}`,
+          threadId: randomUUID(),
+          asked: false,
+          agentHead,
+          at: t(0),
+        });
+      const state = (fields: Partial<CiWatchSave>): CiWatchSave => ({
+        headSha: HEAD,
+        checks: [],
+        mergeable: null,
+        fixRuns: 0,
+        limitAnnounced: false,
+        handledKeys: [],
+        rerunsAtHead: 0,
+        greenFingerprint: null,
+        greenSince: null,
+        announcedHead: null,
+        retryAt: null,
+        ...fields,
+      });
+
+      it('keeps one watch per pull request; a restart reactivates it and keeps its counts', async () => {
+        const number = 1000 + Math.floor(Math.random() * 1e6);
+        const first = await newWatch(number, HEAD);
+        expect(first).toMatchObject({ pullRequestKey: `acme/widgets#${number}`, active: true });
+        const saved = await watches.saveState(first.id, first.version, state({ fixRuns: 3 }));
+        expect(saved?.fixRuns).toBe(3);
+        expect(await watches.stop(first.id, 'human_commit_at_head', t(1))).toBe(true);
+        expect(await watches.stop(first.id, 'again', t(2))).toBe(false);
+
+        const again = await newWatch(number, 'b'.repeat(40));
+        expect(again).toMatchObject({
+          id: first.id,
+          active: true,
+          stoppedReason: null,
+          fixRuns: 3,
+          agentHeads: [HEAD, 'b'.repeat(40)],
+        });
+        expect((await watches.findByPullRequest('ACME', 'widgets', number))?.id).toBe(first.id);
+        expect(
+          (await watches.activeAtHead('acme', 'widgets', 'b'.repeat(40))).map((w) => w.id),
+        ).toEqual([first.id]);
+      });
+
+      it('writes an evaluation only at the version it read: of two at once, one wins', async () => {
+        const watch = await newWatch(2_000_000 + Math.floor(Math.random() * 1e6));
+        const results = await Promise.all(
+          [1, 2].map((n) => watches.saveState(watch.id, watch.version, state({ fixRuns: n }))),
+        );
+        expect(results.filter((r) => r !== null)).toHaveLength(1);
+        expect(await watches.addAgentHead(watch.id, HEAD)).toBe(true);
+        expect(await watches.addAgentHead(watch.id, HEAD)).toBe(true);
+        expect((await watches.get(watch.id))?.agentHeads).toEqual([HEAD]);
+      });
+
+      it('lists the watches due for another look, and the toggle restarts a stopped one', async () => {
+        const watch = await newWatch(3_000_000 + Math.floor(Math.random() * 1e6));
+        await watches.saveState(watch.id, watch.version, state({ retryAt: t(100) }));
+        expect((await watches.due(t(99), 100)).map((w) => w.id)).not.toContain(watch.id);
+        expect((await watches.due(t(100), 100)).map((w) => w.id)).toContain(watch.id);
+        await watches.stop(watch.id, 'asked', t(101));
+        expect((await watches.due(t(200), 100)).map((w) => w.id)).not.toContain(watch.id);
+        expect(await watches.setAutofix(watch.id, true)).toBe(true);
+        expect(await watches.get(watch.id)).toMatchObject({ active: true, autofix: true });
       });
     });
   },

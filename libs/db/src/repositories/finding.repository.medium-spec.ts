@@ -90,6 +90,24 @@ await describeEachDatabase('finding repository', openDatabase, (target) => {
     });
   });
 
+  it('records why a head was not reviewed, once, and lets it go when a review starts', async () => {
+    const key = await newLedger();
+    const at = new Date('2030-01-01T00:00:00Z');
+    const skip = { reason: 'no reviewer model is configured', sha: sha('b') };
+    const noted = await findings.noteSkip(key.threadId, skip, at);
+    expect(noted).toMatchObject({ skipReason: skip.reason, skippedSha: sha('b'), skippedAt: at });
+    const again = await findings.noteSkip(key.threadId, skip, new Date('2031-01-01T00:00:00Z'));
+    expect(again.updatedAt).toEqual(noted.updatedAt);
+    const later = await findings.noteSkip(key.threadId, { ...skip, sha: sha('c') });
+    expect(later).toMatchObject({ skipReason: skip.reason, skippedSha: sha('c') });
+    const reviewing = await findings.noteSkip(key.threadId, null);
+    expect(reviewing).toMatchObject({ skipReason: null, skippedSha: null, skippedAt: null });
+    expect(await findings.getLedger(key.threadId)).toMatchObject({ skipReason: null });
+    await expect(findings.noteSkip(randomUUID(), skip)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
   it('stores every field of a finding and reads it back as it was', async () => {
     const { threadId } = await newLedger();
     const full = finding({

@@ -60,6 +60,9 @@ function toLedgerRow(row: Selectable<ReviewLedger>): ReviewLedgerRow {
     lastReviewedSha: row.last_reviewed_sha,
     mergeBaseSha: row.merge_base_sha,
     checkRunId: row.check_run_id,
+    skipReason: row.skip_reason,
+    skippedSha: row.skipped_sha,
+    skippedAt: row.skipped_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -261,6 +264,37 @@ export class FindingRepository {
           last_reviewed_sha: next.lastReviewedSha,
           merge_base_sha: next.mergeBaseSha,
           check_run_id: next.checkRunId,
+          updated_at: timeOr(at),
+        })
+        .where('thread_id', '=', threadId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toLedgerRow(row);
+    });
+  }
+
+  /**
+   * Records why the pull request's head `sha` was not reviewed when it was asked to be, or, with
+   * null, that a review of the head started (the reason goes). Locked, written only when it
+   * changes what the ledger says; NOT_FOUND without the ledger.
+   */
+  async noteSkip(
+    threadId: string,
+    skip: { reason: string; sha: string } | null,
+    at?: Date,
+  ): Promise<ReviewLedgerRow> {
+    return inTransaction(this.db, async (trx) => {
+      const current = await this.lockLedger(trx, threadId);
+      const same = skip
+        ? current.skipReason === skip.reason && current.skippedSha === skip.sha
+        : current.skipReason === null;
+      if (same) return current;
+      const row = await trx
+        .updateTable('review_ledgers')
+        .set({
+          skip_reason: skip?.reason ?? null,
+          skipped_sha: skip?.sha ?? null,
+          skipped_at: skip ? timeOr(at) : null,
           updated_at: timeOr(at),
         })
         .where('thread_id', '=', threadId)

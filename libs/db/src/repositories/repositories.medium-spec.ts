@@ -469,6 +469,8 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
       reasoningEffort: null,
       draftPullRequests: true,
       alwaysCreatePullRequests: null,
+      defaultRepository: null,
+      fallbackModel: null,
       updatedAt: t(2),
     });
     expect(await profiles.get(identity)).toEqual(saved);

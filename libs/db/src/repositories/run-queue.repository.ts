@@ -132,6 +132,29 @@ export class RunQueueRepository {
     };
   }
 
+  /** How many runs wait for room and how many admitted ones are active (what /metrics shows). */
+  async depth(executor: Executor = this.db): Promise<{ waiting: number; active: number }> {
+    const row = await executor
+      .selectFrom('run_queue')
+      .innerJoin('runs', 'runs.id', 'run_queue.run_id')
+      .select((eb) => [
+        eb.fn
+          .countAll<string>()
+          .filterWhere((w) =>
+            w.and([w('run_queue.admitted_at', 'is', null), w('runs.status', '=', 'waiting')]),
+          )
+          .as('waiting'),
+        eb.fn
+          .countAll<string>()
+          .filterWhere((w) =>
+            w.and([w('run_queue.admitted_at', 'is not', null), w('runs.status', 'in', ACTIVE)]),
+          )
+          .as('active'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { waiting: Number(row.waiting), active: Number(row.active) };
+  }
+
   /** Parks a run that found no room: its status becomes `waiting` (from `queued`). */
   async park(runId: string, executor: Executor = this.db): Promise<boolean> {
     const row = await executor

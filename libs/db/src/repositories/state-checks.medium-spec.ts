@@ -15,6 +15,8 @@ import {
   type SandboxRow,
 } from './sandbox.repository.js';
 import { FindingRepository, type LedgerFindingRow } from './finding.repository.js';
+import { PersonalTokenRepository } from './personal-token.repository.js';
+import { ReviewStyleRepository, type ReviewStyleRow } from './review-style.repository.js';
 import {
   BUS_DELIVERY_STATES,
   FINDING_CONFIDENCES,
@@ -24,7 +26,9 @@ import {
   FINDING_SURFACE_STATES,
   FOLLOW_UP_DELIVERIES,
   FOLLOW_UP_KINDS,
+  PERSONAL_TOKEN_SCOPES,
   RETIREMENT_REASONS,
+  REVIEW_STYLE_MODES,
   RUN_NOTICE_KINDS,
   RUN_STATUSES,
   SANDBOX_STATUSES,
@@ -40,6 +44,7 @@ import {
   type FollowUpDelivery,
   type FollowUpKind,
   type RetirementReason,
+  type ReviewStyleMode,
   type RunStatus,
   type SandboxStatus,
   type Source,
@@ -52,6 +57,9 @@ import { ThreadPlanRepository, type ThreadPlanRow } from './thread-plan.reposito
 import { ThreadRepository, type ThreadRow } from './thread.repository.js';
 import { UserTokenRepository, type UserTokenRow } from './user-token.repository.js';
 
+/** CHECK constraints that are not a state column's set (the team's one row, a size cap). */
+const OTHER_CHECKS = ['repository_instructions_length_check', 'team_defaults_id_check'];
+
 /** Each state column and its set, as the code defines it. */
 const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] = [
   ['bus_deliveries', 'state', BUS_DELIVERY_STATES],
@@ -63,7 +71,9 @@ const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] =
   ['findings', 'status', FINDING_STATUSES],
   ['findings', 'surface_state', FINDING_SURFACE_STATES],
   ['findings', 'surface_threshold', FINDING_SEVERITIES],
+  ['personal_tokens', 'scope', PERSONAL_TOKEN_SCOPES],
   ['retired_sandboxes', 'reason', RETIREMENT_REASONS],
+  ['review_styles', 'mode', REVIEW_STYLE_MODES],
   ['run_notices', 'kind', RUN_NOTICE_KINDS],
   ['runs', 'status', RUN_STATUSES],
   ['sandboxes', 'status', SANDBOX_STATUSES],
@@ -117,13 +127,22 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
   };
 
   it('has one CHECK constraint per state column, allowing exactly its set', async () => {
-    const { rows } = await sql<{ table: string; column: string; definition: string }>`
-      select c.conrelid::regclass::text as "table", a.attname as "column",
+    const { rows: all } = await sql<{
+      name: string;
+      table: string;
+      column: string;
+      definition: string;
+    }>`
+      select c.conname as name, c.conrelid::regclass::text as "table", a.attname as "column",
              pg_get_constraintdef(c.oid) as definition
       from pg_constraint c
       join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
       where c.contype = 'c' and c.connamespace = current_schema()::regnamespace
-      order by 1, 2`.execute(database.db);
+      order by 2, 3`.execute(database.db);
+    expect(all.map((row) => row.name).filter((name) => OTHER_CHECKS.includes(name))).toEqual(
+      [...OTHER_CHECKS].sort(),
+    );
+    const rows = all.filter((row) => !OTHER_CHECKS.includes(row.name));
     const allowed = rows.map(({ table, column, definition }) => [
       table,
       column,
@@ -152,6 +171,7 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
     sameType<LedgerFindingRow['anchorSide'], FindingSide>(true);
     sameType<LedgerFindingRow['status'], FindingStatus>(true);
     sameType<LedgerFindingRow['surfaceState'], FindingSurfaceState>(true);
+    sameType<ReviewStyleRow['mode'], ReviewStyleMode>(true);
   });
 
   it('takes every value of each set', async () => {
@@ -266,6 +286,38 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
         'user_tokens.kind',
         // @ts-expect-error 'id_token' is not a user token kind
         () => new UserTokenRepository(database.db).upsert({ ...token, kind: 'id_token' }),
+      ],
+      [
+        'personal_tokens.scope',
+        () =>
+          new PersonalTokenRepository(database.db).create({
+            id: '0123456789abcdef',
+            login: 'octocat',
+            githubId: 1,
+            name: 'laptop',
+            // @ts-expect-error 'admin' is not a personal token scope
+            scope: 'admin',
+            secretSha256: 'a'.repeat(64),
+            expiresAt: new Date(),
+          }),
+      ],
+      [
+        'review_styles.mode',
+        () =>
+          new ReviewStyleRepository(database.db).save({
+            repository: 'acme/widgets',
+            // @ts-expect-error 'guess' is not a review style mode
+            mode: 'guess',
+            threadId: run.threadId,
+            prompt: 'p',
+            summary: 's',
+            wordCount: 1,
+            model: 'm',
+            pullRequests: [],
+            commentIds: [],
+            reviewers: [],
+            counts: { pullRequests: 0, comments: 0, reviewers: 0 },
+          }),
       ],
       [
         'bus_deliveries.state',

@@ -53,9 +53,13 @@ export type ThreadStatus = (typeof THREAD_STATUSES)[number];
 export const FOLLOW_UP_DELIVERIES = ['inject', 'interrupt'] as const;
 export type FollowUpDelivery = (typeof FOLLOW_UP_DELIVERIES)[number];
 
-/** A follow-up for the agent, or a person's command to run in the thread's sandbox. */
-export const FOLLOW_UP_KINDS = triggerKind.options;
-export type FollowUpKind = TriggerKind;
+/**
+ * A follow-up for the agent, a person's command to run in the thread's sandbox, or a person's
+ * request to stop the thread's run (`stop`, delivered as an interrupt: the run ends and nothing
+ * starts after it; dispatch marks it taken by the run when the run ends).
+ */
+export const FOLLOW_UP_KINDS = [...triggerKind.options, 'stop'] as const;
+export type FollowUpKind = TriggerKind | 'stop';
 
 /** What dispatch tells a run's source channel about the run (`run_notices.kind`). */
 export const RUN_NOTICE_KINDS = ['failure', 'queue_position'] as const;
@@ -105,3 +109,11 @@ export type FindingStatus = FindingStatusOf;
 /** Caravel's own comment for it on the SCM (`findings.surface_state`). */
 export const FINDING_SURFACE_STATES = SURFACE_STATES;
 export type FindingSurfaceState = SurfaceState;
+
+/** How a review style version was made (`review_styles.mode`): from history, or from outcomes. */
+export const REVIEW_STYLE_MODES = ['bootstrap', 'continual'] as const;
+export type ReviewStyleMode = (typeof REVIEW_STYLE_MODES)[number];
+
+/** What a person's API token may do (`personal_tokens.scope`): read, or read and act in threads. */
+export const PERSONAL_TOKEN_SCOPES = ['read', 'act'] as const;
+export type PersonalTokenScope = (typeof PERSONAL_TOKEN_SCOPES)[number];

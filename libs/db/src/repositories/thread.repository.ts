@@ -41,6 +41,13 @@ export interface ThreadStatusChange {
 
 export interface ThreadListQuery {
   status?: ThreadStatus;
+  source?: TriggerSource;
+  /** `owner/name`: only threads working in that repository. */
+  repository?: string;
+  /** Only threads this person owns (`thread_owners.owner`, e.g. `github:octocat`). */
+  owner?: string;
+  /** Only threads updated at or after this time. */
+  updatedSince?: Date;
   /** Only threads updated strictly before this time (for paging, newest first). */
   updatedBefore?: Date;
   limit?: number;
@@ -128,6 +135,19 @@ export class ThreadRepository {
   async list(query: ThreadListQuery = {}, executor: Executor = this.db): Promise<ThreadRow[]> {
     let select = executor.selectFrom('threads').selectAll();
     if (query.status !== undefined) select = select.where('status', '=', query.status);
+    if (query.source !== undefined) select = select.where('source', '=', query.source);
+    if (query.repository !== undefined) {
+      const [owner = '', name = ''] = query.repository.split('/');
+      select = select.where('repository_owner', '=', owner).where('repository_name', '=', name);
+    }
+    if (query.owner !== undefined) {
+      const owner = query.owner;
+      select = select.where('id', 'in', (sub) =>
+        sub.selectFrom('thread_owners').select('thread_id').where('owner', '=', owner),
+      );
+    }
+    if (query.updatedSince !== undefined)
+      select = select.where('updated_at', '>=', query.updatedSince);
     if (query.updatedBefore !== undefined)
       select = select.where('updated_at', '<', query.updatedBefore);
     const rows = await select

@@ -37,4 +37,29 @@ export class UserInstructionsRepository {
       ? { subject: row.subject, instructions: row.instructions, updatedAt: row.updated_at }
       : null;
   }
+
+  /** Everyone's instructions, the most recently changed first. */
+  async list(limit = 200): Promise<UserInstructionsRow[]> {
+    const rows = await this.db
+      .selectFrom('user_instructions')
+      .selectAll()
+      .orderBy('updated_at', 'desc')
+      .orderBy('subject')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      subject: row.subject,
+      instructions: row.instructions,
+      updatedAt: row.updated_at,
+    }));
+  }
+
+  /** Forgets `subject`'s instructions; false when they had none. */
+  async remove(subject: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('user_instructions')
+      .where('subject', '=', subject)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
 }

@@ -13,6 +13,10 @@ export interface UserProfileSave {
   reasoningEffort: string | null;
   draftPullRequests?: boolean;
   alwaysCreatePullRequests?: boolean | null;
+  /** `owner/name` for the person's requests that name no repository; null: none. */
+  defaultRepository?: string | null;
+  /** The model the person's runs fall back to; null: the team's. */
+  fallbackModel?: string | null;
   at?: Date;
 }
 
@@ -23,6 +27,8 @@ function toRow(row: Selectable<UserProfile>): UserProfileRow {
     reasoningEffort: row.reasoning_effort,
     draftPullRequests: row.draft_pull_requests,
     alwaysCreatePullRequests: row.always_create_pull_requests,
+    defaultRepository: row.default_repository,
+    fallbackModel: row.fallback_model,
     updatedAt: row.updated_at,
   };
 }
@@ -47,6 +53,8 @@ export class UserProfileRepository {
       reasoning_effort: profile.reasoningEffort,
       draft_pull_requests: profile.draftPullRequests ?? true,
       always_create_pull_requests: profile.alwaysCreatePullRequests ?? null,
+      default_repository: profile.defaultRepository ?? null,
+      fallback_model: profile.fallbackModel ?? null,
       updated_at: timeOr(profile.at),
     };
     const row = await executor
@@ -58,6 +66,8 @@ export class UserProfileRepository {
           reasoning_effort: values.reasoning_effort,
           draft_pull_requests: values.draft_pull_requests,
           always_create_pull_requests: values.always_create_pull_requests,
+          default_repository: values.default_repository,
+          fallback_model: values.fallback_model,
           updated_at: values.updated_at,
         }),
       )

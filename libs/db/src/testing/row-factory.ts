@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CiWatchRow } from '../repositories/ci-watch.repository.js';
 import type { RunQueueRow } from '../repositories/run-queue.repository.js';
 import type { RunRow } from '../repositories/run.repository.js';
 import type { ThreadMessageRow } from '../repositories/thread-message.repository.js';
@@ -97,8 +98,43 @@ export const factory = {
       identity: 'synthetic:octocat',
       model: null,
       reasoningEffort: null,
+      defaultRepository: null,
       draftPullRequests: true,
       alwaysCreatePullRequests: null,
+      fallbackModel: null,
+      updatedAt: FACTORY_TIME,
+      ...overrides,
+    };
+  },
+
+  /** An active watch of `acme/widgets#7` the agent opened, that has seen nothing yet. */
+  ciWatch(overrides: Partial<CiWatchRow> = {}): CiWatchRow {
+    return {
+      id: randomUUID(),
+      pullRequestKey: 'acme/widgets#7',
+      repositoryOwner: 'acme',
+      repositoryName: 'widgets',
+      pullRequest: 7,
+      pullRequestUrl: 'https://github.com/acme/widgets/pull/7',
+      threadId: randomUUID(),
+      asked: false,
+      active: true,
+      stoppedReason: null,
+      autofix: null,
+      headSha: null,
+      agentHeads: [],
+      checks: [],
+      mergeable: null,
+      fixRuns: 0,
+      limitAnnounced: false,
+      handledKeys: [],
+      rerunsAtHead: 0,
+      greenFingerprint: null,
+      greenSince: null,
+      announcedHead: null,
+      retryAt: null,
+      version: 0,
+      createdAt: FACTORY_TIME,
       updatedAt: FACTORY_TIME,
       ...overrides,
     };

@@ -122,6 +122,27 @@ describe('IntegrationAdapters (one factory, one GitHub credential model)', () =>
     expect(adapters.codeHost(undefined)).toBeNull();
   });
 
+  it('reviews as the person, else as the App, else with the development token, and not at all without credentials', async () => {
+    const pr = { repository: { owner: 'acme', name: 'widgets' }, number: 7 };
+    const review = {
+      commit_id: 'a'.repeat(40),
+      event: 'COMMENT' as const,
+      body: 'R',
+      comments: [],
+    };
+    const withApp = new IntegrationAdapters(config(app), { users: vault('octocat', 'gho_octo') });
+    const devOnly = new IntegrationAdapters(config({ developmentToken: 'ghp_dev' }));
+
+    await withApp.reviews(WIDGETS, 'octocat')?.createReview(pr, review);
+    await withApp.reviews(WIDGETS)?.createReview(pr, review);
+    await devOnly.reviews(WIDGETS)?.createReview(pr, review);
+
+    const reviewers = (github.reviews.reviews.get('acme/widgets#7') ?? []).map((r) => r.user.login);
+    expect(reviewers).toEqual(['octocat', 'caravel[bot]', 'developer']);
+    expect(withApp.reviews({ ...WIDGETS, cloneUrl: '/srv/git/widgets.git' })).toBeNull();
+    expect(new IntegrationAdapters(config()).reviews(WIDGETS)).toBeNull();
+  });
+
   it('asks organization membership as the App', async () => {
     github.addOrgMember('acme', 'octocat');
     const membership = new IntegrationAdapters(config(app)).orgMembership();

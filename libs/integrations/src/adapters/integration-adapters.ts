@@ -4,10 +4,13 @@ import { ConfluenceWiki } from '../confluence/confluence-wiki.js';
 import { GitHubApi, type GitHubTokenProvider } from '../github/github-client.js';
 import { GitHubCodeHost } from '../github/github-code-host.js';
 import { GitHubCredentials, type UserTokenReader } from '../github/github-credentials.js';
+import { GitHubScmReader } from '../github/github-scm-reader.js';
 import { GitHubHosting, type HostedRepositoryRef } from '../github/github-hosting.js';
 import { GitHubOrgMembership } from '../github/github-org-membership.js';
+import { GitHubReviews } from '../github/github-reviews.js';
 import { LinearApi } from '../linear/linear-api.js';
 import { LinearTracker } from '../linear/linear-tracker.js';
+import { acknowledgeReceipt, type ReceiptOutcome } from '../reply/source-receipt.js';
 import {
   SourceReplyChannel,
   type ReplyAdapters,
@@ -107,6 +110,14 @@ export class IntegrationAdapters {
     return new SourceReplyChannel(thread, this.replyAdapters(options), runId);
   }
 
+  /**
+   * Acknowledges the message that started a run with 👀 (GitHub comment or review comment, Slack
+   * message, Linear comment), as the App or the bot; see {@link acknowledgeReceipt}.
+   */
+  acknowledge(thread: ThreadSource): Promise<ReceiptOutcome> {
+    return acknowledgeReceipt(thread, this.replyAdapters({}));
+  }
+
   /** The GitHub tokens to act with, for `actingFor` when they connected their account. */
   githubTokens(actingFor?: string): GitHubTokenProvider {
     return this.credentials.providerFor(actingFor);
@@ -119,6 +130,42 @@ export class IntegrationAdapters {
   codeHost(repository: HostedRepositoryRef | undefined, actingFor?: string): GitHubCodeHost | null {
     if (!repository || !this.hosting.hosts(repository)) return null;
     return new GitHubCodeHost(this.githubApi(actingFor), repository);
+  }
+
+  /**
+   * The read side of GitHub for a repository on the configured GitHub (pull requests, issues,
+   * their comments): null for any other repository, or without the App.
+   */
+  scmReader(
+    repository: HostedRepositoryRef | undefined,
+    actingFor?: string,
+  ): GitHubScmReader | null {
+    if (!repository || !this.hosting.hosts(repository)) return null;
+    return new GitHubScmReader(this.githubApi(actingFor), repository);
+  }
+
+  /**
+   * A repository's review history (merged pull requests, their review comments) for the
+   * analyzer, read with the reviewer's credential model ({@link reviews}): null without any GitHub
+   * credential, or for a repository the App is not on.
+   */
+  scmHistory(repository: HostedRepositoryRef | undefined): GitHubScmReader | null {
+    if (!repository || !this.configured('github')) return null;
+    if (this.hosting.app !== null && !this.hosting.hosts(repository)) return null;
+    return new GitHubScmReader(this.githubApi(), repository);
+  }
+
+  /**
+   * What the reviewer publishes on a repository (reviews, review comments and threads, check
+   * runs), with the one credential model: the person's own token when `actingFor` connected
+   * their account, else the App's installation token for a repository on the configured GitHub,
+   * else, in development only (no App), the static token. Null without any GitHub credential, or
+   * for a repository the App is not on.
+   */
+  reviews(repository: HostedRepositoryRef | undefined, actingFor?: string): GitHubReviews | null {
+    if (!repository || !this.configured('github')) return null;
+    if (this.hosting.app !== null && !this.hosting.hosts(repository)) return null;
+    return new GitHubReviews(this.githubApi(actingFor));
   }
 
   /** Organization membership, asked as the App; null without the App. */

@@ -3,7 +3,10 @@ import {
   type ChannelSettings,
   type GitHubAppSettings,
   type GitHubTokenSettings,
+  type WebSettings,
 } from '../settings/integration.settings.js';
+import { HostAllowlist } from '../web/host-allowlist.js';
+import type { WebPortsConfig } from '../web/web-ports.js';
 
 /** Where the configured GitHub lives and who Caravel acts as there. */
 export interface GitHubConfig {
@@ -80,6 +83,17 @@ export function githubConfigOf(env: IntegrationEnvironment): GitHubConfig {
     webUrl: env.GITHUB_HOST ?? DEFAULT_GITHUB_HOST,
     ...(id && privateKey ? { app: { id, privateKey } } : {}),
     ...present({ developmentToken: env.GITHUB_TOKEN }),
+  };
+}
+
+/** The web tools' slice of the parsed environment. */
+export function webPortsConfigOf(env: WebSettings): WebPortsConfig {
+  return {
+    allowedHosts: HostAllowlist.parse(env.WEB_ALLOWED_HOSTS),
+    timeoutMs: env.WEB_TIMEOUT_MS,
+    maxResponseBytes: env.WEB_MAX_RESPONSE_BYTES,
+    maxTextChars: env.WEB_MAX_TEXT_CHARS,
+    tavily: { ...present({ apiKey: env.TAVILY_API_KEY }), apiUrl: env.TAVILY_API_URL },
   };
 }
 

@@ -1,5 +1,5 @@
 import { isAppError, type AppError } from '@caravel/errors';
-import { LinearClient, LinearErrorType, parseLinearError } from '@linear/sdk';
+import type { LinearClient, LinearErrorType } from '@linear/sdk';
 import { notConfigured, serviceError } from '../http/service-errors.js';
 import { retryPolicy, withRateLimitRetry, type RetryPolicy } from '../http/rate-limit-retry.js';
 
@@ -18,42 +18,53 @@ export interface LinearApiOptions {
  * round trip). Short rate limits are waited out once; no key means `PRECONDITION_FAILED`.
  */
 export class LinearApi {
-  private readonly client: LinearClient | undefined;
   private readonly policy: RetryPolicy;
+  /** The SDK (3 MB of JavaScript) is loaded at the first call, not by every process at start. */
+  private linear: Promise<Linear> | undefined;
 
-  constructor(options: LinearApiOptions) {
+  constructor(private readonly options: LinearApiOptions) {
     this.policy = retryPolicy(options.retry);
-    this.client = options.apiKey
-      ? new LinearClient({
-          apiKey: options.apiKey,
-          ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}),
-        })
-      : undefined;
   }
 
   /** Runs an SDK call; `action` names it in errors. */
   sdk<T>(action: string, run: (client: LinearClient) => Promise<T>): Promise<T> {
-    const client = this.client;
-    if (!client) return Promise.reject(notConfigured('Linear', 'LINEAR_API_KEY'));
+    return this.withLinear(action, ({ client }) => run(client));
+  }
+
+  /** Sends a GraphQL document through the SDK's client and returns its `data`. */
+  query<T>(action: string, document: string, variables: Record<string, unknown>): Promise<T> {
+    return this.withLinear(action, async ({ client, parseError }) => {
+      try {
+        return await client.client.request<T, Record<string, unknown>>(document, variables);
+      } catch (error) {
+        throw parseError(error);
+      }
+    });
+  }
+
+  private withLinear<T>(action: string, run: (linear: Linear) => Promise<T>): Promise<T> {
+    const { apiKey, apiUrl } = this.options;
+    if (!apiKey) return Promise.reject(notConfigured('Linear', 'LINEAR_API_KEY'));
+    this.linear ??= import('@linear/sdk').then((sdk) => ({
+      client: new sdk.LinearClient({ apiKey, ...(apiUrl ? { apiUrl } : {}) }),
+      parseError: (error) =>
+        sdk.parseLinearError(error as Parameters<typeof sdk.parseLinearError>[0]),
+    }));
+    const linear = this.linear;
     return withRateLimitRetry(this.policy, async () => {
       try {
-        return await run(client);
+        return await run(await linear);
       } catch (error) {
         throw codeLinearError(error, action);
       }
     });
   }
+}
 
-  /** Sends a GraphQL document through the SDK's client and returns its `data`. */
-  query<T>(action: string, document: string, variables: Record<string, unknown>): Promise<T> {
-    return this.sdk(action, async (client) => {
-      try {
-        return await client.client.request<T, Record<string, unknown>>(document, variables);
-      } catch (error) {
-        throw parseLinearError(error as Parameters<typeof parseLinearError>[0]);
-      }
-    });
-  }
+/** The loaded SDK: a client and its error parser. */
+interface Linear {
+  client: LinearClient;
+  parseError: (error: unknown) => Error;
 }
 
 interface LinearFailure {
@@ -74,22 +85,24 @@ export function codeLinearError(error: unknown, action: string): AppError {
   return serviceError({ ...base, ...retry, status: statusOf(failure, said ?? '') });
 }
 
+/** The SDK's error types (a string enum whose values are its names), read without loading it. */
+type LinearErrorTypeName = `${LinearErrorType}`;
+
+/** The HTTP status each kind of Linear failure stands for; input errors are 400 or 404. */
+const STATUS_OF_TYPE: Partial<Record<LinearErrorTypeName, number | 'input'>> = {
+  AuthenticationError: 401,
+  Forbidden: 403,
+  FeatureNotAccessible: 403,
+  Ratelimited: 429,
+  UsageLimitExceeded: 429,
+  InvalidInput: 'input',
+  UserError: 'input',
+  GraphqlError: 'input',
+};
+
 function statusOf(failure: LinearFailure, message: string): number {
-  switch (failure.type) {
-    case LinearErrorType.AuthenticationError:
-      return 401;
-    case LinearErrorType.Forbidden:
-    case LinearErrorType.FeatureNotAccessible:
-      return 403;
-    case LinearErrorType.Ratelimited:
-    case LinearErrorType.UsageLimitExceeded:
-      return 429;
-    case LinearErrorType.InvalidInput:
-    case LinearErrorType.UserError:
-    case LinearErrorType.GraphqlError:
-      return /not found/i.test(message) ? 404 : 400;
-    case undefined:
-    default:
-      return failure.status && failure.status >= 400 ? failure.status : 503;
-  }
+  const status = STATUS_OF_TYPE[failure.type as LinearErrorTypeName];
+  if (status === 'input') return /not found/i.test(message) ? 404 : 400;
+  if (status !== undefined) return status;
+  return failure.status && failure.status >= 400 ? failure.status : 503;
 }

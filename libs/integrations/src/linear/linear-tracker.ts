@@ -71,6 +71,14 @@ export class LinearTracker implements LinearPort {
     return { id: posted.commentId };
   }
 
+  /** Reacts to a comment with an emoji (`👀`); Linear keeps one per user, comment and emoji. */
+  async reactToComment(commentId: string, emoji: string): Promise<void> {
+    const reacted = await this.api.sdk(`react to comment ${commentId}`, (c) =>
+      c.createReaction({ commentId, emoji }),
+    );
+    if (!reacted.success) throw payloadFailed(`react to comment ${commentId}`);
+  }
+
   /** Comments once per `idempotencyKey` (a hidden marker looked for among the comments). */
   async commentOnce(
     issue: string,

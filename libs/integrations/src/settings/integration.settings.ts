@@ -51,15 +51,26 @@ export const githubAppSettingsSchema = z.object({
 });
 
 /**
- * Development fallback for GitHub comments (replies) where no GitHub App is configured, read by
- * the processes that reply (the agent runner and dispatch). The App wins whenever it is set; pull
+ * Development fallback for GitHub comments (replies) and reviews where no GitHub App is
+ * configured, read by the processes that reply or review (the agent runner, dispatch, the reviewer). The App wins whenever it is set; pull
  * requests and pushes always need the App.
  */
 export const githubTokenSettingsSchema = z.object({
   GITHUB_TOKEN: secret(
-    'Development only: a static GitHub token replies are commented with when GITHUB_APP_ID/GITHUB_APP_PRIVATE_KEY are unset (the App wins when set)',
+    'Development only: a static GitHub token replies and reviews go out with when GITHUB_APP_ID/GITHUB_APP_PRIVATE_KEY are unset (the App wins when set)',
   ),
 });
+
+/**
+ * Caravel's own GitHub login (the App's `<slug>[bot]`, or a token owner's login), `caravel[bot]`
+ * by default: a fresh schema per key, as `documented` keys its description by schema.
+ */
+export function caravelGithubLoginSchema() {
+  return z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/, 'a GitHub login, e.g. caravel[bot]')
+    .default('caravel[bot]');
+}
 
 /** The SaaS channels a run answers in and its tools reach, plus the token keyring. */
 export const channelSettingsSchema = z.object({

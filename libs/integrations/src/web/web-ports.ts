@@ -1,27 +1,40 @@
 import type { WebPort, WebSearchProvider } from '@caravel/tools';
-import type { WebSettings } from '../settings/integration.settings.js';
 import { HostAllowlist } from './host-allowlist.js';
 import { HostWeb } from './host-web.js';
 import { SafeHttpClient } from './safe-http-client.js';
 import { TavilySearch } from './tavily-search.js';
 
+/** What the agent's web tools are built with (the typed slice of the web settings). */
+export interface WebPortsConfig {
+  /** Internal hosts the tools may reach despite private addresses (names, IPs, `*.domain`). */
+  allowedHosts: HostAllowlist;
+  /** Longest request, redirects and body included. */
+  timeoutMs: number;
+  /** Bytes of a (decompressed) response body read; the rest is cut. */
+  maxResponseBytes: number;
+  /** Characters of a response the model reads from `http_request` and `fetch_url`. */
+  maxTextChars: number;
+  /** Tavily, behind `web_search`; without a key the tool answers with a coded error. */
+  tavily: { apiKey?: string; apiUrl: string };
+}
+
 /**
- * The web ports of the agent's channel tools from the web settings: `http_request` and
- * `fetch_url` through the SSRF-guarded client, `web_search` through Tavily (without
- * `TAVILY_API_KEY` it answers with a coded error naming the setting).
+ * The web ports of the agent's channel tools: `http_request` and `fetch_url` through the
+ * SSRF-guarded client, `web_search` through Tavily (without its API key it answers with a coded
+ * error naming the setting).
  */
-export function webPorts(settings: WebSettings): { web: WebPort; webSearch: WebSearchProvider } {
+export function webPorts(config: WebPortsConfig): { web: WebPort; webSearch: WebSearchProvider } {
   const http = new SafeHttpClient({
-    allowlist: HostAllowlist.parse(settings.WEB_ALLOWED_HOSTS),
-    timeoutMs: settings.WEB_TIMEOUT_MS,
-    maxResponseBytes: settings.WEB_MAX_RESPONSE_BYTES,
+    allowlist: config.allowedHosts,
+    timeoutMs: config.timeoutMs,
+    maxResponseBytes: config.maxResponseBytes,
   });
   return {
-    web: new HostWeb(http, settings.WEB_MAX_TEXT_CHARS),
+    web: new HostWeb(http, config.maxTextChars),
     webSearch: new TavilySearch({
-      apiKey: settings.TAVILY_API_KEY,
-      apiUrl: settings.TAVILY_API_URL,
-      timeoutMs: settings.WEB_TIMEOUT_MS,
+      apiKey: config.tavily.apiKey,
+      apiUrl: config.tavily.apiUrl,
+      timeoutMs: config.timeoutMs,
     }),
   };
 }

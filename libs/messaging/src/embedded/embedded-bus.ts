@@ -1,3 +1,4 @@
+import { busPublished } from '@caravel/metrics';
 import { randomUUID } from 'node:crypto';
 import type { Envelope, MessageDefinition, StreamSpec } from '@caravel/contracts';
 import {
@@ -99,6 +100,10 @@ export class EmbeddedBus implements Bus {
       payload: JSON.stringify(envelope),
     });
     if (!result.duplicate) this.hub.announce(storedStream);
+    busPublished.inc({
+      message: definition.pattern,
+      outcome: result.duplicate ? 'duplicate' : 'stored',
+    });
     return {
       stream: definition.stream.name,
       sequence: result.sequence,

@@ -56,6 +56,8 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
   private stopping = false;
   private abandoned = false;
   private loop: Promise<void> = Promise.resolve();
+  /** When (`performance.now()`) the last claim began: the idle wait looks back to it. */
+  private claimedAt = 0;
 
   constructor(private readonly deps: EmbeddedConsumerDeps<S>) {
     this.breaker = new OutageBreaker({
@@ -106,12 +108,19 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
     }
   }
 
-  /** How long to sleep when there is nothing to claim: until the next timer, at most the poll. */
+  /**
+   * How long to sleep when there is nothing to claim: until the next timer, at most the poll. The
+   * timers are read after the claim, looking back to when it began: a delivery that became
+   * visible in between was not visible to the claim and is no longer in the future, so without
+   * the look-back it was neither claimed nor a timer, and waited for the poll — which an outage's
+   * probe, due a few ms before the nak'd message it should take, made common.
+   */
   private async idleMs(): Promise<number> {
     const { deliveries, storedStream, options, pollIntervalMs } = this.deps;
     if (this.room() === 0) return pollIntervalMs;
     try {
-      const due = await deliveries.msUntilDue(storedStream, options.durable);
+      const lookBack = performance.now() - this.claimedAt;
+      const due = await deliveries.msUntilDue(storedStream, options.durable, lookBack);
       // A few ms at least: what fell due is claimed on the next pass, never spun on.
       return due === null ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(due, MIN_SLEEP_MS));
     } catch {
@@ -138,6 +147,7 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
     let claimed: ClaimedDelivery[] = [];
     try {
       if (this.stopping) return 0;
+      this.claimedAt = performance.now();
       claimed = await deliveries.claim({
         stream: storedStream,
         durable: options.durable,

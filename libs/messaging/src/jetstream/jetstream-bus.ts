@@ -1,3 +1,4 @@
+import { busPublished } from '@caravel/metrics';
 import { randomUUID } from 'node:crypto';
 import {
   STREAMS,
@@ -86,6 +87,10 @@ export class JetStreamBus implements Bus {
     try {
       const ack = await this.parts.js.publish(subject, encodeJson(envelope), {
         msgID: envelope.id,
+      });
+      busPublished.inc({
+        message: definition.pattern,
+        outcome: ack.duplicate ? 'duplicate' : 'stored',
       });
       return { stream: definition.stream.name, sequence: ack.seq, duplicate: ack.duplicate };
     } catch (error) {

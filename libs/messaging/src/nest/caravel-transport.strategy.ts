@@ -1,9 +1,10 @@
 import type { MessageDefinition, RequestDefinition } from '@caravel/contracts';
+import { runWithLogFields, threadIdOfSubject } from '@caravel/logging';
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { lastValueFrom, isObservable } from 'rxjs';
 import type { Bus, Delivery, Subscription } from '../bus.port.js';
-import { runInTrace, traceOfEnvelope, traceOfHeaders } from '../trace/index.js';
+import { inSpan, runInTrace, SpanKind, traceOfEnvelope, traceOfHeaders } from '../trace/index.js';
 import { CaravelContext } from './caravel.context.js';
 import { isConsumerExtras } from './consumer-extras.js';
 
@@ -16,7 +17,9 @@ export const CARAVEL_TRANSPORT = Symbol('caravel');
  * the parsed envelope; `@MessagePattern` handlers (`@ServeRequest`) serve request/reply on their
  * subject and get the request parsed against its catalogue definition. Each handler runs under
  * its message's trace ({@link runInTrace}: correlation id and W3C `traceparent`, from the envelope
- * or the request's headers), so what it publishes or requests carries them on. Handlers just
+ * or the request's headers), so what it publishes or requests carries them on, and every line it
+ * logs carries the correlation id, thread, subject and message type ({@link runWithLogFields}).
+ * Handlers just
  * return or throw: the bus settles (ack / nak with backoff / term + dead letter) from the outcome
  * and the error's `retryable` flag.
  */
@@ -86,9 +89,24 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
     return this.bus.consume(definition, extras, (delivery: Delivery) => {
       const trace = traceOfEnvelope(delivery.envelope);
       const context = new CaravelContext([delivery, delivery.subject, trace]);
-      return runInTrace(trace, async () => {
-        await settle(await handler(delivery.envelope, context));
-      });
+      const fields = {
+        correlationId: trace.correlationId,
+        threadId: threadIdOfSubject(delivery.subject),
+        subject: delivery.subject,
+        messageType: delivery.envelope.type,
+      };
+      const span = {
+        name: `process ${delivery.envelope.type}`,
+        kind: SpanKind.CONSUMER,
+        attributes: spanAttributes(fields, extras.durable),
+      };
+      return runWithLogFields(fields, () =>
+        inSpan(span, trace.traceparent, (traceparent) =>
+          runInTrace({ ...trace, traceparent }, async () => {
+            await settle(await handler(delivery.envelope, context));
+          }),
+        ),
+      );
     });
   }
 
@@ -100,14 +118,42 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
     this.log.log(`serving requests on ${pattern}`);
     return this.bus.serve(pattern, (raw, subject, headers) => {
       const trace = traceOfHeaders(headers);
-      return runInTrace(trace, async () => {
-        // A malformed request throws MESSAGE_MALFORMED here: the requester gets it as the reply.
-        const request = definition.parseRequest(raw);
-        const context = new CaravelContext([null, subject, trace]);
-        return settle(await handler(request, context));
-      });
+      const fields = {
+        correlationId: trace.correlationId,
+        threadId: threadIdOfSubject(subject),
+        subject,
+      };
+      const span = {
+        name: `serve ${pattern}`,
+        kind: SpanKind.SERVER,
+        attributes: spanAttributes(fields, null),
+      };
+      return runWithLogFields(fields, () =>
+        inSpan(span, trace.traceparent, (traceparent) =>
+          runInTrace({ ...trace, traceparent }, async () => {
+            // A malformed request throws MESSAGE_MALFORMED here: the requester gets it as the reply.
+            const request = definition.parseRequest(raw);
+            const context = new CaravelContext([null, subject, { ...trace, traceparent }]);
+            return settle(await handler(request, context));
+          }),
+        ),
+      );
     });
   }
+}
+
+/** A handler span's attributes: the bus, the subject, the thread and the correlation. */
+function spanAttributes(
+  fields: { correlationId: string; threadId?: string | undefined; subject: string },
+  durable: string | null,
+): Record<string, string> {
+  return {
+    'messaging.system': 'caravel',
+    'messaging.destination.name': fields.subject,
+    'caravel.correlation_id': fields.correlationId,
+    ...(fields.threadId ? { 'caravel.thread_id': fields.threadId } : {}),
+    ...(durable ? { 'messaging.consumer.group.name': durable } : {}),
+  };
 }
 
 function unchain(head: MessageHandler): MessageHandler[] {

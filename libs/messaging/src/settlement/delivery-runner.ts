@@ -1,5 +1,6 @@
 import type { MessageDefinition } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
+import { busDeliveries, busHandlerDuration, startTimer } from '@caravel/metrics';
 import type { z } from 'zod';
 import type { Delivery, DeliveryHandler } from '../bus.port.js';
 import type { DependencyVerdict } from './outage-breaker.js';
@@ -58,6 +59,7 @@ export async function runDelivery<S extends z.ZodObject>(
 ): Promise<DeliveryResult> {
   let outcome: HandlerOutcome;
   let ran = false;
+  const elapsed = startTimer();
   try {
     const envelope = parsePayload(definition, raw.payload);
     const delivery: Delivery<z.output<S>> = {
@@ -80,5 +82,8 @@ export async function runDelivery<S extends z.ZodObject>(
     ageMs: Math.max(0, now() - raw.storedAt.getTime()),
   };
   const dependency = !ran ? 'unknown' : isOutage(outcome) ? 'down' : 'up';
-  return { decision: decideSettlement(outcome, attempt, policy), dependency };
+  const decision = decideSettlement(outcome, attempt, policy);
+  busHandlerDuration.observe({ message: definition.pattern }, elapsed());
+  busDeliveries.inc({ message: definition.pattern, settlement: decision.action });
+  return { decision, dependency };
 }

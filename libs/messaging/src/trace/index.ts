@@ -1,1 +1,2 @@
 export * from './message-trace.js';
+export * from './message-spans.js';

@@ -1,6 +1,7 @@
 import { TRACEPARENT_PATTERN, type EnvelopeHeader, type EnvelopeOptions } from '@caravel/contracts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { recordingTraceparent } from './message-spans.js';
 
 /**
  * What a message handler runs under: the correlation id of the conversation it belongs to, the
@@ -78,20 +79,22 @@ export function traceOfHeaders(headers: RequestHeaders): MessageTrace {
 export function outgoingRequestHeaders(): Record<string, string> {
   const trace = currentTrace();
   return {
-    [TRACE_HEADERS.traceparent]: childTraceparent(trace?.traceparent),
+    [TRACE_HEADERS.traceparent]: recordingTraceparent() ?? childTraceparent(trace?.traceparent),
     ...(trace ? { [TRACE_HEADERS.correlationId]: trace.correlationId } : {}),
   };
 }
 
 /**
  * Envelope options for a publish: what the caller gave, the rest from the handler running now
- * (its correlation, caused by its message) and a child of its span as the traceparent.
+ * (its correlation, caused by its message) and a child of its span as the traceparent — with
+ * traces on, the span recording now, so the consumer's span is a child of a span that exists.
  */
 export function tracedEnvelopeOptions(options: EnvelopeOptions): EnvelopeOptions {
   const trace = currentTrace();
   return {
     ...(trace ? { correlationId: trace.correlationId, causationId: trace.causationId } : {}),
     ...options,
-    traceparent: options.traceparent ?? childTraceparent(trace?.traceparent),
+    traceparent:
+      options.traceparent ?? recordingTraceparent() ?? childTraceparent(trace?.traceparent),
   };
 }

@@ -1,3 +1,4 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,8 +63,11 @@ describe('ConfinedFs (the file helper protocol)', () => {
   it('starts a new helper after the old one died, and refuses calls once closed', async () => {
     const own = new ConfinedFs(plainNode);
     expect(await own.lstat(dir)).toMatchObject({ type: 'directory' });
-    const child = (own as unknown as { child: { kill(signal: string): void } }).child;
+    const child = (own as unknown as { child: ChildProcessWithoutNullStreams }).child;
     const gone = own.readdir(dir);
+    // A helper dying while a request is written fails the write with EPIPE on its stdin: that
+    // must fail the request (through the exit), never throw in the host process.
+    child.stdin.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
     child.kill('SIGKILL');
     await gone.catch(() => undefined);
     expect(await own.lstat(join(dir, 'src'))).toMatchObject({ type: 'directory' });

@@ -118,6 +118,9 @@ export class ConfinedFs implements WorkdirFs {
     createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) =>
       this.settle(line),
     );
+    // A helper that dies while a request is being written fails that write with EPIPE: unheard,
+    // that error would be thrown in the host process. Its exit rejects what was pending instead.
+    child.stdin.on('error', () => undefined);
     child.on('exit', () => this.stopped(child, stderr));
     child.on('error', () => this.stopped(child, stderr));
     this.child = child;

@@ -66,10 +66,15 @@ export class LimitWatch {
   /** The result with a note for every limit hit since the previous result. */
   annotate(result: ExecResult): Promise<ExecResult> {
     return this.exclusive(async () => {
-      const hits = [...this.pending.splice(0), ...(await this.counterHits())];
-      const disk = await this.checkDisk(true);
+      // Each figure is a few file system calls on the thread pool: read together, not in turn.
+      const [counters, fsUsed, tmp] = await Promise.all([
+        this.options.counters?.(),
+        this.filesystemUsed(),
+        this.tmpHit(),
+      ]);
+      const hits = [...this.pending.splice(0), ...(await this.counterHits(counters))];
+      const disk = await this.checkDisk(true, fsUsed);
       if (disk) hits.push(disk);
-      const tmp = await this.tmpHit();
       if (tmp) hits.push(tmp);
       if (hits.length === 0) return result;
       const notes = hits.map(limitNote).join('\n');
@@ -103,8 +108,7 @@ export class LimitWatch {
   }
 
   /** Refused forks and OOM kills since the last result (and a stop if forks are refused now). */
-  private async counterHits(): Promise<LimitHit[]> {
-    const now = await this.options.counters?.();
+  private async counterHits(now: LimitCounters | undefined): Promise<LimitHit[]> {
     if (!now) return [];
     const hits: LimitHit[] = [];
     const refusals = now.processRefusals - this.reported.processRefusals;
@@ -126,8 +130,8 @@ export class LimitWatch {
    * A command that only deletes (or leaves usage as it was) is never stopped, so the agent can
    * clean up after going over.
    */
-  private async checkDisk(atResult: boolean): Promise<LimitHit | undefined> {
-    await this.measureDisk(atResult);
+  private async checkDisk(atResult: boolean, fsUsed?: number): Promise<LimitHit | undefined> {
+    await this.measureDisk(atResult, fsUsed);
     const limitBytes = this.options.limits.maxWorkspaceBytes;
     const usedBytes = this.disk.usage;
     let hit: LimitHit | undefined;
@@ -146,10 +150,9 @@ export class LimitWatch {
    * have grown by at least the room left since the last walk. Walks are spaced by ten times their
    * own duration, so a huge workspace is walked less often (at a result, whenever needed).
    */
-  private async measureDisk(force: boolean): Promise<void> {
-    const [first] = this.options.diskDirs;
-    if (first === undefined) return;
-    const fsUsed = await filesystemUsed(first);
+  private async measureDisk(force: boolean, known?: number): Promise<void> {
+    const fsUsed = known ?? (await this.filesystemUsed());
+    if (fsUsed === undefined && this.options.diskDirs.length === 0) return;
     const grown =
       fsUsed === undefined || this.disk.fsUsedAtWalk === undefined
         ? Number.POSITIVE_INFINITY
@@ -165,6 +168,12 @@ export class LimitWatch {
     if (usage === undefined) return;
     this.disk.usage = usage;
     this.disk.fsUsedAtWalk = fsUsed;
+  }
+
+  /** The usage of the file system holding the first disk directory (undefined without one). */
+  private filesystemUsed(): Promise<number | undefined> {
+    const [first] = this.options.diskDirs;
+    return first === undefined ? Promise.resolve(undefined) : filesystemUsed(first);
   }
 
   /** /tmp (a tmpfs seen through the sandbox's init) with almost nothing left. */

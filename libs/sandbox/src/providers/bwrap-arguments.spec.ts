@@ -51,6 +51,19 @@ describe('bwrapArguments', () => {
     expect(bound).toContain('--ro-bind /srv/sbx/.etc/passwd /etc/passwd');
   });
 
+  it('adds extra binds after the workspace, in order, read-only unless writable', () => {
+    const extraBinds = [
+      { source: '/srv/sbx/a/workspace', path: '/calc-repo', writable: true },
+      { source: '/srv/sbx/a/home', path: '/root', writable: true },
+      { source: '/srv/tools', path: '/root/tools', writable: false },
+    ];
+    const bound = bwrapArguments({ ...layout, extraBinds }, []).join(' ');
+    expect(bound).toContain(
+      '--bind /srv/sbx/a/workspace /workspace --bind /srv/sbx/a/workspace /calc-repo ' +
+        '--bind /srv/sbx/a/home /root --ro-bind /srv/tools /root/tools --remount-ro /',
+    );
+  });
+
   it('runs the driver after the separator', () => {
     expect(args.slice(args.indexOf('--'))).toEqual(['--', '/bin/bash', '--norc', '-c', 'x']);
   });

@@ -32,6 +32,18 @@ export interface BwrapLayout {
    * own 127.0.0.1:<port> to it. The network namespace stays unshared. Absent: no network at all.
    */
   readonly egress?: BwrapEgress;
+  /**
+   * Further binds after the workspace and home, in order (a later one may sit inside an earlier
+   * one): e.g. the workspace again at `/<repo>`, or a read-only folder of tool bundles.
+   */
+  readonly extraBinds?: readonly BwrapBind[];
+}
+
+/** One extra bind: `source` on the host at `path` inside. */
+export interface BwrapBind {
+  readonly source: string;
+  readonly path: string;
+  readonly writable: boolean;
 }
 
 /** How a sandbox reaches the egress proxy (see `BwrapLayout.egress`). */
@@ -70,6 +82,9 @@ export function bwrapArguments(layout: BwrapLayout, driverArgs: readonly string[
   if (layout.stateDir) args.push(...size, '--tmpfs', layout.stateDir);
   args.push('--bind', layout.hostHome, layout.innerHome);
   args.push('--bind', layout.hostWorkspace, layout.innerWorkspace);
+  for (const bind of layout.extraBinds ?? []) {
+    args.push(bind.writable ? '--bind' : '--ro-bind', bind.source, bind.path);
+  }
   if (layout.egress) args.push('--ro-bind', layout.egress.hostSocketDir, INNER_EGRESS_DIR);
   args.push('--remount-ro', '/', '--chdir', layout.innerWorkspace);
   if (!layout.egress) return [...args, '--', layout.bashPath, ...driverArgs];

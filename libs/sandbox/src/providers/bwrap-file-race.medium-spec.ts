@@ -8,7 +8,9 @@ import type { Sandbox } from '../sandbox.types.js';
 import { BwrapSandboxProvider, bwrapAvailable } from './bwrap.provider.js';
 
 const SECRET = 'host secret\n';
+/** Rounds always run; more run (up to MAX_ROUNDS) until operations met both the directory and the link. */
 const ROUNDS = 150;
+const MAX_ROUNDS = 2_000;
 
 /** What a burst of file operations got while the agent swapped `d` between a directory and a link. */
 interface RaceOutcome {
@@ -18,17 +20,21 @@ interface RaceOutcome {
   refused: number;
   /** Reads that returned the host's secret. */
   leaked: number;
+  /** Operations that failed otherwise (`d` was missing between the agent's `rm` and `mkdir`). */
+  other: number;
 }
 
 async function race(files: Pick<Sandbox, 'readFile' | 'writeFile'>): Promise<RaceOutcome> {
-  const outcome: RaceOutcome = { inside: 0, refused: 0, leaked: 0 };
+  const outcome: RaceOutcome = { inside: 0, refused: 0, leaked: 0, other: 0 };
   const count = (settled: PromiseSettledResult<unknown>) => {
     if (settled.status === 'fulfilled') {
       outcome.inside += 1;
       if (settled.value === SECRET) outcome.leaked += 1;
     } else if (sandboxErrorReason(settled.reason) === 'path_outside_workdir') outcome.refused += 1;
+    else outcome.other += 1;
   };
-  for (let round = 0; round < ROUNDS; round += 1) {
+  const metBoth = () => outcome.inside > 0 && outcome.refused > 0;
+  for (let round = 0; round < MAX_ROUNDS && (round < ROUNDS || !metBoth()); round += 1) {
     const settled = await Promise.allSettled([
       files.writeFile(`d/pwned-${round}.txt`, 'x'),
       files.readFile('d/secret.txt'),
@@ -80,8 +86,9 @@ maybe('file operations on a bwrap sandbox while the agent swaps a directory for 
     const outcome = await race(sandbox);
     expect(outcome.leaked).toBe(0);
     expect((await readdir(outside)).sort()).toEqual(['secret.txt']);
-    // The race really ran: some operations met the directory, some the link.
+    // The race really ran: some operations met the directory, some the link (others found no
+    // `d` at all, between the agent's rm and mkdir: how many depends on the machine's load).
     expect(outcome.inside).toBeGreaterThan(0);
-    expect(outcome.inside + outcome.refused).toBeGreaterThan(ROUNDS);
+    expect(outcome.refused).toBeGreaterThan(0);
   });
 });

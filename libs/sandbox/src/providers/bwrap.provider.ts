@@ -14,6 +14,7 @@ import {
 import { HOOKLESS_GIT_ENV, type OneShotSpawn } from './one-shot.js';
 import { ConfinedFs, type ConfinedSpawn } from '../files/confined-fs.js';
 import { fileHelperLayout } from './bwrap-file-helper.js';
+import { assertBinds, resolveBinds, type SandboxBind } from './bwrap-binds.js';
 import {
   SandboxLimiter,
   ulimitCommand,
@@ -85,6 +86,8 @@ export interface BwrapProviderOptions {
   readonly timing?: SessionTiming;
   /** Route the sandbox's network through an egress proxy; absent (the default): no network. */
   readonly egressProxy?: BwrapEgressProxyOptions;
+  /** Further binds of every session (e.g. SWE-agent's `/<repo>` and `/root/tools`), in order. */
+  readonly binds?: readonly SandboxBind[];
 }
 
 /**
@@ -159,6 +162,7 @@ export class BwrapSandboxProvider extends DirectoryProvider {
     this.owner =
       process.getuid?.() === 0 ? (options.runAs ?? { uid: 65534, gid: 65534 }) : undefined;
     this.limiter = new SandboxLimiter(options.limits ?? {}, options.rootDir);
+    assertBinds(options.binds ?? []);
     // Detected (and logged) at start rather than at the first sandbox.
     void this.limiter.backend().catch(() => undefined);
   }
@@ -308,6 +312,7 @@ export class BwrapSandboxProvider extends DirectoryProvider {
       sandboxGid: this.options.sandboxGid ?? 1000,
       hostname: HOSTNAME,
       bashPath: this.options.bashPath ?? '/bin/bash',
+      extraBinds: resolveBinds(this.options.binds ?? [], paths),
       ...(egress ? { egress } : {}),
     };
   }

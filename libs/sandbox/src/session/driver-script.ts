@@ -16,12 +16,23 @@
  * With a non-zero stream cap the driver also sends, while the command runs and before its
  * response, `<sentinel> OUT <n>\n<n bytes>` frames with what the command wrote since the last
  * one, until `streamCap` bytes have been sent. It polls the output file with builtins only (a
- * sleep on the watchdog FIFO, `read -N` on an open descriptor): no fork per poll. Bash variables
+ * sleep on a FIFO, `read -N` on an open descriptor): no fork per poll. The command's bash writes
+ * a line to that FIFO as it ends, so the poll ends with the command rather than at its next
+ * tick (a command killed or replaced by `exec` ends at the tick). Bash variables
  * cannot hold NUL, so streamed chunks lose NUL bytes; the final response never does.
  *
- * A watchdog outlives a driver killed mid-command (it has its own process group): it still
- * enforces the timeout on the orphaned command, but gives up once the state directory is gone or
- * the command's pid never shows up (10 s), instead of polling for it forever.
+ * A command costs the driver one fork and exec of bash, nothing more when it prints nothing: the
+ * output's size is asked of `stat` only when there is output, and spent files (small outputs, old
+ * states) are deleted a few dozen at a time by one `rm`. Each output file has its own name, so a
+ * background process a command left writing never writes into a later command's output.
+ *
+ * Timeouts are kept by one watchdog per session, a bash coprocess (its own process group) the
+ * driver tells each command's pid and timeout, then `done` when it ends; it answers 1 when it
+ * had to TERM (and after the grace KILL) the command's process group, else 0. Bash keeps a
+ * coprocess's pipes out of every subshell, so no command can write to it. Killed (by the sweep
+ * after a timeout, or by a command), it is started again before the next command. It outlives a
+ * driver killed mid-command: on the end of its input it still enforces the timeout on the
+ * orphaned command, then exits.
  */
 
 /** Exported names never saved: bash sets them itself on start. */
@@ -44,6 +55,7 @@ __caravel_finish() {
   trap - EXIT
   eval "$__caravel_restore"
   __caravel_save "$__caravel_out" 2>/dev/null && : > "$__caravel_out.ok"
+  printf '\n' >&7 2>/dev/null
   exit "$1"
 }
 trap '__caravel_finish $?' EXIT
@@ -52,6 +64,12 @@ trap '__caravel_finish $?' EXIT
 
 /** Bash's length of `$buf` (spelled here because `${` would open a template placeholder). */
 const BUF_LENGTH = '${#buf}';
+/** The count and the words of the driver's `junk` array (spelled here for the same reason). */
+const JUNK_LENGTH = '${#junk[@]}';
+const JUNK_ALL = '${junk[@]}';
+/** The watchdog coprocess's input and output: bash keeps them out of every subshell. */
+const WD_IN = '${WD[1]}';
+const WD_OUT = '${WD[0]}';
 
 /**
  * The driver. Positional parameters: state dir, workdir, kill grace (s), sweep on timeout (0|1),
@@ -67,13 +85,45 @@ mkdir -p "$S" "$HOME" || exit 71
 umask 022
 cd "$W" || exit 72
 rm -f "$S/wd.fifo" && mkfifo "$S/wd.fifo" && exec 9<>"$S/wd.fifo" || exit 73
+rm -f "$S/done.fifo" && mkfifo "$S/done.fifo" && exec 7<>"$S/done.fifo" || exit 73
 cat > "$S/run.sh" <<'__CARAVEL_RUN__'
 ${RUN_SCRIPT}__CARAVEL_RUN__
 cur="$S/state.init"
+junk=()
 export -n ${UNSAVED}
 { declare -px; printf 'cd -- %q\n' "$W"; } > "$cur" || exit 74
 LC_ALL=C
 set -m
+# A write to a watchdog that was killed fails instead of ending the driver (trapped, not ignored,
+# so commands still get the default SIGPIPE).
+trap : PIPE
+watchdog() {
+  local pid tmo msg r
+  while IFS=' ' read -r pid tmo; do
+    IFS= read -r -t "$tmo" msg
+    r=$?
+    [ "$r" = 0 ] && { echo 0; continue; }
+    # End of input before the command's end: the driver is gone; still enforce the timeout.
+    [ "$r" -gt 128 ] || read -t "$tmo" -u 9
+    kill -TERM -- "-$pid"
+    if [ "$r" -gt 128 ]; then
+      IFS= read -r -t "$GRACE" msg && { echo 1; continue; }
+      kill -KILL -- "-$pid"
+      IFS= read -r msg || exit 0
+      echo 1
+    else
+      read -t "$GRACE" -u 9
+      kill -KILL -- "-$pid"
+      exit 0
+    fi
+  done
+}
+watchdog_up() {
+  [ -n "$WD_PID" ] && kill -0 "$WD_PID" 2>/dev/null && return
+  # No copy of the driver's stderr (which a redirection of the coproc would keep in a spare
+  # descriptor): it would hold the driver's output open after the driver ends.
+  coproc WD { exec 2>/dev/null; watchdog; }
+}
 sweep() {
   local i
   for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
@@ -82,11 +132,11 @@ sweep() {
   done
 }
 stream_out() {
-  local left=$1 pause=0.01 alive buf
+  local left=$1 pause=0.01 alive buf ended=0
   exec 8< "$out" || return 0
   while [ "$left" -gt 0 ]; do
     alive=0
-    kill -0 "$child" 2>/dev/null && alive=1
+    [ "$ended" = 1 ] || ! kill -0 "$child" 2>/dev/null || alive=1
     while [ "$left" -gt 0 ]; do
       buf=''
       IFS= read -r -N "$((left < 65536 ? left : 65536))" -u 8 buf
@@ -95,7 +145,8 @@ stream_out() {
       left=$((left - ${BUF_LENGTH}))
     done
     [ "$alive" = 1 ] || break
-    read -t "$pause" -u 9
+    # Woken by the command's end: one last read of its output, then its response.
+    read -t "$pause" -u 7 && ended=1
     case $pause in 0.01) pause=0.03 ;; 0.03) pause=0.1 ;; *) pause=0.25 ;; esac
   done
   exec 8<&-
@@ -105,38 +156,40 @@ while IFS=' ' read -r sent tmo cap clen elen scap; do
   cmd='' envs=''
   [ "$clen" -gt 0 ] && IFS= read -r -N "$clen" cmd
   [ "$elen" -gt 0 ] && IFS= read -r -N "$elen" envs
+  # Wake-ups from commands that were not streamed: left there, they would fill the FIFO.
+  while read -t 0 -u 7; do read -r -u 7; done
   printf '%s' "$cmd" > "$S/cmd.sh"
   printf '%s' "$envs" > "$S/env.sh"
   out="$S/out.$sent"
   : > "$out"
-  ( read -t "$tmo" -u 9
-    pid='' n=0
-    until [ -n "$pid" ]; do
-      [ -d "$S" ] && [ "$((n += 1))" -le 1000 ] || exit 0
-      read -t 0.01 -u 9; read -r pid < "$S/pid"
-    done
-    : > "$S/timedout"
-    kill -TERM -- "-$pid"; read -t "$GRACE" -u 9; kill -KILL -- "-$pid" ) >/dev/null 2>&1 &
-  wd=$!
+  : > "$S/pid"
   next="$S/state.$sent"
+  watchdog_up
   ( exec -c /bin/bash --noprofile --norc "$S/run.sh" "$S" "$cur" "$next" ) < /dev/null > "$out" 2>&1 &
   child=$!
+  printf '%s %s\n' "$child" "$tmo" 2>/dev/null >&"${WD_IN}"
   printf '%s\n' "$child" > "$S/pid"
   [ "$scap" -gt 0 ] && stream_out "$scap"
-  wait "$child"
+  # Waited with stderr aside: job control would report the finished job there.
+  wait "$child" 2>/dev/null
   ec=$?
-  kill -KILL "$wd" 2>/dev/null
-  wait "$wd" 2>/dev/null
   timed=0
-  if [ -e "$S/timedout" ]; then timed=1; [ "$SWEEP" = 1 ] && [ "$$" -lt 10 ] && sweep; fi
+  printf 'done\n' 2>/dev/null >&"${WD_IN}" && read -r -u "${WD_OUT}" timed || timed=0
+  if [ "$timed" = 1 ] && [ "$SWEEP" = 1 ] && [ "$$" -lt 10 ]; then
+    sweep
+    # The sweep ended the watchdog too: reaped here, quietly; the next command starts another.
+    wait "$WD_PID" 2>/dev/null
+  fi
   if [ -e "$next.ok" ]; then old=$cur cur=$next; else old=$next; fi
-  size=$(stat -c %s "$out" 2>/dev/null || echo 0)
+  size=0
+  [ -s "$out" ] && size=$(stat -c %s "$out" 2>/dev/null || echo 0)
   if [ "$size" -le "$cap" ]; then head=$size tail=0; else head=$((cap / 2)) tail=$((cap - cap / 2)); fi
   printf '%s %d %d %d %d %d\n' "$sent" "$ec" "$timed" "$size" "$head" "$tail"
   [ "$head" -gt 0 ] && head -c "$head" "$out"
   [ "$tail" -gt 0 ] && tail -c "$tail" "$out"
   printf '%s END\n' "$sent"
-  rm -f "$out" "$S/timedout" "$S/pid" "$old" "$next.ok"
+  junk+=("$out" "$old" "$next.ok")
+  if [ "${JUNK_LENGTH}" -ge 48 ] || [ "$size" -gt 65536 ]; then rm -f "${JUNK_ALL}"; junk=(); fi
 done
 `;
 

@@ -1,19 +1,10 @@
 import type { Sandbox, SandboxProvider } from '@caravel/sandbox';
-import { ToolSandboxAdapter } from '@caravel/sandbox';
-import {
-  defineTool,
-  resolveToolOptions,
-  toLangChainTools,
-  workspaceTools,
-  type CaravelTool,
-} from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
-import { createAgent } from 'langchain';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { z } from 'zod';
 import { sessionFailure } from '../agent/agent-failure.js';
+import { sessionAgent, sessionTools } from '../agent/session-agent.js';
 import { isTestFile } from '../rules/test-files.js';
 import { chownToSandbox, type BuiltEnvironment } from '../validate/host-build.js';
 import { runHostTrial } from '../validate/host-trial.js';
@@ -60,20 +51,6 @@ Your working directory is the repository; in the task's environment it is /app/s
 code so that the behaviour the task describes is right, and write your own checks if you need them.
 Call finish when you are done.`;
 
-function trialTools(sandbox: Sandbox): CaravelTool[] {
-  const tools = new ToolSandboxAdapter(sandbox);
-  const options = resolveToolOptions({});
-  const finishTool = defineTool({
-    name: 'finish',
-    description: 'End the session once the task is done (or when you cannot do it).',
-    effect: 'finish',
-    input: z.strictObject({ summary: z.string().optional() }),
-    run: () => Promise.resolve('finished'),
-    observe: (text: string) => text,
-  });
-  return [...workspaceTools(tools, options), finishTool];
-}
-
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)} [...]`;
 }
@@ -98,9 +75,8 @@ async function runAgent(
   input: AgentTrialInput,
   sandbox: Sandbox,
 ): Promise<{ messages: BaseMessage[]; error?: string }> {
-  const tools = toLangChainTools(trialTools(sandbox));
-  for (const tool of tools) if (tool.tool.effect === 'finish') tool.returnDirect = true;
-  const agent = createAgent({ model: input.model, tools, systemPrompt: SYSTEM_PROMPT });
+  const tools = sessionTools(sandbox, [], 'once the task is done (or when you cannot do it)');
+  const agent = sessionAgent(input.model, tools, SYSTEM_PROMPT);
   const calls = input.maxModelCalls ?? 40;
   let messages: BaseMessage[] = [];
   try {

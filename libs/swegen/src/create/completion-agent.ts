@@ -1,16 +1,9 @@
 import type { Sandbox, SandboxProvider } from '@caravel/sandbox';
-import { ToolSandboxAdapter } from '@caravel/sandbox';
-import {
-  defineTool,
-  resolveToolOptions,
-  toLangChainTools,
-  workspaceTools,
-  type CaravelTool,
-} from '@caravel/tools';
+import { defineTool, type CaravelTool } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { createAgent } from 'langchain';
 import { z } from 'zod';
 import { sessionFailure } from '../agent/agent-failure.js';
+import { sessionAgent, sessionTools } from '../agent/session-agent.js';
 import { summaryLine, type TaskValidation } from '../validate/validation-result.js';
 import {
   completionTaskMessage,
@@ -66,8 +59,6 @@ function agentTools(
   input: CompletionInput,
   state: CompletionState,
 ): CaravelTool[] {
-  const tools = new ToolSandboxAdapter(sandbox);
-  const options = resolveToolOptions({});
   const validateTool = defineTool({
     name: 'validate_task',
     description:
@@ -82,15 +73,11 @@ function agentTools(
     },
     observe: (text: string) => text,
   });
-  const finishTool = defineTool({
-    name: 'finish',
-    description: 'End the session once validate_task passed (or when you cannot make it pass).',
-    effect: 'finish',
-    input: z.strictObject({ summary: z.string().optional() }),
-    run: () => Promise.resolve('finished'),
-    observe: (text: string) => text,
-  });
-  return [...workspaceTools(tools, options), validateTool, finishTool];
+  return sessionTools(
+    sandbox,
+    [validateTool],
+    'once validate_task passed (or when you cannot make it pass)',
+  );
 }
 
 /**
@@ -111,13 +98,11 @@ export async function completeSkeleton(input: CompletionInput): Promise<Completi
       input.repoPath,
       input.headSha,
     );
-    const tools = toLangChainTools(agentTools(sandbox, input, state));
-    for (const tool of tools) if (tool.tool.effect === 'finish') tool.returnDirect = true;
-    const agent = createAgent({
-      model: input.model,
-      tools,
-      systemPrompt: COMPLETION_SYSTEM_PROMPT,
-    });
+    const agent = sessionAgent(
+      input.model,
+      agentTools(sandbox, input, state),
+      COMPLETION_SYSTEM_PROMPT,
+    );
     const calls = input.maxModelCalls ?? 40;
     const error = await agent
       .invoke(

@@ -30,11 +30,17 @@ export interface ReviewRequest {
   verdictRequested: boolean;
 }
 
+/** What a review request did: the people asked, and whether Caravel's reviewer was. */
+export interface ReviewRequested {
+  pullRequest: PullRequestRef;
+  requested: string[];
+  /** Set when Caravel's reviewer took the request: the head it will review. */
+  reviewer?: { headSha: string };
+}
+
 /** Requests reviews of the thread repository's pull requests. */
 export interface ReviewRequester {
-  requestReview(
-    request: ReviewRequest,
-  ): Promise<{ pullRequest: PullRequestRef; requested: string[] }>;
+  requestReview(request: ReviewRequest): Promise<ReviewRequested>;
 }
 
 /** The Slack thread a run came from, and Slack beyond it. */

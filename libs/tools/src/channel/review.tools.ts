@@ -1,13 +1,21 @@
 import { z } from 'zod';
 import type { CaravelTool } from '../core/tool-definition.js';
-import type { PullRequestRef } from '../ports/scm.port.js';
-import type { ReviewRequester } from './channel.ports.js';
+import type { ReviewRequested, ReviewRequester } from './channel.ports.js';
 import { defineChannelTool } from './channel-tool.js';
 
 /** What `request_pr_review` did. */
-export interface RequestPrReviewOutput {
-  pullRequest: PullRequestRef;
-  requested: string[];
+export type RequestPrReviewOutput = ReviewRequested;
+
+/** Says exactly who was asked: people by login, Caravel's reviewer only when it took the request. */
+function requestedText(output: RequestPrReviewOutput): string {
+  const { number, url } = output.pullRequest;
+  const asked: string[] = [];
+  if (output.requested.length > 0) asked.push(`requested from ${output.requested.join(', ')}`);
+  if (output.reviewer) {
+    asked.push(`queued for Caravel's reviewer at head ${output.reviewer.headSha.slice(0, 12)}`);
+  }
+  if (asked.length === 0) return `Nobody was asked to review #${number}: ${url}`;
+  return `Review of #${number} ${asked.join('; ')}: ${url}`;
 }
 
 /**
@@ -19,9 +27,10 @@ export function requestPrReviewTool(reviews: ReviewRequester): CaravelTool<Reque
   return defineChannelTool({
     name: 'request_pr_review',
     description:
-      'Request a review of a pull request: from people (GitHub logins) and/or from the ' +
-      "reviewer agent. Pass the user's review instructions verbatim. Set request_verdict only " +
-      'when the user explicitly asked for an approval or a request for changes.',
+      'Request a review of a pull request: from people (GitHub logins), or, with no reviewers, ' +
+      "from Caravel's reviewer agent. Pass the user's review instructions verbatim. Set " +
+      'request_verdict only when the user explicitly asked for an approval or a request for ' +
+      'changes.',
     effect: 'write',
     input: z.strictObject({
       pull_request: z.number().int().positive(),
@@ -44,9 +53,6 @@ export function requestPrReviewTool(reviews: ReviewRequester): CaravelTool<Reque
         verdictRequested: input.request_verdict,
         ...(input.instructions ? { instructions: input.instructions } : {}),
       }),
-    observe: (output) => {
-      const who = output.requested.length > 0 ? output.requested.join(', ') : 'the reviewer agent';
-      return `Review of #${output.pullRequest.number} requested from ${who}: ${output.pullRequest.url}`;
-    },
+    observe: requestedText,
   });
 }

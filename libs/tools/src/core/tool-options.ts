@@ -8,6 +8,11 @@ import {
 export interface ToolOptions {
   /** Shapes command output (empty, clipped). Defaults to {@link createShaper}. */
   shape: ObservationShaper;
+  /**
+   * Shapes `execute`'s output only (default: `shape`): a run that offloads long outputs to files
+   * clips commands much later, so the file holds what the command printed.
+   */
+  shapeCommandOutput?: ObservationShaper;
   /** `execute`'s timeout when the model gives none. */
   defaultExecTimeoutMs: number;
   /** The largest timeout the model may ask `execute` for. */

@@ -52,3 +52,105 @@ export interface PullRequestRef {
   url: string;
   draft: boolean;
 }
+
+/** A branch end of a pull request: its head may live in a fork (`repository`), or in none left. */
+export interface PullRequestBranch {
+  ref: string;
+  sha: string;
+  /** The repository holding the branch; null when its fork was deleted. */
+  repository: { owner: string; name: string } | null;
+}
+
+/** A pull request as the code host reports it now. */
+export interface PullRequestDetails {
+  number: number;
+  title: string;
+  body: string;
+  author: string | null;
+  state: string;
+  draft: boolean;
+  url: string;
+  head: PullRequestBranch;
+  base: { ref: string; sha: string };
+  /**
+   * Whether it merges into its base cleanly (false: a merge conflict); null while the host is
+   * still working it out; absent when the host does not say.
+   */
+  mergeable?: boolean | null;
+  /** Size of the change, when the host reports it. */
+  changedFiles?: number;
+  additions?: number;
+  deletions?: number;
+}
+
+/** An issue as the code host reports it now. */
+export interface IssueDetails {
+  number: number;
+  title: string;
+  body: string;
+  author: string | null;
+  state: string;
+  labels: string[];
+  url: string;
+  /** GitHub numbers pull requests as issues: true when this one is a pull request. */
+  pullRequest: boolean;
+}
+
+/** A comment on a pull request or issue: conversation or, with `path`, on a line of the diff. */
+export interface ScmComment {
+  id: number;
+  author: string;
+  body: string;
+  bot: boolean;
+  at?: string;
+  url?: string;
+  path?: string;
+  line?: number;
+  /** A review comment answering another: the thread it belongs to. */
+  inReplyTo?: number;
+}
+
+/** A changed file of a pull request, with its patch when the host gives one. */
+export interface ScmChangedFile {
+  path: string;
+  status: string;
+  additions: number;
+  deletions: number;
+  patch?: string;
+}
+
+/**
+ * The read side of the SCM, for one repository: what the agent (and the runner, before the
+ * run) reads about the pull request or issue it was asked on. Comments and bodies are written by
+ * anyone who can comment; whoever shows them to a model marks them untrusted.
+ */
+export interface ScmReadPort {
+  getPullRequest(number: number): Promise<PullRequestDetails>;
+  listPullRequestFiles(number: number, limit: number): Promise<ScmChangedFile[]>;
+  /** Review comments (on lines of the diff), oldest first, at most `limit`. */
+  listReviewComments(number: number, limit: number): Promise<ScmComment[]>;
+  getIssue(number: number): Promise<IssueDetails>;
+  /** Conversation comments of an issue or pull request, oldest first, at most `limit`. */
+  listIssueComments(number: number, limit: number): Promise<ScmComment[]>;
+}
+
+/** A merged pull request, as a crawl of a repository's history lists it. */
+export interface MergedPullRequest {
+  number: number;
+  title: string;
+  author: string | null;
+  mergedAt: string;
+  url: string;
+}
+
+/**
+ * A repository's review history, read-only (the analyzer's crawl): merged pull requests, newest
+ * first, and their review comments. Comment text is anyone's; whoever shows it to a model marks it
+ * untrusted.
+ */
+export interface ScmHistoryPort {
+  /** Merged pull requests, newest first, at most `limit`. */
+  listMergedPullRequests(limit: number): Promise<MergedPullRequest[]>;
+  /** Review comments (on lines of the diff), oldest first, at most `limit`. */
+  listReviewComments(number: number, limit: number): Promise<ScmComment[]>;
+}

@@ -55,9 +55,10 @@ describe('execute', () => {
   });
 
   it('stops a command at its timeout and says it timed out', async () => {
-    const result = await tool().invoke({ command: 'echo started; sleep 30', timeout_seconds: 0.3 });
+    // Two seconds: long enough for `echo` to run first on a loaded machine, short for the suite.
+    const result = await tool().invoke({ command: 'echo started; sleep 30', timeout_seconds: 2 });
     expect(result).toMatchObject({ ok: true, output: { timedOut: true, exitCode: null } });
-    expect(result.observation).toContain('timed out after 0.3 seconds');
+    expect(result.observation).toContain('timed out after 2 seconds');
     expect(result.observation).toContain('started');
   });
 

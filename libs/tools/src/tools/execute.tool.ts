@@ -44,7 +44,7 @@ export function executeTool(
           ? options.defaultExecTimeoutMs
           : Math.round(input.timeout_seconds * 1000);
       const result = await sandbox.exec({ command: input.command, timeoutMs });
-      const shaped = options.shape(result.output);
+      const shaped = (options.shapeCommandOutput ?? options.shape)(result.output);
       const parts: string[] = [];
       if (result.timedOut) parts.push(timeoutMessage(timeoutMs));
       if (!shaped.empty) parts.push(shaped.text);

@@ -56,7 +56,7 @@ async function scratchDir(prefix: string): Promise<string> {
 /**
  * Starts every service in this process on one pair: the embedded bus on PGlite, or JetStream
  * (a fresh namespace) on PostgreSQL (a fresh database). `env` configures the services as it would
- * `caravel start`; `overrides` swaps in test doubles (a dispatch clock). Sandboxes are bubblewrap's
+ * `caravel start`; `overrides` swaps in test doubles (a clock). Sandboxes are bubblewrap's
  * where it is installed, else `local` (a scenario that tests isolation sets `SANDBOX_PROVIDER`
  * itself, under {@link describeEachPair}'s `isolation` gate).
  */
@@ -100,7 +100,8 @@ export async function startPair(
     runtime,
     modules: SERVICES.map((service) => service.module(config, overrides)),
     port: 0,
-    logLevels: logLevelsFrom(config.LOG_LEVEL),
+    logLevels: logLevelsFrom(config.host.logLevel),
+    tracing: { service: 'caravel', env: settings },
   });
   return pairOf(kind, host, async () => {
     await host.close();

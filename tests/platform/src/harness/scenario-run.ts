@@ -9,7 +9,8 @@ import {
 } from '@caravel/contracts';
 import { RunEventRepository, RunRepository, type RunRow } from '@caravel/db';
 import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PlatformPair } from './platform-pairs.js';
@@ -130,7 +131,9 @@ export async function scenarioTrigger(
   task: { prompt: string; options: ThreadOptions },
   origin: TriggerOrigin = SYNTHETIC,
 ): Promise<{ trigger: EnvelopeOf<typeof TriggerReceivedV1>; started: StartedScenario }> {
-  const repository = await localRepository(SAMPLE_REPO);
+  const repository = await localRepository(SAMPLE_REPO, {
+    copyInto: await mkdtemp(join(tmpdir(), 'caravel-scenario-')),
+  });
   const threadId = randomUUID();
   const trigger = TriggerReceivedV1.create(
     {

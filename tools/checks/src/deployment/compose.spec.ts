@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { embeddedConfigSchema, SERVICES } from '@caravel/cli';
+import { embeddedEnvSchema, SERVICES } from '@caravel/cli';
 import {
   composeEnv,
   defaultPort,
@@ -13,6 +13,8 @@ type ComposeService = Record<string, unknown>;
 type Compose = { services: Record<string, ComposeService> };
 
 const INFRA = new Set(['nats', 'postgres', 'caravel']);
+/** The one service published on every interface: webhooks are signed, everything else is not. */
+const PUBLIC = new Set(['ingress']);
 
 function loadCompose(): Compose {
   // merge: compose resolves `<<: *anchor` (YAML 1.1 merge keys), so the test must too.
@@ -63,8 +65,9 @@ function composeProblems(compose: Compose, services: readonly ServiceSpec[]): st
       problems.push(`${spec.name}: not built from infra/docker/Dockerfile --target ${spec.name}`);
     }
     const ports = (service['ports'] as unknown[] | undefined)?.map(String) ?? [];
-    if (!ports.includes(`${port}:${port}`))
-      problems.push(`${spec.name}: port ${port} is not published as ${port}:${port}`);
+    const expected = PUBLIC.has(spec.name) ? `${port}:${port}` : `127.0.0.1:${port}:${port}`;
+    if (!ports.includes(expected))
+      problems.push(`${spec.name}: port ${port} is not published as ${expected}`);
     const env = composeEnv(service['environment']);
     if (env['PORT'] !== String(port))
       problems.push(`${spec.name}: PORT is ${env['PORT']}, not ${port}`);
@@ -113,9 +116,9 @@ describe('docker-compose.yml', () => {
     const caravel = compose.services['caravel']!;
     expect(caravel['profiles']).toEqual(['embedded']);
     expect(caravel['build']).toMatchObject({ target: 'caravel' });
-    expect(caravel['ports']).toEqual(['3000:3000']);
+    expect(caravel['ports']).toEqual(['127.0.0.1:3000:3000']);
     expect(caravel['depends_on']).toBeUndefined();
-    const embedded = { name: 'caravel', schema: embeddedConfigSchema };
+    const embedded = { name: 'caravel', schema: embeddedEnvSchema };
     expect(envProblems('docker-compose.yml', embedded, composeEnv(caravel['environment']))).toEqual(
       [],
     );
@@ -162,13 +165,13 @@ describe('docker-compose.yml', () => {
 
     it('with a wrong port mapping, healthcheck or dependency', () => {
       const problems = broken((c) => {
-        c.services['dashboard']!['ports'] = ['8080:3007'];
+        c.services['dashboard']!['ports'] = ['3007:3007'];
         c.services['ingress']!['healthcheck'] = { test: ['CMD', 'true'] };
         delete c.services['sandbox-broker']!['depends_on'];
       });
       expect(problems).toEqual(
         expect.arrayContaining([
-          'dashboard: port 3007 is not published as 3007:3007',
+          'dashboard: port 3007 is not published as 127.0.0.1:3007:3007',
           'ingress: healthcheck does not probe /health/live',
           'sandbox-broker: does not wait for a healthy nats',
         ]),

@@ -95,9 +95,12 @@ export function yamlSkeleton(text: string): string {
     .join('\n');
 }
 
-/** Problems parsing the skeleton as a stream of YAML documents. */
+/**
+ * Problems parsing the skeleton as a stream of YAML documents. Keys may repeat: the branches of
+ * an `{{ if }}…{{ else }}` both stay in the skeleton.
+ */
 export function skeletonProblems(file: string, text: string): string[] {
-  return Array.from(parseAllDocuments(yamlSkeleton(text))).flatMap((doc) =>
+  return Array.from(parseAllDocuments(yamlSkeleton(text), { uniqueKeys: false })).flatMap((doc) =>
     doc.errors.map((error) => `${file}: skeleton is not YAML: ${error.message}`),
   );
 }

@@ -36,7 +36,10 @@ type Values = Record<string, unknown> & {
   commonEnv: Record<string, unknown>;
 };
 
-const templateNames = readdirSync(join(REPO_ROOT, CHART, 'templates')).sort();
+const templateNames = readdirSync(join(REPO_ROOT, CHART, 'templates'), { recursive: true })
+  .map(String)
+  .filter((name) => /\.(yaml|tpl|txt)$/.test(name))
+  .sort();
 const templates = new Map(
   templateNames.map((name) => [name, readRepoFile(`${CHART}/templates/${name}`)]),
 );
@@ -201,8 +204,12 @@ describe('Helm chart infra/helm/caravel', () => {
     expect(template('deployment.yaml')).toContain('toYaml $.Values.podSecurityContext');
   });
 
-  it('says in NOTES.txt that NATS and PostgreSQL are external', () => {
-    expect(template('NOTES.txt')).toContain('does not run NATS or PostgreSQL');
+  it('says in NOTES.txt where NATS and PostgreSQL are and which webhook URLs to register', () => {
+    const notes = template('NOTES.txt');
+    expect(notes).toMatch(/NATS: bundled[\s\S]*NATS: external/);
+    expect(notes).toMatch(/PostgreSQL: bundled[\s\S]*PostgreSQL: external/);
+    for (const source of ['github', 'slack', 'linear', 'jira'])
+      expect(notes).toContain(`https://<your host>/webhooks/${source}`);
   });
 
   describe('catches a broken copy', () => {

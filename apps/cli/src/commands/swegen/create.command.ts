@@ -1,4 +1,5 @@
 import { createChatModel, resolveModel, type ModelCredentials } from '@caravel/agent';
+import { modelCredentialsOf } from '@caravel/integrations';
 import { BwrapSandboxProvider, LocalSandboxProvider, bwrapAvailable } from '@caravel/sandbox';
 import {
   createTask,
@@ -23,46 +24,41 @@ import { join, resolve } from 'node:path';
 import { publishConfig, type SwegenPublishOptions } from './publish.options.js';
 import type { SwegenEnv } from './swegen.config.js';
 
-/** The parsed options of `caravel swegen create`. */
-export interface SwegenCreateOptions {
-  readonly repo: string;
-  readonly pr: number;
-  readonly repoPath?: string;
-  readonly prJson?: string;
+/** How a task is generated from a PR: what `create` and `farm` share. */
+export interface SwegenGenerationOptions {
   readonly model?: string;
   readonly stateDir: string;
   readonly tasksDir: string;
   readonly sandbox: 'bwrap' | 'local';
   readonly runner: ValidationRunner;
   readonly validate: boolean;
-  /** False (`--no-completion`): the skeleton is left for a person; no model is needed. */
-  readonly completion?: boolean;
   readonly requireIssue: boolean;
   readonly requireMinimumDifficulty: boolean;
   readonly minSourceFiles: number;
   readonly maxSourceFiles: number;
   readonly compat: RuleCompat;
   readonly useReferences: boolean;
-  readonly force: boolean;
   readonly maxModelCalls?: number;
+}
+
+/** The parsed options of `caravel swegen create`. */
+export interface SwegenCreateOptions extends SwegenGenerationOptions {
+  readonly repo: string;
+  readonly pr: number;
+  readonly repoPath?: string;
+  readonly prJson?: string;
+  /** False (`--no-completion`): the skeleton is left for a person; no model is needed. */
+  readonly completion?: boolean;
+  readonly force: boolean;
   /** Abandon the generation after this many seconds (none when absent or 0). */
   readonly timeoutSeconds?: number;
   readonly publish?: SwegenPublishOptions;
   readonly write: (line: string) => void;
 }
 
-/** The model credentials of the environment. */
+/** The model credentials of the environment, read as the agent runner reads them. */
 export function credentials(env: SwegenEnv): ModelCredentials {
-  return {
-    ...(env.ANTHROPIC_API_KEY ? { anthropicApiKey: env.ANTHROPIC_API_KEY } : {}),
-    ...(env.OPENAI_API_KEY ? { openaiApiKey: env.OPENAI_API_KEY } : {}),
-    ...(env.OPENAI_COMPATIBLE_BASE_URL
-      ? { openaiCompatibleBaseUrl: env.OPENAI_COMPATIBLE_BASE_URL }
-      : {}),
-    ...(env.OPENAI_COMPATIBLE_API_KEY
-      ? { openaiCompatibleApiKey: env.OPENAI_COMPATIBLE_API_KEY }
-      : {}),
-  };
+  return modelCredentialsOf(env);
 }
 
 async function prSource(options: SwegenCreateOptions, env: SwegenEnv): Promise<PrSource> {

@@ -1,13 +1,8 @@
 import type { EnvSource } from '@caravel/config';
-import {
-  swegenError,
-  swegenExitCode,
-  type RuleCompat,
-  type ValidationRunner,
-} from '@caravel/swegen';
+import { swegenError, swegenExitCode } from '@caravel/swegen';
 import { swegenFarm } from './farm.command.js';
 import type { SwegenPublishOptions } from './publish.options.js';
-import { count, oneOf, type Values } from './swegen.args.js';
+import { count, generationOptions, type Values } from './swegen.args.js';
 import { parseSwegenEnv } from './swegen.config.js';
 
 /** Exit status of a farm stopped by SIGINT/SIGTERM after saving its state. */
@@ -59,24 +54,7 @@ export async function farmCommand(
     const result = await swegenFarm(
       {
         repo,
-        ...(values.model ? { model: values.model } : {}),
-        stateDir: values['state-dir'] ?? '.swegen',
-        tasksDir: values['tasks-dir'] ?? 'tasks',
-        sandbox: oneOf('sandbox', values.sandbox, ['bwrap', 'local'], 'bwrap'),
-        runner: oneOf<ValidationRunner>(
-          'runner',
-          values.runner,
-          ['auto', 'harbor', 'bwrap'],
-          'auto',
-        ),
-        validate: !values['no-validate'],
-        requireIssue: !values['no-require-issue'],
-        requireMinimumDifficulty: !values['no-require-minimum-difficulty'],
-        minSourceFiles: count('min-source-files', values['min-source-files'], 3),
-        maxSourceFiles: count('max-source-files', values['max-source-files'], 10),
-        compat: oneOf<RuleCompat>('compat', values.compat, ['caravel', 'swegen-0.1'], 'caravel'),
-        useReferences: !values['no-cache'],
-        maxModelCalls: count('max-model-calls', values['max-model-calls'], 40),
+        ...generationOptions(values),
         dryRun: values['dry-run'] === true,
         reset: values.reset === true,
         taskDelaySeconds: count('task-delay', values['task-delay'], 0),

@@ -6,30 +6,15 @@ import {
   runFarm,
   swegenError,
   type FarmResult,
-  type RuleCompat,
-  type ValidationRunner,
 } from '@caravel/swegen';
 import { resolve } from 'node:path';
-import { createSettings } from './create.command.js';
+import { createSettings, type SwegenGenerationOptions } from './create.command.js';
 import { publishConfig, type SwegenPublishOptions } from './publish.options.js';
 import type { SwegenEnv } from './swegen.config.js';
 
 /** The parsed options of `caravel swegen farm`. */
-export interface SwegenFarmOptions {
+export interface SwegenFarmOptions extends SwegenGenerationOptions {
   readonly repo: string;
-  readonly model?: string;
-  readonly stateDir: string;
-  readonly tasksDir: string;
-  readonly sandbox: 'bwrap' | 'local';
-  readonly runner: ValidationRunner;
-  readonly validate: boolean;
-  readonly requireIssue: boolean;
-  readonly requireMinimumDifficulty: boolean;
-  readonly minSourceFiles: number;
-  readonly maxSourceFiles: number;
-  readonly compat: RuleCompat;
-  readonly useReferences: boolean;
-  readonly maxModelCalls?: number;
   readonly resumeFrom?: string;
   readonly skipList?: string;
   readonly dryRun: boolean;

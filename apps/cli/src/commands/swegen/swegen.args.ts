@@ -1,5 +1,6 @@
-import { swegenError } from '@caravel/swegen';
+import { swegenError, type RuleCompat, type ValidationRunner } from '@caravel/swegen';
 import type { parseArgs } from 'node:util';
+import type { SwegenGenerationOptions } from './create.command.js';
 
 /** Every option of `caravel swegen` (each subcommand reads its own). */
 export const OPTIONS = {
@@ -75,4 +76,23 @@ export function count(name: string, value: string | undefined, fallback: number)
   if (!Number.isInteger(n) || n < 0)
     throw swegenError('invalid_input', `--${name} must be a whole number, not '${value}'`);
   return n;
+}
+
+/** The generation options `create` and `farm` share, from the command line. */
+export function generationOptions(values: Values): SwegenGenerationOptions {
+  return {
+    ...(values.model ? { model: values.model } : {}),
+    stateDir: values['state-dir'] ?? '.swegen',
+    tasksDir: values['tasks-dir'] ?? 'tasks',
+    sandbox: oneOf('sandbox', values.sandbox, ['bwrap', 'local'], 'bwrap'),
+    runner: oneOf<ValidationRunner>('runner', values.runner, ['auto', 'harbor', 'bwrap'], 'auto'),
+    validate: !values['no-validate'],
+    requireIssue: !values['no-require-issue'],
+    requireMinimumDifficulty: !values['no-require-minimum-difficulty'],
+    minSourceFiles: count('min-source-files', values['min-source-files'], 3),
+    maxSourceFiles: count('max-source-files', values['max-source-files'], 10),
+    compat: oneOf<RuleCompat>('compat', values.compat, ['caravel', 'swegen-0.1'], 'caravel'),
+    useReferences: !values['no-cache'],
+    maxModelCalls: count('max-model-calls', values['max-model-calls'], 40),
+  };
 }

@@ -1,15 +1,9 @@
 import type { EnvSource } from '@caravel/config';
 import { isAppError } from '@caravel/errors';
-import {
-  LocalPrSource,
-  swegenError,
-  swegenExitCode,
-  type RuleCompat,
-  type ValidationRunner,
-} from '@caravel/swegen';
+import { LocalPrSource, swegenError, swegenExitCode, type ValidationRunner } from '@caravel/swegen';
 import { parseArgs } from 'node:util';
 import { farmCommand, publishOptions } from './farm.cli.js';
-import { count, oneOf, OPTIONS, type Values } from './swegen.args.js';
+import { count, generationOptions, oneOf, OPTIONS, type Values } from './swegen.args.js';
 import { swegenCreate } from './create.command.js';
 import { parseSwegenEnv } from './swegen.config.js';
 import { swegenValidate } from './validate.command.js';
@@ -82,21 +76,9 @@ async function create(
       pr,
       ...(values['repo-path'] ? { repoPath: values['repo-path'] } : {}),
       ...(values['pr-json'] ? { prJson: values['pr-json'] } : {}),
-      ...(values.model ? { model: values.model } : {}),
-      stateDir: values['state-dir'] ?? '.swegen',
-      tasksDir: values['tasks-dir'] ?? 'tasks',
-      sandbox: oneOf('sandbox', values.sandbox, ['bwrap', 'local'], 'bwrap'),
-      runner: oneOf<ValidationRunner>('runner', values.runner, ['auto', 'harbor', 'bwrap'], 'auto'),
-      validate: !values['no-validate'],
+      ...generationOptions(values),
       ...(values['no-completion'] ? { completion: false } : {}),
-      requireIssue: !values['no-require-issue'],
-      requireMinimumDifficulty: !values['no-require-minimum-difficulty'],
-      minSourceFiles: count('min-source-files', values['min-source-files'], 3),
-      maxSourceFiles: count('max-source-files', values['max-source-files'], 10),
-      compat: oneOf<RuleCompat>('compat', values.compat, ['caravel', 'swegen-0.1'], 'caravel'),
-      useReferences: !values['no-cache'],
       force: values.force === true,
-      maxModelCalls: count('max-model-calls', values['max-model-calls'], 40),
       timeoutSeconds: count('timeout', values.timeout, 0),
       ...(publishOptions(values) ? { publish: publishOptions(values)! } : {}),
       write,

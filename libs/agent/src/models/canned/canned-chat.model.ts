@@ -39,6 +39,9 @@ function toolName(tool: unknown): string {
   return '<unnamed>';
 }
 
+/** Tools that end a run, in the graphs Caravel builds (the agent's first). */
+const ENDING_TOOLS = ['submit', 'finish'] as const;
+
 /**
  * A deterministic chat model answering from a fixed list, one answer per call, in order. Ids are
  * derived from the position (`<kind>-<n>`, tool calls `<kind>-<n>-<k>`), so two runs of the same
@@ -87,17 +90,21 @@ export class CannedChatModel extends BaseChatModel<CannedCallOptions> {
     const tools = options.tools ?? [];
     this.calls.push({ messageCount: messages.length, toolNames: tools.map(toolName) });
     const response = this.responses[index];
-    if (response === undefined) throw this.exhausted(index);
+    if (response === undefined) throw this.exhausted(index, tools.map(toolName));
     if (response.error !== undefined) throw this.failure(response.error, response.origin);
     const message = this.toMessage(response, index);
     return { generations: [{ text: response.content ?? '', message }] };
   }
 
-  private exhausted(index: number): AppError {
+  private exhausted(index: number, toolNames: readonly string[]): AppError {
+    // The tool that ends a run in the graph that called: `submit` in Caravel's agent, `finish` in
+    // SWE-gen's session agent; a graph without either ends on an answer with no tool call.
+    const ending = ENDING_TOOLS.find((name) => toolNames.includes(name));
+    const end = ending ? `a \`${ending}\` call` : 'an answer without tool calls';
     return new AppError(
       'PRECONDITION_FAILED',
       `${this.kind} model ${this.file}: no answer left for call ${index + 1}; the file has ` +
-        `${this.responses.length} (add answers, or end the run with a submit)`,
+        `${this.responses.length} (add answers, or end the run with ${end})`,
       { details: { reason: 'model-script-exhausted', file: this.file, calls: index + 1 } },
     );
   }

@@ -109,6 +109,10 @@ describe('model scripts', () => {
       code: 'PRECONDITION_FAILED',
       details: { reason: 'model-script-exhausted', calls: 4 },
     });
+    // The graph bound `execute` only: no ending tool to name, so the hint says how else to end.
+    expect((exhausted as AppError).message).toContain(
+      'or end the run with an answer without tool calls',
+    );
     expect((model as CannedChatModel).calls.map((call) => call.toolNames)).toEqual([
       ['execute'],
       ['execute'],

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
@@ -97,15 +97,19 @@ describe('the session driver over a multiplexed docker exec stream', () => {
     const { session, kill, driver, commandPid } = await start();
     const hanging = session.run('sleep 60', { timeoutMs: 50_000 });
     // Wait until the driver has recorded the command's pid, so the kill takes the command too.
-    while (
-      !(await access(commandPid).then(
-        () => true,
-        () => false,
-      ))
-    ) {
+    // The driver empties the file before each command and writes the pid after: an empty read
+    // is "not yet" (read as 0 it named this process's own group, alive forever: the loop below
+    // then never ended and kept Jest from exiting, which hung CI for 76 minutes).
+    const recordedPid = () =>
+      readFile(commandPid, 'utf8').then(
+        (text) => Number(text.trim()),
+        () => 0,
+      );
+    let sleeper = 0;
+    while (!(Number.isSafeInteger(sleeper) && sleeper > 1)) {
       await new Promise((resolve) => setTimeout(resolve, 20));
+      sleeper = await recordedPid();
     }
-    const sleeper = Number(await readFile(commandPid, 'utf8'));
     kill();
     expect(
       await hanging.then(

@@ -32,6 +32,12 @@ export interface FakeGitHubPull {
   head: string;
   base: string;
   requestedReviewers: string[];
+  /** The head commit, when a test set one (GitHub always knows it; the fake only if told). */
+  headSha?: string;
+  /** `owner/name` holding the head branch (a fork), null for a deleted fork; the base's else. */
+  headRepository?: string | null;
+  /** Who opened it. */
+  author?: string;
 }
 
 /** A reaction the fake recorded. */
@@ -90,6 +96,9 @@ export class GitHubState {
 
   pullJson(repo: string, pull: FakeGitHubPull): Record<string, unknown> {
     const [owner] = repo.split('/');
+    const headRepo = pull.headRepository === undefined ? repo : pull.headRepository;
+    const [headOwner, headName] = headRepo?.split('/') ?? [];
+    const headRepoJson = headRepo === null ? null : { name: headName, owner: { login: headOwner } };
     return {
       number: pull.number,
       title: pull.title,
@@ -97,8 +106,14 @@ export class GitHubState {
       draft: pull.draft,
       state: pull.state,
       html_url: `${this.origin()}/${repo}/pull/${pull.number}`,
-      head: { ref: pull.head, label: `${owner}:${pull.head}` },
-      base: { ref: pull.base },
+      head: {
+        ref: pull.head,
+        label: `${owner}:${pull.head}`,
+        sha: pull.headSha ?? '',
+        repo: headRepoJson,
+      },
+      base: { ref: pull.base, sha: '' },
+      user: { login: pull.author ?? 'octocat', type: 'User' },
       requested_reviewers: pull.requestedReviewers.map((login) => ({ login })),
     };
   }

@@ -34,7 +34,7 @@ type Operation = (variables: Variables, call: RecordedCall) => FakeResponse;
 
 /**
  * A Linear GraphQL stand-in on 127.0.0.1 (`apiUrl` = {@link apiUrl}). It answers by operation
- * name: the SDK's `createComment`, `createIssue`, `updateIssue`, `deleteIssue` mutations and the
+ * name: the SDK's `createComment`, `createReaction`, `createIssue`, `updateIssue`, `deleteIssue` mutations and the
  * `Caravel*` read queries of the Caravel adapter, over in-memory teams, issues and comments.
  * Errors use Linear's shape (`errors[].extensions.type`): `authentication error` without a known
  * API key, `invalid input` for unknown entities; rate limits are scripted 429s.
@@ -43,6 +43,8 @@ export class FakeLinear extends LoopbackApi {
   readonly teams: FakeLinearTeam[] = [];
   readonly issues: FakeLinearIssue[] = [];
   readonly comments: FakeLinearComment[] = [];
+  /** Emoji reactions on comments (the SDK's `createReaction`), one per user, comment and emoji. */
+  readonly reactions: { commentId: string; emoji: string; user: string }[] = [];
   private readonly keys = new Map<string, { name: string; email: string }>();
   private readonly operations: Record<string, Operation>;
   private seq = 0;
@@ -56,6 +58,7 @@ export class FakeLinear extends LoopbackApi {
     );
     this.operations = {
       createComment: (v, call) => this.createComment(v, call),
+      createReaction: (v, call) => this.createReaction(v, call),
       createIssue: (v) => this.createIssue(v),
       updateIssue: (v) => this.updateIssue(v),
       deleteIssue: (v) => this.deleteIssue(v),
@@ -149,6 +152,21 @@ export class FakeLinear extends LoopbackApi {
       const comment = this.comments.at(-1);
       return data({ commentCreate: payload({ comment: { id: comment?.id } }) });
     });
+  }
+
+  private createReaction(v: Variables, call: RecordedCall): FakeResponse {
+    const input = (v['input'] ?? {}) as Variables;
+    const commentId = textOf(input['commentId']);
+    if (!this.comments.some((c) => c.id === commentId)) {
+      return linearError(400, 'invalid input', 'Entity not found: Comment');
+    }
+    const user = this.keys.get(String(call.headers.authorization))?.email ?? '?';
+    const emoji = textOf(input['emoji']);
+    const seen = this.reactions.some(
+      (r) => r.commentId === commentId && r.emoji === emoji && r.user === user,
+    );
+    if (!seen) this.reactions.push({ commentId, emoji, user });
+    return data({ reactionCreate: payload({ reaction: { id: this.nextId() } }) });
   }
 
   private createIssue(v: Variables): FakeResponse {

@@ -1,0 +1,100 @@
+import { modelFallbackMiddleware, type MiddlewareEvent } from '@caravel/middleware';
+import { startFakeOpenAi } from '@caravel/testing';
+import { describe, expect, it } from '@jest/globals';
+import { HumanMessage } from '@langchain/core/messages';
+import { createAgent } from 'langchain';
+import { agentRunnerConfigFrom } from '../agent-runner.config.js';
+import { RunModels } from './run-models.js';
+
+const models = (env: Record<string, string>) =>
+  new RunModels(
+    agentRunnerConfigFrom({ CARAVEL_MODEL: 'openai:gpt-5', OPENAI_API_KEY: 'k', ...env }),
+  );
+
+describe("a coding run's fallback model", () => {
+  it('is none unless the team or the thread names one', () => {
+    expect(models({}).fallbackFor({})).toBeUndefined();
+  });
+
+  it("is the team's CARAVEL_FALLBACK_MODEL, built with its provider's key", () => {
+    const fallback = models({
+      CARAVEL_FALLBACK_MODEL: 'anthropic:claude-sonnet-4-5',
+      ANTHROPIC_API_KEY: 'sk-test',
+    }).fallbackFor({});
+    expect(fallback).toMatchObject({
+      provider: 'anthropic',
+      modelId: 'claude-sonnet-4-5',
+      hasCredentials: true,
+    });
+    expect(fallback?.model).toBeDefined();
+  });
+
+  it("is the thread's own when it names one, over the team's", () => {
+    const fallback = models({ CARAVEL_FALLBACK_MODEL: 'openai:gpt-5-mini' }).fallbackFor({
+      fallbackModel: 'openai:gpt-5',
+    });
+    expect(fallback).toMatchObject({ provider: 'openai', modelId: 'gpt-5' });
+  });
+
+  it("is the requester's profile's between the thread's and the team's", () => {
+    const runModels = models({ CARAVEL_FALLBACK_MODEL: 'openai:gpt-5-mini' });
+    const profile = { fallbackModel: 'openai:gpt-4.1' };
+    expect(runModels.fallbackFor({}, undefined, profile)).toMatchObject({ modelId: 'gpt-4.1' });
+    expect(
+      runModels.fallbackFor({ fallbackModel: 'openai:gpt-5' }, undefined, profile),
+    ).toMatchObject({ modelId: 'gpt-5' });
+    expect(runModels.fallbackFor({}, undefined, { fallbackModel: null })).toMatchObject({
+      modelId: 'gpt-5-mini',
+    });
+  });
+
+  it('is skipped when its provider has no key here, rather than failing the run', () => {
+    expect(
+      models({}).fallbackFor({ fallbackModel: 'anthropic:claude-sonnet-4-5' }),
+    ).toBeUndefined();
+  });
+});
+
+describe('a provider outage with a fallback configured', () => {
+  it('answers from the fallback after the primary fails with 529, and says it switched', async () => {
+    const fake = await startFakeOpenAi();
+    try {
+      const runModels = new RunModels(
+        agentRunnerConfigFrom({
+          CARAVEL_MODEL: 'openai-compatible:primary-model',
+          CARAVEL_FALLBACK_MODEL: 'openai-compatible:backup-model',
+          OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
+        }),
+      );
+      const primary = runModels.resolve({});
+      const fallback = runModels.fallbackFor({});
+      const events: MiddlewareEvent[] = [];
+      const agent = createAgent({
+        model: runModels.forAgent(primary),
+        tools: [],
+        middleware: [
+          modelFallbackMiddleware({
+            primary: { provider: primary.provider, modelId: primary.modelId },
+            ...(fallback ? { fallback } : {}),
+            events: { emit: (event) => void events.push(event) },
+          }),
+        ],
+      });
+      fake.enqueue(
+        { error: { status: 529, message: 'Overloaded', type: 'overloaded_error' } },
+        { text: 'answered by the fallback' },
+      );
+
+      const result = await agent.invoke({ messages: [new HumanMessage('fix it')] });
+
+      expect(result.messages.at(-1)?.text).toBe('answered by the fallback');
+      expect(fake.requests.map((r) => r.body?.['model'])).toEqual([
+        'primary-model',
+        'backup-model',
+      ]);
+      expect(events).toContainEqual(expect.objectContaining({ type: 'model_fallback' }));
+    } finally {
+      await fake.close();
+    }
+  });
+});

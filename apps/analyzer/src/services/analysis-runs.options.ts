@@ -1,0 +1,56 @@
+import { createChatModel, MAX_CLIENT_RETRIES, resolveModel } from '@caravel/agent';
+import { IntegrationAdapters } from '@caravel/integrations';
+import type { ScmHistoryPort } from '@caravel/tools';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { AnalyzerConfig } from '../analyzer.config.js';
+
+/** Longest single model call of an analysis. */
+const MODEL_TIMEOUT_MS = 180_000;
+
+/** What analyses are made with: built from the configuration by {@link analysisRunsOptionsOf}. */
+export interface AnalysisRunsOptions {
+  /** A repository's review history; null when no credential can read it. */
+  history(repository: { owner: string; name: string }): ScmHistoryPort | null;
+  /** A fresh model for one run (a `scripted:` file is read again each time). */
+  model(): BaseChatModel;
+  /** The model's reference, kept as each saved version's provenance. */
+  modelName: string;
+  botLogin: string;
+}
+
+export const ANALYSIS_RUNS_OPTIONS = Symbol('caravel.analysis-runs-options');
+
+/** Why this configuration runs no analyses, or null when it does. */
+export function analysesOffReason(config: AnalyzerConfig): string | null {
+  if (!config.analysis.model) {
+    return 'no analyzer model is configured (set ANALYZER_MODEL or CARAVEL_MODEL)';
+  }
+  const { github } = config.integrations;
+  if (!github.app && !github.developmentToken) {
+    return 'no GitHub credential to read review history with (set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY, or GITHUB_TOKEN in development)';
+  }
+  return null;
+}
+
+/** The analyses a configuration makes: GitHub through the integrations, a fresh model per run. */
+export function analysisRunsOptionsOf(config: AnalyzerConfig): AnalysisRunsOptions {
+  const { analysis } = config;
+  const spec = analysis.model;
+  if (!spec) throw new Error(`analyses without a model: ${analysesOffReason(config)}`);
+  const model = resolveModel({ team: { model: spec } });
+  const integrations = new IntegrationAdapters(config.integrations);
+  return {
+    history: (repository) => integrations.scmHistory(repository),
+    model: () =>
+      createChatModel(model, analysis.credentials, {
+        timeoutMs: MODEL_TIMEOUT_MS,
+        maxRetries: MAX_CLIENT_RETRIES,
+        fileRoot: analysis.fileRoot,
+      }),
+    modelName: spec,
+    botLogin: analysis.botLogin,
+  };
+}
+
+/** Injection token of {@link analysesOffReason}'s answer, provided when analyses are off. */
+export const ANALYSES_OFF = Symbol('caravel.analyses-off');

@@ -1,0 +1,89 @@
+import { AppError } from '@caravel/errors';
+import {
+  DEFAULT_GATE_POLICY,
+  compareRuns,
+  comparisonChart,
+  comparisonTable,
+  evalRunSchema,
+  gateVerdict,
+  type EvalRun,
+  type GatePolicy,
+  type GateVerdict,
+  type RunComparison,
+} from '@caravel/evals';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The record a suite run leaves in its output folder (what `caravel eval run` writes). */
+export const EVAL_RUN_FILE = 'caravel-eval.json';
+
+/** Reads a suite run from its file, or from the run's folder; refuses a bad one, saying why. */
+export async function readEvalRun(path: string): Promise<EvalRun> {
+  const file = (await stat(path).catch(() => null))?.isDirectory()
+    ? join(path, EVAL_RUN_FILE)
+    : path;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not JSON';
+    throw new AppError(
+      'BAD_REQUEST',
+      `${file}: ${reason}; an eval run is the ${EVAL_RUN_FILE} of a run's folder`,
+    );
+  }
+  const parsed = evalRunSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : '(top level)';
+    throw new AppError(
+      'BAD_REQUEST',
+      `${file}: not an eval run: ${where}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  return parsed.data;
+}
+
+export interface CompareOptions {
+  baseline: string;
+  candidate: string;
+  /** Where the comparison's files go (comparison.json, chart.svg); none when omitted. */
+  out?: string;
+  policy?: GatePolicy;
+}
+
+export interface CompareReport {
+  comparison: RunComparison;
+  verdict: GateVerdict;
+  text: string;
+  written: string[];
+}
+
+/**
+ * `caravel eval compare BASELINE CANDIDATE`: the two runs task by task, the table for the
+ * terminal, the gate's verdict, and with `--out` the comparison as JSON and an SVG chart.
+ */
+export async function compareEvalRuns(options: CompareOptions): Promise<CompareReport> {
+  // One after the other: a bad input is reported the same way every time (the baseline first).
+  const baseline = await readEvalRun(options.baseline);
+  const candidate = await readEvalRun(options.candidate);
+  if (baseline.suite !== candidate.suite) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `the runs are of different suites ('${baseline.suite}' and '${candidate.suite}'): nothing to compare`,
+    );
+  }
+  const comparison = compareRuns(baseline, candidate);
+  const verdict = gateVerdict(comparison, options.policy ?? DEFAULT_GATE_POLICY);
+  const text = `${comparisonTable(comparison)}\ngate: ${verdict.verdict} — ${verdict.reason}\n`;
+  const written: string[] = [];
+  if (options.out) {
+    await mkdir(options.out, { recursive: true });
+    const json = join(options.out, 'comparison.json');
+    const svg = join(options.out, 'chart.svg');
+    await writeFile(json, `${JSON.stringify({ comparison, verdict }, null, 2)}\n`);
+    await writeFile(svg, comparisonChart(comparison));
+    written.push(json, svg);
+  }
+  return { comparison, verdict, text, written };
+}

@@ -1,0 +1,358 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { reviewEvalResultSchema, type ReviewEvalResult } from '@caravel/evals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { runCli, type CliIo } from '../cli.js';
+
+function io(): CliIo & { written: string[]; errors: string[] } {
+  const written: string[] = [];
+  const errors: string[] = [];
+  return {
+    written,
+    errors,
+    out: (text) => written.push(text),
+    err: (text) => errors.push(text),
+    stdin: Readable.from([]),
+    onSignal: () => undefined,
+  };
+}
+
+const lines = (...text: string[]) => `${text.join('\n')}\n`;
+
+const CART = lines(
+  'export function total(items) {',
+  '  let sum = 0;',
+  '  for (const item of items) sum += item.price * item.quantity;',
+  '  return sum;',
+  '}',
+);
+const USERS = lines(
+  'const users = new Map();',
+  '',
+  'export function addUser(user) {',
+  '  users.set(user.id, user);',
+  '}',
+);
+const DATES = lines(
+  'export function isoDay(date) {',
+  '  return date.toISOString().slice(0, 10);',
+  '}',
+);
+
+/**
+ * The sample repository, built with real git: a base on main and three pull requests with seeded
+ * defects — `discount` (a branch; an off-by-one on cart.js:10), `user-lookup` (a patch on main
+ * whose commit is in no repository; a possibly undefined user on users.js:9) and `iso-month`
+ * (a branch with no defect).
+ */
+function sampleRepository(root: string): { patch: string } {
+  mkdirSync(root, { recursive: true });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'core.hooksPath=/dev/null', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+  const commit = (message: string, files: Record<string, string>) => {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    git('add', '-A');
+    git('commit', '--quiet', '-m', message);
+  };
+  git('init', '--quiet', '--initial-branch=main');
+  git('config', 'user.email', 'tests@caravel.invalid');
+  git('config', 'user.name', 'Caravel tests');
+  git('config', 'commit.gpgsign', 'false');
+  commit('base', { 'src/cart.js': CART, 'src/users.js': USERS, 'src/dates.js': DATES });
+  git('checkout', '--quiet', '-b', 'discount');
+  commit('discounted totals', {
+    'src/cart.js':
+      CART +
+      lines(
+        '',
+        'export function discounted(items, rate) {',
+        '  const prices = items.map((item) => item.price);',
+        '  let sum = 0;',
+        '  for (let i = 0; i <= prices.length; i++) {',
+        '    sum += prices[i];',
+        '  }',
+        '  return sum * (1 - rate);',
+        '}',
+      ),
+  });
+  git('checkout', '--quiet', '-b', 'iso-month', 'main');
+  commit('iso month', {
+    'src/dates.js':
+      DATES +
+      lines(
+        '',
+        'export function isoMonth(date) {',
+        '  return date.toISOString().slice(0, 7);',
+        '}',
+      ),
+  });
+  git('checkout', '--quiet', '-b', 'user-lookup', 'main');
+  commit('display names', {
+    'src/users.js':
+      USERS +
+      lines(
+        '',
+        'export function displayName(id) {',
+        '  const user = users.get(id);',
+        '  return user.name.trim();',
+        '}',
+      ),
+  });
+  const patch = git('diff', 'main', 'user-lookup');
+  git('checkout', '--quiet', 'main');
+  git('branch', '--quiet', '-D', 'user-lookup');
+  return { patch };
+}
+
+const finding = (file: string, line: number, severity: string, title: string) => ({
+  name: 'add_finding',
+  args: {
+    severity,
+    confidence: 'high',
+    category: 'correctness',
+    title,
+    file,
+    start_line: line,
+    description: `${title}.`,
+  },
+});
+
+/**
+ * One scripted reviewer for every case: it files the same four findings each time; the ones
+ * outside a case's diff are refused by add_finding (as they would be for a real model), so each
+ * case keeps only those on its own lines.
+ */
+const REVIEWER_SCRIPT = {
+  responses: [
+    { tool_calls: [{ name: 'list_findings', args: {} }] },
+    { tool_calls: [finding('src/cart.js', 10, 'high', 'The loop reads one past the end')] },
+    { tool_calls: [finding('src/users.js', 9, 'high', 'user may be undefined')] },
+    { tool_calls: [finding('src/dates.js', 6, 'medium', 'toISOString is in UTC')] },
+    { tool_calls: [finding('src/cart.js', 13, 'low', 'Name the discount rate')] },
+    { tool_calls: [{ name: 'publish_review', args: {} }] },
+    { content: 'Reviewed.' },
+  ],
+};
+
+describe('caravel review-eval', () => {
+  let root: string;
+  let setDir: string;
+  let env: Record<string, string>;
+
+  const readResult = (out: string): ReviewEvalResult =>
+    reviewEvalResultSchema.parse(JSON.parse(readFileSync(join(out, 'review-eval.json'), 'utf8')));
+
+  const writeSet = (name: string, set: unknown) => {
+    const dir = join(root, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'review-set.json'), JSON.stringify(set, null, 2));
+    return dir;
+  };
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'caravel-review-eval-spec-'));
+    setDir = join(root, 'sample');
+    const { patch } = sampleRepository(join(setDir, 'repo'));
+    mkdirSync(join(setDir, 'patches'));
+    writeFileSync(join(setDir, 'patches', 'user-lookup.diff'), patch);
+    writeSet('sample', {
+      repository: 'repo',
+      cases: [
+        {
+          id: 'discount',
+          base: 'main',
+          head: 'discount',
+          title: 'Discounted totals',
+          defects: [{ file: 'src/cart.js', startLine: 10, description: 'off by one' }],
+        },
+        {
+          id: 'user-lookup',
+          base: 'main',
+          patch: 'patches/user-lookup.diff',
+          defects: [{ file: 'src/users.js', startLine: 9, severity: 'high' }],
+        },
+        { id: 'iso-month', base: 'main', head: 'iso-month', defects: [] },
+      ],
+    });
+    writeFileSync(join(root, 'reviewer.script.yaml'), JSON.stringify(REVIEWER_SCRIPT));
+    writeFileSync(
+      join(root, 'judge.script.yaml'),
+      JSON.stringify({ responses: [{ content: 'NO: the finding is about something else.' }] }),
+    );
+    // bubblewrap and git where a Linux machine has them.
+    env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: root };
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('reviews each labelled pull request through the reviewer and scores its findings', async () => {
+    const cli = io();
+    const out = join(root, 'out');
+    const model = `scripted:${join(root, 'reviewer.script.yaml')}`;
+    const status = await runCli(['review-eval', setDir, '--model', model, '--out', out], env, cli);
+    expect(cli.errors.join('')).toBe('');
+    expect(status).toBe(0);
+
+    const result = readResult(out);
+    expect(result).toMatchObject({ set: 'sample', model, judge: null, tolerance: 0 });
+    const byCase = new Map(result.cases.map((c) => [c.id, c]));
+    const places = (id: string) =>
+      byCase.get(id)?.findings.map((f) => `${f.file}:${f.startLine} ${f.severity}`);
+    expect(places('discount')).toEqual(['src/cart.js:10 high', 'src/cart.js:13 low']);
+    expect(places('user-lookup')).toEqual(['src/users.js:9 high']);
+    expect(places('iso-month')).toEqual(['src/dates.js:6 medium']);
+    expect(byCase.get('discount')?.score).toMatchObject({ matched: 1, precision: 0.5, recall: 1 });
+    expect(byCase.get('user-lookup')?.score).toMatchObject({ matched: 1, precision: 1, recall: 1 });
+    expect(byCase.get('iso-month')?.score).toMatchObject({ found: 1, precision: 0, recall: null });
+    expect(byCase.get('discount')?.modelCalls).toBe(7);
+    expect(result.totals).toMatchObject({
+      expected: 2,
+      found: 4,
+      matched: 2,
+      precision: 0.5,
+      recall: 1,
+    });
+    expect(result.totals.f1).toBeCloseTo(2 / 3);
+
+    const text = cli.written.join('');
+    expect(text).toMatch(/\[\d\/3\] discount: 2 finding\(s\), 1\/1 defect\(s\) found \(7 calls/);
+    expect(text).toMatch(/^all\s+2\s+4\s+2\s+50\.0%\s+100\.0%\s+66\.7%/m);
+    expect(text).toContain('iso-month: false positive src/dates.js:6 "toISOString is in UTC"');
+    expect(text).toContain(`written: ${join(out, 'review-eval.json')}`);
+
+    // What the reviewer would have posted: one review, the low finding under the threshold.
+    const transcript = JSON.parse(readFileSync(join(out, 'cases', 'discount.json'), 'utf8')) as {
+      conversation: { role: string; toolCalls?: { name: string }[] }[];
+      posted: { reviews: unknown[]; comments: { path: string; line: number }[] };
+    };
+    expect(transcript.posted.reviews).toHaveLength(1);
+    expect(transcript.posted.comments.map((c) => `${c.path}:${c.line}`)).toEqual([
+      'src/cart.js:10',
+    ]);
+    expect(transcript.conversation[0]?.role).toBe('human');
+    expect(transcript.conversation.flatMap((m) => m.toolCalls ?? []).map((c) => c.name)).toContain(
+      'publish_review',
+    );
+  }, 180_000);
+
+  it('drops findings under the minimum severity and lets a judge refuse a pair', async () => {
+    const cli = io();
+    const out = join(root, 'judged');
+    const status = await runCli(
+      [
+        'review-eval',
+        join(setDir, 'review-set.json'),
+        '--model',
+        `scripted:${join(root, 'reviewer.script.yaml')}`,
+        '--judge',
+        `scripted:${join(root, 'judge.script.yaml')}`,
+        '--min-severity',
+        'medium',
+        '--concurrency',
+        '1',
+        '--sandbox',
+        'local',
+        '--out',
+        out,
+      ],
+      env,
+      cli,
+    );
+    expect(cli.errors.join('')).toBe('');
+    expect(status).toBe(0);
+    const result = readResult(out);
+    expect(result.minSeverity).toBe('medium');
+    const discount = result.cases.find((c) => c.id === 'discount');
+    expect(discount?.score).toMatchObject({ found: 1, matched: 0, missed: [0] });
+    expect(discount?.score?.ignored).toHaveLength(1);
+    expect(result.cases.flatMap((c) => c.judged)).toEqual([
+      expect.objectContaining({ defect: 0, accepted: false, answer: expect.stringMatching(/^NO/) }),
+      expect.objectContaining({ defect: 0, accepted: false }),
+    ]);
+    expect(result.totals).toMatchObject({ expected: 2, found: 3, matched: 0 });
+  }, 180_000);
+
+  describe('refuses bad input in one line', () => {
+    const refusal = async (args: string[], extraEnv: Record<string, string> = {}) => {
+      const cli = io();
+      const status = await runCli(['review-eval', ...args], { ...env, ...extraEnv }, cli);
+      const text = cli.errors.join('');
+      expect(text).not.toMatch(/\n\s+at /);
+      return { status, text };
+    };
+    const model = () => ['--model', `scripted:${join(root, 'reviewer.script.yaml')}`];
+
+    it('a missing set, a set that is not one, a malformed one', async () => {
+      expect(await refusal([join(root, 'nope'), ...model()])).toEqual({
+        status: 1,
+        text: `caravel review-eval: ${join(root, 'nope')}: no such file or folder\n`,
+      });
+      const bad = writeSet('bad', { cases: [{ id: 'x', base: 'main', defects: [] }] });
+      expect(await refusal([bad, ...model()])).toEqual({
+        status: 1,
+        text: `caravel review-eval: ${join(bad, 'review-set.json')}: cases.0.head: a case has a head or a patch (one of them)\n`,
+      });
+      writeFileSync(join(bad, 'review-set.json'), '{"cases": [');
+      expect((await refusal([bad, ...model()])).text).toMatch(
+        /^caravel review-eval: .*review-set\.json: not JSON \(.*\)\n$/,
+      );
+    });
+
+    it('a ref the repository lacks, a patch that does not apply, a missing repository', async () => {
+      const repo = join(setDir, 'repo');
+      const refSet = writeSet('bad-ref', {
+        repository: repo,
+        cases: [{ id: 'gone', base: 'main', head: 'no-such-branch', defects: [] }],
+      });
+      expect(await refusal([refSet, ...model()])).toEqual({
+        status: 1,
+        text: `caravel review-eval: case gone: head 'no-such-branch' is not a commit of ${repo}\n`,
+      });
+      const patchSet = writeSet('bad-patch', {
+        repository: repo,
+        cases: [{ id: 'twice', base: 'discount', patch: 'p.diff', defects: [] }],
+      });
+      writeFileSync(
+        join(patchSet, 'p.diff'),
+        execFileSync('git', ['diff', 'main', 'discount'], { cwd: repo }),
+      );
+      expect((await refusal([patchSet, ...model()])).text).toMatch(
+        /^caravel review-eval: case twice: its patch does not apply on [0-9a-f]{12}: .*\n$/,
+      );
+      const noRepo = writeSet('no-repo', {
+        repository: 'missing',
+        cases: [{ id: 'a', base: 'main', head: 'x', defects: [] }],
+      });
+      expect((await refusal([noRepo, ...model()])).text).toBe(
+        `caravel review-eval: ${join(noRepo, 'review-set.json')}: cases.0.repository: missing: no such directory\n`,
+      );
+    }, 60_000);
+
+    it('no model, a model that cannot work, and usage errors', async () => {
+      expect(await refusal([setDir])).toEqual({
+        status: 1,
+        text: 'caravel review-eval: no reviewer model: pass --model (e.g. scripted:FILE, anthropic:claude-sonnet-4-5) or set REVIEWER_MODEL or CARAVEL_MODEL\n',
+      });
+      const keyless = await refusal([setDir, '--model', 'anthropic:claude-sonnet-4-5']);
+      expect(keyless.status).toBe(1);
+      expect(keyless.text).toMatch(
+        /^caravel review-eval: --model is anthropic:claude-sonnet-4-5, whose provider needs ANTHROPIC_API_KEY/,
+      );
+      expect((await refusal([])).status).toBe(2);
+      const usage = await refusal([setDir, ...model(), '--min-severity', 'huge']);
+      expect(usage.status).toBe(2);
+      expect(usage.text).toMatch(
+        /^caravel review-eval: --min-severity must be low, medium, high, critical, not 'huge'\n/,
+      );
+    });
+  });
+});

@@ -1,0 +1,27 @@
+import { testEnvironment } from '@caravel/testing';
+import { existsSync } from 'node:fs';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Flags that keep Chromium off the network this machine does not have (and quiet). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Why the browser tests cannot run here, or null. Outside CI a missing Chromium skips them with
+ * "skipped: <reason>"; with CI=true it is a failure, never a skip.
+ */
+export function missingBrowser(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  const reason = `Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`;
+  if (testEnvironment.CI) throw new Error(`CI=true requires the browser: ${reason}`);
+  process.stdout.write(`skipped: dashboard browser tests: ${reason}\n`);
+  return reason;
+}

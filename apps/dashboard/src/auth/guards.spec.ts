@@ -1,0 +1,258 @@
+import { isAppError } from '@caravel/errors';
+import { strictMock } from '@caravel/testing/doubles';
+import { describe, expect, it } from '@jest/globals';
+import type { ExecutionContext } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { dashboardConfigFrom } from '../dashboard.config.js';
+import { CallerResolver } from './caller.resolver.js';
+import { SESSION_COOKIE } from './cookies.js';
+import { CorsMiddleware } from './cors.middleware.js';
+import type { PersonalTokenRepository, PersonalTokenRow } from '@caravel/db';
+import { PersonalTokensService } from '../services/personal-tokens.service.js';
+import { ActionGuard, AdminGuard, ReadGuard } from './guards.js';
+import { mintPersonalToken, type MintedToken } from './personal-token.js';
+import { OriginPolicy } from './origin-policy.js';
+import { SessionSealer } from './session-sealer.js';
+import type { AuthRequest, Role } from './session.types.js';
+import type { SignInService } from './sign-in.service.js';
+
+const TOKEN = 'a-long-enough-dashboard-token';
+const sealer = new SessionSealer(undefined);
+
+function cookieOf(role: Role = 'member'): string {
+  const session = { login: 'octocat', githubId: 1, name: null, avatarUrl: null, role };
+  return `${SESSION_COOKIE}=${sealer.sealSession({ ...session, expiresAt: Date.now() + 60_000 })}`;
+}
+
+function context(
+  headers: AuthRequest['headers'],
+  method = 'POST',
+): { ctx: ExecutionContext; request: AuthRequest } {
+  const request: AuthRequest = {
+    headers: { host: '127.0.0.1:3000', ...headers },
+    method,
+    protocol: 'http',
+  };
+  const http = strictMock<ReturnType<ExecutionContext['switchToHttp']>>(
+    { getRequest: <T>() => request as T },
+    'http',
+  );
+  return { ctx: strictMock<ExecutionContext>({ switchToHttp: () => http }, 'context'), request };
+}
+
+async function outcome(run: () => unknown): Promise<string> {
+  try {
+    await run();
+    return 'allowed';
+  } catch (error) {
+    return isAppError(error) ? error.code : 'not coded';
+  }
+}
+
+const PERSONAL = mintPersonalToken();
+const READ_ONLY = mintPersonalToken();
+const NOW = Date.now();
+
+/** Two live tokens of octocat's: one that may act, one that may only read. */
+function tokenRow(minted: MintedToken, scope: 'read' | 'act'): PersonalTokenRow {
+  return {
+    id: minted.id,
+    login: 'octocat',
+    githubId: 1,
+    name: scope,
+    scope,
+    secretSha256: minted.secretSha256,
+    createdAt: new Date(NOW),
+    expiresAt: new Date(NOW + 3_600_000),
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+}
+
+const personalTokens = new PersonalTokensService(
+  strictMock<PersonalTokenRepository>(
+    {
+      get: (id: string) =>
+        Promise.resolve(
+          [tokenRow(PERSONAL, 'act'), tokenRow(READ_ONLY, 'read')].find((r) => r.id === id) ?? null,
+        ),
+      touch: () => Promise.resolve(),
+    },
+    'personal tokens',
+  ),
+);
+
+function guards(env: Record<string, string>, signInEnabled = true) {
+  const config = dashboardConfigFrom(env);
+  const callers = new CallerResolver(config, sealer, personalTokens);
+  const signIn = { enabled: signInEnabled } as SignInService;
+  const action = new ActionGuard(callers, signIn, new OriginPolicy(config.origins), config);
+  const read = new ReadGuard(callers, signIn, config);
+  return { read, action, admin: new AdminGuard(action, read) };
+}
+
+describe('dashboard guards', () => {
+  const { read, action, admin } = guards({
+    DASHBOARD_TOKEN: TOKEN,
+    DASHBOARD_ALLOWED_ORIGINS: 'https://ops.example.com',
+  });
+  const act = (headers: AuthRequest['headers']) =>
+    outcome(() => action.canActivate(context(headers).ctx));
+
+  it('lets a signed-in person act only from the dashboard or an allowed origin', async () => {
+    const cookie = cookieOf();
+    expect(await act({ cookie, origin: 'http://127.0.0.1:3000' })).toBe('allowed');
+    expect(await act({ cookie, origin: 'https://ops.example.com' })).toBe('allowed');
+    expect(await act({ cookie, origin: 'http://127.0.0.1:4000' })).toBe('FORBIDDEN');
+    expect(await act({ cookie, origin: 'null' })).toBe('FORBIDDEN');
+    expect(await act({ cookie })).toBe('FORBIDDEN');
+  });
+
+  it('takes the machine token without an origin and refuses a wrong one, even beside a cookie', async () => {
+    expect(await act({ authorization: `Bearer ${TOKEN}` })).toBe('allowed');
+    expect(await act({ authorization: `Bearer ${TOKEN.slice(0, -1)}` })).toBe('UNAUTHENTICATED');
+    expect(
+      await act({
+        authorization: 'Bearer nope',
+        cookie: cookieOf(),
+        origin: 'http://127.0.0.1:3000',
+      }),
+    ).toBe('UNAUTHENTICATED');
+    expect(await act({})).toBe('UNAUTHENTICATED');
+    expect(
+      await act({ cookie: `${SESSION_COOKIE}=v1.process.forged`, origin: 'http://127.0.0.1:3000' }),
+    ).toBe('UNAUTHENTICATED');
+  });
+
+  it('fails closed when neither sign-in nor a token is configured', async () => {
+    const off = guards({}, false);
+    expect(
+      await outcome(() =>
+        off.action.canActivate(context({ authorization: `Bearer ${TOKEN}` }).ctx),
+      ),
+    ).toBe('UNAUTHENTICATED');
+    expect(await outcome(() => off.action.canActivate(context({}).ctx))).toBe('FORBIDDEN');
+    expect(await outcome(() => off.read.canActivate(context({}).ctx))).toBe('allowed');
+  });
+
+  it('wants the token for reads when only the token is configured (no sign-in)', async () => {
+    const tokenOnly = guards({ DASHBOARD_TOKEN: TOKEN }, false);
+    const reads = (headers: AuthRequest['headers']) =>
+      outcome(() => tokenOnly.read.canActivate(context(headers).ctx));
+    expect(await reads({})).toBe('UNAUTHENTICATED');
+    expect(await reads({ authorization: `Bearer ${TOKEN.slice(0, -1)}` })).toBe('UNAUTHENTICATED');
+    expect(await reads({ authorization: `Bearer ${TOKEN}` })).toBe('allowed');
+  });
+
+  it('wants a session or the token for reads once sign-in is on, and the admin role for admin routes', async () => {
+    expect(await outcome(() => read.canActivate(context({}).ctx))).toBe('UNAUTHENTICATED');
+    const { ctx, request } = context({ cookie: cookieOf() });
+    expect(await outcome(() => read.canActivate(ctx))).toBe('allowed');
+    expect(request.caller).toMatchObject({ kind: 'person', session: { login: 'octocat' } });
+    const origin = 'http://127.0.0.1:3000';
+    expect(
+      await outcome(() => admin.canActivate(context({ cookie: cookieOf(), origin }).ctx)),
+    ).toBe('FORBIDDEN');
+    expect(
+      await outcome(() => admin.canActivate(context({ cookie: cookieOf('admin'), origin }).ctx)),
+    ).toBe('allowed');
+    expect(
+      await outcome(() => admin.canActivate(context({ authorization: `Bearer ${TOKEN}` }).ctx)),
+    ).toBe('allowed');
+  });
+
+  it("reads an admin route from the dashboard's own page (no Origin on a GET) for admins only", async () => {
+    const get = (headers: AuthRequest['headers']) =>
+      admin.canActivate(context(headers, 'GET').ctx).then(
+        () => 'allowed',
+        (error: unknown) => (isAppError(error) ? `${error.code}: ${error.message}` : 'not coded'),
+      );
+    expect(await get({ cookie: cookieOf('admin') })).toBe('allowed');
+    expect(await get({ cookie: cookieOf() })).toBe('FORBIDDEN: octocat is not a dashboard admin');
+    expect(await get({})).toMatch(/^UNAUTHENTICATED/);
+    const open = guards({}, false);
+    expect(
+      await open.admin.canActivate(context({}, 'GET').ctx).then(
+        () => 'allowed',
+        (error: unknown) => (isAppError(error) ? error.code : 'not coded'),
+      ),
+    ).toBe('FORBIDDEN');
+  });
+});
+
+describe('CorsMiddleware', () => {
+  const config = dashboardConfigFrom({
+    DASHBOARD_ALLOWED_ORIGINS: 'https://ops.example.com',
+  });
+  const cors = new CorsMiddleware(new OriginPolicy(config.origins));
+
+  function run(method: string, origin: string) {
+    const headers: Record<string, string> = {};
+    let status = 0;
+    let passed = false;
+    const response = {
+      vary: () => response,
+      setHeader: (name: string, value: string) => {
+        headers[name.toLowerCase()] = value;
+        return response;
+      },
+      status: (code: number) => {
+        status = code;
+        return response;
+      },
+      end: () => response,
+    };
+    const request = { method, headers: { origin, host: 'caravel.local' } } as unknown as Request;
+    cors.use(request, response as unknown as Response, () => {
+      passed = true;
+    });
+    return { headers, status, passed };
+  }
+
+  it('answers credentialed CORS for an allowed origin only', async () => {
+    expect(run('GET', 'https://ops.example.com')).toEqual({
+      headers: {
+        'access-control-allow-origin': 'https://ops.example.com',
+        'access-control-allow-credentials': 'true',
+      },
+      status: 0,
+      passed: true,
+    });
+    expect(run('GET', 'https://evil.example')).toEqual({ headers: {}, status: 0, passed: true });
+    expect(run('OPTIONS', 'https://ops.example.com')).toMatchObject({ status: 204, passed: false });
+    expect(run('OPTIONS', 'https://evil.example')).toEqual({
+      headers: {},
+      status: 403,
+      passed: false,
+    });
+  });
+
+  it('refuses * as an allowed origin at start', async () => {
+    expect(() => dashboardConfigFrom({ DASHBOARD_ALLOWED_ORIGINS: '*' })).toThrow();
+  });
+});
+
+describe('personal API tokens', () => {
+  const { read, action, admin } = guards({ DASHBOARD_TOKEN: TOKEN });
+  const act = (headers: AuthRequest['headers']) =>
+    outcome(() => action.canActivate(context(headers).ctx));
+
+  it('acts as the person with their API token, within its scope, never on admin routes', async () => {
+    const bearer = (minted: MintedToken) => ({ authorization: `Bearer ${minted.token}` });
+    const { ctx, request } = context(bearer(PERSONAL));
+    expect(await outcome(() => action.canActivate(ctx))).toBe('allowed');
+    expect(request.caller).toMatchObject({
+      kind: 'person',
+      session: { login: 'octocat', role: 'member' },
+      token: { id: PERSONAL.id, scope: 'act' },
+    });
+    expect(await outcome(() => read.canActivate(context(bearer(READ_ONLY)).ctx))).toBe('allowed');
+    expect(await act(bearer(READ_ONLY))).toBe('FORBIDDEN');
+    expect(await outcome(() => admin.canActivate(context(bearer(PERSONAL)).ctx))).toBe('FORBIDDEN');
+    // A wrong secret for a real id, an unknown id, a malformed token: refused, never anonymous.
+    const forged = `${PERSONAL.token.slice(0, -1)}${PERSONAL.token.endsWith('A') ? 'B' : 'A'}`;
+    expect(await act({ authorization: `Bearer ${forged}` })).toBe('UNAUTHENTICATED');
+    expect(await act(bearer(mintPersonalToken()))).toBe('UNAUTHENTICATED');
+    expect(await act({ authorization: 'Bearer cvt_nope' })).toBe('UNAUTHENTICATED');
+  });
+});

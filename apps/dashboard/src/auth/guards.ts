@@ -1,0 +1,132 @@
+import { AppError } from '@caravel/errors';
+import {
+  createParamDecorator,
+  Inject,
+  Injectable,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
+import { DASHBOARD_CONFIG, type DashboardConfig } from '../dashboard.config.js';
+import { CallerResolver } from './caller.resolver.js';
+import { OriginPolicy } from './origin-policy.js';
+import type { AuthRequest, Caller } from './session.types.js';
+import { SignInService } from './sign-in.service.js';
+
+function requestOf(context: ExecutionContext): AuthRequest {
+  return context.switchToHttp().getRequest<AuthRequest>();
+}
+
+/** The caller a guard resolved for this request (null: nobody signed in, no token). */
+export const CurrentCaller = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Caller | null => requestOf(context).caller ?? null,
+);
+
+/**
+ * Reads: once any credential is configured (sign-in or the machine token), a session or the
+ * token is required; a deployment that set only `DASHBOARD_TOKEN` for its scripts does not leave
+ * every thread readable by anyone who reaches the port. With neither, the read API stays open (a
+ * loopback install that never set up either, `caravel start`'s default).
+ */
+@Injectable()
+export class ReadGuard implements CanActivate {
+  constructor(
+    @Inject(CallerResolver) private readonly callers: CallerResolver,
+    @Inject(SignInService) private readonly signIn: SignInService,
+    @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = requestOf(context);
+    request.caller = await this.callers.resolve(request);
+    if (request.caller) return true;
+    if (!this.signIn.enabled && !this.config.machineToken) return true;
+    throw new AppError(
+      'UNAUTHENTICATED',
+      this.signIn.enabled
+        ? 'sign in first (or send the dashboard token)'
+        : 'a valid dashboard token is required (Authorization: Bearer …)',
+    );
+  }
+}
+
+/**
+ * Mutations: the machine token, or a signed-in person whose request comes from a trusted origin
+ * (the same-origin check that stops another site's page from using the person's cookie). Fails
+ * closed: with neither sign-in nor a token configured every action is refused, since an action
+ * runs commands in a thread's sandbox.
+ */
+@Injectable()
+export class ActionGuard implements CanActivate {
+  constructor(
+    @Inject(CallerResolver) private readonly callers: CallerResolver,
+    @Inject(SignInService) private readonly signIn: SignInService,
+    @Inject(OriginPolicy) private readonly origins: OriginPolicy,
+    @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = requestOf(context);
+    const caller = await this.callers.resolve(request);
+    request.caller = caller;
+    if (!caller) {
+      if (!this.signIn.enabled && !this.config.machineToken) {
+        throw new AppError(
+          'FORBIDDEN',
+          'dashboard actions are off: set DASHBOARD_TOKEN, or GitHub sign-in (GITHUB_OAUTH_CLIENT_ID)',
+        );
+      }
+      throw new AppError(
+        'UNAUTHENTICATED',
+        'a valid dashboard token is required (Authorization: Bearer …), or sign in',
+      );
+    }
+    if (caller.kind === 'person' && caller.token) {
+      // A bearer token is not ambient (no browser sends it on its own): no origin to check.
+      if (caller.token.scope !== 'act') {
+        throw new AppError('FORBIDDEN', 'this token may only read: make one with the act scope');
+      }
+      return true;
+    }
+    if (caller.kind === 'person' && !this.origins.trusted(request)) {
+      throw new AppError(
+        'FORBIDDEN',
+        'cross-origin request refused: a signed-in change must come from the dashboard itself',
+      );
+    }
+    return true;
+  }
+}
+
+/**
+ * An {@link ActionGuard} that also wants the admin role (the machine token counts as admin). A
+ * read (GET) is checked as a {@link ReadGuard} read instead: a browser sends no Origin on its own
+ * page's same-origin GET, and a read changes nothing another site could use. It still wants a
+ * caller: an admin route is never open.
+ */
+@Injectable()
+export class AdminGuard implements CanActivate {
+  constructor(
+    @Inject(ActionGuard) private readonly action: ActionGuard,
+    @Inject(ReadGuard) private readonly read: ReadGuard,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = requestOf(context);
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      await this.read.canActivate(context);
+      if (!request.caller) {
+        throw new AppError('FORBIDDEN', 'admin routes need a sign-in or the dashboard token');
+      }
+    } else {
+      await this.action.canActivate(context);
+    }
+    const caller = request.caller;
+    if (caller?.kind === 'person' && caller.token) {
+      throw new AppError('FORBIDDEN', 'admin routes need a sign-in, not a personal token');
+    }
+    if (caller?.kind === 'person' && caller.session.role !== 'admin') {
+      throw new AppError('FORBIDDEN', `${caller.session.login} is not a dashboard admin`);
+    }
+    return true;
+  }
+}

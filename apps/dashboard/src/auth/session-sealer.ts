@@ -1,0 +1,77 @@
+import { AppError } from '@caravel/errors';
+import { parseKeyring, TokenCipher } from '@caravel/integrations';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Session } from './session.types.js';
+
+const sessionSchema = z.object({
+  login: z.string().min(1),
+  githubId: z.number().int(),
+  name: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  role: z.enum(['member', 'admin']),
+  expiresAt: z.number().int(),
+});
+
+const nonceSchema = z.object({ nonce: z.string().min(16), expiresAt: z.number().int() });
+
+/** AAD contexts: a sealed sign-in nonce never opens as a session, nor the other way round. */
+const SESSION_CONTEXT = 'dashboard|session';
+const NONCE_CONTEXT = 'dashboard|oauth-nonce';
+
+/**
+ * Seals sessions and sign-in nonces into cookie values with the token cipher (AES-256-GCM under
+ * a keyring, so keys rotate like the token vault's). Nothing is stored server-side: a cookie that
+ * does not open, or has expired, is no session. Without a configured keyring the key is random
+ * per process, so a restart signs everyone out (fine on one machine, wrong for replicas).
+ */
+export class SessionSealer {
+  private readonly cipher: TokenCipher;
+
+  constructor(
+    keyring: string | undefined,
+    readonly now: () => number = Date.now,
+  ) {
+    const keys = keyring
+      ? parseKeyring(keyring, 'DASHBOARD_SESSION_KEYS')
+      : [{ id: 'process', key: randomBytes(32) }];
+    this.cipher = new TokenCipher(keys);
+  }
+
+  sealSession(session: Session): string {
+    return this.cipher.encrypt(JSON.stringify(session), SESSION_CONTEXT).ciphertext;
+  }
+
+  /** The session in a cookie value, or null when it is forged, from another key, or expired. */
+  openSession(value: string | undefined): Session | null {
+    const session = this.open(value, SESSION_CONTEXT, sessionSchema);
+    return session && session.expiresAt > this.now() ? session : null;
+  }
+
+  sealNonce(nonce: string, ttlMs: number): string {
+    const payload = { nonce, expiresAt: this.now() + ttlMs };
+    return this.cipher.encrypt(JSON.stringify(payload), NONCE_CONTEXT).ciphertext;
+  }
+
+  /** The nonce a sign-in started with; UNAUTHENTICATED when the cookie is missing or stale. */
+  openNonce(value: string | undefined): string {
+    const sealed = this.open(value, NONCE_CONTEXT, nonceSchema);
+    if (!sealed || sealed.expiresAt <= this.now()) {
+      throw new AppError(
+        'UNAUTHENTICATED',
+        'the sign-in expired or was started in another browser: sign in again',
+      );
+    }
+    return sealed.nonce;
+  }
+
+  private open<T>(value: string | undefined, context: string, schema: z.ZodType<T>): T | null {
+    if (!value) return null;
+    try {
+      const parsed = schema.safeParse(JSON.parse(this.cipher.decrypt(value, context)));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+}

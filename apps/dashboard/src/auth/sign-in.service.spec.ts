@@ -1,0 +1,142 @@
+import { isAppError } from '@caravel/errors';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FakeGithubOAuth } from '../../e2e/fake-github-oauth.js';
+import { dashboardConfigFrom } from '../dashboard.config.js';
+import { OAUTH_COOKIE, parseCookies, SESSION_COOKIE } from './cookies.js';
+import { GithubOAuthClient } from './github-oauth.client.js';
+import { SessionSealer } from './session-sealer.js';
+import { SignInService, type SignInStep } from './sign-in.service.js';
+
+const ORIGIN = 'http://127.0.0.1:3000';
+const KEYS = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
+
+/** The value a Set-Cookie line sets, as the browser would send it back. */
+function cookieValue(step: SignInStep, name: string): string {
+  const line = step.cookies.find((cookie) => cookie.startsWith(`${name}=`)) ?? '';
+  return line.slice(name.length + 1).split(';')[0] ?? '';
+}
+
+async function refusalOf(error: Promise<unknown>): Promise<string> {
+  try {
+    await error;
+  } catch (thrown) {
+    return isAppError(thrown) ? `${thrown.code}: ${thrown.message}` : String(thrown);
+  }
+  return 'no error';
+}
+
+describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () => {
+  const github = new FakeGithubOAuth();
+  let now = Date.parse('2026-12-01T10:00:00Z');
+  const sealer = new SessionSealer(KEYS, () => now);
+
+  function service(env: Record<string, string> = {}): SignInService {
+    const config = dashboardConfigFrom(env);
+    const client = new GithubOAuthClient({
+      clientId: github.clientId,
+      clientSecret: github.clientSecret,
+      webUrl: github.origin,
+      apiUrl: github.origin,
+    });
+    return new SignInService(config, sealer, client);
+  }
+
+  /** Starts a sign-in and lets the fake GitHub authorize it: the callback's query and cookie. */
+  async function authorize(signIn: SignInService) {
+    const start = signIn.start(ORIGIN);
+    const answer = await fetch(start.location, { redirect: 'manual' });
+    const back = new URL(answer.headers.get('location') ?? '');
+    return {
+      start,
+      query: {
+        code: back.searchParams.get('code') ?? '',
+        state: back.searchParams.get('state') ?? '',
+      },
+      cookie: `${OAUTH_COOKIE}=${cookieValue(start, OAUTH_COOKIE)}`,
+    };
+  }
+
+  beforeAll(async () => {
+    await github.listen();
+  });
+  afterAll(async () => {
+    await github.close();
+  });
+
+  it('sends the browser to GitHub with a state bound to an HttpOnly nonce cookie', () => {
+    const step = service().start(ORIGIN);
+    const url = new URL(step.location);
+    expect(url.origin + url.pathname).toBe(`${github.origin}/login/oauth/authorize`);
+    expect(url.searchParams.get('client_id')).toBe(github.clientId);
+    expect(url.searchParams.get('redirect_uri')).toBe(`${ORIGIN}/auth/github/callback`);
+    expect(url.searchParams.get('state')).toMatch(/^[\w-]{32}$/);
+    expect(step.cookies[0]).toMatch(
+      /^caravel_oauth=v1\.k1\.[\w-]+; Path=\/auth; Max-Age=600; HttpOnly; SameSite=Lax$/,
+    );
+  });
+
+  it('signs a person in: the code is exchanged and the session cookie names them', async () => {
+    const signIn = service();
+    const { query, cookie } = await authorize(signIn);
+    const done = await signIn.finish(query, cookie, ORIGIN);
+    expect(done.location).toBe('/#/threads');
+    expect(done.cookies[0]).toMatch(/; Path=\/; Max-Age=43200; HttpOnly; SameSite=Lax$/);
+    const session = sealer.openSession(cookieValue(done, SESSION_COOKIE));
+    expect(session).toMatchObject({ login: 'octocat', githubId: 583231, role: 'member' });
+    expect(github.calls.find((c) => c.path === '/user')?.headers['authorization']).toMatch(
+      /^Bearer ghu_/,
+    );
+  });
+
+  it('refuses a state that is not the nonce of this browser, a missing cookie and a reused code', async () => {
+    const signIn = service();
+    const first = await authorize(signIn);
+    const second = await authorize(signIn);
+    expect(await refusalOf(signIn.finish(first.query, second.cookie, ORIGIN))).toBe(
+      'UNAUTHENTICATED: the sign-in state does not match: sign in again',
+    );
+    expect(await refusalOf(signIn.finish(first.query, undefined, ORIGIN))).toMatch(
+      /^UNAUTHENTICATED: the sign-in expired/,
+    );
+    await signIn.finish(first.query, first.cookie, ORIGIN);
+    expect(await refusalOf(signIn.finish(first.query, first.cookie, ORIGIN))).toBe(
+      'UNAUTHENTICATED: GitHub refused the sign-in: The code passed is incorrect or expired.',
+    );
+  });
+
+  it('gates on organisation membership and makes org admins and listed logins admins', async () => {
+    const gated = service({ DASHBOARD_ALLOWED_ORGS: 'acme, other' });
+    github.account = {
+      login: 'outsider',
+      id: 2,
+      orgs: { acme: { state: 'pending', role: 'member' } },
+    };
+    const outsider = await authorize(gated);
+    expect(await refusalOf(gated.finish(outsider.query, outsider.cookie, ORIGIN))).toBe(
+      'FORBIDDEN: outsider is not an active member of acme, other: ask an owner for access',
+    );
+
+    github.account = { login: 'owner', id: 3, orgs: { other: { state: 'active', role: 'admin' } } };
+    const owner = await authorize(gated);
+    const ownerDone = await gated.finish(owner.query, owner.cookie, ORIGIN);
+    expect(sealer.openSession(cookieValue(ownerDone, SESSION_COOKIE))?.role).toBe('admin');
+
+    github.account = { login: 'Listed', id: 4 };
+    const listed = service({ DASHBOARD_ADMINS: 'someone,listed' });
+    const flow = await authorize(listed);
+    const done = await listed.finish(flow.query, flow.cookie, ORIGIN);
+    expect(sealer.openSession(cookieValue(done, SESSION_COOKIE))?.role).toBe('admin');
+  });
+
+  it('lets a session lapse after DASHBOARD_SESSION_HOURS and never opens a nonce as a session', async () => {
+    github.account = { login: 'octocat', id: 583231 };
+    const signIn = service({ DASHBOARD_SESSION_HOURS: '1' });
+    const { query, cookie } = await authorize(signIn);
+    const value = cookieValue(await signIn.finish(query, cookie, ORIGIN), SESSION_COOKIE);
+    expect(sealer.openSession(value)).not.toBeNull();
+    expect(sealer.openSession(cookie.slice(OAUTH_COOKIE.length + 1))).toBeNull();
+    now += 3_600_001;
+    expect(sealer.openSession(value)).toBeNull();
+    expect(parseCookies(`a=1; ${SESSION_COOKIE}=${value}`).get(SESSION_COOKIE)).toBe(value);
+  });
+});

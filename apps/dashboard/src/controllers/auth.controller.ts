@@ -1,0 +1,94 @@
+import { AppError, isAppError } from '@caravel/errors';
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { parseInput } from '../api/parse.js';
+import { ROUTES } from '../api/routes.js';
+import type { authStatusResponse, meResponse } from '../api/schemas.js';
+import { CallerResolver } from '../auth/caller.resolver.js';
+import { ActionGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
+import { OriginPolicy } from '../auth/origin-policy.js';
+import type { Caller } from '../auth/session.types.js';
+import { SignInService, type SignInStep } from '../auth/sign-in.service.js';
+
+function redirect(response: Response, step: SignInStep): void {
+  response.setHeader('Set-Cookie', step.cookies);
+  response.setHeader('Cache-Control', 'no-store');
+  response.redirect(302, step.location);
+}
+
+/** The sign-in page, with a refused sign-in's code and message for the person to read. */
+function signInPage(error: AppError): string {
+  const query = new URLSearchParams({ error: error.code, message: error.message });
+  return `/#/sign-in?${query.toString()}`;
+}
+
+/** "Sign in with GitHub", the session's end, and who is signed in. */
+@Controller()
+export class AuthController {
+  constructor(
+    @Inject(SignInService) private readonly signIn: SignInService,
+    @Inject(CallerResolver) private readonly callers: CallerResolver,
+    @Inject(OriginPolicy) private readonly origins: OriginPolicy,
+  ) {}
+
+  @Get('api/auth')
+  async status(@Req() request: Request): Promise<z.output<typeof authStatusResponse>> {
+    let signedIn = false;
+    try {
+      signedIn = (await this.callers.resolve(request))?.kind === 'person';
+    } catch {
+      signedIn = false;
+    }
+    return { signInEnabled: this.signIn.enabled, signedIn };
+  }
+
+  @Get('api/me')
+  @UseGuards(ReadGuard)
+  me(@CurrentCaller() caller: Caller | null): z.output<typeof meResponse> {
+    if (caller?.kind !== 'person') {
+      throw new AppError('UNAUTHENTICATED', 'nobody is signed in (the machine token is no person)');
+    }
+    const { login, name, avatarUrl, role, expiresAt } = caller.session;
+    return { login, name, avatarUrl, role, expiresAt: new Date(expiresAt).toISOString() };
+  }
+
+  @Get('auth/github')
+  start(@Req() request: Request, @Res() response: Response): void {
+    redirect(response, this.signIn.start(this.origins.ownOrigin(request)));
+  }
+
+  @Get('auth/github/callback')
+  async callback(
+    @Req() request: Request,
+    @Res() response: Response,
+    @Query() raw: unknown,
+  ): Promise<void> {
+    try {
+      const query = parseInput(ROUTES.signInCallback.query, raw, 'callback');
+      const origin = this.origins.ownOrigin(request);
+      redirect(response, await this.signIn.finish(query, request.headers.cookie, origin));
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      response.setHeader('Cache-Control', 'no-store');
+      response.redirect(302, signInPage(error));
+    }
+  }
+
+  @Post('auth/sign-out')
+  @HttpCode(204)
+  @UseGuards(ActionGuard)
+  signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response): void {
+    response.setHeader('Set-Cookie', this.signIn.signOutCookie(this.origins.ownOrigin(request)));
+  }
+}

@@ -1,0 +1,62 @@
+import { AppError } from '@caravel/errors';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  UseGuards,
+} from '@nestjs/common';
+import { parseInput } from '../api/parse.js';
+import { ROUTES } from '../api/routes.js';
+import { ActionGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
+import type { Caller, Session } from '../auth/session.types.js';
+import {
+  PersonalTokensService,
+  type PersonalTokenView,
+} from '../services/personal-tokens.service.js';
+
+/** The person a token route is for: signed in (a token may list and revoke, never make one). */
+function personOf(caller: Caller | null, making = false): Session {
+  if (caller?.kind !== 'person') {
+    throw new AppError('FORBIDDEN', 'API tokens belong to people: sign in to the dashboard');
+  }
+  if (making && caller.token) {
+    throw new AppError('FORBIDDEN', 'a token cannot make tokens: sign in to the dashboard');
+  }
+  return caller.session;
+}
+
+/** A signed-in person's own API tokens (docs/dashboard.md). */
+@Controller('api/tokens')
+export class PersonalTokensController {
+  constructor(@Inject(PersonalTokensService) private readonly tokens: PersonalTokensService) {}
+
+  @Get()
+  @UseGuards(ReadGuard)
+  list(@CurrentCaller() caller: Caller | null): Promise<PersonalTokenView[]> {
+    return this.tokens.list(personOf(caller).login);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @UseGuards(ActionGuard)
+  create(
+    @Body() body: unknown,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<PersonalTokenView & { token: string }> {
+    const owner = personOf(caller, true);
+    return this.tokens.create(owner, parseInput(ROUTES.createToken.body, body, 'token'));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @UseGuards(ActionGuard)
+  async revoke(@Param() params: unknown, @CurrentCaller() caller: Caller | null): Promise<void> {
+    const { id } = parseInput(ROUTES.revokeToken.params, params, 'token');
+    await this.tokens.revoke(personOf(caller).login, id);
+  }
+}

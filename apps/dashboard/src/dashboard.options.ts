@@ -1,0 +1,46 @@
+import type { Provider } from '@nestjs/common';
+import { fileURLToPath } from 'node:url';
+import { GithubOAuthClient } from './auth/github-oauth.client.js';
+import { OriginPolicy } from './auth/origin-policy.js';
+import { SessionSealer } from './auth/session-sealer.js';
+import { DASHBOARD_CONFIG, type DashboardConfig } from './dashboard.config.js';
+import { WebAssets } from './web-host/web-assets.js';
+
+/** What a test (or another host) may swap in when it registers the dashboard. */
+export interface DashboardOptions {
+  /** Folder of the built web app; `dist/web` beside this module by default. */
+  webRoot?: string;
+  /** The clock sessions expire by. */
+  now?: () => number;
+  /** How the sign-in reaches GitHub. */
+  fetch?: typeof fetch;
+}
+
+/** The GitHub sign-in client, or null when sign-in is not configured. */
+function githubClient(
+  signIn: DashboardConfig['signIn'],
+  options: DashboardOptions,
+): GithubOAuthClient | null {
+  if (!signIn.oauth) return null;
+  return new GithubOAuthClient({
+    ...signIn.oauth,
+    webUrl: signIn.webUrl,
+    apiUrl: signIn.apiUrl,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
+
+/** The dashboard's configured singletons: configuration, sealer, sign-in client, origins, web files. */
+export function dashboardProviders(config: DashboardConfig, options: DashboardOptions): Provider[] {
+  const webRoot = options.webRoot ?? fileURLToPath(new URL('./web/', import.meta.url));
+  return [
+    { provide: DASHBOARD_CONFIG, useValue: config },
+    {
+      provide: SessionSealer,
+      useValue: new SessionSealer(config.sessions.keys, options.now),
+    },
+    { provide: GithubOAuthClient, useValue: githubClient(config.signIn, options) },
+    { provide: OriginPolicy, useValue: new OriginPolicy(config.origins) },
+    { provide: WebAssets, useValue: new WebAssets(webRoot) },
+  ];
+}

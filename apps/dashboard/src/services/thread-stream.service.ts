@@ -1,0 +1,105 @@
+import { RunEventRepository, ThreadRepository, type RunEventRow } from '@caravel/db';
+import { AppError } from '@caravel/errors';
+import { Inject, Injectable } from '@nestjs/common';
+import { RunEventNotifier } from './run-event-notifier.service.js';
+
+/** Safety-net poll, for events indexed by another replica of the dashboard. */
+const POLL_MS = 2_000;
+/** A comment line now and then keeps proxies from closing an idle stream. */
+const KEEPALIVE_MS = 15_000;
+const BATCH = 500;
+
+/** The part of an HTTP response a stream writes to. */
+export interface StreamSink {
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  write(chunk: string): boolean;
+  end(): unknown;
+}
+
+/** One SSE message: the event row as JSON, its stream sequence as the id. */
+export function sseMessage(event: RunEventRow): string {
+  return `id: ${event.sequence}\nevent: run-event\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/**
+ * A thread's run events as Server-Sent Events: everything after the client's last event id (the
+ * `Last-Event-ID` a reconnecting browser sends, or `?after`), then each new event as it is
+ * indexed. Ids are stream sequences, so a reconnect resumes with no gap and no repeat.
+ */
+@Injectable()
+export class ThreadStreamService {
+  constructor(
+    @Inject(ThreadRepository) private readonly threads: ThreadRepository,
+    @Inject(RunEventRepository) private readonly events: RunEventRepository,
+    @Inject(RunEventNotifier) private readonly notifier: RunEventNotifier,
+  ) {}
+
+  async stream(
+    threadId: string,
+    after: number | undefined,
+    sink: StreamSink,
+    closed: AbortSignal,
+  ): Promise<void> {
+    if (!(await this.threads.get(threadId)))
+      throw new AppError('NOT_FOUND', `no thread ${threadId}`);
+    sink.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    sink.write('retry: 2000\n\n');
+    let cursor = after;
+    const signal = new WakeSignal();
+    const unsubscribe = this.notifier.subscribe(threadId, () => signal.wake());
+    closed.addEventListener('abort', () => signal.wake(), { once: true });
+    const keepalive = setInterval(() => sink.write(': keep-alive\n\n'), KEEPALIVE_MS);
+    try {
+      while (!closed.aborted) {
+        signal.reset();
+        const batch = await this.events.listByThread(threadId, {
+          ...(cursor === undefined ? {} : { afterSequence: cursor }),
+          limit: BATCH,
+        });
+        for (const event of batch) {
+          sink.write(sseMessage(event));
+          cursor = Math.max(cursor ?? 0, event.sequence);
+        }
+        if (batch.length < BATCH) await signal.wait(POLL_MS);
+      }
+    } finally {
+      clearInterval(keepalive);
+      unsubscribe();
+      sink.end();
+    }
+  }
+}
+
+/** A wake-up that is not lost when it comes while nobody waits (it then ends the next wait). */
+class WakeSignal {
+  private pending = false;
+  private release: (() => void) | null = null;
+
+  reset(): void {
+    this.pending = false;
+  }
+
+  wake(): void {
+    this.pending = true;
+    this.release?.();
+  }
+
+  /** Resolves at the next wake (at once if one came since the reset) or after `ms`. */
+  wait(ms: number): Promise<void> {
+    if (this.pending) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.release = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.release = done;
+    });
+  }
+}

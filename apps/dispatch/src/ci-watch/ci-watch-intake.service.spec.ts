@@ -1,0 +1,121 @@
+import { CiCheckReportedV1, RunStepV1, TriggerReceivedV1 } from '@caravel/contracts';
+import type { CiWatchRepository, NewCiWatch } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
+import { strictMock } from '@caravel/testing/doubles';
+import { jest } from '@jest/globals';
+import { dispatchConfigOf, dispatchEnvSchema } from '../dispatch.config.js';
+import { CiWatchIntakeService, ciWatchId } from './ci-watch-intake.service.js';
+import type { CiWatchService } from './ci-watch.service.js';
+
+const THREAD = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
+const URL = 'https://github.com/acme/widgets/pull/7';
+
+function setup() {
+  const start = jest.fn((watch: NewCiWatch) =>
+    Promise.resolve(factory.ciWatch({ id: watch.id, threadId: watch.threadId })),
+  );
+  const stop = jest.fn(() => Promise.resolve(true));
+  const setAutofix = jest.fn(() => Promise.resolve(true));
+  const watch = factory.ciWatch();
+  const findByPullRequest = jest.fn(() => Promise.resolve(watch));
+  const evaluate = jest.fn<CiWatchService['evaluate']>(() => Promise.resolve(null));
+  const intake = new CiWatchIntakeService(
+    strictMock<CiWatchRepository>({ start, stop, setAutofix, findByPullRequest }),
+    strictMock<CiWatchService>({ evaluate }),
+    { now: () => new Date('2026-12-01T10:00:00Z') },
+    dispatchConfigOf(dispatchEnvSchema.parse({})),
+  );
+  return { intake, start, stop, setAutofix, evaluate, watch };
+}
+
+describe('CiWatchIntakeService', () => {
+  it("starts the watch of the agent's pull request from its commit_and_open_pr step", async () => {
+    const { intake, start } = setup();
+    await intake.onRunStep(
+      RunStepV1.create(
+        {
+          ...RunStepV1.fixture().data,
+          threadId: THREAD,
+          results: [
+            {
+              toolCallId: 'c1',
+              name: 'commit_and_open_pr',
+              status: 'success',
+              content: `Committed 0123456789ab and pushed caravel/5f2b7c1e; opened draft pull request #7: ${URL}`,
+            },
+            { toolCallId: 'c2', name: 'execute', status: 'success', content: 'ok' },
+          ],
+        },
+        { source: 'agent-runner' },
+      ),
+    );
+    expect(start.mock.calls).toEqual([
+      [
+        expect.objectContaining({
+          id: ciWatchId('acme', 'widgets', 7),
+          threadId: THREAD,
+          asked: false,
+          agentHead: '0123456789ab',
+          url: URL,
+        }),
+      ],
+    ]);
+  });
+
+  it('starts a watch a person asked for (an opt-in) and stops it on request', async () => {
+    const { intake, start, stop } = setup();
+    const request = { threadId: THREAD, runId: THREAD, pullRequestUrl: URL };
+    expect(await intake.manage({ ...request, action: 'start' })).toMatchObject({
+      watching: true,
+      pullRequest: 'acme/widgets#7',
+    });
+    expect(start.mock.calls[0]?.[0]).toMatchObject({ asked: true, agentHead: undefined });
+    expect(await intake.manage({ ...request, action: 'stop' })).toMatchObject({ watching: false });
+    expect(stop).toHaveBeenCalledWith(
+      ciWatchId('acme', 'widgets', 7),
+      'stopped_on_request',
+      expect.any(Date),
+    );
+    await expect(
+      intake.manage({ ...request, action: 'start', pullRequestUrl: 'https://example.com/x' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('switches the watch by `@caravel autofix on|off` in a pull request comment, and only then', async () => {
+    const { intake, setAutofix } = setup();
+    const comment = (text: string, replyTo: Record<string, number> = { pullRequest: 7 }) =>
+      TriggerReceivedV1.create(
+        {
+          ...TriggerReceivedV1.fixture().data,
+          source: 'github',
+          text,
+          repository: { owner: 'acme', name: 'widgets' },
+          replyTo,
+        },
+        { source: 'ingress' },
+      );
+    await intake.onTrigger(comment('@caravel autofix off, I will fix CI myself'));
+    await intake.onTrigger(comment('@caravel please look at the parser'));
+    await intake.onTrigger(comment('@caravel autofix on', { issue: 7 }));
+    expect(setAutofix.mock.calls).toEqual([
+      [ciWatchId('acme', 'widgets', 7), false, expect.any(Date)],
+    ]);
+  });
+
+  it('evaluates the watched pull request a check names, but not a suite still queued', async () => {
+    const { intake, evaluate, watch } = setup();
+    const fixture = CiCheckReportedV1.fixture().data;
+    const report = (event: 'check_run' | 'check_suite', status: 'queued' | 'completed') =>
+      CiCheckReportedV1.create(
+        { ...fixture, event, check: { kind: 'check_run', name: 'App', status, conclusion: null } },
+        { source: 'ingress' },
+      );
+    await intake.onCheckReported(report('check_suite', 'queued'));
+    expect(evaluate).not.toHaveBeenCalled();
+    await intake.onCheckReported(report('check_run', 'queued'));
+    expect(evaluate).toHaveBeenCalledWith(watch.id, {
+      headSha: fixture.headSha,
+      check: { kind: 'check_run', name: 'App', status: 'queued', conclusion: null },
+    });
+  });
+});

@@ -1,0 +1,100 @@
+import { CLOCK, type Clock } from '@caravel/config';
+import { CiWatchRepository, type CiWatchRow } from '@caravel/db';
+import type { Bus } from '@caravel/messaging';
+import { BUS, LeasedPeriodicTask, RUNTIME, type PlatformRuntime } from '@caravel/platform';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { DISPATCH_CONFIG, type DispatchConfig } from '../dispatch.config.js';
+import { CiWatchService } from './ci-watch.service.js';
+import { PULL_REQUEST_STATE, type PullRequestStatePort } from './pull-request-state.port.js';
+
+/** What one sweep did; null when another replica held the lease. */
+export interface CiSweepReport {
+  /** Settling greens looked at again. */
+  settled: number;
+  /** Watched pull requests read from the code host (merge conflicts, closes, pushes). */
+  polled: number;
+  /** Pull requests that could not be read (logged). */
+  unreadable: number;
+}
+
+const LEASE = 'dispatch.ci-watch-sweep';
+/** Watches looked at per sweep, each way (the oldest first: every watch gets its turn). */
+const BATCH = 50;
+
+/**
+ * CI babysitting's polling, on one replica at a time (a bus lease), every
+ * `DISPATCH_CI_SWEEP_INTERVAL_MS`: a green that has been settling is evaluated again once due
+ * (no delivery comes when nothing changes), and every active watch's pull request is read from
+ * the code host, since no webhook says that a pull request now conflicts with its base; a close
+ * or a person's push found there ends the watch as a delivery would.
+ */
+@Injectable()
+export class CiWatchSweepService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly log = new Logger('CiWatchSweep');
+  private readonly task = new LeasedPeriodicTask(
+    'CI watch sweep',
+    LEASE,
+    () => ({
+      leases: this.bus.leases,
+      holder: this.runtime.name,
+      intervalMs: this.config.ciWatch.sweepIntervalMs,
+    }),
+    () => this.pollAll(),
+    this.log,
+  );
+
+  constructor(
+    @Inject(CiWatchRepository) private readonly watches: CiWatchRepository,
+    @Inject(CiWatchService) private readonly evaluations: CiWatchService,
+    @Inject(PULL_REQUEST_STATE) private readonly pulls: PullRequestStatePort,
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(RUNTIME) private readonly runtime: PlatformRuntime,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(DISPATCH_CONFIG) private readonly config: DispatchConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.task.start();
+  }
+
+  /** One sweep now (or the one already running); null when it failed or another replica swept. */
+  sweep(): Promise<CiSweepReport | null> {
+    return this.task.run();
+  }
+
+  private async pollAll(): Promise<CiSweepReport> {
+    const due = await this.watches.due(this.clock.now(), BATCH);
+    for (const watch of due) await this.evaluations.evaluate(watch.id);
+    const active = await this.watches.listActive(BATCH);
+    let polled = 0;
+    for (const watch of active) polled += (await this.poll(watch)) ? 1 : 0;
+    return { settled: due.length, polled, unreadable: active.length - polled };
+  }
+
+  /** Reads the pull request and evaluates its watch with what GitHub says; false when unread. */
+  private async poll(watch: CiWatchRow): Promise<boolean> {
+    const repository = { owner: watch.repositoryOwner, name: watch.repositoryName };
+    try {
+      const pull = await this.pulls.read(repository, watch.pullRequest);
+      if (!pull) {
+        this.log.debug(`${watch.pullRequestKey}: cannot be read here (no GitHub App for it)`);
+        return false;
+      }
+      await this.evaluations.evaluate(watch.id, pull);
+      return true;
+    } catch (error) {
+      this.log.warn(`${watch.pullRequestKey}: not polled (${String(error)})`);
+      return false;
+    }
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.task.stop();
+  }
+}

@@ -1,0 +1,188 @@
+import { dispatchConfigOf, dispatchEnvSchema } from '../dispatch.config.js';
+import type { CiCheck } from '@caravel/contracts';
+import type {
+  CiWatchRepository,
+  CiWatchRow,
+  CiWatchSave,
+  EnabledRepositoryRepository,
+  ThreadRepository,
+} from '@caravel/db';
+import { factory } from '@caravel/db/testing';
+import type { MessagePublisher } from '@caravel/messaging';
+import { strictMock } from '@caravel/testing/doubles';
+import { jest } from '@jest/globals';
+import type { RunNotifierService } from '../replies/run-notifier.service.js';
+import { agentPushOf } from './ci-watch-state.js';
+import { CiWatchService } from './ci-watch.service.js';
+
+const AGENT_HEAD = 'a'.repeat(40);
+const PERSON_HEAD = 'b'.repeat(40);
+const T0 = Date.parse('2026-12-01T10:00:00Z');
+const SETTLE_MS = 10 * 60_000;
+
+const check = (name: string, conclusion: 'failure' | 'success'): CiCheck => ({
+  kind: 'check_run',
+  name,
+  status: 'completed',
+  conclusion,
+  url: `https://ci.example/${name}`,
+});
+
+/** One watch in memory behind the repository's methods the service uses. */
+function setup(overrides: Partial<CiWatchRow> = {}, busy = false) {
+  let row: CiWatchRow = factory.ciWatch({ agentHeads: [AGENT_HEAD.slice(0, 12)], ...overrides });
+  let now = T0;
+  const thread = factory.thread({
+    id: row.threadId,
+    status: busy ? 'running' : 'idle',
+    repository: { owner: 'acme', name: 'widgets' },
+  });
+  const watches = strictMock<CiWatchRepository>({
+    get: jest.fn(() => Promise.resolve(row)),
+    saveState: jest.fn((_id: string, version: number, state: CiWatchSave) => {
+      if (version !== row.version) return Promise.resolve(null);
+      row = { ...row, ...state, version: version + 1 };
+      return Promise.resolve(row);
+    }),
+    stop: jest.fn((_id: string, reason: string) => {
+      row = { ...row, active: false, stoppedReason: reason };
+      return Promise.resolve(true);
+    }),
+  });
+  const publish = jest.fn<MessagePublisher['publish']>(() =>
+    Promise.resolve({ duplicate: false, seq: 1 } as never),
+  );
+  const announce = jest.fn<RunNotifierService['announce']>(() => Promise.resolve('posted'));
+  const config = dispatchConfigOf(dispatchEnvSchema.parse({}));
+  const service = new CiWatchService(
+    watches,
+    strictMock<ThreadRepository>({ get: jest.fn(() => Promise.resolve(thread)) }),
+    strictMock<EnabledRepositoryRepository>({
+      list: jest.fn(() =>
+        Promise.resolve([
+          {
+            repository: 'acme/widgets',
+            agent: true,
+            autoReview: false,
+            ciAutofix: true,
+            updatedBy: 'octocat',
+            updatedAt: new Date(T0),
+          },
+        ]),
+      ),
+    }),
+    strictMock<MessagePublisher>({ publish }),
+    strictMock<RunNotifierService>({ announce }),
+    { now: () => new Date(now) },
+    config,
+  );
+  return {
+    service,
+    publish,
+    announce,
+    row: () => row,
+    advance: (ms: number) => (now += ms),
+  };
+}
+
+describe('CiWatchService', () => {
+  it('asks for one fix run on the agent thread for a failing check, and none for its repeat', async () => {
+    const { service, publish, row } = setup();
+    const seen = { headSha: AGENT_HEAD, check: check('lint', 'failure') };
+    expect(await service.evaluate(row().id, seen)).toMatchObject({ action: 'fix' });
+    expect(await service.evaluate(row().id, seen)).toEqual({
+      action: 'skip',
+      reason: 'already_handled',
+    });
+    expect(publish).toHaveBeenCalledTimes(1);
+    const [, data] = publish.mock.calls[0] as unknown as [unknown, Record<string, unknown>];
+    expect(data).toMatchObject({
+      threadId: row().threadId,
+      source: 'synthetic',
+      author: { externalId: 'caravel:ci-watch' },
+      repository: { owner: 'acme', name: 'widgets' },
+    });
+    expect(data['text']).toContain('<untrusted');
+    expect(row()).toMatchObject({ fixRuns: 1, headSha: AGENT_HEAD });
+  });
+
+  it('queues the fix behind a busy thread (the same synthetic trigger: never an interrupt)', async () => {
+    const { service, publish, row } = setup({}, true);
+    const decision = await service.evaluate(row().id, {
+      headSha: AGENT_HEAD,
+      check: check('lint', 'failure'),
+    });
+    expect(decision).toMatchObject({ action: 'enqueue_fix' });
+    expect(publish).toHaveBeenCalledTimes(1);
+  });
+
+  it('announces green once, after the same check set held for the settle window', async () => {
+    const { service, announce, row, advance } = setup();
+    const green = { headSha: AGENT_HEAD, check: check('lint', 'success') };
+    expect(await service.evaluate(row().id, green)).toMatchObject({ reason: 'settling' });
+    expect(row().retryAt).toEqual(new Date(T0 + SETTLE_MS));
+    advance(SETTLE_MS);
+    expect(await service.evaluate(row().id)).toMatchObject({ action: 'announce_green' });
+    expect(await service.evaluate(row().id)).toMatchObject({ reason: 'already_announced' });
+    expect(announce).toHaveBeenCalledTimes(1);
+    expect(announce.mock.calls[0]?.[2]).toMatch(/^CI is green on https:\/\/github.com\/acme/);
+  });
+
+  it("stops at a person's commit at the head, without a fix run", async () => {
+    const { service, publish, row } = setup();
+    const decision = await service.evaluate(row().id, {
+      headSha: PERSON_HEAD,
+      check: check('lint', 'failure'),
+    });
+    expect(decision).toEqual({ action: 'skip', reason: 'human_commit_at_head' });
+    expect(publish).not.toHaveBeenCalled();
+    expect(row()).toMatchObject({ active: false, stoppedReason: 'human_commit_at_head' });
+    expect(await service.evaluate(row().id)).toBeNull();
+  });
+
+  it('posts "limit reached" once at the loop cap', async () => {
+    const { service, announce, publish, row } = setup({ fixRuns: 10 });
+    const failing = { headSha: AGENT_HEAD, check: check('lint', 'failure') };
+    expect(await service.evaluate(row().id, failing)).toMatchObject({ action: 'announce_limit' });
+    expect(await service.evaluate(row().id, failing)).toMatchObject({
+      reason: 'limit_already_announced',
+    });
+    expect(announce).toHaveBeenCalledTimes(1);
+    expect(publish).not.toHaveBeenCalled();
+  });
+
+  it('skips a repository without CI auto-fix unless a person asked for the watch', async () => {
+    const off = setup({ repositoryOwner: 'other' });
+    const failing = { headSha: AGENT_HEAD, check: check('lint', 'failure') };
+    expect(await off.service.evaluate(off.row().id, failing)).toMatchObject({
+      reason: 'repository_not_enabled',
+    });
+    const asked = setup({ repositoryOwner: 'other', asked: true, agentHeads: [] });
+    // Asked for by a person: their own head gets the fix too.
+    expect(await asked.service.evaluate(asked.row().id, failing)).toMatchObject({
+      action: 'fix',
+    });
+  });
+});
+
+describe('agentPushOf', () => {
+  it("reads the pull request and commit from commit_and_open_pr's observation", () => {
+    expect(
+      agentPushOf(
+        'Committed 0123456789ab and pushed caravel/5f2b7c1e; opened draft pull request #7: https://github.com/acme/widgets/pull/7',
+      ),
+    ).toEqual({
+      owner: 'acme',
+      repo: 'widgets',
+      number: 7,
+      url: 'https://github.com/acme/widgets/pull/7',
+      commit: '0123456789ab',
+    });
+    expect(
+      agentPushOf(
+        'There was nothing new to commit and pushed caravel/x; updated pull request #8 (ready for review): http://127.0.0.1:1/acme/widgets/pull/8',
+      ),
+    ).toMatchObject({ number: 8, commit: null });
+    expect(agentPushOf('Error (CONFLICT): the push was rejected')).toBeNull();
+  });
+});

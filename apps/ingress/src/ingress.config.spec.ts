@@ -1,0 +1,74 @@
+import { loadConfig } from '@caravel/config';
+import { ingressConfigSchema } from './ingress.config.js';
+
+const COMMON = { NATS_URL: 'nats://127.0.0.1:4222', DATABASE_URL: 'pglite:memory' };
+
+describe('ingress configuration', () => {
+  it('maps the environment to the nested, typed configuration', () => {
+    const config = loadConfig('ingress', ingressConfigSchema, {
+      ...COMMON,
+      GITHUB_WEBHOOK_SECRET: 'new',
+      GITHUB_WEBHOOK_SECRET_PREVIOUS: 'old',
+      SLACK_BOT_USER_ID: 'UBOT',
+      ALLOWED_GITHUB_ORGS: 'acme, acme-labs',
+      AUTO_REVIEW_REPOS: 'acme/*',
+      REPOSITORY_ROUTES: 'slack:C1=acme/widgets',
+      JIRA_BASE_URL: 'https://acme.atlassian.net',
+      GITHUB_APP_ID: '42',
+    });
+    expect(config.webhooks.github.secret).toEqual({ current: 'new', previous: 'old' });
+    expect(config.webhooks.slack).toEqual({ signingSecret: {}, botUserId: 'UBOT' });
+    expect(config.github).toEqual({
+      botHandle: 'caravel',
+      allowedOrgs: ['acme', 'acme-labs'],
+      allowedRepos: [],
+      publicRepoOrgGate: true,
+      autoReviewRepos: ['acme/*'],
+      autoReviewDrafts: false,
+    });
+    expect(config.routing).toEqual({
+      trustedAuthors: [],
+      repositoryRoutes: ['slack:C1=acme/widgets'],
+    });
+    expect(config.integrations.jira).toEqual({ baseUrl: 'https://acme.atlassian.net' });
+    // An App id without its key is no App.
+    expect(config.integrations.github.app).toBeUndefined();
+    expect(config.service.port).toBe(3001);
+  });
+
+  it('applies the defaults', () => {
+    const config = loadConfig('ingress', ingressConfigSchema, COMMON);
+    expect(config.deliveryRetentionHours).toBe(168);
+    expect(config.webhooks.jira).toEqual({
+      sharedSecret: {},
+      hmacSecret: {},
+      secretHeader: 'x-caravel-secret',
+    });
+    expect(config.confluence).toEqual({
+      appKey: 'caravel',
+      connectKeysUrl: 'https://connect-install-keys.atlassian.com',
+    });
+  });
+
+  it('refuses bad values with CONFIG_INVALID naming each environment key', () => {
+    let caught: unknown;
+    try {
+      loadConfig('ingress', ingressConfigSchema, {
+        ...COMMON,
+        ALLOWED_GITHUB_REPOS: 'not-a-repo',
+        DELIVERY_RETENTION_HOURS: '24',
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({
+      code: 'CONFIG_INVALID',
+      details: {
+        problems: [
+          'ALLOWED_GITHUB_REPOS: "not-a-repo" is not owner/name (got "not-a-repo")',
+          expect.stringMatching(/^DELIVERY_RETENTION_HOURS: /),
+        ],
+      },
+    });
+  });
+});

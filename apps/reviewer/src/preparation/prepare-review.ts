@@ -1,0 +1,146 @@
+import { openFindings, type Finding } from '@caravel/findings';
+import {
+  instructionFiles,
+  reviewBrief,
+  type InstructionFile,
+  type PullRequestText,
+} from './review-context.js';
+import {
+  baseCommitOf,
+  checkOutHead,
+  diffOf,
+  mergeBaseOf,
+  reviewRangeFor,
+  type ReviewDiff,
+  type ReviewGit,
+  type ReviewRange,
+} from './review-git.js';
+
+/** The pull request a review is prepared for. */
+export interface ReviewTarget {
+  owner: string;
+  repo: string;
+  number: number;
+  headSha: string;
+  /** The base branch; the repository's default when absent. */
+  baseBranch?: string;
+  /** The ledger's last reviewed head (null before the first review). */
+  lastReviewedSha: string | null;
+  /** The merge base the ledger's LEFT anchors refer to (null before the first review). */
+  lastMergeBaseSha: string | null;
+}
+
+/** Where the text a review reads besides the code comes from (each may have nothing). */
+export interface ReviewSources {
+  /** The pull request's title, description and comments. */
+  pullRequestText(): Promise<PullRequestText | null>;
+  /** Standing instructions of the person who asked for the review. */
+  personInstructions(): Promise<string | null>;
+  /** The repository's learned review style (the analyzer's), when one exists. */
+  reviewStyle(): Promise<string | null>;
+}
+
+/** Everything a review run starts from, derived before any model call. */
+export interface PreparedReview {
+  headSha: string;
+  mergeBaseSha: string;
+  range: ReviewRange;
+  /**
+   * The whole pull request's diff (`merge-base...head`): where findings may be anchored, since
+   * GitHub places comments on it, whichever range this run reads.
+   */
+  pullRequestDiff: ReviewDiff;
+  /** The diff of `range`: what this run reads (the same as `pullRequestDiff` on a first review). */
+  rangeDiff: ReviewDiff;
+  instructions: InstructionFile[];
+  /** How the code moved since the last review, when there was one at another head. */
+  since: SinceLastReview | null;
+  /** The opening message of the run: the brief with the untrusted pull request text. */
+  brief: string;
+}
+
+/** The diffs that carry the ledger from the last reviewed head to this one (`reconcileFindings`). */
+export interface SinceLastReview {
+  fromSha: string;
+  /** `git diff last..head` (two-dot), even after a force-push while the old head is present. */
+  interDiff: ReviewDiff;
+  /** `git diff <old merge base> <new merge base>` when the base moved (LEFT anchors follow it). */
+  baseDiff: ReviewDiff | null;
+}
+
+/**
+ * The deterministic preparation of a review, in order: the head checked out, the base branch's
+ * commit and the merge base, the range (three-dot for a first review, two-dot since the last
+ * reviewed head), both diffs and their changed-line sets, the base branch's instruction files,
+ * then the brief. Nothing here calls a model; the same inputs give the same review context.
+ */
+export async function prepareReview(
+  git: ReviewGit,
+  target: ReviewTarget,
+  ledger: readonly Finding[],
+  sources: ReviewSources,
+): Promise<PreparedReview> {
+  const { headSha } = target;
+  await checkOutHead(git, headSha, target.number);
+  const baseCommit = await baseCommitOf(git, target.baseBranch);
+  const mergeBaseSha = await mergeBaseOf(git, baseCommit, headSha);
+  const pullRequestDiff = await diffOf(git, {
+    kind: 'pull_request',
+    base: baseCommit,
+    head: headSha,
+  });
+  const range = await reviewRangeFor(git, {
+    base: baseCommit,
+    head: headSha,
+    lastReviewedSha: target.lastReviewedSha,
+  });
+  const rangeDiff = range.kind === 'pull_request' ? pullRequestDiff : await diffOf(git, range);
+  const since = await sinceLastReview(git, target, mergeBaseSha, range, rangeDiff);
+  const instructions = await instructionFiles(git, baseCommit, pullRequestDiff.lines);
+  const [text, personInstructions, reviewStyle] = await Promise.all([
+    sources.pullRequestText(),
+    sources.personInstructions(),
+    sources.reviewStyle(),
+  ]);
+  const brief = reviewBrief({
+    pullRequest: target,
+    headSha,
+    range,
+    changed: rangeDiff.lines,
+    instructions,
+    personInstructions,
+    reviewStyle,
+    text,
+    openFindings: openFindings(ledger).length,
+  });
+  return { headSha, mergeBaseSha, range, pullRequestDiff, rangeDiff, instructions, since, brief };
+}
+
+async function sinceLastReview(
+  git: ReviewGit,
+  target: ReviewTarget,
+  mergeBaseSha: string,
+  range: ReviewRange,
+  rangeDiff: ReviewDiff,
+): Promise<SinceLastReview | null> {
+  const { lastReviewedSha: from, lastMergeBaseSha: oldBase, headSha: head } = target;
+  if (!from || from === head) return null;
+  const present = (sha: string) => git.succeeds(['cat-file', '-e', `${sha}^{commit}`]);
+  if (!(await present(from))) return null;
+  const interDiff =
+    range.kind === 'since_last_review'
+      ? rangeDiff
+      : await diffOf(git, { kind: 'since_last_review', from, head });
+  const baseMoved = oldBase !== null && oldBase !== mergeBaseSha && (await present(oldBase));
+  const baseDiff = baseMoved
+    ? await diffOf(git, { kind: 'since_last_review', from: oldBase, head: mergeBaseSha })
+    : null;
+  return { fromSha: from, interDiff, baseDiff };
+}
+
+/** Sources with nothing to say (a review with no text, instructions or style). */
+export const NO_REVIEW_SOURCES: ReviewSources = {
+  pullRequestText: () => Promise.resolve(null),
+  personInstructions: () => Promise.resolve(null),
+  reviewStyle: () => Promise.resolve(null),
+};

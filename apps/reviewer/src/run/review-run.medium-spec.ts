@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CannedChatModel, type CannedToolCall } from '@caravel/agent';
+import { FindingRepository, openDatabase, type Database } from '@caravel/db';
+import { createGitRepo, type GitRepo } from '@caravel/findings/testing';
+import { GitHubApi, GitHubReviews, type PullRequestRef } from '@caravel/integrations';
+import { FakeGitHub } from '@caravel/testing';
+import { NO_REVIEW_SOURCES } from '../preparation/prepare-review.js';
+import { hostReviewGit } from '../testing/host-review-git.js';
+import { runReview, type ReviewRunOutcome } from './review-run.js';
+
+const BOT = 'caravel[bot]';
+const REPO = 'acme/widgets';
+const lines = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const app = (replace: Record<number, string>) =>
+  lines(1, 20)
+    .map((n) => `${replace[n] ?? `const app${n} = ${n};`}\n`)
+    .join('');
+
+/** A scripted model: one turn per list of tool calls, then a closing text. */
+const scripted = (turns: CannedToolCall[][]) =>
+  new CannedChatModel({
+    responses: [
+      ...turns.map((toolCalls, i) => ({ origin: `turn ${i}`, toolCalls })),
+      { origin: 'end', content: 'Done.' },
+    ],
+    file: 'review-run.medium-spec.ts',
+    kind: 'scripted',
+  });
+
+const defect = (line: number, description: string) => ({
+  severity: 'high',
+  confidence: 'medium',
+  category: 'correctness',
+  title: `Defect on line ${line}`,
+  file: 'src/app.ts',
+  start_line: line,
+  description,
+});
+
+// A pull request reviewed twice through the whole run (real git, the ledger on PGlite, GitHub as a
+// loopback fake driven by Octokit): a first review posts one review with two inline comments;
+// a person replies to one; a push fixes the other; the re-review reads the two-dot range since the
+// reviewed head, resolves the fixed finding by commit (note verbatim, thread resolved) and posts
+// nothing twice.
+describe('a review run across a push', () => {
+  let database: Database;
+  let findings: FindingRepository;
+  let fake: FakeGitHub;
+  let github: GitHubReviews;
+  let origin: GitRepo;
+  let checkout: string;
+  const threadId = randomUUID();
+  const pr: PullRequestRef = { repository: { owner: 'acme', name: 'widgets' }, number: 5 };
+  const key = `${REPO}#5`;
+
+  beforeAll(async () => {
+    database = await openDatabase({ url: 'pglite:memory' });
+    findings = new FindingRepository(database.db);
+    fake = new FakeGitHub()
+      .addUserToken('ghu_caravel', BOT)
+      .addUserToken('ghu_ada', 'ada')
+      .addRepository(REPO);
+    await fake.start();
+    github = new GitHubReviews(
+      new GitHubApi({ baseUrl: fake.origin, tokens: () => Promise.resolve('ghu_caravel') }),
+    );
+    fake.setReviewablePull(REPO, 5, {
+      author: 'alice',
+      commentable: { 'src/app.ts': { RIGHT: lines(2, 15), LEFT: lines(2, 15) } },
+    });
+    origin = createGitRepo();
+    origin.commit('base', { 'src/app.ts': app({}) });
+    origin.git('checkout', '--quiet', '-b', 'feature');
+    checkout = mkdtempSync(join(tmpdir(), 'caravel-review-run-'));
+    execFileSync('git', ['clone', '--quiet', origin.root, checkout]);
+    await findings.openLedger({ threadId, owner: 'acme', repo: 'widgets', number: 5 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await fake?.close();
+    await database?.close();
+    origin?.remove();
+    if (checkout) rmSync(checkout, { recursive: true, force: true });
+  });
+
+  const review = (headSha: string, turns: CannedToolCall[][]): Promise<ReviewRunOutcome> =>
+    runReview(
+      { findings, github, botLogin: BOT, events: { emit() {} } },
+      {
+        threadId,
+        pullRequest: pr,
+        headSha,
+        baseBranch: 'main',
+        model: scripted(turns),
+        git: hostReviewGit(checkout),
+        workspace: null,
+        sources: NO_REVIEW_SOURCES,
+        verdict: { verdictRequested: false, ownPullRequest: false, approveCleanReviews: true },
+      },
+    );
+
+  it('reconciles a push: the fixed finding resolved by commit, the other carried, nothing posted twice', async () => {
+    const first = origin.commit('two defects', {
+      'src/app.ts': app({ 5: 'const app5 = user.name;', 12: 'const app12 = items[items.length];' }),
+    });
+    const one = await review(first, [
+      [{ name: 'add_finding', args: defect(5, 'user may be undefined here: a TypeError.') }],
+      [{ name: 'add_finding', args: defect(12, 'items[items.length] is always undefined.') }],
+      [{ name: 'publish_review', args: { verdict: 'approve' } }],
+    ]);
+    expect(one.prepared.range.kind).toBe('pull_request');
+    expect(one.published).toMatchObject({ posted: true, event: 'COMMENT' });
+    const byLine = new Map((await findings.list(threadId)).map((f) => [f.startLine, f]));
+    const [fixed, kept] = [byLine.get(5), byLine.get(12)];
+    const inline = fake.reviews.comments.get(key) ?? [];
+    expect(inline.map((c) => c.line).sort()).toEqual([12, 5]);
+    const asAda = new GitHubReviews(
+      new GitHubApi({ baseUrl: fake.origin, tokens: () => Promise.resolve('ghu_ada') }),
+    );
+    await asAda.reply(pr, kept?.surface.commentId ?? '', 'Is this reachable at all?');
+
+    const second = origin.commit('check the user', {
+      'src/app.ts': app({
+        5: 'const app5 = user?.name;',
+        12: 'const app12 = items[items.length];',
+      }),
+    });
+    const two = await review(second, [
+      [{ name: 'list_findings', args: {} }],
+      [
+        {
+          name: 'resolve_finding_thread',
+          args: {
+            finding_id: fixed?.id,
+            resolution: 'fixed',
+            note: 'Fixed: user is optional-chained now.',
+          },
+        },
+      ],
+      [{ name: 'update_finding', args: { finding_id: kept?.id, confirm: true } }],
+      [{ name: 'publish_review', args: {} }],
+    ]);
+
+    expect(two.prepared.range).toEqual({ kind: 'since_last_review', from: first, head: second });
+    expect(two.sync.moved).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ findingId: fixed?.id, recheck: ['lines_changed'] }),
+      ]),
+    );
+    expect(two.sync.ingested).toContainEqual({
+      commentId: expect.any(String),
+      kind: 'reply',
+      findingId: kept?.id,
+    });
+    const after = new Map((await findings.list(threadId)).map((f) => [f.id, f]));
+    expect(after.get(fixed?.id ?? '')).toMatchObject({
+      status: 'resolved',
+      resolution: { kind: 'fixed_by_commit', sha: second },
+    });
+    expect(after.get(kept?.id ?? '')).toMatchObject({ status: 'open', lastConfirmedSha: second });
+    expect(after.get(kept?.id ?? '')?.interactions).toHaveLength(1);
+    expect(fake.reviews.reviews.get(key)).toHaveLength(1);
+    expect(fake.reviews.comments.get(key)).toHaveLength(2);
+    const threads = fake.reviews.threads.get(key) ?? [];
+    const threadOf = (commentId: string | null | undefined) =>
+      threads.find((t) => t.commentIds[0] === Number(commentId));
+    expect(threadOf(fixed?.surface.commentId)?.isResolved).toBe(true);
+    expect(threadOf(kept?.surface.commentId)?.isResolved).toBe(false);
+    const notes = fake.state.reviewComments.filter(
+      (c) => c.in_reply_to_id === Number(fixed?.surface.commentId),
+    );
+    expect(notes.map((c) => c.body)).toEqual(['Fixed: user is optional-chained now.']);
+    expect((await findings.getLedger(threadId))?.lastReviewedSha).toBe(second);
+  }, 180_000);
+});

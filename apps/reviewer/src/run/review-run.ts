@@ -1,0 +1,148 @@
+import type { FindingRepository } from '@caravel/db';
+import { AppError } from '@caravel/errors';
+import { openFindings } from '@caravel/findings';
+import type { PullRequestRef } from '@caravel/integrations';
+import type { MiddlewareEventSink } from '@caravel/middleware';
+import type { ToolSandbox } from '@caravel/tools';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { ReviewRunContext } from '../agent/review-run.context.js';
+import { buildReviewerAgent } from '../agent/reviewer-agent.js';
+import {
+  prepareReview,
+  type PreparedReview,
+  type ReviewSources,
+} from '../preparation/prepare-review.js';
+import type { ReviewGit } from '../preparation/review-git.js';
+import { FindingThreadsService } from '../publish/finding-threads.service.js';
+import {
+  PublishReviewService,
+  type PublishGitHub,
+  type PublishRequest,
+  type PublishResult,
+} from '../publish/publish-review.service.js';
+import { ReviewCheckService } from '../publish/review-check.service.js';
+import {
+  LedgerSyncService,
+  type LedgerSync,
+  type SyncGitHub,
+} from '../reconcile/ledger-sync.service.js';
+
+/** GitHub as one review run uses it: reviews, threads, comments and the check run. */
+export type ReviewGitHub = PublishGitHub &
+  SyncGitHub &
+  ConstructorParameters<typeof ReviewCheckService>[1];
+
+/** What a review run is made with (the same for every run of a service). */
+export interface ReviewRunDeps {
+  findings: FindingRepository;
+  github: ReviewGitHub;
+  /** Caravel's GitHub login: its own comments are recognised, never ingested. */
+  botLogin: string;
+  events: MiddlewareEventSink;
+  now?: () => Date;
+}
+
+/** One review run of a pull request's reviewer thread. */
+export interface ReviewRunRequest {
+  threadId: string;
+  pullRequest: PullRequestRef;
+  headSha: string;
+  baseBranch?: string;
+  model: BaseChatModel;
+  /** Git in the checkout, and its files for the read-only tools (none: diff only). */
+  git: ReviewGit;
+  workspace: ToolSandbox | null;
+  sources: ReviewSources;
+  verdict: PublishRequest['verdict'];
+}
+
+/** What a review run did. */
+export interface ReviewRunOutcome {
+  prepared: PreparedReview;
+  sync: LedgerSync;
+  /** The last publish (the model's, else the one made for it at the end). */
+  published: PublishResult;
+  /** The agent's conversation: the brief, each model answer (with its usage) and tool result. */
+  conversation: BaseMessage[];
+}
+
+/**
+ * One review, start to end: the deterministic preparation (checkout, range, changed lines,
+ * instructions, brief), the ledger brought to the head (reconcile since the last review, other
+ * reviewers' comments ingested), the check run started, the reviewer agent run on the brief,
+ * and a publish. The model is asked to publish; when it ends without doing so, the run publishes
+ * the ledger itself (with no verdict of its own), so the threads of closed findings settle and
+ * the last reviewed head advances either way. The check run ends `success`, or `neutral` when
+ * anything failed (the error is rethrown for the messaging layer to retry or dead-letter).
+ */
+export async function runReview(
+  deps: ReviewRunDeps,
+  request: ReviewRunRequest,
+): Promise<ReviewRunOutcome> {
+  const { findings, github, botLogin } = deps;
+  const now = deps.now ?? (() => new Date());
+  const { threadId, pullRequest: pr, headSha } = request;
+  const ledger = await findings.getLedger(threadId);
+  if (!ledger) throw new AppError('NOT_FOUND', `no review ledger for thread ${threadId}`);
+  const prepared = await prepareReview(
+    request.git,
+    {
+      owner: pr.repository.owner,
+      repo: pr.repository.name,
+      number: pr.number,
+      headSha,
+      ...(request.baseBranch ? { baseBranch: request.baseBranch } : {}),
+      lastReviewedSha: ledger.lastReviewedSha,
+      lastMergeBaseSha: ledger.mergeBaseSha,
+    },
+    await findings.list(threadId),
+    request.sources,
+  );
+  await findings.moveLedger(threadId, { headSha, mergeBaseSha: prepared.mergeBaseSha }, now());
+  const sync = await new LedgerSyncService(findings, github, botLogin, now).sync(
+    threadId,
+    pr,
+    prepared,
+  );
+  const checks = new ReviewCheckService(findings, github);
+  await checks.start(threadId, pr, headSha);
+  try {
+    const publisher = new PublishReviewService(findings, github, botLogin, now);
+    let published: PublishResult | null = null;
+    const context: ReviewRunContext = {
+      threadId,
+      pullRequest: pr,
+      prepared,
+      findings,
+      github,
+      threads: new FindingThreadsService(findings, github, now),
+      now,
+      publish: async (ask) => {
+        published = await publisher.publish({
+          threadId,
+          pullRequest: pr,
+          headSha,
+          changedLines: prepared.pullRequestDiff.lines,
+          ...(ask.threshold ? { threshold: ask.threshold } : {}),
+          verdict: { ...request.verdict, ...(ask.proposed ? { proposed: ask.proposed } : {}) },
+        });
+        return published;
+      },
+    };
+    const agent = buildReviewerAgent({
+      model: request.model,
+      context,
+      workspace: request.workspace,
+      events: deps.events,
+    });
+    const conversation = await agent.run(prepared.brief);
+    const final: PublishResult = published ?? (await context.publish({}));
+    const open = openFindings(await findings.list(threadId)).length;
+    await checks.finish(threadId, pr, { kind: 'published', openFindings: open });
+    return { prepared, sync, published: final, conversation };
+  } catch (error) {
+    await checks.finish(threadId, pr, { kind: 'died' }).catch(() => false);
+    throw error;
+  }
+}

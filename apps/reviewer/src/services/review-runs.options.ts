@@ -1,0 +1,64 @@
+import { createChatModel, MAX_CLIENT_RETRIES, resolveModel } from '@caravel/agent';
+import { IntegrationAdapters } from '@caravel/integrations';
+import type { ReviewerConfig } from '../reviewer.config.js';
+import type { ReviewRunsOptions } from './review-runs.service.js';
+
+/** Longest single model call of a review. */
+const MODEL_TIMEOUT_MS = 180_000;
+
+/**
+ * Why this configuration runs no reviews (review requests then only keep their pull requests'
+ * ledgers), or null when it does: a review needs a model and a GitHub credential to publish with.
+ */
+export function reviewsOffReason(config: ReviewerConfig): string | null {
+  if (!config.review.model) {
+    return 'no reviewer model is configured (set REVIEWER_MODEL or CARAVEL_MODEL)';
+  }
+  const { github } = config.integrations;
+  if (!github.app && !github.developmentToken) {
+    return 'no GitHub credential to publish reviews with (set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY, or GITHUB_TOKEN in development)';
+  }
+  return null;
+}
+
+/**
+ * Whether a repository is among `entries` (`owner/name`, or `owner/*` for all of an owner's;
+ * GitHub's names are case-insensitive): the repositories whose clean reviews approve
+ * (`REVIEWER_APPROVE_CLEAN_REPOS`). Empty: none.
+ */
+export function repositoryMatcher(
+  entries: readonly string[],
+): (repository: { owner: string; name: string }) => boolean {
+  const listed = new Set(entries.map((entry) => entry.toLowerCase()));
+  return ({ owner, name }) => {
+    const who = owner.toLowerCase();
+    return listed.has(`${who}/*`) || listed.has(`${who}/${name.toLowerCase()}`);
+  };
+}
+
+/**
+ * The review runs a configuration makes: GitHub through the integrations, and a fresh model per
+ * run (a `scripted:` file is read again each time). The client retries a failed call itself: the
+ * reviewer's loop has no retry middleware.
+ */
+export function reviewRunsOptionsOf(config: ReviewerConfig): ReviewRunsOptions {
+  const { review } = config;
+  const spec = review.model;
+  if (!spec) throw new Error(`review runs without a model: ${reviewsOffReason(config)}`);
+  const model = resolveModel({ team: { model: spec } });
+  return {
+    integrations: new IntegrationAdapters(config.integrations),
+    botLogin: review.botLogin,
+    model: () =>
+      createChatModel(model, review.credentials, {
+        timeoutMs: MODEL_TIMEOUT_MS,
+        maxRetries: MAX_CLIENT_RETRIES,
+        fileRoot: review.fileRoot,
+      }),
+    reReviewOnPush: () => review.reReviewOnPush,
+    approveCleanReviews: repositoryMatcher(review.approveCleanRepos),
+  };
+}
+
+/** Injection token of {@link reviewsOffReason}'s answer, provided when reviews are off. */
+export const REVIEWS_OFF = Symbol('caravel.reviews-off');

@@ -1,0 +1,115 @@
+import type { RepositoryRef } from '@caravel/contracts';
+import { FindingRepository, ReviewStyleRepository } from '@caravel/db';
+import { AppError } from '@caravel/errors';
+import type { IntegrationAdapters } from '@caravel/integrations';
+import { ToolSandboxAdapter } from '@caravel/sandbox';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { NO_REVIEW_SOURCES } from '../preparation/prepare-review.js';
+import { ReviewSandboxService } from '../preparation/review-sandbox.service.js';
+import { runReview, type ReviewRunOutcome } from '../run/review-run.js';
+
+/** What review runs are made with: built from the configuration by `reviewRunsOptionsOf`. */
+export interface ReviewRunsOptions {
+  /** GitHub through the one credential model (`reviews(repository)`). */
+  integrations: Pick<IntegrationAdapters, 'reviews'>;
+  /** The reviewer's model for one run. */
+  model: () => BaseChatModel;
+  /** Caravel's GitHub login (its own pull requests get no verdict; its comments are its own). */
+  botLogin: string;
+  /** Whether a clean review of this repository may approve (default: never). */
+  approveCleanReviews?: (repository: RepositoryRef) => boolean;
+  /** Whether a push to a reviewed pull request of this repository is reviewed again (default: yes). */
+  reReviewOnPush?: (repository: RepositoryRef) => boolean;
+}
+
+export const REVIEW_RUNS_OPTIONS = Symbol('REVIEW_RUNS_OPTIONS');
+
+/** One review to run on a pull request's reviewer thread. */
+export interface ReviewJob {
+  threadId: string;
+  repository: RepositoryRef;
+  number: number;
+  headSha: string;
+  /**
+   * The pull request's author's login; null when the trigger does not say (a push), which is
+   * taken as Caravel's own: the verdict is then a comment at most, never a refused approval.
+   */
+  author: string | null;
+  /** The request explicitly asked for a verdict (never an auto-review or a push). */
+  verdictRequested: boolean;
+}
+
+/**
+ * Runs reviews: GitHub from the integrations (the App's installation token for the repository,
+ * the static token only in development), the reviewer thread's sandbox from the broker (released
+ * after the run: the checkout is re-derived by the next one), the repository's latest saved
+ * review style (the analyzer's) for the brief, then {@link runReview}.
+ */
+@Injectable()
+export class ReviewRunsService {
+  private readonly logger = new Logger('ReviewRuns');
+
+  constructor(
+    @Inject(FindingRepository) private readonly findings: FindingRepository,
+    @Inject(ReviewSandboxService) private readonly sandboxes: ReviewSandboxService,
+    @Inject(ReviewStyleRepository) private readonly styles: ReviewStyleRepository,
+    @Inject(REVIEW_RUNS_OPTIONS) private readonly options: ReviewRunsOptions,
+  ) {}
+
+  /** Whether a push to a reviewed pull request of `repository` is reviewed again. */
+  reReviewsOnPush(repository: RepositoryRef): boolean {
+    return this.options.reReviewOnPush?.(repository) ?? true;
+  }
+
+  async review(job: ReviewJob): Promise<ReviewRunOutcome> {
+    const { repository, threadId } = job;
+    const github = this.options.integrations.reviews(repository);
+    if (!github) {
+      throw new AppError(
+        'PRECONDITION_FAILED',
+        `no GitHub credential can review ${repository.owner}/${repository.name}: install the GitHub App on it (or set GITHUB_TOKEN in development)`,
+        { retryable: false },
+      );
+    }
+    const { sandbox, git } = await this.sandboxes.checkout(threadId, repository);
+    try {
+      return await runReview(
+        {
+          findings: this.findings,
+          github,
+          botLogin: this.options.botLogin,
+          events: { emit: (event) => this.logger.log(`${threadId}: ${event.type}`) },
+        },
+        {
+          threadId,
+          pullRequest: {
+            repository: { owner: repository.owner, name: repository.name },
+            number: job.number,
+          },
+          headSha: job.headSha,
+          ...(repository.baseBranch ? { baseBranch: repository.baseBranch } : {}),
+          model: this.options.model(),
+          git,
+          workspace: new ToolSandboxAdapter(sandbox, job.headSha),
+          sources: { ...NO_REVIEW_SOURCES, reviewStyle: () => this.reviewStyle(repository) },
+          verdict: {
+            verdictRequested: job.verdictRequested,
+            ownPullRequest:
+              job.author === null ||
+              job.author.toLowerCase() === this.options.botLogin.toLowerCase(),
+            approveCleanReviews: this.options.approveCleanReviews?.(repository) ?? false,
+          },
+        },
+      );
+    } finally {
+      await this.sandboxes.release(threadId);
+    }
+  }
+
+  /** The repository's latest saved review style (the analyzer's), or null before any. */
+  private async reviewStyle(repository: RepositoryRef): Promise<string | null> {
+    const style = await this.styles.latest(`${repository.owner}/${repository.name}`);
+    return style?.prompt ?? null;
+  }
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { describeEachDatabase } from '@caravel/testing';
+import { dismissFinding, newFindingId, resolveFinding } from '@caravel/findings';
+import { aFinding, sha } from '@caravel/findings/testing';
+import type { Database } from '../connection/database.types.js';
+import { openDatabase } from '../connection/open-database.js';
+import { FindingRepository } from './finding.repository.js';
+import { ReviewStyleRepository, type NewReviewStyle } from './review-style.repository.js';
+
+const aStyle = (overrides: Partial<NewReviewStyle> = {}): NewReviewStyle => ({
+  repository: 'Acme/Widgets',
+  mode: 'bootstrap',
+  threadId: randomUUID(),
+  prompt: 'Review like acme does.',
+  summary: 'Short and strict.',
+  wordCount: 5,
+  model: 'scripted:style.json',
+  pullRequests: [3, 7],
+  commentIds: ['101', '102'],
+  reviewers: ['alice', 'bob'],
+  counts: { pullRequests: 2, comments: 2, reviewers: 2 },
+  ...overrides,
+});
+
+await describeEachDatabase('review styles', openDatabase, (target) => {
+  let database: Database;
+  let styles: ReviewStyleRepository;
+
+  beforeAll(async () => {
+    database = await target.open();
+    styles = new ReviewStyleRepository(database.db);
+  });
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('keeps every version with its provenance, the latest in force', async () => {
+    expect(await styles.latest('acme/widgets')).toBeNull();
+    const first = await styles.save(aStyle());
+    const second = await styles.save(
+      aStyle({
+        mode: 'continual',
+        prompt: 'Sharper.',
+        counts: { ...aStyle().counts, outcomes: 3 },
+      }),
+    );
+    expect(first).toMatchObject({
+      repository: 'acme/widgets',
+      version: 1,
+      mode: 'bootstrap',
+      pullRequests: [3, 7],
+      commentIds: ['101', '102'],
+      reviewers: ['alice', 'bob'],
+      model: 'scripted:style.json',
+    });
+    expect(second).toMatchObject({ version: 2, mode: 'continual', counts: { outcomes: 3 } });
+    expect(await styles.latest('ACME/widgets')).toEqual(second);
+    expect((await styles.history('acme/widgets')).map((s) => s.version)).toEqual([1, 2]);
+    expect(await styles.repositories()).toContain('acme/widgets');
+  });
+
+  it('numbers parallel saves one after the other, losing none', async () => {
+    const saved = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        styles.save(aStyle({ repository: 'acme/race', summary: `${i}` })),
+      ),
+    );
+    expect(saved.map((s) => s.version).sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  it("reads Caravel's closed or answered findings of the repository since a time", async () => {
+    const findings = new FindingRepository(database.db);
+    const threadId = randomUUID();
+    await findings.openLedger({ threadId, owner: 'Acme', repo: 'Outcomes', number: 9 });
+    const at = '2026-03-02T10:00:00.000Z';
+    const fixed = aFinding({ id: newFindingId() });
+    const dismissed = aFinding({ id: newFindingId() });
+    const untouched = aFinding({ id: newFindingId() });
+    const replied = aFinding({ id: newFindingId() });
+    const theirs = aFinding({ id: newFindingId(), author: { kind: 'person', login: 'alice' } });
+    for (const f of [fixed, dismissed, untouched, replied, theirs])
+      await findings.append(threadId, f);
+    await findings.update(fixed.id, (f) =>
+      resolveFinding(f, { sha: sha('b'), note: 'Fixed.', at }),
+    );
+    await findings.update(dismissed.id, (f) =>
+      dismissFinding(f, {
+        sha: sha('b'),
+        note: 'Intended.',
+        by: { kind: 'person', login: 'bob' },
+        at,
+      }),
+    );
+    await findings.update(theirs.id, (f) =>
+      dismissFinding(f, { sha: sha('b'), note: 'x', by: { kind: 'caravel' }, at }),
+    );
+
+    await findings.update(replied.id, (f) => ({
+      ...f,
+      updatedAt: at,
+      interactions: [
+        {
+          kind: 'human_reply',
+          commentId: '501',
+          inReplyToId: '500',
+          author: { kind: 'person', login: 'carol' },
+          body: 'Why is this a problem?',
+          createdAt: at,
+          needsReassessment: true,
+        },
+      ],
+    }));
+    const outcomes = await styles.findingOutcomesSince(
+      'acme/outcomes',
+      new Date('2026-03-02T00:00:00Z'),
+    );
+    expect(outcomes.map((o) => [o.id, o.status, o.number]).sort()).toEqual(
+      [
+        [fixed.id, 'resolved', 9],
+        [dismissed.id, 'dismissed', 9],
+        [replied.id, 'open', 9],
+      ].sort(),
+    );
+    expect(await styles.findingOutcomesSince('acme/outcomes', new Date(at))).toEqual([]);
+    // A later change of a closed finding (its thread synced) is not a new outcome.
+    await database.db
+      .updateTable('findings')
+      .set({ updated_at: new Date('2026-03-05T00:00:00Z') })
+      .where('id', '=', fixed.id)
+      .execute();
+    expect(await styles.findingOutcomesSince('acme/outcomes', new Date(at))).toEqual([]);
+  });
+});

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Selectable } from 'kysely';
+import type { ReviewStyle } from '../generated/types.js';
+import { toJson } from '../connection/json.js';
+import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
+import type { ReviewStyleMode } from './states.js';
+
+/** What the saver counted when it saved a version. */
+export interface ReviewStyleCounts {
+  pullRequests: number;
+  comments: number;
+  reviewers: number;
+  outcomes?: number;
+}
+
+/** One saved version of a repository's review style, its provenance parsed. */
+export type ReviewStyleRow = Omit<
+  RowOf<ReviewStyle>,
+  'pullRequests' | 'commentIds' | 'reviewers' | 'counts'
+> & {
+  pullRequests: number[];
+  commentIds: string[];
+  reviewers: string[];
+  counts: ReviewStyleCounts;
+};
+
+/** A version to save; the repository numbers it. */
+export interface NewReviewStyle {
+  repository: string;
+  mode: ReviewStyleMode;
+  threadId: string;
+  prompt: string;
+  summary: string;
+  wordCount: number;
+  model: string;
+  pullRequests: number[];
+  commentIds: string[];
+  reviewers: string[];
+  counts: ReviewStyleCounts;
+}
+
+/** A finding of Caravel's on a repository's ledgers whose outcome is known, or that people answered. */
+export interface FindingOutcomeRow {
+  id: string;
+  number: number;
+  category: string;
+  severity: string;
+  title: string;
+  status: string;
+  /** The resolution JSON as stored (`@caravel/findings`' `Resolution`), null while open. */
+  resolution: unknown;
+  /** The interactions JSON as stored (replies). */
+  interactions: unknown;
+  updatedAt: Date;
+}
+
+const SAVE_ATTEMPTS = 5;
+
+/** Review styles per repository (`review_styles`): append-only versions, the latest is in force. */
+export class ReviewStyleRepository {
+  constructor(private readonly db: Executor) {}
+
+  /**
+   * Saves a new version numbered after the repository's latest. Two saves at once both land, one
+   * after the other (a version taken by the other is retried with the next number).
+   */
+  async save(style: NewReviewStyle, at?: Date): Promise<ReviewStyleRow> {
+    const repository = style.repository.toLowerCase();
+    for (let attempt = 1; attempt <= SAVE_ATTEMPTS; attempt += 1) {
+      const latest = await this.latest(repository);
+      const row = await this.db
+        .insertInto('review_styles')
+        .values({
+          id: randomUUID(),
+          repository,
+          version: (latest?.version ?? 0) + 1,
+          mode: style.mode,
+          thread_id: style.threadId,
+          prompt: style.prompt,
+          summary: style.summary,
+          word_count: style.wordCount,
+          model: style.model,
+          pull_requests: toJson(style.pullRequests),
+          comment_ids: toJson(style.commentIds),
+          reviewers: toJson(style.reviewers),
+          counts: toJson(style.counts),
+          created_at: timeOr(at),
+        })
+        .onConflict((oc) => oc.columns(['repository', 'version']).doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (row) return rowOf(row);
+    }
+    throw new Error(`review style of ${repository}: no free version after ${SAVE_ATTEMPTS} tries`);
+  }
+
+  /** The repository's version in force (the highest), or null before any was saved. */
+  async latest(repository: string): Promise<ReviewStyleRow | null> {
+    const row = await this.db
+      .selectFrom('review_styles')
+      .selectAll()
+      .where('repository', '=', repository.toLowerCase())
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? rowOf(row) : null;
+  }
+
+  /** Every version of the repository, oldest first. */
+  async history(repository: string): Promise<ReviewStyleRow[]> {
+    const rows = await this.db
+      .selectFrom('review_styles')
+      .selectAll()
+      .where('repository', '=', repository.toLowerCase())
+      .orderBy('version', 'asc')
+      .execute();
+    return rows.map(rowOf);
+  }
+
+  /** Repositories with at least one version (the ones with a nightly continual job). */
+  async repositories(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('review_styles')
+      .select('repository')
+      .distinct()
+      .orderBy('repository')
+      .execute();
+    return rows.map((r) => r.repository);
+  }
+
+  /**
+   * Caravel's findings on the repository's pull requests closed (fixed by a commit, dismissed) or
+   * replied to by a person after `since`: the outcomes a continual run learns from.
+   */
+  async findingOutcomesSince(repository: string, since: Date): Promise<FindingOutcomeRow[]> {
+    const [owner = '', repo = ''] = repository.toLowerCase().split('/');
+    const rows = await this.db
+      .selectFrom('findings as f')
+      .innerJoin('review_ledgers as l', 'l.thread_id', 'f.thread_id')
+      .select([
+        'f.id',
+        'l.number',
+        'f.category',
+        'f.severity',
+        'f.title',
+        'f.status',
+        'f.resolution',
+        'f.interactions',
+        'f.updated_at',
+      ])
+      .where(sql<string>`lower(l.owner)`, '=', owner)
+      .where(sql<string>`lower(l.repo)`, '=', repo)
+      .where(sql<string>`f.author->>'kind'`, '=', 'caravel')
+      // An outcome happens no later than the row's last change: a cheap first cut.
+      .where('f.updated_at', '>', since)
+      // The outcome's own time decides (a later sync of a closed finding's thread is no outcome).
+      .where(
+        sql<boolean>`(
+          (f.status <> 'open' and (f.resolution->>'at')::timestamptz > ${since})
+          or exists (
+            select 1 from jsonb_array_elements(f.interactions) as i
+            where i->>'kind' = 'human_reply' and (i->>'createdAt')::timestamptz > ${since}
+          )
+        )`,
+      )
+      .orderBy('f.updated_at')
+      .orderBy('f.id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      number: r.number,
+      category: r.category,
+      severity: r.severity,
+      title: r.title,
+      status: r.status,
+      resolution: r.resolution,
+      interactions: r.interactions,
+      updatedAt: r.updated_at,
+    }));
+  }
+}
+
+function rowOf(row: Selectable<ReviewStyle>): ReviewStyleRow {
+  return {
+    id: row.id,
+    repository: row.repository,
+    version: row.version,
+    mode: row.mode,
+    threadId: row.thread_id,
+    prompt: row.prompt,
+    summary: row.summary,
+    wordCount: row.word_count,
+    model: row.model,
+    pullRequests: row.pull_requests as number[],
+    commentIds: row.comment_ids as string[],
+    reviewers: row.reviewers as string[],
+    counts: row.counts as ReviewStyleCounts,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,78 @@
+export {
+  evalAttemptSchema,
+  evalRunSchema,
+  evalTaskResultSchema,
+  taskResolveRate,
+  type EvalAttempt,
+  type EvalRun,
+  type EvalTaskResult,
+} from './results/eval-run.js';
+export {
+  predictionsOf,
+  resultsReportOf,
+  type Prediction,
+  type ResultsReport,
+} from './results/swebench-files.js';
+export { proportion, type Proportion } from './stats/proportion.js';
+export { signTest, type SignTest } from './stats/sign-test.js';
+export { distribution, type Distribution } from './stats/distribution.js';
+export {
+  compareRuns,
+  type Flip,
+  type RunComparison,
+  type RunSide,
+  type TaskComparison,
+} from './compare/compare-runs.js';
+export {
+  DEFAULT_GATE_POLICY,
+  gateVerdict,
+  type GatePolicy,
+  type GateVerdict,
+} from './compare/regression-gate.js';
+export { comparisonTable } from './report/comparison-table.js';
+export { comparisonChart } from './report/comparison-chart.js';
+export {
+  attemptKeySchema,
+  attemptLedgerSchema,
+  evalRunOfLedger,
+  openLedger,
+  pendingAttempts,
+  withFinished,
+  withStarted,
+  type AttemptKey,
+  type AttemptLedger,
+  type LedgerIdentity,
+  type OpenedLedger,
+} from './run/attempt-ledger.js';
+export { runBounded, type PoolOptions } from './run/bounded-pool.js';
+export { runAttempts, type RunAttemptsOptions } from './run/run-attempts.js';
+export {
+  parseReviewSet,
+  reviewSetSchema,
+  type ExpectedDefect,
+  type ReviewCase,
+  type ReviewSet,
+} from './review/review-set.js';
+export {
+  REVIEW_SEVERITIES,
+  candidatePairs,
+  placeMatches,
+  scoreCase,
+  scoredFindings,
+  scoresOf,
+  totalScores,
+  type CaseScore,
+  type DefectMatch,
+  type MatchOptions,
+  type ReviewScores,
+  type ReviewSeverity,
+  type ScoredFinding,
+} from './review/review-score.js';
+export {
+  reviewEvalResultSchema,
+  reviewEvalTotals,
+  type ReviewEvalCase,
+  type ReviewEvalResult,
+  type ReviewedFinding,
+} from './review/review-result.js';
+export { placeOf, reviewEvalTable } from './review/review-table.js';

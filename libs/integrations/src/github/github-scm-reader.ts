@@ -1,0 +1,172 @@
+import type {
+  IssueDetails,
+  MergedPullRequest,
+  PullRequestDetails,
+  ScmChangedFile,
+  ScmComment,
+  ScmHistoryPort,
+  ScmReadPort,
+} from '@caravel/tools';
+import type { GitHubApi, GitHubRepository } from './github-client.js';
+
+interface UserJson {
+  login: string;
+  type?: string;
+}
+
+interface CommentJson {
+  id: number;
+  body?: string | null;
+  user?: UserJson | null;
+  created_at?: string;
+  html_url?: string;
+  path?: string;
+  line?: number | null;
+  original_line?: number | null;
+  in_reply_to_id?: number;
+}
+
+const isBot = (user: UserJson | null | undefined): boolean =>
+  user?.type === 'Bot' || (user?.login.endsWith('[bot]') ?? false);
+
+function toComment(json: CommentJson): ScmComment {
+  const line = json.line ?? json.original_line ?? undefined;
+  return {
+    id: json.id,
+    author: json.user?.login ?? 'ghost',
+    body: json.body ?? '',
+    bot: isBot(json.user),
+    ...(json.created_at ? { at: json.created_at } : {}),
+    ...(json.html_url ? { url: json.html_url } : {}),
+    ...(json.path ? { path: json.path } : {}),
+    ...(line ? { line } : {}),
+    ...(json.in_reply_to_id ? { inReplyTo: json.in_reply_to_id } : {}),
+  };
+}
+
+/** How many pages of closed pull requests a crawl reads at most (100 each). */
+const MERGED_PAGES = 5;
+
+/** The last `limit` of a list GitHub gives oldest first (the recent conversation matters most). */
+const recent = <T>(items: readonly T[], limit: number): T[] => items.slice(-limit);
+
+/**
+ * The read side of GitHub for one repository ({@link ScmReadPort}): pull requests (with their
+ * head's repository, so a fork is recognised), their files, review comments and conversation,
+ * and issues, and merged pull requests for a crawl of the repository's history. What people wrote
+ * is returned as it is; the tools and the runner mark it untrusted.
+ */
+export class GitHubScmReader implements ScmReadPort, ScmHistoryPort {
+  constructor(
+    private readonly api: GitHubApi,
+    private readonly repository: GitHubRepository,
+  ) {}
+
+  private get repo(): { owner: string; repo: string } {
+    return { owner: this.repository.owner, repo: this.repository.name };
+  }
+
+  async getPullRequest(number: number): Promise<PullRequestDetails> {
+    const { data } = await this.api.call(this.repository, `read pull request #${number}`, (o) =>
+      o.rest.pulls.get({ ...this.repo, pull_number: number }),
+    );
+    const headRepo = data.head.repo;
+    return {
+      number: data.number,
+      title: data.title,
+      body: data.body ?? '',
+      author: data.user?.login ?? null,
+      state: data.merged_at ? 'merged' : data.state,
+      draft: data.draft ?? false,
+      url: data.html_url,
+      head: {
+        ref: data.head.ref,
+        sha: data.head.sha,
+        repository: headRepo ? { owner: headRepo.owner.login, name: headRepo.name } : null,
+      },
+      base: { ref: data.base.ref, sha: data.base.sha },
+      ...(data.mergeable !== undefined ? { mergeable: data.mergeable } : {}),
+      ...(typeof data.changed_files === 'number'
+        ? { changedFiles: data.changed_files, additions: data.additions, deletions: data.deletions }
+        : {}),
+    };
+  }
+
+  async listPullRequestFiles(number: number, limit: number): Promise<ScmChangedFile[]> {
+    const files = await this.api.call(this.repository, `list files of #${number}`, (o) =>
+      o.paginate(o.rest.pulls.listFiles, { ...this.repo, pull_number: number, per_page: 100 }),
+    );
+    return files.slice(0, limit).map((file) => ({
+      path: file.filename,
+      status: file.status,
+      additions: file.additions,
+      deletions: file.deletions,
+      ...(file.patch ? { patch: file.patch } : {}),
+    }));
+  }
+
+  async listReviewComments(number: number, limit: number): Promise<ScmComment[]> {
+    const comments = await this.api.call(
+      this.repository,
+      `list review comments of #${number}`,
+      (o) =>
+        o.paginate(o.rest.pulls.listReviewComments, {
+          ...this.repo,
+          pull_number: number,
+          per_page: 100,
+        }),
+    );
+    return recent(comments as CommentJson[], limit).map(toComment);
+  }
+
+  async getIssue(number: number): Promise<IssueDetails> {
+    const { data } = await this.api.call(this.repository, `read issue #${number}`, (o) =>
+      o.rest.issues.get({ ...this.repo, issue_number: number }),
+    );
+    return {
+      number: data.number,
+      title: data.title,
+      body: data.body ?? '',
+      author: data.user?.login ?? null,
+      state: data.state,
+      labels: data.labels.map((label) => (typeof label === 'string' ? label : (label.name ?? ''))),
+      url: data.html_url,
+      pullRequest: data.pull_request !== undefined && data.pull_request !== null,
+    };
+  }
+
+  async listIssueComments(number: number, limit: number): Promise<ScmComment[]> {
+    const comments = await this.api.call(this.repository, `list comments of #${number}`, (o) =>
+      o.paginate(o.rest.issues.listComments, { ...this.repo, issue_number: number, per_page: 100 }),
+    );
+    return recent(comments as CommentJson[], limit).map(toComment);
+  }
+
+  async listMergedPullRequests(limit: number): Promise<MergedPullRequest[]> {
+    const merged: MergedPullRequest[] = [];
+    for (let page = 1; merged.length < limit && page <= MERGED_PAGES; page += 1) {
+      const { data } = await this.api.call(this.repository, 'list closed pull requests', (o) =>
+        o.rest.pulls.list({
+          ...this.repo,
+          state: 'closed',
+          sort: 'created',
+          direction: 'desc',
+          per_page: 100,
+          page,
+        }),
+      );
+      for (const pull of data) {
+        if (!pull.merged_at) continue;
+        merged.push({
+          number: pull.number,
+          title: pull.title,
+          author: pull.user?.login ?? null,
+          mergedAt: pull.merged_at,
+          url: pull.html_url,
+        });
+      }
+      if (data.length < 100) break;
+    }
+    return merged.slice(0, limit);
+  }
+}
