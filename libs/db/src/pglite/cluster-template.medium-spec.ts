@@ -59,7 +59,9 @@ describe('new PGlite data directories copied from a cluster template', () => {
     } finally {
       await pg.close();
     }
-  });
+    // Two initdbs side by side, then a copy and two opens: CPU-bound WASM work that took 85 s
+    // on CI's loaded machine (16 s quiet), past the 60 s a medium test has by default.
+  }, 300_000);
 
   it('initialises the directory itself when the cache cannot be written', async () => {
     const notAFolder = dir('cache-file');
@@ -67,5 +69,5 @@ describe('new PGlite data directories copied from a cluster template', () => {
     await mkdir(dir('fallback'));
     expect(await initialiseCluster(dir('fallback'), notAFolder)).toBe('initdb');
     expect(existsSync(join(dir('fallback'), 'PG_VERSION'))).toBe(true);
-  });
+  }, 180_000);
 });

@@ -59,7 +59,8 @@ describe('new PGlite databases started from a migrated image', () => {
       applied: 0,
       recorded: files.length,
     });
-  });
+    // Five PGlite opens, one a full migration: CPU-bound WASM work, slow on a loaded machine.
+  }, 240_000);
 
   it('is read only to make a cluster, never to reopen a data directory', async () => {
     const image = migratedImageFile(cacheRoot, files);
@@ -94,7 +95,7 @@ describe('new PGlite databases started from a migrated image', () => {
       .then((result) => result.rows[0]?.n);
     await database.close();
     expect(recorded).toBe(files.length);
-  });
+  }, 180_000);
 
   it('is named by the migrations: another set of migrations has an image of its own', () => {
     const fewer = files.slice(0, -1);
