@@ -174,3 +174,11 @@ export {
   type OpsStatusRow,
   type OpsWindow,
 } from './repositories/ops.repository.js';
+export {
+  EvalRunRepository,
+  type EvalAttemptRow,
+  type EvalRunQuery,
+  type EvalRunRow,
+  type EvalRunSummaryRow,
+  type NewEvalRun,
+} from './repositories/eval-run.repository.js';

@@ -190,6 +190,58 @@ export type EnabledRepository = {
   updated_by: string;
   updated_at: Generated<Timestamp>;
 };
+export type EvalAttempt = {
+  run_id: string;
+  task_id: string;
+  /**
+   * 1, 2, … per task.
+   */
+  attempt: number;
+  resolved: boolean;
+  /**
+   * How the run ended (`submitted`, `exit_cost`, `exit_environment_error`...).
+   */
+  exit_status: string;
+  cost_usd: number;
+  model_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  wall_ms: number;
+  patch: string;
+  traj_path: string | null;
+  error: string | null;
+  recorded_at: Generated<Timestamp>;
+};
+export type EvalRun = {
+  id: string;
+  /**
+   * The suite's name (its folder's).
+   */
+  suite: string;
+  /**
+   * The configuration's name.
+   */
+  config: string;
+  /**
+   * The model reference the attempts used.
+   */
+  model: string;
+  /**
+   * The configuration's settings laid over the environment (`{ KEY: value }`).
+   */
+  settings: Generated<unknown>;
+  attempts_per_task: number;
+  /**
+   * @kyselyType(State.EvalRunStatus)
+   */
+  status: Generated<State.EvalRunStatus>;
+  /**
+   * Where its files are (`caravel-eval.json`, `preds.json`...), on the machine that ran it.
+   */
+  out_dir: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+};
 export type Identity = {
   id: string;
   github_login: string | null;
@@ -682,6 +734,8 @@ export type DB = {
   connect_tenants: ConnectTenant;
   deliveries: Delivery;
   enabled_repositories: EnabledRepository;
+  eval_attempts: EvalAttempt;
+  eval_runs: EvalRun;
   findings: LedgerFinding;
   identities: Identity;
   inbox: InboxEntry;

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Database } from '../connection/database.types.js';
 import { openDatabase } from '../connection/open-database.js';
 import { DeliveryRepository, type DeliveryRow } from './delivery.repository.js';
+import type { EvalRunRow } from './eval-run.repository.js';
 import { RunNoticeRepository } from './run-notice.repository.js';
 import { RunRepository, type RunRow } from './run.repository.js';
 import {
@@ -19,6 +20,7 @@ import { PersonalTokenRepository } from './personal-token.repository.js';
 import { ReviewStyleRepository, type ReviewStyleRow } from './review-style.repository.js';
 import {
   BUS_DELIVERY_STATES,
+  EVAL_RUN_STATUSES,
   FINDING_CONFIDENCES,
   FINDING_SEVERITIES,
   FINDING_SIDES,
@@ -36,6 +38,7 @@ import {
   THREAD_PLAN_STATUSES,
   THREAD_STATUSES,
   USER_TOKEN_KINDS,
+  type EvalRunStatus,
   type FindingConfidence,
   type FindingSeverity,
   type FindingSide,
@@ -64,6 +67,7 @@ const OTHER_CHECKS = ['repository_instructions_length_check', 'team_defaults_id_
 const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] = [
   ['bus_deliveries', 'state', BUS_DELIVERY_STATES],
   ['deliveries', 'source', SOURCES],
+  ['eval_runs', 'status', EVAL_RUN_STATUSES],
   ['findings', 'anchor_side', FINDING_SIDES],
   ['findings', 'confidence', FINDING_CONFIDENCES],
   ['findings', 'severity', FINDING_SEVERITIES],
@@ -172,6 +176,7 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
     sameType<LedgerFindingRow['status'], FindingStatus>(true);
     sameType<LedgerFindingRow['surfaceState'], FindingSurfaceState>(true);
     sameType<ReviewStyleRow['mode'], ReviewStyleMode>(true);
+    sameType<EvalRunRow['status'], EvalRunStatus>(true);
   });
 
   it('takes every value of each set', async () => {
@@ -332,6 +337,23 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
               state: 'acked',
               delivery_count: 0,
               visible_at: new Date(),
+            })
+            .execute(),
+      ],
+      [
+        'eval_runs.status',
+        () =>
+          database.db
+            .insertInto('eval_runs')
+            .values({
+              id: randomUUID(),
+              suite: 's',
+              config: 'c',
+              model: 'm',
+              attempts_per_task: 1,
+              // @ts-expect-error 'graded' is not an eval run status
+              status: 'graded',
+              created_at: new Date(),
             })
             .execute(),
       ],

@@ -117,3 +117,7 @@ export type ReviewStyleMode = (typeof REVIEW_STYLE_MODES)[number];
 /** What a person's API token may do (`personal_tokens.scope`): read, or read and act in threads. */
 export const PERSONAL_TOKEN_SCOPES = ['read', 'act'] as const;
 export type PersonalTokenScope = (typeof PERSONAL_TOKEN_SCOPES)[number];
+
+/** Where an eval run is (`eval_runs.status`): attempts still to record, or every one recorded. */
+export const EVAL_RUN_STATUSES = ['running', 'finished'] as const;
+export type EvalRunStatus = (typeof EVAL_RUN_STATUSES)[number];
