@@ -182,3 +182,18 @@ export {
   type EvalRunSummaryRow,
   type NewEvalRun,
 } from './repositories/eval-run.repository.js';
+export {
+  BudgetLimitRepository,
+  repositoryBudgetSubject,
+  TEAM_BUDGET_SUBJECT,
+  type ApplicableBudgets,
+  type BudgetLimitRow,
+} from './repositories/budget-limit.repository.js';
+export {
+  BudgetPauseRepository,
+  type BudgetPauseRow,
+} from './repositories/budget-pause.repository.js';
+export {
+  SlackMessageRepository,
+  type SlackMessageKey,
+} from './repositories/slack-message.repository.js';

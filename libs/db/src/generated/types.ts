@@ -8,6 +8,45 @@ export type Generated<T> =
     : ColumnType<T, T | undefined, T>;
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export type BudgetLimit = {
+  /**
+   * @kyselyType(State.BudgetScope)
+   */
+  scope: State.BudgetScope;
+  /**
+   * `team`; `owner/name` lower-cased for a repository; `source:id` for a person.
+   */
+  subject: string;
+  /**
+   * Dollars one run may spend (more than 0; remove the row to lift it).
+   */
+  budget_usd: number;
+  /**
+   * The GitHub login (or `token`) that last changed it.
+   */
+  updated_by: string;
+  updated_at: Generated<Timestamp>;
+};
+export type BudgetPause = {
+  run_id: string;
+  thread_id: string;
+  /**
+   * The run's effective budget and what it had spent when it paused.
+   */
+  budget_usd: number;
+  spent_usd: number;
+  paused_at: Generated<Timestamp>;
+  /**
+   * The extra dollars granted, by whom (`source:id`) and when; null until someone grants.
+   */
+  granted_usd: number | null;
+  granted_by: string | null;
+  granted_at: Timestamp | null;
+  /**
+   * The run that continued the paused one with the grant (it takes it once).
+   */
+  resumed_by: string | null;
+};
 export type BusConsumer = {
   stream: string;
   durable: string;
@@ -563,6 +602,14 @@ export type Sandbox = {
   created_at: Generated<Timestamp>;
   last_used_at: Generated<Timestamp>;
 };
+export type SlackMessage = {
+  team: string;
+  channel: string;
+  ts: string;
+  thread_id: string;
+  deleted_at: Timestamp | null;
+  recorded_at: Generated<Timestamp>;
+};
 export type TeamDefaults = {
   id: Generated<string>;
   model: string | null;
@@ -726,6 +773,8 @@ export type UserToken = {
   updated_at: Generated<Timestamp>;
 };
 export type DB = {
+  budget_limits: BudgetLimit;
+  budget_pauses: BudgetPause;
   bus_consumers: BusConsumer;
   bus_dead_letters: BusDeadLetter;
   bus_deliveries: BusDelivery;
@@ -751,6 +800,7 @@ export type DB = {
   run_queue: RunQueueEntry;
   runs: Run;
   sandboxes: Sandbox;
+  slack_messages: SlackMessage;
   team_defaults: TeamDefaults;
   thread_messages: ThreadMessage;
   thread_owners: ThreadOwner;

@@ -6,6 +6,7 @@ import { aFinding } from '@caravel/findings/testing';
 import { sql } from 'kysely';
 import type { Database } from '../connection/database.types.js';
 import { openDatabase } from '../connection/open-database.js';
+import { BudgetLimitRepository, type BudgetLimitRow } from './budget-limit.repository.js';
 import { DeliveryRepository, type DeliveryRow } from './delivery.repository.js';
 import type { EvalRunRow } from './eval-run.repository.js';
 import { RunNoticeRepository } from './run-notice.repository.js';
@@ -19,6 +20,7 @@ import { FindingRepository, type LedgerFindingRow } from './finding.repository.j
 import { PersonalTokenRepository } from './personal-token.repository.js';
 import { ReviewStyleRepository, type ReviewStyleRow } from './review-style.repository.js';
 import {
+  BUDGET_SCOPES,
   BUS_DELIVERY_STATES,
   EVAL_RUN_STATUSES,
   FINDING_CONFIDENCES,
@@ -38,6 +40,7 @@ import {
   THREAD_PLAN_STATUSES,
   THREAD_STATUSES,
   USER_TOKEN_KINDS,
+  type BudgetScope,
   type EvalRunStatus,
   type FindingConfidence,
   type FindingSeverity,
@@ -61,10 +64,17 @@ import { ThreadRepository, type ThreadRow } from './thread.repository.js';
 import { UserTokenRepository, type UserTokenRow } from './user-token.repository.js';
 
 /** CHECK constraints that are not a state column's set (the team's one row, a size cap). */
-const OTHER_CHECKS = ['repository_instructions_length_check', 'team_defaults_id_check'];
+const OTHER_CHECKS = [
+  'budget_limits_budget_usd_check',
+  'budget_pauses_amounts_check',
+  'budget_pauses_grant_check',
+  'repository_instructions_length_check',
+  'team_defaults_id_check',
+];
 
 /** Each state column and its set, as the code defines it. */
 const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] = [
+  ['budget_limits', 'scope', BUDGET_SCOPES],
   ['bus_deliveries', 'state', BUS_DELIVERY_STATES],
   ['deliveries', 'source', SOURCES],
   ['eval_runs', 'status', EVAL_RUN_STATUSES],
@@ -176,6 +186,7 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
     sameType<LedgerFindingRow['status'], FindingStatus>(true);
     sameType<LedgerFindingRow['surfaceState'], FindingSurfaceState>(true);
     sameType<ReviewStyleRow['mode'], ReviewStyleMode>(true);
+    sameType<BudgetLimitRow['scope'], BudgetScope>(true);
     sameType<EvalRunRow['status'], EvalRunStatus>(true);
   });
 
@@ -322,6 +333,17 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
             commentIds: [],
             reviewers: [],
             counts: { pullRequests: 0, comments: 0, reviewers: 0 },
+          }),
+      ],
+      [
+        'budget_limits.scope',
+        () =>
+          new BudgetLimitRepository(database.db).save({
+            // @ts-expect-error 'org' is not a budget scope
+            scope: 'org',
+            subject: 'acme',
+            budgetUsd: 1,
+            updatedBy: 'admin',
           }),
       ],
       [

@@ -121,3 +121,10 @@ export type PersonalTokenScope = (typeof PERSONAL_TOKEN_SCOPES)[number];
 /** Where an eval run is (`eval_runs.status`): attempts still to record, or every one recorded. */
 export const EVAL_RUN_STATUSES = ['running', 'finished'] as const;
 export type EvalRunStatus = (typeof EVAL_RUN_STATUSES)[number];
+
+/**
+ * Whose dollar budget a limit is (`budget_limits.scope`): the team's, a repository's or a
+ * person's; a run's effective budget is the tightest that applies (docs/agent-runner.md).
+ */
+export const BUDGET_SCOPES = ['team', 'repository', 'person'] as const;
+export type BudgetScope = (typeof BUDGET_SCOPES)[number];

@@ -1,0 +1,118 @@
+import type { Selectable } from 'kysely';
+import type { BudgetPause } from '../generated/types.js';
+import { inTransaction, timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
+
+/** A run paused at its budget, and the grant that continues it (`budget_pauses`). */
+export type BudgetPauseRow = RowOf<BudgetPause>;
+
+function toRow(row: Selectable<BudgetPause>): BudgetPauseRow {
+  return {
+    runId: row.run_id,
+    threadId: row.thread_id,
+    budgetUsd: row.budget_usd,
+    spentUsd: row.spent_usd,
+    pausedAt: row.paused_at,
+    grantedUsd: row.granted_usd,
+    grantedBy: row.granted_by,
+    grantedAt: row.granted_at,
+    resumedBy: row.resumed_by,
+  };
+}
+
+/**
+ * Budget pauses: a run records its own once (a repeat keeps the first), an authorised person's
+ * grant is added to the thread's latest pause not continued yet, and the run that continues it
+ * takes the grant once.
+ */
+export class BudgetPauseRepository {
+  constructor(private readonly db: Executor) {}
+
+  /** Records the run's pause; false when it was recorded before. */
+  async record(
+    pause: { runId: string; threadId: string; budgetUsd: number; spentUsd: number; at?: Date },
+    executor: Executor = this.db,
+  ): Promise<boolean> {
+    const inserted = await executor
+      .insertInto('budget_pauses')
+      .values({
+        run_id: pause.runId,
+        thread_id: pause.threadId,
+        budget_usd: pause.budgetUsd,
+        spent_usd: pause.spentUsd,
+        paused_at: timeOr(pause.at),
+      })
+      .onConflict((conflict) => conflict.column('run_id').doNothing())
+      .returning('run_id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
+  /** The thread's latest pause that no run has continued yet, granted or not. */
+  async awaiting(threadId: string, executor: Executor = this.db): Promise<BudgetPauseRow | null> {
+    const row = await executor
+      .selectFrom('budget_pauses')
+      .selectAll()
+      .where('thread_id', '=', threadId)
+      .where('resumed_by', 'is', null)
+      .orderBy('paused_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+
+  /**
+   * Adds `usd` to the grant of the thread's pause awaiting continuation (two replies before the
+   * run continues add up); null when no pause awaits.
+   */
+  async grant(
+    grant: { threadId: string; usd: number; by: string; at?: Date },
+    executor: Executor = this.db,
+  ): Promise<BudgetPauseRow | null> {
+    return inTransaction(executor, async (trx) => {
+      const pause = await this.awaiting(grant.threadId, trx);
+      if (!pause) return null;
+      const row = await trx
+        .updateTable('budget_pauses')
+        .set({
+          granted_usd: (pause.grantedUsd ?? 0) + grant.usd,
+          granted_by: grant.by,
+          granted_at: timeOr(grant.at),
+        })
+        .where('run_id', '=', pause.runId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toRow(row);
+    });
+  }
+
+  /**
+   * The granted pause `runId` continues: taken once (a resumed or redelivered start of the same
+   * run gets the same one back); null when the thread has no granted pause for it.
+   */
+  async takeGrant(
+    threadId: string,
+    runId: string,
+    executor: Executor = this.db,
+  ): Promise<BudgetPauseRow | null> {
+    return inTransaction(executor, async (trx) => {
+      const taken = await trx
+        .selectFrom('budget_pauses')
+        .selectAll()
+        .where('thread_id', '=', threadId)
+        .where('resumed_by', '=', runId)
+        .executeTakeFirst();
+      if (taken) return toRow(taken);
+      const pause = await this.awaiting(threadId, trx);
+      if (!pause || pause.grantedUsd === null || pause.runId === runId) return null;
+      const row = await trx
+        .updateTable('budget_pauses')
+        .set({ resumed_by: runId })
+        .where('run_id', '=', pause.runId)
+        .where('resumed_by', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toRow(row) : null;
+    });
+  }
+}
