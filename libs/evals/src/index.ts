@@ -8,6 +8,12 @@ export {
   type EvalTaskResult,
 } from './results/eval-run.js';
 export {
+  evalRunOfRecords,
+  recordedAttemptsOf,
+  type RecordedAttempt,
+  type RecordedRun,
+} from './results/eval-run-records.js';
+export {
   predictionsOf,
   resultsReportOf,
   type Prediction,

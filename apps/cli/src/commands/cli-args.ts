@@ -35,6 +35,7 @@ export const COMMAND_OPTIONS = {
     'repo-path': text,
     'state-dir': text,
     'data-dir': text,
+    'database-url': text,
   },
   'review-eval': {
     model: text,

@@ -54,9 +54,12 @@ export const COMMAND_USAGE = {
     --out DIR                the run's folder (default evals/SUITE--CONFIG)
     --repo-path P            the tasks' repository (default: the swegen cache in --state-dir,
                              default .swegen); --data-dir D keeps the runs' platform data
+    --database-url URL       also record the run and its attempts there (default
+                             CARAVEL_DATABASE_URL, DATABASE_URL, else CARAVEL_DATA_DIR's database)
   eval compare BASE CANDIDATE compare two runs of an eval suite task by task: flips, resolve
                              rates with 95% intervals, cost and calls, and the gate's verdict
-                             (exit 1 when the candidate is refused)
+                             (exit 1 when the candidate is refused); each a run's folder or file,
+                             or a run id recorded in the database (--database-url as above)
     --out DIR                also write comparison.json and chart.svg there
     --max-drop P, --alpha A  the gate: refuse a drop over P points (default 5) significant at A
                              (one-sided sign test, default 0.05)`,

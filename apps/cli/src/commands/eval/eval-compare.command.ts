@@ -44,9 +44,33 @@ export async function readEvalRun(path: string): Promise<EvalRun> {
   return parsed.data;
 }
 
+/** A recorded run's id (what `eval run` prints and the dashboard lists). */
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `ref` names a recorded run: a run id that is not also a file or folder here. */
+export async function isRunId(ref: string): Promise<boolean> {
+  return RUN_ID.test(ref) && !(await stat(ref).catch(() => null));
+}
+
+/** Reads a recorded run by its id (from the database `eval run` recorded it in). */
+export type RecordedRunReader = (runId: string) => Promise<EvalRun>;
+
+/** A run given as its file, its folder, or its id in the database. */
+export async function resolveEvalRun(ref: string, recorded?: RecordedRunReader): Promise<EvalRun> {
+  if (!(await isRunId(ref))) return readEvalRun(ref);
+  if (!recorded)
+    throw new AppError(
+      'BAD_REQUEST',
+      `${ref}: a run id, but no database is configured (--database-url, CARAVEL_DATABASE_URL, DATABASE_URL or CARAVEL_DATA_DIR)`,
+    );
+  return recorded(ref);
+}
+
 export interface CompareOptions {
+  /** Each a run's file, folder, or recorded id (read with `recorded`). */
   baseline: string;
   candidate: string;
+  recorded?: RecordedRunReader;
   /** Where the comparison's files go (comparison.json, chart.svg); none when omitted. */
   out?: string;
   policy?: GatePolicy;
@@ -65,8 +89,17 @@ export interface CompareReport {
  */
 export async function compareEvalRuns(options: CompareOptions): Promise<CompareReport> {
   // One after the other: a bad input is reported the same way every time (the baseline first).
-  const baseline = await readEvalRun(options.baseline);
-  const candidate = await readEvalRun(options.candidate);
+  const baseline = await resolveEvalRun(options.baseline, options.recorded);
+  const candidate = await resolveEvalRun(options.candidate, options.recorded);
+  return reportComparison(baseline, candidate, options);
+}
+
+/** The comparison of two runs read already, its verdict, its text and (with `out`) its files. */
+export async function reportComparison(
+  baseline: EvalRun,
+  candidate: EvalRun,
+  options: Pick<CompareOptions, 'out' | 'policy'>,
+): Promise<CompareReport> {
   if (baseline.suite !== candidate.suite) {
     throw new AppError(
       'BAD_REQUEST',

@@ -1,4 +1,5 @@
 import type { EnvSource } from '@caravel/config';
+import type { EvalRunRepository } from '@caravel/db';
 import {
   evalRunOfLedger,
   openLedger,
@@ -19,6 +20,7 @@ import { runAttempt } from './eval-attempt.js';
 import { EVAL_RUN_FILE } from './eval-compare.command.js';
 import type { EvalConfig } from './eval-config.js';
 import { attemptLine } from './eval-progress.js';
+import { RunRecorder } from './eval-records.js';
 import type { Suite, SuiteTask } from './eval-suite.js';
 import { LEDGER_FILE, readLedger, writeAtomically } from './ledger-file.js';
 import { TaskEnvironments, clonesFor } from './task-environments.js';
@@ -39,6 +41,8 @@ export interface EvalRunOptions {
   /** Keep the runs' platform data here, one folder per concurrent slot (default: temporary). */
   readonly dataDir?: string;
   readonly env: EnvSource;
+  /** Where the run and its attempts are recorded as they finish, besides the files. */
+  readonly records?: EvalRunRepository;
   readonly write: (line: string) => void;
   readonly signal?: AbortSignal;
   readonly now?: () => Date;
@@ -160,6 +164,14 @@ export async function runEvalSuite(options: EvalRunOptions): Promise<EvalRunRepo
       `resuming ${join(out, LEDGER_FILE)}: ${opened.ledger.finished.length} attempt(s) recorded, ` +
         `${opened.interrupted.length} interrupted (run again), ${pending.length} to run`,
     );
+  const recorder = options.records
+    ? await RunRecorder.start(
+        options.records,
+        opened.ledger,
+        { settings: config.env, attemptsPerTask: options.attempts, outDir: out },
+        options.write,
+      )
+    : undefined;
   const scratch = await mkdtemp(join(tmpdir(), 'caravel-eval-'));
   let ledger = opened.ledger;
   try {
@@ -192,13 +204,18 @@ export async function runEvalSuite(options: EvalRunOptions): Promise<EvalRunRepo
         return result;
       },
       save: (kept) => writeAtomically(ledgerFile, `${JSON.stringify(kept, null, 2)}\n`),
-      onFinished: (key, result, kept) =>
-        options.write(attemptLine(key.taskId, result, kept, total)),
+      onFinished: (key, result, kept) => {
+        recorder?.record(key.taskId, result);
+        options.write(attemptLine(key.taskId, result, kept, total));
+      },
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } finally {
+    await recorder?.settle();
     await rm(scratch, { recursive: true, force: true });
   }
   const run = evalRunOfLedger(ledger, taskIds);
-  return { run, out, written: await writeOutputs(out, run) };
+  const written = await writeOutputs(out, run);
+  await recorder?.finish(ledger);
+  return { run, out, written };
 }

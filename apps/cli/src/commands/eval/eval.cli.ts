@@ -1,7 +1,8 @@
 import type { EnvSource } from '@caravel/config';
 import { DEFAULT_GATE_POLICY } from '@caravel/evals';
 import { UsageError } from '../cli-args.js';
-import { compareEvalRuns } from './eval-compare.command.js';
+import { compareEvalRuns, isRunId } from './eval-compare.command.js';
+import type { EvalRecords } from './eval-records.js';
 
 /** What `caravel eval` needs of the command line's IO. */
 export interface EvalIo {
@@ -54,8 +55,23 @@ function refuseOptions(sub: string, values: Values, names: readonly string[]): v
     throw new UsageError('eval', `eval ${sub} does not take --${given.join(', --')}`);
 }
 
-/** `caravel eval compare BASE CANDIDATE [--out DIR] [--max-drop P] [--alpha A]`: exit 1 when refused. */
-async function compare(args: readonly string[], values: Values, io: EvalIo): Promise<number> {
+/** The database eval runs are recorded in, opened, when one is configured; else undefined. */
+async function openRecords(values: Values, env: EnvSource): Promise<EvalRecords | undefined> {
+  const { EvalRecords, evalDatabaseUrl } = await import('./eval-records.js');
+  const url = evalDatabaseUrl(values['database-url'], env);
+  return url ? EvalRecords.open(url) : undefined;
+}
+
+/**
+ * `caravel eval compare BASE CANDIDATE [--out DIR] [--max-drop P] [--alpha A]`: exit 1 when
+ * refused. BASE and CANDIDATE are run files, folders, or run ids recorded in the database.
+ */
+async function compare(
+  args: readonly string[],
+  values: Values,
+  env: EnvSource,
+  io: EvalIo,
+): Promise<number> {
   const [baseline, candidate, ...extra] = args;
   if (!baseline || !candidate)
     throw new UsageError('eval', 'compare needs two runs: BASE CANDIDATE (files or run folders)');
@@ -64,15 +80,18 @@ async function compare(args: readonly string[], values: Values, io: EvalIo): Pro
   const maxDrop = numberOption('max-drop', values['max-drop'], 100);
   const alpha = numberOption('alpha', values['alpha'], 1);
   const out = values['out'];
+  const byId = (await isRunId(baseline)) || (await isRunId(candidate));
+  const records = byId ? await openRecords(values, env) : undefined;
   const report = await compareEvalRuns({
     baseline,
     candidate,
     ...(out ? { out } : {}),
+    ...(records ? { recorded: (runId: string) => records.evalRun(runId) } : {}),
     policy: {
       maxDrop: maxDrop === undefined ? DEFAULT_GATE_POLICY.maxDrop : maxDrop / 100,
       alpha: alpha ?? DEFAULT_GATE_POLICY.alpha,
     },
-  });
+  }).finally(() => records?.close());
   io.out(report.text);
   for (const file of report.written) io.out(`written: ${file}\n`);
   return report.verdict.verdict === 'accept' ? 0 : 1;
@@ -112,12 +131,14 @@ async function run(
     config: await resolveEvalConfig(config, { ...(model ? { model } : {}), env }),
   };
   const { runEvalSuite } = await import('./eval-run.service.js');
+  const records = await openRecords(values, env);
   try {
     const report = await runEvalSuite({
       ...inputs,
       attempts,
       concurrency,
       env,
+      ...(records ? { records: records.runs } : {}),
       ...(values['out'] ? { out: values['out'] } : {}),
       ...(values['repo-path'] ? { repoPath: values['repo-path'] } : {}),
       ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
@@ -129,11 +150,14 @@ async function run(
     const resolved = tasks.filter((t) => t.attempts.some((a) => a.resolved)).length;
     io.out(`done: ${resolved}/${tasks.length} task(s) resolved by at least one attempt\n`);
     for (const file of report.written) io.out(`written: ${file}\n`);
+    if (records) io.out(`recorded: run ${report.run.runId} in ${records.where}\n`);
     return 0;
   } catch (error) {
     if (!stop.signal.aborted) throw error;
     io.err('caravel eval: stopped; run the same command again to resume\n');
     return 130;
+  } finally {
+    await records?.close();
   }
 }
 
@@ -145,7 +169,7 @@ export async function runEval(
   env: EnvSource = {},
 ): Promise<number> {
   const [sub, ...args] = positionals;
-  if (sub === 'compare') return compare(args, values, io);
+  if (sub === 'compare') return compare(args, values, env, io);
   if (sub === 'run') return run(args, values, env, io);
   throw new UsageError(
     'eval',

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { openLedger, withFinished, type AttemptLedger, type EvalAttempt } from '@caravel/evals';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { runCli, type CliIo } from '../cli.js';
+import { EvalRecords, RunRecorder, evalDatabaseUrl } from './eval-records.js';
+
+function io(): CliIo & { written: string[]; errors: string[] } {
+  const written: string[] = [];
+  const errors: string[] = [];
+  return {
+    written,
+    errors,
+    out: (text) => written.push(text),
+    err: (text) => errors.push(text),
+    stdin: Readable.from([]),
+    onSignal: () => undefined,
+  };
+}
+
+const TASKS = Array.from({ length: 6 }, (_, i) => `acme__strings-${i}`);
+
+const graded = (resolved: boolean): EvalAttempt => ({
+  attempt: 1,
+  resolved,
+  exitStatus: 'submitted',
+  costUsd: 0.01,
+  modelCalls: 3,
+  inputTokens: 800,
+  outputTokens: 90,
+  wallMs: 2_000,
+  patch: resolved ? 'diff --git a/s b/s\n' : '',
+});
+
+function ledgerOf(config: string, resolves: (i: number) => boolean, upTo: number): AttemptLedger {
+  let ledger = openLedger(undefined, {
+    runId: randomUUID(),
+    suite: 'strings',
+    config,
+    model: 'scripted:fix.yaml',
+    createdAt: '2026-12-02T09:00:00.000Z',
+  }).ledger;
+  for (let i = 0; i < upTo; i += 1) ledger = withFinished(ledger, TASKS[i]!, graded(resolves(i)));
+  return ledger;
+}
+
+describe('eval runs in the database', () => {
+  let dir: string;
+  let url: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'caravel-eval-records-'));
+    url = `pglite:${join(dir, 'pgdata')}`;
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('takes the database from the option, the URLs, then the embedded data dir', () => {
+    expect(evalDatabaseUrl('pglite:memory', { DATABASE_URL: 'postgres://x/y' })).toBe(
+      'pglite:memory',
+    );
+    expect(evalDatabaseUrl(undefined, { CARAVEL_DATA_DIR: '/srv/caravel' })).toBe(
+      'pglite:/srv/caravel/pgdata',
+    );
+    expect(evalDatabaseUrl(undefined, { PATH: '/bin' })).toBeUndefined();
+  });
+
+  it('records runs as they go, losing no attempt, and compares them by id', async () => {
+    const records = await EvalRecords.open(url);
+    const warnings: string[] = [];
+    // The baseline resolves every task; two attempts were in the ledger before the database saw them.
+    const baseline = ledgerOf('current', () => true, TASKS.length);
+    const early = { ...baseline, finished: baseline.finished.slice(0, 2) };
+    const recorder = await RunRecorder.start(
+      records.runs,
+      early,
+      { settings: {}, attemptsPerTask: 1, outDir: join(dir, 'base') },
+      (line) => warnings.push(line),
+    );
+    expect(await records.runs.attemptsOf(baseline.runId)).toHaveLength(2);
+    recorder.record(TASKS[2]!, baseline.finished[2]!.result);
+    await recorder.settle();
+    expect(await records.runs.attemptsOf(baseline.runId)).toHaveLength(3);
+    // A kill after the ledger kept attempts 4-6 but before the database did: the end records them.
+    await recorder.finish(baseline);
+    expect(await records.runs.find(baseline.runId)).toMatchObject({ status: 'finished' });
+    expect((await records.evalRun(baseline.runId)).tasks.map((t) => t.taskId)).toEqual(TASKS);
+
+    const worse = ledgerOf('cheap', (i) => i < 3, TASKS.length);
+    const cheap = await RunRecorder.start(
+      records.runs,
+      worse,
+      { settings: { REASONING_EFFORT: 'low' }, attemptsPerTask: 1, outDir: join(dir, 'cheap') },
+      (line) => warnings.push(line),
+    );
+    await cheap.finish(worse);
+    expect(warnings).toEqual([]);
+    await records.close();
+
+    const cli = io();
+    const status = await runCli(
+      ['eval', 'compare', baseline.runId, worse.runId, '--database-url', url, '--alpha', '0.2'],
+      {},
+      cli,
+    );
+    expect(cli.errors.join('')).toBe('');
+    expect(cli.written.join('')).toContain('lost (3): acme__strings-3, acme__strings-4');
+    expect(status).toBe(1);
+  });
+
+  it('refuses a run id it does not have, or one with no database configured', async () => {
+    const unknown = randomUUID();
+    const cli = io();
+    expect(
+      await runCli(['eval', 'compare', unknown, unknown, '--database-url', url], {}, cli),
+    ).toBe(1);
+    expect(cli.errors.join('')).toContain(`no eval run ${unknown} in ${url}`);
+    const bare = io();
+    expect(await runCli(['eval', 'compare', unknown, unknown], {}, bare)).toBe(1);
+    expect(bare.errors.join('')).toContain('a run id, but no database is configured');
+    expect(bare.errors.join('')).not.toContain('    at ');
+  });
+});
