@@ -5,6 +5,7 @@ import {
   decideCiWatch,
   evaluateCiWatch,
   fixRunKey,
+  weighsBaseFailures,
   type CiWatchContext,
 } from './ci-watch-policy.js';
 
@@ -35,6 +36,7 @@ function context(overrides: Partial<CiWatchContext> = {}): CiWatchContext {
     headCommitByAgent: true,
     checks: [failed('lint'), passed('build')],
     failingOnBase: new Set(),
+    rerunStarted: false,
     threadBusy: false,
     state: { ...INITIAL_CI_WATCH_STATE, headSha: HEAD },
     now: NOW,
@@ -183,7 +185,39 @@ describe('decideCiWatch: one row per rule, in the order they apply', () => {
     const decision = decideCiWatch(
       context({ checks: green, pullRequest: { state: 'open', headSha: HEAD, mergeable: false } }),
     );
-    expect(decision).toMatchObject({ action: 'fix', mergeConflict: true, failing: [] });
+    expect(decision).toMatchObject({
+      action: 'fix',
+      key: fixRunKey(HEAD, 0, true),
+      mergeConflict: true,
+      failing: [],
+    });
+  });
+
+  it('gives a conflict found after the head had its fix run a fix run of its own, once', () => {
+    const conflicted = { pullRequest: { state: 'open' as const, headSha: HEAD, mergeable: false } };
+    const handled = state({ handledKeys: [fixRunKey(HEAD, 0)] });
+    expect(decideCiWatch(context({ ...conflicted, state: handled }))).toMatchObject({
+      action: 'fix',
+      mergeConflict: true,
+    });
+    const both = state({ handledKeys: [fixRunKey(HEAD, 0), fixRunKey(HEAD, 0, true)] });
+    expect(decideCiWatch(context({ ...conflicted, state: both }))).toEqual({
+      action: 'skip',
+      reason: 'already_handled',
+    });
+  });
+});
+
+describe('weighsBaseFailures: the base branch is read only when its failures could matter', () => {
+  it.each([
+    ['failing checks on a wanted, open PR', {}, true],
+    ['green checks', { checks: green }, false],
+    ['pending checks', { checks: [{ kind: 'status', name: 'ci', state: 'pending' }] }, false],
+    ['a closed PR', { pullRequest: { state: 'closed', headSha: HEAD, mergeable: null } }, false],
+    ['a repository not enabled', { repositoryEnabled: false }, false],
+    ['`autofix off` on the PR', { pullRequestToggle: 'off' }, false],
+  ] as [string, Partial<CiWatchContext>, boolean][])('%s', (_name, overrides, expected) => {
+    expect(weighsBaseFailures(context(overrides))).toBe(expected);
   });
 });
 
@@ -232,6 +266,31 @@ describe('evaluateCiWatch: the state kept between evaluations', () => {
     const result = evaluateCiWatch(context({ state: old }));
     expect(result.decision).toMatchObject({ action: 'fix', key: fixRunKey(HEAD, 0) });
     expect(result.state).toMatchObject({ headSha: HEAD, rerunsAtHead: 0, fixRuns: 5 });
+  });
+
+  it('counts a rerun of a failed check at the head: its next failure is a new fix, up to the cap', () => {
+    const fixed = evaluateCiWatch(context()).state;
+    const rerun = evaluateCiWatch(
+      context({
+        checks: [{ kind: 'check_run', name: 'lint', status: 'queued', conclusion: null }],
+        state: fixed,
+        rerunStarted: true,
+      }),
+    );
+    expect(rerun.decision).toEqual({ action: 'skip', reason: 'checks_pending' });
+    expect(rerun.state.rerunsAtHead).toBe(1);
+    const failedAgain = evaluateCiWatch(context({ state: rerun.state }));
+    expect(failedAgain.decision).toMatchObject({ action: 'fix', key: fixRunKey(HEAD, 1) });
+
+    let capped = failedAgain.state;
+    for (let i = 0; i < 2; i += 1) {
+      capped = evaluateCiWatch(context({ state: capped, rerunStarted: true })).state;
+    }
+    expect(capped.rerunsAtHead).toBe(DEFAULT_CI_WATCH_LIMITS.maxFlakyRerunsPerHead);
+    expect(evaluateCiWatch(context({ state: capped })).decision).toEqual({
+      action: 'skip',
+      reason: 'flaky_rerun_cap',
+    });
   });
 
   it('posts the limit once, then stays quiet', () => {

@@ -49,8 +49,10 @@ export interface CiWatchContext {
   /** The head commit was made by the agent (a person's commit there means: do not fight it). */
   headCommitByAgent: boolean;
   checks: readonly CheckReport[];
-  /** Names of the checks failing on the base branch's head: not this PR's to fix. */
+  /** Names of the checks failing at the PR's base commit: not this PR's to fix. */
   failingOnBase: ReadonlySet<string>;
+  /** This delivery starts again a check that had failed at this head: a (flaky) rerun. */
+  rerunStarted: boolean;
   /** A run of the thread is active now: a fix is queued behind it, never interrupts it. */
   threadBusy: boolean;
   state: CiWatchState;
@@ -88,19 +90,35 @@ export type CiWatchDecision =
       mergeConflict: boolean;
     };
 
-/** The dedupe key of a fix run: one per head and flaky-rerun count. */
-export function fixRunKey(headSha: string, reruns: number): string {
-  return createHash('sha256').update(`${headSha}|retry:${reruns}`).digest('hex');
+/**
+ * The dedupe key of a fix run: one per head and flaky-rerun count, and one more for a merge
+ * conflict there (a conflict found after the head's failing checks had their fix is new work).
+ */
+export function fixRunKey(headSha: string, reruns: number, mergeConflict = false): string {
+  const what = `${headSha}|retry:${reruns}${mergeConflict ? '|conflict' : ''}`;
+  return createHash('sha256').update(what).digest('hex');
 }
 
 /** The rules about who wants babysitting at all, in order; null when all pass. */
-function optOut(context: CiWatchContext): CiWatchSkip | null {
+function optOut(context: Omit<CiWatchContext, 'failingOnBase'>): CiWatchSkip | null {
   if (!context.repositoryEnabled) return 'repository_not_enabled';
   if (!context.openedByAgentThread) return 'not_an_agent_pull_request';
   if (context.pullRequestToggle === 'off') return 'disabled_on_pull_request';
   // A person who turned it on for this PR outranks their profile's default.
   if (context.pullRequestToggle !== 'on' && !context.profileAutoFix) return 'disabled_by_profile';
   return null;
+}
+
+/**
+ * Whether the decision weighs the checks failing on the base branch: the PR is open, wanted,
+ * and its checks fail. Only then is the base read (a code host call per evaluation otherwise).
+ */
+export function weighsBaseFailures(
+  context: Omit<CiWatchContext, 'failingOnBase'>,
+  summary: CheckSummary = summariseChecks(context.checks),
+): boolean {
+  if (context.pullRequest.state !== 'open') return false;
+  return optOut(context) === null && summary.failing.length > 0;
 }
 
 /** A green check set is announced once it has held for the settle window, once per head. */
@@ -154,7 +172,7 @@ export function decideCiWatch(
   if (!mergeConflict && failing.length === 0)
     return { action: 'skip', reason: 'all_failing_on_base' };
   if (!context.headCommitByAgent) return { action: 'skip', reason: 'human_commit_at_head' };
-  const key = fixRunKey(pullRequest.headSha, state.rerunsAtHead);
+  const key = fixRunKey(pullRequest.headSha, state.rerunsAtHead, mergeConflict);
   if (state.handledKeys.includes(key)) return { action: 'skip', reason: 'already_handled' };
   if (state.fixRuns >= limits.maxFixRunsPerPullRequest) {
     return state.limitAnnounced
@@ -187,8 +205,10 @@ const HANDLED_KEYS_KEPT = 30;
 
 /**
  * One evaluation: the decision, and the state to keep for the next one. A new head starts its
- * per-head counts afresh (reruns, the green window); a green check set starts its settle window
- * the first time it is seen; a dispatched or queued fix is counted and its key remembered.
+ * per-head counts afresh (reruns, the green window); a failed check started again at the same
+ * head counts a rerun (the next failure there is a new fix key, up to the per-head cap); a green
+ * check set starts its settle window the first time it is seen; a dispatched or queued fix is
+ * counted and its key remembered.
  */
 export function evaluateCiWatch(context: CiWatchContext): {
   decision: CiWatchDecision;
@@ -197,7 +217,10 @@ export function evaluateCiWatch(context: CiWatchContext): {
   const { headSha } = context.pullRequest;
   const sameHead = context.state.headSha === headSha;
   const current: CiWatchState = sameHead
-    ? context.state
+    ? {
+        ...context.state,
+        rerunsAtHead: context.state.rerunsAtHead + (context.rerunStarted ? 1 : 0),
+      }
     : { ...context.state, headSha, rerunsAtHead: 0, green: null };
   const summary = summariseChecks(context.checks);
   const green =

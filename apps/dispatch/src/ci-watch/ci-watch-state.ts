@@ -1,5 +1,6 @@
 import { ciCheck, type CiCheck } from '@caravel/contracts';
 import type { CiWatchRow, CiWatchSave } from '@caravel/db';
+import { checkVerdict } from './check-summary.js';
 import type { CiWatchDecision, CiWatchState } from './ci-watch-policy.js';
 
 /** The policy's state of a stored watch. */
@@ -58,6 +59,17 @@ export function checksWith(row: CiWatchRow, headSha: string, check?: CiCheck): C
   const current = row.headSha === headSha ? storedChecks(row) : [];
   if (!check) return current;
   return [...current.filter((c) => c.name !== check.name), check];
+}
+
+/**
+ * True when `check` starts again a check that had failed at this head: someone reran it (the
+ * agent on the evidence of flakiness, or a person). A redelivery of the same start is no second
+ * rerun: the stored report is then pending already.
+ */
+export function isRerunAtHead(row: CiWatchRow, headSha: string, check?: CiCheck): boolean {
+  if (!check || row.headSha !== headSha || checkVerdict(check) !== 'pending') return false;
+  const before = storedChecks(row).find((c) => c.name === check.name);
+  return before !== undefined && checkVerdict(before) === 'failing';
 }
 
 /** True when the agent pushed `sha` (heads are kept as prefixes: an observation shows 12). */

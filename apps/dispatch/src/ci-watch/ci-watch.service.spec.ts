@@ -14,6 +14,7 @@ import { jest } from '@jest/globals';
 import type { RunNotifierService } from '../replies/run-notifier.service.js';
 import { agentPushOf } from './ci-watch-state.js';
 import { CiWatchService } from './ci-watch.service.js';
+import type { PullRequestStatePort } from './pull-request-state.port.js';
 
 const AGENT_HEAD = 'a'.repeat(40);
 const PERSON_HEAD = 'b'.repeat(40);
@@ -29,7 +30,11 @@ const check = (name: string, conclusion: 'failure' | 'success'): CiCheck => ({
 });
 
 /** One watch in memory behind the repository's methods the service uses. */
-function setup(overrides: Partial<CiWatchRow> = {}, busy = false) {
+function setup(
+  overrides: Partial<CiWatchRow> = {},
+  busy = false,
+  base: () => Promise<ReadonlySet<string> | null> = () => Promise.resolve(new Set()),
+) {
   let row: CiWatchRow = factory.ciWatch({ agentHeads: [AGENT_HEAD.slice(0, 12)], ...overrides });
   let now = T0;
   const thread = factory.thread({
@@ -53,6 +58,7 @@ function setup(overrides: Partial<CiWatchRow> = {}, busy = false) {
     Promise.resolve({ duplicate: false, seq: 1 } as never),
   );
   const announce = jest.fn<RunNotifierService['announce']>(() => Promise.resolve('posted'));
+  const failingOnBase = jest.fn<PullRequestStatePort['failingOnBase']>(base);
   const config = dispatchConfigOf(dispatchEnvSchema.parse({}));
   const service = new CiWatchService(
     watches,
@@ -73,6 +79,7 @@ function setup(overrides: Partial<CiWatchRow> = {}, busy = false) {
     }),
     strictMock<MessagePublisher>({ publish }),
     strictMock<RunNotifierService>({ announce }),
+    strictMock<PullRequestStatePort>({ failingOnBase }),
     { now: () => new Date(now) },
     config,
   );
@@ -80,6 +87,7 @@ function setup(overrides: Partial<CiWatchRow> = {}, busy = false) {
     service,
     publish,
     announce,
+    failingOnBase,
     row: () => row,
     advance: (ms: number) => (now += ms),
   };
@@ -126,6 +134,54 @@ describe('CiWatchService', () => {
     expect(await service.evaluate(row().id)).toMatchObject({ reason: 'already_announced' });
     expect(announce).toHaveBeenCalledTimes(1);
     expect(announce.mock.calls[0]?.[2]).toMatch(/^CI is green on https:\/\/github.com\/acme/);
+  });
+
+  it('drops failures that fail on the base branch too, reading the base only for failures', async () => {
+    const { service, publish, failingOnBase, row } = setup({}, false, () =>
+      Promise.resolve(new Set(['lint'])),
+    );
+    const green = { headSha: AGENT_HEAD, check: check('build', 'success') };
+    expect(await service.evaluate(row().id, green)).toMatchObject({ reason: 'settling' });
+    expect(failingOnBase).not.toHaveBeenCalled();
+
+    const lint = { headSha: AGENT_HEAD, check: check('lint', 'failure') };
+    expect(await service.evaluate(row().id, lint)).toEqual({
+      action: 'skip',
+      reason: 'all_failing_on_base',
+    });
+    expect(failingOnBase).toHaveBeenCalledWith({ owner: 'acme', name: 'widgets' }, 7);
+    const types = { headSha: AGENT_HEAD, check: check('types', 'failure') };
+    expect(await service.evaluate(row().id, types)).toMatchObject({
+      action: 'fix',
+      failing: [{ name: 'types' }],
+    });
+    expect(publish).toHaveBeenCalledTimes(1);
+  });
+
+  it('drops nothing when the base branch cannot be read', async () => {
+    const { service, publish, row } = setup({}, false, () =>
+      Promise.reject(new Error('GitHub: 502')),
+    );
+    const lint = { headSha: AGENT_HEAD, check: check('lint', 'failure') };
+    expect(await service.evaluate(row().id, lint)).toMatchObject({ action: 'fix' });
+    expect(publish).toHaveBeenCalledTimes(1);
+  });
+
+  it('counts a rerun of a failed check once, and asks again when it fails again', async () => {
+    const { service, publish, row } = setup();
+    const failing = { headSha: AGENT_HEAD, check: check('e2e', 'failure') };
+    const rerun = {
+      headSha: AGENT_HEAD,
+      check: { ...check('e2e', 'failure'), status: 'queued', conclusion: null } as CiCheck,
+    };
+    expect(await service.evaluate(row().id, failing)).toMatchObject({ action: 'fix' });
+    expect(await service.evaluate(row().id, rerun)).toMatchObject({ reason: 'checks_pending' });
+    expect(await service.evaluate(row().id, rerun)).toMatchObject({ reason: 'checks_pending' });
+    expect(row().rerunsAtHead).toBe(1);
+    expect(await service.evaluate(row().id, failing)).toMatchObject({ action: 'fix' });
+    expect(await service.evaluate(row().id, failing)).toMatchObject({ reason: 'already_handled' });
+    expect(publish).toHaveBeenCalledTimes(2);
+    expect(row()).toMatchObject({ fixRuns: 2, rerunsAtHead: 1 });
   });
 
   it("stops at a person's commit at the head, without a fix run", async () => {

@@ -21,12 +21,20 @@ import { RunNotifierService } from '../replies/run-notifier.service.js';
 import { ciFixPrompt } from './ci-fix-prompt.js';
 import {
   evaluateCiWatch,
+  weighsBaseFailures,
   type CiWatchContext,
   type CiWatchDecision,
   type CiWatchLimits,
 } from './ci-watch-policy.js';
 import { CI_WATCH_ACTOR, greenText, limitText, triageText } from './ci-watch-notices.js';
-import { checksWith, isAgentHead, policyStateOf, savedStateOf } from './ci-watch-state.js';
+import {
+  checksWith,
+  isAgentHead,
+  isRerunAtHead,
+  policyStateOf,
+  savedStateOf,
+} from './ci-watch-state.js';
+import { PULL_REQUEST_STATE, type PullRequestStatePort } from './pull-request-state.port.js';
 
 /** What an evaluation learnt since the last one (a check delivery, the sweep's read of the PR). */
 export interface CiObservation {
@@ -77,6 +85,7 @@ export class CiWatchService {
     @Inject(EnabledRepositoryRepository) private readonly repositories: EnabledRepositoryRepository,
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
     @Inject(RunNotifierService) private readonly notifier: RunNotifierService,
+    @Inject(PULL_REQUEST_STATE) private readonly pulls: PullRequestStatePort,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(DISPATCH_CONFIG) config: DispatchConfig,
   ) {
@@ -95,7 +104,9 @@ export class CiWatchService {
       const sameHead = row.headSha === headSha;
       const mergeable =
         seen.mergeable !== undefined ? seen.mergeable : sameHead ? row.mergeable : null;
-      const context = await this.contextOf(row, { headSha, mergeable, state: seen.state }, checks);
+      const rerunStarted = isRerunAtHead(row, headSha, seen.check);
+      const pr = { headSha, mergeable, state: seen.state, rerunStarted };
+      const context = await this.contextOf(row, pr, checks);
       const { decision, state } = evaluateCiWatch(context);
       await this.act(row, decision);
       const saved = savedStateOf(state, { checks, mergeable }, decision);
@@ -112,11 +123,16 @@ export class CiWatchService {
 
   private async contextOf(
     row: CiWatchRow,
-    pr: { headSha: string; mergeable: boolean | null; state: CiObservation['state'] },
+    pr: {
+      headSha: string;
+      mergeable: boolean | null;
+      state: CiObservation['state'];
+      rerunStarted: boolean;
+    },
     checks: CiCheck[],
   ): Promise<CiWatchContext> {
     const thread = await this.threads.get(row.threadId);
-    return {
+    const context: Omit<CiWatchContext, 'failingOnBase'> = {
       pullRequest: { state: pr.state ?? 'open', headSha: pr.headSha, mergeable: pr.mergeable },
       repositoryEnabled: row.asked || (await this.autofixEnabled(row)),
       openedByAgentThread: thread !== null,
@@ -126,13 +142,30 @@ export class CiWatchService {
       // A person who asked for the watch asked for fixes on their own pushes too.
       headCommitByAgent: row.asked || isAgentHead(row.agentHeads, pr.headSha),
       checks,
-      // Not read yet: the base branch's checks (docs/dispatch.md, "Not yet").
-      failingOnBase: new Set(),
+      rerunStarted: pr.rerunStarted,
       threadBusy: thread?.status === 'running',
       state: policyStateOf(row),
       now: this.clock.now().getTime(),
       limits: this.limits,
     };
+    const failingOnBase = weighsBaseFailures(context)
+      ? await this.failingOnBase(row)
+      : new Set<string>();
+    return { ...context, failingOnBase };
+  }
+
+  /**
+   * The checks failing at the pull request's base commit. Unread (no App, a failed call), none
+   * are: a failure the PR did not cause may then get a fix run, but one it did is never dropped.
+   */
+  private async failingOnBase(row: CiWatchRow): Promise<ReadonlySet<string>> {
+    const repository = { owner: row.repositoryOwner, name: row.repositoryName };
+    try {
+      return (await this.pulls.failingOnBase(repository, row.pullRequest)) ?? new Set();
+    } catch (error) {
+      this.log.warn(`${row.pullRequestKey}: the base branch's checks not read (${String(error)})`);
+      return new Set();
+    }
   }
 
   private async autofixEnabled(row: CiWatchRow): Promise<boolean> {

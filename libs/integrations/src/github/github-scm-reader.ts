@@ -44,6 +44,22 @@ function toComment(json: CommentJson): ScmComment {
   };
 }
 
+/**
+ * One CI signal at a commit as GitHub lists it: a check run or a commit status. Names and links
+ * are whoever configured the CI's: the caller validates them and treats them as untrusted.
+ */
+export type CommitCheckJson =
+  | { kind: 'check_run'; name: string; status: string; conclusion: string | null; url?: string }
+  | { kind: 'status'; name: string; state: string; url?: string };
+
+/** A reaction (`+1`, `-1`, `eyes`, …) on a comment, by whom and when. */
+export interface ScmReaction {
+  content: string;
+  author: string;
+  bot: boolean;
+  at: string;
+}
+
 /** How many pages of closed pull requests a crawl reads at most (100 each). */
 const MERGED_PAGES = 5;
 
@@ -168,5 +184,55 @@ export class GitHubScmReader implements ScmReadPort, ScmHistoryPort {
       if (data.length < 100) break;
     }
     return merged.slice(0, limit);
+  }
+
+  /** The check runs at a commit (`ref`: a sha or a branch), the first 100. */
+  async listCheckRuns(ref: string): Promise<CommitCheckJson[]> {
+    const { data } = await this.api.call(this.repository, `list check runs of ${ref}`, (o) =>
+      o.rest.checks.listForRef({ ...this.repo, ref, per_page: 100 }),
+    );
+    return data.check_runs.map((run) => {
+      const url = run.details_url ?? run.html_url;
+      return {
+        kind: 'check_run' as const,
+        name: run.name,
+        status: run.status,
+        conclusion: run.conclusion ?? null,
+        ...(url ? { url } : {}),
+      };
+    });
+  }
+
+  /** The latest commit status of each context at a commit (`ref`: a sha or a branch). */
+  async listCommitStatuses(ref: string): Promise<CommitCheckJson[]> {
+    const { data } = await this.api.call(this.repository, `read the status of ${ref}`, (o) =>
+      o.rest.repos.getCombinedStatusForRef({ ...this.repo, ref, per_page: 100 }),
+    );
+    return data.statuses.map((status) => ({
+      kind: 'status' as const,
+      name: status.context,
+      state: status.state,
+      ...(status.target_url ? { url: status.target_url } : {}),
+    }));
+  }
+
+  /** The reactions on a pull request review comment (the first 100). */
+  async listReviewCommentReactions(commentId: number): Promise<ScmReaction[]> {
+    const { data } = await this.api.call(
+      this.repository,
+      `list reactions of review comment ${commentId}`,
+      (o) =>
+        o.rest.reactions.listForPullRequestReviewComment({
+          ...this.repo,
+          comment_id: commentId,
+          per_page: 100,
+        }),
+    );
+    return data.map((reaction) => ({
+      content: reaction.content,
+      author: reaction.user?.login ?? 'ghost',
+      bot: isBot(reaction.user),
+      at: reaction.created_at,
+    }));
   }
 }

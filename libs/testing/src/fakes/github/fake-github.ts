@@ -8,6 +8,7 @@ import {
   type FakeResponse,
   type RecordedCall,
 } from '../http/loopback-api.js';
+import { CommitStatuses, registerCommitCheckRoutes } from './commit-check-routes.js';
 import { serveGitHttpBackend } from './git-cgi-bridge.js';
 import { GitHubState, registerGitHubRoutes } from './github-routes.js';
 import { GitHubReviewState, registerReviewRoutes, type CommentableLines } from './review-routes.js';
@@ -54,6 +55,8 @@ export class FakeGitHub extends LoopbackApi {
   readonly state: GitHubState;
   /** Reviews, review comments and threads, check runs. */
   readonly reviews: GitHubReviewState;
+  /** Commit statuses (check runs are in {@link reviews}). */
+  readonly statuses = new CommitStatuses();
   readonly minted: FakeMintedToken[] = [];
   /** Tokens of requests let through, in order. */
   readonly accepted: string[] = [];
@@ -81,6 +84,9 @@ export class FakeGitHub extends LoopbackApi {
     this.reviews = new GitHubReviewState(this.state);
     registerReviewRoutes(this, this.state, this.reviews, (call) => this.loginOf(call));
     registerGitHubRoutes(this, this.state, (call) => this.loginOf(call));
+    registerCommitCheckRoutes(this, this.state, this.reviews, this.statuses, (call) =>
+      this.loginOf(call),
+    );
   }
 
   /** Starts the server; returns its origin (the Octokit `baseUrl`). */

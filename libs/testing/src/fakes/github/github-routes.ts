@@ -38,6 +38,14 @@ export interface FakeGitHubPull {
   headRepository?: string | null;
   /** Who opened it. */
   author?: string;
+  /** The base branch's commit the pull request is measured against (empty when not told). */
+  baseSha?: string;
+  /** GitHub's merge check: false is a conflict with the base, null while it is worked out. */
+  mergeable?: boolean | null;
+  /** GitHub's `mergeable_state` (`clean`, `dirty` for a conflict, `unknown`, …). */
+  mergeableState?: string;
+  /** When it was merged (`state` is then `closed`). */
+  mergedAt?: string;
 }
 
 /** A reaction the fake recorded. */
@@ -45,6 +53,8 @@ export interface FakeGitHubReaction {
   subject: string;
   content: string;
   login: string;
+  /** When it was made, as listed (the epoch unless a test seeded it). */
+  at?: string;
 }
 
 const REACTIONS = ['+1', '-1', 'laugh', 'confused', 'heart', 'hooray', 'rocket', 'eyes'];
@@ -112,9 +122,13 @@ export class GitHubState {
         sha: pull.headSha ?? '',
         repo: headRepoJson,
       },
-      base: { ref: pull.base, sha: '' },
+      base: { ref: pull.base, sha: pull.baseSha ?? '' },
       user: { login: pull.author ?? 'octocat', type: 'User' },
       requested_reviewers: pull.requestedReviewers.map((login) => ({ login })),
+      ...(pull.mergeable !== undefined
+        ? { mergeable: pull.mergeable, mergeable_state: pull.mergeableState ?? 'unknown' }
+        : {}),
+      ...(pull.mergedAt ? { merged: true, merged_at: pull.mergedAt } : {}),
     };
   }
 }
@@ -200,6 +214,18 @@ function registerComments(api: LoopbackApi, state: GitHubState, caller: CallerOf
       );
       if (!existing) state.reactions.push({ subject, content, login });
       return { status: existing ? 200 : 201, body: { id: state.id(), content, user: { login } } };
+    });
+    api.route('GET', `/repos/:owner/:repo/${kind}/comments/:id/reactions`, (_call, p) => {
+      const subject = `${repoKey(p)}:${kind}-comment:${p['id']}`;
+      const listed = state.reactions
+        .filter((r) => r.subject === subject)
+        .map((r, i) => ({
+          id: i + 1,
+          content: r.content,
+          user: { login: r.login, type: r.login.endsWith('[bot]') ? 'Bot' : 'User' },
+          created_at: r.at ?? new Date(0).toISOString(),
+        }));
+      return { status: 200, body: listed };
     });
   }
 }
