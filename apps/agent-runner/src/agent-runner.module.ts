@@ -13,12 +13,14 @@ import {
 import { IntegrationAdapters } from '@caravel/integrations';
 import type { Bus } from '@caravel/messaging';
 import { BUS, RUNTIME, repositoryProvider, type PlatformRuntime } from '@caravel/platform';
+import type { ToolBundle } from '@caravel/sandbox';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
 import { CheckpointerService } from './agent/checkpointer.service.js';
 import { RunModels } from './agent/run-models.js';
 import { SandboxLossNotice } from './agent/sandbox-loss.notice.js';
 import { TeamSettings } from './agent/team-settings.js';
+import { RunToolBundles } from './agent/tool-bundles.js';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from './agent-runner.config.js';
 import { AgentChatHandler } from './handlers/agent-chat.handler.js';
 import { StartRunHandler } from './handlers/start-run.handler.js';
@@ -38,13 +40,18 @@ import { RunFollowUps } from './services/run-follow-ups.service.js';
 /** Builds and runs the coding agent per run. */
 @Module({})
 export class AgentRunnerModule {
-  static register(config: AgentRunnerConfig): DynamicModule {
+  /** @param toolBundles SWE-agent tool bundles every run installs (the embedded `caravel run`). */
+  static register(
+    config: AgentRunnerConfig,
+    toolBundles: readonly ToolBundle[] = [],
+  ): DynamicModule {
     return {
       module: AgentRunnerModule,
       controllers: [StartRunHandler, AgentChatHandler],
       providers: [
         { provide: AGENT_RUNNER_CONFIG, useValue: config },
         RunExecutorService,
+        { provide: RunToolBundles, useValue: new RunToolBundles(toolBundles) },
         {
           provide: LeaseKeeper,
           inject: [BUS, RunRepository, RUNTIME],

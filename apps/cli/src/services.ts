@@ -5,6 +5,7 @@ import { DashboardModule, dashboardConfigSchema } from '@caravel/dashboard';
 import { DispatchModule, dispatchConfigSchema } from '@caravel/dispatch';
 import { IngressModule, ingressConfigSchema } from '@caravel/ingress';
 import { ReviewerModule, reviewerConfigSchema } from '@caravel/reviewer';
+import type { RunBundles } from '@caravel/sandbox';
 import { SandboxBrokerModule, sandboxBrokerConfigSchema } from '@caravel/sandbox-broker';
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { z } from 'zod';
@@ -14,6 +15,8 @@ import { embeddedConfigSchema, type EmbeddedConfig } from './cli.config.js';
 export interface ServiceOverrides {
   /** Where the services read the time (sweeps, wakeups, signature freshness); the system's otherwise. */
   clock?: Clock;
+  /** SWE-agent tool bundles every run installs, bound read-only into each sandbox (`caravel run`). */
+  toolBundles?: RunBundles;
 }
 
 /** The seven services: each a root module, its config schema and its own process entry. */
@@ -32,7 +35,8 @@ export const SERVICES = [
   },
   {
     name: 'agent-runner',
-    module: (config: EmbeddedConfig) => AgentRunnerModule.register(config.agentRunner),
+    module: (config: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
+      AgentRunnerModule.register(config.agentRunner, overrides.toolBundles?.bundles),
     schema: envSchemaOf(agentRunnerConfigSchema),
   },
   {
@@ -48,7 +52,8 @@ export const SERVICES = [
   },
   {
     name: 'sandbox-broker',
-    module: (config: EmbeddedConfig) => SandboxBrokerModule.register(config.sandboxBroker),
+    module: (config: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
+      SandboxBrokerModule.register(config.sandboxBroker, overrides.toolBundles?.binds),
     schema: envSchemaOf(sandboxBrokerConfigSchema),
   },
   {

@@ -1,7 +1,7 @@
 import { SandboxRepository } from '@caravel/db';
 import type { Bus } from '@caravel/messaging';
 import { BUS, RUNTIME, repositoryProvider, type PlatformRuntime } from '@caravel/platform';
-import { IdleReclaimer, SandboxLifecycle } from '@caravel/sandbox';
+import { IdleReclaimer, SandboxLifecycle, type SandboxBind } from '@caravel/sandbox';
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { SandboxRpcHandler } from './handlers/sandbox-rpc.handler.js';
 import { SANDBOX_BROKER_CONFIG, type SandboxBrokerConfig } from './sandbox-broker.config.js';
@@ -16,7 +16,11 @@ const BINDINGS = Symbol('caravel.sandbox-bindings');
 /** Sandbox lifecycle and RPC per thread, and the idle-sandbox sweep. */
 @Module({})
 export class SandboxBrokerModule {
-  static register(config: SandboxBrokerConfig): DynamicModule {
+  /**
+   * @param binds Further binds of every bwrap session (the embedded `caravel run` binds SWE-agent
+   *   tool bundles read-only at `/root/tools`).
+   */
+  static register(config: SandboxBrokerConfig, binds: readonly SandboxBind[] = []): DynamicModule {
     const log = new Logger('SandboxBroker');
     const logger = {
       warn: (message: string) => log.warn(message),
@@ -28,7 +32,7 @@ export class SandboxBrokerModule {
       providers: [
         { provide: SANDBOX_BROKER_CONFIG, useValue: config },
         repositoryProvider(SandboxRepository),
-        { provide: WorkspaceHost, useFactory: () => new WorkspaceHost(config, logger) },
+        { provide: WorkspaceHost, useFactory: () => new WorkspaceHost(config, logger, binds) },
         {
           provide: BINDINGS,
           useFactory: (repository: SandboxRepository) => new RepositoryBindingStore(repository),

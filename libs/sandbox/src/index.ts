@@ -63,6 +63,13 @@ export {
   type BundleState,
 } from './bundles/bundle-install.js';
 export { sweAgentBinds, sweRepoDir } from './bundles/swe-layout.js';
+export { bundleCommandsPrompt } from './bundles/bundle-prompt.js';
+export {
+  prepareRunBundles,
+  RunBundleSession,
+  type BundleWarn,
+  type RunBundles,
+} from './bundles/run-bundles.js';
 export { readSandboxFile } from './bundles/sandbox-file.js';
 export { DEFAULT_SANDBOX_SETTINGS, type SandboxDefaults } from './providers/sandbox-store.js';
 export { DEFAULT_SESSION_TIMING, type SessionTiming } from './providers/session-timing.js';

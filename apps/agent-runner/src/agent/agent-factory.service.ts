@@ -35,7 +35,7 @@ import {
   type TeamDefaultsRow,
   type UserProfileRow,
 } from '@caravel/db';
-import { isSandboxUnreachable } from '@caravel/sandbox';
+import { isSandboxUnreachable, type RunBundleSession } from '@caravel/sandbox';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createAgent } from 'langchain';
@@ -51,6 +51,7 @@ import { SandboxLossNotice } from './sandbox-loss.notice.js';
 import { agentWorkToolsFor } from './agent-work.js';
 import type { RunWorkEvents } from './subagents.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { withBundleState } from './tool-bundles.js';
 import { pullRequestChoices, TeamSettings } from './team-settings.js';
 import { instructionsLookup, openingInstructions } from './user-instructions.js';
 
@@ -84,13 +85,9 @@ export interface AgentRunInputs {
   work?: RunWorkEvents;
   /** The run's interrupt (its subagents stop with it). */
   signal?: AbortSignal;
+  /** SWE-agent bundles installed in the sandbox: their commands in the prompt, their state per call. */
+  toolBundles?: RunBundleSession;
 }
-
-/** Tells the agent that the person who asked wants a pull request whenever files changed. */
-const ALWAYS_CREATE_PRS =
-  'Pull request policy: always create pull requests. Whenever you changed files, call ' +
-  'commit_and_open_pr before you submit (it updates the pull request already open for your ' +
-  'branch); submit is refused while your changes are not in it.';
 
 /** One run's agent, ready to stream, and the model it resolved to. */
 export interface BuiltAgent extends RunAgent {
@@ -138,7 +135,7 @@ export class AgentFactoryService {
     const { alwaysCreatePrs, drafts } = pullRequestChoices(profile, team, this.config.run);
     const people = await this.people(inputs);
     const systemPrompt = await this.systemPrompt(inputs, alwaysCreatePrs);
-    const runTools = this.tools(inputs, people, drafts);
+    const runTools = withBundleState(this.tools(inputs, people, drafts), inputs.toolBundles);
     // The subagents' stacks derive from the run's, built just below (they start later).
     const run: { options?: MiddlewareStackOptions } = {};
     const stack = () => run.options as MiddlewareStackOptions;
@@ -280,15 +277,16 @@ export class AgentFactoryService {
 
   /**
    * The base prompt, the repository's AGENTS.md and the instructions admins keep for it in the
-   * dashboard, and the pull-request policy when it applies.
+   * dashboard, the pull-request policy when it applies, and the SWE-agent bundles' commands.
    */
   private async systemPrompt(inputs: AgentRunInputs, alwaysCreatePrs: boolean): Promise<string> {
     const agentsMd = await inputs.workspace.sandbox.readFile('AGENTS.md').catch(() => undefined);
-    const kept = await this.team?.instructionsFor(inputs.workspace.repository);
-    return [
-      buildSystemPrompt({ repositoryInstructions: agentsMd, dashboardInstructions: kept }),
-      ...(alwaysCreatePrs ? [ALWAYS_CREATE_PRS] : []),
-    ].join('\n\n');
+    return buildSystemPrompt({
+      repositoryInstructions: agentsMd,
+      dashboardInstructions: await this.team?.instructionsFor(inputs.workspace.repository),
+      alwaysCreatePrs,
+      toolCommands: inputs.toolBundles?.prompt,
+    });
   }
 
   /** The sandbox check and turn checkpoint before the run's first model call. */

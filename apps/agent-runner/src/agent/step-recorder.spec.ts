@@ -120,4 +120,21 @@ describe('StepRecorder', () => {
     expect(first.published[0]?.id).toBeDefined();
     expect(first.published[0]?.id).toBe(second.published[0]?.id);
   });
+
+  it("records the bundles' state for a step's calls, and none for a step without one", async () => {
+    const { recorder: r, published } = recorder();
+    const asked: (readonly string[])[] = [];
+    r.recordStateWith((ids) => {
+      asked.push(ids);
+      return ids.includes('m1-c') ? { open_file: '/workspace/a.py' } : undefined;
+    });
+    await r.record(call('m1', 'execute', { command: 'open a.py' }));
+    await r.record(result('m1', '[File: a.py]'));
+    await r.record(new AIMessage({ id: 'm2', content: 'All done.' }));
+    expect(asked).toEqual([['m1-c'], []]);
+    expect(published.map((p) => (p.data as { state?: unknown }).state)).toEqual([
+      { open_file: '/workspace/a.py' },
+      undefined,
+    ]);
+  });
 });

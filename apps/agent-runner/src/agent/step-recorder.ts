@@ -120,6 +120,9 @@ export class StepRecorder {
   /** Middleware nodes may hand back messages already seen; each is recorded once. */
   private readonly seen = new Set<string>();
   readonly toolsCalled: string[] = [];
+  /** The state SWE-agent bundles' state commands left after a step's calls (none without bundles). */
+  private stateOf:
+    ((callIds: readonly string[]) => Record<string, unknown> | undefined) | undefined;
 
   /**
    * @param as A subagent's recorder: its steps are the run's, under the subagent's actor
@@ -201,6 +204,11 @@ export class StepRecorder {
     await this.publishPending();
   }
 
+  /** Each step from now on records the state `stateOf` gives for its calls (SWE-agent's `state`). */
+  recordStateWith(stateOf: (callIds: readonly string[]) => Record<string, unknown> | undefined) {
+    this.stateOf = stateOf;
+  }
+
   /** Notes a refused answer; it joins the next step (or a step of its own if the run ends). */
   noteFailedAttempt(attempt: FailedAttempt): void {
     this.refused.push(attempt);
@@ -228,6 +236,7 @@ export class StepRecorder {
     const results = this.results.splice(0);
     const pending = this.pending;
     this.pending = undefined;
+    const state = this.stateOf?.(pending.toolCalls.map((call) => call.id));
     await this.publisher.publish(
       RunStepV1,
       {
@@ -241,6 +250,7 @@ export class StepRecorder {
         results,
         failedAttempts: pending.failedAttempts,
         ...(pending.usage ? { usage: pending.usage } : {}),
+        ...(state ? { state } : {}),
         ...(pending.actor || this.as ? { actor: pending.actor ?? this.as?.actor } : {}),
       },
       {

@@ -5,7 +5,7 @@ import { AppError, isAppError } from '@caravel/errors';
 import type { MiddlewareEvent } from '@caravel/middleware';
 import { isSandboxUnreachable } from '@caravel/sandbox';
 import type { PullRequestDetails, ReplyChannel, ScmPort } from '@caravel/tools';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AgentFactoryService, type AgentRunInputs } from '../agent/agent-factory.service.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { requesterOf } from '../agent/run-people.js';
@@ -13,6 +13,7 @@ import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
 import { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import { sourceContext, withSourceContext } from '../agent/source-context.js';
 import type { StepRecorder } from '../agent/step-recorder.js';
+import { RunToolBundles } from '../agent/tool-bundles.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { PullRequestScm } from '../scm/pull-request.scm.js';
@@ -67,6 +68,7 @@ export class RunExecutorService {
     @Inject(AttemptsService) private readonly attempts: AttemptsService,
     @Inject(SandboxLossNotice) private readonly sandboxLoss: SandboxLossNotice,
     @Inject(RunSubjectService) private readonly subjects: RunSubjectService,
+    @Optional() @Inject(RunToolBundles) private readonly toolBundles?: RunToolBundles,
   ) {}
 
   /**
@@ -191,7 +193,13 @@ export class RunExecutorService {
     const scm = onItsBranch
       ? new PullRequestScm(workspace, onItsBranch)
       : scmForRun(workspace, this.integrations.pullRequestHost(context.command.data));
-    const built = await this.factory.build(this.agentInputs(context, workspace, recorder, scm));
+    // SWE-agent bundles: installed before the agent is built (their commands are in its prompt).
+    const bundles = await this.toolBundles?.open(workspace.sandbox);
+    if (bundles) recorder.recordStateWith((callIds) => bundles.takeState(callIds));
+    const built = await this.factory.build({
+      ...this.agentInputs(context, workspace, recorder, scm),
+      ...(bundles ? { toolBundles: bundles } : {}),
+    });
     const askedOn = sourceContext(
       onItsBranch || subject.kind !== 'pull-request' ? subject : { kind: 'none' },
       workspace.baseCommit,

@@ -1,4 +1,4 @@
-import { isThreadId, parseCommand, portOption, UsageError } from './cli-args.js';
+import { bundleOptions, isThreadId, parseCommand, portOption, UsageError } from './cli-args.js';
 
 function usageError(fn: () => unknown): UsageError {
   try {
@@ -46,6 +46,29 @@ describe('caravel command lines', () => {
       '--bundle=windowed',
     ]);
     expect(parsed.values).toEqual({ 'tools-dir': '/opt/SWE-agent', bundle: 'registry,windowed' });
+  });
+
+  it('reads run --tools-dir and a repeated --bundle', () => {
+    const parsed = parseCommand('run', [
+      '--repo',
+      '.',
+      '--tools-dir',
+      'tools',
+      '--bundle',
+      'registry',
+      '--bundle',
+      'windowed',
+      'fix it',
+    ]);
+    expect(parsed.values).toEqual({ repo: '.', 'tools-dir': 'tools', bundle: 'registry,windowed' });
+    expect(bundleOptions(parsed.values)).toEqual({
+      toolsDir: 'tools',
+      bundles: ['registry', 'windowed'],
+    });
+    expect(bundleOptions({ repo: '.' })).toEqual({});
+    expect(usageError(() => parseCommand('run', ['--bundle'])).message).toBe(
+      '--bundle needs a value (--bundle VALUE or --bundle=VALUE)',
+    );
   });
 
   it('takes a port from 0 to 65535 and names the option and value otherwise', () => {

@@ -13,7 +13,10 @@ export const COMMAND_USAGE = {
     --model REF              e.g. anthropic:claude-sonnet-4-5, scripted:examples/fix-sample.script.yaml
                              (default CARAVEL_MODEL)
     --data-dir D             keep the run's data here (default: a temporary directory, removed
-                             at the end)`,
+                             at the end)
+    --tools-dir DIR          SWE-agent tool bundles (a folder of them or a SWE-agent checkout),
+    --bundle NAME            installed read-only in the run's sandbox (bwrap), in order
+                             (repeatable); their commands are the agent's through execute`,
   trajectory: `  trajectory export THREAD   write a run's SWE-agent .traj from the recorded events
     --run ID                 that run (default: the thread's last finished run)
     --out FILE               where (default THREAD.traj); --data-dir D or --database-url URL`,
@@ -62,7 +65,13 @@ export const COMMAND_USAGE = {
                              or a run id recorded in the database (--database-url as above)
     --out DIR                also write comparison.json and chart.svg there
     --max-drop P, --alpha A  the gate: refuse a drop over P points (default 5) significant at A
-                             (one-sided sign test, default 0.05)`,
+                             (one-sided sign test, default 0.05)
+  eval gate --suite SUITE --config C  run a proposed configuration on SUITE and compare it with
+                             the current configuration's last recorded run; the proposal and the
+                             verdict are kept in the database (exit 1 when refused)
+    --proposal ID            a pending proposal (recorded on the dashboard) instead of --config
+    --against RUN            the run to compare with (default: the current configuration's last)
+                             the options of eval run and the gate's --max-drop and --alpha`,
   'review-eval': `  review-eval SET            score Caravel's reviewer on a labelled set of pull requests (known
                              defects by file and lines): precision, recall and F1 per case and
                              overall; writes review-eval.json (exit 1 when a case failed)

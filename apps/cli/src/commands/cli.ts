@@ -2,6 +2,7 @@ import type { EnvSource } from '@caravel/config';
 import { isAppError } from '@caravel/errors';
 import { rmSync } from 'node:fs';
 import {
+  bundleOptions,
   isThreadId,
   parseCommand,
   portOption,
@@ -93,6 +94,7 @@ const run: Handler = async ({ positionals, values }, env, io) => {
       task,
       ...(values['model'] ? { model: values['model'] } : {}),
       ...(dataDir ? { dataDir } : {}),
+      ...bundleOptions(values),
       write: (line) => io.out(`${line}\n`),
       ...(io.terminal ? { terminal: io.terminal } : {}),
       signal: stop.signal,
@@ -142,11 +144,10 @@ const replay: Handler = async ({ positionals, values }, env) => {
     ...optional({
       repo: values['repo'],
       base: values['base'],
-      toolsDir: values['tools-dir'],
       dataDir: values['data-dir'],
       databaseUrl: values['database-url'],
     }),
-    ...(values['bundle'] && { bundles: values['bundle'].split(',') }),
+    ...bundleOptions(values),
   });
   return report.identical ? 0 : 1;
 };
@@ -234,8 +235,8 @@ const fakeModel: Handler = async ({ positionals, values }, _env, io) => {
 };
 
 const evalCommand: Handler = async ({ positionals, values }, env, io) => {
-  // `eval run` boots the platform for each attempt, as `caravel run` does.
-  if (positionals[0] === 'run') await loadNest();
+  // `eval run` and `eval gate` boot the platform for each attempt, as `caravel run` does.
+  if (positionals[0] === 'run' || positionals[0] === 'gate') await loadNest();
   const { runEval } = await import('./eval/eval.cli.js');
   return runEval(positionals, values, io, env);
 };

@@ -9,11 +9,12 @@ import { join, resolve } from 'node:path';
 import type { EnvSource } from '@caravel/config';
 import { AppError } from '@caravel/errors';
 import { branchDiff, localRepository } from './local-repository.js';
+import { checkRunBundleOptions, runBundlesFor, type RunBundleOptions } from './run-bundles.js';
 import { writeRunTrajectory } from './run-trajectory.js';
 import { RunStatus, type StatusTerminal } from './run-status.js';
 import { bootEmbedded, embeddedConfig } from './start.command.js';
 
-export interface RunOptions {
+export interface RunOptions extends RunBundleOptions {
   repo: string;
   task: string;
   model?: string;
@@ -136,6 +137,7 @@ export async function runTask(env: EnvSource, options: RunOptions): Promise<RunR
     },
     say,
   );
+  await checkRunBundleOptions(options, config.sandboxBroker.sandbox.provider);
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'caravel-run-')));
   if (options.dataDir === undefined) options.onTemporaryDir?.(dataDir);
   try {
@@ -153,11 +155,14 @@ export async function runTask(env: EnvSource, options: RunOptions): Promise<RunR
         say(
           `${repository.copiedFrom} is not a git repository of its own: working on a copy at ${repository.path}`,
         );
+      const toolBundles = await runBundlesFor(options, dataDir);
+      if (toolBundles)
+        say(`SWE-agent bundles ${toolBundles.bundles.map((b) => b.name).join(', ')} read`);
       const host = await bootEmbedded(
         { ...config, host: { ...config.host, dataDir } },
         runEnv,
         say,
-        { handleSignals: false },
+        { handleSignals: false, ...(toolBundles ? { overrides: { toolBundles } } : {}) },
       );
       try {
         const report = await drive(host, repository, options, status);

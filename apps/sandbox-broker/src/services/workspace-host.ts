@@ -10,6 +10,7 @@ import {
   START_REF,
   type EgressProxyPool,
   type OneShotRunner,
+  type SandboxBind,
   type SandboxBindingRecord,
   type SandboxLogger,
   type SandboxProvider,
@@ -57,6 +58,7 @@ export class WorkspaceHost {
   constructor(
     config: Pick<SandboxBrokerConfig, 'sandbox' | 'egress' | 'github'>,
     logger: SandboxLogger,
+    binds: readonly SandboxBind[] = [],
   ) {
     const { sandbox } = config;
     this.github = GitHubGit.of(config.github);
@@ -75,6 +77,7 @@ export class WorkspaceHost {
             defaults,
             ...bwrapConfinement(sandbox, logger),
             ...(this.egress ? { egressProxy: this.egressProxy(this.egress) } : {}),
+            ...(binds.length > 0 ? { binds } : {}),
           })
         : new LocalSandboxProvider({ rootDir: this.rootDir, logger, defaults });
     this.mirrors = new SandboxMirrors(this.rootDir, this.provider, this.github);

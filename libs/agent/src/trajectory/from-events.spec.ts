@@ -169,6 +169,18 @@ describe('trajectoryFromEvents', () => {
     ]);
   });
 
+  it("takes a step's state from the bundles' state commands when the run recorded it", () => {
+    const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
+    const recorded = { open_file: '/workspace/a.txt', working_dir: '/workspace' };
+    (events[2]?.data as Record<string, unknown>)['state'] = recorded;
+    const traj = trajectoryFromEvents(events);
+    expect(traj.trajectory.map((step) => step.state)).toEqual([
+      { working_dir: '.', open_file: 'n/a' },
+      recorded,
+      { working_dir: '.', open_file: 'a.txt' },
+    ]);
+  });
+
   it('sends a requery the base history plus only the latest refused answer and its message', () => {
     const { events } = runEvents(FIX_RUN, { exitStatus: 'submitted' });
     const refused = (command: string) => ({

@@ -22,14 +22,22 @@ function openFileAfter(step: TrajStep, before: string): string {
   return open;
 }
 
+/** The state the run's SWE-agent tool bundles recorded for this step (their `_state`), if any. */
+function recordedState(step: TrajStep): Record<string, unknown> | undefined {
+  const state = (step.extra_info['caravel'] as { state?: unknown } | undefined)?.state;
+  return typeof state === 'object' && state !== null && !Array.isArray(state)
+    ? (state as Record<string, unknown>)
+    : undefined;
+}
+
 function refusal(step: TrajStep): { message: string } | null {
   const requery = step.extra_info['requery'] as { message?: unknown } | undefined;
   return typeof requery?.message === 'string' ? { message: requery.message } : null;
 }
 
 /**
- * Fills each step's `query` (the messages sent for it) and `state`, from the history the
- * builder wrote. The k-th accepted step was sent the history before the k-th assistant item; a
+ * Fills each step's `query` (the messages sent for it) and `state` (what the run's bundles'
+ * state commands recorded, else Caravel's own), from the history the builder wrote. The k-th accepted step was sent the history before the k-th assistant item; a
  * requery was sent that base plus only the latest refused answer and its message (the loop's
  * rule, see docs/trajectories.md "Requery").
  */
@@ -58,6 +66,6 @@ export function withQueriesAndState(traj: Traj): void {
     } else {
       previous = { step, message: refused.message };
     }
-    step.state = { working_dir: '.', open_file: openFile };
+    step.state = recordedState(step) ?? { working_dir: '.', open_file: openFile };
   }
 }

@@ -93,6 +93,7 @@ export function annotate(traj: Traj, steps: readonly RunStepData[]): void {
         tool_calls: step.toolCalls,
         results: step.results,
         ...(step.usage === undefined ? {} : { usage: step.usage }),
+        ...(step.state === undefined ? {} : { state: step.state }),
       },
     };
   });

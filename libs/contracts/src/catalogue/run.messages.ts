@@ -136,6 +136,11 @@ export const RunStepV1 = defineMessage({
         }),
       )
       .default([]),
+    /**
+     * What the run's SWE-agent tool bundles' state commands wrote after this step's calls
+     * (SWE-agent's step `state`, e.g. `{"open_file": …, "working_dir": …}`); absent without bundles.
+     */
+    state: z.record(z.string(), z.unknown()).optional(),
   }),
   fixture: {
     threadId: FIXTURE_THREAD,
