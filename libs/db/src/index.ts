@@ -183,6 +183,13 @@ export {
   type NewEvalRun,
 } from './repositories/eval-run.repository.js';
 export {
+  EvalProposalRepository,
+  type EvalProposalDecision,
+  type EvalProposalQuery,
+  type EvalProposalRow,
+  type NewEvalProposal,
+} from './repositories/eval-proposal.repository.js';
+export {
   BudgetLimitRepository,
   repositoryBudgetSubject,
   TEAM_BUDGET_SUBJECT,

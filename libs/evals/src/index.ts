@@ -31,8 +31,11 @@ export {
 } from './compare/compare-runs.js';
 export {
   DEFAULT_GATE_POLICY,
+  gateNumbers,
   gateVerdict,
+  type GateNumbers,
   type GatePolicy,
+  type GateSide,
   type GateVerdict,
 } from './compare/regression-gate.js';
 export { comparisonTable } from './report/comparison-table.js';

@@ -2,7 +2,6 @@ import type { EnvSource } from '@caravel/config';
 import { isAppError } from '@caravel/errors';
 import { rmSync } from 'node:fs';
 import {
-  bundleOptions,
   isThreadId,
   parseCommand,
   portOption,
@@ -94,7 +93,6 @@ const run: Handler = async ({ positionals, values }, env, io) => {
       task,
       ...(values['model'] ? { model: values['model'] } : {}),
       ...(dataDir ? { dataDir } : {}),
-      ...bundleOptions(values),
       write: (line) => io.out(`${line}\n`),
       ...(io.terminal ? { terminal: io.terminal } : {}),
       signal: stop.signal,
@@ -144,10 +142,11 @@ const replay: Handler = async ({ positionals, values }, env) => {
     ...optional({
       repo: values['repo'],
       base: values['base'],
+      toolsDir: values['tools-dir'],
       dataDir: values['data-dir'],
       databaseUrl: values['database-url'],
     }),
-    ...bundleOptions(values),
+    ...(values['bundle'] && { bundles: values['bundle'].split(',') }),
   });
   return report.identical ? 0 : 1;
 };

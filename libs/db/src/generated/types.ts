@@ -251,6 +251,53 @@ export type EvalAttempt = {
   error: string | null;
   recorded_at: Generated<Timestamp>;
 };
+export type EvalProposal = {
+  id: string;
+  /**
+   * The suite it is measured on (its name).
+   */
+  suite: string;
+  /**
+   * The proposed configuration's name, model and settings (`{ KEY: value }`).
+   */
+  config: string;
+  model: string;
+  settings: Generated<unknown>;
+  /**
+   * What the change is, in the proposer's words.
+   */
+  note: string | null;
+  /**
+   * The GitHub login (or `token`, `cli`) that proposed it.
+   */
+  proposed_by: string;
+  /**
+   * @kyselyType(State.EvalProposalStatus)
+   */
+  status: Generated<State.EvalProposalStatus>;
+  /**
+   * The current configuration's run it was measured against, and its own run.
+   */
+  baseline_run_id: string | null;
+  candidate_run_id: string | null;
+  /**
+   * The gate's policy: the largest tolerated drop (0.05 = 5 points) and the significance.
+   */
+  max_drop: number | null;
+  alpha: number | null;
+  /**
+   * The candidate's resolve rate minus the baseline's, and the one-sided sign test's p.
+   */
+  delta: number | null;
+  p_value: number | null;
+  reason: string | null;
+  /**
+   * The two sides' resolve rates with intervals, and the tasks lost and gained.
+   */
+  numbers: unknown | null;
+  created_at: Timestamp;
+  decided_at: Timestamp | null;
+};
 export type EvalRun = {
   id: string;
   /**
@@ -784,6 +831,7 @@ export type DB = {
   deliveries: Delivery;
   enabled_repositories: EnabledRepository;
   eval_attempts: EvalAttempt;
+  eval_proposals: EvalProposal;
   eval_runs: EvalRun;
   findings: LedgerFinding;
   identities: Identity;

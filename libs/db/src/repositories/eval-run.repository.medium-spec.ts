@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { describeEachDatabase } from '@caravel/testing';
 import type { Database } from '../connection/database.types.js';
 import { openDatabase } from '../connection/open-database.js';
+import { EvalProposalRepository } from './eval-proposal.repository.js';
 import { EvalRunRepository, type EvalAttemptRow, type NewEvalRun } from './eval-run.repository.js';
 
 const aRun = (overrides: Partial<NewEvalRun> = {}): NewEvalRun => ({
@@ -71,12 +72,12 @@ await describeEachDatabase('eval runs', openDatabase, (target) => {
     const newer = await runs.start(aRun({ suite }));
     const unfinished = await runs.start(aRun({ suite }));
     const otherConfig = await runs.start(aRun({ suite, config: 'cheap' }));
-    expect(await runs.latestFinished(suite, 'current')).toBeNull();
+    expect(await runs.latestFinished(suite, { config: 'current' })).toBeNull();
     await runs.finish(older.id, new Date('2026-12-01T11:00:00Z'));
     await runs.finish(newer.id, new Date('2026-12-01T12:00:00Z'));
     await runs.finish(otherConfig.id, new Date('2026-12-01T13:00:00Z'));
-    expect((await runs.latestFinished(suite, 'current'))?.id).toBe(newer.id);
-    expect((await runs.latestFinished(suite, 'cheap'))?.id).toBe(otherConfig.id);
+    expect((await runs.latestFinished(suite, { config: 'current' }))?.id).toBe(newer.id);
+    expect((await runs.latestFinished(suite, { config: 'cheap' }))?.id).toBe(otherConfig.id);
     expect(unfinished.status).toBe('running');
   });
 
@@ -95,5 +96,51 @@ await describeEachDatabase('eval runs', openDatabase, (target) => {
       [graded.id, 2, 3, 2, 1.75],
     ]);
     expect(await runs.list({ suite, limit: 1 })).toHaveLength(1);
+  });
+
+  it('keeps proposals pending until decided once, the accepted one the current configuration', async () => {
+    const proposals = new EvalProposalRepository(database.db);
+    const suite = `suite-${randomUUID().slice(0, 8)}`;
+    const baseline = await runs.start(aRun({ suite }));
+    const candidate = await runs.start(aRun({ suite, config: 'cheap' }));
+    await runs.finish(baseline.id, new Date('2026-12-02T10:00:00Z'));
+    await runs.finish(candidate.id, new Date('2026-12-02T11:00:00Z'));
+    const proposed = await proposals.propose({
+      id: randomUUID(),
+      suite,
+      config: 'cheap',
+      model: 'openai:gpt-5-mini',
+      settings: { REASONING_EFFORT: 'low' },
+      note: 'a cheaper model',
+      proposedBy: 'hubot',
+      createdAt: new Date('2026-12-02T09:00:00Z'),
+    });
+    expect(proposed).toMatchObject({ status: 'pending', decidedAt: null, note: 'a cheaper model' });
+    expect((await proposals.pendingFor(suite, 'cheap'))?.id).toBe(proposed.id);
+    expect(await proposals.latestAccepted(suite)).toBeNull();
+    // Until the proposal is decided its run is any run; after, it is the proposal's, not a plain one.
+    expect((await runs.latestFinished(suite, { notProposed: true }))?.id).toBe(candidate.id);
+    const decision = {
+      status: 'accepted' as const,
+      baselineRunId: baseline.id,
+      candidateRunId: candidate.id,
+      maxDrop: 0.05,
+      alpha: 0.05,
+      delta: -0.1,
+      pValue: 0.5,
+      reason: 'down 10.0 points but not significant (p = 0.50)',
+      numbers: { lost: ['t-1'], gained: [] },
+    };
+    const decided = await proposals.decide(proposed.id, decision);
+    expect(decided).toMatchObject({ ...decision, settings: { REASONING_EFFORT: 'low' } });
+    expect(decided?.decidedAt).toBeInstanceOf(Date);
+    expect(await proposals.decide(proposed.id, { ...decision, status: 'refused' })).toBeNull();
+    expect(await proposals.pendingFor(suite, 'cheap')).toBeNull();
+    expect((await proposals.latestAccepted(suite))?.config).toBe('cheap');
+    expect((await runs.latestFinished(suite, { notProposed: true }))?.id).toBe(baseline.id);
+    expect(
+      (await proposals.list({ suite, status: 'accepted', limit: 5 })).map((p) => p.id),
+    ).toEqual([proposed.id]);
+    expect(await proposals.list({ suite, status: 'refused', limit: 5 })).toEqual([]);
   });
 });

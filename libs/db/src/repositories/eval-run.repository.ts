@@ -122,18 +122,35 @@ export class EvalRunRepository {
     return rows.map(attemptOf);
   }
 
-  /** The suite's latest finished run under the configuration, or null when it has none. */
-  async latestFinished(suite: string, config: string): Promise<EvalRunRow | null> {
-    const row = await this.db
-      .selectFrom('eval_runs')
-      .selectAll()
-      .where('suite', '=', suite)
-      .where('config', '=', config)
-      .where('status', '=', 'finished')
-      .orderBy('finished_at', 'desc')
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+  /**
+   * The suite's latest finished run under the configuration (any configuration when none is
+   * given; with `notProposed`, none a proposal was measured with), or null when it has none.
+   */
+  async latestFinished(
+    suite: string,
+    filter: { config?: string; notProposed?: boolean } = {},
+  ): Promise<EvalRunRow | null> {
+    let select = this.db
+      .selectFrom('eval_runs as r')
+      .selectAll('r')
+      .where('r.suite', '=', suite)
+      .where('r.status', '=', 'finished')
+      .orderBy('r.finished_at', 'desc')
+      .orderBy('r.created_at', 'desc')
+      .limit(1);
+    if (filter.config !== undefined) select = select.where('r.config', '=', filter.config);
+    if (filter.notProposed)
+      select = select.where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('eval_proposals as p')
+              .select('p.id')
+              .whereRef('p.candidate_run_id', '=', 'r.id'),
+          ),
+        ),
+      );
+    const row = await select.executeTakeFirst();
     return row ? runOf(row) : null;
   }
 

@@ -8,6 +8,7 @@ import type { Database } from '../connection/database.types.js';
 import { openDatabase } from '../connection/open-database.js';
 import { BudgetLimitRepository, type BudgetLimitRow } from './budget-limit.repository.js';
 import { DeliveryRepository, type DeliveryRow } from './delivery.repository.js';
+import type { EvalProposalRow } from './eval-proposal.repository.js';
 import type { EvalRunRow } from './eval-run.repository.js';
 import { RunNoticeRepository } from './run-notice.repository.js';
 import { RunRepository, type RunRow } from './run.repository.js';
@@ -22,6 +23,7 @@ import { ReviewStyleRepository, type ReviewStyleRow } from './review-style.repos
 import {
   BUDGET_SCOPES,
   BUS_DELIVERY_STATES,
+  EVAL_PROPOSAL_STATUSES,
   EVAL_RUN_STATUSES,
   FINDING_CONFIDENCES,
   FINDING_SEVERITIES,
@@ -41,6 +43,7 @@ import {
   THREAD_STATUSES,
   USER_TOKEN_KINDS,
   type BudgetScope,
+  type EvalProposalStatus,
   type EvalRunStatus,
   type FindingConfidence,
   type FindingSeverity,
@@ -77,6 +80,7 @@ const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] =
   ['budget_limits', 'scope', BUDGET_SCOPES],
   ['bus_deliveries', 'state', BUS_DELIVERY_STATES],
   ['deliveries', 'source', SOURCES],
+  ['eval_proposals', 'status', EVAL_PROPOSAL_STATUSES],
   ['eval_runs', 'status', EVAL_RUN_STATUSES],
   ['findings', 'anchor_side', FINDING_SIDES],
   ['findings', 'confidence', FINDING_CONFIDENCES],
@@ -188,6 +192,7 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
     sameType<ReviewStyleRow['mode'], ReviewStyleMode>(true);
     sameType<BudgetLimitRow['scope'], BudgetScope>(true);
     sameType<EvalRunRow['status'], EvalRunStatus>(true);
+    sameType<EvalProposalRow['status'], EvalProposalStatus>(true);
   });
 
   it('takes every value of each set', async () => {
@@ -375,6 +380,23 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
               attempts_per_task: 1,
               // @ts-expect-error 'graded' is not an eval run status
               status: 'graded',
+              created_at: new Date(),
+            })
+            .execute(),
+      ],
+      [
+        'eval_proposals.status',
+        () =>
+          database.db
+            .insertInto('eval_proposals')
+            .values({
+              id: randomUUID(),
+              suite: 's',
+              config: 'c',
+              model: 'm',
+              proposed_by: 'hubot',
+              // @ts-expect-error 'waived' is not an eval proposal status
+              status: 'waived',
               created_at: new Date(),
             })
             .execute(),

@@ -128,3 +128,7 @@ export type EvalRunStatus = (typeof EVAL_RUN_STATUSES)[number];
  */
 export const BUDGET_SCOPES = ['team', 'repository', 'person'] as const;
 export type BudgetScope = (typeof BUDGET_SCOPES)[number];
+
+/** Where a proposed configuration change is (`eval_proposals.status`): waiting for the gate, or its verdict. */
+export const EVAL_PROPOSAL_STATUSES = ['pending', 'accepted', 'refused'] as const;
+export type EvalProposalStatus = (typeof EVAL_PROPOSAL_STATUSES)[number];

@@ -1,6 +1,6 @@
 import type { EvalAttempt, EvalRun } from '../results/eval-run.js';
 import { compareRuns } from './compare-runs.js';
-import { DEFAULT_GATE_POLICY, gateVerdict } from './regression-gate.js';
+import { DEFAULT_GATE_POLICY, gateNumbers, gateVerdict } from './regression-gate.js';
 import { comparisonChart } from '../report/comparison-chart.js';
 import { comparisonTable } from '../report/comparison-table.js';
 
@@ -97,5 +97,24 @@ describe('compareRuns and the gate', () => {
     expect(svg).toContain('candidate &lt;b&gt;');
     expect(svg).not.toContain('<b>');
     expect(svg.match(/<title>/g)).toHaveLength(10);
+  });
+
+  it("keeps with a verdict both sides' rates and intervals and the tasks lost and gained", () => {
+    const mixed = run('mixed', 10, (task) => task !== 3 && task !== 8);
+    const numbers = gateNumbers(
+      compareRuns(
+        run('base', 10, (task) => task !== 0),
+        mixed,
+      ),
+    );
+    expect(numbers).toMatchObject({
+      baseline: { runId: 'base', config: 'current', resolved: 27, attempts: 30 },
+      candidate: { runId: 'mixed', resolved: 24, attempts: 30, rate: 0.8 },
+      tasks: 10,
+      lost: ['t03', 't08'],
+      gained: ['t00'],
+    });
+    expect(numbers.candidate.low).toBeLessThan(0.8);
+    expect(numbers.candidate.high).toBeGreaterThan(0.8);
   });
 });

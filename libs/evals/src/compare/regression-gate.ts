@@ -1,4 +1,4 @@
-import type { RunComparison } from './compare-runs.js';
+import type { Flip, RunComparison, RunSide } from './compare-runs.js';
 
 /** When a configuration change is refused. */
 export interface GatePolicy {
@@ -50,4 +50,48 @@ export function gateVerdict(comparison: RunComparison, policy: GatePolicy): Gate
       ? `down ${points(-delta)} but not significant (p = ${pValue.toPrecision(2)})`
       : `${delta < 0 ? 'down' : 'up'} ${points(Math.abs(delta))}`;
   return { verdict: 'accept', reason: `resolve rate ${why}, ${flips}`, delta, pValue };
+}
+
+/** The numbers a verdict is kept with: each side's resolve rate and interval, and the flips. */
+export interface GateNumbers {
+  baseline: GateSide;
+  candidate: GateSide;
+  /** Tasks both runs attempted. */
+  tasks: number;
+  lost: string[];
+  gained: string[];
+}
+
+export interface GateSide {
+  runId: string;
+  config: string;
+  model: string;
+  resolved: number;
+  attempts: number;
+  rate: number;
+  low: number;
+  high: number;
+}
+
+/** What the gate's verdict rests on, to keep beside it. */
+export function gateNumbers(comparison: RunComparison): GateNumbers {
+  const side = ({ runId, config, model, resolve }: RunSide): GateSide => ({
+    runId,
+    config,
+    model,
+    resolved: resolve.successes,
+    attempts: resolve.trials,
+    rate: resolve.rate,
+    low: resolve.low,
+    high: resolve.high,
+  });
+  const flipped = (flip: Flip) =>
+    comparison.tasks.filter((t) => t.flip === flip).map((t) => t.taskId);
+  return {
+    baseline: side(comparison.baseline),
+    candidate: side(comparison.candidate),
+    tasks: comparison.tasks.length,
+    lost: flipped('lost'),
+    gained: flipped('gained'),
+  };
 }

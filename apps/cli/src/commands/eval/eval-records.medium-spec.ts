@@ -1,11 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { openLedger, withFinished, type AttemptLedger, type EvalAttempt } from '@caravel/evals';
+import {
+  evalRunOfLedger,
+  openLedger,
+  withFinished,
+  type AttemptLedger,
+  type EvalAttempt,
+} from '@caravel/evals';
+import { isAppError } from '@caravel/errors';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runCli, type CliIo } from '../cli.js';
+import type { EvalConfig } from './eval-config.js';
+import { EvalGate, type CandidateRunner } from './eval-gate.service.js';
 import { EvalRecords, RunRecorder, evalDatabaseUrl } from './eval-records.js';
 
 function io(): CliIo & { written: string[]; errors: string[] } {
@@ -120,5 +129,127 @@ describe('eval runs in the database', () => {
     expect(await runCli(['eval', 'compare', unknown, unknown], {}, bare)).toBe(1);
     expect(bare.errors.join('')).toContain('a run id, but no database is configured');
     expect(bare.errors.join('')).not.toContain('    at ');
+  });
+
+  describe('the gate', () => {
+    let records: EvalRecords;
+    const suite = 'gated';
+    const policy = { maxDrop: 0.05, alpha: 0.2 };
+    const ran: EvalConfig[] = [];
+
+    /** Records a finished run of the suite under `config` resolving the tasks `resolves` picks. */
+    const recordRun = async (config: string, resolves: (i: number) => boolean) => {
+      const ledger = { ...ledgerOf(config, resolves, TASKS.length), suite };
+      const details = { settings: {}, attemptsPerTask: 1, outDir: join(dir, config) };
+      await (
+        await RunRecorder.start(records.runs, ledger, details, () => undefined)
+      ).finish(ledger);
+      return evalRunOfLedger(ledger, TASKS);
+    };
+    /** The agent under each configuration: `cheap` breaks half the suite, the others none. */
+    const runner: CandidateRunner = async (config) => {
+      ran.push(config);
+      const run = await recordRun(config.name, (i) => config.name !== 'cheap' || i < 3);
+      return { run, out: join(dir, 'runs', config.name) };
+    };
+    const propose = (name: string, model = 'scripted:fix.yaml'): { config: EvalConfig } => ({
+      config: { name, model, env: { REASONING_EFFORT: name } },
+    });
+
+    beforeAll(async () => {
+      records = await EvalRecords.open(url);
+    });
+    afterAll(() => records?.close());
+
+    it('refuses with no run of the suite to measure against, before running anything', async () => {
+      const refused = await new EvalGate(records)
+        .decide({ suite, proposal: propose('cheap'), policy, proposedBy: 'ci' }, runner)
+        .catch((error: unknown) => error);
+      expect(isAppError(refused) && refused.message).toMatch(/no finished run of suite 'gated'/);
+      expect(ran).toEqual([]);
+    });
+
+    it('refuses a regression and accepts an equal change, which becomes the current one', async () => {
+      const current = await recordRun('current', () => true);
+      const gate = new EvalGate(records);
+      const worse = await gate.decide(
+        { suite, proposal: propose('cheap'), policy, proposedBy: 'ci' },
+        runner,
+      );
+      expect(worse.baseline.id).toBe(current.runId);
+      expect(worse.proposal).toMatchObject({
+        status: 'refused',
+        config: 'cheap',
+        settings: { REASONING_EFFORT: 'cheap' },
+        proposedBy: 'ci',
+        baselineRunId: current.runId,
+        delta: -0.5,
+        pValue: expect.closeTo(1 / 8, 12),
+        alpha: 0.2,
+        numbers: { tasks: 6, lost: TASKS.slice(3), gained: [] },
+      });
+      expect(worse.report.written.map((f) => f.slice(dir.length))).toEqual([
+        '/runs/cheap/gate/comparison.json',
+        '/runs/cheap/gate/chart.svg',
+      ]);
+      // A refused proposal's run is no baseline; an accepted one's configuration is the current one.
+      const same = await gate.decide(
+        { suite, proposal: propose('mini', 'openai:gpt-5-mini'), policy, proposedBy: 'ci' },
+        runner,
+      );
+      expect(same.proposal).toMatchObject({ status: 'accepted', baselineRunId: current.runId });
+      const next = await gate.decide(
+        { suite, proposal: propose('tuned'), policy, proposedBy: 'ci' },
+        runner,
+      );
+      expect(next.baseline.config).toBe('mini');
+      expect(next.proposal.baselineRunId).toBe(same.proposal.candidateRunId);
+    });
+
+    it('decides a pending proposal once, and measures against the run given', async () => {
+      const pending = await records.proposals.propose({
+        id: randomUUID(),
+        suite,
+        config: 'cheap',
+        model: 'scripted:cheap.yaml',
+        settings: { REASONING_EFFORT: 'low' },
+        note: 'from the dashboard',
+        proposedBy: 'hubot',
+        createdAt: new Date(),
+      });
+      const baseline = await recordRun('pinned', () => true);
+      const gate = new EvalGate(records);
+      const request = { suite, proposal: { id: pending.id }, policy, proposedBy: 'ci' };
+      const decided = await gate.decide({ ...request, against: baseline.runId }, runner);
+      expect(ran.at(-1)).toEqual({
+        name: 'cheap',
+        model: 'scripted:cheap.yaml',
+        env: { REASONING_EFFORT: 'low' },
+      });
+      expect(decided.proposal).toMatchObject({
+        id: pending.id,
+        status: 'refused',
+        proposedBy: 'hubot',
+        baselineRunId: baseline.runId,
+      });
+      const again = await gate.decide(request, runner).catch((error: unknown) => error);
+      expect(isAppError(again) && again.message).toMatch(
+        /is refused on suite 'gated', not pending/,
+      );
+    });
+  });
+
+  it('refuses a gate with no database, or with both or neither of --config and --proposal', async () => {
+    const suiteDir = join(dir, 'no-suite');
+    const cases: [string[], string][] = [
+      [['--suite', suiteDir], 'gate needs --config NAME|FILE.json'],
+      [['--suite', suiteDir, '--config', 'c', '--proposal', randomUUID()], 'not both'],
+      [['--config', 'c'], 'gate needs --suite DIR'],
+    ];
+    for (const [args, message] of cases) {
+      const cli = io();
+      expect(await runCli(['eval', 'gate', ...args], {}, cli)).toBe(2);
+      expect(cli.errors.join('')).toContain(message);
+    }
   });
 });

@@ -1,5 +1,11 @@
 import type { EnvSource } from '@caravel/config';
-import { EvalRunRepository, openDatabase, redactUrl, type Database } from '@caravel/db';
+import {
+  EvalProposalRepository,
+  EvalRunRepository,
+  openDatabase,
+  redactUrl,
+  type Database,
+} from '@caravel/db';
 import {
   evalRunOfRecords,
   recordedAttemptsOf,
@@ -22,18 +28,24 @@ export function evalDatabaseUrl(option: string | undefined, env: EnvSource): str
   return dataDir ? `pglite:${resolve(dataDir, 'pgdata')}` : undefined;
 }
 
-/** The eval runs of a database, opened (and migrated) for one command. */
+/** The eval runs and proposals of a database, opened (and migrated) for one command. */
 export class EvalRecords {
   private constructor(
     private readonly database: Database,
     readonly runs: EvalRunRepository,
+    readonly proposals: EvalProposalRepository,
     /** Where, for people (a URL's password hidden). */
     readonly where: string,
   ) {}
 
   static async open(url: string): Promise<EvalRecords> {
     const database = await openDatabase({ url });
-    return new EvalRecords(database, new EvalRunRepository(database.db), redactUrl(url));
+    return new EvalRecords(
+      database,
+      new EvalRunRepository(database.db),
+      new EvalProposalRepository(database.db),
+      redactUrl(url),
+    );
   }
 
   /** A recorded run as its record, or a NOT_FOUND naming the id. */

@@ -1,0 +1,165 @@
+import type { Selectable } from 'kysely';
+import type { EvalProposal } from '../generated/types.js';
+import { toJson } from '../connection/json.js';
+import { timeOr, type Executor } from './executor.js';
+import type { RowOf } from './row-of.js';
+import type { EvalProposalStatus } from './states.js';
+
+/** A proposed configuration change and, once the gate ran, its verdict (`eval_proposals`). */
+export type EvalProposalRow = Omit<RowOf<EvalProposal>, 'settings'> & {
+  settings: Record<string, string>;
+};
+
+/** A proposal to record, `pending` until the gate decides it. */
+export interface NewEvalProposal {
+  id: string;
+  suite: string;
+  config: string;
+  model: string;
+  settings: Readonly<Record<string, string>>;
+  note?: string | null;
+  proposedBy: string;
+  createdAt: Date;
+}
+
+/** The gate's verdict and what it was measured on. */
+export interface EvalProposalDecision {
+  status: Exclude<EvalProposalStatus, 'pending'>;
+  baselineRunId: string;
+  candidateRunId: string;
+  maxDrop: number;
+  alpha: number;
+  delta: number;
+  pValue: number;
+  reason: string;
+  /** The two sides' rates and the flips, as the gate's caller summarises them. */
+  numbers: unknown;
+}
+
+/** Which proposals to list, the newest first. */
+export interface EvalProposalQuery {
+  suite?: string;
+  status?: EvalProposalStatus;
+  limit: number;
+}
+
+/** Proposed configuration changes: recorded pending, decided once. */
+export class EvalProposalRepository {
+  constructor(private readonly db: Executor) {}
+
+  async propose(proposal: NewEvalProposal): Promise<EvalProposalRow> {
+    const row = await this.db
+      .insertInto('eval_proposals')
+      .values({
+        id: proposal.id,
+        suite: proposal.suite,
+        config: proposal.config,
+        model: proposal.model,
+        settings: toJson(proposal.settings),
+        note: proposal.note ?? null,
+        proposed_by: proposal.proposedBy,
+        created_at: proposal.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return proposalOf(row);
+  }
+
+  async find(id: string): Promise<EvalProposalRow | null> {
+    const row = await this.db
+      .selectFrom('eval_proposals')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? proposalOf(row) : null;
+  }
+
+  /** The oldest proposal of the configuration on the suite still waiting for the gate. */
+  async pendingFor(suite: string, config: string): Promise<EvalProposalRow | null> {
+    const row = await this.db
+      .selectFrom('eval_proposals')
+      .selectAll()
+      .where('suite', '=', suite)
+      .where('config', '=', config)
+      .where('status', '=', 'pending')
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? proposalOf(row) : null;
+  }
+
+  /** Records the verdict of a pending proposal; null when it is not pending (decided already). */
+  async decide(
+    id: string,
+    decision: EvalProposalDecision,
+    at?: Date,
+  ): Promise<EvalProposalRow | null> {
+    const row = await this.db
+      .updateTable('eval_proposals')
+      .set({
+        status: decision.status,
+        baseline_run_id: decision.baselineRunId,
+        candidate_run_id: decision.candidateRunId,
+        max_drop: decision.maxDrop,
+        alpha: decision.alpha,
+        delta: decision.delta,
+        p_value: decision.pValue,
+        reason: decision.reason,
+        numbers: toJson(decision.numbers),
+        decided_at: timeOr(at),
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+    return row ? proposalOf(row) : null;
+  }
+
+  /** The suite's most recently accepted proposal: its configuration is the current one. */
+  async latestAccepted(suite: string): Promise<EvalProposalRow | null> {
+    const row = await this.db
+      .selectFrom('eval_proposals')
+      .selectAll()
+      .where('suite', '=', suite)
+      .where('status', '=', 'accepted')
+      .orderBy('decided_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? proposalOf(row) : null;
+  }
+
+  async list(query: EvalProposalQuery): Promise<EvalProposalRow[]> {
+    let select = this.db
+      .selectFrom('eval_proposals')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(query.limit);
+    if (query.suite !== undefined) select = select.where('suite', '=', query.suite);
+    if (query.status !== undefined) select = select.where('status', '=', query.status);
+    return (await select.execute()).map(proposalOf);
+  }
+}
+
+function proposalOf(row: Selectable<EvalProposal>): EvalProposalRow {
+  return {
+    id: row.id,
+    suite: row.suite,
+    config: row.config,
+    model: row.model,
+    settings: row.settings as Record<string, string>,
+    note: row.note,
+    proposedBy: row.proposed_by,
+    status: row.status,
+    baselineRunId: row.baseline_run_id,
+    candidateRunId: row.candidate_run_id,
+    maxDrop: row.max_drop,
+    alpha: row.alpha,
+    delta: row.delta,
+    pValue: row.p_value,
+    reason: row.reason,
+    numbers: row.numbers,
+    createdAt: row.created_at,
+    decidedAt: row.decided_at,
+  };
+}
