@@ -10,7 +10,13 @@ const store = { 'data-dir': text, 'database-url': text } as const;
 /** The options each command takes (every command also takes -h/--help). */
 export const COMMAND_OPTIONS = {
   start: { 'data-dir': text, port: text },
-  run: { repo: text, model: text, 'data-dir': text },
+  run: {
+    repo: text,
+    model: text,
+    'data-dir': text,
+    'tools-dir': text,
+    bundle: { type: 'string', multiple: true },
+  },
   trajectory: { run: text, out: text, ...store },
   replay: {
     repo: text,
@@ -130,6 +136,16 @@ export function parseCommand(
   } catch (error) {
     throw usageErrorFrom(command, options, error);
   }
+}
+
+/** `--tools-dir DIR` and the repeated `--bundle NAME` (run, replay), as the commands take them. */
+export function bundleOptions(values: ParsedCommand['values']): {
+  toolsDir?: string;
+  bundles?: string[];
+} {
+  const toolsDir = values['tools-dir'];
+  const bundles = values['bundle'];
+  return { ...(toolsDir ? { toolsDir } : {}), ...(bundles ? { bundles: bundles.split(',') } : {}) };
 }
 
 /** `--port` (or another port option) as a number, or a UsageError naming the option and value. */

@@ -13,7 +13,10 @@ export const COMMAND_USAGE = {
     --model REF              e.g. anthropic:claude-sonnet-4-5, scripted:examples/fix-sample.script.yaml
                              (default CARAVEL_MODEL)
     --data-dir D             keep the run's data here (default: a temporary directory, removed
-                             at the end)`,
+                             at the end)
+    --tools-dir DIR          SWE-agent tool bundles (a folder of them or a SWE-agent checkout),
+    --bundle NAME            installed read-only in the run's sandbox (bwrap), in order
+                             (repeatable); their commands are the agent's through execute`,
   trajectory: `  trajectory export THREAD   write a run's SWE-agent .traj from the recorded events
     --run ID                 that run (default: the thread's last finished run)
     --out FILE               where (default THREAD.traj); --data-dir D or --database-url URL`,

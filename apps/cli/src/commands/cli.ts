@@ -2,6 +2,7 @@ import type { EnvSource } from '@caravel/config';
 import { isAppError } from '@caravel/errors';
 import { rmSync } from 'node:fs';
 import {
+  bundleOptions,
   isThreadId,
   parseCommand,
   portOption,
@@ -93,6 +94,7 @@ const run: Handler = async ({ positionals, values }, env, io) => {
       task,
       ...(values['model'] ? { model: values['model'] } : {}),
       ...(dataDir ? { dataDir } : {}),
+      ...bundleOptions(values),
       write: (line) => io.out(`${line}\n`),
       ...(io.terminal ? { terminal: io.terminal } : {}),
       signal: stop.signal,
@@ -142,11 +144,10 @@ const replay: Handler = async ({ positionals, values }, env) => {
     ...optional({
       repo: values['repo'],
       base: values['base'],
-      toolsDir: values['tools-dir'],
       dataDir: values['data-dir'],
       databaseUrl: values['database-url'],
     }),
-    ...(values['bundle'] && { bundles: values['bundle'].split(',') }),
+    ...bundleOptions(values),
   });
   return report.identical ? 0 : 1;
 };
