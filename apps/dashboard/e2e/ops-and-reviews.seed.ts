@@ -4,7 +4,6 @@ import {
   CiWatchRepository,
   FindingRepository,
   MERGED_STOP_REASON,
-  RunEventRepository,
   ThreadPlanRepository,
   type Database,
 } from '@caravel/db';
@@ -51,27 +50,20 @@ export async function seedReviewsAndCost(database: Database): Promise<void> {
       ],
     }),
   );
-  await new RunEventRepository(database.db).append({
-    id: randomUUID(),
-    threadId: reviewThread,
-    runId: null,
-    type: 'evt.run.step',
-    stream: 'seed-review',
-    sequence: 1,
-    occurredAt: at('2026-04-01T10:05:00Z'),
-    data: {
-      toolCalls: [{ id: 'c1', name: 'publish_review', args: {} }],
-      results: [
-        {
-          toolCallId: 'c1',
-          name: 'publish_review',
-          status: 'success',
-          content:
-            'Published review 77 (REQUEST_CHANGES, changes_requested): 2 finding(s) surfaced.',
-        },
-      ],
+  // The reviewer's publish keeps its verdict on the ledger.
+  await findings.moveLedger(
+    reviewThread,
+    {
+      lastReviewedSha: sha('a'),
+      verdict: {
+        event: 'REQUEST_CHANGES',
+        reason: 'changes_requested',
+        reviewId: '77',
+        sha: sha('a'),
+      },
     },
-  });
+    at('2026-04-01T10:05:00Z'),
+  );
 
   const agentThread = randomUUID();
   const run = {

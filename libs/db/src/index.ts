@@ -139,6 +139,7 @@ export {
   type AppendOutcome,
   type LedgerFindingRow,
   type LedgerHeads,
+  type LedgerVerdict,
   type LedgerKey,
   type LedgerUpdateOutcome,
   type ReviewLedgerRow,

@@ -167,6 +167,8 @@ export {
 export {
   approvalsToDismiss,
   decideVerdict,
+  REVIEW_EVENTS,
+  VERDICT_REASONS,
   type ReviewEvent,
   type StandingApproval,
   type VerdictDecision,

@@ -5,6 +5,7 @@ import type {
   ReviewedPullRequestRepository,
   ReviewLedgerRow,
 } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { isAppError } from '@caravel/errors';
 import type { Finding } from '@caravel/findings';
 import { aFinding, sha, T0 } from '@caravel/findings/testing';
@@ -15,38 +16,18 @@ const PR = { owner: 'acme', repo: 'widgets', number: 7 };
 const THREAD = githubReviewThreadId(PR);
 
 function ledgerRow(): ReviewLedgerRow {
-  return {
+  return factory.reviewLedger({
     threadId: THREAD,
     ...PR,
     headSha: sha('c'),
     lastReviewedSha: sha('b'),
     mergeBaseSha: sha('a'),
-    checkRunId: null,
-    skipReason: null,
-    skippedSha: null,
-    skippedAt: null,
     createdAt: new Date(T0),
     updatedAt: new Date(T0),
-  };
+  });
 }
 
-const PUBLISHED = {
-  toolCalls: [{ id: 'c1', name: 'publish_review', args: { verdict: 'request_changes' } }],
-  results: [
-    {
-      toolCallId: 'c1',
-      name: 'publish_review',
-      status: 'success',
-      content: 'Published review 555 (REQUEST_CHANGES, changes_requested): 2 finding(s) surfaced.',
-    },
-  ],
-};
-
-function service(
-  findings: Finding[],
-  ledger: ReviewLedgerRow | null = ledgerRow(),
-  published: Record<string, unknown> | null = null,
-) {
+function service(findings: Finding[], ledger: ReviewLedgerRow | null = ledgerRow()) {
   const repository = strictMock<FindingRepository>(
     {
       getLedger: (threadId: string) => Promise.resolve(threadId === THREAD ? ledger : null),
@@ -56,8 +37,6 @@ function service(
   );
   const reviewed = strictMock<ReviewedPullRequestRepository>(
     {
-      lastStepCalling: (threadId: string, tool: string) =>
-        Promise.resolve(threadId === THREAD && tool === 'publish_review' ? published : null),
       list: () =>
         Promise.resolve([
           {
@@ -125,12 +104,22 @@ describe('the review ledger as the dashboard shows it', () => {
   });
 
   it("shows the latest publish's verdict, and none before the first publish", async () => {
-    const view = await service([caravels], ledgerRow(), PUBLISHED).ledger(PR);
+    const published = {
+      ...ledgerRow(),
+      verdictEvent: 'REQUEST_CHANGES' as const,
+      verdictReason: 'changes_requested' as const,
+      verdictReviewId: '555',
+      verdictSha: sha('b'),
+      verdictAt: new Date(T0),
+    };
+    const view = await service([caravels], published).ledger(PR);
     expect(view.verdict).toEqual({
       event: 'REQUEST_CHANGES',
       reason: 'changes_requested',
       posted: true,
       reviewId: '555',
+      headSha: sha('b'),
+      at: new Date(T0).toISOString(),
     });
     expect((await service([caravels]).ledger(PR)).verdict).toBeNull();
   });

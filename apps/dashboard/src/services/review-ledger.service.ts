@@ -4,7 +4,7 @@ import { AppError } from '@caravel/errors';
 import { FINDING_STATUSES, type Actor, type Finding } from '@caravel/findings';
 import { Inject, Injectable } from '@nestjs/common';
 import { DASHBOARD_CONFIG, type DashboardConfig } from '../dashboard.config.js';
-import { verdictOfStep, type ReviewVerdictView } from './review-verdict.js';
+import { verdictOfLedger, type ReviewVerdictView } from './review-verdict.js';
 
 type FindingStatus = (typeof FINDING_STATUSES)[number];
 
@@ -130,14 +130,13 @@ export class ReviewLedgerService {
     const counts = { open: 0, resolved: 0, dismissed: 0 };
     for (const finding of all) counts[finding.status] += 1;
     const shown = status ? all.filter((finding) => finding.status === status) : all;
-    const published = await this.reviewed.lastStepCalling(threadId, 'publish_review');
     return {
       pullRequest: { owner: ledger.owner, repo: ledger.repo, number: ledger.number },
       url: this.urlOf(ledger),
       threadId,
       headSha: ledger.headSha,
       lastReviewedSha: ledger.lastReviewedSha,
-      verdict: verdictOfStep(published),
+      verdict: verdictOfLedger(ledger),
       notReviewed: ledger.skipReason
         ? {
             reason: ledger.skipReason,

@@ -1,23 +1,32 @@
 import { describe, expect, it } from '@jest/globals';
-import { verdictOfStep } from './review-verdict.js';
+import type { ReviewLedgerRow } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
+import { sha, T0 } from '@caravel/findings/testing';
+import { verdictOfLedger } from './review-verdict.js';
 
-const step = (content: string) => ({ results: [{ name: 'publish_review', content }] });
+const ledger = (verdict: Partial<ReviewLedgerRow>) => factory.reviewLedger(verdict);
 
-describe("a publish_review step's verdict", () => {
+describe("a ledger's verdict", () => {
+  const recorded = {
+    verdictEvent: 'APPROVE' as const,
+    verdictReason: 'clean_review' as const,
+    verdictSha: sha('c'),
+    verdictAt: new Date(T0),
+  };
+
   it('reads a posted review and a publish that posted nothing', () => {
-    expect(
-      verdictOfStep(step('Published review 9 (APPROVE, clean_review): 0 finding(s).')),
-    ).toEqual({ event: 'APPROVE', reason: 'clean_review', posted: true, reviewId: '9' });
-    expect(
-      verdictOfStep(step('No review posted (no_change); verdict COMMENT (verdict_not_requested).')),
-    ).toEqual({ event: 'COMMENT', reason: 'verdict_not_requested', posted: false, reviewId: null });
+    expect(verdictOfLedger(ledger({ ...recorded, verdictReviewId: '9' }))).toEqual({
+      event: 'APPROVE',
+      reason: 'clean_review',
+      posted: true,
+      reviewId: '9',
+      headSha: sha('c'),
+      at: new Date(T0).toISOString(),
+    });
+    expect(verdictOfLedger(ledger(recorded))).toMatchObject({ posted: false, reviewId: null });
   });
 
-  it('is null for a step without a readable publish result', () => {
-    expect(verdictOfStep(null)).toBeNull();
-    expect(verdictOfStep(step('something else'))).toBeNull();
-    expect(
-      verdictOfStep({ results: [{ name: 'other', content: 'verdict COMMENT (x)' }] }),
-    ).toBeNull();
+  it('is null before the first publish', () => {
+    expect(verdictOfLedger(ledger({}))).toBeNull();
   });
 });

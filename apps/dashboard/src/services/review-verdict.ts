@@ -1,3 +1,5 @@
+import type { ReviewLedgerRow } from '@caravel/db';
+
 /** The verdict of a pull request's latest publish: the event, why, and whether it was posted. */
 export interface ReviewVerdictView {
   event: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT';
@@ -5,31 +7,21 @@ export interface ReviewVerdictView {
   posted: boolean;
   /** GitHub's id of the posted review; null when none was posted. */
   reviewId: string | null;
+  /** The head the publish covered, and when it happened. */
+  headSha: string;
+  at: string;
 }
 
-interface StepResult {
-  name?: unknown;
-  content?: unknown;
-}
-
-const POSTED = /^Published review (\S+) \((APPROVE|REQUEST_CHANGES|COMMENT), ([a-z_]+)\)/;
-const NOT_POSTED = /verdict (APPROVE|REQUEST_CHANGES|COMMENT) \(([a-z_]+)\)/;
-
-/**
- * Reads the verdict from a reviewer step's `publish_review` result (the reviewer's observation,
- * `apps/reviewer` `observePublish`): null when the step has none or it does not say.
- */
-export function verdictOfStep(data: Record<string, unknown> | null): ReviewVerdictView | null {
-  const results = Array.isArray(data?.['results']) ? (data['results'] as StepResult[]) : [];
-  const published = results.filter((r) => r.name === 'publish_review').at(-1);
-  const content = typeof published?.content === 'string' ? published.content : '';
-  const posted = POSTED.exec(content);
-  if (posted) {
-    const [, reviewId = '', event, reason = ''] = posted;
-    return { event: event as ReviewVerdictView['event'], reason, posted: true, reviewId };
-  }
-  const skipped = NOT_POSTED.exec(content);
-  if (!skipped) return null;
-  const [, event, reason = ''] = skipped;
-  return { event: event as ReviewVerdictView['event'], reason, posted: false, reviewId: null };
+/** The verdict the reviewer recorded on the ledger at its latest publish; null before the first. */
+export function verdictOfLedger(ledger: ReviewLedgerRow): ReviewVerdictView | null {
+  const { verdictEvent, verdictReason, verdictSha, verdictAt } = ledger;
+  if (!verdictEvent || !verdictReason || !verdictSha || !verdictAt) return null;
+  return {
+    event: verdictEvent,
+    reason: verdictReason,
+    posted: ledger.verdictReviewId !== null,
+    reviewId: ledger.verdictReviewId,
+    headSha: verdictSha,
+    at: verdictAt.toISOString(),
+  };
 }

@@ -131,7 +131,12 @@ await describeEachDatabase('publish_review', openDatabase, (target) => {
       comments.map((c) => String(c.id)).sort(),
     );
     expect(surfaced.every((f) => f.surface.threadId?.startsWith('PRRT_'))).toBe(true);
-    expect((await findings.getLedger(pull.threadId))?.lastReviewedSha).toBe(HEAD);
+    expect(await findings.getLedger(pull.threadId)).toMatchObject({
+      lastReviewedSha: HEAD,
+      verdictEvent: 'COMMENT',
+      verdictReviewId: String(review?.id),
+      verdictSha: HEAD,
+    });
 
     const second = await service.publish(request(pull, { threshold: 'low' }));
     expect(second.posted).toBe(true);
@@ -230,9 +235,12 @@ await describeEachDatabase('publish_review', openDatabase, (target) => {
       .map((t) => t.id);
     expect(resolved).toEqual([stored?.surface.threadId]);
     expect((await findings.get(open.id))?.status).toBe('open');
+    // An empty re-review posts nothing: the ledger's verdict says so, at the new head.
     expect(await findings.getLedger(pull.threadId)).toMatchObject({
       headSha: NEXT,
       lastReviewedSha: NEXT,
+      verdictReviewId: null,
+      verdictSha: NEXT,
     });
   });
 

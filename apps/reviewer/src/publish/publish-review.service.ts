@@ -117,9 +117,12 @@ export class PublishReviewService {
     }
     const ledger = await this.findings.list(threadId);
     const threads = await this.threads.settle(pullRequest, ledger, view.threads);
+    // The verdict is kept on the ledger, where the dashboard reads it.
+    const { event, reason } = posting.plan.verdict;
+    const verdict = { event, reason, reviewId: posting.reviewId, sha: request.headSha };
     await this.findings.moveLedger(
       threadId,
-      { headSha: request.headSha, lastReviewedSha: request.headSha },
+      { headSha: request.headSha, lastReviewedSha: request.headSha, verdict },
       this.now(),
     );
     return result(posting, recognised, dismissed, threads);

@@ -524,6 +524,19 @@ export type ReviewLedger = {
    */
   skipped_sha: string | null;
   skipped_at: Timestamp | null;
+  /**
+   * The verdict of the latest publish: its event, why, the head it covered and when; the review
+   * GitHub made of it, null when the publish posted none (an empty re-review).
+   * @kyselyType(State.ReviewVerdictEvent)
+   */
+  verdict_event: State.ReviewVerdictEvent | null;
+  /**
+   * @kyselyType(State.ReviewVerdictReason)
+   */
+  verdict_reason: State.ReviewVerdictReason | null;
+  verdict_review_id: string | null;
+  verdict_sha: string | null;
+  verdict_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
 };

@@ -90,6 +90,53 @@ await describeEachDatabase('finding repository', openDatabase, (target) => {
     });
   });
 
+  it("keeps the latest publish's verdict with the heads, written once per change", async () => {
+    const key = await newLedger();
+    const first = new Date('2030-01-01T00:00:00Z');
+    const posted = {
+      event: 'REQUEST_CHANGES' as const,
+      reason: 'changes_requested' as const,
+      reviewId: '555',
+      sha: sha('b'),
+    };
+    const published = await findings.moveLedger(
+      key.threadId,
+      { lastReviewedSha: sha('b'), verdict: posted },
+      first,
+    );
+    expect(published).toMatchObject({
+      lastReviewedSha: sha('b'),
+      verdictEvent: 'REQUEST_CHANGES',
+      verdictReason: 'changes_requested',
+      verdictReviewId: '555',
+      verdictSha: sha('b'),
+      verdictAt: first,
+    });
+    // A retried publish of the same verdict writes nothing; one that posted nothing replaces it.
+    const again = await findings.moveLedger(
+      key.threadId,
+      { verdict: posted },
+      new Date('2031-01-01T00:00:00Z'),
+    );
+    expect(again.verdictAt).toEqual(first);
+    const empty = {
+      ...posted,
+      event: 'COMMENT' as const,
+      reason: 'verdict_not_requested' as const,
+    };
+    const later = await findings.moveLedger(
+      key.threadId,
+      { verdict: { ...empty, reviewId: null, sha: sha('c') } },
+      new Date('2032-01-01T00:00:00Z'),
+    );
+    expect(later).toMatchObject({
+      verdictEvent: 'COMMENT',
+      verdictReviewId: null,
+      verdictSha: sha('c'),
+    });
+    expect(later.verdictAt).toEqual(new Date('2032-01-01T00:00:00Z'));
+  });
+
   it('records why a head was not reviewed, once, and lets it go when a review starts', async () => {
     const key = await newLedger();
     const at = new Date('2030-01-01T00:00:00Z');

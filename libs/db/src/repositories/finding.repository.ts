@@ -6,6 +6,7 @@ import { toJson } from '../connection/json.js';
 import type { LedgerFinding, ReviewLedger } from '../generated/types.js';
 import { inTransaction, timeOr, type Executor } from './executor.js';
 import type { RowOf } from './row-of.js';
+import type { ReviewVerdictEvent, ReviewVerdictReason } from './states.js';
 
 /** A pull request's review ledger (`review_ledgers`), keyed by its reviewer thread. */
 export type ReviewLedgerRow = RowOf<ReviewLedger>;
@@ -21,12 +22,26 @@ export interface LedgerKey {
   number: number;
 }
 
-/** What to record on a ledger (heads, the reviewer's check run); an absent field is left as it is. */
+/** The verdict of a publish, as the ledger keeps it. */
+export interface LedgerVerdict {
+  event: ReviewVerdictEvent;
+  reason: ReviewVerdictReason;
+  /** GitHub's id of the review the publish posted; null when it posted none. */
+  reviewId: string | null;
+  /** The head the publish covered. */
+  sha: string;
+}
+
+/**
+ * What to record on a ledger (heads, the reviewer's check run, the latest publish's verdict); an
+ * absent field is left as it is.
+ */
 export interface LedgerHeads {
   headSha?: string | null;
   lastReviewedSha?: string | null;
   mergeBaseSha?: string | null;
   checkRunId?: string | null;
+  verdict?: LedgerVerdict;
 }
 
 const LEDGER_FIELDS = ['headSha', 'lastReviewedSha', 'mergeBaseSha', 'checkRunId'] as const;
@@ -63,9 +78,23 @@ function toLedgerRow(row: Selectable<ReviewLedger>): ReviewLedgerRow {
     skipReason: row.skip_reason,
     skippedSha: row.skipped_sha,
     skippedAt: row.skipped_at,
+    verdictEvent: row.verdict_event,
+    verdictReason: row.verdict_reason,
+    verdictReviewId: row.verdict_review_id,
+    verdictSha: row.verdict_sha,
+    verdictAt: row.verdict_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+function sameVerdict(ledger: ReviewLedgerRow, verdict: LedgerVerdict): boolean {
+  return (
+    ledger.verdictEvent === verdict.event &&
+    ledger.verdictReason === verdict.reason &&
+    ledger.verdictReviewId === verdict.reviewId &&
+    ledger.verdictSha === verdict.sha
+  );
 }
 
 function toRow(row: Selectable<LedgerFinding>): LedgerFindingRow {
@@ -254,7 +283,9 @@ export class FindingRepository {
       const changes = LEDGER_FIELDS.filter(
         (field) => heads[field] !== undefined && heads[field] !== current[field],
       );
-      if (changes.length === 0) return current;
+      const { verdict } = heads;
+      const verdictChanged = verdict !== undefined && !sameVerdict(current, verdict);
+      if (changes.length === 0 && !verdictChanged) return current;
       const next = { ...current };
       for (const field of changes) next[field] = heads[field] ?? null;
       const row = await trx
@@ -264,6 +295,15 @@ export class FindingRepository {
           last_reviewed_sha: next.lastReviewedSha,
           merge_base_sha: next.mergeBaseSha,
           check_run_id: next.checkRunId,
+          ...(verdictChanged
+            ? {
+                verdict_event: verdict.event,
+                verdict_reason: verdict.reason,
+                verdict_review_id: verdict.reviewId,
+                verdict_sha: verdict.sha,
+                verdict_at: timeOr(at),
+              }
+            : {}),
           updated_at: timeOr(at),
         })
         .where('thread_id', '=', threadId)

@@ -66,22 +66,4 @@ export class ReviewedPullRequestRepository {
       updatedAt: row.updated_at,
     }));
   }
-
-  /**
-   * The data of the thread's latest run step that called `tool` (the reviewer's `publish_review`,
-   * whose result holds the verdict), or null when no step did.
-   */
-  async lastStepCalling(threadId: string, tool: string): Promise<Record<string, unknown> | null> {
-    const row = await this.db
-      .selectFrom('run_events')
-      .select('data')
-      .where('thread_id', '=', threadId)
-      .where('type', '=', 'evt.run.step')
-      .where(sql<boolean>`data->'toolCalls' @> ${JSON.stringify([{ name: tool }])}::jsonb`)
-      .orderBy('occurred_at', 'desc')
-      .orderBy('sequence', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return (row?.data as Record<string, unknown> | undefined) ?? null;
-  }
 }

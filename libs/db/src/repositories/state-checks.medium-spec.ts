@@ -17,7 +17,11 @@ import {
   type RetiredSandboxRow,
   type SandboxRow,
 } from './sandbox.repository.js';
-import { FindingRepository, type LedgerFindingRow } from './finding.repository.js';
+import {
+  FindingRepository,
+  type LedgerFindingRow,
+  type ReviewLedgerRow,
+} from './finding.repository.js';
 import { PersonalTokenRepository } from './personal-token.repository.js';
 import { ReviewStyleRepository, type ReviewStyleRow } from './review-style.repository.js';
 import {
@@ -35,6 +39,8 @@ import {
   PERSONAL_TOKEN_SCOPES,
   RETIREMENT_REASONS,
   REVIEW_STYLE_MODES,
+  REVIEW_VERDICT_EVENTS,
+  REVIEW_VERDICT_REASONS,
   RUN_NOTICE_KINDS,
   RUN_STATUSES,
   SANDBOX_STATUSES,
@@ -54,6 +60,8 @@ import {
   type FollowUpKind,
   type RetirementReason,
   type ReviewStyleMode,
+  type ReviewVerdictEvent,
+  type ReviewVerdictReason,
   type RunStatus,
   type SandboxStatus,
   type Source,
@@ -72,6 +80,7 @@ const OTHER_CHECKS = [
   'budget_pauses_amounts_check',
   'budget_pauses_grant_check',
   'repository_instructions_length_check',
+  'review_ledgers_verdict_whole_check',
   'team_defaults_id_check',
 ];
 
@@ -91,6 +100,8 @@ const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] =
   ['findings', 'surface_threshold', FINDING_SEVERITIES],
   ['personal_tokens', 'scope', PERSONAL_TOKEN_SCOPES],
   ['retired_sandboxes', 'reason', RETIREMENT_REASONS],
+  ['review_ledgers', 'verdict_event', REVIEW_VERDICT_EVENTS],
+  ['review_ledgers', 'verdict_reason', REVIEW_VERDICT_REASONS],
   ['review_styles', 'mode', REVIEW_STYLE_MODES],
   ['run_notices', 'kind', RUN_NOTICE_KINDS],
   ['runs', 'status', RUN_STATUSES],
@@ -190,6 +201,8 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
     sameType<LedgerFindingRow['status'], FindingStatus>(true);
     sameType<LedgerFindingRow['surfaceState'], FindingSurfaceState>(true);
     sameType<ReviewStyleRow['mode'], ReviewStyleMode>(true);
+    sameType<ReviewLedgerRow['verdictEvent'], ReviewVerdictEvent | null>(true);
+    sameType<ReviewLedgerRow['verdictReason'], ReviewVerdictReason | null>(true);
     sameType<BudgetLimitRow['scope'], BudgetScope>(true);
     sameType<EvalRunRow['status'], EvalRunStatus>(true);
     sameType<EvalProposalRow['status'], EvalProposalStatus>(true);
@@ -244,6 +257,32 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
       ['findings.anchor_side', setFinding({ anchor_side: 'BOTH' })],
       ['findings.status', setFinding({ status: 'fixed' })],
       ['findings.surface_state', setFinding({ surface_state: 'posted' })],
+      [
+        'review_ledgers.verdict_event',
+        () =>
+          new FindingRepository(database.db).moveLedger(run.threadId, {
+            verdict: {
+              // @ts-expect-error 'MERGE' is not a review event
+              event: 'MERGE',
+              reason: 'clean_review',
+              reviewId: null,
+              sha: 'a'.repeat(40),
+            },
+          }),
+      ],
+      [
+        'review_ledgers.verdict_reason',
+        () =>
+          new FindingRepository(database.db).moveLedger(run.threadId, {
+            verdict: {
+              event: 'COMMENT',
+              // @ts-expect-error 'felt_like_it' is not a verdict reason
+              reason: 'felt_like_it',
+              reviewId: null,
+              sha: 'a'.repeat(40),
+            },
+          }),
+      ],
       // @ts-expect-error 'succeeded' is not a run status
       ['runs.status', () => runs.markFinished(run.id, { status: 'succeeded' })],
       [

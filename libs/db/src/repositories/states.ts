@@ -9,14 +9,18 @@ import {
 import {
   CONFIDENCES,
   FINDING_STATUSES as FINDING_STATUS_SET,
+  REVIEW_EVENTS,
   SEVERITIES,
+  VERDICT_REASONS,
   SIDES,
   SURFACE_STATES,
   type Confidence,
   type FindingStatus as FindingStatusOf,
+  type ReviewEvent,
   type Severity,
   type Side,
   type SurfaceState,
+  type VerdictReason,
 } from '@caravel/findings';
 
 // The closed sets of the state columns, each defined once: taken from the message catalogue where
@@ -109,6 +113,14 @@ export type FindingStatus = FindingStatusOf;
 /** Caravel's own comment for it on the SCM (`findings.surface_state`). */
 export const FINDING_SURFACE_STATES = SURFACE_STATES;
 export type FindingSurfaceState = SurfaceState;
+
+/** The event of the review last published on a pull request (`review_ledgers.verdict_event`). */
+export const REVIEW_VERDICT_EVENTS = REVIEW_EVENTS;
+export type ReviewVerdictEvent = ReviewEvent;
+
+/** Why that review's event is what it is (`review_ledgers.verdict_reason`). */
+export const REVIEW_VERDICT_REASONS = VERDICT_REASONS;
+export type ReviewVerdictReason = VerdictReason;
 
 /** How a review style version was made (`review_styles.mode`): from history, or from outcomes. */
 export const REVIEW_STYLE_MODES = ['bootstrap', 'continual'] as const;

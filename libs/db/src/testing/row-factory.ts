@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CiWatchRow } from '../repositories/ci-watch.repository.js';
+import type { ReviewLedgerRow } from '../repositories/finding.repository.js';
 import type { RunQueueRow } from '../repositories/run-queue.repository.js';
 import type { RunRow } from '../repositories/run.repository.js';
 import type { ThreadMessageRow } from '../repositories/thread-message.repository.js';
@@ -102,6 +103,31 @@ export const factory = {
       draftPullRequests: true,
       alwaysCreatePullRequests: null,
       fallbackModel: null,
+      updatedAt: FACTORY_TIME,
+      ...overrides,
+    };
+  },
+
+  /** The review ledger of `acme/widgets#7`, opened and never reviewed: no head, no verdict. */
+  reviewLedger(overrides: Partial<ReviewLedgerRow> = {}): ReviewLedgerRow {
+    return {
+      threadId: randomUUID(),
+      owner: 'acme',
+      repo: 'widgets',
+      number: 7,
+      headSha: null,
+      lastReviewedSha: null,
+      mergeBaseSha: null,
+      checkRunId: null,
+      skipReason: null,
+      skippedSha: null,
+      skippedAt: null,
+      verdictEvent: null,
+      verdictReason: null,
+      verdictReviewId: null,
+      verdictSha: null,
+      verdictAt: null,
+      createdAt: FACTORY_TIME,
       updatedAt: FACTORY_TIME,
       ...overrides,
     };

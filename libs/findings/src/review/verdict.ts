@@ -1,5 +1,6 @@
 /** A review's event on GitHub. */
-export type ReviewEvent = 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT';
+export const REVIEW_EVENTS = ['APPROVE', 'REQUEST_CHANGES', 'COMMENT'] as const;
+export type ReviewEvent = (typeof REVIEW_EVENTS)[number];
 
 /** What the verdict is decided from. */
 export interface VerdictInput {
@@ -16,15 +17,17 @@ export interface VerdictInput {
 }
 
 /** Why the event is what it is. */
-export type VerdictReason =
-  | 'own_pull_request'
-  | 'changes_requested'
-  | 'verdict_not_requested'
-  | 'clean_review'
-  | 'approval_not_enabled'
-  | 'approve_with_open_findings'
-  | 'request_changes_without_findings'
-  | 'reviewer_chose_comment';
+export const VERDICT_REASONS = [
+  'own_pull_request',
+  'changes_requested',
+  'verdict_not_requested',
+  'clean_review',
+  'approval_not_enabled',
+  'approve_with_open_findings',
+  'request_changes_without_findings',
+  'reviewer_chose_comment',
+] as const;
+export type VerdictReason = (typeof VERDICT_REASONS)[number];
 
 export interface VerdictDecision {
   event: ReviewEvent;
