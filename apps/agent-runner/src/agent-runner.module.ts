@@ -1,4 +1,6 @@
 import {
+  BudgetLimitRepository,
+  BudgetPauseRepository,
   RepositoryInstructionsRepository,
   RunNoticeRepository,
   RunRepository,
@@ -16,6 +18,7 @@ import { BUS, RUNTIME, repositoryProvider, type PlatformRuntime } from '@caravel
 import type { ToolBundle } from '@caravel/sandbox';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
+import { RunBudgets } from './agent/budget-of-run.js';
 import { CheckpointerService } from './agent/checkpointer.service.js';
 import { RunModels } from './agent/run-models.js';
 import { SandboxLossNotice } from './agent/sandbox-loss.notice.js';
@@ -75,6 +78,9 @@ export class AgentRunnerModule {
         repositoryProvider(TeamDefaultsRepository),
         repositoryProvider(RepositoryInstructionsRepository),
         TeamSettings,
+        repositoryProvider(BudgetLimitRepository),
+        repositoryProvider(BudgetPauseRepository),
+        RunBudgets,
         repositoryProvider(RunNoticeRepository),
         repositoryProvider(RunRepository),
         SandboxLossNotice,

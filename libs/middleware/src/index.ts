@@ -91,6 +91,8 @@ export { requeryMiddleware, type RequeryOptions } from './requery.middleware.js'
 export {
   estimateTokens,
   runLimitsMiddleware,
+  type BudgetPause,
+  type BudgetPausePort,
   type RunLimitsOptions,
 } from './run-limits.middleware.js';
 export {

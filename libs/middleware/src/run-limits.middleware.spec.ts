@@ -65,6 +65,35 @@ describe('runLimitsMiddleware', () => {
     expect(events.events.at(-1)).toMatchObject({ type: 'run_limit_reached', reason: 'exit_cost' });
   });
 
+  it('pauses instead at the budget when asked to: the port hears what was spent, nothing else is called', async () => {
+    const pauses: unknown[] = [];
+    const { middleware, events } = limits({
+      limits: { maxCostUsd: 2.5, maxWallTimeMs: 0, maxInputTokens: 0 },
+      budgetPause: { pause: (pause) => Promise.resolve(void pauses.push(pause)) },
+    });
+    const model = new ScriptedChatModel([costing(ls(), 1), costing(ls(), 1), costing(ls(), 1)]);
+
+    const reason = await exitOf(runAgent(model, [recordingTool('ls').tool], [middleware]));
+
+    expect(reason).toBe('exit_budget_paused');
+    expect(model.calls).toHaveLength(2);
+    expect(pauses).toEqual([{ spentUsd: 2, budgetUsd: 2.5, nextCallUsd: 1 }]);
+    expect(events.events.at(-1)).toMatchObject({ reason: 'exit_budget_paused' });
+  });
+
+  it('ends exit_cost as before when the pause cannot be recorded', async () => {
+    const { middleware } = limits({
+      limits: { maxCostUsd: 1.5, maxWallTimeMs: 0, maxInputTokens: 0 },
+      budgetPause: { pause: () => Promise.reject(new Error('database down')) },
+    });
+    const model = new ScriptedChatModel([costing(ls(), 1), costing(ls(), 1)]);
+
+    expect(await exitOf(runAgent(model, [recordingTool('ls').tool], [middleware]))).toBe(
+      'exit_cost',
+    );
+    expect(model.calls).toHaveLength(1);
+  });
+
   it("counts a subagent's spending, carried on its task result, against the run's budget", async () => {
     const { middleware } = limits({
       limits: { maxCostUsd: 2.5, maxWallTimeMs: 0, maxInputTokens: 0 },

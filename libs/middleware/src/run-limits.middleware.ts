@@ -32,6 +32,25 @@ export interface RunLimitsOptions {
   delegationToolNames?: readonly string[];
   clock: WallClock;
   events: MiddlewareEventSink;
+  /**
+   * When set, a run whose next call would cross its dollar budget pauses instead of ending
+   * `exit_cost`: the port records the pause and asks in the source channel, then the run ends
+   * `exit_budget_paused` at its last checkpoint. A port that fails leaves the usual `exit_cost`.
+   */
+  budgetPause?: BudgetPausePort;
+}
+
+/** What a run had spent when its next call would have crossed its budget. */
+export interface BudgetPause {
+  spentUsd: number;
+  budgetUsd: number;
+  /** The estimate of the call that was not made. */
+  nextCallUsd: number;
+}
+
+/** Where a run's budget pause is recorded and said (the runner's `RunBudgets`). */
+export interface BudgetPausePort {
+  pause(pause: BudgetPause): Promise<void>;
 }
 
 /** Rough prompt size: four characters a token, the usual rule of thumb across tokenizers. */
@@ -117,6 +136,26 @@ class RunLedger {
   }
 }
 
+/**
+ * Pauses the run at its budget: tells the port, then ends the run `exit_budget_paused`. Returns
+ * only when the port failed (the caller then stops the run as usual).
+ */
+async function pauseAtBudget(
+  port: BudgetPausePort,
+  pause: BudgetPause,
+  verdict: Extract<LimitVerdict, { ok: false }>,
+  events: MiddlewareEventSink,
+): Promise<void> {
+  try {
+    await port.pause(pause);
+  } catch {
+    return;
+  }
+  const message = `Paused at the budget: ${verdict.message}`;
+  events.emit({ type: 'run_limit_reached', reason: 'exit_budget_paused', message });
+  throw new LoopExitError('exit_budget_paused', message, { ...pause });
+}
+
 function stop(verdict: Extract<LimitVerdict, { ok: false }>, events: MiddlewareEventSink): never {
   events.emit({ type: 'run_limit_reached', reason: verdict.reason, message: verdict.message });
   throw new LoopExitError(verdict.reason, verdict.message);
@@ -129,6 +168,7 @@ function stop(verdict: Extract<LimitVerdict, { ok: false }>, events: MiddlewareE
  * limit, the context window, the total command time and consecutive command timeouts, and stuck
  * detection (the same action with the same observation repeated). A limit ends the run by
  * throwing a {@link LoopExitError} with its exit reason; the runner then autosubmits the diff.
+ * With `budgetPause`, the budget pauses the run instead (`exit_budget_paused`, nothing submitted).
  * Every call's cost and the run's totals are reported through the event sink, and an answer
  * without a provider-reported cost gets one computed from the list price.
  */
@@ -145,6 +185,11 @@ export function runLimitsMiddleware(options: RunLimitsOptions): AgentMiddleware 
       const inputTokens = estimateTokens(request.messages);
       const estimate = Math.max(options.pricing.estimateCallUsd(inputTokens), run.lastCallCostUsd);
       const verdict = run.guard.beforeModelCall({ inputTokens, costUsd: estimate });
+      if (!verdict.ok && verdict.reason === 'exit_cost' && options.budgetPause) {
+        const spentUsd = run.guard.stats().instanceCost;
+        const pause = { spentUsd, budgetUsd: options.limits.maxCostUsd, nextCallUsd: estimate };
+        await pauseAtBudget(options.budgetPause, pause, verdict, options.events);
+      }
       if (!verdict.ok) stop(verdict, options.events);
       const answer = await handler(request);
       if (!AIMessage.isInstance(answer)) return answer;

@@ -43,7 +43,7 @@ import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.con
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { SandboxAgentsFileFinder } from './agents-file-finder.js';
 import { CheckpointerService } from './checkpointer.service.js';
-import { loopDiscipline, toolOptionsFor } from './loop-discipline.js';
+import { loopDiscipline, toolOptionsFor, type LoopDisciplineInputs } from './loop-discipline.js';
 import { RunModels } from './run-models.js';
 import { RunPeopleTracker } from './run-people.js';
 import { promptMessageId, type RunAgent } from './run-stream.js';
@@ -77,6 +77,8 @@ export interface AgentRunInputs {
   channelPorts?: ChannelPorts;
   /** This run's dollar budget (default `RUN_BUDGET_USD`); an attempt gets what is left. */
   budgetUsd?: number;
+  /** Where the run pauses at its budget (`RunBudgets`); without it the budget ends the run. */
+  budgetPause?: LoopDisciplineInputs['budgetPause'];
   /** Who asked for the run (`source:id`); the thread's first requester owns it (plan approval). */
   requestedBy?: string;
   /** The source channel's "is working…" status (Slack threads); none when absent. */

@@ -36,7 +36,8 @@ export function subagentStackOptions(
 ): MiddlewareStackOptions {
   const window = contextWindowOf(sub.model);
   const prompt = promptMessageId(sub.runId);
-  const { limits } = run.runLimits;
+  // At its share a subagent stops with its answer: only the run as a whole pauses at its budget.
+  const { limits, budgetPause: _runsOwn, ...runLimits } = run.runLimits;
   return {
     ...run,
     run: { runId: sub.runId, promptMessageId: prompt },
@@ -51,7 +52,7 @@ export function subagentStackOptions(
       ...(window > 0 ? { summarizer: new ModelConversationSummarizer(sub.chatModel) } : {}),
     },
     runLimits: {
-      ...run.runLimits,
+      ...runLimits,
       limits: { ...limits, maxCostUsd: limits.maxCostUsd * sub.share, maxInputTokens: window },
       pricing: pricingFor(sub.model),
       promptMessageId: prompt,

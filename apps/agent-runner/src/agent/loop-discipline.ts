@@ -1,5 +1,5 @@
 import { CARAVEL_BLOCKLIST, type ResolvedModel } from '@caravel/agent';
-import type { MiddlewareStackOptions } from '@caravel/middleware';
+import type { BudgetPausePort, MiddlewareStackOptions } from '@caravel/middleware';
 import { createShaper, type ToolOptions } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { AgentRunnerConfig } from '../agent-runner.config.js';
@@ -15,6 +15,8 @@ export interface LoopDisciplineInputs {
   workspace: Pick<ThreadWorkspace, 'sandbox' | 'tools'>;
   /** This run's dollar budget (default `RUN_BUDGET_USD`). */
   budgetUsd?: number;
+  /** Where the run pauses at its budget (`RunBudgets`); without it the budget ends the run. */
+  budgetPause?: BudgetPausePort;
   /** The model that summarises the run's older turns (its own). */
   summarizerModel: () => BaseChatModel;
 }
@@ -84,6 +86,7 @@ export function loopDiscipline(
       stuckThreshold: limits.stuckThreshold,
       pricing: pricingFor(model),
       promptMessageId: promptMessageId(inputs.runId),
+      ...(inputs.budgetPause ? { budgetPause: inputs.budgetPause } : {}),
     },
   };
 }

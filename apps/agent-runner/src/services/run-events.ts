@@ -52,9 +52,10 @@ function carriedSubmission(submission: string | null): { submission?: string | n
   return { submission };
 }
 
-/** An interrupted run is healthy: the next run resumes it. */
+/** An interrupted run is healthy: the next run resumes it; so is one paused at its budget. */
 function outcomeOf(conclusion: RunConclusion): RunEnding['outcome'] {
   if (conclusion.exitStatus === 'exit_interrupted') return 'interrupted';
+  if (conclusion.exitStatus === 'exit_budget_paused') return 'interrupted';
   return conclusion.exitStatus.startsWith('submitted') ? 'completed' : 'failed';
 }
 

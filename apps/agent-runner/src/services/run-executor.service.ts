@@ -7,6 +7,7 @@ import { isSandboxUnreachable } from '@caravel/sandbox';
 import type { PullRequestDetails, ReplyChannel, ScmPort } from '@caravel/tools';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AgentFactoryService, type AgentRunInputs } from '../agent/agent-factory.service.js';
+import { budgetOfRun, RunBudgets } from '../agent/budget-of-run.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { requesterOf } from '../agent/run-people.js';
 import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
@@ -45,6 +46,8 @@ interface RunContext {
   events: RunEvents;
   /** Announces the run (once) with its starting point. */
   announce: (details: RunStartDetails) => Promise<void>;
+  /** A single run's dollar budget and where it pauses (attempts share their run's). */
+  budget?: Pick<AgentRunInputs, 'budgetUsd' | 'budgetPause'>;
 }
 
 /**
@@ -69,6 +72,7 @@ export class RunExecutorService {
     @Inject(SandboxLossNotice) private readonly sandboxLoss: SandboxLossNotice,
     @Inject(RunSubjectService) private readonly subjects: RunSubjectService,
     @Optional() @Inject(RunToolBundles) private readonly toolBundles?: RunToolBundles,
+    @Optional() @Inject(RunBudgets) private readonly budgets?: RunBudgets,
   ) {}
 
   /**
@@ -153,7 +157,14 @@ export class RunExecutorService {
               onExecOutput: (text) => live.push(text),
             }),
           );
-          return this.stream(context, workspace, recorder, subject);
+          const budget = await budgetOfRun(this.budgets, {
+            threadId,
+            runId: context.command.data.runId,
+            requestedBy: requesterOf(context.command.data),
+            workspace,
+            channel: context.channel,
+          });
+          return this.stream({ ...context, budget }, workspace, recorder, subject);
         },
       });
     } finally {
@@ -234,6 +245,7 @@ export class RunExecutorService {
       channel: context.channel,
       scm,
       requestedBy: requesterOf(run),
+      ...context.budget,
       channelPorts: this.integrations.channelPorts(run),
       ...this.integrations.assistantStatus(run),
       notifier: {

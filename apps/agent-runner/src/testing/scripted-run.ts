@@ -37,6 +37,54 @@ function script(dir: string, name: string, responses: Turn[]): string {
   return `scripted:${name}`;
 }
 
+/** The real agent factory over strict doubles of its stores, checkpointing in `checkpointer`. */
+export function scriptedFactory(
+  config: ReturnType<typeof agentRunnerConfigFrom>,
+  checkpointer: MemorySaver,
+): AgentFactoryService {
+  return new AgentFactoryService(
+    config,
+    new RunModels(config),
+    strictMock<CheckpointerService>(
+      { get: () => Promise.resolve(checkpointer as never) },
+      'checkpointer',
+    ),
+    strictMock<ThreadPlanRepository>({ ownerOf: () => Promise.resolve(null) }, 'plans'),
+    strictMock<UserInstructionsRepository>({}, 'instructions'),
+    strictMock<UserProfileRepository>({}, 'profiles'),
+    strictMock<SandboxLossNotice>({}, 'sandboxLoss'),
+    strictMock<ThreadMessageRepository>({ takenBy: () => Promise.resolve([]) }, 'messages'),
+  );
+}
+
+/** A thread's workspace on `dir`: no AGENTS.md, every command parses, a healthy broker. */
+export function scriptedWorkspace(
+  dir: string,
+  threadId: string,
+  repository?: ThreadWorkspace['repository'],
+): ThreadWorkspace {
+  return strictMock<ThreadWorkspace>(
+    {
+      threadId,
+      ...(repository ? { repository } : {}),
+      sandbox: strictMock<ThreadWorkspace['sandbox']>(
+        {
+          readFile: () => Promise.reject(new Error('no AGENTS.md')),
+          // The syntax check: every command here parses.
+          exec: () => Promise.resolve({ exitCode: 0, output: '', timedOut: false }) as never,
+        },
+        'sandbox',
+      ),
+      tools: new DirectoryToolSandbox(dir) as unknown as ToolSandboxAdapter,
+      broker: strictMock<SandboxBrokerClient>(
+        { ping: () => Promise.resolve() as never, snapshotTurn: () => Promise.resolve() as never },
+        'broker',
+      ),
+    },
+    'workspace',
+  );
+}
+
 /**
  * One run through the real factory, stack, tools and step recorder, on scripted models: the run's
  * model and, when `subagentScript` is given, the team's subagent model. Returns what went on the bus.
@@ -55,20 +103,7 @@ export async function scriptedRun(
     ...(sub ? { CARAVEL_SUBAGENT_MODEL: sub } : {}),
     ...env,
   });
-  const checkpointer = new MemorySaver();
-  const factory = new AgentFactoryService(
-    config,
-    new RunModels(config),
-    strictMock<CheckpointerService>(
-      { get: () => Promise.resolve(checkpointer as never) },
-      'checkpointer',
-    ),
-    strictMock<ThreadPlanRepository>({ ownerOf: () => Promise.resolve(null) }, 'plans'),
-    strictMock<UserInstructionsRepository>({}, 'instructions'),
-    strictMock<UserProfileRepository>({}, 'profiles'),
-    strictMock<SandboxLossNotice>({}, 'sandboxLoss'),
-    strictMock<ThreadMessageRepository>({ takenBy: () => Promise.resolve([]) }, 'messages'),
-  );
+  const factory = scriptedFactory(config, new MemorySaver());
   const fixture = StartRunV1.fixture();
   const command = { ...fixture, data: { ...fixture.data, runId: randomUUID() } };
   const { threadId, runId } = command.data;
@@ -81,25 +116,7 @@ export async function scriptedRun(
   );
   const recorder = events.steps();
   const replies: string[] = [];
-  const workspace = strictMock<ThreadWorkspace>(
-    {
-      threadId,
-      sandbox: strictMock<ThreadWorkspace['sandbox']>(
-        {
-          readFile: () => Promise.reject(new Error('no AGENTS.md')),
-          // The syntax check: every command here parses.
-          exec: () => Promise.resolve({ exitCode: 0, output: '', timedOut: false }) as never,
-        },
-        'sandbox',
-      ),
-      tools: new DirectoryToolSandbox(dir) as unknown as ToolSandboxAdapter,
-      broker: strictMock<SandboxBrokerClient>(
-        { ping: () => Promise.resolve() as never, snapshotTurn: () => Promise.resolve() as never },
-        'broker',
-      ),
-    },
-    'workspace',
-  );
+  const workspace = scriptedWorkspace(dir, threadId);
   const built = await factory.build({
     threadId,
     runId,

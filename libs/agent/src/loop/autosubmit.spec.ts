@@ -4,7 +4,8 @@ import { EXIT_REASONS, type ExitReason } from './exit-status.js';
 
 const PATCH = 'diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n';
 const autosubmitting = EXIT_REASONS.filter(
-  (reason) => reason !== 'exit_command' && reason !== 'exit_interrupted',
+  (reason) =>
+    reason !== 'exit_command' && reason !== 'exit_interrupted' && reason !== 'exit_budget_paused',
 );
 
 describe('concludeRun', () => {
@@ -28,7 +29,7 @@ describe('concludeRun', () => {
     });
   });
 
-  it.each(['exit_command', 'exit_interrupted'] as const)(
+  it.each(['exit_command', 'exit_interrupted', 'exit_budget_paused'] as const)(
     'does not read the diff after %s (the model stopped itself, or the next run goes on)',
     async (reason) => {
       const readDiff = jest.fn(() => Promise.resolve(PATCH));

@@ -25,6 +25,7 @@ describe('exit statuses', () => {
         'exit_format',
         'exit_stuck',
         'exit_interrupted',
+        'exit_budget_paused',
         'exit_total_execution_time',
       ].sort(),
     );
@@ -53,7 +54,7 @@ describe('exit statuses', () => {
 
   it('autosubmits on every reason except the model asking to exit', () => {
     const without = EXIT_REASONS.filter((reason) => !autosubmitsOn(reason));
-    expect(without).toEqual(['exit_command', 'exit_interrupted']);
+    expect(without).toEqual(['exit_command', 'exit_interrupted', 'exit_budget_paused']);
   });
 
   it('treats only an exact submitted with a non-empty patch as clean', () => {

@@ -2,8 +2,9 @@ import { AppError } from '@caravel/errors';
 
 /**
  * Why a run stopped without a clean submission, in SWE-agent's vocabulary. `exit_stuck` (stuck
- * detection) and `exit_interrupted` (a new message stopped the run; the next run resumes its
- * history) are Caravel's additions; every other reason is SWE-agent's own.
+ * detection), `exit_interrupted` (a new message stopped the run; the next run resumes its
+ * history) and `exit_budget_paused` (its next model call would cross its budget: it waits for
+ * someone to grant more) are Caravel's additions; every other reason is SWE-agent's own.
  */
 export const EXIT_REASONS = [
   'exit_cost',
@@ -18,6 +19,7 @@ export const EXIT_REASONS = [
   'exit_command',
   'exit_stuck',
   'exit_interrupted',
+  'exit_budget_paused',
 ] as const;
 
 /** One of {@link EXIT_REASONS}. */
@@ -75,11 +77,13 @@ export function isExitStatus(status: string): status is ExitStatus {
 
 /**
  * Whether a run ending with `reason` attempts to submit the current diff. The model's own `exit`
- * command does not (it asked to stop without submitting), nor does an interrupted run (its work
- * goes on in the run that resumes it).
+ * command does not (it asked to stop without submitting), nor does an interrupted or a paused
+ * run (its work goes on in the run that resumes it).
  */
 export function autosubmitsOn(reason: ExitReason): boolean {
-  return reason !== 'exit_command' && reason !== 'exit_interrupted';
+  return (
+    reason !== 'exit_command' && reason !== 'exit_interrupted' && reason !== 'exit_budget_paused'
+  );
 }
 
 /**

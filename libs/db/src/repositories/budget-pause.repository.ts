@@ -22,7 +22,7 @@ function toRow(row: Selectable<BudgetPause>): BudgetPauseRow {
 
 /**
  * Budget pauses: a run records its own once (a repeat keeps the first), an authorised person's
- * grant is added to the thread's latest pause not continued yet, and the run that continues it
+ * grant is set on the thread's latest pause not continued yet, and the run that continues it
  * takes the grant once.
  */
 export class BudgetPauseRepository {
@@ -62,8 +62,8 @@ export class BudgetPauseRepository {
   }
 
   /**
-   * Adds `usd` to the grant of the thread's pause awaiting continuation (two replies before the
-   * run continues add up); null when no pause awaits.
+   * Sets the grant of the thread's pause awaiting continuation to `usd` (the latest grant wins,
+   * so a repeated reply does not add up); null when no pause awaits.
    */
   async grant(
     grant: { threadId: string; usd: number; by: string; at?: Date },
@@ -75,7 +75,7 @@ export class BudgetPauseRepository {
       const row = await trx
         .updateTable('budget_pauses')
         .set({
-          granted_usd: (pause.grantedUsd ?? 0) + grant.usd,
+          granted_usd: grant.usd,
           granted_by: grant.by,
           granted_at: timeOr(grant.at),
         })

@@ -54,7 +54,7 @@ await describeEachDatabase('budgets and the Slack message map', openDatabase, (t
   });
 
   describe('budget pauses', () => {
-    it('adds grants to the awaiting pause and lets one continuing run take it, once', async () => {
+    it('sets the grant of the awaiting pause (the latest wins) and lets one continuing run take it, once', async () => {
       const pauses = new BudgetPauseRepository(database.db);
       const threadId = randomUUID();
       const paused = randomUUID();
@@ -70,7 +70,7 @@ await describeEachDatabase('budgets and the Slack message map', openDatabase, (t
       await pauses.grant({ threadId, usd: 1.5, by: 'slack:U2' });
 
       const taken = await pauses.takeGrant(threadId, next);
-      expect(taken).toMatchObject({ runId: paused, budgetUsd: 3, spentUsd: 2.9, grantedUsd: 6.5 });
+      expect(taken).toMatchObject({ runId: paused, budgetUsd: 3, spentUsd: 2.9, grantedUsd: 1.5 });
       expect(await pauses.takeGrant(threadId, next)).toMatchObject({ runId: paused });
       expect(await pauses.takeGrant(threadId, randomUUID())).toBeNull();
       expect(await pauses.awaiting(threadId)).toBeNull();
