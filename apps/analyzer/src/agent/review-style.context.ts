@@ -1,6 +1,7 @@
-import type { FindingOutcomeRow, ReviewStyleRepository, ReviewStyleRow } from '@caravel/db';
+import type { ReviewStyleRepository, ReviewStyleRow } from '@caravel/db';
 import type { MergedPullRequest, ScmHistoryPort } from '@caravel/tools';
 import type { ReviewStyleMode } from '@caravel/db';
+import type { WeighedOutcome } from '../continual/finding-reactions.js';
 import { CrawlTally } from '../crawl/crawl-signal.js';
 
 /** How many merged pull requests a bootstrap looks at, newest first. */
@@ -20,8 +21,8 @@ export interface ReviewStyleRunContext {
   tally: CrawlTally;
   /** The merged pull requests, once listed. */
   merged: MergedPullRequest[] | null;
-  /** The findings' outcomes a continual run weighs (empty for a bootstrap). */
-  outcomes: FindingOutcomeRow[];
+  /** The findings' outcomes a continual run weighs, with people's reactions (empty for a bootstrap). */
+  outcomes: WeighedOutcome[];
   /** The version in force when the run started. */
   current: ReviewStyleRow | null;
   /** What the run saved; a run saves once. */

@@ -21,8 +21,8 @@ export const SKILLS: Readonly<Record<string, string>> = {
   '/skills/continual-learning/SKILL.md': [
     "# Continual: sharpen the style from what happened to Caravel's findings",
     '',
-    '1. read_finding_outcomes: findings fixed by a commit were useful; dismissed ones were not wanted; replies say why.',
-    '2. Promote patterns that were fixed, demote or drop those that were dismissed; keep everything else of the current style.',
+    '1. read_finding_outcomes: findings fixed by a commit, or given more 👍 than 👎, were useful; dismissed ones, or given more 👎, were not wanted; replies say why. It opens with the verdict per category (promote, demote, hold).',
+    '2. Promote the categories and patterns it promotes, demote or drop those it demotes; keep everything else of the current style. A held or mixed category stays as it is.',
     `3. Save the revised style once with save_review_style_prompt (${STYLE_WORDS.min}-${STYLE_WORDS.max} words) only when the outcomes change what it should say; otherwise finish without saving.`,
   ].join('\n'),
 };

@@ -23,6 +23,16 @@ describe('the continual decision', () => {
     expect(decideContinual(null, [fixed])).toEqual({ run: false, reason: 'no_bootstrap' });
   });
 
+  it("runs on people's 👍/👎 on a finding still open", () => {
+    const reacted = {
+      ...fixed,
+      status: 'open',
+      resolution: null,
+      reactions: { up: [], down: ['bob'] },
+    };
+    expect(decideContinual(style, [reacted])).toMatchObject({ run: true, outcomes: [reacted] });
+  });
+
   it('runs on the outcomes against the current style', () => {
     expect(decideContinual(style, [fixed])).toEqual({
       run: true,

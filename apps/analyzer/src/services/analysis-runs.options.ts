@@ -3,6 +3,7 @@ import { IntegrationAdapters } from '@caravel/integrations';
 import type { ScmHistoryPort } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { AnalyzerConfig } from '../analyzer.config.js';
+import type { ReviewCommentReactions } from '../continual/finding-reactions.js';
 
 /** Longest single model call of an analysis. */
 const MODEL_TIMEOUT_MS = 180_000;
@@ -11,6 +12,8 @@ const MODEL_TIMEOUT_MS = 180_000;
 export interface AnalysisRunsOptions {
   /** A repository's review history; null when no credential can read it. */
   history(repository: { owner: string; name: string }): ScmHistoryPort | null;
+  /** The reactions on the repository's review comments; null when no credential can read them. */
+  reactions(repository: { owner: string; name: string }): ReviewCommentReactions | null;
   /** A fresh model for one run (a `scripted:` file is read again each time). */
   model(): BaseChatModel;
   /** The model's reference, kept as each saved version's provenance. */
@@ -41,6 +44,7 @@ export function analysisRunsOptionsOf(config: AnalyzerConfig): AnalysisRunsOptio
   const integrations = new IntegrationAdapters(config.integrations);
   return {
     history: (repository) => integrations.scmHistory(repository),
+    reactions: (repository) => integrations.scmHistory(repository),
     model: () =>
       createChatModel(model, analysis.credentials, {
         timeoutMs: MODEL_TIMEOUT_MS,

@@ -8,6 +8,7 @@ import type {
 } from '@caravel/db';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
+import type { CommentReaction, SurfacedFinding } from '../continual/finding-reactions.js';
 import type { AnalysisRunsOptions } from './analysis-runs.options.js';
 import { ReviewStyleService } from './review-style.service.js';
 
@@ -35,8 +36,13 @@ const continual = AnalyzeReviewStyleV1.fixture().data;
 const request = { ...continual, mode: 'continual' as const, requestedBy: 'nightly' };
 
 /** The repository's styles: `current` in force, `outcomes` since; saves recorded. */
-function stylesDouble(outcomes: FindingOutcomeRow[], saved: NewReviewStyle[]) {
+function stylesDouble(
+  outcomes: FindingOutcomeRow[],
+  saved: NewReviewStyle[],
+  surfaced: SurfacedFinding[] = [],
+) {
   return {
+    surfacedFindings: () => Promise.resolve(surfaced),
     latest: () => Promise.resolve(current),
     findingOutcomesSince: (_repository: string, since: Date) => {
       expect(since).toEqual(current.createdAt);
@@ -49,11 +55,33 @@ function stylesDouble(outcomes: FindingOutcomeRow[], saved: NewReviewStyle[]) {
   } as unknown as ReviewStyleRepository;
 }
 
-function options(model: () => CannedChatModel): AnalysisRunsOptions {
+/** A model that reads the outcomes, then saves a 420-word style with `summary`. */
+function savingModel(summary: string): CannedChatModel {
+  return new CannedChatModel({
+    responses: [
+      { origin: '1', toolCalls: [{ name: 'read_finding_outcomes', args: {} }] },
+      {
+        origin: '2',
+        toolCalls: [{ name: 'save_review_style_prompt', args: { prompt: words(420), summary } }],
+      },
+      { origin: '3', content: 'Saved.' },
+    ],
+    file: 'review-style.service.spec.ts',
+    kind: 'scripted',
+  });
+}
+
+function options(
+  model: () => CannedChatModel,
+  reactions: Record<string, CommentReaction[]> = {},
+): AnalysisRunsOptions {
   return {
     history: () => {
       throw new Error('a continual run reads no history');
     },
+    reactions: () => ({
+      listReviewCommentReactions: (id: number) => Promise.resolve(reactions[String(id)] ?? []),
+    }),
     model,
     modelName: 'scripted:continual.json',
     botLogin: 'caravel[bot]',
@@ -87,23 +115,7 @@ describe('a continual run', () => {
 
   it('saves a new continual version from the outcomes, with them as provenance', async () => {
     const saved: NewReviewStyle[] = [];
-    const model = new CannedChatModel({
-      responses: [
-        { origin: '1', toolCalls: [{ name: 'read_finding_outcomes', args: {} }] },
-        {
-          origin: '2',
-          toolCalls: [
-            {
-              name: 'save_review_style_prompt',
-              args: { prompt: words(420), summary: 'Names relaxed.' },
-            },
-          ],
-        },
-        { origin: '3', content: 'Saved.' },
-      ],
-      file: 'review-style.service.spec.ts',
-      kind: 'scripted',
-    });
+    const model = savingModel('Names relaxed.');
     const service = new ReviewStyleService(
       stylesDouble([dismissed], saved),
       options(() => model),
@@ -121,6 +133,42 @@ describe('a continual run', () => {
       }),
     ]);
     expect(model.calls).toHaveLength(3);
+  });
+
+  it("runs on people's 👍/👎 alone, the reacted finding kept as provenance", async () => {
+    const saved: NewReviewStyle[] = [];
+    const model = savingModel('Less.');
+    const open = { ...dismissed, id: 'f_00000000bb', status: 'open', resolution: null };
+    const after = '2026-12-01T12:00:00Z';
+    const down = (author: string, at = after) => ({ content: '-1', author, bot: false, at });
+    const service = new ReviewStyleService(
+      stylesDouble([], saved, [{ ...open, interactions: [], commentId: '9001' }]),
+      options(() => model, { '9001': [down('alice'), down('carol'), down('bob', '2026-11-30')] }),
+    );
+    expect((await service.analyze(request)).saved?.version).toBe(2);
+    expect(saved[0]).toMatchObject({ commentIds: ['f_00000000bb'], pullRequests: [12] });
+    expect(model.calls).toHaveLength(3);
+  });
+
+  it('saves nothing for reactions made before the version, or by bots', async () => {
+    const saved: NewReviewStyle[] = [];
+    const service = new ReviewStyleService(
+      stylesDouble([], saved, [{ ...dismissed, commentId: '9002' }]),
+      options(
+        () => {
+          throw new Error('no model without outcomes');
+        },
+        {
+          '9002': [
+            { content: '+1', author: 'alice', bot: false, at: '2026-11-30T00:00:00Z' },
+            { content: '-1', author: 'ci[bot]', bot: true, at: '2026-12-02T00:00:00Z' },
+            { content: '+1', author: 'caravel[bot]', bot: false, at: '2026-12-02T00:00:00Z' },
+          ],
+        },
+      ),
+    );
+    expect(await service.analyze(request)).toEqual({ saved: null, reason: 'no_outcomes' });
+    expect(saved).toEqual([]);
   });
 
   it('runs nothing for a request a version saved after it already answers (a redelivery)', async () => {

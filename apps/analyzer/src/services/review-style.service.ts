@@ -8,6 +8,7 @@ import {
   type ReviewStyleRunContext,
 } from '../agent/review-style.context.js';
 import { decideContinual } from '../continual/continual-decision.js';
+import { withReactions, type WeighedOutcome } from '../continual/finding-reactions.js';
 import { ANALYSIS_RUNS_OPTIONS, type AnalysisRunsOptions } from './analysis-runs.options.js';
 
 /** What one analysis did. */
@@ -19,6 +20,9 @@ export type AnalysisOutcome =
     };
 
 type AnalyzeRequest = DataOf<typeof AnalyzeReviewStyleV1>;
+
+/** Caravel's published findings whose reactions a continual run reads, the newest first. */
+export const REACTED_FINDINGS_LIMIT = 100;
 
 /**
  * Runs analyses: a bootstrap crawls the repository's merged pull requests through the SCM and
@@ -83,9 +87,7 @@ export class ReviewStyleService {
     repository: string,
     current: ReviewStyleRow | null,
   ): Promise<AnalysisOutcome> {
-    const outcomes = current
-      ? await this.styles.findingOutcomesSince(repository, current.createdAt)
-      : [];
+    const outcomes = current ? await this.outcomesSince(request, repository, current) : [];
     const decision = decideContinual(current, outcomes);
     if (!decision.run) return { saved: null, reason: decision.reason };
     const context = this.context(request, repository, decision.current, {
@@ -94,6 +96,24 @@ export class ReviewStyleService {
     });
     await this.runAgent(context);
     return context.saved ? { saved: context.saved } : { saved: null, reason: 'model_kept_style' };
+  }
+
+  /** The ledger's outcomes since `current` was saved, and people's 👍/👎 since then. */
+  private async outcomesSince(
+    request: AnalyzeRequest,
+    repository: string,
+    current: ReviewStyleRow,
+  ): Promise<WeighedOutcome[]> {
+    const ledger = await this.styles.findingOutcomesSince(repository, current.createdAt);
+    const reader = this.options.reactions(request.repository);
+    if (!reader) return ledger;
+    const surfaced = await this.styles.surfacedFindings(repository, REACTED_FINDINGS_LIMIT);
+    return withReactions(ledger, surfaced, {
+      reader,
+      since: current.createdAt,
+      botLogin: this.options.botLogin,
+      warn: (message) => this.logger.warn(`${repository}: ${message}`),
+    });
   }
 
   private context(

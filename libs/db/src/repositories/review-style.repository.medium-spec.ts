@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { describeEachDatabase } from '@caravel/testing';
-import { dismissFinding, newFindingId, resolveFinding } from '@caravel/findings';
+import { dismissFinding, markSurfaced, newFindingId, resolveFinding } from '@caravel/findings';
 import { aFinding, sha } from '@caravel/findings/testing';
 import type { Database } from '../connection/database.types.js';
 import { openDatabase } from '../connection/open-database.js';
@@ -131,5 +131,40 @@ await describeEachDatabase('review styles', openDatabase, (target) => {
       .where('id', '=', fixed.id)
       .execute();
     expect(await styles.findingOutcomesSince('acme/outcomes', new Date(at))).toEqual([]);
+  });
+
+  it("lists Caravel's findings published as inline comments, newest first (their reactions count)", async () => {
+    const findings = new FindingRepository(database.db);
+    const threadId = randomUUID();
+    await findings.openLedger({ threadId, owner: 'acme', repo: 'Reacted', number: 4 });
+    const [older, newer, listedInBody, theirs] = [
+      aFinding({ id: newFindingId(), createdAt: '2026-03-01T00:00:00.000Z' }),
+      aFinding({ id: newFindingId(), createdAt: '2026-03-02T00:00:00.000Z' }),
+      aFinding({ id: newFindingId() }),
+      aFinding({ id: newFindingId(), author: { kind: 'person', login: 'alice' } }),
+    ];
+    const surface = (commentId: string | null) => ({
+      reviewId: '900',
+      commentId,
+      sha: sha('a'),
+      at: '2026-03-02T10:00:00.000Z',
+    });
+    for (const [finding, commentId] of [
+      [older, '701'],
+      [newer, '702'],
+      [listedInBody, null],
+      [theirs, '703'],
+    ] as const) {
+      await findings.append(threadId, finding);
+      await findings.update(finding.id, (f) => markSurfaced(f, surface(commentId)));
+    }
+    const surfaced = await styles.surfacedFindings('Acme/reacted', 10);
+    expect(surfaced.map((f) => [f.id, f.commentId, f.number])).toEqual([
+      [newer.id, '702', 4],
+      [older.id, '701', 4],
+    ]);
+    expect(surfaced[0]).toMatchObject({ status: 'open', updatedAt: expect.any(Date) });
+    expect(surfaced[0]).not.toHaveProperty('surface_comment_id');
+    expect(await styles.surfacedFindings('acme/reacted', 1)).toHaveLength(1);
   });
 });

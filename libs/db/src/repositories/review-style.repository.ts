@@ -134,24 +134,7 @@ export class ReviewStyleRepository {
    * replied to by a person after `since`: the outcomes a continual run learns from.
    */
   async findingOutcomesSince(repository: string, since: Date): Promise<FindingOutcomeRow[]> {
-    const [owner = '', repo = ''] = repository.toLowerCase().split('/');
-    const rows = await this.db
-      .selectFrom('findings as f')
-      .innerJoin('review_ledgers as l', 'l.thread_id', 'f.thread_id')
-      .select([
-        'f.id',
-        'l.number',
-        'f.category',
-        'f.severity',
-        'f.title',
-        'f.status',
-        'f.resolution',
-        'f.interactions',
-        'f.updated_at',
-      ])
-      .where(sql<string>`lower(l.owner)`, '=', owner)
-      .where(sql<string>`lower(l.repo)`, '=', repo)
-      .where(sql<string>`f.author->>'kind'`, '=', 'caravel')
+    const rows = await this.caravelFindings(repository)
       // An outcome happens no later than the row's last change: a cheap first cut.
       .where('f.updated_at', '>', since)
       // The outcome's own time decides (a later sync of a closed finding's thread is no outcome).
@@ -167,18 +150,59 @@ export class ReviewStyleRepository {
       .orderBy('f.updated_at')
       .orderBy('f.id')
       .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      number: r.number,
-      category: r.category,
-      severity: r.severity,
-      title: r.title,
-      status: r.status,
-      resolution: r.resolution,
-      interactions: r.interactions,
-      updatedAt: r.updated_at,
+    return rows.map(outcomeOf);
+  }
+
+  /**
+   * Caravel's findings on the repository's pull requests published as inline review comments
+   * (`commentId`, the comment's id on the SCM), the newest first, at most `limit`: the comments
+   * whose 👍/👎 reactions a continual run reads.
+   */
+  async surfacedFindings(
+    repository: string,
+    limit: number,
+  ): Promise<(FindingOutcomeRow & { commentId: string })[]> {
+    const rows = await this.caravelFindings(repository)
+      .select('f.surface_comment_id')
+      .where('f.surface_comment_id', 'is not', null)
+      .orderBy('f.created_at', 'desc')
+      .orderBy('f.id')
+      .limit(limit)
+      .execute();
+    return rows.map(({ surface_comment_id: commentId, ...columns }) => ({
+      ...outcomeOf(columns),
+      commentId: commentId ?? '',
     }));
   }
+
+  /** Caravel's own findings on the repository's review ledgers, as outcome columns. */
+  private caravelFindings(repository: string) {
+    const [owner = '', repo = ''] = repository.toLowerCase().split('/');
+    return this.db
+      .selectFrom('findings as f')
+      .innerJoin('review_ledgers as l', 'l.thread_id', 'f.thread_id')
+      .select([
+        'f.id',
+        'l.number',
+        'f.category',
+        'f.severity',
+        'f.title',
+        'f.status',
+        'f.resolution',
+        'f.interactions',
+        'f.updated_at',
+      ])
+      .where(sql<string>`lower(l.owner)`, '=', owner)
+      .where(sql<string>`lower(l.repo)`, '=', repo)
+      .where(sql<string>`f.author->>'kind'`, '=', 'caravel');
+  }
+}
+
+/** A finding's outcome columns as selected (the time still in its column's name). */
+type OutcomeColumns = Omit<FindingOutcomeRow, 'updatedAt'> & { updated_at: Date };
+
+function outcomeOf({ updated_at, ...columns }: OutcomeColumns): FindingOutcomeRow {
+  return { ...columns, updatedAt: updated_at };
 }
 
 function rowOf(row: Selectable<ReviewStyle>): ReviewStyleRow {
