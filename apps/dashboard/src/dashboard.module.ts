@@ -1,5 +1,7 @@
 import {
   EnabledRepositoryRepository,
+  EvalProposalRepository,
+  EvalRunRepository,
   FindingRepository,
   OpsRepository,
   PersonalTokenRepository,
@@ -29,6 +31,7 @@ import { SignInService } from './auth/sign-in.service.js';
 import { AuthController } from './controllers/auth.controller.js';
 import { DeadLettersController } from './controllers/dead-letters.controller.js';
 import { DocsController } from './controllers/docs.controller.js';
+import { EvalsController } from './controllers/evals.controller.js';
 import { InstructionsController } from './controllers/instructions.controller.js';
 import { OpsController } from './controllers/ops.controller.js';
 import { ProfilesController } from './controllers/profiles.controller.js';
@@ -44,6 +47,7 @@ import type { DashboardConfig } from './dashboard.config.js';
 import { RunEventsHandler } from './handlers/run-events.handler.js';
 import { DeadLettersService } from './services/dead-letters.service.js';
 import { EnabledRepositoriesService } from './services/enabled-repositories.service.js';
+import { EvalsService } from './services/evals.service.js';
 import { InstructionsService } from './services/instructions.service.js';
 import { OpsService } from './services/ops.service.js';
 import { ProfilesService } from './services/profiles.service.js';
@@ -80,6 +84,7 @@ export class DashboardModule implements NestModule {
         OpsController,
         PersonalTokensController,
         DeadLettersController,
+        EvalsController,
         DocsController,
         WebController,
         RunEventsHandler,
@@ -106,6 +111,7 @@ export class DashboardModule implements NestModule {
         OpsService,
         PersonalTokensService,
         DeadLettersService,
+        EvalsService,
         repositoryProvider(ThreadRepository),
         repositoryProvider(RunRepository),
         repositoryProvider(RunEventRepository),
@@ -120,6 +126,8 @@ export class DashboardModule implements NestModule {
         repositoryProvider(ReviewedPullRequestRepository),
         repositoryProvider(OpsRepository),
         repositoryProvider(RunQueueRepository),
+        repositoryProvider(EvalRunRepository),
+        repositoryProvider(EvalProposalRepository),
       ],
     };
   }

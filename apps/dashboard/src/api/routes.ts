@@ -11,6 +11,7 @@ import {
   runResponse,
   threadResponse,
 } from './schemas.js';
+import { EVAL_ROUTES } from './eval-routes.js';
 import { INSTRUCTIONS_ROUTES } from './instructions-routes.js';
 import { OPS_ROUTES } from './ops-routes.js';
 import { REVIEW_ROUTES } from './review-routes.js';
@@ -274,6 +275,7 @@ export const ROUTES = {
   ...INSTRUCTIONS_ROUTES,
   ...TEAM_ROUTES,
   ...TOKEN_ROUTES,
+  ...EVAL_ROUTES,
   openApi: {
     method: 'get',
     path: '/api/docs',
