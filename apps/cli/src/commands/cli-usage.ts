@@ -106,3 +106,39 @@ caravel <command> --help shows one command. \`npm start\` runs \`caravel start\`
 export function commandUsage(name: CommandName): string {
   return `Usage: caravel ${name} …\n\n${COMMAND_USAGE[name]}\n`;
 }
+
+/**
+ * One subcommand's part of a command's usage, for `caravel <command> <sub> --help`: its entry
+ * (the line naming it and its option lines), the shared entries that apply to it (`shared`: the
+ * entry's first word → the subcommands it serves, e.g. swegen's publishing options), then the
+ * notes after the entries. Undefined when the usage has no entry for `sub`.
+ */
+export function subcommandUsage(
+  usage: string,
+  command: string,
+  sub: string,
+  shared: Readonly<Record<string, readonly string[]>> = {},
+): string | undefined {
+  const lines = usage.split('\n');
+  const first = lines.findIndex((line, k) => k > 0 && line.startsWith('  '));
+  const blank = lines.findIndex((line, k) => k > first && line.trim() === '');
+  const end = blank === -1 ? lines.length : blank;
+  const entries: string[][] = [];
+  for (const line of lines.slice(first, end)) {
+    if (/^ {2}\S/.test(line) || entries.length === 0) entries.push([line]);
+    else entries.at(-1)?.push(line);
+  }
+  const nameOf = (entry: string[]) => entry[0]?.trim().split(/\s+/)[0] ?? '';
+  const own = entries.filter((entry) => nameOf(entry) === sub);
+  if (own.length === 0) return undefined;
+  const serving = entries.filter((entry) => shared[nameOf(entry)]?.includes(sub) === true);
+  const notes = blank === -1 ? [] : lines.slice(blank);
+  return [
+    `Usage: caravel ${command} ${sub} [options]`,
+    '',
+    ...[...own, ...serving].flat(),
+    ...notes,
+  ]
+    .join('\n')
+    .replace(/\n*$/, '\n');
+}

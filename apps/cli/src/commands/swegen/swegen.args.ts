@@ -46,7 +46,7 @@ export const OPTIONS = {
   'n-concurrent': { type: 'string', short: 'n' },
   'analysis-model': { type: 'string' },
   'skip-classify': { type: 'boolean' },
-  help: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** Parsed option values. */

@@ -2,6 +2,7 @@ import type { EnvSource } from '@caravel/config';
 import { isAppError } from '@caravel/errors';
 import { LocalPrSource, swegenError, swegenExitCode, type ValidationRunner } from '@caravel/swegen';
 import { parseArgs } from 'node:util';
+import { subcommandUsage } from '../cli-usage.js';
 import { farmCommand, publishOptions } from './farm.cli.js';
 import { count, generationOptions, oneOf, OPTIONS, type Values } from './swegen.args.js';
 import { swegenCreate } from './create.command.js';
@@ -48,6 +49,9 @@ Exit status: 0 ok, 1 unexpected failure, 2 bad usage, 10 trivial PR, 11 missing 
 12 validation failed, 13 already exists, 14 publish error, 15 publish auth error, 16 rate limited,
 17 PR not merged, 18 git failed, 19 timed out (create --timeout); analyze: 12 when the verdict drops the task; farm: 130 stopped by SIGINT/SIGTERM (state saved).
 `;
+
+/** Entries of {@link SWEGEN_USAGE} that serve several subcommands. */
+const SWEGEN_SHARED_OPTIONS = { publishing: ['create', 'farm'] };
 
 /** `--repo` and `--pr`, defaulting to what an injected PR file (`--pr-json`) says it is. */
 async function prIdentity(values: Values): Promise<{ repo: string; prText: string }> {
@@ -173,7 +177,10 @@ export async function runSwegen(
     });
     const sub = positionals[0];
     if (values.help || sub === undefined || sub === 'help') {
-      io.out(SWEGEN_USAGE);
+      // `swegen create --help`, `swegen help create`: that subcommand's own; the whole otherwise.
+      const asked = sub === 'help' ? positionals[1] : sub;
+      const own = asked && subcommandUsage(SWEGEN_USAGE, 'swegen', asked, SWEGEN_SHARED_OPTIONS);
+      io.out(own || SWEGEN_USAGE);
       return sub === undefined && !values.help ? 2 : 0;
     }
     if (sub === 'create') return await create(values, env, io.out);

@@ -121,6 +121,21 @@ describe('model scripts', () => {
     ]);
   });
 
+  it('names the tool that ends the run in the graph that ran out of answers', async () => {
+    const ending = (name: string) =>
+      tool(() => 'done', { name, description: 'End the run', schema: z.object({}) });
+    for (const name of ['submit', 'finish']) {
+      const model = new CannedChatModel({ responses: [], file: 'short.yaml', kind: 'scripted' });
+      const error = await model
+        .bindTools([execute, ending(name)])
+        .invoke('more?')
+        .catch((caught: unknown) => caught);
+      expect((error as AppError).message).toBe(
+        `scripted model short.yaml: no answer left for call 1; the file has 0 (add answers, or end the run with a \`${name}\` call)`,
+      );
+    }
+  });
+
   it('names a missing script file', () => {
     const error = thrown(() => loadModelScript('/nonexistent/script.yaml'));
     expect(error.message).toMatch(/cannot read \/nonexistent\/script\.yaml/);
