@@ -64,6 +64,7 @@ describe('withReactions', () => {
       listReviewCommentReactions: jest.fn((id: number) =>
         id === 14 ? Promise.reject(new Error('GitHub: 502')) : Promise.resolve(listed[id] ?? []),
       ),
+      isCollaborator: () => Promise.resolve(true),
     };
     const warnings: string[] = [];
     const surfaced: SurfacedFinding[] = [
@@ -88,13 +89,47 @@ describe('withReactions', () => {
     expect(reader.listReviewCommentReactions).toHaveBeenCalledTimes(4);
   });
 
+  it("counts only the repository's collaborators, asking once per person", async () => {
+    const isCollaborator = jest.fn((login: string) =>
+      login === 'mallory'
+        ? Promise.resolve(false)
+        : login === 'eve'
+          ? Promise.reject(new Error('GitHub: 403'))
+          : Promise.resolve(true),
+    );
+    const downs = ['mallory', 'eve'].map((who) => reaction('-1', who));
+    const reader = {
+      listReviewCommentReactions: (id: number) =>
+        Promise.resolve(id === 31 ? [...downs, reaction('+1', 'alice')] : downs),
+      isCollaborator,
+    };
+    const warnings: string[] = [];
+    const weighed = await withReactions(
+      [],
+      [
+        { ...row('f_one'), commentId: '31' },
+        { ...row('f_two'), commentId: '32' },
+      ],
+      { reader, since: SINCE, botLogin: 'caravel[bot]', warn: (m) => void warnings.push(m) },
+    );
+    expect(weighed).toEqual([
+      expect.objectContaining({ id: 'f_one', reactions: { up: ['alice'], down: [] } }),
+    ]);
+    expect(isCollaborator).toHaveBeenCalledTimes(3);
+    expect(warnings).toEqual([
+      'whether eve collaborates not read (Error: GitHub: 403): not counted',
+    ]);
+  });
+
   it('reads reactions through the GitHub API (the fake GitHub, Octokit unmodified)', async () => {
     const github = new FakeGitHub().addRepository('acme/widgets').addUserToken('ghp_x', 'alice');
+    github.collaborators.add('acme/widgets', 'alice');
     await github.start();
     try {
       github.state.reactions.push(
         { subject: 'acme/widgets:pulls-comment:21', content: '-1', login: 'alice', at: AFTER },
         { subject: 'acme/widgets:pulls-comment:21', content: '-1', login: 'ci[bot]', at: AFTER },
+        { subject: 'acme/widgets:pulls-comment:21', content: '+1', login: 'stranger', at: AFTER },
         { subject: 'acme/widgets:pulls-comment:21', content: '+1', login: 'bob' },
         { subject: 'acme/widgets:issues-comment:21', content: '+1', login: 'carol', at: AFTER },
       );
@@ -108,7 +143,8 @@ describe('withReactions', () => {
           throw new Error(m);
         },
       });
-      // bob's 👍 has no time: the fake lists it at the epoch, before the version.
+      // bob's 👍 has no time: the fake lists it at the epoch, before the version; a stranger's
+      // 👍 does not count (not a collaborator).
       expect(weighed).toEqual([
         expect.objectContaining({ id: 'f_x', reactions: { up: [], down: ['alice'] } }),
       ]);

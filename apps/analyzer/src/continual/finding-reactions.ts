@@ -11,6 +11,8 @@ export interface CommentReaction {
 /** Reads the reactions on Caravel's inline review comments (GitHub's reactions API). */
 export interface ReviewCommentReactions {
   listReviewCommentReactions(commentId: number): Promise<CommentReaction[]>;
+  /** Whether a login collaborates on the repository (only their reactions count). */
+  isCollaborator(login: string): Promise<boolean>;
 }
 
 /** The people who gave a finding's comment 👍 (`up`) and 👎 (`down`), by login. */
@@ -53,9 +55,39 @@ export interface ReactionSources {
   warn(message: string): void;
 }
 
+/** Whether a login collaborates, asked once per login per run; unknown counts as no. */
+function collaboratorCheck(sources: ReactionSources): (login: string) => Promise<boolean> {
+  const known = new Map<string, Promise<boolean>>();
+  return (login) => {
+    const key = login.toLowerCase();
+    let answer = known.get(key);
+    if (!answer) {
+      answer = sources.reader.isCollaborator(login).catch((error: unknown) => {
+        sources.warn(`whether ${login} collaborates not read (${String(error)}): not counted`);
+        return false;
+      });
+      known.set(key, answer);
+    }
+    return answer;
+  };
+}
+
+/** The tally with only the collaborators' reactions; null when none is left. */
+async function collaboratorsOnly(
+  tally: ReactionTally,
+  collaborates: (login: string) => Promise<boolean>,
+): Promise<ReactionTally | null> {
+  const keep = async (logins: string[]) =>
+    (await Promise.all(logins.map(async (l) => ((await collaborates(l)) ? [l] : [])))).flat();
+  const kept = { up: await keep(tally.up), down: await keep(tally.down) };
+  return kept.up.length + kept.down.length > 0 ? kept : null;
+}
+
 /**
  * The ledger's outcomes with the reactions on Caravel's published findings: a finding people
- * reacted to since `since` carries its tally, and one that had no other outcome becomes one. A
+ * reacted to since `since` carries its tally, and one that had no other outcome becomes one.
+ * Only the repository's collaborators count: anyone can react on a public repository, and
+ * strangers' 👎 must not teach the reviewer to stop flagging what the team wants flagged. A
  * comment whose reactions cannot be read is skipped with a warning (the rest still count).
  */
 export async function withReactions(
@@ -64,6 +96,7 @@ export async function withReactions(
   sources: ReactionSources,
 ): Promise<WeighedOutcome[]> {
   const weighed = new Map<string, WeighedOutcome>(outcomes.map((o) => [o.id, { ...o }]));
+  const collaborates = collaboratorCheck(sources);
   for (const finding of surfaced) {
     const commentId = Number(finding.commentId);
     if (!Number.isSafeInteger(commentId) || commentId <= 0) continue;
@@ -74,7 +107,8 @@ export async function withReactions(
       sources.warn(`reactions on finding ${finding.id} not read (${String(error)})`);
       continue;
     }
-    const reactions = tallyReactions(listed, sources.since, sources.botLogin);
+    const tally = tallyReactions(listed, sources.since, sources.botLogin);
+    const reactions = tally && (await collaboratorsOnly(tally, collaborates));
     if (!reactions) continue;
     const { commentId: _comment, ...row } = finding;
     weighed.set(finding.id, { ...(weighed.get(finding.id) ?? row), reactions });

@@ -81,6 +81,7 @@ function options(
     },
     reactions: () => ({
       listReviewCommentReactions: (id: number) => Promise.resolve(reactions[String(id)] ?? []),
+      isCollaborator: () => Promise.resolve(true),
     }),
     model,
     modelName: 'scripted:continual.json',

@@ -216,6 +216,19 @@ export class GitHubScmReader implements ScmReadPort, ScmHistoryPort {
     }));
   }
 
+  /** Whether `login` collaborates on the repository (GitHub answers 204, or 404 for no). */
+  async isCollaborator(login: string): Promise<boolean> {
+    return this.api.call(this.repository, `check whether ${login} collaborates`, async (o) => {
+      try {
+        const answer = await o.rest.repos.checkCollaborator({ ...this.repo, username: login });
+        return (answer.status as number) === 204;
+      } catch (error) {
+        if ((error as { status?: number }).status === 404) return false;
+        throw error;
+      }
+    });
+  }
+
   /** The reactions on a pull request review comment (the first 100). */
   async listReviewCommentReactions(commentId: number): Promise<ScmReaction[]> {
     const { data } = await this.api.call(

@@ -8,6 +8,7 @@ import {
   type FakeResponse,
   type RecordedCall,
 } from '../http/loopback-api.js';
+import { Collaborators, registerCollaboratorRoutes } from './collaborator-routes.js';
 import { CommitStatuses, registerCommitCheckRoutes } from './commit-check-routes.js';
 import { serveGitHttpBackend } from './git-cgi-bridge.js';
 import { GitHubState, registerGitHubRoutes } from './github-routes.js';
@@ -57,6 +58,8 @@ export class FakeGitHub extends LoopbackApi {
   readonly reviews: GitHubReviewState;
   /** Commit statuses (check runs are in {@link reviews}). */
   readonly statuses = new CommitStatuses();
+  /** Repositories' collaborators (`addCollaborator`; an owner always is one). */
+  readonly collaborators = new Collaborators();
   readonly minted: FakeMintedToken[] = [];
   /** Tokens of requests let through, in order. */
   readonly accepted: string[] = [];
@@ -87,6 +90,7 @@ export class FakeGitHub extends LoopbackApi {
     registerCommitCheckRoutes(this, this.state, this.reviews, this.statuses, (call) =>
       this.loginOf(call),
     );
+    registerCollaboratorRoutes(this, this.collaborators);
   }
 
   /** Starts the server; returns its origin (the Octokit `baseUrl`). */
