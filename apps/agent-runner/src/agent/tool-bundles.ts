@@ -1,3 +1,4 @@
+import { guardMultilineCommands, type MultilineCommand } from '@caravel/agent';
 import { RunBundleSession, type Sandbox, type ToolBundle } from '@caravel/sandbox';
 import type { CaravelTool } from '@caravel/tools';
 import { Logger } from '@nestjs/common';
@@ -19,18 +20,33 @@ export class RunToolBundles {
 }
 
 /**
+ * The shell tool's input with SWE-agent's multi-line guard applied: a bundle command written with
+ * its text and end line (`edit 2:2`, lines, `end_of_edit`) gets `<< 'end_of_edit'` so the text
+ * reaches it on stdin; anything else (no such command, no end line) is left as it is.
+ */
+export function guardedShellInput(raw: unknown, commands: readonly MultilineCommand[]): unknown {
+  const command = (raw as { command?: unknown } | null)?.command;
+  if (commands.length === 0 || typeof command !== 'string') return raw;
+  const guarded = guardMultilineCommands(command, commands);
+  return guarded.ok ? { ...(raw as object), command: guarded.action } : raw;
+}
+
+/**
  * The run's tools, each running the bundles' state commands after its call (SWE-agent runs them
- * after every step), so the step that made the call records that state; unchanged without bundles.
+ * after every step), so the step that made the call records that state, and the shell tool
+ * (`execute`) guarding multi-line bundle commands as SWE-agent does; unchanged without bundles.
  */
 export function withBundleState(
   tools: CaravelTool[],
   session: RunBundleSession | undefined,
 ): CaravelTool[] {
   if (session === undefined) return tools;
+  const multiline = session.multilineCommands;
   return tools.map((tool) => ({
     ...tool,
     invoke: async (raw, call) => {
-      const result = await tool.invoke(raw, call);
+      const input = tool.name === 'execute' ? guardedShellInput(raw, multiline) : raw;
+      const result = await tool.invoke(input, call);
       if (call?.callId !== undefined) await session.captureAfter(call.callId);
       return result;
     },

@@ -16,7 +16,8 @@ const SWE_TOOLS = fileURLToPath(
 
 /**
  * The scripted model: looks around (no file open yet), opens the file with the bundle's `open`,
- * edits it with `edit … end_of_edit` (a heredoc, as the prompt says), submits.
+ * edits it with `edit … end_of_edit` as SWE-agent's models write it (the run adds the heredoc),
+ * submits.
  */
 const SCRIPT = {
   responses: [
@@ -30,7 +31,7 @@ const SCRIPT = {
       tool_calls: [
         {
           name: 'execute',
-          args: { command: "edit 2:2 << 'end_of_edit'\n    return a + b\nend_of_edit" },
+          args: { command: 'edit 2:2\n    return a + b\nend_of_edit' },
         },
       ],
     },

@@ -43,8 +43,9 @@ export function bundleCommandsPrompt(bundles: readonly ToolBundle[]): string {
     ...(multiline?.endName
       ? [
           '',
-          `A multi-line command gets its text on stdin, ended by its end line: e.g. ` +
-            `\`${multiline.name} … << '${multiline.endName}'\`, the lines, then \`${multiline.endName}\`.`,
+          `A multi-line command takes its text on the lines after it, ended by its end line ` +
+            `(e.g. \`${multiline.name} …\`, the lines, then \`${multiline.endName}\`), all in one ` +
+            'execute call; the text reaches the command on stdin.',
         ]
       : []),
   ].join('\n');

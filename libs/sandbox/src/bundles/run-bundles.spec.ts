@@ -88,6 +88,7 @@ describe("a run's bundles", () => {
       warnings.push(w),
     );
     expect(shell.commands.at(-1)).toBe("cd '/workspace'");
+    expect(run.multilineCommands).toEqual([{ name: 'edit', endName: 'end_of_edit' }]);
     await run.captureAfter('call-a');
     await run.captureAfter('call-b');
     expect(shell.commands.slice(-2)).toEqual(['_state', 'cat /root/state.json']);
@@ -125,7 +126,7 @@ describe("a run's bundles", () => {
       ].join('\n'),
     );
     expect(prompt).toContain('  signature: edit <start_line>:<end_line>\n    <replacement_text>');
-    expect(prompt).toContain("`edit … << 'end_of_edit'`");
+    expect(prompt).toContain('(e.g. `edit …`, the lines, then `end_of_edit`)');
     expect(prompt).not.toContain('_hidden');
     expect(bundleCommandsPrompt([bundle('state-only', 'tools: {}\nstate_command: _state\n')])).toBe(
       '',

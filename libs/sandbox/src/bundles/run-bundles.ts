@@ -64,6 +64,15 @@ export class RunBundleSession {
     return new RunBundleSession(shell, bundles, warn);
   }
 
+  /** The bundles' multi-line commands (`edit … end_of_edit`): each name and its end line. */
+  get multilineCommands(): { name: string; endName: string }[] {
+    return this.bundles.flatMap((bundle) =>
+      bundle.config.commands.flatMap((command) =>
+        command.endName === null ? [] : [{ name: command.name, endName: command.endName }],
+      ),
+    );
+  }
+
   /** Runs the state commands after the call `callId` and keeps what they wrote. */
   async captureAfter(callId: string): Promise<void> {
     try {
