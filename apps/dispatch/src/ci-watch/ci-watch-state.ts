@@ -62,14 +62,17 @@ export function checksWith(row: CiWatchRow, headSha: string, check?: CiCheck): C
 }
 
 /**
- * True when `check` starts again a check that had failed at this head: someone reran it (the
- * agent on the evidence of flakiness, or a person). A redelivery of the same start is no second
- * rerun: the stored report is then pending already.
+ * True when `check` starts a rerun at this head: a check that had failed there starts again while
+ * nothing else there runs (the agent reran it on the evidence of flakiness, or a person did).
+ * "Re-run failed jobs" starts several at once: the first counts, the others join its rerun. A
+ * redelivery of the same start is no second rerun: the stored report is then pending already.
  */
 export function isRerunAtHead(row: CiWatchRow, headSha: string, check?: CiCheck): boolean {
   if (!check || row.headSha !== headSha || checkVerdict(check) !== 'pending') return false;
-  const before = storedChecks(row).find((c) => c.name === check.name);
-  return before !== undefined && checkVerdict(before) === 'failing';
+  const before = storedChecks(row);
+  if (before.some((c) => checkVerdict(c) === 'pending')) return false;
+  const previous = before.find((c) => c.name === check.name);
+  return previous !== undefined && checkVerdict(previous) === 'failing';
 }
 
 /** True when the agent pushed `sha` (heads are kept as prefixes: an observation shows 12). */

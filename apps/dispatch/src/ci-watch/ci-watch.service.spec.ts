@@ -184,6 +184,30 @@ describe('CiWatchService', () => {
     expect(row()).toMatchObject({ fixRuns: 2, rerunsAtHead: 1 });
   });
 
+  it('counts "re-run failed jobs" (several failed checks started at once) as one rerun', async () => {
+    const { service, row } = setup();
+    const queued = (name: string): CiCheck => ({
+      kind: 'check_run',
+      name,
+      status: 'queued',
+      conclusion: null,
+    });
+    for (const name of ['e2e', 'lint']) {
+      await service.evaluate(row().id, { headSha: AGENT_HEAD, check: check(name, 'failure') });
+    }
+    await service.evaluate(row().id, { headSha: AGENT_HEAD, check: queued('e2e') });
+    await service.evaluate(row().id, { headSha: AGENT_HEAD, check: queued('lint') });
+    expect(row().rerunsAtHead).toBe(1);
+  });
+
+  it('gives a merge conflict one fix run per head however often the sweep sees it', async () => {
+    const { service, publish, row } = setup();
+    const conflict = { headSha: AGENT_HEAD, mergeable: false, state: 'open' as const };
+    expect(await service.evaluate(row().id, conflict)).toMatchObject({ mergeConflict: true });
+    expect(await service.evaluate(row().id, conflict)).toMatchObject({ reason: 'already_handled' });
+    expect(publish).toHaveBeenCalledTimes(1);
+  });
+
   it("stops at a person's commit at the head, without a fix run", async () => {
     const { service, publish, row } = setup();
     const decision = await service.evaluate(row().id, {
