@@ -48,6 +48,23 @@ export const dispatchEnvSchema = z.object({
     description:
       'CI babysitting: how often watched pull requests are polled for merge conflicts and settled greens',
   }),
+  DISPATCH_BUDGET_ADMINS: documented(
+    z
+      .string()
+      .default('')
+      .transform((text) =>
+        text
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(/^[a-z]+:\S+$/, 'each entry is <source>:<id>'))),
+    {
+      description:
+        "Comma list of <source>:<id> who may give a run paused at its budget more, besides the thread's owner",
+      example: 'slack:U0123ABCD,github:octocat',
+    },
+  ),
   GITHUB_BOT_HANDLE: documented(
     z
       .string()
@@ -99,6 +116,8 @@ export interface DispatchConfig {
     /** The handle `@<handle> autofix on|off` addresses in a PR comment. */
     botHandle: string;
   };
+  /** Who may grant a run paused at its budget more, besides the thread's owner (`source:id`). */
+  budgets: { admins: readonly string[] };
   /** Where dispatch's own replies go. */
   integrations: IntegrationsConfig;
 }
@@ -120,6 +139,7 @@ export function dispatchConfigOf(env: z.output<typeof dispatchEnvSchema>): Dispa
       sweepIntervalMs: env.DISPATCH_CI_SWEEP_INTERVAL_MS,
       botHandle: env.GITHUB_BOT_HANDLE,
     },
+    budgets: { admins: env.DISPATCH_BUDGET_ADMINS },
     integrations: integrationsConfigOf(env),
   };
 }

@@ -1,11 +1,13 @@
 import { CLOCK, systemClock, type Clock } from '@caravel/config';
 import {
+  BudgetPauseRepository,
   CiWatchRepository,
   EnabledRepositoryRepository,
   RunNoticeRepository,
   RunQueueRepository,
   RunRepository,
   ThreadMessageRepository,
+  ThreadPlanRepository,
   ThreadRepository,
   ThreadWakeupRepository,
 } from '@caravel/db';
@@ -34,6 +36,7 @@ import { REPLY_PORT } from './replies/reply.port.js';
 import { RunNotifierService } from './replies/run-notifier.service.js';
 import { sourceReplyPort } from './replies/source-reply.port.js';
 import { AdmissionService } from './services/admission.service.js';
+import { BudgetGrantService } from './services/budget-grant.service.js';
 import { QueueMetricsService } from './services/queue-metrics.service.js';
 import { DispatchSweepService } from './services/dispatch-sweep.service.js';
 import { DispatchService } from './services/dispatch.service.js';
@@ -89,6 +92,9 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
     CiWatchIntakeService,
     CiWatchSweepService,
     QueueMetricsService,
+    BudgetGrantService,
+    repositoryProvider(BudgetPauseRepository),
+    repositoryProvider(ThreadPlanRepository),
     repositoryProvider(ThreadRepository),
     repositoryProvider(RunRepository),
     repositoryProvider(ThreadMessageRepository),

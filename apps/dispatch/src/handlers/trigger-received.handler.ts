@@ -3,6 +3,7 @@ import { ConsumeEvent } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
 import { CiWatchIntakeService } from '../ci-watch/ci-watch-intake.service.js';
+import { BudgetGrantService } from '../services/budget-grant.service.js';
 import { DispatchService } from '../services/dispatch.service.js';
 
 /** Triggers from every source, in order per thread (a PR comment may also switch CI auto-fix). */
@@ -11,11 +12,14 @@ export class TriggerReceivedHandler {
   constructor(
     @Inject(DispatchService) private readonly dispatch: DispatchService,
     @Inject(CiWatchIntakeService) private readonly ciWatches: CiWatchIntakeService,
+    @Inject(BudgetGrantService) private readonly budgetGrants: BudgetGrantService,
   ) {}
 
   @ConsumeEvent(TriggerReceivedV1, { service: 'dispatch', ordered: true })
   async handle(@Payload() envelope: EnvelopeOf<typeof TriggerReceivedV1>): Promise<void> {
     await this.ciWatches.onTrigger(envelope);
+    // A refused budget grant has been answered; a granted one starts the paused run's continuation.
+    if ((await this.budgetGrants.onTrigger(envelope)) === 'refused') return;
     await this.dispatch.onTrigger(envelope);
   }
 }
