@@ -1,4 +1,6 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
+import { Readable } from 'node:stream';
+import { runCli } from './cli.js';
 import { subcommandUsage } from './cli-usage.js';
 import { runSwegen, SWEGEN_USAGE } from './swegen/swegen.command.js';
 
@@ -52,5 +54,25 @@ describe("a subcommand's own usage", () => {
     expect(validate).toContain('NOP must score 0 and Oracle 1');
     expect(validate).not.toContain('--publish-repo');
     expect(await swegen(['--help'])).toEqual({ status: 0, out: [SWEGEN_USAGE] });
+  });
+
+  it('is what caravel help swegen SUB prints', async () => {
+    const written: string[] = [];
+    const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((text) => {
+      written.push(String(text));
+      return true;
+    });
+    try {
+      const io = {
+        out: () => undefined,
+        err: () => undefined,
+        stdin: Readable.from([]),
+        onSignal: () => undefined,
+      };
+      expect(await runCli(['help', 'swegen', 'validate'], {}, io)).toBe(0);
+    } finally {
+      stdout.mockRestore();
+    }
+    expect(written.join('')).toMatch(/^Usage: caravel swegen validate \[options\]\n/);
   });
 });

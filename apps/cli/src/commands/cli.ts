@@ -252,7 +252,7 @@ const help: Handler = async ({ positionals }, env, io) => {
   }
   if (name === 'swegen') {
     const { runSwegen } = await import('./swegen/swegen.command.js');
-    return runSwegen(['help'], env);
+    return runSwegen(['help', ...positionals.slice(1)], env);
   }
   if (!isCommandName(name)) throw new UsageError('help', `unknown command '${name}'`);
   io.out(commandUsage(name));
