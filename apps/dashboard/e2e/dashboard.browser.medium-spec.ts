@@ -1,5 +1,6 @@
 import { RunStepV1, STREAMS, type Envelope } from '@caravel/contracts';
 import {
+  EvalRunRepository,
   openDatabase,
   TeamDefaultsRepository,
   ThreadPlanRepository,
@@ -342,5 +343,50 @@ const missing = missingBrowser();
         expect.stringContaining('octocat is not a dashboard admin'),
       ]);
     }
+  });
+
+  it("lists eval runs and the gate's proposals; only an admin records a proposal", async () => {
+    const runs = new EvalRunRepository(database.db);
+    const runId = '4c5d6e7f-8091-42a3-b4c5-d6e7f8091a2b';
+    await runs.start({
+      id: runId,
+      suite: 'strings',
+      config: 'current',
+      model: 'scripted:fix.yaml',
+      settings: {},
+      attemptsPerTask: 1,
+      createdAt: new Date('2026-12-02T09:00:00Z'),
+    });
+    const attempt = { attempt: 1, exitStatus: 'submitted', costUsd: 0.5, modelCalls: 4 };
+    const graded = { ...attempt, inputTokens: 9, outputTokens: 1, wallMs: 9, patch: '' };
+    await runs.recordAttempts(runId, [
+      { ...graded, taskId: 'acme__strings-1', resolved: true, trajPath: null, error: null },
+      { ...graded, taskId: 'acme__strings-2', resolved: false, trajPath: null, error: null },
+    ]);
+    await runs.finish(runId);
+    const proposal = { suite: 'strings', config: 'cheap', model: 'openai:gpt-5-mini' };
+    const headers = { origin: host.url };
+    const refused = await page
+      .context()
+      .request.post(`${host.url}/api/evals/proposals`, { headers, data: proposal });
+    expect(refused.status()).toBe(403);
+    const admin = await signedInAs(browser, host.url, github, { login: 'hubot', id: 2 });
+    const recorded = await admin
+      .context()
+      .request.post(`${host.url}/api/evals/proposals`, { headers, data: proposal });
+    expect(recorded.status()).toBe(201);
+    expect(await recorded.json()).toMatchObject({ status: 'pending', proposedBy: 'hubot' });
+    await admin.context().close();
+
+    await page.goto(`${host.url}/#/evals`);
+    await page.getByText('1 proposal', { exact: true }).waitFor();
+    const proposed = page.getByRole('row', { name: /cheap/ });
+    expect(await proposed.textContent()).toContain('hubotpending');
+    const row = page.getByRole('row', { name: /strings current/ });
+    expect(await row.textContent()).toContain('50.0% [');
+    await page.screenshot({ path: join(SCREENSHOTS, 'evals.png'), fullPage: true });
+    await row.getByRole('link', { name: runId.slice(0, 8) }).click();
+    const task = page.getByRole('row', { name: /acme__strings-2/ });
+    expect(await task.textContent()).toBe('acme__strings-20/1$0.504submitted');
   });
 });

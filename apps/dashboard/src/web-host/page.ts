@@ -19,6 +19,7 @@ export const INDEX_HTML = `<!doctype html>
         <a href="#/threads">Threads</a>
         <a href="#/reviews">Reviews</a>
         <a href="#/ops">Ops</a>
+        <a href="#/evals">Evals</a>
         <a href="#/settings">Settings</a>
         <a href="/api/docs">API</a>
       </nav>

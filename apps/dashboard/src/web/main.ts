@@ -1,6 +1,7 @@
 import { api, ApiError, type AuthStatus, type Me } from './api.js';
 import { el, show } from './dom.js';
 import { errorView } from './errors.js';
+import { evalsView } from './evals.view.js';
 import { opsView } from './ops.view.js';
 import { reviewsView } from './reviews.view.js';
 import { settingsView } from './settings.view.js';
@@ -70,6 +71,7 @@ function render(): void {
     show(main, live.view);
   } else if (page === 'reviews') show(main, reviewsView(path.slice(1), query));
   else if (page === 'ops') show(main, opsView(query));
+  else if (page === 'evals') show(main, evalsView(path.slice(1), query));
   else if (page === 'settings') show(main, settingsView(me, render));
   else show(main, threadsView(query));
   for (const link of document.querySelectorAll('nav a')) {
