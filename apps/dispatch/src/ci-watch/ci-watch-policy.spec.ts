@@ -216,6 +216,12 @@ describe('weighsBaseFailures: the base branch is read only when its failures cou
     ['a closed PR', { pullRequest: { state: 'closed', headSha: HEAD, mergeable: null } }, false],
     ['a repository not enabled', { repositoryEnabled: false }, false],
     ['`autofix off` on the PR', { pullRequestToggle: 'off' }, false],
+    ['a head that had its fix run', { state: state({ handledKeys: [fixRunKey(HEAD, 0)] }) }, false],
+    [
+      'a new head after a handled one',
+      { state: state({ headSha: 'b'.repeat(40), handledKeys: [fixRunKey('b'.repeat(40), 0)] }) },
+      true,
+    ],
   ] as [string, Partial<CiWatchContext>, boolean][])('%s', (_name, overrides, expected) => {
     expect(weighsBaseFailures(context(overrides))).toBe(expected);
   });

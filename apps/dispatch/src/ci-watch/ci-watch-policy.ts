@@ -110,15 +110,20 @@ function optOut(context: Omit<CiWatchContext, 'failingOnBase'>): CiWatchSkip | n
 }
 
 /**
- * Whether the decision weighs the checks failing on the base branch: the PR is open, wanted,
- * and its checks fail. Only then is the base read (a code host call per evaluation otherwise).
+ * Whether the base branch's failing checks could change what is done: the PR is open, wanted,
+ * its checks fail, and the head has not had its fix run yet (every later failing check at a
+ * handled head is skipped either way). Only then is the base read: a failing check's every
+ * delivery would otherwise cost code host calls.
  */
 export function weighsBaseFailures(
   context: Omit<CiWatchContext, 'failingOnBase'>,
   summary: CheckSummary = summariseChecks(context.checks),
 ): boolean {
-  if (context.pullRequest.state !== 'open') return false;
-  return optOut(context) === null && summary.failing.length > 0;
+  const { pullRequest, state } = context;
+  if (pullRequest.state !== 'open' || summary.failing.length === 0) return false;
+  const reruns = state.headSha === pullRequest.headSha ? state.rerunsAtHead : 0;
+  const key = fixRunKey(pullRequest.headSha, reruns, pullRequest.mergeable === false);
+  return optOut(context) === null && !state.handledKeys.includes(key);
 }
 
 /** A green check set is announced once it has held for the settle window, once per head. */

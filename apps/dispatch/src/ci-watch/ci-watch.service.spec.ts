@@ -156,6 +156,9 @@ describe('CiWatchService', () => {
       failing: [{ name: 'types' }],
     });
     expect(publish).toHaveBeenCalledTimes(1);
+    // The head had its fix run: its later deliveries read no base.
+    expect(await service.evaluate(row().id, types)).toMatchObject({ reason: 'already_handled' });
+    expect(failingOnBase).toHaveBeenCalledTimes(2);
   });
 
   it('drops nothing when the base branch cannot be read', async () => {
