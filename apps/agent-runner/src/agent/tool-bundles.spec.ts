@@ -1,7 +1,13 @@
-import { RunBundleSession, parseBundleConfig, type BundleShell } from '@caravel/sandbox';
+import {
+  RunBundleSession,
+  parseBundleConfig,
+  type BundleShell,
+  type Sandbox,
+} from '@caravel/sandbox';
 import { defineTool } from '@caravel/tools';
 import { z } from 'zod';
-import { guardedShellInput, withBundleState } from './tool-bundles.js';
+import { exitReasonForError } from './exit-reasons.js';
+import { guardedShellInput, RunToolBundles, withBundleState } from './tool-bundles.js';
 
 const EDIT = [{ name: 'edit', endName: 'end_of_edit' }];
 
@@ -73,5 +79,34 @@ describe("a run's tools with SWE-agent bundles", () => {
     expect(run.takeState(['c1'])).toEqual({ after: 'execute' });
     expect(run.takeState(['c2'])).toEqual({ after: 'other' });
     expect(withBundleState([tool('execute')], undefined)[0]?.name).toBe('execute');
+  });
+
+  it('ends the run as an environment error naming the bundle whose interpreter is missing', async () => {
+    const config = parseBundleConfig('tools:\n  hello: {}\n', 'config.yaml');
+    const old = {
+      name: 'old',
+      source: '/old',
+      config,
+      files: [],
+      hasInstallScript: false,
+      interpreters: [{ file: 'bin/hello', line: '/usr/bin/env python2.4', program: 'python2.4' }],
+    };
+    const sandbox = {
+      exec: () =>
+        Promise.resolve({
+          exitCode: 0,
+          output: 'python2.4\n',
+          timedOut: false,
+          truncated: false,
+          outputBytes: 0,
+          elapsedMs: 0,
+        }),
+    } as unknown as Sandbox;
+    const error = await new RunToolBundles([old]).open(sandbox).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      "SWE-agent bundle 'old': bin/hello needs python2.4 (#!/usr/bin/env python2.4), which the sandbox does not have",
+    );
+    expect(exitReasonForError(error)).toBe('exit_environment_error');
+    expect(await new RunToolBundles([]).open(sandbox)).toBeNull();
   });
 });

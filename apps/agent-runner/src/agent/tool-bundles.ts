@@ -1,4 +1,5 @@
 import { guardMultilineCommands, type MultilineCommand } from '@caravel/agent';
+import { AppError, isAppError } from '@caravel/errors';
 import { RunBundleSession, type Sandbox, type ToolBundle } from '@caravel/sandbox';
 import type { CaravelTool } from '@caravel/tools';
 import { Logger } from '@nestjs/common';
@@ -12,10 +13,23 @@ export class RunToolBundles {
 
   constructor(readonly bundles: readonly ToolBundle[]) {}
 
-  /** Installs the bundles in the run's sandbox session; null when there are none. */
+  /**
+   * Installs the bundles in the run's sandbox session; null when there are none. A bundle that
+   * cannot be installed (a missing interpreter, a failed `install.sh`) ends the run as an
+   * environment error (`exit_environment_error`), its one line kept as the reason.
+   */
   async open(sandbox: Sandbox): Promise<RunBundleSession | null> {
     if (this.bundles.length === 0) return null;
-    return RunBundleSession.install(sandbox, this.bundles, (message) => this.log.warn(message));
+    try {
+      return await RunBundleSession.install(sandbox, this.bundles, (m) => this.log.warn(m));
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      throw new AppError(error.code, error.message, {
+        retryable: false,
+        cause: error,
+        details: { ...error.details, exitReason: 'exit_environment_error' },
+      });
+    }
   }
 }
 
