@@ -208,6 +208,11 @@ describe('CiWatchService', () => {
     const conflict = { headSha: AGENT_HEAD, mergeable: false, state: 'open' as const };
     expect(await service.evaluate(row().id, conflict)).toMatchObject({ mergeConflict: true });
     expect(await service.evaluate(row().id, conflict)).toMatchObject({ reason: 'already_handled' });
+    // A read naming no head is taken at the head last seen: still the same head's conflict.
+    expect(await service.evaluate(row().id, { ...conflict, headSha: '' })).toMatchObject({
+      reason: 'already_handled',
+    });
+    expect(row().headSha).toBe(AGENT_HEAD);
     expect(publish).toHaveBeenCalledTimes(1);
   });
 

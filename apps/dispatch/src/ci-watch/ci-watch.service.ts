@@ -98,7 +98,8 @@ export class CiWatchService {
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       const row = await this.watches.get(id);
       if (!row?.active) return null;
-      const headSha = seen.headSha ?? row.headSha;
+      // A read that names no head (a stand-in host's pull request) keeps the head last seen.
+      const headSha = seen.headSha || row.headSha;
       if (!headSha) return null;
       const checks = checksWith(row, headSha, seen.check);
       const sameHead = row.headSha === headSha;
