@@ -1,5 +1,10 @@
 import { CLOCK, systemClock, type Clock } from '@caravel/config';
-import { ConnectTenantRepository, DeliveryRepository, ThreadRepository } from '@caravel/db';
+import {
+  ConnectTenantRepository,
+  DeliveryRepository,
+  SlackMessageRepository,
+  ThreadRepository,
+} from '@caravel/db';
 import { IntegrationAdapters } from '@caravel/integrations';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
@@ -10,6 +15,7 @@ import { INGRESS_CONFIG, ingressConfigFrom, type IngressConfig } from './ingress
 import { ConfluenceConnectService } from './services/confluence-connect.service.js';
 import { DeliveryRetentionService } from './services/delivery-retention.service.js';
 import { JiraReadBackService } from './services/jira-read-back.service.js';
+import { SlackMessageMap } from './services/slack-message-map.js';
 import { SourceWebhooksService } from './services/source-webhooks.service.js';
 import { TriggerIntakeService } from './services/trigger-intake.service.js';
 
@@ -39,6 +45,8 @@ import { TriggerIntakeService } from './services/trigger-intake.service.js';
     repositoryProvider(DeliveryRepository),
     repositoryProvider(ConnectTenantRepository),
     repositoryProvider(ThreadRepository),
+    repositoryProvider(SlackMessageRepository),
+    SlackMessageMap,
   ],
 })
 export class IngressModule {

@@ -2,7 +2,12 @@ import { slackThreadId } from '@caravel/contracts';
 import { z } from 'zod';
 import { payloadMalformed } from '../ingress.errors.js';
 import { mapSlackReaction } from './slack-reaction.mapper.js';
-import { ignore, type WebhookDecision } from './webhook-decision.js';
+import {
+  ignore,
+  type IgnoreDecision,
+  type RecordDecision,
+  type WebhookDecision,
+} from './webhook-decision.js';
 
 const urlVerification = z.object({ type: z.literal('url_verification'), challenge: z.string() });
 
@@ -20,6 +25,12 @@ const eventCallback = z.object({
       ts: z.string().optional(),
       thread_ts: z.string().optional(),
       channel: z.string().optional(),
+      deleted_ts: z.string().optional(),
+      message: z.object({ ts: z.string(), thread_ts: z.string().optional() }).loose().optional(),
+      previous_message: z
+        .object({ ts: z.string(), channel: z.string().optional() })
+        .loose()
+        .optional(),
     })
     .loose(),
 });
@@ -70,6 +81,9 @@ function mapSlackMessage(
   if (event.type !== 'app_mention' && event.type !== 'message') {
     return ignore(`slack event ${event.type} is not handled`);
   }
+  if (event.subtype === 'message_changed' || event.subtype === 'message_deleted') {
+    return mapSlackMessageChange(body);
+  }
   if (event.subtype) return ignore(`slack message subtype ${event.subtype} is not handled`);
   if (event.bot_id || (settings.botUserId && event.user === settings.botUserId)) {
     return ignore('bot message');
@@ -95,6 +109,42 @@ function mapSlackMessage(
     // `messageTs`: the message that asked, for the 👀 that says it was taken.
     replyTo: { team: body.team_id, channel: event.channel, threadTs, messageTs: event.ts },
     container: event.channel,
+    slackMessage: { team: body.team_id, channel: event.channel, ts: event.ts, threadTs },
     ...(mentioned ? {} : { requiresKnownThread: true }),
   };
+}
+
+/**
+ * An edited or moved message (`message_changed`: the message at its new place, the previous one
+ * at its old place, which may name another channel) or a deleted one (`message_deleted`): never
+ * a request, only a change the Slack message map follows. Its thread is derived from its place
+ * here; the intake looks the message up in the map, and ignores one Caravel never had.
+ */
+function mapSlackMessageChange(
+  body: z.output<typeof eventCallback>,
+): RecordDecision | IgnoreDecision {
+  const { event, team_id: team } = body;
+  const { channel, message, previous_message: previous } = event;
+  if (!channel) return ignore(`slack ${event.subtype} without a channel`);
+  const record = (threadTs: string) => ({
+    kind: 'record' as const,
+    source: 'slack' as const,
+    event: `message.${event.subtype}`,
+    deliveryId: body.event_id,
+    semanticKey: null,
+    threadId: slackThreadId({ team, channel, threadTs }),
+  });
+  if (event.subtype === 'message_deleted') {
+    const ts = event.deleted_ts ?? previous?.ts;
+    if (!ts) return ignore('slack message_deleted without deleted_ts');
+    const threadTs = (previous?.['thread_ts'] as string | undefined) ?? ts;
+    return {
+      ...record(threadTs),
+      slackChange: { kind: 'deleted', message: { team, channel, ts } },
+    };
+  }
+  if (!message || !previous) return ignore('slack message_changed without the message');
+  const from = { team, channel: previous.channel ?? channel, ts: previous.ts };
+  const to = { team, channel, ts: message.ts };
+  return { ...record(message.thread_ts ?? message.ts), slackChange: { kind: 'moved', from, to } };
 }

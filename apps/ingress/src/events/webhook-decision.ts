@@ -45,7 +45,24 @@ export interface TriggerDecision {
   container?: string;
   /** Set for GitHub: the actor must pass the public-repository gate. */
   actorCheck?: GithubActorCheck;
+  /** Slack: the message and its thread's root, for the Slack message map (`slack_messages`). */
+  slackMessage?: SlackMessagePlace & { threadTs: string };
 }
+
+/** Where a Slack message is: its workspace, channel and `ts`. */
+export interface SlackMessagePlace {
+  team: string;
+  channel: string;
+  ts: string;
+}
+
+/**
+ * A Slack message that changed place (`message_changed`: edited, or moved with a new channel or
+ * `ts`) or was deleted (`message_deleted`): the Slack message map follows it.
+ */
+export type SlackMessageChange =
+  | { kind: 'moved'; from: SlackMessagePlace; to: SlackMessagePlace }
+  | { kind: 'deleted'; message: SlackMessagePlace };
 
 /** A pull request that asks for Caravel's review without a mention (auto-review). */
 export interface ReviewDecision {
@@ -105,6 +122,8 @@ export interface RecordDecision {
   deliveryId: string;
   semanticKey: string | null;
   threadId: string;
+  /** Slack: the message map follows this change (only for a message Caravel has). */
+  slackChange?: SlackMessageChange;
 }
 
 /**

@@ -12,7 +12,7 @@ import { DeliveryRepository, ThreadRepository, type NewDelivery } from '@caravel
 import { AppError } from '@caravel/errors';
 import { IntegrationAdapters } from '@caravel/integrations';
 import { MessagePublisher } from '@caravel/messaging';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { z } from 'zod';
 import type { UntrustedBody } from '../events/untrusted-json.js';
 import type {
@@ -28,6 +28,7 @@ import { GithubRepositoryPolicy } from '../events/github-repository-policy.js';
 import { payloadMalformed } from '../ingress.errors.js';
 import { INGRESS_CONFIG, type IngressConfig } from '../ingress.config.js';
 import { PublicRepoGate } from './public-repo-gate.js';
+import { SlackMessageMap } from './slack-message-map.js';
 import {
   parseRepositoryRoute,
   parseRepositorySlug,
@@ -71,6 +72,7 @@ export class TriggerIntakeService {
     private readonly publisher: MessagePublisher,
     @Inject(INGRESS_CONFIG) config: IngressConfig,
     @Inject(IntegrationAdapters) adapters: IntegrationAdapters,
+    @Optional() @Inject(SlackMessageMap) private readonly slack?: SlackMessageMap,
   ) {
     const { routing, github } = config;
     this.trusted = new TrustedAuthors(routing.trustedAuthors);
@@ -85,7 +87,9 @@ export class TriggerIntakeService {
   }
 
   /** `body` is what {@link readUntrustedJson} made of the request: stored as the delivery. */
-  async take(decision: WebhookDecision, body: UntrustedBody): Promise<WebhookAnswer> {
+  async take(given: WebhookDecision, body: UntrustedBody): Promise<WebhookAnswer> {
+    // A Slack message's thread is the one the message map knows (a moved thread, a deleted root).
+    const decision = this.slack ? await this.slack.resolve(given) : given;
     if (decision.kind === 'ignore') return answers.ignored(decision.reason);
     const seen = await this.deliveries.findBySourceDelivery(decision.source, decision.deliveryId);
     // An unsettled row is a claim whose request failed or crashed: this retry takes it over.
@@ -137,6 +141,7 @@ export class TriggerIntakeService {
       replyTo: decision.replyTo,
       ...(decision.subject ? { subject: decision.subject } : {}),
     });
+    await this.slack?.remember(decision);
     return this.answer(decision, duplicate);
   }
 
