@@ -176,7 +176,7 @@ await describeEachPair('the runner loop, end to end', (kind) => {
     expect(JSON.stringify(out.traj.history)).not.toContain('vim src/slugify.js');
   });
 
-  it('stops before the paid call that could cross the budget and autosubmits the work so far', async () => {
+  it('pauses before the paid call that could cross the budget, submitting nothing: its continuation goes on', async () => {
     const model = await scriptedModel(scripts, `budget-${kind}`, [
       shell('echo one > one.txt', { cost: 1 }),
       shell('echo two > two.txt', { cost: 1 }),
@@ -185,9 +185,8 @@ await describeEachPair('the runner loop, end to end', (kind) => {
     ]);
     const out = await runScenario(pair, { prompt: 'write files', options: { model } });
 
-    expect(out.run.exitStatus).toBe('submitted (exit_cost)');
-    expect(out.traj.info.submission).toContain('two.txt');
-    expect(out.traj.info.submission).not.toContain('three.txt');
+    expect(out.run).toMatchObject({ status: 'interrupted', exitStatus: 'exit_budget_paused' });
+    expect(out.traj.info.submission).toBeNull();
     expect(out.traj.info.model_stats?.instance_cost).toBe(2);
   });
 
