@@ -70,4 +70,20 @@ describe("the embedded host's configuration", () => {
       'ANALYZER_MODEL is anthropic:claude-sonnet-4-5, whose provider needs ANTHROPIC_API_KEY',
     );
   });
+
+  it('reads the SWE-agent bundles every run installs, and refuses a start whose settings cannot work', async () => {
+    const config = loadConfig('caravel', embeddedConfigSchema, {
+      SWE_AGENT_TOOLS_DIR: '/opt/SWE-agent',
+      SWE_AGENT_BUNDLES: 'registry, windowed',
+    });
+    expect(config.host.sweTools).toEqual({
+      toolsDir: '/opt/SWE-agent',
+      bundles: ['registry', 'windowed'],
+    });
+    await expect(
+      embeddedConfig({ SWE_AGENT_BUNDLES: 'windowed', PATH: '' }, { progress: () => undefined }),
+    ).rejects.toThrow(
+      'SWE_AGENT_BUNDLES needs SWE_AGENT_TOOLS_DIR (a folder of bundles or a SWE-agent checkout)',
+    );
+  });
 });

@@ -43,6 +43,14 @@ export const embeddedEnvSchema = agentRunnerEnvSchema.extend({
   SHUTDOWN_GRACE_MS: documented(z.coerce.number().int().positive().default(20_000), {
     description: 'How long shutdown waits for in-flight handlers before closing',
   }),
+  SWE_AGENT_TOOLS_DIR: documented(z.string().min(1).optional(), {
+    description:
+      'SWE-agent tool bundles for every run (a folder of them or a SWE-agent checkout; bwrap); caravel run --tools-dir overrides',
+  }),
+  SWE_AGENT_BUNDLES: documented(z.string().optional(), {
+    description:
+      'The bundles of SWE_AGENT_TOOLS_DIR to install, comma-separated, in order (e.g. registry,windowed)',
+  }),
 });
 
 /** `caravel start`: everything in one process on the embedded bus and PGlite, typed per service. */
@@ -56,6 +64,8 @@ export interface EmbeddedConfig {
     databaseUrl?: string;
     logLevel: z.output<typeof logLevel>;
     shutdownGraceMs: number;
+    /** SWE-agent tool bundles every run installs (`SWE_AGENT_TOOLS_DIR`, `SWE_AGENT_BUNDLES`). */
+    sweTools?: { toolsDir?: string; bundles: string[] };
   };
   ingress: IngressConfig;
   dispatch: DispatchConfig;
@@ -64,6 +74,19 @@ export interface EmbeddedConfig {
   analyzer: AnalyzerConfig;
   sandboxBroker: SandboxBrokerConfig;
   dashboard: DashboardConfig;
+}
+
+/** The bundles the embedded host's runs install; a list without a folder is kept for the preflight to refuse. */
+function sweToolsOf(
+  env: z.output<typeof embeddedEnvSchema>,
+): Pick<EmbeddedConfig['host'], 'sweTools'> {
+  const bundles = (env.SWE_AGENT_BUNDLES ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  if (env.SWE_AGENT_TOOLS_DIR === undefined && bundles.length === 0) return {};
+  const toolsDir = env.SWE_AGENT_TOOLS_DIR;
+  return { sweTools: { ...(toolsDir === undefined ? {} : { toolsDir }), bundles } };
 }
 
 /** The embedded host's configuration: the keys above, each service's slice mapped at parse time. */
@@ -77,6 +100,7 @@ export const embeddedConfigSchema = embeddedEnvSchema
       ...(env.CARAVEL_DATABASE_URL ? { databaseUrl: env.CARAVEL_DATABASE_URL } : {}),
       logLevel: env.LOG_LEVEL,
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+      ...sweToolsOf(env),
     },
     ingress: ingressConfigOf(env),
     dispatch: dispatchConfigOf(env),

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkRunBundleOptions, runBundlesFor } from './run-bundles.js';
+import { checkRunBundleOptions, runBundlesFor, runBundleSelection } from './run-bundles.js';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -45,5 +45,19 @@ describe('caravel run --tools-dir / --bundle', () => {
       `no SWE-agent bundle 'windowed' in ${dir}`,
     );
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("takes the command line's bundles over the settings', naming whichever is at fault", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'caravel-run-bundles-'));
+    const settings = { toolsDir: join(dir, 'settings'), bundles: ['registry'] };
+    const flags = { toolsDir: dir, bundles: ['windowed'] };
+    await expect(runBundleSelection(flags, settings, 'bwrap')).resolves.toEqual(flags);
+    await expect(runBundleSelection({}, settings, 'bwrap')).rejects.toThrow(
+      `SWE_AGENT_TOOLS_DIR ${join(dir, 'settings')}: no such directory`,
+    );
+    await expect(runBundleSelection({}, { bundles: [] }, 'bwrap')).resolves.toEqual({
+      bundles: [],
+    });
+    await expect(runBundleSelection({}, undefined, 'local')).resolves.toEqual({});
   });
 });

@@ -11,39 +11,63 @@ export interface RunBundleOptions {
   bundles?: readonly string[];
 }
 
+/** How the bundles were asked for, to name it in an error: the command line or the settings. */
+export const BUNDLE_FLAGS = { dir: '--tools-dir', bundle: '--bundle NAME (repeatable)' } as const;
+export const BUNDLE_SETTINGS = {
+  dir: 'SWE_AGENT_TOOLS_DIR',
+  bundle: 'SWE_AGENT_BUNDLES (comma-separated)',
+} as const;
+
 /**
- * Checks the bundle options before anything boots: `--bundle` needs `--tools-dir` and the
- * reverse (a run has no `replay_config` naming bundles), the folder must exist, and bundles
- * need bubblewrap (their copy is bound read-only at `/root/tools`; `local` has no binds).
- * @throws AppError BAD_REQUEST naming the option.
+ * Checks the bundle options before anything boots: bundles need a tools folder and the reverse
+ * (a run has no `replay_config` naming bundles), the folder must exist, and bundles need
+ * bubblewrap (their copy is bound read-only at `/root/tools`; `local` has no binds).
+ * @throws AppError BAD_REQUEST naming the option (`names`: the flags, or the settings).
  */
 export async function checkRunBundleOptions(
   options: RunBundleOptions,
   sandboxProvider: string,
+  names: { dir: string; bundle: string } = BUNDLE_FLAGS,
 ): Promise<void> {
-  const names = options.bundles ?? [];
+  const bundles = options.bundles ?? [];
+  const flag = names.bundle.split(' ')[0] ?? names.bundle;
   if (options.toolsDir === undefined) {
-    if (names.length === 0) return;
+    if (bundles.length === 0) return;
     throw new AppError(
       'BAD_REQUEST',
-      '--bundle needs --tools-dir (a folder of bundles or a SWE-agent checkout)',
+      `${flag} needs ${names.dir} (a folder of bundles or a SWE-agent checkout)`,
     );
   }
-  if (names.length === 0) {
+  if (bundles.length === 0) {
     throw new AppError(
       'BAD_REQUEST',
-      '--tools-dir needs --bundle NAME (repeatable): the bundles to install, in order',
+      `${names.dir} needs ${names.bundle}: the bundles to install, in order`,
     );
   }
   if (!(await stat(resolve(options.toolsDir)).catch(() => undefined))?.isDirectory()) {
-    throw new AppError('BAD_REQUEST', `--tools-dir ${options.toolsDir}: no such directory`);
+    throw new AppError('BAD_REQUEST', `${names.dir} ${options.toolsDir}: no such directory`);
   }
   if (sandboxProvider !== 'bwrap') {
     throw new AppError(
       'BAD_REQUEST',
-      `--tools-dir needs the bwrap sandbox (SANDBOX_PROVIDER is ${sandboxProvider}): bundles are bound read-only at /root/tools`,
+      `${names.dir} needs the bwrap sandbox (SANDBOX_PROVIDER is ${sandboxProvider}): bundles are bound read-only at /root/tools`,
     );
   }
+}
+
+/**
+ * The bundles a run installs: the command line's when it names any, else the settings'
+ * (`SWE_AGENT_TOOLS_DIR`, `SWE_AGENT_BUNDLES`), checked (see {@link checkRunBundleOptions}).
+ */
+export async function runBundleSelection(
+  options: RunBundleOptions,
+  settings: RunBundleOptions | undefined,
+  sandboxProvider: string,
+): Promise<RunBundleOptions> {
+  const fromFlags = options.toolsDir !== undefined || (options.bundles ?? []).length > 0;
+  const chosen = fromFlags ? options : (settings ?? {});
+  await checkRunBundleOptions(chosen, sandboxProvider, fromFlags ? BUNDLE_FLAGS : BUNDLE_SETTINGS);
+  return chosen;
 }
 
 /**

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { EnvSource } from '@caravel/config';
 import { AppError } from '@caravel/errors';
 import { branchDiff, localRepository } from './local-repository.js';
-import { checkRunBundleOptions, runBundlesFor, type RunBundleOptions } from './run-bundles.js';
+import { runBundlesFor, runBundleSelection, type RunBundleOptions } from './run-bundles.js';
 import { writeRunTrajectory } from './run-trajectory.js';
 import { RunStatus, type StatusTerminal } from './run-status.js';
 import { bootEmbedded, embeddedConfig } from './start.command.js';
@@ -137,7 +137,8 @@ export async function runTask(env: EnvSource, options: RunOptions): Promise<RunR
     },
     say,
   );
-  await checkRunBundleOptions(options, config.sandboxBroker.sandbox.provider);
+  const provider = config.sandboxBroker.sandbox.provider;
+  const bundles = await runBundleSelection(options, config.host.sweTools, provider);
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'caravel-run-')));
   if (options.dataDir === undefined) options.onTemporaryDir?.(dataDir);
   try {
@@ -155,7 +156,7 @@ export async function runTask(env: EnvSource, options: RunOptions): Promise<RunR
         say(
           `${repository.copiedFrom} is not a git repository of its own: working on a copy at ${repository.path}`,
         );
-      const toolBundles = await runBundlesFor(options, dataDir);
+      const toolBundles = await runBundlesFor(bundles, dataDir);
       if (toolBundles)
         say(`SWE-agent bundles ${toolBundles.bundles.map((b) => b.name).join(', ')} read`);
       const host = await bootEmbedded(

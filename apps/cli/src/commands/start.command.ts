@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { embeddedConfigSchema, type EmbeddedConfig } from '../cli.config.js';
 import { SERVICES, type ServiceOverrides } from '../services.js';
 import { assertPortFree } from './port-check.js';
+import { BUNDLE_SETTINGS, checkRunBundleOptions, runBundlesFor } from './run-bundles.js';
 import { checkModel, missingSandboxTools } from './preflight.js';
 
 export interface StartOptions {
@@ -60,6 +61,14 @@ async function preflight(
   if (analysis.model && analysis.modelKey === 'ANALYZER_MODEL') {
     checkModel(analysis.model, 'ANALYZER_MODEL', analysis);
   }
+  // `caravel run` checks its own (its --tools-dir may replace the settings').
+  if (!options.forRun) {
+    await checkRunBundleOptions(
+      config.host.sweTools ?? {},
+      config.sandboxBroker.sandbox.provider,
+      BUNDLE_SETTINGS,
+    );
+  }
   const sandbox = missingSandboxTools(
     { provider: config.sandboxBroker.sandbox.provider, egress: config.sandboxBroker.egress.mode },
     env['PATH'],
@@ -105,6 +114,20 @@ export async function embeddedConfig(
   return config;
 }
 
+/** The overrides, with the settings' SWE-agent bundles read and staged unless given already. */
+async function withToolBundles(
+  config: EmbeddedConfig,
+  dataDir: string,
+  overrides: ServiceOverrides = {},
+  say: (line: string) => void,
+): Promise<ServiceOverrides> {
+  if (overrides.toolBundles || !config.host.sweTools) return overrides;
+  const toolBundles = await runBundlesFor(config.host.sweTools, dataDir);
+  if (toolBundles)
+    say(`SWE-agent bundles ${toolBundles.bundles.map((b) => b.name).join(', ')} read`);
+  return toolBundles ? { ...overrides, toolBundles } : overrides;
+}
+
 /** Boots every service module in this process on a checked configuration, saying each phase. */
 export async function bootEmbedded(
   config: EmbeddedConfig,
@@ -133,10 +156,11 @@ export async function bootEmbedded(
     ...(config.host.databaseUrl ? { databaseUrl: config.host.databaseUrl } : {}),
   });
   try {
+    const overrides = await withToolBundles(config, dataDir, options.overrides, say);
     say(`starting the services (${SERVICES.map((s) => s.name).join(', ')})`);
     const host = await startServiceHost({
       runtime,
-      modules: SERVICES.map((s) => s.module(config, options.overrides)),
+      modules: SERVICES.map((s) => s.module(config, overrides)),
       port: config.host.port,
       host: config.host.host,
       logLevels: logLevelsFrom(config.host.logLevel),
