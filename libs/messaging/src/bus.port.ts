@@ -62,6 +62,17 @@ export interface ConsumerOptions {
 /** The handler's view: it returns normally or throws; settlement is the library's job. */
 export type DeliveryHandler<TData> = (delivery: Delivery<TData>) => Promise<void>;
 
+/**
+ * How far behind one durable consumer is: messages stored that its handlers have not taken yet
+ * (`waiting`, including those waiting out a nak's delay) and messages handed out and not settled
+ * (`inHandlers`). Counted across every replica of the durable, as the store sees it.
+ */
+export interface ConsumerBacklog {
+  consumer: string;
+  waiting: number;
+  inHandlers: number;
+}
+
 export interface Subscription {
   /** Stops taking new deliveries and waits for in-flight handlers to settle. */
   drain(): Promise<void>;
@@ -157,6 +168,8 @@ export interface Bus {
    */
   replayDeadLetters(selection: DeadLetterSelection): Promise<DeadLetterReplay[]>;
   readonly leases: LeaseStore;
+  /** The backlog of each durable consumer this bus has opened (for `/metrics`), by durable name. */
+  backlog(): Promise<ConsumerBacklog[]>;
   /** Health for readiness probes. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -87,3 +87,13 @@ export const dispatchQueueRuns = scrapedGauge(
   'Runs in the fair-share queue now, by state (waiting for room, active).',
   ['state'],
 );
+export const busConsumerBacklog = scrapedGauge(
+  'caravel_bus_consumer_backlog_messages',
+  'Messages a durable consumer has not finished, by consumer and state (waiting: not handed to a handler yet; in_handlers: handed out, not settled).',
+  ['consumer', 'state'],
+);
+export const databasePoolConnections = scrapedGauge(
+  'caravel_database_pool_connections',
+  'The PostgreSQL pool of this process, by state (open, idle, and queries waiting for a connection).',
+  ['state'],
+);

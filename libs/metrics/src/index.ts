@@ -2,9 +2,11 @@ import './process.metrics.js';
 
 export { METRICS_CONTENT_TYPE, metricsRegistry, renderMetrics } from './metrics-registry.js';
 export {
+  busConsumerBacklog,
   busDeliveries,
   busHandlerDuration,
   busPublished,
+  databasePoolConnections,
   dispatchQueueRuns,
   httpRequestDuration,
   httpRequests,

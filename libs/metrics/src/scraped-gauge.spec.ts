@@ -18,6 +18,9 @@ describe('a gauge read when scraped', () => {
       Promise.resolve([{ labels: { state: 'waiting' }, value: 3 }]),
     );
     const broken = gauge.addSource(() => Promise.reject(new Error('database down')));
+    const thrown = gauge.addSource(() => {
+      throw new Error('no pool here');
+    });
     expect(await lines()).toEqual([
       'caravel_test_things{state="waiting"} 5',
       'caravel_test_things{state="active"} 1',
@@ -25,6 +28,7 @@ describe('a gauge read when scraped', () => {
 
     first();
     broken();
+    thrown();
     expect(await lines()).toEqual(['caravel_test_things{state="waiting"} 3']);
     second();
     expect(await lines()).toEqual([]);

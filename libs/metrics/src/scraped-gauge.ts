@@ -31,7 +31,12 @@ export function scrapedGauge<L extends string>(
     async collect() {
       this.reset();
       const readings = await Promise.all(
-        [...sources].map((source) => source().catch(() => [] as const)),
+        // A source that throws before it returns a promise is left out the same way.
+        [...sources].map((source) =>
+          Promise.resolve()
+            .then(source)
+            .catch(() => [] as const),
+        ),
       );
       for (const { labels, value } of readings.flat()) this.inc(labels, value);
     },

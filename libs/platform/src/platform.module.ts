@@ -6,6 +6,7 @@ import { HealthController } from './health.controller.js';
 import { MetricsController } from './metrics.controller.js';
 import { ReadinessService } from './readiness.service.js';
 import type { PlatformRuntime } from './runtime.js';
+import { RuntimeMetricsService } from './runtime-metrics.service.js';
 import { BUS, DATABASE, RUNTIME } from './tokens.js';
 
 /**
@@ -26,6 +27,7 @@ export class PlatformModule {
         { provide: MessagePublisher, useValue: new MessagePublisher(runtime.bus, runtime.name) },
         { provide: APP_FILTER, useClass: AppErrorFilter },
         ReadinessService,
+        RuntimeMetricsService,
       ],
       exports: [RUNTIME, BUS, DATABASE, MessagePublisher],
     };

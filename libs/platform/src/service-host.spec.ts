@@ -72,6 +72,10 @@ class RecordingBus implements Bus {
   replayDeadLetters(): Promise<never> {
     return Promise.reject(new Error('unexpected replayDeadLetters'));
   }
+  backlog(): Promise<[]> {
+    return Promise.resolve([]);
+  }
+
   ping(): Promise<void> {
     return Promise.resolve();
   }

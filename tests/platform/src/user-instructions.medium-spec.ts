@@ -154,6 +154,16 @@ await describeEachPair("a person's standing instructions", (kind) => {
     // Read from the database when scraped: the three runs are done, nothing waits.
     expect(total(now, 'caravel_dispatch_queue_runs{state="waiting"}')).toBe(0);
     expect(now).toMatch(/^caravel_dispatch_queue_runs\{state="active"\} \d+$/m);
+    // Each durable's backlog is read from the bus when scraped: the runs are done, none waits.
+    expect(now).toMatch(
+      /^caravel_bus_consumer_backlog_messages\{consumer="[^"]+",state="in_handlers"\} \d+$/m,
+    );
+    expect(total(now, 'caravel_bus_consumer_backlog_messages{')).toBeGreaterThanOrEqual(0);
+    // The PostgreSQL pool is on /metrics; PGlite has none.
+    const pool = total(now, 'caravel_database_pool_connections{state="open"}');
+    expect(
+      kind === 'distributed' ? pool >= 1 : !now.includes('caravel_database_pool_connections{'),
+    ).toBe(true);
   });
 
   // After the /metrics case, which counts the runs before it.

@@ -102,6 +102,38 @@ export class BusConsumerRepository {
     });
   }
 
+  /**
+   * How far behind the durable is: messages past its cursor that match its filter plus its
+   * deliveries not handed out (`waiting`), and its deliveries out in handlers (`inHandlers`).
+   */
+  async backlog(
+    stream: string,
+    durable: string,
+    subjectRegex: string,
+  ): Promise<{ waiting: number; inHandlers: number }> {
+    const { rows } = await sql<{
+      unseen: string | number;
+      pending: string | number;
+      inflight: string | number;
+    }>`
+      select
+        (select count(*) from bus_messages m
+          where m.stream = ${stream} and m.subject ~ ${subjectRegex}
+            and m.sequence > coalesce((select c.delivered_through from bus_consumers c
+              where c.stream = ${stream} and c.durable = ${durable}), 0)) as unseen,
+        (select count(*) from bus_deliveries d
+          where d.stream = ${stream} and d.durable = ${durable} and d.state = 'pending') as pending,
+        (select count(*) from bus_deliveries d
+          where d.stream = ${stream} and d.durable = ${durable} and d.state = 'inflight') as inflight`.execute(
+      this.db,
+    );
+    const row = rows[0];
+    return {
+      waiting: Number(row?.unseen ?? 0) + Number(row?.pending ?? 0),
+      inHandlers: Number(row?.inflight ?? 0),
+    };
+  }
+
   private async advance(
     trx: Kysely<DB>,
     stream: string,

@@ -19,7 +19,13 @@ export interface Database {
   connectionString(): Promise<string>;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
+  /**
+   * The connection pool's figures (open, idle, queries waiting for a connection), or null where
+   * there is no pool (PGlite: one in-process database).
+   */
+  pool(): { open: number; idle: number; waiting: number } | null;
   /** Resolves when the database answers a trivial query. */
+
   ping(): Promise<void>;
   /** Closes every connection (and PGlite's socket server); safe to call twice. */
   close(): Promise<void>;

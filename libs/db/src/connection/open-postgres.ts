@@ -52,6 +52,7 @@ export async function openPostgres(
     db,
     connectionString: () => Promise.resolve(location.url),
     transaction: (work) => db.transaction().execute(work),
+    pool: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     ping,
     close: () => (closing ??= db.destroy()),
   };

@@ -148,6 +148,7 @@ export async function openPglite(
     db,
     connectionString: () => (serverUrl ??= startServer()),
     transaction: (work) => db.transaction().execute(work),
+    pool: () => null,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

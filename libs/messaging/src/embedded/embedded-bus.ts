@@ -12,6 +12,7 @@ import { AppError } from '@caravel/errors';
 import type { z } from 'zod';
 import type {
   Bus,
+  ConsumerBacklog,
   ConsumerOptions,
   DeadLetter,
   DeadLetterReplay,
@@ -38,6 +39,13 @@ import { EmbeddedLeaseStore } from './embedded-lease-store.js';
 import { replayLog } from './embedded-replay.js';
 import { filterToRegex, filterTokens } from './subject-filter.js';
 
+/** A durable consumer's stored stream, name and subject filter. */
+interface DurableKey {
+  stream: string;
+  durable: string;
+  subjectRegex: string;
+}
+
 interface Repositories {
   messages: BusMessageRepository;
   consumers: BusConsumerRepository;
@@ -61,6 +69,8 @@ export class EmbeddedBus implements Bus {
   private readonly logger: BusLogger;
   private readonly pollIntervalMs: number;
   private readonly consumers = new Set<{ abandon(): void }>();
+  /** What each consumer of this bus reads from, for its backlog. */
+  private readonly durables = new Map<object, DurableKey>();
   private readonly subscriptions = new Set<Subscription>();
 
   constructor(private readonly options: EmbeddedBusOptions) {
@@ -148,6 +158,11 @@ export class EmbeddedBus implements Bus {
       consumer.wake(),
     );
     this.consumers.add(consumer);
+    this.durables.set(consumer, {
+      stream: storedStream,
+      durable: resolved.durable,
+      subjectRegex: filterToRegex(filter),
+    });
     consumer.start();
     return this.track({
       drain: async () => {
@@ -155,8 +170,22 @@ export class EmbeddedBus implements Bus {
         unlistenSettled();
         await consumer.drain();
         this.consumers.delete(consumer);
+        this.durables.delete(consumer);
       },
     });
+  }
+
+  async backlog(): Promise<ConsumerBacklog[]> {
+    // Replicas of one durable on this bus share its figures: one of each.
+    const unique = new Map(
+      [...this.durables.values()].map((key) => [`${key.stream}/${key.durable}`, key]),
+    );
+    return Promise.all(
+      [...unique.values()].map(async ({ stream, durable, subjectRegex }) => ({
+        consumer: durable,
+        ...(await this.repos.consumers.backlog(stream, durable, subjectRegex)),
+      })),
+    );
   }
 
   serve(

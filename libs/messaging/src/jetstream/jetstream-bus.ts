@@ -12,6 +12,7 @@ import type { NatsConnection } from '@nats-io/nats-core';
 import type { z } from 'zod';
 import type {
   Bus,
+  ConsumerBacklog,
   ConsumerOptions,
   DeadLetter,
   DeadLetterReplay,
@@ -119,6 +120,13 @@ export class JetStreamBus implements Bus {
         await subscription.drain();
       },
     };
+  }
+
+  async backlog(): Promise<ConsumerBacklog[]> {
+    // Replicas of one durable in this process read the same server-side figures: one of each.
+    const byDurable = new Map<string, JetStreamSubscription<z.ZodObject>>();
+    for (const subscription of this.consumers) byDurable.set(subscription.durable, subscription);
+    return Promise.all([...byDurable.values()].map((subscription) => subscription.backlog()));
   }
 
   async serve(

@@ -2,7 +2,12 @@ import type { MessageDefinition } from '@caravel/contracts';
 import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { z } from 'zod';
-import type { ConsumerOptions, DeliveryHandler, Subscription } from '../bus.port.js';
+import type {
+  ConsumerBacklog,
+  ConsumerOptions,
+  DeliveryHandler,
+  Subscription,
+} from '../bus.port.js';
 import {
   backoffDelay,
   OutageBreaker,
@@ -16,6 +21,7 @@ import {
   type SettlementDecision,
 } from '../settlement/index.js';
 import { applyDurable, planDurables } from './consumer-setup.js';
+import { durablesBacklog } from './consumer-backlog.js';
 import { ConsumerDeadLetters, NEVER_SETTLED } from './consumer-dead-letters.js';
 import type { DeadLetterStore } from './dead-letter-store.js';
 import type { Namespace } from './namespace.js';
@@ -53,6 +59,7 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
   private readonly stream: string;
   private readonly partitioned: boolean;
   private parked: { parking: ThreadParking; runner: ParkedRunner } | null = null;
+  private durables: string[] = [];
 
   constructor(
     private readonly deps: SubscriptionDeps,
@@ -80,6 +87,7 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
 
   async start(): Promise<void> {
     const plans = planDurables(this.definition, this.options, this.deps.namespace);
+    this.durables = plans.map((plan) => plan.name);
     await Promise.all(plans.map((plan) => applyDurable(this.deps.jsm, this.stream, plan)));
     const parking = await this.startParking();
     for (const plan of plans) {
@@ -101,6 +109,17 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
       this.loops.push(loop);
     }
     await this.deps.nc.flush();
+  }
+
+  /** The logical durable name (its partitions' durables share it). */
+  get durable(): string {
+    return this.options.durable;
+  }
+
+  /** The durable's backlog on the server, across every replica that shares it. */
+  backlog(): Promise<ConsumerBacklog> {
+    const { jsm } = this.deps;
+    return durablesBacklog(jsm, this.stream, this.options.durable, this.durables);
   }
 
   async drain(): Promise<void> {

@@ -124,5 +124,36 @@ export function describeDeliveryBehaviour(ctx: BehaviourContext): void {
       const stored = await collect(bus.replay(STREAMS.COMMANDS, { threadId }));
       expect(stored.map((m) => (m.envelope.data as ProbeData).n)).toEqual([0, 1]);
     });
+
+    it('reports each durable backlog: what waits and what is in handlers, nothing once handled', async () => {
+      const probe = probeMessage('cmd', 'backlog');
+      const durable = uniqueName('backlog');
+      const bus = await ctx.replica('worker');
+      const held = ctx.gate();
+      const started: string[] = [];
+      await bus.consume(probe, { durable, concurrency: 1, ackWaitMs: 30_000 }, async (d) => {
+        started.push(d.envelope.id);
+        await held.wait();
+      });
+      for (let n = 0; n < 3; n += 1) {
+        await bus.publish(probe, probe.create({ threadId: randomUUID(), n }, { source: 'suite' }));
+      }
+      await eventually(() => expect(started).toHaveLength(1));
+
+      // How a store splits waiting from handed out differs (JetStream pulls ahead of the
+      // handlers); every message is one or the other, and the one in its handler is handed out.
+      const backlogOf = async () => (await bus.backlog()).find((b) => b.consumer === durable);
+      const busy = await eventually(async () => {
+        const backlog = await backlogOf();
+        expect((backlog?.waiting ?? 0) + (backlog?.inHandlers ?? 0)).toBe(3);
+        return backlog;
+      });
+      expect(busy?.inHandlers).toBeGreaterThanOrEqual(1);
+      held.release();
+      await eventually(async () =>
+        expect(await backlogOf()).toEqual({ consumer: durable, waiting: 0, inHandlers: 0 }),
+      );
+      expect(started).toHaveLength(3);
+    });
   });
 }
