@@ -263,7 +263,7 @@ const missing = missingBrowser();
     await page.screenshot({ path: join(SCREENSHOTS, 'ops.png'), fullPage: true });
   });
 
-  it('keeps the standing instructions of the person from Settings; admin routes refuse a member', async () => {
+  it('keeps the standing instructions and the profile of the person from Settings; admin routes refuse a member', async () => {
     await page
       .getByRole('navigation', { name: 'main' })
       .getByRole('link', { name: 'Settings' })
@@ -272,8 +272,14 @@ const missing = missingBrowser();
     await form.getByRole('textbox', { name: 'Instructions' }).fill('Use pnpm, never npm.');
     await form.getByRole('button', { name: 'Save instructions' }).click();
     await form.getByText(/^Saved /).waitFor();
+    const profile = page.getByRole('form', { name: 'profile' });
+    await profile.getByRole('checkbox', { name: 'Auto-fix CI on my pull requests' }).uncheck();
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await profile.getByText(/^Saved /).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'settings.png'), fullPage: true });
     const api = page.context().request;
+    const saved = await api.get(`${host.url}/api/profiles/github:octocat`);
+    expect(((await saved.json()) as { autofixCi: boolean | null }).autofixCi).toBe(false);
     const own = await api.get(`${host.url}/api/instructions/github:octocat`);
     expect(((await own.json()) as { instructions: string }).instructions).toBe(
       'Use pnpm, never npm.',

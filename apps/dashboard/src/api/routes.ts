@@ -215,6 +215,13 @@ export const ROUTES = {
         .nullable()
         .default(null)
         .describe("the model the person's runs fall back to; null: the team's"),
+      autofixCi: z
+        .boolean()
+        .nullable()
+        .default(null)
+        .describe(
+          "auto-fix CI on the pull requests of the person's threads; null: the team's (on)",
+        ),
     }),
     response: profileResponse,
   },

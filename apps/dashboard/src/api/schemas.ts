@@ -87,6 +87,7 @@ export const profileResponse = z.object({
   draftPullRequests: z.boolean(),
   alwaysCreatePullRequests: z.boolean().nullable(),
   fallbackModel: z.string().nullable(),
+  autofixCi: z.boolean().nullable(),
   updatedAt: when.nullable(),
 });
 

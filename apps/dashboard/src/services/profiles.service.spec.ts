@@ -31,6 +31,7 @@ function recordingProfiles(): { saved: UserProfileSave[]; repository: UserProfil
             draftPullRequests: profile.draftPullRequests ?? true,
             alwaysCreatePullRequests: profile.alwaysCreatePullRequests ?? null,
             defaultRepository: profile.defaultRepository ?? null,
+            autofixCi: profile.autofixCi ?? null,
           }),
         );
       },
@@ -51,7 +52,7 @@ async function refusal(run: () => Promise<unknown>): Promise<{ code: string; mes
 }
 
 describe('ProfilesService', () => {
-  it('saves draft pull requests and the team policy when the body does not say', async () => {
+  it("saves draft pull requests and the team's policies when the body does not say", async () => {
     const { saved, repository } = recordingProfiles();
 
     await new ProfilesService(repository).save(machine, 'slack:U1', body({}));
@@ -65,8 +66,30 @@ describe('ProfilesService', () => {
         draftPullRequests: true,
         alwaysCreatePullRequests: null,
         fallbackModel: null,
+        autofixCi: null,
       },
     ]);
+  });
+
+  it("keeps a person's auto-fix CI choice, and shows the team's default to one who saved none", async () => {
+    const { saved, repository } = recordingProfiles();
+
+    const row = await new ProfilesService(repository).save(
+      machine,
+      'slack:U1',
+      body({ autofixCi: false }),
+    );
+
+    expect([saved[0]?.autofixCi, row.autofixCi]).toEqual([false, false]);
+    const unsaved = strictMock<UserProfileRepository>(
+      { get: () => Promise.resolve(null) },
+      'profiles',
+    );
+    expect(await new ProfilesService(unsaved).get('slack:U2')).toMatchObject({
+      identity: 'slack:U2',
+      autofixCi: null,
+      updatedAt: null,
+    });
   });
 
   it("keeps a person's fallback model and refuses one that is not a model", async () => {
@@ -123,6 +146,7 @@ describe('ProfilesService', () => {
     expect(wrong({ draftPullRequests: 'no', alwaysCreatePullRequests: 1 })).toThrow(
       /draftPullRequests: .*; alwaysCreatePullRequests: /,
     );
+    expect(wrong({ autofixCi: 'off' })).toThrow(/autofixCi: /);
     expect(wrong({ draft: true })).toThrow(/invalid profile/);
     expect(wrong({ defaultRepository: 'not a repo' })).toThrow(/defaultRepository: owner\/name/);
   });

@@ -18,7 +18,7 @@ export function identityOf(login: string): string {
 
 /**
  * A person's own settings: their model (used between the thread's and the team's), their default
- * repository and how their pull requests are made. A save replaces the profile. A signed-in
+ * repository, how their pull requests are made and whether CI failures on them are fixed. A save replaces the profile. A signed-in
  * person saves only their own (admins and the machine token anyone's); an unknown model is
  * refused here, not at the person's next run.
  */
@@ -36,6 +36,7 @@ export class ProfilesService {
         draftPullRequests: true,
         alwaysCreatePullRequests: null,
         fallbackModel: null,
+        autofixCi: null,
         updatedAt: null,
       }
     );

@@ -5,9 +5,14 @@ import { checkbox, input, nullable } from './form-fields.js';
 import { instructionsSection } from './instructions.view.js';
 import { teamSection } from './team.view.js';
 
-/** The person's profile: model and effort, default repository, draft pull requests. */
+/**
+ * The person's profile: model and effort, default repository, draft pull requests, auto-fix CI.
+ * Auto-fix CI shows the team's default (on) until the person changes it: left as shown, a profile
+ * that never chose keeps following the team.
+ */
 function profileForm(identity: string, profile: Profile): HTMLFormElement {
   const status = el('p', { role: 'status' });
+  const autofixShown = profile.autofixCi ?? true;
   const form = el(
     'form',
     { class: 'profile', 'aria-label': 'profile' },
@@ -21,12 +26,14 @@ function profileForm(identity: string, profile: Profile): HTMLFormElement {
       "used when the model fails after its retries; team's by default",
     ),
     checkbox('draftPullRequests', 'Open pull requests as drafts', profile.draftPullRequests),
+    checkbox('autofixCi', 'Auto-fix CI on my pull requests', autofixShown),
     el('button', { type: 'submit' }, 'Save profile'),
     status,
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const data = new FormData(form);
+    const autofix = data.get('autofixCi') !== null;
     const body = {
       model: nullable(data, 'model'),
       reasoningEffort: nullable(data, 'reasoningEffort'),
@@ -34,6 +41,7 @@ function profileForm(identity: string, profile: Profile): HTMLFormElement {
       draftPullRequests: data.get('draftPullRequests') !== null,
       alwaysCreatePullRequests: profile.alwaysCreatePullRequests,
       fallbackModel: nullable(data, 'fallbackModel'),
+      autofixCi: autofix === autofixShown ? profile.autofixCi : autofix,
     };
     api<Profile>(`/api/profiles/${encodeURIComponent(identity)}`, { method: 'PUT', body }).then(
       (saved) => show(status, `Saved ${when(saved.updatedAt)}.`),

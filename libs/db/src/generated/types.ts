@@ -816,6 +816,12 @@ export type UserProfile = {
    * thread's `fallbackModel` and the team's `CARAVEL_FALLBACK_MODEL`). Null: the team's.
    */
   fallback_model: string | null;
+  /**
+   * "Auto-fix CI": dispatch runs fixes for the failing checks of the pull requests of this
+   * person's threads. Null: the team's default (on). `@caravel autofix on` said on a pull
+   * request outranks it there.
+   */
+  autofix_ci: boolean | null;
   updated_at: Generated<Timestamp>;
 };
 export type UserToken = {

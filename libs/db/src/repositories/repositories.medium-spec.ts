@@ -471,12 +471,13 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
       alwaysCreatePullRequests: null,
       defaultRepository: null,
       fallbackModel: null,
+      autofixCi: null,
       updatedAt: t(2),
     });
     expect(await profiles.get(identity)).toEqual(saved);
   });
 
-  it("keeps a person's pull-request preferences, draft and the team's policy by default", async () => {
+  it("keeps a person's pull-request preferences, draft and the team's policies by default", async () => {
     const profiles = new UserProfileRepository(database.db);
     const identity = `github:u${randomUUID().slice(0, 8)}`;
     const ready = await profiles.save({
@@ -485,11 +486,20 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
       reasoningEffort: null,
       draftPullRequests: false,
       alwaysCreatePullRequests: true,
+      autofixCi: false,
     });
-    expect(ready).toMatchObject({ draftPullRequests: false, alwaysCreatePullRequests: true });
+    expect(ready).toMatchObject({
+      draftPullRequests: false,
+      alwaysCreatePullRequests: true,
+      autofixCi: false,
+    });
     expect(await profiles.get(identity)).toEqual(ready);
     const reset = await profiles.save({ identity, model: null, reasoningEffort: null });
-    expect(reset).toMatchObject({ draftPullRequests: true, alwaysCreatePullRequests: null });
+    expect(reset).toMatchObject({
+      draftPullRequests: true,
+      alwaysCreatePullRequests: null,
+      autofixCi: null,
+    });
   });
 
   it("keeps a person's commands for a running agent: a run of messages does not take them", async () => {

@@ -17,6 +17,8 @@ export interface UserProfileSave {
   defaultRepository?: string | null;
   /** The model the person's runs fall back to; null: the team's. */
   fallbackModel?: string | null;
+  /** "Auto-fix CI" for the PRs of the person's threads; null: the team's default (on). */
+  autofixCi?: boolean | null;
   at?: Date;
 }
 
@@ -29,6 +31,7 @@ function toRow(row: Selectable<UserProfile>): UserProfileRow {
     alwaysCreatePullRequests: row.always_create_pull_requests,
     defaultRepository: row.default_repository,
     fallbackModel: row.fallback_model,
+    autofixCi: row.autofix_ci,
     updatedAt: row.updated_at,
   };
 }
@@ -55,6 +58,7 @@ export class UserProfileRepository {
       always_create_pull_requests: profile.alwaysCreatePullRequests ?? null,
       default_repository: profile.defaultRepository ?? null,
       fallback_model: profile.fallbackModel ?? null,
+      autofix_ci: profile.autofixCi ?? null,
       updated_at: timeOr(profile.at),
     };
     const row = await executor
@@ -68,6 +72,7 @@ export class UserProfileRepository {
           always_create_pull_requests: values.always_create_pull_requests,
           default_repository: values.default_repository,
           fallback_model: values.fallback_model,
+          autofix_ci: values.autofix_ci,
           updated_at: values.updated_at,
         }),
       )

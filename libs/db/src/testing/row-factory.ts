@@ -103,6 +103,7 @@ export const factory = {
       draftPullRequests: true,
       alwaysCreatePullRequests: null,
       fallbackModel: null,
+      autofixCi: null,
       updatedAt: FACTORY_TIME,
       ...overrides,
     };

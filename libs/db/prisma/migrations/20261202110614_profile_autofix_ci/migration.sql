@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "user_profiles" ADD COLUMN     "autofix_ci" BOOLEAN;
