@@ -10,6 +10,7 @@ import {
   ThreadPlanRepository,
   ThreadRepository,
   ThreadWakeupRepository,
+  UserProfileRepository,
 } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
@@ -103,6 +104,7 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
     repositoryProvider(ThreadWakeupRepository),
     repositoryProvider(CiWatchRepository),
     repositoryProvider(EnabledRepositoryRepository),
+    repositoryProvider(UserProfileRepository),
   ],
   exports: [DispatchSweepService, CiWatchSweepService],
 })

@@ -173,6 +173,13 @@ describe('decideCiWatch: one row per rule, in the order they apply', () => {
     expect(decideCiWatch({ ...all, repositoryEnabled: true })).toMatchObject({
       reason: 'not_an_agent_pull_request',
     });
+    const agentPullRequest = { ...all, repositoryEnabled: true, openedByAgentThread: true };
+    expect(decideCiWatch(agentPullRequest)).toMatchObject({ reason: 'disabled_on_pull_request' });
+    // The profile comes after the PR's own toggle and before anything the checks say.
+    const pending: CheckReport[] = [{ kind: 'status', name: 'ci/legacy', state: 'pending' }];
+    expect(
+      decideCiWatch({ ...agentPullRequest, pullRequestToggle: null, checks: pending }),
+    ).toMatchObject({ reason: 'disabled_by_profile' });
   });
 
   it('lets `@caravel autofix on` on the PR outrank a profile that turned auto-fix off', () => {
@@ -216,6 +223,7 @@ describe('weighsBaseFailures: the base branch is read only when its failures cou
     ['a closed PR', { pullRequest: { state: 'closed', headSha: HEAD, mergeable: null } }, false],
     ['a repository not enabled', { repositoryEnabled: false }, false],
     ['`autofix off` on the PR', { pullRequestToggle: 'off' }, false],
+    ["a requester's profile with auto-fix off", { profileAutoFix: false }, false],
     ['a head that had its fix run', { state: state({ handledKeys: [fixRunKey(HEAD, 0)] }) }, false],
     [
       'a new head after a handled one',

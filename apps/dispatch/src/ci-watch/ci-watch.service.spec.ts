@@ -5,7 +5,9 @@ import type {
   CiWatchRow,
   CiWatchSave,
   EnabledRepositoryRepository,
+  ThreadPlanRepository,
   ThreadRepository,
+  UserProfileRepository,
 } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import type { MessagePublisher } from '@caravel/messaging';
@@ -29,7 +31,10 @@ const check = (name: string, conclusion: 'failure' | 'success'): CiCheck => ({
   url: `https://ci.example/${name}`,
 });
 
-/** One watch in memory behind the repository's methods the service uses. */
+/**
+ * One watch in memory behind the repository's methods the service uses; its thread belongs to
+ * `slack:U1`, whose profile leaves auto-fix CI to the team until `requester` changes it.
+ */
 function setup(
   overrides: Partial<CiWatchRow> = {},
   busy = false,
@@ -59,6 +64,14 @@ function setup(
   );
   const announce = jest.fn<RunNotifierService['announce']>(() => Promise.resolve('posted'));
   const failingOnBase = jest.fn<PullRequestStatePort['failingOnBase']>(base);
+  let requester: { owner: string | null; autofixCi: boolean | null } = {
+    owner: 'slack:U1',
+    autofixCi: null,
+  };
+  const ownerOf = jest.fn(() => Promise.resolve(requester.owner));
+  const profile = jest.fn((identity: string) =>
+    Promise.resolve(factory.userProfile({ identity, autofixCi: requester.autofixCi })),
+  );
   const config = dispatchConfigOf(dispatchEnvSchema.parse({}));
   const service = new CiWatchService(
     watches,
@@ -77,6 +90,8 @@ function setup(
         ]),
       ),
     }),
+    strictMock<ThreadPlanRepository>({ ownerOf }),
+    strictMock<UserProfileRepository>({ get: profile }),
     strictMock<MessagePublisher>({ publish }),
     strictMock<RunNotifierService>({ announce }),
     strictMock<PullRequestStatePort>({ failingOnBase }),
@@ -88,8 +103,12 @@ function setup(
     publish,
     announce,
     failingOnBase,
+    ownerOf,
+    profile,
     row: () => row,
     advance: (ms: number) => (now += ms),
+    requester: (owner: string | null, autofixCi: boolean | null) =>
+      (requester = { owner, autofixCi }),
   };
 }
 
@@ -250,6 +269,38 @@ describe('CiWatchService', () => {
     expect(await asked.service.evaluate(asked.row().id, failing)).toMatchObject({
       action: 'fix',
     });
+  });
+
+  it("skips a pull request whose requester turned auto-fix CI off in the thread owner's profile", async () => {
+    const { service, publish, ownerOf, profile, row, requester } = setup();
+    requester('slack:U1', false);
+    const failing = { headSha: AGENT_HEAD, check: check('lint', 'failure') };
+    expect(await service.evaluate(row().id, failing)).toEqual({
+      action: 'skip',
+      reason: 'disabled_by_profile',
+    });
+    expect(ownerOf).toHaveBeenCalledWith(row().threadId);
+    expect(profile).toHaveBeenCalledWith('slack:U1');
+    expect(publish).not.toHaveBeenCalled();
+    // A thread nobody owns follows the team's default: on.
+    requester(null, false);
+    expect(await service.evaluate(row().id, failing)).toMatchObject({ action: 'fix' });
+    expect(profile).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets `autofix on` on the pull request, or a watch a person asked for, outrank the profile', async () => {
+    const toggled = setup({ autofix: true });
+    toggled.requester('slack:U1', false);
+    const failing = { headSha: AGENT_HEAD, check: check('lint', 'failure') };
+    expect(await toggled.service.evaluate(toggled.row().id, failing)).toMatchObject({
+      action: 'fix',
+    });
+    const asked = setup({ asked: true });
+    asked.requester('slack:U1', false);
+    expect(await asked.service.evaluate(asked.row().id, failing)).toMatchObject({ action: 'fix' });
+    // The profile is not read when it cannot change the outcome.
+    expect(toggled.profile).not.toHaveBeenCalled();
+    expect(asked.ownerOf).not.toHaveBeenCalled();
   });
 });
 

@@ -9,7 +9,9 @@ import {
 import {
   CiWatchRepository,
   EnabledRepositoryRepository,
+  ThreadPlanRepository,
   ThreadRepository,
+  UserProfileRepository,
   type CiWatchRow,
 } from '@caravel/db';
 import { AppError } from '@caravel/errors';
@@ -83,6 +85,8 @@ export class CiWatchService {
     @Inject(CiWatchRepository) private readonly watches: CiWatchRepository,
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
     @Inject(EnabledRepositoryRepository) private readonly repositories: EnabledRepositoryRepository,
+    @Inject(ThreadPlanRepository) private readonly owners: ThreadPlanRepository,
+    @Inject(UserProfileRepository) private readonly profiles: UserProfileRepository,
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
     @Inject(RunNotifierService) private readonly notifier: RunNotifierService,
     @Inject(PULL_REQUEST_STATE) private readonly pulls: PullRequestStatePort,
@@ -138,8 +142,8 @@ export class CiWatchService {
       repositoryEnabled: row.asked || (await this.autofixEnabled(row)),
       openedByAgentThread: thread !== null,
       pullRequestToggle: row.autofix === null ? null : row.autofix ? 'on' : 'off',
-      // No profile flag for auto-fix yet: on, as the policy's default.
-      profileAutoFix: true,
+      // `autofix on` on the PR and a person's ask for the watch outrank the profile: unread then.
+      profileAutoFix: row.asked || row.autofix === true || (await this.requesterAutoFix(row)),
       // A person who asked for the watch asked for fixes on their own pushes too.
       headCommitByAgent: row.asked || isAgentHead(row.agentHeads, pr.headSha),
       checks,
@@ -167,6 +171,16 @@ export class CiWatchService {
       this.log.warn(`${row.pullRequestKey}: the base branch's checks not read (${String(error)})`);
       return new Set();
     }
+  }
+
+  /**
+   * The requester's "auto-fix CI": the profile of the person the thread belongs to (its owner,
+   * whose request started it). No owner, no profile or a flag never set: the team's default, on.
+   */
+  private async requesterAutoFix(row: CiWatchRow): Promise<boolean> {
+    const owner = await this.owners.ownerOf(row.threadId);
+    const profile = owner ? await this.profiles.get(owner) : null;
+    return profile?.autofixCi ?? true;
   }
 
   private async autofixEnabled(row: CiWatchRow): Promise<boolean> {
