@@ -15,8 +15,9 @@ export class BusHub {
     this.published.setMaxListeners(0);
   }
 
-  announce(stream: string): void {
-    this.published.emit(stream);
+  /** A message on `subject` was stored on `stream` here. */
+  announce(stream: string, subject: string): void {
+    this.published.emit(stream, subject);
   }
 
   /** A delivery of `durable` was settled here: its other local replicas may claim what waited. */
@@ -26,14 +27,23 @@ export class BusHub {
 
   /** Calls `listener` after each local settlement of `durable`'s deliveries; returns the unsubscribe. */
   onSettled(stream: string, durable: string, listener: () => void): () => void {
-    return this.onPublish(`${stream}\u0000${durable}`, listener);
+    return this.listen(`${stream}\u0000${durable}`, listener);
   }
 
-  /** Calls `listener` after each local publish to `stream`; returns the unsubscribe. */
-  onPublish(stream: string, listener: () => void): () => void {
-    this.published.on(stream, listener);
+  /**
+   * Calls `listener` with the subject after each local publish to `stream`; returns the
+   * unsubscribe. A consumer wakes only for subjects its filter takes: most consumers of a stream
+   * want a few of its message types, and a wasted pull is a database transaction.
+   */
+  onPublish(stream: string, listener: (subject: string) => void): () => void {
+    return this.listen(stream, listener);
+  }
+
+  private listen<A extends unknown[]>(event: string, listener: (...args: A) => void): () => void {
+    const handler = listener as (...args: unknown[]) => void;
+    this.published.on(event, handler);
     return () => {
-      this.published.off(stream, listener);
+      this.published.off(event, handler);
     };
   }
 }

@@ -37,7 +37,7 @@ import {
 import { EmbeddedConsumer } from './embedded-consumer.js';
 import { EmbeddedLeaseStore } from './embedded-lease-store.js';
 import { replayLog } from './embedded-replay.js';
-import { filterToRegex, filterTokens } from './subject-filter.js';
+import { filterToRegex, filterTokens, subjectMatches } from './subject-filter.js';
 
 /** A durable consumer's stored stream, name and subject filter. */
 interface DurableKey {
@@ -109,7 +109,7 @@ export class EmbeddedBus implements Bus {
       messageId: envelope.id,
       payload: JSON.stringify(envelope),
     });
-    if (!result.duplicate) this.hub.announce(storedStream);
+    if (!result.duplicate) this.hub.announce(storedStream, subject);
     busPublished.inc({
       message: definition.pattern,
       outcome: result.duplicate ? 'duplicate' : 'stored',
@@ -153,7 +153,9 @@ export class EmbeddedBus implements Bus {
       settled: () => this.hub.announceSettled(storedStream, resolved.durable),
       logger: this.logger,
     });
-    const unlisten = this.hub.onPublish(storedStream, () => consumer.wake());
+    const unlisten = this.hub.onPublish(storedStream, (subject) => {
+      if (subjectMatches(filter, subject)) consumer.wake();
+    });
     const unlistenSettled = this.hub.onSettled(storedStream, resolved.durable, () =>
       consumer.wake(),
     );
