@@ -1,6 +1,7 @@
 import {
   BudgetLimitRepository,
   BudgetPauseRepository,
+  FindingRepository,
   RepositoryInstructionsRepository,
   RunNoticeRepository,
   RunRepository,
@@ -36,6 +37,7 @@ import { RunSubjectService } from './scm/run-subject.service.js';
 import { AttemptsService } from './services/attempts.service.js';
 import { ChatAgentService } from './services/chat-agent.service.js';
 import { LeaseKeeper } from './services/lease-keeper.js';
+import { PullRequestChatService } from './services/pr-chat.service.js';
 import { RunEventPublisher } from './services/run-events.js';
 import { RunExecutorService } from './services/run-executor.service.js';
 import { RunFollowUps } from './services/run-follow-ups.service.js';
@@ -65,6 +67,8 @@ export class AgentRunnerModule {
         RunFollowUps,
         AttemptsService,
         ChatAgentService,
+        PullRequestChatService,
+        repositoryProvider(FindingRepository),
         repositoryProvider(ThreadRepository),
         repositoryProvider(UserProfileRepository),
         AgentFactoryService,

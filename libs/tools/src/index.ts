@@ -99,6 +99,25 @@ export {
   type MainAgentPorts,
 } from './curated-tools.js';
 
+// A pull request as read-only virtual files, for the chat agent asked on it.
+export {
+  DEFAULT_MAX_DIFF_CHARS,
+  DIFF_FILE,
+  DIFFS_DIR,
+  diffPathOf,
+  fileDiff,
+  wholeDiff,
+} from './pr-chat/pull-request-diff.js';
+export {
+  DESCRIPTION_FILE,
+  FILES_DIR,
+  FINDINGS_FILE,
+  PullRequestFiles,
+  type PullRequestFilesInput,
+  type ScmFileReadPort,
+} from './pr-chat/pull-request-files.js';
+export { pullRequestChatTools, pullRequestDescription } from './pr-chat/pr-chat.tools.js';
+
 export {
   UNTRUSTED_TAG,
   neutraliseUntrustedMarkers,

@@ -1,17 +1,12 @@
 import { AgentChat, repositoryRef, threadOptions } from '@caravel/contracts';
 import { ThreadRepository } from '@caravel/db';
 import { AppError } from '@caravel/errors';
-import { chatTools, toLangChainTools } from '@caravel/tools';
-import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { chatTools } from '@caravel/tools';
 import { Inject, Injectable } from '@nestjs/common';
-import { createAgent } from 'langchain';
 import { RunModels } from '../agent/run-models.js';
-import { textOf } from '../agent/step-recorder.js';
 import { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
-
-/** Model calls one chat answer may take (each a look at the code, then the answer). */
-const CHAT_RECURSION_LIMIT = 25;
+import { askChatAgent } from './chat-agent-loop.js';
 
 const CHAT_PROMPT = [
   "You answer questions about a thread's repository for the team, reading its sandbox.",
@@ -53,18 +48,13 @@ export class ChatAgentService {
       },
       { defaultExecTimeoutMs: this.config.run.commandTimeoutMs },
     );
-    const agent = createAgent({
+    const { lastText, toolCalls } = await askChatAgent({
       model: this.models.chatModel(options.success ? options.data : {}),
-      tools: toLangChainTools(tools),
+      tools,
       systemPrompt: CHAT_PROMPT,
+      question: request.question,
+      author: request.author,
     });
-    const result = (await agent.invoke(
-      { messages: [new HumanMessage({ content: request.question, name: request.author })] },
-      { recursionLimit: CHAT_RECURSION_LIMIT },
-    )) as { messages: BaseMessage[] };
-    const answers = result.messages.filter((m): m is AIMessage => AIMessage.isInstance(m));
-    const toolCalls = answers.reduce((sum, m) => sum + (m.tool_calls?.length ?? 0), 0);
-    const last = answers.at(-1);
-    return { answer: replies.join('\n\n') || (last ? textOf(last) : ''), toolCalls };
+    return { answer: replies.join('\n\n') || lastText, toolCalls };
   }
 }

@@ -24,6 +24,7 @@ import { RunSubjectService } from '../scm/run-subject.service.js';
 import { AttemptsService } from './attempts.service.js';
 import { concludeFailure, concludeStream, type StreamEnding } from './conclude-stream.js';
 import { LeaseKeeper } from './lease-keeper.js';
+import { PullRequestChatService } from './pr-chat.service.js';
 import { RunEventPublisher, type RunEvents, type RunStartDetails } from './run-events.js';
 import { RunFollowUps } from './run-follow-ups.service.js';
 
@@ -73,6 +74,7 @@ export class RunExecutorService {
     @Inject(RunSubjectService) private readonly subjects: RunSubjectService,
     @Optional() @Inject(RunToolBundles) private readonly toolBundles?: RunToolBundles,
     @Optional() @Inject(RunBudgets) private readonly budgets?: RunBudgets,
+    @Optional() @Inject(PullRequestChatService) private readonly prChat?: PullRequestChatService,
   ) {}
 
   /**
@@ -115,6 +117,11 @@ export class RunExecutorService {
     events: RunEvents,
   ): Promise<RunConclusion> {
     const { threadId, repository, options } = command.data;
+    const question = this.prChat?.questionOf(command.data);
+    if (this.prChat && question) {
+      const channel = this.integrations.replyChannel(command.data);
+      return this.prChat.answer(command.data, question, channel, (d) => events.announce(d));
+    }
     const watch = await this.followUps.watch(threadId);
     const context: RunContext = {
       command,

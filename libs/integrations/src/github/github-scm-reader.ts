@@ -1,9 +1,11 @@
+import { AppError } from '@caravel/errors';
 import type {
   IssueDetails,
   MergedPullRequest,
   PullRequestDetails,
   ScmChangedFile,
   ScmComment,
+  ScmFileReadPort,
   ScmHistoryPort,
   ScmReadPort,
 } from '@caravel/tools';
@@ -72,7 +74,7 @@ const recent = <T>(items: readonly T[], limit: number): T[] => items.slice(-limi
  * and issues, and merged pull requests for a crawl of the repository's history. What people wrote
  * is returned as it is; the tools and the runner mark it untrusted.
  */
-export class GitHubScmReader implements ScmReadPort, ScmHistoryPort {
+export class GitHubScmReader implements ScmReadPort, ScmHistoryPort, ScmFileReadPort {
   constructor(
     private readonly api: GitHubApi,
     private readonly repository: GitHubRepository,
@@ -119,6 +121,23 @@ export class GitHubScmReader implements ScmReadPort, ScmHistoryPort {
       deletions: file.deletions,
       ...(file.patch ? { patch: file.patch } : {}),
     }));
+  }
+
+  /** A file's text at `ref` (a sha or a branch), through the contents API (files up to 1 MB). */
+  async readFileAt(path: string, ref: string): Promise<string> {
+    const { data } = await this.api.call(this.repository, `read ${path} at ${ref}`, (o) =>
+      o.rest.repos.getContent({ ...this.repo, path, ref }),
+    );
+    if (Array.isArray(data) || data.type !== 'file') {
+      throw new AppError('BAD_REQUEST', `${path} is not a file at ${ref.slice(0, 12)}.`);
+    }
+    if (!('content' in data) || (data.encoding !== 'base64' && data.size > 0)) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `${path} is too large to read through GitHub (${data.size} bytes); read its diff.`,
+      );
+    }
+    return Buffer.from(data.content, 'base64').toString('utf8');
   }
 
   async listReviewComments(number: number, limit: number): Promise<ScmComment[]> {

@@ -2,3 +2,5 @@
 // (production code may not import it: eslint.config.js).
 // A tool sandbox over a plain directory on the host: no isolation, no broker.
 export { DirectoryToolSandbox } from './directory-tool-sandbox.js';
+// A pull request as the SCM's read side returns it.
+export { aPullRequest } from './pull-request.factory.js';

@@ -1,0 +1,68 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GitHubApi } from './github-client.js';
+import { GitHubScmReader } from './github-scm-reader.js';
+
+const HEAD = 'c'.repeat(40);
+
+/** GitHub's contents API for acme/app at HEAD, on loopback: one small file, one over 1 MB. */
+function contentsApi(): Server {
+  return createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = decodeURIComponent(url.pathname);
+    const at = url.searchParams.get('ref');
+    const answer = (status: number, body: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    if (at === HEAD && path === '/repos/acme/app/contents/src/cache.ts') {
+      const text = 'export const cached = true;\n';
+      return answer(200, {
+        type: 'file',
+        encoding: 'base64',
+        size: text.length,
+        name: 'cache.ts',
+        path: 'src/cache.ts',
+        content: Buffer.from(text).toString('base64'),
+      });
+    }
+    if (at === HEAD && path === '/repos/acme/app/contents/big.json') {
+      return answer(200, { type: 'file', encoding: 'none', size: 2_000_000, content: '' });
+    }
+    return answer(404, { message: 'Not Found' });
+  });
+}
+
+describe("GitHubScmReader's file at a commit, over GitHub's contents API", () => {
+  let server: Server;
+  let reader: GitHubScmReader;
+
+  beforeAll(async () => {
+    server = contentsApi();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const api = new GitHubApi({
+      baseUrl: `http://127.0.0.1:${port}`,
+      tokens: () => Promise.resolve('ghs_test'),
+    });
+    reader = new GitHubScmReader(api, { owner: 'acme', name: 'app' });
+  });
+
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('reads the file as it is at the commit', async () => {
+    expect(await reader.readFileAt('src/cache.ts', HEAD)).toBe('export const cached = true;\n');
+  });
+
+  it('says NOT_FOUND for a file the commit does not have', async () => {
+    await expect(reader.readFileAt('src/cache.ts', 'd'.repeat(40))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
+  it('refuses a file too large for the contents API with its size', async () => {
+    await expect(reader.readFileAt('big.json', HEAD)).rejects.toThrow(
+      'big.json is too large to read through GitHub (2000000 bytes); read its diff.',
+    );
+  });
+});
