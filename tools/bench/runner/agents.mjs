@@ -46,7 +46,7 @@ export function cleanSandbox(root) {
   return new CleanSandbox(root);
 }
 
-function bareTools() {
+export function bareTools() {
   const noOp = tool(async () => 'ok', {
     name: 'no_op',
     description: 'Does nothing.',

@@ -5,6 +5,9 @@
 // the runner streams a run (durability 'sync', updates), on MemorySaver and on PostgresSaver,
 // measured in the same run and reported as ratios. Each run must make exactly `steps` model calls
 // and get `steps` tool results, the last one `submit`'s: the bench fails (exit 1) when not.
+// Then the reviewer's agent per step (its middleware and tools, no checkpointer, as a review run
+// builds it), against the coding agent's step and a bare agent invoked the same way; the bench
+// fails when a review run does not make its calls and exactly one publish_review.
 // Then the heap an idle thread's checkpoints cost.
 //   node tools/scripts/build.mjs && node --expose-gc tools/bench/runner/run.mjs \
 //     [--steps 40] [--runs 5] [--threads 200] [--database-url postgres://...] [--no-postgres]
@@ -19,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { printSummary, row as summaryRow } from '../summary.mjs';
 import pg from 'pg';
 import { PROMPT_ID, bareAgent, caravelAgent, cleanSandbox } from './agents.mjs';
+import { bareInvokeRun, reviewerRun } from './reviewer.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -157,6 +161,44 @@ function report(label, result) {
 
 const summary = [];
 
+/**
+ * The reviewer's agent per step against the coding agent's (MemorySaver, measured just before)
+ * and against a bare LangGraph agent invoked without a checkpointer, as the reviewer runs.
+ */
+async function reviewerReport(coding) {
+  const runs = { bare: [], reviewer: [] };
+  await bareInvokeRun(STEPS, fail);
+  await reviewerRun(STEPS, fail);
+  for (let i = 0; i < RUNS; i += 1) {
+    runs.bare.push(await bareInvokeRun(STEPS, fail));
+    runs.reviewer.push(await reviewerRun(STEPS, fail));
+  }
+  const perStep = (list, key) => median(list.map((r) => r[key] / STEPS));
+  const [bareCpu, reviewerCpu, codingCpu] = [
+    perStep(runs.bare, 'cpuMs'),
+    perStep(runs.reviewer, 'cpuMs'),
+    median(coding.cpu),
+  ];
+  process.stdout.write(
+    `reviewer (no checkpointer)\n` +
+      `  bare     ${perStep(runs.bare, 'wallMs').toFixed(2).padStart(7)} ms/step wall ` +
+      `${bareCpu.toFixed(2).padStart(7)} ms/step CPU\n` +
+      `  reviewer ${perStep(runs.reviewer, 'wallMs').toFixed(2).padStart(7)} ms/step wall ` +
+      `${reviewerCpu.toFixed(2).padStart(7)} ms/step CPU   x${(reviewerCpu / bareCpu).toFixed(2)} ` +
+      `CPU of bare, x${(reviewerCpu / codingCpu).toFixed(2)} of the coding agent's step\n`,
+  );
+  summary.push(
+    summaryRow({
+      what: 'reviewer step, CPU (ms)',
+      value: reviewerCpu,
+      floor: "coding agent's step (MemorySaver)",
+      floorValue: codingCpu,
+      goal: '<= x1.0',
+      met: reviewerCpu <= codingCpu,
+    }),
+  );
+}
+
 /** The heap idle threads cost: each ran one `no_op` and `submit` and now sits in a MemorySaver. */
 async function idleThreads(build) {
   const saver = new MemorySaver();
@@ -175,10 +217,14 @@ process.stdout.write(
 );
 
 const memory = new MemorySaver();
-report(
-  'MemorySaver',
-  await compare('memory', memory, async (thread) => memoryFootprint(memory, thread), sandbox),
+const onMemory = await compare(
+  'memory',
+  memory,
+  async (thread) => memoryFootprint(memory, thread),
+  sandbox,
 );
+report('MemorySaver', onMemory);
+await reviewerReport(onMemory.caravel);
 
 if (!values['no-postgres']) {
   const schema = `bench_runner_${process.pid}`;
