@@ -23,7 +23,8 @@ import { scriptedModel, until } from './harness/scenario-run.js';
 // A pull request whose branch lives in a fork is refused with one clear reply. The comment that
 // asked gets its 👀 on receipt. The agent's push starts CI babysitting of that pull request: a
 // failing check brings one fix run, a new head of the agent's that stays green for the settle
-// window one success message, and a person's push ends the watch.
+// window one success message, and a person's push ends the watch. A question (`@caravel what …`)
+// is answered by the read-only chat agent from the pull request's virtual files, no sandbox used.
 
 const SECRET = 'pr-mention-secret';
 const githubThreadIdOf = (number: number) =>
@@ -334,4 +335,52 @@ describe('a mention on a pull request [embedded bus + PGlite]', () => {
     expect(stopped.stoppedReason).toBe('human_commit_at_head');
     expect(await fresh()).toHaveLength(1);
   }, 180_000);
+
+  it('answers a question on a pull request from its diff, read-only, in its conversation', async () => {
+    const head = 'f'.repeat(40);
+    const files = [
+      {
+        filename: 'parser.ts',
+        status: 'added',
+        additions: 1,
+        deletions: 0,
+        patch: '@@ -0,0 +1 @@\n+export const parse = () => [];',
+      },
+    ];
+    github.addSourcePull(REPO, {
+      pull: {
+        number: 9,
+        created_at: '2026-03-01T10:00:00Z',
+        title: 'Parser',
+        body: 'Adds a parser.',
+        state: 'open',
+        draft: false,
+        html_url: `https://github.test/${REPO}/pull/9`,
+        user: { login: 'octocat', type: 'User' },
+        head: { ref: 'parser-9', sha: head, repo: { name: 'widgets', owner: { login: 'acme' } } },
+        base: { ref: 'main', sha: head },
+      },
+      files,
+    });
+    // The same script file, now a chat: read the diff, answer, end.
+    await scriptedModel(dir, 'pr-fix', [
+      { tool_calls: [{ name: 'read_file', args: { path: 'diffs/parser.ts.patch' } }] },
+      { tool_calls: [{ name: 'reply_to_user', args: { text: 'parse() returns an empty list.' } }] },
+      { content: 'Answered.' },
+    ]);
+    const asked = reviewComment(9, { ref: 'parser-9', sha: head, owner: 'acme' });
+    asked.comment.body = '@caravel what does parse return?';
+
+    const threadId = await deliver(asked);
+    const run = await finishedRun(threadId);
+    expect(run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    // One answer in the conversation (with the reply channel's hidden key), nothing pushed.
+    expect(comments(9)).toHaveLength(1);
+    expect(comments(9)[0]?.body).toMatch(/^parse\(\) returns an empty list\.\n/);
+    expect(git(bare, 'branch', '--list', 'caravel/*')).toBe('');
+    const events = await new RunEventRepository(pair.database.db).listByThread(threadId);
+    const started = events.find((e) => e.type === 'evt.run.started')?.data as { prompt: string };
+    expect(started.prompt).toContain('You were asked on pull request #9. Its PULL_REQUEST.md:');
+    expect(started.prompt).toContain('- parser.ts (added, +1 -0): diffs/parser.ts.patch');
+  }, 120_000);
 });
