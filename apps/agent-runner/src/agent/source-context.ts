@@ -14,7 +14,7 @@ export const SOURCE_CONTEXT_TAG = 'source_context';
 const short = (sha: string): string => sha.slice(0, 12);
 
 /** Where the comment that asked sits in the diff: file, lines, and the hunk (untrusted). */
-function reviewThreadText(thread: ReviewThreadRef | undefined): string[] {
+export function reviewThreadText(thread: ReviewThreadRef | undefined): string[] {
   if (!thread?.path) return [];
   const lines = thread.startLine
     ? `lines ${thread.startLine}-${thread.line}`

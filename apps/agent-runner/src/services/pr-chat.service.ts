@@ -13,6 +13,7 @@ import {
 } from '@caravel/tools';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { RunModels } from '../agent/run-models.js';
+import { reviewThreadText } from '../agent/source-context.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { askChatAgent } from './chat-agent-loop.js';
 import { pullRequestQuestionOf, type PullRequestQuestion } from './pr-chat-request.js';
@@ -65,7 +66,7 @@ export class PullRequestChatService {
   ): Promise<RunConclusion> {
     try {
       const files = await this.filesOf(run, asked.number);
-      const question = openingMessage(asked, await files.readFile('PULL_REQUEST.md'));
+      const question = openingMessage(run, asked, await files.readFile('PULL_REQUEST.md'));
       await announce({ systemPrompt: PR_CHAT_PROMPT, prompt: question });
       const replies: string[] = [];
       const answering: ReplyChannel = {
@@ -124,12 +125,17 @@ export class PullRequestChatService {
   }
 }
 
-/** The question, then what it was asked on (the pull request's `PULL_REQUEST.md`). */
-function openingMessage(asked: PullRequestQuestion, description: string): string {
+/**
+ * The question, then what it was asked on: the line of the diff a review comment sits on (with
+ * its hunk, untrusted), and the pull request's `PULL_REQUEST.md`.
+ */
+function openingMessage(run: StartRun, asked: PullRequestQuestion, description: string): string {
+  const thread = run.subject?.kind === 'pull_request' ? run.subject.reviewThread : undefined;
   return [
     asked.question,
     '',
     '<source_context>',
+    ...reviewThreadText(thread),
     `You were asked on pull request #${asked.number}. Its PULL_REQUEST.md:`,
     '',
     description,
