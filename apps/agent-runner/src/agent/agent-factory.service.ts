@@ -141,9 +141,10 @@ export class AgentFactoryService {
     // The subagents' stacks derive from the run's, built just below (they start later).
     const run: { options?: MiddlewareStackOptions } = {};
     const stack = () => run.options as MiddlewareStackOptions;
+    const subagents = this.models.subagentFor(model, team, profile);
     const caravelTools = [
       ...runTools,
-      ...(await this.workTools(inputs, { model, runTools, systemPrompt, stack, team })),
+      ...(await this.workTools(inputs, { model: subagents, runTools, systemPrompt, stack })),
     ];
     const options = this.middlewareOptions(inputs, {
       model,
@@ -191,19 +192,17 @@ export class AgentFactoryService {
     ];
   }
 
-  /** `write_todos` and `task` (its subagents on the subagent model), when the run records them. */
+  /** `write_todos` and `task` (its subagents on `model`, the subagent model), when recorded. */
   private async workTools(
     inputs: AgentRunInputs,
     {
-      team,
+      model,
       ...run
     }: Pick<Parameters<typeof agentWorkToolsFor>[0], 'runTools' | 'systemPrompt' | 'stack'> & {
       model: ResolvedModel;
-      team: TeamDefaultsRow | null;
     },
   ): Promise<CaravelTool[]> {
     if (!inputs.work) return [];
-    const model = this.models.subagentFor(run.model, team);
     return agentWorkToolsFor({
       ...run,
       runId: inputs.runId,

@@ -55,6 +55,24 @@ describe("a coding run's fallback model", () => {
   });
 });
 
+describe("the model of a run's subagents", () => {
+  const run = models({}).resolve({});
+
+  it("is the person's profile's, else the team's saved one, else CARAVEL_SUBAGENT_MODEL, else the run's", () => {
+    const env = models({ CARAVEL_SUBAGENT_MODEL: 'openai:gpt-5-mini' });
+    const team = { subagentModel: 'openai:gpt-4.1' };
+    const profile = { subagentModel: 'openai:gpt-5-nano' };
+    expect(env.subagentFor(run, team, profile)).toMatchObject({ modelId: 'gpt-5-nano' });
+    expect(env.subagentFor(run, team, { subagentModel: null })).toMatchObject({
+      modelId: 'gpt-4.1',
+    });
+    expect(env.subagentFor(run, { subagentModel: null }, null)).toMatchObject({
+      modelId: 'gpt-5-mini',
+    });
+    expect(models({}).subagentFor(run, null, null)).toBe(run);
+  });
+});
+
 describe('a provider outage with a fallback configured', () => {
   it('answers from the fallback after the primary fails with 529, and says it switched', async () => {
     const fake = await startFakeOpenAi();

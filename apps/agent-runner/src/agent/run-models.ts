@@ -84,16 +84,16 @@ export class RunModels {
   }
 
   /**
-   * The model the `task` tool's subagents run on: the team's (saved in the dashboard, else
-   * `CARAVEL_SUBAGENT_MODEL`), else the run's own model (a person's or a thread's subagent model
-   * is not configurable yet).
+   * The model the `task` tool's subagents run on: the requester's profile's, else the team's
+   * (saved in the dashboard, else `CARAVEL_SUBAGENT_MODEL`), else the run's own model.
    */
   subagentFor(
     runModel: ResolvedModel,
     saved: Pick<TeamDefaultsRow, 'subagentModel'> | null = null,
+    profile: Pick<UserProfileRow, 'subagentModel'> | null = null,
   ): ResolvedModel {
-    const team = saved?.subagentModel ?? this.models.teamSubagent;
-    return team ? resolveModel({ team: { model: team } }) : runModel;
+    const chosen = profile?.subagentModel ?? saved?.subagentModel ?? this.models.teamSubagent;
+    return chosen ? resolveModel({ team: { model: chosen } }) : runModel;
   }
 
   /** A coding run's model: its retries and fallback are the middleware stack's. */

@@ -222,6 +222,12 @@ export const ROUTES = {
         .describe(
           "auto-fix CI on the pull requests of the person's threads; null: the team's (on)",
         ),
+      subagentModel: z
+        .string()
+        .min(1)
+        .nullable()
+        .default(null)
+        .describe("the model the person's runs' subagents (task) use; null: the team's"),
     }),
     response: profileResponse,
   },

@@ -88,6 +88,7 @@ export const profileResponse = z.object({
   alwaysCreatePullRequests: z.boolean().nullable(),
   fallbackModel: z.string().nullable(),
   autofixCi: z.boolean().nullable(),
+  subagentModel: z.string().nullable(),
   updatedAt: when.nullable(),
 });
 

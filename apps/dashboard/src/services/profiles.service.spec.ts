@@ -67,6 +67,7 @@ describe('ProfilesService', () => {
         alwaysCreatePullRequests: null,
         fallbackModel: null,
         autofixCi: null,
+        subagentModel: null,
       },
     ]);
   });
@@ -92,14 +93,23 @@ describe('ProfilesService', () => {
     });
   });
 
-  it("keeps a person's fallback model and refuses one that is not a model", async () => {
+  it("keeps a person's fallback and subagent models and refuses one that is not a model", async () => {
     const { saved, repository } = recordingProfiles();
     const profiles = new ProfilesService(repository);
-    await profiles.save(machine, 'slack:U1', body({ fallbackModel: 'openai:gpt-5-mini' }));
-    expect(saved.at(-1)).toMatchObject({ fallbackModel: 'openai:gpt-5-mini' });
-    await expect(
-      profiles.save(machine, 'slack:U1', body({ fallbackModel: 'not-a-model' })),
-    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await profiles.save(
+      machine,
+      'slack:U1',
+      body({ fallbackModel: 'openai:gpt-5-mini', subagentModel: 'openai:gpt-5-nano' }),
+    );
+    expect(saved.at(-1)).toMatchObject({
+      fallbackModel: 'openai:gpt-5-mini',
+      subagentModel: 'openai:gpt-5-nano',
+    });
+    for (const wrong of [{ fallbackModel: 'not-a-model' }, { subagentModel: 'not-a-model' }]) {
+      await expect(profiles.save(machine, 'slack:U1', body(wrong))).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+      });
+    }
     expect(saved).toHaveLength(1);
   });
 

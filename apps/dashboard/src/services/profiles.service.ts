@@ -18,7 +18,8 @@ export function identityOf(login: string): string {
 
 /**
  * A person's own settings: their model (used between the thread's and the team's), their default
- * repository, how their pull requests are made and whether CI failures on them are fixed. A save replaces the profile. A signed-in
+ * repository, their subagents' and fallback models, how their pull requests are made and whether
+ * CI failures on them are fixed. A save replaces the profile. A signed-in
  * person saves only their own (admins and the machine token anyone's); an unknown model is
  * refused here, not at the person's next run.
  */
@@ -37,6 +38,7 @@ export class ProfilesService {
         alwaysCreatePullRequests: null,
         fallbackModel: null,
         autofixCi: null,
+        subagentModel: null,
         updatedAt: null,
       }
     );
@@ -52,6 +54,7 @@ export class ProfilesService {
     }
     if (profile.model !== null) parseModelSpec(profile.model);
     if (profile.fallbackModel !== null) parseModelSpec(profile.fallbackModel);
+    if (profile.subagentModel !== null) parseModelSpec(profile.subagentModel);
     return this.profiles.save({ identity, ...profile });
   }
 }

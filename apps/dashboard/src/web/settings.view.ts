@@ -6,7 +6,8 @@ import { instructionsSection } from './instructions.view.js';
 import { teamSection } from './team.view.js';
 
 /**
- * The person's profile: model and effort, default repository, draft pull requests, auto-fix CI.
+ * The person's profile: model and effort, default repository, fallback and subagent models, draft
+ * pull requests, auto-fix CI.
  * Auto-fix CI shows the team's default (on) until the person changes it: left as shown, a profile
  * that never chose keeps following the team.
  */
@@ -25,6 +26,12 @@ function profileForm(identity: string, profile: Profile): HTMLFormElement {
       profile.fallbackModel,
       "used when the model fails after its retries; team's by default",
     ),
+    input(
+      'subagentModel',
+      'Subagent model',
+      profile.subagentModel,
+      "what the task tool's subagents run on; team's by default",
+    ),
     checkbox('draftPullRequests', 'Open pull requests as drafts', profile.draftPullRequests),
     checkbox('autofixCi', 'Auto-fix CI on my pull requests', autofixShown),
     el('button', { type: 'submit' }, 'Save profile'),
@@ -41,6 +48,7 @@ function profileForm(identity: string, profile: Profile): HTMLFormElement {
       draftPullRequests: data.get('draftPullRequests') !== null,
       alwaysCreatePullRequests: profile.alwaysCreatePullRequests,
       fallbackModel: nullable(data, 'fallbackModel'),
+      subagentModel: nullable(data, 'subagentModel'),
       autofixCi: autofix === autofixShown ? profile.autofixCi : autofix,
     };
     api<Profile>(`/api/profiles/${encodeURIComponent(identity)}`, { method: 'PUT', body }).then(

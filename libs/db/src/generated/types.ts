@@ -822,6 +822,11 @@ export type UserProfile = {
    * request outranks it there.
    */
   autofix_ci: boolean | null;
+  /**
+   * The model the `task` tool's subagents of this person's runs use. Null: the team's (saved
+   * in the dashboard, else `CARAVEL_SUBAGENT_MODEL`), else the run's own model.
+   */
+  subagent_model: string | null;
   updated_at: Generated<Timestamp>;
 };
 export type UserToken = {

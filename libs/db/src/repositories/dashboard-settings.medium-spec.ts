@@ -54,7 +54,7 @@ await describeEachDatabase('dashboard settings and thread filters', openDatabase
     expect((await repositories.list()).map((r) => r.repository)).toEqual(['acme/web']);
   });
 
-  it("keeps a profile's default repository and fallback model and clears them on a save without", async () => {
+  it("keeps a profile's default repository, fallback and subagent models and clears them on a save without", async () => {
     const profiles = new UserProfileRepository(database.db);
     const saved = await profiles.save({
       identity: 'github:octocat',
@@ -62,15 +62,18 @@ await describeEachDatabase('dashboard settings and thread filters', openDatabase
       reasoningEffort: null,
       defaultRepository: 'acme/web',
       fallbackModel: 'openai:gpt-5-mini',
+      subagentModel: 'openai:gpt-5-nano',
     });
     expect(saved).toMatchObject({
       defaultRepository: 'acme/web',
       fallbackModel: 'openai:gpt-5-mini',
+      subagentModel: 'openai:gpt-5-nano',
     });
     await profiles.save({ identity: 'github:octocat', model: null, reasoningEffort: null });
     expect(await profiles.get('github:octocat')).toMatchObject({
       defaultRepository: null,
       fallbackModel: null,
+      subagentModel: null,
     });
   });
 

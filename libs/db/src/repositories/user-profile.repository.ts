@@ -19,6 +19,8 @@ export interface UserProfileSave {
   fallbackModel?: string | null;
   /** "Auto-fix CI" for the PRs of the person's threads; null: the team's default (on). */
   autofixCi?: boolean | null;
+  /** The model the person's runs' subagents use; null: the team's. */
+  subagentModel?: string | null;
   at?: Date;
 }
 
@@ -32,6 +34,7 @@ function toRow(row: Selectable<UserProfile>): UserProfileRow {
     defaultRepository: row.default_repository,
     fallbackModel: row.fallback_model,
     autofixCi: row.autofix_ci,
+    subagentModel: row.subagent_model,
     updatedAt: row.updated_at,
   };
 }
@@ -59,6 +62,7 @@ export class UserProfileRepository {
       default_repository: profile.defaultRepository ?? null,
       fallback_model: profile.fallbackModel ?? null,
       autofix_ci: profile.autofixCi ?? null,
+      subagent_model: profile.subagentModel ?? null,
       updated_at: timeOr(profile.at),
     };
     const row = await executor
@@ -73,6 +77,7 @@ export class UserProfileRepository {
           default_repository: values.default_repository,
           fallback_model: values.fallback_model,
           autofix_ci: values.autofix_ci,
+          subagent_model: values.subagent_model,
           updated_at: values.updated_at,
         }),
       )

@@ -104,6 +104,7 @@ export const factory = {
       alwaysCreatePullRequests: null,
       fallbackModel: null,
       autofixCi: null,
+      subagentModel: null,
       updatedAt: FACTORY_TIME,
       ...overrides,
     };

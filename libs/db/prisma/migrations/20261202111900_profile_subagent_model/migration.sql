@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "user_profiles" ADD COLUMN     "subagent_model" TEXT;
