@@ -73,8 +73,9 @@ export const COMMAND_USAGE = {
     --against RUN            the run to compare with (default: the current configuration's last)
                              the options of eval run and the gate's --max-drop and --alpha`,
   'review-eval': `  review-eval SET            score Caravel's reviewer on a labelled set of pull requests (known
-                             defects by file and lines): precision, recall and F1 per case and
-                             overall; writes review-eval.json (exit 1 when a case failed)
+                             defects by file and lines; SET a folder, its JSON or an http(s) URL):
+                             precision, recall and F1 per case and overall; writes
+                             review-eval.json (exit 1 when a case failed)
     --model REF              the reviewer's model (default REVIEWER_MODEL, else CARAVEL_MODEL)
     --judge REF              also ask this model whether each finding placed on a defect is it
     --tolerance N            lines a finding may be off by (default 0); --min-severity S scores

@@ -55,12 +55,64 @@ async function settleCase(c: ReviewCase, index: number, root: string, file: stri
   return { ...rest, repository, patch };
 }
 
+/** How long one read of a published set (its JSON, a patch) may take. */
+const FETCH_TIMEOUT_MS = 60_000;
+
+/** The text at `url`, or a `BAD_REQUEST` naming it and what went wrong. */
+async function fetchText(url: URL, what: string): Promise<string> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch(
+    (error: unknown) => {
+      throw new AppError('BAD_REQUEST', `${what}: ${url.href}: ${(error as Error).message}`);
+    },
+  );
+  if (!response.ok)
+    throw new AppError('BAD_REQUEST', `${what}: ${url.href}: HTTP ${response.status}`);
+  return response.text();
+}
+
 /**
- * Reads a labelled set: a folder holding `review-set.json`, or the JSON file itself. Each case's
- * repository (a path relative to the set's file, or a URL) and patch (a path relative to it) are
- * settled; a missing file or folder, bad JSON or a bad field is a `BAD_REQUEST` in one line.
+ * A labelled set published on the web (a benchmark's, read at run time and never stored): the
+ * JSON at `url`, each case's patch read relative to it; its repositories must be URLs git clones,
+ * since there is no folder for a path to be relative to.
+ */
+async function fetchReviewSet(url: URL): Promise<LoadedSet> {
+  let raw: unknown;
+  const text = await fetchText(url, 'labelled set');
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('BAD_REQUEST', `${url.href}: not JSON (${(error as Error).message})`);
+  }
+  const name = nameFrom(decodeURIComponent(url.pathname.split('/').pop() || 'review-set'));
+  const set = parseReviewSet(raw, url.href, name);
+  const cases: LoadedCase[] = [];
+  for (const [i, c] of set.cases.entries()) {
+    const where = `${url.href}: cases.${i}`;
+    if (!isUrl(c.repository))
+      throw new AppError(
+        'BAD_REQUEST',
+        `${where}.repository: ${c.repository}: a set read from a URL names its repositories by URL`,
+      );
+    const { patch: patchFile, ...rest } = c;
+    if (patchFile === undefined) {
+      cases.push(rest);
+      continue;
+    }
+    const patch = await fetchText(new URL(patchFile, url), `${where}.patch`);
+    if (!patch.trim()) throw new AppError('BAD_REQUEST', `${where}.patch: ${patchFile} is empty`);
+    cases.push({ ...rest, patch });
+  }
+  return { name: set.name, file: url.href, cases };
+}
+
+/**
+ * Reads a labelled set: a folder holding `review-set.json`, the JSON file itself, or an
+ * `http(s)://` URL of one. Each case's repository (a path relative to the set's file, or a URL)
+ * and patch (a path relative to it) are settled; a missing file or folder, an unreadable URL,
+ * bad JSON or a bad field is a `BAD_REQUEST` in one line.
  */
 export async function readReviewSet(path: string): Promise<LoadedSet> {
+  if (/^https?:\/\//i.test(path)) return fetchReviewSet(new URL(path));
   const kind = await kindOf(path);
   if (kind === 'missing') throw new AppError('BAD_REQUEST', `${path}: no such file or folder`);
   const file = kind === 'directory' ? join(path, REVIEW_SET_FILE) : path;
