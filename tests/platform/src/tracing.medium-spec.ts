@@ -111,6 +111,15 @@ await describeEachPair('traces', (kind) => {
         return Promise.resolve(done ? seen : undefined);
       }, "the runner's and the broker's spans");
       expect(names.filter((n) => n === 'serve sandbox.*.exec').length).toBeGreaterThanOrEqual(1);
+      // Each model call and tool call of the run is a span of that trace too.
+      const steps = await until(() => {
+        const seen = inTrace(dispatched.traceId).map((s) => s.name);
+        return Promise.resolve(seen.includes('execute_tool submit') ? seen : undefined);
+      }, "the run's model and tool spans");
+      expect(steps.filter((n) => n === 'chat traced')).toHaveLength(2);
+      expect(steps).toContain('execute_tool execute');
+      const chat = inTrace(dispatched.traceId).find((s) => s.name === 'chat traced');
+      expect(chat?.attributes['gen_ai.operation.name']).toBe('chat');
       expect(orphans(dispatched.traceId, dispatched)).toEqual([]);
     },
     SLOW_RUN_TIMEOUT_MS + 60_000,

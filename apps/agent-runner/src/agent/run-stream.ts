@@ -2,6 +2,7 @@ import { CARAVEL_NAMESPACE, uuidV5 } from '@caravel/contracts';
 import type { RunExitStatus } from '@caravel/middleware';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { createAgent } from 'langchain';
+import { RunSpans } from './run-spans.js';
 import type { StepRecorder } from './step-recorder.js';
 
 /** What a run's agent is to its stream (the agent factory builds one per run). */
@@ -104,9 +105,11 @@ export async function streamRun(
           new HumanMessage({ id: promptId, content: built.openingMessage(run.prompt) }),
         ],
       };
+  const spans = RunSpans.forActiveRun();
   const stream = await built.agent.stream(input, {
     ...config,
     ...(signal ? { signal } : {}),
+    ...(spans ? { callbacks: [spans] } : {}),
     // Each step is durable before the next one starts: a runner killed while a tool runs resumes
     // with the model's answer in hand, never asking again (the default writes asynchronously).
     durability: 'sync' as const,

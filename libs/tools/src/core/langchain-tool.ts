@@ -32,7 +32,12 @@ export class CaravelLangChainTool extends StructuredTool<z.ZodType> {
     tags?: string[],
   ): ReturnType<StructuredTool<z.ZodType>['call']> {
     try {
-      return await super.call(arg, configArg, tags);
+      // Callbacks (traces) name the tool's run after the tool, not after this adapter class.
+      return await super.call(
+        arg,
+        { ...configArg, runName: configArg?.runName ?? this.name },
+        tags,
+      );
     } catch (error) {
       // LangChain validates before _call; route its refusal through our own clearer message.
       if (!(error instanceof ToolInputParsingException)) throw error;
