@@ -1,4 +1,4 @@
-import { TriggerReceivedV1, slackThreadId } from '@caravel/contracts';
+import { StopThreadV1, TriggerReceivedV1, slackThreadId } from '@caravel/contracts';
 import type { DeliveryRepository, SlackMessageRepository, ThreadRepository } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import type { IntegrationAdapters } from '@caravel/integrations';
@@ -54,6 +54,7 @@ function intake() {
     strictMock<DeliveryRepository>(
       {
         findBySourceDelivery: () => Promise.resolve(null),
+        findBySemanticKey: () => Promise.resolve(null),
         claim: () => Promise.resolve({ outcome: 'claimed' as const }),
         settle: () => Promise.resolve(),
         record: () => Promise.resolve(true),
@@ -75,12 +76,14 @@ function intake() {
     if (decision.kind === 'challenge') throw new Error('not a challenge');
     return service.take(decision, { payload: body, sha256: id });
   };
-  /** The threads the published triggers went to, in order. */
-  const triggered = () =>
+  /** The threads the published messages of `definition` went to, in order. */
+  const sent = (definition: unknown) =>
     publish.mock.calls
-      .filter(([definition]) => definition === TriggerReceivedV1)
+      .filter(([published]) => published === definition)
       .map(([, data]) => (data as { threadId: string }).threadId);
-  return { take, triggered, table };
+  const triggered = () => sent(TriggerReceivedV1);
+  const stopped = () => sent(StopThreadV1);
+  return { take, triggered, stopped, table };
 }
 
 const mention = { type: 'message', text: '<@UBOT> fix the parser', ts: ROOT_TS };
@@ -114,6 +117,33 @@ describe('the Slack message map', () => {
 
     expect(triggered()).toEqual([THREAD, THREAD]);
     expect(table.rows.get(`T0001/C0999/1700000600.000600`)?.threadId).toBe(THREAD);
+  });
+
+  it('stops the thread a moved message belongs to when a person reacts ❌ to it', async () => {
+    const { take, stopped } = intake();
+    await take(mention, 'Ev1');
+    await take(
+      {
+        type: 'message',
+        subtype: 'message_changed',
+        channel: 'C0999',
+        message: { ts: MOVED_TS, text: '<@UBOT> fix the parser', user: 'U0USER' },
+        previous_message: { ts: ROOT_TS, channel: 'C0123' },
+      },
+      'Ev2',
+    );
+    const cross = (ts: string) => ({
+      type: 'reaction_added',
+      user: 'U0USER',
+      reaction: 'x',
+      item: { type: 'message', channel: 'C0999', ts },
+    });
+    expect(await take(cross(MOVED_TS), 'Ev3')).toMatchObject({ body: { threadId: THREAD } });
+    // A message the map does not have keeps the thread its own place names: none Caravel is in.
+    expect(await take(cross('1700000900.000900'), 'Ev4')).toMatchObject({
+      body: { accepted: false },
+    });
+    expect(stopped()).toEqual([THREAD]);
   });
 
   it("follows an edit without a request, and ignores a change to a message it doesn't have", async () => {

@@ -38,6 +38,7 @@ export function mapSlackReaction(
     semanticKey: `reaction:${item.channel}:${item.ts}:${user}:${reaction}`,
     threadId: slackThreadId({ team: body.team_id, channel: item.channel, threadTs: item.ts }),
     messageKey: `message:${item.channel}:${item.ts}`,
+    slackMessage: { team: body.team_id, channel: item.channel, ts: item.ts },
     author: { externalId: user },
   };
 }

@@ -141,6 +141,8 @@ export interface StopDecision {
   threadId: string;
   /** The semantic key of the trigger the message was, when it was one. */
   messageKey: string;
+  /** The Slack message reacted to: the message map knows its thread when it moved. */
+  slackMessage?: { team: string; channel: string; ts: string };
   author: Actor;
 }
 

@@ -17,6 +17,11 @@ export class SlackMessageMap {
 
   /** The decision on the thread the map knows for its Slack message, or as it came. */
   async resolve(decision: WebhookDecision): Promise<WebhookDecision> {
+    if (decision.kind === 'stop' && decision.slackMessage) {
+      // A ❌ on a message of a moved thread: its place is not the one the thread id came from.
+      const mapped = await this.messages.threadOf(decision.slackMessage);
+      return mapped ? { ...decision, threadId: mapped } : decision;
+    }
     if (decision.kind === 'trigger' && decision.slackMessage) {
       const { team, channel, threadTs } = decision.slackMessage;
       const mapped = await this.messages.threadOf({ team, channel, ts: threadTs });
