@@ -172,6 +172,7 @@ export {
   type OpsDurationRow,
   type OpsFailureRow,
   type OpsPullRequestRow,
+  type OpsReviewRow,
   type OpsStatusRow,
   type OpsWindow,
 } from './repositories/ops.repository.js';

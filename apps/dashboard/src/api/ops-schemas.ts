@@ -20,6 +20,9 @@ const usage = z.object({
   pullRequestsMerged: z.number().int(),
   mergedCostUsd: usd.describe("every run of the merged pull requests' threads"),
   costPerMergedPullRequestUsd: perUsd,
+  reviewCostUsd: usd.describe("the reviewer's model calls (totals and by repository only)"),
+  findingsAccepted: z.number().int().describe("Caravel's findings a commit fixed"),
+  costPerAcceptedFindingUsd: perUsd,
 });
 
 const durations = {

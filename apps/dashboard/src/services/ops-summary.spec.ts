@@ -70,4 +70,30 @@ describe('the ops summary', () => {
     );
     expect(summary.byPerson.map((g) => g.key)).toEqual(['github:hubot', 'github:octocat']);
   });
+
+  it("divides the reviewer's cost by the findings a commit fixed, overall and per repository", () => {
+    const summary = summarise({
+      since,
+      until,
+      buckets: [bucket({})],
+      durations: [],
+      pullRequests: [],
+      reviews: [
+        { repository: 'acme/web', reviewCostUsd: 1.2, findingsRaised: 5, findingsAccepted: 3 },
+        { repository: 'acme/api', reviewCostUsd: 0.3, findingsRaised: 1, findingsAccepted: 0 },
+      ],
+    });
+    expect(summary.totals).toMatchObject({
+      reviewCostUsd: 1.5,
+      findingsAccepted: 3,
+      costPerAcceptedFindingUsd: 0.5,
+    });
+    const byRepository = summary.byRepository.map((g) => [g.key, g.costPerAcceptedFindingUsd]);
+    expect(byRepository).toEqual([
+      ['acme/web', 0.4],
+      ['acme/api', null],
+    ]);
+    // The reviewer's runs are no person's: no person row carries them.
+    expect(summary.byPerson.every((g) => g.reviewCostUsd === 0)).toBe(true);
+  });
 });

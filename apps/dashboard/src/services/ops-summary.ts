@@ -1,4 +1,4 @@
-import type { OpsBucketRow, OpsDurationRow, OpsPullRequestRow } from '@caravel/db';
+import type { OpsBucketRow, OpsDurationRow, OpsPullRequestRow, OpsReviewRow } from '@caravel/db';
 
 /** Runs, model usage and cost of a group (the window, a day, a repository, a person). */
 export interface UsageView {
@@ -19,6 +19,10 @@ export interface UsageView {
   /** Every run of the merged pull requests' threads. */
   mergedCostUsd: number;
   costPerMergedPullRequestUsd: number | null;
+  /** The reviewer's model calls, and Caravel's findings a commit fixed (by repository only). */
+  reviewCostUsd: number;
+  findingsAccepted: number;
+  costPerAcceptedFindingUsd: number | null;
 }
 
 export interface DayView extends UsageView {
@@ -31,7 +35,10 @@ export interface GroupView extends UsageView {
   key: string;
 }
 
-type Sums = Omit<UsageView, 'costPerRunUsd' | 'costPerCiFixUsd' | 'costPerMergedPullRequestUsd'>;
+type Sums = Omit<
+  UsageView,
+  'costPerRunUsd' | 'costPerCiFixUsd' | 'costPerMergedPullRequestUsd' | 'costPerAcceptedFindingUsd'
+>;
 
 const EMPTY: Sums = {
   runs: 0,
@@ -46,6 +53,8 @@ const EMPTY: Sums = {
   pullRequestsOpened: 0,
   pullRequestsMerged: 0,
   mergedCostUsd: 0,
+  reviewCostUsd: 0,
+  findingsAccepted: 0,
 };
 
 /** Dollars to the micro-dollar, so sums of floats read as the provider's figures. */
@@ -72,6 +81,10 @@ function addPullRequests(into: Sums, row: OpsPullRequestRow): Sums {
   });
 }
 
+function addReviews(into: Sums, row: OpsReviewRow): Sums {
+  return plus(into, { reviewCostUsd: row.reviewCostUsd, findingsAccepted: row.findingsAccepted });
+}
+
 function view(sums: Sums): UsageView {
   return {
     ...sums,
@@ -81,6 +94,8 @@ function view(sums: Sums): UsageView {
     costPerRunUsd: per(sums.costUsd, sums.ended),
     costPerCiFixUsd: per(sums.ciFixCostUsd, sums.ciFixes),
     costPerMergedPullRequestUsd: per(sums.mergedCostUsd, sums.pullRequestsMerged),
+    reviewCostUsd: usd(sums.reviewCostUsd),
+    costPerAcceptedFindingUsd: per(sums.reviewCostUsd, sums.findingsAccepted),
   };
 }
 
@@ -89,10 +104,12 @@ function grouped(
   buckets: OpsBucketRow[],
   pullRequests: OpsPullRequestRow[],
   keyOf: (row: { repository: string; person: string }) => string,
+  reviews: OpsReviewRow[] = [],
 ): GroupView[] {
   const sums = new Map<string, Sums>();
   for (const b of buckets) sums.set(keyOf(b), add(sums.get(keyOf(b)) ?? EMPTY, b));
   for (const p of pullRequests) sums.set(keyOf(p), addPullRequests(sums.get(keyOf(p)) ?? EMPTY, p));
+  for (const r of reviews) sums.set(r.repository, addReviews(sums.get(r.repository) ?? EMPTY, r));
   return [...sums.entries()]
     .map(([key, s]) => ({ key, ...view(s) }))
     .sort((a, b) => b.costUsd - a.costUsd || b.runs - a.runs || a.key.localeCompare(b.key));
@@ -115,10 +132,14 @@ export function summarise(input: {
   buckets: OpsBucketRow[];
   durations: OpsDurationRow[];
   pullRequests: OpsPullRequestRow[];
+  reviews?: OpsReviewRow[];
 }) {
-  const { buckets, durations, pullRequests } = input;
+  const { buckets, durations, pullRequests, reviews = [] } = input;
   const overall = durations.find((d) => d.day === null);
-  const totals = pullRequests.reduce(addPullRequests, buckets.reduce(add, EMPTY));
+  const totals = reviews.reduce(
+    addReviews,
+    pullRequests.reduce(addPullRequests, buckets.reduce(add, EMPTY)),
+  );
   const days: DayView[] = daysOf(input.since, input.until).map((day) => {
     const duration = durations.find((d) => d.day === day);
     return {
@@ -135,7 +156,7 @@ export function summarise(input: {
       p99Seconds: overall?.p99Seconds ?? null,
     },
     days,
-    byRepository: grouped(buckets, pullRequests, (row) => row.repository),
+    byRepository: grouped(buckets, pullRequests, (row) => row.repository, reviews),
     byPerson: grouped(buckets, pullRequests, (row) => row.person),
   };
 }

@@ -27,18 +27,20 @@ export class OpsService {
     );
     const since = new Date(until.getTime() - query.days * DAY_MS);
     const window = { since, until };
-    const [queue, buckets, durations, pullRequests, statuses, failures] = await Promise.all([
-      this.queue.depth(),
-      this.ops.buckets(window),
-      this.ops.durations(window),
-      this.ops.pullRequests(window),
-      this.ops.statuses(window),
-      this.ops.failures(window),
-    ]);
+    const [queue, buckets, durations, pullRequests, statuses, failures, reviews] =
+      await Promise.all([
+        this.queue.depth(),
+        this.ops.buckets(window),
+        this.ops.durations(window),
+        this.ops.pullRequests(window),
+        this.ops.statuses(window),
+        this.ops.failures(window),
+        this.ops.reviews(window),
+      ]);
     return {
       window: { since: since.toISOString(), until: until.toISOString() },
       queue,
-      ...summarise({ since, until, buckets, durations, pullRequests }),
+      ...summarise({ since, until, buckets, durations, pullRequests, reviews }),
       statuses,
       failures,
     };

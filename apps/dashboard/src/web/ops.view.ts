@@ -32,6 +32,7 @@ function tiles(ops: Ops): HTMLElement {
     tile('per run', usd(t.costPerRunUsd)),
     tile(`per merged PR (${t.pullRequestsMerged})`, usd(t.costPerMergedPullRequestUsd)),
     tile(`per CI fix (${t.ciFixes})`, usd(t.costPerCiFixUsd)),
+    tile(`per accepted finding (${t.findingsAccepted})`, usd(t.costPerAcceptedFindingUsd)),
     tile('p50 / p99 duration', `${seconds(t.p50Seconds)} / ${seconds(t.p99Seconds)}`),
   );
 }

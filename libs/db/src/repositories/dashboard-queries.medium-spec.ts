@@ -170,6 +170,48 @@ await describeEachDatabase('dashboard queries: reviews and ops', openDatabase, (
     ]);
   });
 
+  it("sums the reviewer's cost and Caravel's findings a commit fixed, per repository", async () => {
+    const ops = new OpsRepository(database.db);
+    const findings = new FindingRepository(database.db);
+    const review = randomUUID();
+    await findings.openLedger({ threadId: review, owner: 'acme', repo: 'reviews', number: 3 });
+    await seedRun(database.db, {
+      repository: 'acme/reviews',
+      person: 'github:octocat',
+      threadId: review,
+      createdAt: at('2026-06-01T08:00:00Z'),
+      calls: [
+        { inputTokens: 1, outputTokens: 1, costUsd: 0.25 },
+        { inputTokens: 1, outputTokens: 1, costUsd: 0.5 },
+      ],
+    });
+    const inWindow = '2026-06-01T09:00:00.000Z';
+    const by = { kind: 'person' as const, login: 'octocat' };
+    const fixed = {
+      kind: 'fixed_by_commit' as const,
+      sha: sha('c'),
+      note: 'fixed',
+      by,
+      at: '2026-06-02T09:00:00.000Z',
+    };
+    const dismissed = { ...fixed, kind: 'dismissed' as const, note: 'not a problem' };
+    for (const finding of [
+      aFinding({ createdAt: inWindow, status: 'resolved', resolution: fixed }),
+      aFinding({ createdAt: inWindow, status: 'dismissed', resolution: dismissed }),
+      aFinding({ createdAt: inWindow }),
+      // A person's finding on the same pull request is not the reviewer's to count.
+      aFinding({ createdAt: inWindow, author: by, status: 'resolved', resolution: fixed }),
+    ])
+      await findings.append(review, finding);
+
+    const window = { since: at('2026-06-01T00:00:00Z'), until: at('2026-06-03T00:00:00Z') };
+    expect(await ops.reviews(window)).toEqual([
+      { repository: 'acme/reviews', reviewCostUsd: 0.75, findingsRaised: 3, findingsAccepted: 1 },
+    ]);
+    const before = { since: at('2026-05-01T00:00:00Z'), until: at('2026-06-01T00:00:00Z') };
+    expect(await ops.reviews(before)).toEqual([]);
+  });
+
   it("lists everyone's standing instructions, newest first, and forgets one", async () => {
     const instructions = new UserInstructionsRepository(database.db);
     await instructions.save('github:octocat', 'Use pnpm.', at('2026-06-01T00:00:00Z'));

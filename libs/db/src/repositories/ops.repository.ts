@@ -1,5 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from './executor.js';
+import { reviewCosts, type OpsReviewRow } from './ops-reviews.sql.js';
+
+export type { OpsReviewRow } from './ops-reviews.sql.js';
 
 /** The author of the fix runs CI babysitting asks for (dispatch's `CI_WATCH_ACTOR`). */
 export const CI_FIX_REQUESTER = 'caravel:ci-watch';
@@ -216,6 +219,11 @@ export class OpsRepository {
       runs: num(row.runs),
       latestSummary: row.latest ?? '',
     }));
+  }
+
+  /** The reviewer's cost and the findings of Caravel's a commit fixed, per repository. */
+  reviews(window: OpsWindow): Promise<OpsReviewRow[]> {
+    return reviewCosts(this.db, window);
   }
 
   /**
