@@ -134,7 +134,11 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
     },
     'factory',
   );
-  const channel = strictMock<ReplyChannel>({}, 'channel');
+  const replied: string[] = [];
+  const channel = strictMock<ReplyChannel>(
+    { reply: (text: string) => Promise.resolve({ messageId: String(replied.push(text)) }) },
+    'channel',
+  );
   const integrations = strictMock<RunIntegrationsService>(
     {
       replyChannel: () => channel,
@@ -176,7 +180,8 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
     subjects,
   );
   const doubles = { keeper, events, sandboxes, factory, integrations, attempts, sandboxLoss };
-  return { executor, log, inputs, interrupt, agent, channel, acquired, streamed, ...doubles };
+  const run = { executor, log, inputs, interrupt, agent, acquired, streamed };
+  return { ...run, channel, replied, ...doubles };
 }
 
 const heartbeat = () => Promise.resolve();
@@ -189,7 +194,7 @@ const lease: Lease = {
 
 describe('RunExecutorService', () => {
   it('runs a claimed run in the thread sandbox, announces it, and says how it ended, all under the lease', async () => {
-    const { executor, log, inputs, channel } = executorWith({ kind: 'run', lease });
+    const { executor, log, inputs, replied } = executorWith({ kind: 'run', lease });
 
     await executor.execute(startCommand(), heartbeat);
 
@@ -207,7 +212,9 @@ describe('RunExecutorService', () => {
     const { threadId, runId } = StartRunV1.fixture().data;
     expect(inputs).toHaveLength(1);
     expect(inputs[0]).toMatchObject({ threadId, runId, requestedBy: 'synthetic:octocat' });
-    expect(inputs[0]?.channel).toBe(channel);
+    // The agent's replies go to the run's channel (with its todo list once it keeps one).
+    await inputs[0]?.channel.reply('On it.');
+    expect(replied).toEqual(['On it.']);
   });
 
   it('publishes through GitHub when the run has a pull-request host, through a pushed branch otherwise', async () => {

@@ -11,6 +11,7 @@ import { budgetOfRun, RunBudgets } from '../agent/budget-of-run.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { requesterOf } from '../agent/run-people.js';
 import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
+import { RunTodoList } from '../agent/run-todos.js';
 import { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import { sourceContext, withSourceContext } from '../agent/source-context.js';
 import type { StepRecorder } from '../agent/step-recorder.js';
@@ -244,12 +245,13 @@ export class RunExecutorService {
     scm: ScmPort,
   ): AgentRunInputs {
     const run = context.command.data;
+    const todos = new RunTodoList();
     return {
       threadId: run.threadId,
       runId: run.runId,
       options: run.options,
       workspace,
-      channel: context.channel,
+      channel: todos.replies(context.channel),
       scm,
       requestedBy: requesterOf(run),
       ...context.budget,
@@ -262,7 +264,7 @@ export class RunExecutorService {
           ),
       },
       events: { emit: (event) => this.onMiddlewareEvent(run.threadId, event, recorder) },
-      work: context.events,
+      work: todos.recording(context.events),
       signal: context.signal,
       ...this.followUps.queue(run.runId, workspace.sandbox),
     };
