@@ -472,6 +472,7 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
       defaultRepository: null,
       fallbackModel: null,
       autofixCi: null,
+      subagentModel: null,
       updatedAt: t(2),
     });
     expect(await profiles.get(identity)).toEqual(saved);
