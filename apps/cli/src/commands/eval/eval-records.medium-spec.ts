@@ -11,24 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { runCli, type CliIo } from '../cli.js';
+import { runCli } from '../cli.js';
 import type { EvalConfig } from './eval-config.js';
 import { EvalGate, type CandidateRunner } from './eval-gate.service.js';
 import { EvalRecords, RunRecorder, evalDatabaseUrl } from './eval-records.js';
+import { recordingIo } from '../../testing/recording-io.js';
 
-function io(): CliIo & { written: string[]; errors: string[] } {
-  const written: string[] = [];
-  const errors: string[] = [];
-  return {
-    written,
-    errors,
-    out: (text) => written.push(text),
-    err: (text) => errors.push(text),
-    stdin: Readable.from([]),
-    onSignal: () => undefined,
-  };
-}
+const io = recordingIo;
 
 const TASKS = Array.from({ length: 6 }, (_, i) => `acme__strings-${i}`);
 

@@ -4,21 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
-import { runCli, type CliIo } from '../cli.js';
+import { runCli } from '../cli.js';
+import { recordingIo } from '../../testing/recording-io.js';
 
-function io(): CliIo & { written: string[]; errors: string[] } {
-  const written: string[] = [];
-  const errors: string[] = [];
-  return {
-    written,
-    errors,
-    out: (text) => written.push(text),
-    err: (text) => errors.push(text),
-    stdin: Readable.from([]),
-    onSignal: () => undefined,
-  };
-}
+const io = recordingIo;
 
 const lines = (...text: string[]) => `${text.join('\n')}\n`;
 
