@@ -200,7 +200,10 @@ export {
 } from './repositories/budget-limit.repository.js';
 export {
   BudgetPauseRepository,
+  type AwaitingBudgetPause,
+  type AwaitingPauseQuery,
   type BudgetPauseRow,
+  type BudgetPauseStanding,
 } from './repositories/budget-pause.repository.js';
 export {
   SlackMessageRepository,

@@ -62,6 +62,17 @@ export class BudgetLimitRepository {
     return toRow(row);
   }
 
+  /** Every saved limit: the team's, then repositories' and people's, by subject. */
+  async list(executor: Executor = this.db): Promise<BudgetLimitRow[]> {
+    const rows = await executor
+      .selectFrom('budget_limits')
+      .selectAll()
+      .orderBy('scope', 'desc')
+      .orderBy('subject')
+      .execute();
+    return rows.map(toRow);
+  }
+
   /** False when there was no such limit. */
   async remove(
     scope: BudgetScope,

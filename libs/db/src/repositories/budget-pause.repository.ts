@@ -21,6 +21,38 @@ function toRow(row: Selectable<BudgetPause>): BudgetPauseRow {
 }
 
 /**
+ * Where a pause no run continued yet stands: `open` (its run ended paused, or is ending, and no
+ * later run took the thread), `ended` (its run ended otherwise), `stopped` (its run was stopped or
+ * cancelled instead) or `superseded` (a later run worked on the thread before any grant).
+ */
+export type BudgetPauseStanding = 'open' | 'ended' | 'stopped' | 'superseded';
+
+/** A pause awaiting continuation, with its run's ending and where it stands. */
+export interface AwaitingBudgetPause extends BudgetPauseRow {
+  standing: BudgetPauseStanding;
+  /** The first later run that took the thread, when one did. */
+  supersededBy: string | null;
+}
+
+export interface AwaitingPauseQuery {
+  /** One thread's pauses (else every thread's). */
+  threadId?: string;
+  /** A run started by this trigger does not supersede (a grant's own, redelivered). */
+  ignoringTrigger?: string;
+  limit?: number;
+}
+
+const ENDING = new Set(['waiting', 'queued', 'running']);
+
+function standingOf(run: { status: string | null; exit: string | null }, later: string | null) {
+  const { status, exit } = run;
+  if (status === 'completed' || status === 'failed' || status === 'merged') return 'ended';
+  if (status === 'interrupted' && exit !== 'exit_budget_paused') return 'stopped';
+  if (later !== null) return 'superseded';
+  return status === null || ENDING.has(status) || exit === 'exit_budget_paused' ? 'open' : 'ended';
+}
+
+/**
  * Budget pauses: a run records its own once (a repeat keeps the first), an authorised person's
  * grant is set on the thread's latest pause not continued yet, and the run that continues it
  * takes the grant once.
@@ -59,6 +91,56 @@ export class BudgetPauseRepository {
       .limit(1)
       .executeTakeFirst();
     return row ? toRow(row) : null;
+  }
+
+  /**
+   * Pauses no run has continued yet, newest first, each with where it stands: a later run on the
+   * thread (not merged into another, not started by the pause's own grant) supersedes it.
+   */
+  async listAwaiting(
+    query: AwaitingPauseQuery = {},
+    executor: Executor = this.db,
+  ): Promise<AwaitingBudgetPause[]> {
+    const ignoring = query.ignoringTrigger ?? null;
+    let select = executor
+      .selectFrom('budget_pauses as p')
+      .leftJoin('runs as r', 'r.id', 'p.run_id')
+      .selectAll('p')
+      .select(['r.status as run_status', 'r.exit_status as run_exit_status'])
+      .select((eb) =>
+        eb
+          .selectFrom('runs as later')
+          .select('later.id')
+          .whereRef('later.thread_id', '=', 'p.thread_id')
+          .whereRef('later.id', '<>', 'p.run_id')
+          .where('later.status', '<>', 'merged')
+          .where((w) =>
+            w.and([
+              w.or([
+                w('r.created_at', 'is', null),
+                w('later.created_at', '>', w.ref('r.created_at')),
+              ]),
+              w.or([
+                w('p.granted_at', 'is', null),
+                w('later.created_at', '<', w.ref('p.granted_at')),
+              ]),
+              ...(ignoring === null ? [] : [w('later.trigger_id', '<>', ignoring)]),
+            ]),
+          )
+          .orderBy('later.created_at')
+          .limit(1)
+          .as('superseded_by'),
+      )
+      .where('p.resumed_by', 'is', null)
+      .orderBy('p.paused_at', 'desc')
+      .limit(query.limit ?? 100);
+    if (query.threadId !== undefined) select = select.where('p.thread_id', '=', query.threadId);
+    const rows = await select.execute();
+    return rows.map(({ run_status, run_exit_status, superseded_by, ...pause }) => ({
+      ...toRow(pause),
+      standing: standingOf({ status: run_status, exit: run_exit_status }, superseded_by),
+      supersededBy: superseded_by,
+    }));
   }
 
   /**

@@ -5,6 +5,8 @@ import type { Database } from '../connection/database.types.js';
 import { openDatabase } from '../connection/open-database.js';
 import { BudgetLimitRepository } from './budget-limit.repository.js';
 import { BudgetPauseRepository } from './budget-pause.repository.js';
+import { RunRepository } from './run.repository.js';
+import { ThreadRepository } from './thread.repository.js';
 import { SlackMessageRepository } from './slack-message.repository.js';
 
 await describeEachDatabase('budgets and the Slack message map', openDatabase, (target) => {
@@ -45,6 +47,19 @@ await describeEachDatabase('budgets and the Slack message map', openDatabase, (t
       });
     });
 
+    it('lists every limit, the team first, and forgets a removed one', async () => {
+      const limits = new BudgetLimitRepository(database.db);
+      const person = `github:${randomUUID()}`;
+      await limits.save({ scope: 'person', subject: person, budgetUsd: 3, updatedBy: 'a' });
+      await limits.save({ scope: 'team', subject: 'team', budgetUsd: 12, updatedBy: 'b' });
+      const listed = await limits.list();
+      expect(listed[0]).toMatchObject({ scope: 'team', budgetUsd: 12, updatedBy: 'b' });
+      expect(listed.find((row) => row.subject === person)).toMatchObject({ budgetUsd: 3 });
+      expect(await limits.remove('person', person)).toBe(true);
+      expect(await limits.remove('person', person)).toBe(false);
+      expect((await limits.list()).some((row) => row.subject === person)).toBe(false);
+    });
+
     it('refuses a limit of zero or less', async () => {
       const limits = new BudgetLimitRepository(database.db);
       await expect(
@@ -74,6 +89,70 @@ await describeEachDatabase('budgets and the Slack message map', openDatabase, (t
       expect(await pauses.takeGrant(threadId, next)).toMatchObject({ runId: paused });
       expect(await pauses.takeGrant(threadId, randomUUID())).toBeNull();
       expect(await pauses.awaiting(threadId)).toBeNull();
+    });
+  });
+
+  describe('where an awaiting pause stands', () => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
+
+    async function pausedRun(exitStatus = 'exit_budget_paused') {
+      const threadId = randomUUID();
+      const runId = randomUUID();
+      await new ThreadRepository(database.db).upsert({ id: threadId, source: 'slack' });
+      const runs = new RunRepository(database.db);
+      await runs.create({ id: runId, threadId, triggerId: runId, createdAt: at(0) });
+      await runs.markFinished(runId, { status: 'interrupted', exitStatus, at: at(1) });
+      await new BudgetPauseRepository(database.db).record({
+        runId,
+        threadId,
+        budgetUsd: 2,
+        spentUsd: 1.9,
+        at: at(1),
+      });
+      return { threadId, runId, runs };
+    }
+
+    it('is open after its run ended paused, superseded by a later run (not a merged one)', async () => {
+      const pauses = new BudgetPauseRepository(database.db);
+      const { threadId, runs } = await pausedRun();
+      const merged = randomUUID();
+      await runs.create({ id: merged, threadId, triggerId: merged, createdAt: at(2) });
+      await runs.markFinished(merged, { status: 'merged', at: at(2) });
+      expect(await pauses.listAwaiting({ threadId })).toMatchObject([
+        { standing: 'open', supersededBy: null, spentUsd: 1.9 },
+      ]);
+
+      const later = randomUUID();
+      await runs.create({ id: later, threadId, triggerId: later, createdAt: at(3) });
+      expect(await pauses.listAwaiting({ threadId })).toMatchObject([
+        { standing: 'superseded', supersededBy: later },
+      ]);
+      expect(await pauses.listAwaiting({ threadId, ignoringTrigger: later })).toMatchObject([
+        { standing: 'open' },
+      ]);
+    });
+
+    it('is stopped when its run was stopped instead, and left out once a run continued it', async () => {
+      const pauses = new BudgetPauseRepository(database.db);
+      const stopped = await pausedRun('exit_interrupted');
+      expect(await pauses.listAwaiting({ threadId: stopped.threadId })).toMatchObject([
+        { standing: 'stopped' },
+      ]);
+
+      const { threadId } = await pausedRun();
+      await pauses.grant({ threadId, usd: 4, by: 'slack:U1', at: at(5) });
+      const continuation = randomUUID();
+      await stopped.runs.create({
+        id: continuation,
+        threadId,
+        triggerId: continuation,
+        createdAt: at(6),
+      });
+      expect(await pauses.listAwaiting({ threadId })).toMatchObject([{ standing: 'open' }]);
+      await pauses.takeGrant(threadId, continuation);
+      expect(await pauses.listAwaiting({ threadId })).toEqual([]);
+      const everyone = await pauses.listAwaiting({ limit: 500 });
+      expect(everyone.some((pause) => pause.threadId === stopped.threadId)).toBe(true);
     });
   });
 
