@@ -1,15 +1,20 @@
 import { TriggerReceivedV1, type EnvelopeOf } from '@caravel/contracts';
-import type { BudgetPauseRepository, BudgetPauseRow, ThreadPlanRepository } from '@caravel/db';
+import type {
+  AwaitingBudgetPause,
+  BudgetPauseRepository,
+  BudgetPauseStanding,
+  ThreadPlanRepository,
+} from '@caravel/db';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
 import { dispatchConfigOf, dispatchEnvSchema } from '../dispatch.config.js';
 import type { RunNotifierService } from '../replies/run-notifier.service.js';
-import { budgetGrantRefusedText } from './budget-grant.js';
+import { budgetGrantRefusedText, stalePauseText } from './budget-grant.js';
 import { BudgetGrantService } from './budget-grant.service.js';
 
 const NOW = new Date('2026-12-02T11:00:00Z');
 
-const PAUSE: BudgetPauseRow = {
+const PAUSE: AwaitingBudgetPause = {
   runId: '6f1c0c1e-2b7d-4f55-9a43-6d1f4e2b8a10',
   threadId: TriggerReceivedV1.fixture().data.threadId,
   budgetUsd: 2.5,
@@ -19,6 +24,8 @@ const PAUSE: BudgetPauseRow = {
   grantedBy: null,
   grantedAt: null,
   resumedBy: null,
+  standing: 'open',
+  supersededBy: null,
 };
 
 function reply(text: string, from = 'U1'): EnvelopeOf<typeof TriggerReceivedV1> {
@@ -30,16 +37,19 @@ function reply(text: string, from = 'U1'): EnvelopeOf<typeof TriggerReceivedV1> 
 }
 
 /** The service over strict doubles: a thread owned by slack:U1 whose run paused (unless told). */
-function setup(options: { paused?: boolean; admins?: string } = {}) {
+function setup(
+  options: { paused?: boolean; admins?: string; standing?: BudgetPauseStanding } = {},
+) {
   const grant = jest.fn((_grant: object) => Promise.resolve(PAUSE));
+  const pause = { ...PAUSE, standing: options.standing ?? 'open' };
+  const listAwaiting = jest.fn((_query: object) =>
+    Promise.resolve(options.paused === false ? [] : [pause]),
+  );
   const announce = jest.fn((_threadId: string, _key: string, _text: string) =>
     Promise.resolve('posted' as const),
   );
   const service = new BudgetGrantService(
-    strictMock<BudgetPauseRepository>(
-      { awaiting: () => Promise.resolve(options.paused === false ? null : PAUSE), grant },
-      'pauses',
-    ),
+    strictMock<BudgetPauseRepository>({ listAwaiting, grant }, 'pauses'),
     strictMock<ThreadPlanRepository>({ ownerOf: () => Promise.resolve('slack:U1') }, 'owners'),
     strictMock<RunNotifierService>({ announce }, 'notifier'),
     dispatchConfigOf(
@@ -47,7 +57,7 @@ function setup(options: { paused?: boolean; admins?: string } = {}) {
     ),
     { now: () => NOW },
   );
-  return { service, grant, announce };
+  return { service, grant, announce, listAwaiting };
 }
 
 describe('granting a paused run more budget from a reply', () => {
@@ -93,5 +103,39 @@ describe('granting a paused run more budget from a reply', () => {
     expect(await idle.service.onTrigger(reply('continue with $5 more', 'U7'))).toBe('none');
     expect(grant).not.toHaveBeenCalled();
     expect(idle.announce).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['ended', 'that run has ended since'],
+    ['stopped', 'that run was stopped'],
+    ['superseded', 'another run has worked on this thread since'],
+  ] as const)(
+    'refuses a grant for a pause whose run %s, with a reply, and resumes nothing',
+    async (standing, why) => {
+      const { service, grant, announce, listAwaiting } = setup({ standing });
+      const trigger = reply('continue with $5 more');
+
+      expect(await service.onTrigger(trigger)).toBe('refused');
+
+      expect(listAwaiting).toHaveBeenCalledWith({
+        threadId: PAUSE.threadId,
+        ignoringTrigger: trigger.id,
+        limit: 1,
+      });
+      expect(grant).not.toHaveBeenCalled();
+      const text = stalePauseText(standing, PAUSE.budgetUsd);
+      expect(text).toContain(why);
+      expect(announce).toHaveBeenCalledWith(PAUSE.threadId, expect.any(String), text);
+    },
+  );
+
+  it('tells someone who may not grant that first, even when the pause is stale', async () => {
+    const { service, announce } = setup({ standing: 'superseded' });
+    expect(await service.onTrigger(reply('continue with $5 more', 'U7'))).toBe('refused');
+    expect(announce).toHaveBeenCalledWith(
+      PAUSE.threadId,
+      expect.any(String),
+      budgetGrantRefusedText('slack:U7'),
+    );
   });
 });

@@ -1,3 +1,5 @@
+import type { BudgetPauseStanding } from '@caravel/db';
+
 /**
  * How much more a reply grants a run paused at its budget ("continue with $5 more"), read from
  * the reply's words: one amount, with a currency (`$5`, `5$`, `5 usd`, `usd 5`, `5 dollars`) or
@@ -102,6 +104,25 @@ const FILLER = new Set([
   'dollar',
   'bucks',
 ]);
+
+/** Why a grant came too late, by where its pause stands. */
+const TOO_LATE: Record<Exclude<BudgetPauseStanding, 'open'>, string> = {
+  ended: 'that run has ended since',
+  stopped: 'that run was stopped',
+  superseded: 'another run has worked on this thread since',
+};
+
+/** What a grant for a pause that is no longer open is told: nothing resumes. */
+export function stalePauseText(
+  standing: Exclude<BudgetPauseStanding, 'open'>,
+  budgetUsd: number,
+): string {
+  return (
+    `There is no paused run to continue here: the run that paused at its ` +
+    `$${budgetUsd.toFixed(2)} budget can't be resumed (${TOO_LATE[standing]}). Nothing was ` +
+    `resumed; ask again to start a new run.`
+  );
+}
 
 /** What a person who may not grant more is told. */
 export function budgetGrantRefusedText(who: string): string {
