@@ -29,6 +29,7 @@ describe('dashboard configuration', () => {
       DASHBOARD_ALLOWED_ORGS: 'acme, ,acme-labs',
       DASHBOARD_ADMINS: 'octocat',
       DASHBOARD_SESSION_HOURS: '24',
+      DISPATCH_BUDGET_ADMINS: 'slack:U9, github:octocat',
     });
     expect(config.service).toMatchObject({ port: 3007 });
     expect(config).toMatchObject({
@@ -44,6 +45,7 @@ describe('dashboard configuration', () => {
         publicUrl: 'https://caravel.example.com',
         allowed: ['https://ops.example.com', 'https://b.example.com:8443'],
       },
+      budgets: { admins: ['slack:U9', 'github:octocat'] },
       sessions: { hours: 24 },
     });
     expect(config.sessions.keys).toBeUndefined();
@@ -61,6 +63,7 @@ describe('dashboard configuration', () => {
         admins: [],
       },
       origins: { allowed: [] },
+      budgets: { admins: [] },
       sessions: { hours: 12 },
     });
   });

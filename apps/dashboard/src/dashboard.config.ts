@@ -86,6 +86,15 @@ export const dashboardEnvSchema = z.object({
   DASHBOARD_SESSION_HOURS: documented(z.coerce.number().int().min(1).max(720).default(12), {
     description: 'How long a sign-in lasts',
   }),
+  // Dispatch's key (it decides grants): the dashboard names these people beside paused runs.
+  DISPATCH_BUDGET_ADMINS: documented(
+    list().pipe(z.array(z.string().regex(/^[a-z]+:\S+$/, 'each entry is <source>:<id>'))),
+    {
+      description:
+        "Comma list of <source>:<id> who may give a run paused at its budget more, besides the thread's owner",
+      example: 'slack:U0123ABCD,github:octocat',
+    },
+  ),
 });
 
 type DashboardEnv = z.output<typeof dashboardEnvSchema>;
@@ -112,6 +121,8 @@ export interface DashboardConfig {
     /** Other origins given credentialed CORS and trusted for cookie-authenticated mutations. */
     allowed: readonly string[];
   };
+  /** Who may grant a run paused at its budget more, besides the thread's owner (`source:id`). */
+  budgets: { admins: readonly string[] };
   sessions: {
     /** The keyring sealing session cookies; unset: a random key per process. */
     keys?: string;
@@ -153,6 +164,7 @@ export function dashboardConfigOf(env: DashboardEnv): DashboardConfig {
       ...(env.DASHBOARD_PUBLIC_URL ? { publicUrl: env.DASHBOARD_PUBLIC_URL } : {}),
       allowed: env.DASHBOARD_ALLOWED_ORIGINS,
     },
+    budgets: { admins: env.DISPATCH_BUDGET_ADMINS },
     sessions: {
       ...(env.DASHBOARD_SESSION_KEYS ? { keys: env.DASHBOARD_SESSION_KEYS } : {}),
       hours: env.DASHBOARD_SESSION_HOURS,

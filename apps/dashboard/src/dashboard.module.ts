@@ -1,4 +1,6 @@
 import {
+  BudgetLimitRepository,
+  BudgetPauseRepository,
   EnabledRepositoryRepository,
   EvalProposalRepository,
   EvalRunRepository,
@@ -29,6 +31,7 @@ import { CorsMiddleware } from './auth/cors.middleware.js';
 import { ActionGuard, AdminGuard, ReadGuard } from './auth/guards.js';
 import { SignInService } from './auth/sign-in.service.js';
 import { AuthController } from './controllers/auth.controller.js';
+import { BudgetsController } from './controllers/budgets.controller.js';
 import { DeadLettersController } from './controllers/dead-letters.controller.js';
 import { DocsController } from './controllers/docs.controller.js';
 import { EvalsController } from './controllers/evals.controller.js';
@@ -45,6 +48,7 @@ import { ThreadsController } from './controllers/threads.controller.js';
 import { dashboardProviders, type DashboardOptions } from './dashboard.options.js';
 import type { DashboardConfig } from './dashboard.config.js';
 import { RunEventsHandler } from './handlers/run-events.handler.js';
+import { BudgetsService } from './services/budgets.service.js';
 import { DeadLettersService } from './services/dead-letters.service.js';
 import { EnabledRepositoriesService } from './services/enabled-repositories.service.js';
 import { EvalsService } from './services/evals.service.js';
@@ -79,6 +83,7 @@ export class DashboardModule implements NestModule {
         InstructionsController,
         RepositoriesController,
         TeamSettingsController,
+        BudgetsController,
         ReviewStylesController,
         ReviewsController,
         OpsController,
@@ -106,6 +111,7 @@ export class DashboardModule implements NestModule {
         InstructionsService,
         EnabledRepositoriesService,
         TeamSettingsService,
+        BudgetsService,
         ReviewStylesService,
         ReviewLedgerService,
         OpsService,
@@ -128,6 +134,8 @@ export class DashboardModule implements NestModule {
         repositoryProvider(RunQueueRepository),
         repositoryProvider(EvalRunRepository),
         repositoryProvider(EvalProposalRepository),
+        repositoryProvider(BudgetLimitRepository),
+        repositoryProvider(BudgetPauseRepository),
       ],
     };
   }

@@ -11,6 +11,7 @@ import {
   runResponse,
   threadResponse,
 } from './schemas.js';
+import { BUDGET_ROUTES } from './budget-routes.js';
 import { EVAL_ROUTES } from './eval-routes.js';
 import { INSTRUCTIONS_ROUTES } from './instructions-routes.js';
 import { OPS_ROUTES } from './ops-routes.js';
@@ -287,6 +288,7 @@ export const ROUTES = {
   ...OPS_ROUTES,
   ...INSTRUCTIONS_ROUTES,
   ...TEAM_ROUTES,
+  ...BUDGET_ROUTES,
   ...TOKEN_ROUTES,
   ...EVAL_ROUTES,
   openApi: {

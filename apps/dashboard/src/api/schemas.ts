@@ -201,3 +201,25 @@ export const repositoryInstructionsResponse = z.object({
   updatedBy: z.string().nullable(),
   updatedAt: when.nullable(),
 });
+
+export const budgetLimitResponse = z.object({
+  scope: z.string().describe('team, repository or person'),
+  subject: z.string().describe('team; owner/name lower-cased; source:id'),
+  budgetUsd: z.number().describe('dollars one run may spend'),
+  updatedBy: z.string(),
+  updatedAt: when,
+});
+
+export const budgetPauseResponse = z.object({
+  runId: z.uuid(),
+  threadId: z.uuid(),
+  budgetUsd: z.number().describe("the paused run's budget"),
+  spentUsd: z.number(),
+  pausedAt: when,
+  grantedUsd: z.number().nullable().describe('set once granted, until a run continues it'),
+  grantedBy: z.string().nullable(),
+  grantedAt: when.nullable(),
+  mayGrant: z
+    .array(z.string())
+    .describe("source:id of who may grant: the thread's owner, then DISPATCH_BUDGET_ADMINS"),
+});
