@@ -100,8 +100,15 @@ export class ChannelsWorld {
   private llm: FakeLlmServer | undefined;
   private fixAgent: FixAgent | undefined;
 
-  constructor(dir: string) {
-    this.github = new GitHubWorld(dir, Object.values(REPOS));
+  /**
+   * @param options.repositories more repositories the GitHub App is installed on (beside REPOS')
+   * @param options.checks commands the fix agent runs after its edit
+   */
+  constructor(
+    dir: string,
+    private readonly options: { repositories?: readonly string[]; checks?: readonly string[] } = {},
+  ) {
+    this.github = new GitHubWorld(dir, [...Object.values(REPOS), ...(options.repositories ?? [])]);
   }
 
   /** The fake provider (its requests recorded). */
@@ -123,7 +130,7 @@ export class ChannelsWorld {
   /** Starts every fake; resolves with the platform settings that reach them. */
   async start(): Promise<Record<string, string>> {
     this.llm = await startFakeOpenAi();
-    this.fixAgent = new FixAgent(this.llm);
+    this.fixAgent = new FixAgent(this.llm, this.options.checks);
     const [keysUrl] = await Promise.all([
       this.connect.listen(),
       this.slack.listen(),

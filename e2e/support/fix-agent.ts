@@ -38,7 +38,11 @@ interface Hold {
 export class FixAgent {
   private readonly holds = new Map<string, Hold>();
 
-  constructor(fake: FakeLlmServer) {
+  /** @param checks commands the agent runs after its edit, one model call each, in order. */
+  constructor(
+    fake: FakeLlmServer,
+    private readonly checks: readonly string[] = [],
+  ) {
     fake.respondWith((request) => this.answer(request));
   }
 
@@ -59,14 +63,15 @@ export class FixAgent {
     const messages = (request.body?.['messages'] ?? []) as ChatMessage[];
     const conversation = conversationOf(request);
     const tag = TAG.exec(conversation)?.[1] ?? 'unknown';
-    const called = new Set(
-      messages.flatMap((m) => (m.tool_calls ?? []).map((call) => call.function?.name ?? '')),
-    );
+    const calls = messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.function?.name ?? ''));
+    const called = new Set(calls);
     const hold = this.holds.get(tag);
     if (!called.has('execute')) {
       const { path, content } = fixFile(tag);
       return call('execute', { command: `echo "${content}" > ${path}` });
     }
+    const check = this.checks[calls.filter((name) => name === 'execute').length - 1];
+    if (check !== undefined) return call('execute', { command: check });
     if (hold && !conversation.includes(hold.release)) {
       hold.held = true;
       return { text: 'Thinking it over…', delayMs: 120_000 };

@@ -39,14 +39,19 @@ export class SlackSender {
     private readonly team: string,
   ) {}
 
-  deliver(ingressUrl: string, event: SlackMessageEvent): Promise<Answer> {
+  /** A retry passes the first send's `eventId`, as Slack retries an event under its id. */
+  deliver(
+    ingressUrl: string,
+    event: SlackMessageEvent,
+    eventId = `Ev${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`,
+  ): Promise<Answer> {
     const body = JSON.stringify({
       token: 'verification-token-unused',
       team_id: this.team,
       api_app_id: 'A0E2E',
       event: { ...event, event_ts: event.ts, channel_type: 'channel' },
       type: 'event_callback',
-      event_id: `Ev${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`,
+      event_id: eventId,
       event_time: Math.floor(Date.now() / 1000),
     });
     const timestamp = String(Math.floor(Date.now() / 1000));
@@ -71,16 +76,22 @@ export class LinearSender {
       body: string;
       user: { id: string; name: string };
     },
+    /** A retry passes the first send's ids and time: Linear redelivers the same event. */
+    delivery: { commentId: string; deliveryId: string; at: Date } = {
+      commentId: randomUUID(),
+      deliveryId: randomUUID(),
+      at: new Date(),
+    },
   ): Promise<Answer> {
-    const commentId = randomUUID();
-    const now = new Date();
+    const { commentId, at: now } = delivery;
     const body = JSON.stringify({
       action: 'create',
       type: 'Comment',
       createdAt: now.toISOString(),
       url: `https://linear.app/acme/issue/${comment.issue.identifier}#comment-${commentId.slice(0, 8)}`,
-      webhookId: randomUUID(),
-      webhookTimestamp: now.getTime(),
+      webhookId: delivery.deliveryId,
+      // Signed at each send: a redelivery is judged fresh by its own time.
+      webhookTimestamp: Date.now(),
       organizationId: randomUUID(),
       actor: { id: comment.user.id, name: comment.user.name, type: 'user' },
       data: {
@@ -94,7 +105,7 @@ export class LinearSender {
     });
     return post(`${ingressUrl}/webhooks/linear`, body, {
       'linear-signature': hmacHex(this.secret, body),
-      'linear-delivery': randomUUID(),
+      'linear-delivery': delivery.deliveryId,
       'linear-event': 'Comment',
     });
   }

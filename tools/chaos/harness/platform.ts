@@ -40,10 +40,13 @@ export class ChaosPlatform {
     return url;
   }
 
-  /** `kill -9` of the first process of `name`; a fresh one takes its place once ready. */
-  async killAndReplace(name: string): Promise<void> {
-    const victim = this.processes.find((p) => p.name === name);
-    if (!victim) throw new Error(`no ${name} process`);
+  /**
+   * `kill -9` of the `nth` live process of `name` (the first by default); a fresh one takes its
+   * place once ready, as a supervisor restarts a crashed pod.
+   */
+  async killAndReplace(name: string, nth = 0): Promise<void> {
+    const victim = this.processes.filter((p) => p.name === name)[nth];
+    if (!victim) throw new Error(`no ${name} process #${nth}`);
     await victim.kill();
     this.processes.splice(this.processes.indexOf(victim), 1);
     this.graveyard.push(victim);

@@ -20,12 +20,13 @@ export class Stage {
 
   static async start(
     run: ChaosRun,
-    nats: NatsServer,
+    nats: Pick<NatsServer, 'url'>,
     part: string,
     services: ServiceCounts,
     env: Record<string, string>,
   ): Promise<Stage> {
-    // The run's nats-server is its own: the part alone keeps the two platforms apart.
+    // The part keeps the platforms apart on the server (the run's own, or a shared one when the
+    // part carries the run's id).
     const namespace = part;
     const database = await ChaosDatabase.create(run.databaseName(part));
     let platform: ChaosPlatform | undefined;

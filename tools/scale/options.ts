@@ -1,0 +1,46 @@
+import type { ServiceCounts } from '../chaos/harness/platform.js';
+
+/** What `tools/scale/run.mjs` was asked for (its flags, parsed there). */
+export interface ScaleOptions {
+  durationS: number;
+  killEveryS: number;
+  rate: number;
+  /** A preset name or `ingress=3,dispatch=2,...`. */
+  replicas: string;
+  out: string;
+  drainS: number;
+  baseline: boolean;
+  command: string;
+}
+
+/** The services a run needs, one each: the baseline. */
+export const BASELINE: ServiceCounts = {
+  ingress: 1,
+  dispatch: 1,
+  'agent-runner': 1,
+  'sandbox-broker': 1,
+};
+
+/** Named shapes `--replicas` takes. */
+export const PRESETS: Readonly<Record<string, ServiceCounts>> = {
+  team: { ingress: 3, dispatch: 2, 'agent-runner': 3, 'sandbox-broker': 2 },
+  double: { ingress: 2, dispatch: 2, 'agent-runner': 2, 'sandbox-broker': 2 },
+  baseline: BASELINE,
+};
+
+/** A preset's counts, or `name=count` pairs over the baseline's services; throws on anything else. */
+export function replicasOf(spec: string): ServiceCounts {
+  const preset = PRESETS[spec];
+  if (preset) return preset;
+  const counts: Record<string, number> = { ...BASELINE };
+  for (const pair of spec.split(',')) {
+    const [name = '', value = ''] = pair.split('=');
+    const count = Number(value);
+    if (!(name in BASELINE) || !Number.isInteger(count) || count < 1)
+      throw new Error(
+        `--replicas ${spec}: expected one of ${Object.keys(PRESETS).join(', ')} or name=count pairs of ${Object.keys(BASELINE).join(', ')}`,
+      );
+    counts[name] = count;
+  }
+  return counts;
+}
