@@ -5,7 +5,7 @@ export { PlatformModule } from './platform.module.js';
 export { ReadinessService, type ReadinessReport } from './readiness.service.js';
 export { repositoryProvider } from './repository.provider.js';
 export { PeriodicTask, type PeriodicTaskLogger } from './periodic-task.js';
-export { LeasedPeriodicTask, type LeasedSchedule } from './leased-periodic-task.js';
+export { LeasedSweep, type LeasedSweepSchedule } from './leased-sweep.js';
 export {
   startServiceHost,
   logLevelsFrom,

@@ -4,9 +4,9 @@ export interface PeriodicTaskLogger {
 }
 
 /**
- * Housekeeping on a schedule (dispatch's reconcile sweep, the broker's idle-sandbox sweep): one
- * run at a time, a run asked for while one is going joins it, a failed run is logged and the
- * schedule goes on, and stopping waits for the run in flight.
+ * Housekeeping on a schedule (the broker's idle-sandbox sweep; `LeasedSweep` runs one under a bus
+ * lease): one run at a time, a run asked for while one is going joins it, a failed run is logged
+ * and the schedule goes on, and stopping waits for the run in flight.
  */
 export class PeriodicTask<T> {
   private timer: NodeJS.Timeout | undefined;

@@ -108,15 +108,15 @@ function suite(name: string, start: () => Promise<Replicas>): void {
 
     it('asks once a night on the real lease store, across replicas checking at once and restarts', async () => {
       now = at(2, hour, minute);
-      const both = await Promise.all([replica(0).check(), replica(1).check()]);
+      const both = await Promise.all([replica(0).sweep(), replica(1).sweep()]);
       expect(published).toHaveLength(1);
       expect(both.flatMap((asked) => asked ?? [])).toEqual([REPO]);
       now = at(2, hour, minute + 5);
-      expect(await replica(0).check()).toEqual([]);
-      expect(await replica(1).check()).toEqual([]);
+      expect(await replica(0).sweep()).toEqual([]);
+      expect(await replica(1).sweep()).toEqual([]);
       expect(published).toHaveLength(1);
       now = at(3, hour, minute);
-      expect(await replica(1).check()).toEqual([REPO]);
+      expect(await replica(1).sweep()).toEqual([REPO]);
       expect(published).toHaveLength(2);
     });
   });

@@ -7,14 +7,8 @@ import {
 } from '@caravel/contracts';
 import { ReviewStyleRepository } from '@caravel/db';
 import type { Bus } from '@caravel/messaging';
-import { BUS, LeasedPeriodicTask, RUNTIME, type PlatformRuntime } from '@caravel/platform';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { BUS, LeasedSweep, RUNTIME, type PlatformRuntime } from '@caravel/platform';
+import { Inject, Injectable } from '@nestjs/common';
 import { ANALYZER_CONFIG, type AnalyzerConfig } from '../analyzer.config.js';
 import { nextNightlyRun } from '../schedule/nightly-slot.js';
 
@@ -37,38 +31,28 @@ export function latestNightlySlot(repository: string, now: Date): Date {
  * service was down is caught up when it starts.
  */
 @Injectable()
-export class NightlyAnalysesService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('NightlyAnalyses');
-  private readonly task = new LeasedPeriodicTask(
-    'nightly analyses',
-    SWEEP_LEASE,
-    () => ({
-      leases: this.bus.leases,
-      holder: this.runtime.name,
-      intervalMs: this.config.analysis.nightlyCheckMs,
-    }),
-    () => this.askAllDue(),
-    this.logger,
-  );
-
+export class NightlyAnalysesService extends LeasedSweep<string[]> {
   constructor(
     @Inject(ReviewStyleRepository) private readonly styles: ReviewStyleRepository,
-    @Inject(BUS) private readonly bus: Bus,
-    @Inject(RUNTIME) private readonly runtime: PlatformRuntime,
+    @Inject(BUS) bus: Bus,
+    @Inject(RUNTIME) runtime: PlatformRuntime,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(ANALYZER_CONFIG) private readonly config: AnalyzerConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.task.start();
+    @Inject(ANALYZER_CONFIG) config: AnalyzerConfig,
+  ) {
+    super(
+      {
+        name: 'nightly analyses',
+        logContext: 'NightlyAnalyses',
+        leaseKey: SWEEP_LEASE,
+        intervalMs: config.analysis.nightlyCheckMs,
+      },
+      bus,
+      runtime,
+    );
   }
 
-  /** One check now; the repositories asked for, or null when another replica checked. */
-  check(): Promise<string[] | null> {
-    return this.task.run();
-  }
-
-  private async askAllDue(): Promise<string[]> {
+  /** The repositories asked for (a sweep answers null when another replica checked). */
+  protected async sweepOnce(): Promise<string[]> {
     const now = this.clock.now();
     const asked: string[] = [];
     for (const repository of await this.styles.repositories()) {
@@ -98,9 +82,5 @@ export class NightlyAnalysesService implements OnApplicationBootstrap, OnModuleD
       ),
     );
     return true;
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.task.stop();
   }
 }

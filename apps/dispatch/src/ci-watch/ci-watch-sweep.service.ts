@@ -1,14 +1,8 @@
 import { CLOCK, type Clock } from '@caravel/config';
 import { CiWatchRepository, type CiWatchRow } from '@caravel/db';
 import type { Bus } from '@caravel/messaging';
-import { BUS, LeasedPeriodicTask, RUNTIME, type PlatformRuntime } from '@caravel/platform';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { BUS, LeasedSweep, RUNTIME, type PlatformRuntime } from '@caravel/platform';
+import { Inject, Injectable } from '@nestjs/common';
 import { DISPATCH_CONFIG, type DispatchConfig } from '../dispatch.config.js';
 import { CiWatchService } from './ci-watch.service.js';
 import { PULL_REQUEST_STATE, type PullRequestStatePort } from './pull-request-state.port.js';
@@ -23,7 +17,6 @@ export interface CiSweepReport {
   unreadable: number;
 }
 
-const LEASE = 'dispatch.ci-watch-sweep';
 /** Watches looked at per sweep, each way (the oldest first: every watch gets its turn). */
 const BATCH = 50;
 
@@ -35,40 +28,30 @@ const BATCH = 50;
  * or a person's push found there ends the watch as a delivery would.
  */
 @Injectable()
-export class CiWatchSweepService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly log = new Logger('CiWatchSweep');
-  private readonly task = new LeasedPeriodicTask(
-    'CI watch sweep',
-    LEASE,
-    () => ({
-      leases: this.bus.leases,
-      holder: this.runtime.name,
-      intervalMs: this.config.ciWatch.sweepIntervalMs,
-    }),
-    () => this.pollAll(),
-    this.log,
-  );
-
+export class CiWatchSweepService extends LeasedSweep<CiSweepReport> {
   constructor(
     @Inject(CiWatchRepository) private readonly watches: CiWatchRepository,
     @Inject(CiWatchService) private readonly evaluations: CiWatchService,
     @Inject(PULL_REQUEST_STATE) private readonly pulls: PullRequestStatePort,
-    @Inject(BUS) private readonly bus: Bus,
-    @Inject(RUNTIME) private readonly runtime: PlatformRuntime,
+    @Inject(BUS) bus: Bus,
+    @Inject(RUNTIME) runtime: PlatformRuntime,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(DISPATCH_CONFIG) private readonly config: DispatchConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.task.start();
+    @Inject(DISPATCH_CONFIG) config: DispatchConfig,
+  ) {
+    super(
+      {
+        name: 'CI watch sweep',
+        logContext: 'CiWatchSweep',
+        leaseKey: 'dispatch.ci-watch-sweep',
+        intervalMs: config.ciWatch.sweepIntervalMs,
+      },
+      bus,
+      runtime,
+    );
   }
 
-  /** One sweep now (or the one already running); null when it failed or another replica swept. */
-  sweep(): Promise<CiSweepReport | null> {
-    return this.task.run();
-  }
-
-  private async pollAll(): Promise<CiSweepReport> {
+  /** Settling greens due again, then every active watch's pull request as the code host has it. */
+  protected async sweepOnce(): Promise<CiSweepReport> {
     const due = await this.watches.due(this.clock.now(), BATCH);
     for (const watch of due) await this.evaluations.evaluate(watch.id);
     const active = await this.watches.listActive(BATCH);
@@ -92,9 +75,5 @@ export class CiWatchSweepService implements OnApplicationBootstrap, OnModuleDest
       this.log.warn(`${watch.pullRequestKey}: not polled (${String(error)})`);
       return false;
     }
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.task.stop();
   }
 }
