@@ -17,11 +17,34 @@ import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.con
  * that no scope limits has no budget (`0`).
  */
 export function effectiveBudgetUsd(envBudgetUsd: number, limits: ApplicableBudgets): number {
-  const team = limits.team ?? envBudgetUsd;
-  const set = [team, limits.repository, limits.person].filter(
-    (usd): usd is number => usd !== null && usd > 0,
-  );
-  return set.length === 0 ? 0 : Math.min(...set);
+  return tightestBudget(envBudgetUsd, limits).usd;
+}
+
+/** Where a run's budget comes from: a saved limit, `RUN_BUDGET_USD`, a grant, or nothing. */
+export type BudgetSource = 'team' | 'repository' | 'person' | 'environment' | 'grant' | 'none';
+
+/** A run's budget and the limit it is. */
+export interface RunBudgetLimit {
+  usd: number;
+  from: BudgetSource;
+}
+
+/** The tightest budget of those that apply ({@link effectiveBudgetUsd}), and whose it is. */
+export function tightestBudget(envBudgetUsd: number, limits: ApplicableBudgets): RunBudgetLimit {
+  const candidates: RunBudgetLimit[] = [
+    limits.team === null
+      ? { usd: envBudgetUsd, from: 'environment' }
+      : { usd: limits.team, from: 'team' },
+    { usd: limits.repository ?? 0, from: 'repository' },
+    { usd: limits.person ?? 0, from: 'person' },
+  ];
+  return candidates
+    .filter((limit) => limit.usd > 0)
+    .reduce<RunBudgetLimit>(
+      (tightest, limit) =>
+        tightest.from === 'none' || limit.usd < tightest.usd ? limit : tightest,
+      { usd: 0, from: 'none' },
+    );
 }
 
 /** The budget of the run that continues a paused one: what was left of it plus the grant. */
@@ -70,14 +93,19 @@ export class RunBudgets {
    * else the tightest limit that applies.
    */
   async budgetOf(run: BudgetedRun): Promise<number> {
+    return (await this.limitOf(run)).usd;
+  }
+
+  /** {@link budgetOf}, with whose limit it is. */
+  async limitOf(run: Omit<BudgetedRun, 'channel'>): Promise<RunBudgetLimit> {
     const granted = await this.pauses.takeGrant(run.threadId, run.runId);
-    if (granted) return continuationBudgetUsd(granted);
+    if (granted) return { usd: continuationBudgetUsd(granted), from: 'grant' };
     const repository = run.workspace.repository;
     const limits = await this.limits.applicable({
       repository: repository ? `${repository.owner}/${repository.name}` : null,
       person: run.requestedBy ?? null,
     });
-    return effectiveBudgetUsd(this.config.run.budgetUsd, limits);
+    return tightestBudget(this.config.run.budgetUsd, limits);
   }
 
   /** Records the run's pause and asks its source channel for more. */

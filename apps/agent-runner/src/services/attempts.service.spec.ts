@@ -1,5 +1,6 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
+import { LoopExitError } from '@caravel/agent';
 import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
 import type { PlatformRuntime } from '@caravel/platform';
 import type { ExecResult, ToolSandboxAdapter } from '@caravel/sandbox';
@@ -10,6 +11,7 @@ import type {
   AgentRunInputs,
   BuiltAgent,
 } from '../agent/agent-factory.service.js';
+import type { RunBudgets, RunBudgetLimit } from '../agent/budget-of-run.js';
 import type { RunModels } from '../agent/run-models.js';
 import { agentRunnerConfigFrom } from '../agent-runner.config.js';
 import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
@@ -30,6 +32,10 @@ interface AttemptScript {
   commitMessage?: string;
   pullRequest?: boolean;
   reply?: string;
+  /** Dollars the attempt's model calls cost. */
+  spendUsd?: number;
+  /** Its next call would cross its budget: it ends `exit_cost`, as the run-limits middleware does. */
+  hitsBudget?: boolean;
 }
 
 const execResult = (exitCode: number, output = ''): ExecResult => ({
@@ -81,6 +87,11 @@ function scriptedAgent(run: AgentRunInputs, script: AttemptScript): BuiltAgent {
         'graph',
       ),
       stream: (async () => {
+        if (script.spendUsd !== undefined) {
+          const totals = { costUsd: script.spendUsd, tokensSent: 1, tokensReceived: 1, calls: 1 };
+          run.events.emit({ type: 'model_call_cost', costUsd: script.spendUsd, totals });
+        }
+        if (script.hitsBudget) throw new LoopExitError('exit_cost', 'over budget');
         if (script.commitMessage) await run.scm.commitAndPush({ message: script.commitMessage });
         if (script.pullRequest)
           await run.scm.openDraftPullRequest({ branch: 'b', title: `PR ${script.diff}`, body: '' });
@@ -104,7 +115,12 @@ function scriptedAgent(run: AgentRunInputs, script: AttemptScript): BuiltAgent {
  * patch by `scores` (the patch's text to its score). `log` says, in order, what happened in the
  * sandboxes and through the thread's SCM and channel.
  */
-function attemptsWith(scripts: AttemptScript[], scores: Record<string, number>, applies = true) {
+function attemptsWith(
+  scripts: AttemptScript[],
+  scores: Record<string, number>,
+  applies = true,
+  budgets?: RunBudgets,
+) {
   const log: string[] = [];
   const recording = recordingPublisher();
   const thread = workspaceOf('thread', '', log, applies);
@@ -160,6 +176,7 @@ function attemptsWith(scripts: AttemptScript[], scores: Record<string, number>, 
     factory,
     models,
     config,
+    budgets,
   );
   const scm = strictMock<ScmPort>(
     {
@@ -298,5 +315,90 @@ describe('AttemptsService', () => {
       'discard attempt 1',
       'discard attempt 0',
     ]);
+  });
+
+  describe("within the run's budget (team, repository, person: the tightest)", () => {
+    const threeAttempts = {
+      ...command,
+      data: {
+        ...command.data,
+        source: 'slack' as const,
+        requestedBy: { externalId: 'U1' },
+        repository: { owner: 'acme', name: 'widgets' },
+        options: { attempts: 3 },
+      },
+    };
+
+    /** RunBudgets as a strict double: it names the repository's $3 limit, and never pauses. */
+    function repositoryLimit(limit: RunBudgetLimit = { usd: 3, from: 'repository' }) {
+      const asked: unknown[] = [];
+      const budgets = strictMock<RunBudgets>(
+        {
+          limitOf: (run) => {
+            asked.push(run);
+            return Promise.resolve(limit);
+          },
+        },
+        'budgets',
+      );
+      return { budgets, asked };
+    }
+
+    it('gives each attempt what is left of it and stops trying at it, naming the limit, without pausing', async () => {
+      const { budgets, asked } = repositoryLimit();
+      const { service, context, log, inputs } = attemptsWith(
+        [
+          { diff: '+A', commitMessage: 'Try A', spendUsd: 2, reply: 'A is done' },
+          { diff: '+B', spendUsd: 1, hitsBudget: true },
+          { diff: '+C' },
+        ],
+        { '+A': 9, '+B': 2 },
+        true,
+        budgets,
+      );
+
+      const conclusion = await service.run(threeAttempts, context);
+
+      expect(asked).toEqual([
+        {
+          threadId,
+          runId,
+          requestedBy: 'slack:U1',
+          workspace: { repository: { owner: 'acme', name: 'widgets' } },
+        },
+      ]);
+      expect(inputs.map((run) => [run.budgetUsd, run.budgetPause])).toEqual([
+        [3, undefined],
+        [1, undefined],
+      ]);
+      const stop =
+        "Stopped at this run's $3.00 budget (the limit for acme/widgets): 2 of 3 attempts ran " +
+        'and spent $3.00; the best of them was kept.';
+      expect(log.filter((line) => line.startsWith('reply'))).toEqual([
+        `reply ${stop}`,
+        'reply A is done',
+      ]);
+      expect(conclusion).toMatchObject({ submission: '+A' });
+      expect(conclusion.observation).toBe(`Attempt 0 of 2 selected (scored). ${stop}`);
+    });
+
+    it('says nothing of the budget when every attempt ran within it', async () => {
+      const { budgets } = repositoryLimit({ usd: 10, from: 'team' });
+      const { service, context, log } = attemptsWith(
+        [
+          { diff: '+A', spendUsd: 2 },
+          { diff: '+B', spendUsd: 2 },
+          { diff: '+C', spendUsd: 2 },
+        ],
+        { '+A': 1, '+B': 2, '+C': 3 },
+        true,
+        budgets,
+      );
+
+      const conclusion = await service.run(threeAttempts, context);
+
+      expect(log.filter((line) => line.startsWith('reply'))).toEqual([]);
+      expect(conclusion.observation).toMatch(/^Attempt 2 of 3 selected \([a-z]+\)$/);
+    });
   });
 });

@@ -19,10 +19,12 @@ import { MessagePublisher } from '@caravel/messaging';
 import { RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { shellQuote } from '@caravel/sandbox';
 import type { ScmPort } from '@caravel/tools';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
+import { RunBudgets, type RunBudgetLimit } from '../agent/budget-of-run.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { RunModels } from '../agent/run-models.js';
+import { requesterOf } from '../agent/run-people.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
 import {
@@ -31,6 +33,7 @@ import {
   type AttemptOutcome,
   type AttemptRunContext,
 } from './attempt-runner.js';
+import { attemptsBudgetStop, budgetLimitName } from './attempts-budget.js';
 
 /** Where the winner's patch is staged in the thread's sandbox, for the length of one command. */
 const PATCH_FILE = '.caravel-selected-attempt.patch';
@@ -49,7 +52,9 @@ export interface AttemptsRunContext {
 
 /**
  * Retry-and-select (SWE-agent's RetryAgent): N attempts of the same task, each in a fresh sandbox
- * that starts at the thread's HEAD, with its own conversation and trajectory, within one budget; a
+ * that starts at the thread's HEAD, with its own conversation and trajectory, within one budget
+ * (the run's: the tightest of the team's, repository's and requester's limits, summed over the
+ * attempts; at it the run stops trying and says so, naming the limit); a
  * reviewer scores each attempt (or a chooser picks one); every attempt is recorded
  * (`evt.run.attempts_selected`), and only the winner's change reaches the thread: its patch is
  * applied in the thread's sandbox, committed and published there, and its replies are posted. The
@@ -66,6 +71,7 @@ export class AttemptsService {
     @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
     @Inject(RunModels) private readonly models: RunModels,
     @Inject(AGENT_RUNNER_CONFIG) private readonly config: AgentRunnerConfig,
+    @Optional() @Inject(RunBudgets) private readonly budgets?: RunBudgets,
   ) {}
 
   async run(
@@ -80,16 +86,13 @@ export class AttemptsService {
       baseCommit: thread.baseCommit,
       model: `${options.selection ?? 'score'} of ${attempts} attempts`,
     });
+    const budget = await this.budgetOf(command);
     const outcomes = new Map<number, AttemptOutcome>();
     /** Attempts whose sandboxes still exist. */
     const live = new Set<number>();
     try {
       const selection = await runRetryLoop<string>(
-        {
-          maxAttempts: attempts,
-          budgetUsd: this.config.run.budgetUsd,
-          minBudgetForNewAttempt: 0,
-        },
+        { maxAttempts: attempts, budgetUsd: budget.usd, minBudgetForNewAttempt: 0 },
         {
           runAttempt: async (index, budgetUsd) => {
             live.add(index);
@@ -108,10 +111,30 @@ export class AttemptsService {
       await this.record(command, selection, outcomes);
       // The losers' work is in their trajectories; only the winner's patch is still to apply.
       await this.discard(command, live, (index) => index !== selection.winnerIndex);
-      return await this.conclude(thread, selection, outcomes, context);
+      const stopped = attemptsBudgetStop(budget.limit, budget.name, selection, attempts);
+      if (stopped) await context.reply(stopped);
+      const conclusion = await this.conclude(thread, selection, outcomes, context);
+      return stopped
+        ? { ...conclusion, observation: `${conclusion.observation}. ${stopped}` }
+        : conclusion;
     } finally {
       await this.discard(command, live, () => true);
     }
+  }
+
+  /**
+   * The run's budget for all its attempts together: the tightest limit that applies, as for a
+   * single run (a grant's when it continues a paused run); `RUN_BUDGET_USD` without budgets.
+   */
+  private async budgetOf(
+    command: EnvelopeOf<typeof StartRunV1>,
+  ): Promise<{ usd: number; limit: RunBudgetLimit; name: string }> {
+    const { threadId, runId, repository } = command.data;
+    const requestedBy = requesterOf(command.data);
+    const limit: RunBudgetLimit = this.budgets
+      ? await this.budgets.limitOf({ threadId, runId, requestedBy, workspace: { repository } })
+      : { usd: this.config.run.budgetUsd, from: 'environment' };
+    return { usd: limit.usd, limit, name: budgetLimitName(limit, { repository, requestedBy }) };
   }
 
   /** Applies the winner's change (if any) to the thread and says how the selection went. */
