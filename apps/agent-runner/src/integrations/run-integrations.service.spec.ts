@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
-import type { UserTokenRepository } from '@caravel/db';
+import type { SlackMessageRepository, UserTokenRepository } from '@caravel/db';
 import type { Bus } from '@caravel/messaging';
 import { parseKeyring, TokenCipher } from '@caravel/integrations';
 import { FakeConfluence, FakeGitHub, FakeSlack } from '@caravel/testing';
@@ -42,9 +42,13 @@ describe('RunIntegrationsService', () => {
   afterEach(() => github.close());
 
   /** The service as the runner's module builds it, from the environment its config parses. */
-  const serviceOf = (env: Record<string, string>): RunIntegrationsService => {
+  const serviceOf = (
+    env: Record<string, string>,
+    slackMessages?: SlackMessageRepository,
+  ): RunIntegrationsService => {
     const config = agentRunnerConfigFrom(env);
-    return new RunIntegrationsService(config, runnerIntegrations(config, noUserTokens), noBus);
+    const adapters = runnerIntegrations(config, noUserTokens);
+    return new RunIntegrationsService(config, adapters, noBus, slackMessages);
   };
   const service = (env: Record<string, string> = {}): RunIntegrationsService =>
     serviceOf({
@@ -193,6 +197,54 @@ describe('RunIntegrationsService', () => {
         code: 'PRECONDITION_FAILED',
         message: expect.stringContaining('SLACK_BOT_TOKEN'),
       });
+    } finally {
+      await slack.close();
+    }
+  });
+
+  it("records Caravel's replies and its Slack tools' posts in the Slack message map, so a ❌ on one finds the thread", async () => {
+    const slack = new FakeSlack().addToken('xoxb-test');
+    await slack.listen();
+    const recorded: object[] = [];
+    let broken = false;
+    const slackMessages = strictMock<SlackMessageRepository>(
+      {
+        record: (message) => {
+          if (broken) return Promise.reject(new Error('database down'));
+          recorded.push(message);
+          return Promise.resolve(message.threadId);
+        },
+      },
+      'slackMessages',
+    );
+    try {
+      const root = slack.seed('C1', 'please help', 'U1');
+      const slackRun = run({
+        source: 'slack',
+        replyTo: { team: 'T1', channel: 'C1', threadTs: root, messageTs: root },
+      });
+      const env = { SLACK_BOT_TOKEN: 'xoxb-test', SLACK_API_URL: slack.apiUrl };
+      const configured = serviceOf(env, slackMessages);
+
+      const reply = await configured.replyChannel(slackRun).reply('On it.');
+      const posted = await configured.channelPorts(slackRun).slack?.replyInThread('Half done.');
+      const own = slack.messages.filter((m) => m.text !== 'please help').map((m) => m.ts);
+
+      expect(own).toEqual([reply.messageId, posted?.ts]);
+      expect(recorded).toEqual(
+        own.map((ts) => ({ team: 'T1', channel: 'C1', ts, threadId: slackRun.threadId })),
+      );
+
+      // Written after the post: a map that fails is logged, and the reply stands.
+      broken = true;
+      await expect(configured.replyChannel(slackRun).reply('Done.')).resolves.toMatchObject({
+        messageId: expect.any(String),
+      });
+      // A Slack thread whose trigger did not name its workspace cannot be mapped.
+      const noTeam = run({ source: 'slack', replyTo: { channel: 'C1', threadTs: root } });
+      broken = false;
+      await configured.replyChannel(noTeam).reply('Also done.');
+      expect(recorded).toHaveLength(2);
     } finally {
       await slack.close();
     }

@@ -1,5 +1,5 @@
 import type { StartRunV1, EnvelopeOf } from '@caravel/contracts';
-import type { UserTokenRepository } from '@caravel/db';
+import { SlackMessageRepository, type UserTokenRepository } from '@caravel/db';
 import { isAppError } from '@caravel/errors';
 import {
   IntegrationAdapters,
@@ -15,12 +15,13 @@ import {
 import type { ChannelPorts, ReplyChannel, WikiPort } from '@caravel/tools';
 import type { Bus } from '@caravel/messaging';
 import { BUS } from '@caravel/platform';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
 import { DispatchBabySitter } from './dispatch-baby-sitter.js';
 import { DispatchWakeups } from './dispatch-wakeups.js';
 import { RunReviewRequests } from './run-review-requests.js';
 import { loggingReplyChannel } from './logging-reply-channel.js';
+import { SlackPostRecorder, slackPlaceOf } from './slack-posts.js';
 
 type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
 
@@ -55,6 +56,9 @@ export class RunIntegrationsService {
     @Inject(AGENT_RUNNER_CONFIG) private readonly config: AgentRunnerConfig,
     @Inject(IntegrationAdapters) private readonly adapters: IntegrationAdapters,
     @Inject(BUS) private readonly bus: Pick<Bus, 'request' | 'publish'>,
+    @Optional()
+    @Inject(SlackMessageRepository)
+    private readonly slackMessages?: Pick<SlackMessageRepository, 'record'>,
   ) {}
 
   /** Where the run's replies go: the thread's source, or the log when it has none to answer. */
@@ -62,11 +66,12 @@ export class RunIntegrationsService {
     const { source, replyTo } = run;
     if (!source || source === 'synthetic' || !replyTo) return loggingReplyChannel(run.threadId);
     try {
-      return this.adapters.replyChannel(
+      const channel = this.adapters.replyChannel(
         { source, replyTo, ...(run.repository ? { repository: run.repository } : {}) },
         run.runId,
         { ...actingFor(run), unconfigured: 'fail-on-post' },
       );
+      return this.slackPosts(run)?.replyChannel(channel) ?? channel;
     } catch (error) {
       if (!isAppError(error)) throw error;
       this.log.warn(`thread ${run.threadId}: replies are only logged (${error.message})`);
@@ -88,7 +93,9 @@ export class RunIntegrationsService {
       ...webPorts(this.config.web),
       wakeups: new DispatchWakeups(this.bus, run),
       babySitter: new DispatchBabySitter(this.bus, run),
-      ...(slackThread ? { slack: slackThread } : {}),
+      ...(slackThread
+        ? { slack: this.slackPosts(run)?.slackThread(slackThread) ?? slackThread }
+        : {}),
       ...(adapters.configured('linear') || run.source === 'linear'
         ? { linear: adapters.tracker('linear') }
         : {}),
@@ -140,6 +147,12 @@ export class RunIntegrationsService {
       );
     }
     return host;
+  }
+
+  /** Records Caravel's posts in a Slack thread in the message map (a ❌ on one stops it). */
+  private slackPosts(run: StartRun): SlackPostRecorder | null {
+    const place = slackPlaceOf(run);
+    return place && this.slackMessages ? new SlackPostRecorder(this.slackMessages, place) : null;
   }
 
   private slackRefOf(run: StartRun): { channel: string; threadTs: string } | null {

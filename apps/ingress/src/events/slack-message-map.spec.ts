@@ -95,6 +95,14 @@ const reply = (channel: string, threadTs: string, ts: string) => ({
   thread_ts: threadTs,
 });
 
+/** A person's ❌ on the message at `ts` in `channel`. */
+const crossOn = (channel: string, ts: string) => ({
+  type: 'reaction_added',
+  user: 'U0USER',
+  reaction: 'x',
+  item: { type: 'message', channel, ts },
+});
+
 describe('the Slack message map', () => {
   it('maps a request and its thread root, and keeps a moved thread on its thread', async () => {
     const { take, triggered, table } = intake();
@@ -132,17 +140,30 @@ describe('the Slack message map', () => {
       },
       'Ev2',
     );
-    const cross = (ts: string) => ({
-      type: 'reaction_added',
-      user: 'U0USER',
-      reaction: 'x',
-      item: { type: 'message', channel: 'C0999', ts },
-    });
+    const cross = (ts: string) => crossOn('C0999', ts);
     expect(await take(cross(MOVED_TS), 'Ev3')).toMatchObject({ body: { threadId: THREAD } });
     // A message the map does not have keeps the thread its own place names: none Caravel is in.
     expect(await take(cross('1700000900.000900'), 'Ev4')).toMatchObject({
       body: { accepted: false },
     });
+    expect(stopped()).toEqual([THREAD]);
+  });
+
+  it('stops the thread when a person reacts ❌ to a reply Caravel posted in it (the runner mapped it)', async () => {
+    const { take, stopped, table } = intake();
+    await take(mention, 'Ev1');
+    const caravelsReply = '1700000100.000200';
+    const cross = (ts: string) => crossOn('C0123', ts);
+    // Before the runner recorded its post, the reply's own place names no thread Caravel has.
+    expect(await take(cross(caravelsReply), 'Ev2')).toMatchObject({ body: { accepted: false } });
+
+    await table.repository.record({
+      team: 'T0001',
+      channel: 'C0123',
+      ts: caravelsReply,
+      threadId: THREAD,
+    });
+    expect(await take(cross(caravelsReply), 'Ev3')).toMatchObject({ body: { threadId: THREAD } });
     expect(stopped()).toEqual([THREAD]);
   });
 
