@@ -162,7 +162,9 @@ function describe(outcome: ReplayStepOutcome): string {
       : verdict === 'same'
         ? 'same'
         : 'not recorded';
-  return `  step ${action.step}.${action.call} ${action.name}: ${outcome.ok ? 'ok' : 'error'}, observation ${mark}${state}`;
+  const inner = action.subagent;
+  const by = inner ? ` (subagent ${inner.runId.slice(0, 8)} step ${inner.step}.${inner.call})` : '';
+  return `  step ${action.step}.${action.call}${by} ${action.name}: ${outcome.ok ? 'ok' : 'error'}, observation ${mark}${state}`;
 }
 
 function verdictLine(comparison: PatchComparison): string {

@@ -127,7 +127,11 @@ export async function replayActions(
   const outcomes: ReplayStepOutcome[] = [];
   let stoppedEarly = false;
   for (const action of actions) {
-    const invoked = await invoke(byName, action);
+    // A subagent's answer: its calls replayed before it; there is no model to answer again.
+    const invoked =
+      action.answer === undefined
+        ? await invoke(byName, action)
+        : { ok: true, observation: action.answer, output: undefined };
     const sentinel = await sentinelSubmission(action, invoked, options);
     const done = sentinel ?? invoked;
     const state = options.stateAfter ? { state: await options.stateAfter() } : {};

@@ -1,8 +1,9 @@
 import { AppError } from '@caravel/errors';
+import { TASK_TOOL_NAME } from '@caravel/tools';
 import { z } from 'zod';
 import { extractReplayActions, type ReplayAction } from '../trajectory/replay-actions.js';
 import { jsonPath } from '../trajectory/traj-parser.js';
-import type { Traj, TrajStep } from '../trajectory/traj.schema.js';
+import { trajStepSchema, type Traj, type TrajStep } from '../trajectory/traj.schema.js';
 import { commandsOfAnswer, MINI_SUBMIT_MARKERS, sweActionFormatOf } from './swe-actions.js';
 import type { SweCommandSpec } from './swe-commands.js';
 
@@ -26,6 +27,13 @@ export interface RecordedAction {
    * `<<SWE_AGENT_SUBMISSION>>`, the submission is its patch file and the replay ends.
    */
   sweSubmission?: boolean;
+  /** A call a subagent (`task`) made: its child run, and the step and call there. */
+  subagent?: { runId: string; step: number; call: number };
+  /**
+   * A `task` call whose subagent's calls replay before it: the subagent's answer as recorded,
+   * which is its observation (a replay has no model to answer again).
+   */
+  answer?: string;
 }
 
 /** How SWE-agent's actions are turned into calls (see {@link actionsFromTraj}). */
@@ -73,18 +81,72 @@ export function isCaravelTraj(traj: Traj): boolean {
   return traj.trajectory.some((step) => step.extra_info['caravel'] !== undefined);
 }
 
-function caravelActions(traj: Traj, source: string): RecordedAction[] {
-  return traj.trajectory.flatMap((step, index) => {
+/** A run's subagents as Caravel writes them (`caravel.subagents`, see `trajectoryFromEvents`). */
+const subagentsSchema = z.array(
+  z.looseObject({
+    run_id: z.string(),
+    tool_call_id: z.string().nullable(),
+    result: z.string().nullable(),
+    trajectory: z.array(trajStepSchema),
+  }),
+);
+type RecordedSubagent = z.infer<typeof subagentsSchema>[number];
+
+/** The file's subagents by the `task` call each answered. */
+function subagentsOf(traj: Traj, source: string): Map<string, RecordedSubagent> {
+  const raw = (traj['caravel'] as { subagents?: unknown } | undefined)?.subagents;
+  if (raw === undefined) return new Map();
+  const parsed = subagentsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const where = ['caravel', 'subagents'];
+    const problems = parsed.error.issues.map(
+      (i) => `${jsonPath([...where, ...i.path])}: ${i.message}`,
+    );
+    throw new AppError('BAD_REQUEST', `${source}: ${problems.join('; ')}`, {
+      details: { file: source },
+    });
+  }
+  return new Map(
+    parsed.data.flatMap((child) => (child.tool_call_id ? [[child.tool_call_id, child]] : [])),
+  );
+}
+
+function stepActions(
+  steps: readonly TrajStep[],
+  source: string,
+  subagents: ReadonlyMap<string, RecordedSubagent>,
+): RecordedAction[] {
+  return steps.flatMap((step, index) => {
     const recorded = caravelStep(step, index, source);
     if (recorded === null) return [];
-    return recorded.tool_calls.map((call, position) => ({
-      step: recorded.step,
-      call: position,
-      name: call.name,
-      args: call.args,
-      recorded: recorded.results.find((r) => r.toolCallId === call.id)?.content ?? null,
-    }));
+    return recorded.tool_calls.flatMap((call, position) => {
+      const action: RecordedAction = {
+        step: recorded.step,
+        call: position,
+        name: call.name,
+        args: call.args,
+        recorded: recorded.results.find((r) => r.toolCallId === call.id)?.content ?? null,
+      };
+      const child = call.name === TASK_TOOL_NAME ? subagents.get(call.id) : undefined;
+      if (child === undefined) return [action];
+      // The subagent worked in the run's sandbox: its calls replay there, before its answer.
+      const inner = stepActions(child.trajectory, `${source} subagent ${child.run_id}`, new Map());
+      return [
+        ...inner.map((made) => ({
+          ...made,
+          step: action.step,
+          call: action.call,
+          subagent: { runId: child.run_id, step: made.step, call: made.call },
+        })),
+        { ...action, answer: child.result ?? action.recorded ?? '' },
+      ];
+    });
   });
+}
+
+/** A Caravel file's calls; a `task` call's subagent's calls replay in its place. */
+function caravelActions(traj: Traj, source: string): RecordedAction[] {
+  return stepActions(traj.trajectory, source, subagentsOf(traj, source));
 }
 
 /** The raw observation of the trajectory step that holds `answer`, from `cursor` on. */
@@ -136,7 +198,8 @@ function sweAgentActions(traj: Traj, options: SweActionOptions): RecordedAction[
 
 /**
  * The tool calls a trajectory recorded, in order. Caravel's files give the exact calls and
- * results (`extra_info.caravel`); SWE-agent's and mini-swe-agent's give bash commands, parsed
+ * results (`extra_info.caravel`), a `task` call's subagent's calls (`caravel.subagents`) just
+ * before the call, which then answers as the subagent did; SWE-agent's and mini-swe-agent's give bash commands, parsed
  * and guarded as their live run did, mapped to `execute {command}` (the final `submit` to
  * `submit`, unless the replay's bundles provide it), stopping at an `exit` action.
  * @throws AppError BAD_REQUEST naming the file and JSON path of a malformed Caravel step.
