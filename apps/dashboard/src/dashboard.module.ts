@@ -3,7 +3,9 @@ import {
   BudgetPauseRepository,
   EnabledRepositoryRepository,
   EvalProposalRepository,
+  EvalReviewCaseRepository,
   EvalRunRepository,
+  EvalScheduleRepository,
   FindingRepository,
   OpsRepository,
   PersonalTokenRepository,
@@ -34,6 +36,7 @@ import { AuthController } from './controllers/auth.controller.js';
 import { BudgetsController } from './controllers/budgets.controller.js';
 import { DeadLettersController } from './controllers/dead-letters.controller.js';
 import { DocsController } from './controllers/docs.controller.js';
+import { EvalSchedulesController } from './controllers/evals-schedules.controller.js';
 import { EvalsController } from './controllers/evals.controller.js';
 import { InstructionsController } from './controllers/instructions.controller.js';
 import { OpsController } from './controllers/ops.controller.js';
@@ -51,6 +54,7 @@ import { RunEventsHandler } from './handlers/run-events.handler.js';
 import { BudgetsService } from './services/budgets.service.js';
 import { DeadLettersService } from './services/dead-letters.service.js';
 import { EnabledRepositoriesService } from './services/enabled-repositories.service.js';
+import { EvalSchedulesService } from './services/evals-schedules.service.js';
 import { EvalsService } from './services/evals.service.js';
 import { InstructionsService } from './services/instructions.service.js';
 import { OpsService } from './services/ops.service.js';
@@ -90,6 +94,7 @@ export class DashboardModule implements NestModule {
         PersonalTokensController,
         DeadLettersController,
         EvalsController,
+        EvalSchedulesController,
         DocsController,
         WebController,
         RunEventsHandler,
@@ -118,6 +123,7 @@ export class DashboardModule implements NestModule {
         PersonalTokensService,
         DeadLettersService,
         EvalsService,
+        EvalSchedulesService,
         repositoryProvider(ThreadRepository),
         repositoryProvider(RunRepository),
         repositoryProvider(RunEventRepository),
@@ -134,6 +140,8 @@ export class DashboardModule implements NestModule {
         repositoryProvider(RunQueueRepository),
         repositoryProvider(EvalRunRepository),
         repositoryProvider(EvalProposalRepository),
+        repositoryProvider(EvalReviewCaseRepository),
+        repositoryProvider(EvalScheduleRepository),
         repositoryProvider(BudgetLimitRepository),
         repositoryProvider(BudgetPauseRepository),
       ],

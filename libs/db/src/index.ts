@@ -192,6 +192,16 @@ export {
   type NewEvalProposal,
 } from './repositories/eval-proposal.repository.js';
 export {
+  EvalReviewCaseRepository,
+  type EvalReviewCaseRow,
+} from './repositories/eval-review-case.repository.js';
+export {
+  EvalScheduleRepository,
+  type EvalScheduleChange,
+  type EvalScheduleRow,
+  type NewEvalSchedule,
+} from './repositories/eval-schedule.repository.js';
+export {
   BudgetLimitRepository,
   repositoryBudgetSubject,
   TEAM_BUDGET_SUBJECT,

@@ -22,6 +22,7 @@ export {
 export { proportion, type Proportion } from './stats/proportion.js';
 export { signTest, type SignTest } from './stats/sign-test.js';
 export { distribution, type Distribution } from './stats/distribution.js';
+export { bootstrapInterval, type BootstrapInterval } from './stats/bootstrap.js';
 export {
   compareRuns,
   type Flip,
@@ -78,6 +79,7 @@ export {
   type ScoredFinding,
 } from './review/review-score.js';
 export {
+  reviewEvalCaseSchema,
   reviewEvalResultSchema,
   reviewEvalTotals,
   type ReviewEvalCase,
@@ -85,3 +87,16 @@ export {
   type ReviewedFinding,
 } from './review/review-result.js';
 export { placeOf, reviewEvalTable } from './review/review-table.js';
+export {
+  caseF1,
+  compareReviewRuns,
+  reviewF1Interval,
+  reviewGateVerdict,
+  reviewScoresOf,
+  type ReviewCaseComparison,
+  type ReviewCaseCounts,
+  type ReviewComparison,
+  type ReviewRunRecord,
+  type ReviewSide,
+} from './review/review-compare.js';
+export { reviewComparisonTable } from './review/review-compare-table.js';

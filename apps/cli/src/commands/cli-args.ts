@@ -54,6 +54,8 @@ export const COMMAND_OPTIONS = {
     concurrency: text,
     sandbox: text,
     out: text,
+    config: text,
+    'database-url': text,
   },
   help: {},
 } as const satisfies Record<Exclude<CommandName, 'swegen'>, Options>;

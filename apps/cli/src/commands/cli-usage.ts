@@ -62,7 +62,8 @@ export const COMMAND_USAGE = {
   eval compare BASE CANDIDATE compare two runs of an eval suite task by task: flips, resolve
                              rates with 95% intervals, cost and calls, and the gate's verdict
                              (exit 1 when the candidate is refused); each a run's folder or file,
-                             or a run id recorded in the database (--database-url as above)
+                             or a run id recorded in the database (--database-url as above); two
+                             review-eval runs are compared on precision, recall and F1 by case
     --out DIR                also write comparison.json and chart.svg there
     --max-drop P, --alpha A  the gate: refuse a drop over P points (default 5) significant at A
                              (one-sided sign test, default 0.05)
@@ -81,7 +82,10 @@ export const COMMAND_USAGE = {
     --tolerance N            lines a finding may be off by (default 0); --min-severity S scores
                              findings from S up (low, medium, high, critical; default low)
     --concurrency N          cases at once (default 2); --sandbox bwrap|local (default bwrap)
-    --out DIR                where (default evals/review-SET--MODEL)`,
+    --out DIR                where (default evals/review-SET--MODEL)
+    --config NAME            the name it is recorded and compared under (default the model)
+    --database-url URL       also record the run and each case there (default as for eval run);
+                             eval compare then takes its run id`,
   help: `  help [COMMAND]             show this text (or one command's)`,
 } as const;
 

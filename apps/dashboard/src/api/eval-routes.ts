@@ -1,12 +1,8 @@
-import { EVAL_PROPOSAL_STATUSES } from '@caravel/db';
+import { EVAL_PROPOSAL_STATUSES, EVAL_RUN_KINDS } from '@caravel/db';
 import { z } from 'zod';
+import { EVAL_SCHEDULE_ROUTES, evalName as name, evalSettings } from './eval-schedule-routes.js';
 import { evalProposalResponse, evalRunDetailResponse, evalRunResponse } from './eval-schemas.js';
 import type { RouteSpec } from './route-spec.js';
-
-/** A suite or configuration name, as `caravel eval` takes it (its folder's, or `--config`'s). */
-const name = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, 'letters, digits, . _ - (at most 80)');
 const limit = z.coerce.number().int().min(1).max(500).default(50);
 
 /** Private evals: recorded suite runs and the gate's proposals (docs/evals.md). */
@@ -14,15 +10,21 @@ export const EVAL_ROUTES = {
   listEvalRuns: {
     method: 'get',
     path: '/api/evals/runs',
-    summary: 'Eval suite runs, the newest first, with their resolve rates and cost',
+    summary:
+      'Eval runs, the newest first: suites with their resolve rates, reviewer runs with precision, recall and F1, and cost',
     access: 'read',
-    query: z.strictObject({ suite: name.optional(), limit }),
+    query: z.strictObject({
+      suite: name.optional(),
+      kind: z.enum(EVAL_RUN_KINDS).optional(),
+      limit,
+    }),
     response: z.array(evalRunResponse),
   },
   evalRun: {
     method: 'get',
     path: '/api/evals/runs/{id}',
-    summary: "An eval run's summary and each task's attempts, resolved ones and cost",
+    summary:
+      "An eval run's summary and each task's attempts, resolved ones and cost (a reviewer run: each case's scores)",
     access: 'read',
     params: z.object({ id: z.uuid() }),
     response: evalRunDetailResponse,
@@ -49,12 +51,11 @@ export const EVAL_ROUTES = {
       suite: name,
       config: name,
       model: z.string().trim().min(1).max(200),
-      settings: z
-        .record(z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'an environment variable name'), z.string())
-        .default({}),
+      settings: evalSettings.default({}),
       note: z.string().trim().max(2000).optional(),
     }),
     status: 201,
     response: evalProposalResponse,
   },
+  ...EVAL_SCHEDULE_ROUTES,
 } as const satisfies Record<string, RouteSpec>;

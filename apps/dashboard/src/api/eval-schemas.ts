@@ -13,9 +13,24 @@ const rate = z.object({
   high: z.number(),
 });
 
+const interval = z.object({ value: z.number().nullable(), low: z.number(), high: z.number() });
+
+const reviewScores = z.object({
+  cases: z.number().describe('cases scored'),
+  expected: z.number().describe('defects labelled, summed over the cases'),
+  found: z.number().describe('findings scored'),
+  matched: z.number().describe('defects matched to a finding'),
+  precision: z.number().nullable(),
+  recall: z.number().nullable(),
+  f1: interval.describe('micro-averaged F1 with its 95% bootstrap interval over the cases'),
+});
+
 export const evalRunResponse = z.object({
   id: z.uuid(),
-  suite: z.string(),
+  kind: z.enum(['harbor', 'review']).describe('harbor: resolve rate; review: precision/recall/F1'),
+  scheduleId: z.uuid().nullable().describe('the scheduled suite that started it'),
+  scheduleSlot: when.nullable().describe('the night it ran for'),
+  suite: z.string().describe('the suite, or the labelled set of a review run'),
   config: z.string(),
   model: z.string(),
   settings,
@@ -28,6 +43,11 @@ export const evalRunResponse = z.object({
   attempts: z.number(),
   resolvedAttempts: z.number(),
   resolve: rate.describe('with its 95% Wilson interval'),
+  cases: z.number(),
+  expected: z.number(),
+  found: z.number(),
+  matched: z.number(),
+  review: reviewScores.nullable().describe('a review run’s scores; null for a Harbor run'),
   costUsd: z.number(),
 });
 
@@ -42,6 +62,46 @@ export const evalRunDetailResponse = evalRunResponse.extend({
       exitStatuses: z.array(z.string()),
     }),
   ),
+  reviewCases: z.array(
+    z.object({
+      caseId: z.string(),
+      expected: z.number(),
+      found: z.number(),
+      matched: z.number(),
+      precision: z.number().nullable(),
+      recall: z.number().nullable(),
+      f1: z.number().nullable(),
+      modelCalls: z.number(),
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      costUsd: z.number(),
+      wallMs: z.number(),
+      error: z.string().nullable().describe('why it was not reviewed (then not scored)'),
+    }),
+  ),
+});
+
+export const evalScheduleResponse = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  kind: z.enum(['harbor', 'review']),
+  source: z.string().describe('a folder of Harbor tasks, or a labelled review set'),
+  config: z.string(),
+  model: z.string(),
+  settings,
+  attempts: z.number(),
+  hour: z.number().describe('UTC hour it starts each day'),
+  state: z.enum(['active', 'paused']),
+  createdBy: z.string(),
+  createdAt: when,
+  updatedAt: when,
+  failedSlot: when.nullable().describe('the last night whose run failed'),
+  lastError: z.string().nullable(),
+});
+
+export const evalScheduleHistoryResponse = z.object({
+  schedule: evalScheduleResponse,
+  runs: z.array(evalRunResponse).describe('its runs, the newest night first'),
 });
 
 export const evalProposalResponse = z.object({

@@ -16,7 +16,10 @@ import { AdminGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
 import { EvalsService, type EvalRunDetail, type EvalRunView } from '../services/evals.service.js';
 
-/** Private evals: recorded runs and the gate's proposals (docs/dashboard.md#private-evals). */
+/**
+ * Private evals: recorded runs (suites and reviewer runs) and the gate's proposals
+ * (docs/dashboard.md#private-evals); scheduled suites are `EvalSchedulesController`'s.
+ */
 @Controller('api/evals')
 export class EvalsController {
   constructor(@Inject(EvalsService) private readonly evals: EvalsService) {}

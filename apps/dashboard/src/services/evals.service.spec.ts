@@ -2,6 +2,8 @@ import type {
   EvalAttemptRow,
   EvalProposalRepository,
   EvalProposalRow,
+  EvalReviewCaseRepository,
+  EvalReviewCaseRow,
   EvalRunRepository,
   EvalRunRow,
   EvalRunSummaryRow,
@@ -29,7 +31,34 @@ const run: EvalRunRow = {
   outDir: '/evals/strings--current',
   createdAt: new Date('2026-12-02T09:00:00Z'),
   finishedAt: new Date('2026-12-02T10:00:00Z'),
+  kind: 'harbor',
+  scheduleId: null,
+  scheduleSlot: null,
 };
+const REVIEW_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+const reviewRun: EvalRunRow = { ...run, id: REVIEW_ID, suite: 'sample', kind: 'review' };
+const noCases = { cases: 0, expected: 0, found: 0, matched: 0 };
+const aCase = (
+  caseId: string,
+  matched: number,
+  error: string | null = null,
+): EvalReviewCaseRow => ({
+  caseId,
+  expected: 2,
+  found: 2,
+  matched,
+  precision: matched / 2,
+  recall: matched / 2,
+  f1: matched / 2,
+  modelCalls: 6,
+  inputTokens: 100,
+  outputTokens: 10,
+  costUsd: 0.5,
+  wallMs: 2000,
+  error,
+  detail: { id: caseId },
+});
+const cases = [aCase('c1', 2), aCase('c2', 1), aCase('c3', 0, 'no diff')];
 const attempt = (taskId: string, n: number, resolved: boolean): EvalAttemptRow => ({
   taskId,
   attempt: n,
@@ -52,16 +81,48 @@ function service(options: { proposed?: NewEvalProposal[] } = {}): EvalsService {
         Promise.resolve(
           query.suite === 'strings'
             ? [
-                { ...run, tasks: 2, attempts: 4, resolvedAttempts: 3, costUsd: 1 },
-                { ...run, id: 'r0', tasks: 0, attempts: 0, resolvedAttempts: 0, costUsd: 0 },
+                { ...run, tasks: 2, attempts: 4, resolvedAttempts: 3, costUsd: 1, ...noCases },
+                {
+                  ...run,
+                  id: 'r0',
+                  tasks: 0,
+                  attempts: 0,
+                  resolvedAttempts: 0,
+                  costUsd: 0,
+                  ...noCases,
+                },
+                {
+                  ...reviewRun,
+                  tasks: 0,
+                  attempts: 0,
+                  resolvedAttempts: 0,
+                  costUsd: 1,
+                  ...noCases,
+                  cases: 2,
+                  expected: 4,
+                  found: 4,
+                  matched: 3,
+                },
               ]
             : ([] as EvalRunSummaryRow[]),
         ),
-      find: (id) => Promise.resolve(id === RUN_ID ? run : null),
-      attemptsOf: () =>
-        Promise.resolve([attempt('a', 1, true), attempt('a', 2, false), attempt('b', 1, true)]),
+      find: (id) => Promise.resolve(id === RUN_ID ? run : id === REVIEW_ID ? reviewRun : null),
+      attemptsOf: (id) =>
+        Promise.resolve(
+          id === RUN_ID
+            ? [attempt('a', 1, true), attempt('a', 2, false), attempt('b', 1, true)]
+            : [],
+        ),
     },
     'eval runs',
+  );
+  const reviewCases = strictMock<EvalReviewCaseRepository>(
+    {
+      countsOf: (ids) =>
+        Promise.resolve(new Map(ids.map((id) => [id, id === REVIEW_ID ? cases.slice(0, 2) : []]))),
+      casesOf: (id) => Promise.resolve(id === REVIEW_ID ? cases : []),
+    },
+    'eval review cases',
   );
   const proposals = strictMock<EvalProposalRepository>(
     {
@@ -72,7 +133,7 @@ function service(options: { proposed?: NewEvalProposal[] } = {}): EvalsService {
     },
     'eval proposals',
   );
-  return new EvalsService(runs, proposals);
+  return new EvalsService(runs, proposals, reviewCases);
 }
 
 describe('EvalsService', () => {
@@ -82,6 +143,26 @@ describe('EvalsService', () => {
     expect(graded?.resolve.low).toBeLessThan(0.75);
     expect(graded?.resolve.high).toBeGreaterThan(0.75);
     expect(empty?.resolve).toMatchObject({ rate: null, low: 0, high: 1 });
+    expect(graded?.review).toBeNull();
+  });
+
+  it("gives a reviewer run its precision, recall and F1 with the F1's interval", async () => {
+    const [, , review] = await service().listRuns({ suite: 'strings', limit: 10 });
+    expect(review?.review).toMatchObject({ cases: 2, precision: 0.75, recall: 0.75 });
+    expect(review?.review?.f1.value).toBeCloseTo(0.75);
+    expect(review?.review?.f1.low).toBeLessThanOrEqual(0.75);
+    expect(review?.review?.f1.high).toBe(1);
+    const detail = await service().run(REVIEW_ID);
+    expect(detail.taskResults).toEqual([]);
+    expect(detail.reviewCases.map((c) => [c.caseId, c.matched, c.error])).toEqual([
+      ['c1', 2, null],
+      ['c2', 1, null],
+      ['c3', 0, 'no diff'],
+    ]);
+    expect(detail.reviewCases[0]).not.toHaveProperty('detail');
+    // The failed case is listed but not scored.
+    expect(detail).toMatchObject({ cases: 2, expected: 4, matched: 3, costUsd: 1 });
+    expect(detail.review?.f1.value).toBeCloseTo(0.75);
   });
 
   it("sums a run's attempts per task, and refuses an unknown run", async () => {

@@ -1,21 +1,20 @@
 import {
   EvalProposalRepository,
+  EvalReviewCaseRepository,
   EvalRunRepository,
   type EvalAttemptRow,
   type EvalProposalRow,
   type EvalProposalStatus,
-  type EvalRunSummaryRow,
+  type EvalReviewCaseRow,
+  type EvalRunKind,
 } from '@caravel/db';
 import { AppError } from '@caravel/errors';
-import { proportion } from '@caravel/evals';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/session.types.js';
+import { runViews, type EvalRunView } from './evals-views.js';
 
-/** A recorded eval run with its resolve rate (resolved attempts over attempts, 95% interval). */
-export type EvalRunView = EvalRunSummaryRow & {
-  resolve: { rate: number | null; low: number; high: number };
-};
+export type { EvalRunView } from './evals-views.js';
 
 /** One task of a run: its attempts, how many resolved it, their cost and calls, how they ended. */
 export interface EvalTaskView {
@@ -27,7 +26,14 @@ export interface EvalTaskView {
   exitStatuses: string[];
 }
 
-export type EvalRunDetail = EvalRunView & { taskResults: EvalTaskView[] };
+/** One case of a reviewer run: its counts and scores (its whole record stays in the database). */
+export type EvalReviewCaseView = Omit<EvalReviewCaseRow, 'detail'>;
+
+/** A run with its tasks (Harbor runs) or its cases (reviewer runs); the other list is empty. */
+export type EvalRunDetail = EvalRunView & {
+  taskResults: EvalTaskView[];
+  reviewCases: EvalReviewCaseView[];
+};
 
 /** A configuration change to propose: it waits for `caravel eval gate --proposal ID`. */
 export interface EvalProposalInput {
@@ -36,11 +42,6 @@ export interface EvalProposalInput {
   model: string;
   settings: Record<string, string>;
   note?: string | undefined;
-}
-
-function viewOf(run: EvalRunSummaryRow): EvalRunView {
-  const { rate, low, high } = proportion(run.resolvedAttempts, run.attempts);
-  return { ...run, resolve: { rate: run.attempts === 0 ? null : rate, low, high } };
 }
 
 function tasksOf(attempts: readonly EvalAttemptRow[]): EvalTaskView[] {
@@ -70,14 +71,20 @@ export class EvalsService {
   constructor(
     @Inject(EvalRunRepository) private readonly runs: EvalRunRepository,
     @Inject(EvalProposalRepository) private readonly proposals: EvalProposalRepository,
+    @Inject(EvalReviewCaseRepository) private readonly reviewCases: EvalReviewCaseRepository,
   ) {}
 
-  async listRuns(query: { suite?: string | undefined; limit: number }): Promise<EvalRunView[]> {
+  async listRuns(query: {
+    suite?: string | undefined;
+    kind?: EvalRunKind | undefined;
+    limit: number;
+  }): Promise<EvalRunView[]> {
     const rows = await this.runs.list({
       limit: query.limit,
       ...(query.suite ? { suite: query.suite } : {}),
+      ...(query.kind ? { kind: query.kind } : {}),
     });
-    return rows.map(viewOf);
+    return runViews(rows, this.reviewCases);
   }
 
   /** One run and its tasks; NOT_FOUND when there is no such run. */
@@ -85,16 +92,28 @@ export class EvalsService {
     const run = await this.runs.find(id);
     if (!run) throw new AppError('NOT_FOUND', `no eval run ${id}`);
     const taskResults = tasksOf(await this.runs.attemptsOf(id));
+    const cases = run.kind === 'review' ? await this.reviewCases.casesOf(id) : [];
+    const reviewCases = cases.map(({ detail: _detail, ...c }) => c);
+    const scored = reviewCases.filter((c) => c.error === null);
     const sum = (field: 'attempts' | 'resolved' | 'costUsd') =>
       taskResults.reduce((total, task) => total + task[field], 0);
+    const total = (field: 'expected' | 'found' | 'matched' | 'costUsd') =>
+      scored.reduce((n, c) => n + c[field], 0);
     const summary = {
       ...run,
       tasks: taskResults.length,
       attempts: sum('attempts'),
       resolvedAttempts: sum('resolved'),
-      costUsd: sum('costUsd'),
+      cases: scored.length,
+      expected: total('expected'),
+      found: total('found'),
+      matched: total('matched'),
+      costUsd: sum('costUsd') + total('costUsd'),
     };
-    return { ...viewOf(summary), taskResults };
+    const [view] = await runViews([summary], {
+      countsOf: () => Promise.resolve(new Map([[id, scored]])),
+    });
+    return { ...(view as EvalRunView), taskResults, reviewCases };
   }
 
   listProposals(query: {

@@ -298,6 +298,33 @@ export type EvalProposal = {
   created_at: Timestamp;
   decided_at: Timestamp | null;
 };
+export type EvalReviewCase = {
+  run_id: string;
+  case_id: string;
+  /**
+   * Defects labelled, findings scored, pairs matched (docs/evals.md#caravel-review-eval-set).
+   */
+  expected: number;
+  found: number;
+  matched: number;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+  model_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  wall_ms: number;
+  /**
+   * Why the case could not be reviewed (then it is not scored: the counts are 0).
+   */
+  error: string | null;
+  /**
+   * The whole case as `review-eval.json` keeps it (defects, findings, judge answers, score).
+   */
+  detail: unknown;
+  recorded_at: Generated<Timestamp>;
+};
 export type EvalRun = {
   id: string;
   /**
@@ -327,6 +354,58 @@ export type EvalRun = {
   out_dir: string | null;
   created_at: Timestamp;
   finished_at: Timestamp | null;
+  /**
+   * What was measured: `harbor` (the coding agent on Harbor tasks: `eval_attempts`) or `review`
+   * (the reviewer on a labelled set: `eval_review_cases`, `suite` is the set's name).
+   * @kyselyType(State.EvalRunKind)
+   */
+  kind: Generated<State.EvalRunKind>;
+  /**
+   * The scheduled suite that started it (null: started by hand), and the night it was for.
+   */
+  schedule_id: string | null;
+  schedule_slot: Timestamp | null;
+};
+export type EvalSchedule = {
+  id: string;
+  /**
+   * Unique: what the history is listed by.
+   */
+  name: string;
+  /**
+   * @kyselyType(State.EvalRunKind)
+   */
+  kind: State.EvalRunKind;
+  /**
+   * A folder of Harbor tasks, or a labelled review set (a folder, a file or an http(s) URL).
+   */
+  source: string;
+  /**
+   * The configuration: its name, model and settings (`{ KEY: value }`).
+   */
+  config: string;
+  model: string;
+  settings: Generated<unknown>;
+  /**
+   * Attempts per task (Harbor suites; 1 for review sets).
+   */
+  attempts: number;
+  /**
+   * The hour (UTC, 0-23) it starts each day.
+   */
+  hour: number;
+  /**
+   * @kyselyType(State.EvalScheduleState)
+   */
+  state: Generated<State.EvalScheduleState>;
+  created_by: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /**
+   * The last night whose run failed (not retried until the next night), and why.
+   */
+  failed_slot: Timestamp | null;
+  last_error: string | null;
 };
 export type Identity = {
   id: string;
@@ -856,7 +935,9 @@ export type DB = {
   enabled_repositories: EnabledRepository;
   eval_attempts: EvalAttempt;
   eval_proposals: EvalProposal;
+  eval_review_cases: EvalReviewCase;
   eval_runs: EvalRun;
+  eval_schedules: EvalSchedule;
   findings: LedgerFinding;
   identities: Identity;
   inbox: InboxEntry;

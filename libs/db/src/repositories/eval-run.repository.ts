@@ -3,6 +3,7 @@ import type { EvalAttempt, EvalRun } from '../generated/types.js';
 import { toJson } from '../connection/json.js';
 import { timeOr, type Executor } from './executor.js';
 import type { RowOf } from './row-of.js';
+import type { EvalRunKind } from './states.js';
 
 /** A recorded eval run (`eval_runs`), its settings parsed. */
 export type EvalRunRow = Omit<RowOf<EvalRun>, 'settings'> & {
@@ -11,10 +12,15 @@ export type EvalRunRow = Omit<RowOf<EvalRun>, 'settings'> & {
 
 /** A run with what its attempts add up to so far. */
 export interface EvalRunSummaryRow extends EvalRunRow {
-  /** Tasks with at least one recorded attempt. */
+  /** Tasks with at least one recorded attempt (Harbor runs). */
   tasks: number;
   attempts: number;
   resolvedAttempts: number;
+  /** Review runs: cases recorded, and defects, findings and matched pairs summed over them. */
+  cases: number;
+  expected: number;
+  found: number;
+  matched: number;
   costUsd: number;
 }
 
@@ -28,6 +34,10 @@ export interface NewEvalRun {
   attemptsPerTask: number;
   outDir?: string | null;
   createdAt: Date;
+  /** `harbor` unless said (a reviewer eval is `review`). */
+  kind?: EvalRunKind;
+  /** The scheduled suite and night that started it. */
+  schedule?: { id: string; slot: Date } | null;
 }
 
 /** One graded attempt of a run's task (`eval_attempts`). */
@@ -36,6 +46,8 @@ export type EvalAttemptRow = Omit<RowOf<EvalAttempt>, 'runId' | 'recordedAt'>;
 /** Which runs to list, newest first. */
 export interface EvalRunQuery {
   suite?: string;
+  kind?: EvalRunKind;
+  scheduleId?: string;
   limit: number;
 }
 
@@ -56,6 +68,9 @@ export class EvalRunRepository {
         attempts_per_task: run.attemptsPerTask,
         out_dir: run.outDir ?? null,
         created_at: run.createdAt,
+        kind: run.kind ?? 'harbor',
+        schedule_id: run.schedule?.id ?? null,
+        schedule_slot: run.schedule?.slot ?? null,
       })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
@@ -165,24 +180,47 @@ export class EvalRunRepository {
         sql<number>`count(a.attempt)::int`.as('attempt_count'),
         sql<number>`count(*) filter (where a.resolved)::int`.as('resolved_count'),
         sql<number>`coalesce(sum(a.cost_usd), 0)::float8`.as('cost_total'),
+        sql<ReviewSums>`(select json_build_object('cases', count(*), 'expected', coalesce(sum(c.expected), 0), 'found', coalesce(sum(c.found), 0), 'matched', coalesce(sum(c.matched), 0), 'cost', coalesce(sum(c.cost_usd), 0)) from eval_review_cases c where c.run_id = r.id and c.error is null)`.as(
+          'review',
+        ),
       ])
       .groupBy('r.id')
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id')
       .limit(query.limit);
     if (query.suite !== undefined) select = select.where('r.suite', '=', query.suite);
+    if (query.kind !== undefined) select = select.where('r.kind', '=', query.kind);
+    if (query.scheduleId !== undefined)
+      select = select.where('r.schedule_id', '=', query.scheduleId);
     const rows = await select.execute();
-    return rows.map(({ task_count, attempt_count, resolved_count, cost_total, ...run }) => ({
-      ...runOf(run),
-      tasks: task_count,
-      attempts: attempt_count,
-      resolvedAttempts: resolved_count,
-      costUsd: cost_total,
-    }));
+    return rows.map(({ task_count, attempt_count, resolved_count, cost_total, review, ...run }) => {
+      const sums = typeof review === 'string' ? (JSON.parse(review) as ReviewSums) : review;
+      return {
+        ...runOf(run),
+        tasks: task_count,
+        attempts: attempt_count,
+        resolvedAttempts: resolved_count,
+        cases: Number(sums.cases),
+        expected: Number(sums.expected),
+        found: Number(sums.found),
+        matched: Number(sums.matched),
+        costUsd: cost_total + Number(sums.cost),
+      };
+    });
   }
 }
 
-function runOf(row: Selectable<EvalRun>): EvalRunRow {
+/** A review run's cases summed (reviewed ones only), as the list's subquery returns them. */
+interface ReviewSums {
+  cases: number | string;
+  expected: number | string;
+  found: number | string;
+  matched: number | string;
+  cost: number | string;
+}
+
+/** A run's row as the repository returns it. */
+export function runOf(row: Selectable<EvalRun>): EvalRunRow {
   return {
     id: row.id,
     suite: row.suite,
@@ -194,6 +232,9 @@ function runOf(row: Selectable<EvalRun>): EvalRunRow {
     outDir: row.out_dir,
     createdAt: row.created_at,
     finishedAt: row.finished_at,
+    kind: row.kind,
+    scheduleId: row.schedule_id,
+    scheduleSlot: row.schedule_slot,
   };
 }
 

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { describeEachDatabase } from '@caravel/testing';
 import { newFindingId } from '@caravel/findings';
 import { aFinding } from '@caravel/findings/testing';
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Database } from '../connection/database.types.js';
+import type { EvalRun, EvalSchedule } from '../generated/types.js';
 import { openDatabase } from '../connection/open-database.js';
 import { BudgetLimitRepository, type BudgetLimitRow } from './budget-limit.repository.js';
 import { DeliveryRepository, type DeliveryRow } from './delivery.repository.js';
@@ -28,7 +29,9 @@ import {
   BUDGET_SCOPES,
   BUS_DELIVERY_STATES,
   EVAL_PROPOSAL_STATUSES,
+  EVAL_RUN_KINDS,
   EVAL_RUN_STATUSES,
+  EVAL_SCHEDULE_STATES,
   FINDING_CONFIDENCES,
   FINDING_SEVERITIES,
   FINDING_SIDES,
@@ -79,6 +82,8 @@ const OTHER_CHECKS = [
   'budget_limits_budget_usd_check',
   'budget_pauses_amounts_check',
   'budget_pauses_grant_check',
+  'eval_schedules_attempts_check',
+  'eval_schedules_hour_check',
   'repository_instructions_length_check',
   'review_ledgers_verdict_whole_check',
   'team_defaults_id_check',
@@ -90,7 +95,10 @@ const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] =
   ['bus_deliveries', 'state', BUS_DELIVERY_STATES],
   ['deliveries', 'source', SOURCES],
   ['eval_proposals', 'status', EVAL_PROPOSAL_STATUSES],
+  ['eval_runs', 'kind', EVAL_RUN_KINDS],
   ['eval_runs', 'status', EVAL_RUN_STATUSES],
+  ['eval_schedules', 'kind', EVAL_RUN_KINDS],
+  ['eval_schedules', 'state', EVAL_SCHEDULE_STATES],
   ['findings', 'anchor_side', FINDING_SIDES],
   ['findings', 'confidence', FINDING_CONFIDENCES],
   ['findings', 'severity', FINDING_SEVERITIES],
@@ -248,6 +256,35 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
     const findingId = await newFinding(run.threadId);
     const setFinding = (values: Record<string, unknown>) => () =>
       database.db.updateTable('findings').set(values).where('id', '=', findingId).execute();
+    const insertEvalRun = (values: Pick<Insertable<EvalRun>, 'status' | 'kind'>) =>
+      database.db
+        .insertInto('eval_runs')
+        .values({
+          id: randomUUID(),
+          suite: 's',
+          config: 'c',
+          model: 'm',
+          attempts_per_task: 1,
+          created_at: new Date(),
+          ...values,
+        })
+        .execute();
+    const insertSchedule = (values: Pick<Insertable<EvalSchedule>, 'name' | 'kind' | 'state'>) =>
+      database.db
+        .insertInto('eval_schedules')
+        .values({
+          id: randomUUID(),
+          source: 'tasks',
+          config: 'c',
+          model: 'm',
+          attempts: 1,
+          hour: 3,
+          created_by: 'hubot',
+          created_at: new Date(),
+          updated_at: new Date(),
+          ...values,
+        })
+        .execute();
     const refusals: [column: string, write: () => Promise<unknown>][] = [
       // The model's zod schema refuses these before SQL; the columns refuse what gets past it.
       ['findings.severity', setFinding({ severity: 'blocker' })],
@@ -408,20 +445,25 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
       ],
       [
         'eval_runs.status',
+        // @ts-expect-error 'graded' is not an eval run status
+        () => insertEvalRun({ status: 'graded' }),
+      ],
+      [
+        'eval_runs.kind',
+        // @ts-expect-error 'lint' is not an eval run kind
+        () => insertEvalRun({ kind: 'lint' }),
+      ],
+      [
+        'eval_schedules.kind',
         () =>
-          database.db
-            .insertInto('eval_runs')
-            .values({
-              id: randomUUID(),
-              suite: 's',
-              config: 'c',
-              model: 'm',
-              attempts_per_task: 1,
-              // @ts-expect-error 'graded' is not an eval run status
-              status: 'graded',
-              created_at: new Date(),
-            })
-            .execute(),
+          // @ts-expect-error 'weekly' is not an eval run kind
+          insertSchedule({ name: 'nightly-kind', kind: 'weekly' }),
+      ],
+      [
+        'eval_schedules.state',
+        () =>
+          // @ts-expect-error 'weekly' is not a schedule state
+          insertSchedule({ name: 'nightly-state', kind: 'harbor', state: 'weekly' }),
       ],
       [
         'eval_proposals.status',

@@ -135,6 +135,17 @@ export const EVAL_RUN_STATUSES = ['running', 'finished'] as const;
 export type EvalRunStatus = (typeof EVAL_RUN_STATUSES)[number];
 
 /**
+ * What an eval run measured (`eval_runs.kind`, `eval_schedules.kind`): the coding agent on Harbor
+ * tasks (resolve rate), or the reviewer on a labelled set (precision, recall, F1).
+ */
+export const EVAL_RUN_KINDS = ['harbor', 'review'] as const;
+export type EvalRunKind = (typeof EVAL_RUN_KINDS)[number];
+
+/** Whether a scheduled suite runs each night (`eval_schedules.state`). */
+export const EVAL_SCHEDULE_STATES = ['active', 'paused'] as const;
+export type EvalScheduleState = (typeof EVAL_SCHEDULE_STATES)[number];
+
+/**
  * Whose dollar budget a limit is (`budget_limits.scope`): the team's, a repository's or a
  * person's; a run's effective budget is the tightest that applies (docs/agent-runner.md).
  */

@@ -64,6 +64,10 @@ export const reviewEvalCaseSchema = z.object({
 /** What `caravel review-eval` writes: `review-eval.json`. */
 export const reviewEvalResultSchema = z.object({
   version: z.literal(1),
+  /** The run's id (its row in the database when one recorded it); older files have none. */
+  runId: z.string().min(1).optional(),
+  /** The configuration's name (default: the model reference). */
+  config: z.string().min(1).optional(),
   set: z.string().min(1),
   model: z.string().min(1),
   judge: z.string().nullable(),

@@ -165,8 +165,11 @@ export function scoreCase(
 }
 
 /** The scores over several cases, micro-averaged (pairs, findings and defects summed). */
-export function totalScores(cases: readonly ReviewScores[]): ReviewScores {
-  const sum = (pick: (s: ReviewScores) => number) => cases.reduce((n, s) => n + pick(s), 0);
+export function totalScores(
+  cases: readonly Pick<ReviewScores, 'expected' | 'found' | 'matched'>[],
+): ReviewScores {
+  type Counts = (typeof cases)[number];
+  const sum = (pick: (s: Counts) => number) => cases.reduce((n, s) => n + pick(s), 0);
   return scoresOf(
     sum((s) => s.expected),
     sum((s) => s.found),

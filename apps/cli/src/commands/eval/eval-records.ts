@@ -1,6 +1,7 @@
 import type { EnvSource } from '@caravel/config';
 import {
   EvalProposalRepository,
+  EvalReviewCaseRepository,
   EvalRunRepository,
   openDatabase,
   redactUrl,
@@ -34,6 +35,7 @@ export class EvalRecords {
     private readonly database: Database,
     readonly runs: EvalRunRepository,
     readonly proposals: EvalProposalRepository,
+    readonly reviewCases: EvalReviewCaseRepository,
     /** Where, for people (a URL's password hidden). */
     readonly where: string,
   ) {}
@@ -44,6 +46,7 @@ export class EvalRecords {
       database,
       new EvalRunRepository(database.db),
       new EvalProposalRepository(database.db),
+      new EvalReviewCaseRepository(database.db),
       redactUrl(url),
     );
   }

@@ -18,7 +18,8 @@ export type { EvalIo } from './eval-options.js';
 
 /**
  * `caravel eval compare BASE CANDIDATE [--out DIR] [--max-drop P] [--alpha A]`: exit 1 when
- * refused. BASE and CANDIDATE are run files, folders, or run ids recorded in the database.
+ * refused. BASE and CANDIDATE are run files, folders, or run ids recorded in the database: two
+ * suite runs (resolve rate) or two reviewer runs (F1).
  */
 async function compare(
   args: readonly string[],
@@ -35,13 +36,20 @@ async function compare(
   const out = values['out'];
   const byId = (await isRunId(baseline)) || (await isRunId(candidate));
   const records = byId ? await openRecords(values, env) : undefined;
-  const report = await compareEvalRuns({
-    baseline,
-    candidate,
-    ...(out ? { out } : {}),
-    ...(records ? { recorded: (runId: string) => records.evalRun(runId) } : {}),
-    policy,
-  }).finally(() => records?.close());
+  const report = await (async () => {
+    const { compareReviewRefs } = await import('./review-compare.command.js');
+    const options = { ...(out ? { out } : {}), policy };
+    const review = await compareReviewRefs({ baseline, candidate }, records, options);
+    return (
+      review ??
+      compareEvalRuns({
+        baseline,
+        candidate,
+        ...options,
+        ...(records ? { recorded: (runId: string) => records.evalRun(runId) } : {}),
+      })
+    );
+  })().finally(() => records?.close());
   io.out(report.text);
   for (const file of report.written) io.out(`written: ${file}\n`);
   return report.verdict.verdict === 'accept' ? 0 : 1;

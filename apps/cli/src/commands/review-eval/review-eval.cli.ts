@@ -72,6 +72,12 @@ export async function reviewEval(
   const tolerance = wholeOption('tolerance', values['tolerance'], 0, 0, 1000);
   const minSeverity = choiceOption('min-severity', values['min-severity'], SEVERITIES, 'low');
   const sandbox = choiceOption('sandbox', values['sandbox'], ['bwrap', 'local'] as const, 'bwrap');
+  const config = values['config'];
+  if (config !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/.test(config))
+    throw new UsageError(
+      'review-eval',
+      `--config must be a name (letters, digits, . _ -), not '${config}'`,
+    );
   const { model, origin } = modelOf(values, env);
   // The set is read and checked before the reviewer's code is loaded (seconds).
   const { readReviewSet } = await import('./review-set-files.js');
@@ -85,7 +91,11 @@ export async function reviewEval(
   // NestJS needs decorator metadata before the reviewer's decorated classes load.
   await import('reflect-metadata');
   const { runReviewEval } = await import('./review-eval.service.js');
+  const { openRecords } = await import('../eval/eval-options.js');
+  const records = await openRecords(values, env);
   const report = await runReviewEval({
+    ...(records ? { records } : {}),
+    ...(config ? { config } : {}),
     set,
     model,
     modelOrigin: origin,
@@ -98,9 +108,10 @@ export async function reviewEval(
     env,
     write: (line) => io.out(`${line}\n`),
     signal: stop.signal,
-  });
+  }).finally(() => records?.close());
   io.out(`\n${report.table}`);
   for (const file of report.written) io.out(`written: ${file}\n`);
+  if (records) io.out(`recorded: run ${report.result.runId ?? ''} in ${records.where}\n`);
   if (report.stopped) {
     io.err('caravel review-eval: stopped; the cases reviewed so far are written\n');
     return 130;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { reviewEvalResultSchema, type ReviewEvalResult } from '@caravel/evals';
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -268,6 +269,86 @@ describe('caravel review-eval', () => {
       expect.objectContaining({ defect: 0, accepted: false }),
     ]);
     expect(result.totals).toMatchObject({ expected: 2, found: 3, matched: 0 });
+  }, 180_000);
+
+  it('records each run and case in the database, compares two runs on F1 and resumes a run', async () => {
+    const url = `pglite:${join(root, 'db')}`;
+    const reviewer = `scripted:${join(root, 'reviewer.script.yaml')}`;
+    const review = async (config: string, ...extra: string[]) => {
+      const cli = io();
+      const args = ['review-eval', setDir, '--model', reviewer, '--sandbox', 'local'];
+      const status = await runCli(
+        [...args, '--config', config, '--database-url', url, '--out', join(root, config), ...extra],
+        env,
+        cli,
+      );
+      expect(cli.errors.join('')).toBe('');
+      expect(status).toBe(0);
+      return readResult(join(root, config));
+    };
+    const current = await review('current');
+    const judged = await review('judged', '--judge', `scripted:${join(root, 'judge.script.yaml')}`);
+    expect(current).toMatchObject({ config: 'current', runId: expect.any(String) });
+
+    const compare = async (...args: string[]) => {
+      const cli = io();
+      const status = await runCli(['eval', 'compare', ...args, '--database-url', url], env, cli);
+      return { status, text: cli.written.join('') + cli.errors.join('') };
+    };
+    // Two cases of three lose their match: p = 1/4, noise at the default alpha...
+    const noise = await compare(current.runId ?? '', judged.runId ?? '');
+    expect(noise.text).toContain('worse (2): discount, user-lookup');
+    expect(noise.text).toMatch(/gate: accept — F1 down 66\.7 points but not significant/);
+    expect(noise.status).toBe(0);
+    // ...refused where the threshold allows it; the files compare the same way.
+    const refused = await compare(current.runId ?? '', judged.runId ?? '', '--alpha', '0.3');
+    expect(refused.text).toMatch(/gate: refuse — F1 down 66\.7 points .* p = 0\.25 < 0\.3/);
+    expect(refused.status).toBe(1);
+    const files = await compare(join(root, 'current'), join(root, 'judged'), '--alpha', '0.3');
+    expect(files.status).toBe(1);
+    expect((await compare(join(root, 'current'), join(root, 'out'))).text).toContain(
+      'gate: accept',
+    );
+
+    // A run resumed under its id reviews only the case it had not recorded.
+    const { EvalRecords } = await import('../eval/eval-records.js');
+    const records = await EvalRecords.open(url);
+    try {
+      const runId = current.runId ?? '';
+      const cases = await records.reviewCases.casesOf(runId);
+      expect(cases.map((c) => [c.caseId, c.matched])).toEqual([
+        ['discount', 1],
+        ['iso-month', 0],
+        ['user-lookup', 1],
+      ]);
+      const { readReviewSet } = await import('./review-set-files.js');
+      const { runReviewEval } = await import('./review-eval.service.js');
+      const written: string[] = [];
+      const set = await readReviewSet(setDir);
+      const reviewUnder = (runId: string) =>
+        runReviewEval({
+          set,
+          model: reviewer,
+          modelOrigin: '--model',
+          concurrency: 1,
+          tolerance: 0,
+          minSeverity: 'low',
+          sandbox: 'local',
+          out: join(root, 'resumed'),
+          env,
+          write: (line) => written.push(line),
+          records,
+          runId,
+        });
+      const resumed = await reviewUnder(randomUUID());
+      expect(written.filter((l) => l.startsWith('['))).toHaveLength(3);
+      const again = await reviewUnder(resumed.result.runId ?? '');
+      expect(written.filter((l) => l.startsWith('['))).toHaveLength(3);
+      expect(again.result.totals).toEqual(resumed.result.totals);
+      expect((await records.runs.find(resumed.result.runId ?? ''))?.status).toBe('finished');
+    } finally {
+      await records.close();
+    }
   }, 180_000);
 
   describe('refuses bad input in one line', () => {

@@ -11,6 +11,7 @@ import {
   type ReviewSeverity,
 } from '@caravel/evals';
 import { modelCredentialsOf, modelSettingsSchema } from '@caravel/integrations';
+import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +26,7 @@ import {
   type ReviewSandboxKind,
 } from './review-checkouts.js';
 import { modelJudge } from './review-judge.js';
+import { ReviewRunRecorder, type ReviewRecordStores } from './review-eval-records.js';
 import type { LoadedSet } from './review-set-files.js';
 
 /** The result's file name in the output folder. */
@@ -52,6 +54,17 @@ export interface ReviewEvalOptions {
   readonly write: (line: string) => void;
   readonly signal?: AbortSignal;
   readonly now?: () => Date;
+  /** Where the run and each case are recorded as they finish, besides the files. */
+  readonly records?: ReviewRecordStores;
+  /** The configuration's name it is recorded under (default: the model reference). */
+  readonly config?: string;
+  /**
+   * The run's id (default: a new one). A run recorded under it already is resumed: the cases it
+   * scored are not reviewed again.
+   */
+  readonly runId?: string;
+  /** The scheduled suite and night that started it. */
+  readonly schedule?: { id: string; slot: Date };
 }
 
 /** What a review eval wrote. */
@@ -149,6 +162,27 @@ export async function runReviewEval(options: ReviewEvalOptions): Promise<ReviewE
   const models = modelsOf(options);
   assertSandboxAvailable(options.sandbox, options.env['PATH']);
   const out = resolve(options.out ?? join('evals', `review-${set.name}--${slugOf(options.model)}`));
+  const runId = options.runId ?? randomUUID();
+  const createdAt = options.now?.() ?? new Date();
+  const recorder = options.records
+    ? await ReviewRunRecorder.start(
+        options.records,
+        {
+          runId,
+          set: set.name,
+          config: options.config ?? options.model,
+          model: options.model,
+          judge: options.judge ?? null,
+          tolerance: options.tolerance,
+          minSeverity: options.minSeverity,
+          outDir: out,
+          createdAt,
+          ...(options.schedule ? { schedule: options.schedule } : {}),
+        },
+        options.write,
+      )
+    : undefined;
+  const reviewed = recorder?.reviewed ?? new Map<string, ReviewEvalCase>();
   const scratch = await mkdtemp(join(tmpdir(), 'caravel-review-eval-'));
   const outcomes = new Map<string, CaseOutcome>();
   let stopped = false;
@@ -171,7 +205,7 @@ export async function runReviewEval(options: ReviewEvalOptions): Promise<ReviewE
         judge: judge ? () => modelJudge(judge.create()) : null,
         match: { tolerance: options.tolerance, minSeverity: options.minSeverity },
       };
-      const indexes = set.cases.map((_, i) => i);
+      const indexes = set.cases.flatMap((c, i) => (reviewed.has(c.id) ? [] : [i]));
       await runBounded(
         indexes,
         options.concurrency,
@@ -179,7 +213,10 @@ export async function runReviewEval(options: ReviewEvalOptions): Promise<ReviewE
           const c = set.cases[i] as LoadedSet['cases'][number];
           const outcome = await reviewCase(runner, c, i, commits[i] as CaseCommits);
           outcomes.set(c.id, outcome);
-          options.write(progressLine(outcomes.size, set.cases.length, outcome.record));
+          if (outcome.record.score) recorder?.record(outcome.record);
+          options.write(
+            progressLine(reviewed.size + outcomes.size, set.cases.length, outcome.record),
+          );
         },
         options.signal ? { signal: options.signal } : {},
       ).catch((error: unknown) => {
@@ -190,23 +227,27 @@ export async function runReviewEval(options: ReviewEvalOptions): Promise<ReviewE
       await database.close();
     }
   } finally {
+    await recorder?.settle();
     await rm(scratch, { recursive: true, force: true });
   }
   const cases = set.cases.flatMap((c) => {
-    const outcome = outcomes.get(c.id);
-    return outcome ? [outcome.record] : [];
+    const record = outcomes.get(c.id)?.record ?? reviewed.get(c.id);
+    return record ? [record] : [];
   });
   const result: ReviewEvalResult = {
     version: 1,
+    runId,
+    config: options.config ?? options.model,
     set: set.name,
     model: options.model,
     judge: options.judge ?? null,
     tolerance: options.tolerance,
     minSeverity: options.minSeverity,
-    createdAt: (options.now?.() ?? new Date()).toISOString(),
+    createdAt: createdAt.toISOString(),
     cases,
     totals: reviewEvalTotals(cases),
   };
   const written = await writeOutputs(out, result, outcomes);
+  await recorder?.finish(cases, stopped);
   return { result, table: reviewEvalTable(result), out, written, stopped };
 }

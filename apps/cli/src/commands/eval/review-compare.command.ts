@@ -1,0 +1,118 @@
+import { AppError } from '@caravel/errors';
+import {
+  DEFAULT_GATE_POLICY,
+  compareReviewRuns,
+  reviewComparisonTable,
+  reviewEvalResultSchema,
+  reviewGateVerdict,
+  type GatePolicy,
+  type GateVerdict,
+  type ReviewComparison,
+  type ReviewRunRecord,
+} from '@caravel/evals';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { reviewRunOfRecords } from '../review-eval/review-eval-records.js';
+import { REVIEW_EVAL_FILE } from '../review-eval/review-eval.service.js';
+import { isRunId } from './eval-compare.command.js';
+import type { EvalRecords } from './eval-records.js';
+
+/** A reviewer run's file: `review-eval.json`, or the run's folder holding it; null otherwise. */
+async function reviewFileOf(ref: string): Promise<string | null> {
+  const found = await stat(ref).catch(() => null);
+  if (found?.isDirectory()) {
+    const file = join(ref, REVIEW_EVAL_FILE);
+    return (await stat(file).catch(() => null)) ? file : null;
+  }
+  return found && basename(ref) === REVIEW_EVAL_FILE ? ref : null;
+}
+
+async function readReviewFile(file: string): Promise<ReviewRunRecord> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    throw new AppError(
+      'BAD_REQUEST',
+      `${file}: not JSON; a reviewer run is its ${REVIEW_EVAL_FILE}`,
+    );
+  }
+  const parsed = reviewEvalResultSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError(
+      'BAD_REQUEST',
+      `${file}: not a reviewer run: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  const result = parsed.data;
+  return {
+    runId: result.runId ?? file,
+    set: result.set,
+    config: result.config ?? result.model,
+    model: result.model,
+    cases: result.cases.flatMap((c) =>
+      c.score
+        ? [{ id: c.id, expected: c.score.expected, found: c.score.found, matched: c.score.matched }]
+        : [],
+    ),
+  };
+}
+
+/** A reviewer run given as its file, its folder or its recorded id; null when it is none. */
+export async function reviewRunOf(
+  ref: string,
+  records: EvalRecords | undefined,
+): Promise<ReviewRunRecord | null> {
+  if (records && (await isRunId(ref))) {
+    const run = await records.runs.find(ref);
+    if (run?.kind !== 'review') return null;
+    return reviewRunOfRecords(run, await records.reviewCases.casesOf(ref));
+  }
+  const file = await reviewFileOf(ref);
+  return file ? readReviewFile(file) : null;
+}
+
+export interface ReviewCompareReport {
+  comparison: ReviewComparison;
+  verdict: GateVerdict;
+  text: string;
+  written: string[];
+}
+
+/**
+ * `caravel eval compare` on two reviewer runs (`review-eval` results, or runs of kind `review`):
+ * precision, recall and F1 over the cases both scored, and the gate on F1 (a drop over `maxDrop`
+ * significant by the sign test over the cases). Null when neither is a reviewer run; refused
+ * when only one is, or when they are of different sets.
+ */
+export async function compareReviewRefs(
+  refs: { baseline: string; candidate: string },
+  records: EvalRecords | undefined,
+  options: { out?: string; policy?: GatePolicy },
+): Promise<ReviewCompareReport | null> {
+  const baseline = await reviewRunOf(refs.baseline, records);
+  const candidate = await reviewRunOf(refs.candidate, records);
+  if (!baseline && !candidate) return null;
+  if (!baseline || !candidate)
+    throw new AppError(
+      'BAD_REQUEST',
+      `${baseline ? refs.candidate : refs.baseline} is not a reviewer run, ${baseline ? refs.baseline : refs.candidate} is: nothing to compare`,
+    );
+  if (baseline.set !== candidate.set)
+    throw new AppError(
+      'BAD_REQUEST',
+      `the runs are of different sets ('${baseline.set}' and '${candidate.set}'): nothing to compare`,
+    );
+  const comparison = compareReviewRuns(baseline, candidate);
+  const verdict = reviewGateVerdict(comparison, options.policy ?? DEFAULT_GATE_POLICY);
+  const text = `${reviewComparisonTable(comparison)}\ngate: ${verdict.verdict} — ${verdict.reason}\n`;
+  const written: string[] = [];
+  if (options.out) {
+    await mkdir(options.out, { recursive: true });
+    const file = join(options.out, 'comparison.json');
+    await writeFile(file, `${JSON.stringify({ comparison, verdict }, null, 2)}\n`);
+    written.push(file);
+  }
+  return { comparison, verdict, text, written };
+}

@@ -1,0 +1,60 @@
+import type { EvalScheduleRow } from '@caravel/db';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
+import { parseInput } from '../api/parse.js';
+import { ROUTES } from '../api/routes.js';
+import { AdminGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
+import type { Caller } from '../auth/session.types.js';
+import {
+  EvalSchedulesService,
+  type EvalScheduleHistory,
+} from '../services/evals-schedules.service.js';
+
+/** Scheduled eval suites: admins register and change them, readers see their history. */
+@Controller('api/evals/schedules')
+export class EvalSchedulesController {
+  constructor(@Inject(EvalSchedulesService) private readonly schedules: EvalSchedulesService) {}
+
+  @Get()
+  @UseGuards(ReadGuard)
+  list(): Promise<EvalScheduleRow[]> {
+    return this.schedules.list();
+  }
+
+  @Post()
+  @HttpCode(201)
+  @UseGuards(AdminGuard)
+  register(@Body() body: unknown, @CurrentCaller() caller: Caller): Promise<EvalScheduleRow> {
+    return this.schedules.register(
+      caller,
+      parseInput(ROUTES.registerEvalSchedule.body, body, 'scheduled suite'),
+    );
+  }
+
+  @Put(':id')
+  @UseGuards(AdminGuard)
+  change(@Param() params: unknown, @Body() body: unknown): Promise<EvalScheduleRow> {
+    return this.schedules.change(
+      parseInput(ROUTES.changeEvalSchedule.params, params, 'scheduled suite').id,
+      parseInput(ROUTES.changeEvalSchedule.body, body, 'change'),
+    );
+  }
+
+  @Get(':id/history')
+  @UseGuards(ReadGuard)
+  history(@Param() params: unknown, @Query() query: unknown): Promise<EvalScheduleHistory> {
+    const { id } = parseInput(ROUTES.evalScheduleHistory.params, params, 'scheduled suite');
+    const { limit } = parseInput(ROUTES.evalScheduleHistory.query, query, 'query');
+    return this.schedules.history(id, limit);
+  }
+}
