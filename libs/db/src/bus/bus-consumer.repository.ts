@@ -31,9 +31,14 @@ export interface FillOptions {
 export class BusConsumerRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** Creates the consumer or updates its declaration; its position is kept. */
-  async register(spec: BusConsumerSpec): Promise<void> {
-    await this.db
+  /**
+   * Creates the consumer or updates its declaration; its position is kept. Says in the same
+   * statement whether it has anything to do: messages past its cursor (matching or not: the
+   * next fill decides) or deliveries not yet settled. A consumer with neither need not pull
+   * until something wakes it, which saves every idle consumer four queries at each start.
+   */
+  async register(spec: BusConsumerSpec): Promise<{ idle: boolean }> {
+    const row = await this.db
       .insertInto('bus_consumers')
       .values({
         stream: spec.stream,
@@ -49,7 +54,26 @@ export class BusConsumerRepository {
           config: eb.ref('excluded.config'),
         })),
       )
-      .execute();
+      .returning((eb) => [
+        'delivered_through',
+        eb
+          .selectFrom('bus_messages')
+          .select((m) => m.fn.max('sequence').as('head'))
+          .where('stream', '=', spec.stream)
+          .as('head'),
+        eb
+          .exists(
+            eb
+              .selectFrom('bus_deliveries')
+              .select(sql<number>`1`.as('one'))
+              .where('stream', '=', spec.stream)
+              .where('durable', '=', spec.durable),
+          )
+          .as('unsettled'),
+      ])
+      .executeTakeFirstOrThrow();
+    const head = row.head == null ? 0 : toSequence(row.head);
+    return { idle: !row.unsettled && head <= toSequence(row.delivered_through) };
   }
 
   /**

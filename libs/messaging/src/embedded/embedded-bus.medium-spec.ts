@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STREAMS } from '@caravel/contracts';
-import { openDatabase, type Database } from '@caravel/db';
+import {
+  BusConsumerRepository,
+  BusDeliveryRepository,
+  BusMessageRepository,
+  openDatabase,
+  type Database,
+} from '@caravel/db';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   createTestPostgresDatabase,
@@ -22,6 +28,67 @@ await describeEachDatabase('embedded bus', openDatabase, (target) => {
   describeBusBehaviour(async () => {
     const database = await target.open();
     return embeddedBusHarness({ label: target.label, database, release: () => database.close() });
+  });
+});
+
+await describeEachDatabase('embedded consumer registration', openDatabase, (target) => {
+  it('says a consumer is idle only with nothing past its cursor and nothing unsettled', async () => {
+    const database = await target.open();
+    try {
+      const consumers = new BusConsumerRepository(database.db);
+      const messages = new BusMessageRepository(database.db);
+      const deliveries = new BusDeliveryRepository(database.db);
+      const stream = uniqueName('S');
+      const durable = uniqueName('idle');
+      const spec = { stream, durable, filter: 'a.>', ordered: false, config: {} };
+      const fill = () =>
+        consumers.fill(stream, durable, { subjectRegex: '^a\\.', batch: 10, maxUnsettled: 10 });
+
+      expect(await consumers.register(spec)).toEqual({ idle: true });
+      await messages.append({
+        stream,
+        subject: 'a.one',
+        threadId: null,
+        messageId: randomUUID(),
+        payload: '{}',
+      });
+      expect(await consumers.register(spec)).toEqual({ idle: false });
+      await fill();
+      expect(await consumers.register(spec)).toEqual({ idle: false });
+      const [claimed] = await deliveries.claim({
+        stream,
+        durable,
+        holder: 'spec',
+        limit: 1,
+        ackWaitMs: 60_000,
+        maxDeliver: 3,
+        ordered: false,
+      });
+      expect(await consumers.register(spec)).toEqual({ idle: false });
+      await deliveries.ack({ stream, durable, sequence: claimed!.sequence });
+      expect(await consumers.register(spec)).toEqual({ idle: true });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('still delivers what is published right after an idle consumer subscribes, without a poll', async () => {
+    const database = await target.open();
+    // A poll far longer than the test: only the publish's wake-up can deliver in time.
+    const bus = createEmbeddedBus({ database, name: 'idle-start', pollIntervalMs: 3_600_000 });
+    try {
+      const probe = probeMessage('cmd', 'idle-start');
+      const seen: number[] = [];
+      await bus.consume(probe, { durable: uniqueName('idle-start') }, (d) => {
+        seen.push(d.envelope.data.n);
+        return Promise.resolve();
+      });
+      await bus.publish(probe, probe.create({ threadId: randomUUID(), n: 1 }, { source: 'test' }));
+      await eventually(() => expect(seen).toEqual([1]));
+    } finally {
+      await bus.close();
+      await database.close();
+    }
   });
 });
 

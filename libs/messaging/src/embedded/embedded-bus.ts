@@ -129,17 +129,6 @@ export class EmbeddedBus implements Bus {
     const resolved = resolveConsumerOptions(options);
     const storedStream = namespaced(this.namespace, definition.stream.name);
     const filter = definition.filter();
-    await this.repos.consumers.register({
-      stream: storedStream,
-      durable: resolved.durable,
-      filter,
-      ordered: resolved.ordered,
-      config: {
-        ackWaitMs: resolved.ackWaitMs,
-        maxDeliver: resolved.maxDeliver,
-        backoffMs: resolved.backoffMs,
-      },
-    });
     const consumer = new EmbeddedConsumer<S>({
       ...this.repos,
       definition,
@@ -153,19 +142,40 @@ export class EmbeddedBus implements Bus {
       settled: () => this.hub.announceSettled(storedStream, resolved.durable),
       logger: this.logger,
     });
+    // Listening before the registration reads the consumer's position: a publish committed
+    // after that read is announced after it, so it wakes the consumer, whose first pull the
+    // registration may have found needless.
     const unlisten = this.hub.onPublish(storedStream, (subject) => {
       if (subjectMatches(filter, subject)) consumer.wake();
     });
     const unlistenSettled = this.hub.onSettled(storedStream, resolved.durable, () =>
       consumer.wake(),
     );
+    let startup: { idle: boolean };
+    try {
+      startup = await this.repos.consumers.register({
+        stream: storedStream,
+        durable: resolved.durable,
+        filter,
+        ordered: resolved.ordered,
+        config: {
+          ackWaitMs: resolved.ackWaitMs,
+          maxDeliver: resolved.maxDeliver,
+          backoffMs: resolved.backoffMs,
+        },
+      });
+    } catch (error) {
+      unlisten();
+      unlistenSettled();
+      throw error;
+    }
     this.consumers.add(consumer);
     this.durables.set(consumer, {
       stream: storedStream,
       durable: resolved.durable,
       subjectRegex: filterToRegex(filter),
     });
-    consumer.start();
+    consumer.start(startup);
     return this.track({
       drain: async () => {
         unlisten();

@@ -68,8 +68,12 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
     });
   }
 
-  start(): void {
-    this.loop = this.run();
+  /**
+   * Starts the loop. `idle`: the registration found nothing to fill or settle, so the loop
+   * sleeps until woken (or a poll) instead of pulling first.
+   */
+  start(startup: { idle: boolean } = { idle: false }): void {
+    this.loop = this.run(startup.idle);
   }
 
   /** Something changed (a publish, a settlement): look for work now rather than at the next poll. */
@@ -93,7 +97,8 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
     this.signal.notify();
   }
 
-  private async run(): Promise<void> {
+  private async run(idle: boolean): Promise<void> {
+    if (idle) await this.signal.wait(this.deps.pollIntervalMs);
     while (!this.stopping) {
       let claimed = 0;
       try {
