@@ -22,6 +22,8 @@ export function latestNightlySlot(repository: string, now: Date): Date {
   return nextNightlyRun(repository, new Date(now.getTime() - DAY_MS));
 }
 
+const NIGHTLY = { name: 'nightly analyses', logContext: 'NightlyAnalyses', leaseKey: SWEEP_LEASE };
+
 /**
  * The continual mode's schedule: every `ANALYZER_NIGHTLY_CHECK_MS`, on one replica (a bus
  * lease), each bootstrapped repository whose nightly slot (`nightly-slot.ts`) has come since its
@@ -39,16 +41,7 @@ export class NightlyAnalysesService extends LeasedSweep<string[]> {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ANALYZER_CONFIG) config: AnalyzerConfig,
   ) {
-    super(
-      {
-        name: 'nightly analyses',
-        logContext: 'NightlyAnalyses',
-        leaseKey: SWEEP_LEASE,
-        intervalMs: config.analysis.nightlyCheckMs,
-      },
-      bus,
-      runtime,
-    );
+    super({ ...NIGHTLY, intervalMs: config.analysis.nightlyCheckMs }, bus, runtime);
   }
 
   /** The repositories asked for (a sweep answers null when another replica checked). */

@@ -20,6 +20,12 @@ export interface CiSweepReport {
 /** Watches looked at per sweep, each way (the oldest first: every watch gets its turn). */
 const BATCH = 50;
 
+const SWEEP = {
+  name: 'CI watch sweep',
+  logContext: 'CiWatchSweep',
+  leaseKey: 'dispatch.ci-watch-sweep',
+};
+
 /**
  * CI babysitting's polling, on one replica at a time (a bus lease), every
  * `DISPATCH_CI_SWEEP_INTERVAL_MS`: a green that has been settling is evaluated again once due
@@ -38,16 +44,7 @@ export class CiWatchSweepService extends LeasedSweep<CiSweepReport> {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(DISPATCH_CONFIG) config: DispatchConfig,
   ) {
-    super(
-      {
-        name: 'CI watch sweep',
-        logContext: 'CiWatchSweep',
-        leaseKey: 'dispatch.ci-watch-sweep',
-        intervalMs: config.ciWatch.sweepIntervalMs,
-      },
-      bus,
-      runtime,
-    );
+    super({ ...SWEEP, intervalMs: config.ciWatch.sweepIntervalMs }, bus, runtime);
   }
 
   /** Settling greens due again, then every active watch's pull request as the code host has it. */

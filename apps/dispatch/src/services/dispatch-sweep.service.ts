@@ -13,6 +13,8 @@ export interface SweepReport {
   admitted: number;
 }
 
+const SWEEP = { name: 'dispatch sweep', logContext: 'DispatchSweep', leaseKey: 'dispatch.sweep' };
+
 /**
  * Dispatch's scheduled housekeeping, on one replica at a time (a bus lease): fail stuck runs,
  * fire due wakeups, admit queued runs that fit. Runs every `config.dispatch.sweepIntervalMs`
@@ -28,16 +30,7 @@ export class DispatchSweepService extends LeasedSweep<SweepReport> {
     @Inject(RUNTIME) runtime: PlatformRuntime,
     @Inject(DISPATCH_CONFIG) config: DispatchConfig,
   ) {
-    super(
-      {
-        name: 'dispatch sweep',
-        logContext: 'DispatchSweep',
-        leaseKey: 'dispatch.sweep',
-        intervalMs: config.dispatch.sweepIntervalMs,
-      },
-      bus,
-      runtime,
-    );
+    super({ ...SWEEP, intervalMs: config.dispatch.sweepIntervalMs }, bus, runtime);
   }
 
   protected async sweepOnce(): Promise<SweepReport> {
