@@ -75,6 +75,14 @@ const TESTING_IMPORTS = {
   message: "Production code does not import the test library or a library's /testing entry.",
 };
 
+/** The same inside a project: a relative import of its own `testing/` folder. */
+const RELATIVE_TESTING_IMPORTS = {
+  regex: '^\\.{1,2}/(?:.+/)?testing(?:/|$)',
+  message: 'Production code does not import test support (a testing/ folder), even its own.',
+};
+
+const TESTING_PATTERNS = [TESTING_IMPORTS, RELATIVE_TESTING_IMPORTS];
+
 /** Nest's raw handler decorators: services use @caravel/messaging's @ConsumeEvent/@ServeRequest. */
 const RAW_HANDLER_PATTERNS = {
   name: '@nestjs/microservices',
@@ -215,7 +223,7 @@ export default tseslint.config(
     // files are let back in just below.
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
     ignores: ['libs/testing/**', 'apps/cli/src/commands/fake-model.command.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [TESTING_IMPORTS] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: TESTING_PATTERNS }] },
   },
   {
     // A service's handlers name the catalogue message, not a durable or a raw pattern: the
@@ -225,7 +233,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [TESTING_IMPORTS], paths: [RAW_HANDLER_PATTERNS] },
+        { patterns: TESTING_PATTERNS, paths: [RAW_HANDLER_PATTERNS] },
       ],
     },
   },

@@ -1,13 +1,7 @@
 export type * from './bus.port.js';
-export type { BusTestHarness, BusHarnessFactory } from './testing/bus-harness.js';
 export * from './nest/index.js';
 export * from './settlement/index.js';
 export * from './trace/index.js';
 export * from './jetstream/index.js';
 export { createEmbeddedBus, EmbeddedBus } from './embedded/embedded-bus.js';
 export type { EmbeddedBusOptions } from './embedded/embedded-bus.options.js';
-export { embeddedBusHarness, type EmbeddedHarnessTarget } from './embedded/embedded-bus.harness.js';
-export {
-  deleteJetStreamNamespace,
-  jetStreamHarnessFactory,
-} from './jetstream/jetstream-bus.harness.js';

@@ -4,7 +4,7 @@ import { RunRepository, openDatabase, type Database } from '@caravel/db';
 import { DispatchModule } from '@caravel/dispatch';
 import { IngressModule, ingressConfigFrom } from '@caravel/ingress';
 import { markdownToAdf } from '@caravel/integrations';
-import { deleteJetStreamNamespace } from '@caravel/messaging';
+import { deleteJetStreamNamespace } from '@caravel/messaging/testing';
 import { openDistributedRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
 import {
   createTestPostgresDatabase,

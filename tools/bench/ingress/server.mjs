@@ -69,7 +69,7 @@ async function startEmbedded() {
 
 async function startDistributed() {
   const { openDistributedRuntime } = await import('@caravel/platform');
-  const { deleteJetStreamNamespace } = await import('@caravel/messaging');
+  const { deleteJetStreamNamespace } = await import('@caravel/messaging/testing');
   const { default: pg } = await import('pg');
   const suffix = randomBytes(4).toString('hex');
   const name = `caravel_bench_ingress_${suffix}`;

@@ -110,6 +110,15 @@ describe('test code stays out of production code (lint)', () => {
     expect(errors.join('\n')).toMatch(TEST_CODE);
   });
 
+  it("refuses a relative import of its own project's testing/ folder in a production file", async () => {
+    const code =
+      "import { seedRemote } from './testing/index.js';\nexport const probe = seedRemote;\n";
+    const errors = await lintErrors('libs/sandbox/src', code, RESTRICTED);
+    expect(errors.join('\n')).toMatch(/does not import test support \(a testing\/ folder\)/);
+    const spec = await lintErrors('libs/sandbox/src', code, RESTRICTED, '.spec.ts');
+    expect(spec).toEqual([]);
+  });
+
   it("lets a spec import a library's /testing entry and the test library", async () => {
     const code =
       "import { factory } from '@caravel/db/testing';\n" +

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '@caravel/config';
 import { ReviewStyleRepository } from '@caravel/db';
-import { deleteJetStreamNamespace, type Bus } from '@caravel/messaging';
+import type { Bus } from '@caravel/messaging';
+import { deleteJetStreamNamespace } from '@caravel/messaging/testing';
 import {
   openDistributedRuntime,
   openEmbeddedRuntime,

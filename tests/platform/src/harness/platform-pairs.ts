@@ -1,7 +1,8 @@
 import { embeddedConfigSchema, SERVICES, startEmbedded, type ServiceOverrides } from '@caravel/cli';
 import { loadConfig } from '@caravel/config';
 import type { Database } from '@caravel/db';
-import { deleteJetStreamNamespace, type Bus } from '@caravel/messaging';
+import type { Bus } from '@caravel/messaging';
+import { deleteJetStreamNamespace } from '@caravel/messaging/testing';
 import {
   BUS,
   DATABASE,
