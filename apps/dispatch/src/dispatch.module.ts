@@ -6,6 +6,7 @@ import {
   RunNoticeRepository,
   RunQueueRepository,
   RunRepository,
+  SlackMessageRepository,
   ThreadMessageRepository,
   ThreadPlanRepository,
   ThreadRepository,
@@ -47,9 +48,9 @@ import { ThreadHeadService } from './services/thread-head.service.js';
 import { ThreadStopService } from './services/thread-stop.service.js';
 import { WakeupService } from './services/wakeup.service.js';
 
-function replyPort(config: DispatchConfig) {
+function replyPort(config: DispatchConfig, slackMessages?: SlackMessageRepository) {
   const log = new Logger('DispatchReplies');
-  return sourceReplyPort(config.integrations, { warn: (m) => log.warn(m) });
+  return sourceReplyPort(config.integrations, { warn: (m) => log.warn(m) }, slackMessages);
 }
 
 const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
@@ -75,7 +76,11 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
   providers: [
     { provide: DISPATCH_CONFIG, useValue: defaults },
     { provide: CLOCK, useValue: systemClock },
-    { provide: REPLY_PORT, useFactory: () => replyPort(defaults) },
+    {
+      provide: REPLY_PORT,
+      useFactory: (slack: SlackMessageRepository) => replyPort(defaults, slack),
+      inject: [SlackMessageRepository],
+    },
     {
       provide: PULL_REQUEST_STATE,
       useFactory: () => githubPullRequestState(defaults.integrations),
@@ -95,6 +100,7 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
     QueueMetricsService,
     BudgetGrantService,
     repositoryProvider(BudgetPauseRepository),
+    repositoryProvider(SlackMessageRepository),
     repositoryProvider(ThreadPlanRepository),
     repositoryProvider(ThreadRepository),
     repositoryProvider(RunRepository),
@@ -115,7 +121,11 @@ export class DispatchModule {
       providers: [
         { provide: DISPATCH_CONFIG, useValue: config },
         { provide: CLOCK, useValue: clock },
-        { provide: REPLY_PORT, useFactory: () => replyPort(config) },
+        {
+          provide: REPLY_PORT,
+          useFactory: (slack: SlackMessageRepository) => replyPort(config, slack),
+          inject: [SlackMessageRepository],
+        },
         {
           provide: PULL_REQUEST_STATE,
           useFactory: () => githubPullRequestState(config.integrations),

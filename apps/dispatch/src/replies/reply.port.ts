@@ -5,6 +5,8 @@ export interface ReplyDestination {
   source: TriggerSource;
   replyTo: Record<string, string | number>;
   repository?: { owner: string; name: string };
+  /** The thread the reply belongs to (a Slack post is mapped to it, so a ❌ on it stops it). */
+  threadId?: string;
 }
 
 /** What became of a reply: posted, or skipped because the source cannot be answered. */

@@ -1,5 +1,6 @@
 import { AppError } from '@caravel/errors';
 import type { RunNoticeRepository, ThreadRepository } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { strictMock } from '@caravel/testing/doubles';
 import type { ReplyDestination, ReplyPort } from './reply.port.js';
 import { RunNotifierService } from './run-notifier.service.js';
@@ -49,5 +50,38 @@ describe('RunNotifierService.received', () => {
       Promise.reject(new AppError('FORBIDDEN', 'Resource not accessible by integration')),
     );
     await expect(notifier.received(trigger)).resolves.toBeUndefined();
+  });
+});
+
+describe('RunNotifierService.announce', () => {
+  it('names the thread in the destination, so a Slack notice is mapped to it', async () => {
+    const thread = factory.thread({
+      source: 'slack',
+      replyTo: { team: 'T1', channel: 'C1', threadTs: '1.5' },
+    });
+    const asked: ReplyDestination[] = [];
+    const notifier = new RunNotifierService(
+      strictMock<ThreadRepository>({ get: () => Promise.resolve(thread) }, 'threads'),
+      strictMock<RunNoticeRepository>({}, 'notices'),
+      strictMock<ReplyPort>(
+        {
+          reply: (destination) => {
+            asked.push(destination);
+            return Promise.resolve('posted');
+          },
+        },
+        'replies',
+      ),
+      { now: () => new Date(0) },
+    );
+
+    expect(await notifier.announce(thread.id, 'key', 'Stopped.')).toBe('posted');
+    expect(asked).toEqual([
+      {
+        source: 'slack',
+        replyTo: { team: 'T1', channel: 'C1', threadTs: '1.5' },
+        threadId: thread.id,
+      },
+    ]);
   });
 });

@@ -119,6 +119,7 @@ export class RunNotifierService {
     return {
       source: thread.source,
       replyTo: thread.replyTo,
+      threadId,
       ...(repository.success
         ? { repository: { owner: repository.data.owner, name: repository.data.name } }
         : {}),

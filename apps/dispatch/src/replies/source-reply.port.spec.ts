@@ -1,5 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { FakeConfluence, FakeGitHub } from '@caravel/testing';
+import type { SlackMessageRepository } from '@caravel/db';
+import { FakeConfluence, FakeGitHub, FakeSlack } from '@caravel/testing';
+import { strictMock } from '@caravel/testing/doubles';
 import { dispatchConfigOf, dispatchEnvSchema } from '../dispatch.config.js';
 import { sourceReplyPort } from './source-reply.port.js';
 
@@ -64,6 +66,44 @@ describe("SourceReplyPort (dispatch's replies in the source channel)", () => {
       'posted',
     );
     expect(commenters()).toEqual(['developer']);
+  });
+
+  it('maps a notice posted in a Slack thread to the thread, so a ❌ on it stops the thread', async () => {
+    const slack = new FakeSlack().addToken('xoxb-test');
+    await slack.listen();
+    const recorded: object[] = [];
+    const slackMessages = strictMock<SlackMessageRepository>(
+      {
+        record: (message) => {
+          recorded.push(message);
+          return Promise.resolve(message.threadId);
+        },
+      },
+      'slackMessages',
+    );
+    try {
+      const root = slack.seed('C1', 'please help', 'U1');
+      const env = { SLACK_BOT_TOKEN: 'xoxb-test', SLACK_API_URL: slack.apiUrl };
+      const slackPort = sourceReplyPort(
+        dispatchConfigOf(dispatchEnvSchema.parse(env)).integrations,
+        { warn: (m) => void warnings.push(m) },
+        slackMessages,
+      );
+      const replyTo = { team: 'T1', channel: 'C1', threadTs: root };
+      const threadId = '3f0c2a1b-7d6e-4f5a-8b9c-0d1e2f3a4b5c';
+
+      expect(await slackPort.reply({ source: 'slack', replyTo, threadId }, 'r', 'Stopped.')).toBe(
+        'posted',
+      );
+      // Without its thread (or its workspace) a notice is posted and not mapped.
+      await slackPort.reply({ source: 'slack', replyTo }, 'r', 'Queued.');
+
+      const notices = slack.messages.filter((m) => m.text !== 'please help');
+      expect(notices.map((m) => m.text)).toEqual(['Stopped.', 'Queued.']);
+      expect(recorded).toEqual([{ team: 'T1', channel: 'C1', ts: notices[0]?.ts, threadId }]);
+    } finally {
+      await slack.close();
+    }
   });
 
   it('skips a source without credentials with one warning naming it, and synthetic threads', async () => {

@@ -1,3 +1,4 @@
+import type { SlackMessageRepository } from '@caravel/db';
 import { isAppError } from '@caravel/errors';
 import {
   IntegrationAdapters,
@@ -16,7 +17,9 @@ export interface ReplyLogger {
  * per run and text; on GitHub as the App, or the development token without one). A source
  * without credentials, or a thread with nowhere to answer (synthetic), is skipped: one warning
  * per source, and the run's handling goes on. Transport and rate-limit failures are thrown so the
- * message that asked for the reply is retried.
+ * message that asked for the reply is retried. A reply posted in a Slack thread is recorded in
+ * the Slack message map under its thread (when the map is given and the thread's workspace is
+ * known), so a ❌ on dispatch's notice stops the thread as a ❌ on the person's message does.
  */
 export class SourceReplyPort implements ReplyPort {
   private readonly warned = new Set<string>();
@@ -24,6 +27,7 @@ export class SourceReplyPort implements ReplyPort {
   constructor(
     private readonly adapters: Pick<IntegrationAdapters, 'replyChannel' | 'acknowledge'>,
     private readonly log: ReplyLogger,
+    private readonly slackMessages?: Pick<SlackMessageRepository, 'record'>,
   ) {}
 
   async reply(destination: ReplyDestination, runId: string, text: string): Promise<ReplyOutcome> {
@@ -36,8 +40,26 @@ export class SourceReplyPort implements ReplyPort {
       this.warnOnce(destination.source, error.message);
       return 'not_configured';
     }
-    await channel.reply(text);
+    const receipt = await channel.reply(text);
+    await this.mapSlackPost(destination, receipt.messageId);
     return 'posted';
+  }
+
+  /** Maps a Slack post to its thread; the post stands when the map cannot be written. */
+  private async mapSlackPost(destination: ReplyDestination, ts: string): Promise<void> {
+    const { source, replyTo, threadId } = destination;
+    const team = replyTo['team'];
+    const channel = replyTo['channel'];
+    if (source !== 'slack' || !this.slackMessages || !threadId || !ts) return;
+    if (team === undefined || channel === undefined) return;
+    const place = { team: String(team), channel: String(channel), ts };
+    try {
+      await this.slackMessages.record({ ...place, threadId });
+    } catch (error) {
+      this.log.warn(
+        `slack ${place.channel}/${ts}: notice not mapped to ${threadId} (${String(error)})`,
+      );
+    }
   }
 
   async acknowledge(destination: ReplyDestination): Promise<ReplyOutcome> {
@@ -63,6 +85,10 @@ export class SourceReplyPort implements ReplyPort {
 }
 
 /** Dispatch's reply port, from its integrations' configuration. */
-export function sourceReplyPort(config: IntegrationsConfig, log: ReplyLogger): ReplyPort {
-  return new SourceReplyPort(new IntegrationAdapters(config), log);
+export function sourceReplyPort(
+  config: IntegrationsConfig,
+  log: ReplyLogger,
+  slackMessages?: Pick<SlackMessageRepository, 'record'>,
+): ReplyPort {
+  return new SourceReplyPort(new IntegrationAdapters(config), log, slackMessages);
 }
