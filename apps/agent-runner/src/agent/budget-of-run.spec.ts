@@ -26,6 +26,7 @@ import {
   continuationBudgetUsd,
   effectiveBudgetUsd,
   RunBudgets,
+  tightestBudget,
 } from './budget-of-run.js';
 import { streamRun } from './run-stream.js';
 
@@ -49,6 +50,16 @@ describe("a run's effective budget", () => {
     ['no budget when nothing limits', 0, { team: null, repository: null, person: null }, 0],
   ])('%s', (_name, env, limits, expected) => {
     expect(effectiveBudgetUsd(env, limits)).toBe(expected);
+  });
+
+  it.each([
+    [3, { team: null, repository: null, person: null }, { usd: 3, from: 'environment' }],
+    [3, { team: 10, repository: 4, person: 6 }, { usd: 4, from: 'repository' }],
+    [3, { team: 2, repository: 4, person: 2 }, { usd: 2, from: 'team' }],
+    [0, { team: null, repository: null, person: 1.5 }, { usd: 1.5, from: 'person' }],
+    [0, { team: null, repository: null, person: null }, { usd: 0, from: 'none' }],
+  ] as const)('names whose limit is the tightest (env $%d, %j)', (env, limits, expected) => {
+    expect(tightestBudget(env, limits)).toEqual(expected);
   });
 
   it('gives a continuation what was left of the paused run plus the grant', () => {
