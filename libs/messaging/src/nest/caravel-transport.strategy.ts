@@ -116,29 +116,37 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
       throw new Error(`@MessagePattern('${pattern}') names no request in the catalogue`);
     }
     this.log.log(`serving requests on ${pattern}`);
-    return this.bus.serve(pattern, (raw, subject, headers) => {
-      const trace = traceOfHeaders(headers);
-      const fields = {
-        correlationId: trace.correlationId,
-        threadId: threadIdOfSubject(subject),
-        subject,
-      };
-      const span = {
-        name: `serve ${pattern}`,
-        kind: SpanKind.SERVER,
-        attributes: spanAttributes(fields, null),
-      };
-      return runWithLogFields(fields, () =>
-        inSpan(span, trace.traceparent, (traceparent) =>
-          runInTrace({ ...trace, traceparent }, async () => {
-            // A malformed request throws MESSAGE_MALFORMED here: the requester gets it as the reply.
-            const request = definition.parseRequest(raw);
-            const context = new CaravelContext([null, subject, { ...trace, traceparent }]);
-            return settle(await handler(request, context));
-          }),
-        ),
-      );
-    });
+    // One queue group per pattern: each request is handled by one replica of the service, as a
+    // durable hands each message to one. Without it every replica ran every request (two sandbox
+    // brokers each ran a command, a commit and a push in the same workspace).
+    const queue = `${definition.service}-${definition.op}`;
+    return this.bus.serve(
+      pattern,
+      (raw, subject, headers) => {
+        const trace = traceOfHeaders(headers);
+        const fields = {
+          correlationId: trace.correlationId,
+          threadId: threadIdOfSubject(subject),
+          subject,
+        };
+        const span = {
+          name: `serve ${pattern}`,
+          kind: SpanKind.SERVER,
+          attributes: spanAttributes(fields, null),
+        };
+        return runWithLogFields(fields, () =>
+          inSpan(span, trace.traceparent, (traceparent) =>
+            runInTrace({ ...trace, traceparent }, async () => {
+              // A malformed request throws MESSAGE_MALFORMED here: the requester gets it as the reply.
+              const request = definition.parseRequest(raw);
+              const context = new CaravelContext([null, subject, { ...trace, traceparent }]);
+              return settle(await handler(request, context));
+            }),
+          ),
+        );
+      },
+      { queue },
+    );
   }
 }
 
