@@ -6,7 +6,10 @@ export interface LoadPlan {
   /** Requests per second, cycling through the sources. */
   rate: number;
   durationMs: number;
-  /** A random process is killed (`kill -9`) and replaced this often; 0: never. */
+  /**
+   * A random process is killed (`kill -9`) and replaced this often, during the load; 0: never. The
+   * next kill waits for the replacement to be ready, so a slow start spaces them out.
+   */
   killEveryMs: number;
   /** How long a sender keeps retrying a request no ingress answered (as GitHub and Slack retry). */
   retryForMs: number;
@@ -57,6 +60,8 @@ export async function driveLoad(
     if (plan.killEveryMs <= 0) return;
     for (let k = 1; k * plan.killEveryMs < plan.durationMs; k += 1) {
       await sleep(startedAt + k * plan.killEveryMs - Date.now());
+      // A replacement that took longer than the interval pushed this kill past the load.
+      if (Date.now() - startedAt >= plan.durationMs) break;
       const [name, nth] = pickVictim(counts);
       say(`kill -9 ${name} #${nth} at ${Math.round((Date.now() - startedAt) / 1000)} s`);
       kills[name] = (kills[name] ?? 0) + 1;

@@ -10,6 +10,8 @@ export interface ScaleOptions {
   out: string;
   drainS: number;
   baseline: boolean;
+  /** The services' LOG_LEVEL (their logs are kept in `out`). */
+  logLevel: string;
   command: string;
 }
 

@@ -1,10 +1,11 @@
+import { RunStepV1 } from '@caravel/contracts';
 import { join } from 'node:path';
 import { deleteJetStreamNamespace } from '../../libs/messaging/src/jetstream/jetstream-bus.harness.js';
 import type { ChaosRun } from '../chaos/harness/chaos-run.js';
 import type { ServiceCounts } from '../chaos/harness/platform.js';
 import { Stage } from '../chaos/harness/stage.js';
 import { driveLoad, type LoadPlan, type SentTrigger } from './load.js';
-import type { PhaseFacts, RunFact, TriggerFact } from './report.js';
+import { isLost, type PhaseFacts, type RunFact, type TriggerFact } from './report.js';
 import type { TriggerFactory } from './triggers.js';
 
 /** One platform shape to measure. */
@@ -68,6 +69,10 @@ export async function runPhase(
     // A last look after a pause: a duplicate would come after the first run's PR and reply.
     await sleep(5_000);
     triggers = await facts();
+    const lost = load.sent.flatMap((s, i) =>
+      isLost(triggers[i]!) ? [[s, triggers[i]!] as const] : [],
+    );
+    const trails = await Promise.all(lost.map(([s, fact]) => trailOf(stage, s, fact)));
     const starts = await stage.observer.startCommands();
     const down = await stage.platform.unresponsive();
     return {
@@ -83,6 +88,7 @@ export async function runPhase(
       startRepeats: [...starts.values()].reduce((n, c) => n + Math.max(0, c - 1), 0),
       problems: [
         ...load.sent.flatMap((s) => s.problems),
+        ...trails,
         ...down.map((p) => `${spec.name}: ${p} no longer answers /health/live`),
       ],
       drainedMs: Date.now() - drainStarted,
@@ -123,4 +129,18 @@ function factOf(sent: SentTrigger, runs: RunFact[], factory: TriggerFactory): Tr
     pulls: factory.pullsOf(sent.trigger),
     replies: sent.trigger.replies(),
   };
+}
+
+/** Where a lost request got to: its runs, PRs, replies and the last tool results of its thread. */
+async function trailOf(stage: Stage, sent: SentTrigger, fact: TriggerFact): Promise<string> {
+  const events = await stage.observer.events(sent.trigger.threadId);
+  const results = events
+    .filter((e) => e.type === RunStepV1.type)
+    .flatMap((e) => RunStepV1.parse(e).data.results)
+    .slice(-3);
+  return [
+    `lost ${sent.trigger.source} ${sent.trigger.threadId}:`,
+    `runs ${JSON.stringify(fact.runs.map((r) => r.status))}, PRs ${fact.pulls}, replies ${fact.replies};`,
+    `last results ${JSON.stringify(results.map((r) => `${r.name}: ${r.content.slice(0, 300)}`))}`,
+  ].join(' ');
 }

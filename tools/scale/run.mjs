@@ -7,7 +7,7 @@
 // accounted for. Builds the workspace first; the run's processes, files and databases are swept
 // whatever happens (tools/chaos/launch.mjs).
 //   node tools/scale/run.mjs [--duration 60] [--kill-every 15] [--rate 0.5] [--replicas team]
-//     [--drain 300] [--no-baseline] [--out tmp/scale]
+//     [--drain 300] [--no-baseline] [--log-level warn] [--out tmp/scale]
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { newRunId, runMarkedSuite } from '../chaos/launch.mjs';
@@ -20,6 +20,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '0.5' },
     replicas: { type: 'string', default: 'team' },
     drain: { type: 'string', default: '300' },
+    'log-level': { type: 'string', default: 'warn' },
     'no-baseline': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'tmp', 'scale') },
   },
@@ -31,6 +32,7 @@ const options = {
   replicas: values.replicas,
   drainS: Number(values.drain),
   baseline: !values['no-baseline'],
+  logLevel: values['log-level'],
   out: values.out,
   command: `node tools/scale/run.mjs ${process.argv.slice(2).join(' ')}`.trim(),
 };

@@ -41,6 +41,7 @@ describe('scale-out', () => {
       GITHUB_BOT_HANDLE: SENDER_SETTINGS.GITHUB_BOT_HANDLE,
       TRUSTED_AUTHORS: 'github:octocat',
       SANDBOX_ROOT: await run.subdir('sandboxes'),
+      LOG_LEVEL: options.logLevel,
       // Admission is the team's setting, not the platform's size: high enough not to be the cap.
       DISPATCH_MAX_ACTIVE_RUNS: '24',
       DISPATCH_MAX_ACTIVE_RUNS_PER_REPO: '12',
