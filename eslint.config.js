@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
 import { builtinRules } from 'eslint/use-at-your-own-risk';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -92,7 +93,7 @@ const RAW_HANDLER_PATTERNS = {
 };
 
 /** Production sources: what the size and complexity guard rails apply to (tests are left out). */
-const PRODUCTION = ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'];
+const PRODUCTION = ['apps/*/src/**/*.ts', 'apps/*/src/**/*.tsx', 'libs/*/src/**/*.ts'];
 const NOT_PRODUCTION = [
   '**/*.spec.ts',
   '**/*.medium-spec.ts',
@@ -158,7 +159,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     languageOptions: {
       // One program for the whole workspace (tsconfig.typecheck.json): each file is parsed and
@@ -200,6 +201,12 @@ export default tseslint.config(
       'caravel/max-lines': ['error', linesOfCode(500)],
       complexity: ['error', { max: 20, variant: 'modified' }],
     },
+  },
+  {
+    // The dashboard's web app (React): the rules of hooks, and the React Compiler's checks.
+    files: ['apps/dashboard/src/web/**/*.ts', 'apps/dashboard/src/web/**/*.tsx'],
+    ...reactHooks.configs.flat.recommended,
+    rules: { ...reactHooks.configs.flat.recommended.rules, 'react-hooks/exhaustive-deps': 'error' },
   },
   ...Object.keys(OVER_300_LINES).map((file) => ({ files: [file], rules: { 'max-lines': 'off' } })),
   ...Object.entries(COMPLEX_FUNCTIONS).map(([file, max]) => ({

@@ -4,6 +4,9 @@
 //   node tools/scripts/build.mjs libs/contracts  one project
 // Each project's src/**/*.ts (tests excluded) becomes <project>/dist/**/*.js; workspace imports
 // (@caravel/x) stay bare and resolve at run time to the built dist through package exports.
+// The dashboard's web app (apps/dashboard/src/web, React) is not transpiled file by file: Vite
+// bundles it into apps/dashboard/dist/web (tools/scripts/build-web.mjs, rebuilt only when its
+// sources changed).
 import { transformFile } from '@swc/core';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
@@ -11,6 +14,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TEST_FILE = /\.(spec|medium-spec|e2e-spec)\.ts$/;
+const DASHBOARD = join(root, 'apps', 'dashboard');
+/** Source folders a bundler builds instead (see above). */
+const BUNDLED = new Set([join(DASHBOARD, 'src', 'web')]);
 
 const swcOptions = {
   jsc: {
@@ -27,7 +33,7 @@ async function* sources(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      yield* sources(path);
+      if (!BUNDLED.has(path)) yield* sources(path);
     } else if (
       entry.name.endsWith('.ts') &&
       !entry.name.endsWith('.d.ts') &&
@@ -50,6 +56,10 @@ async function buildProject(projectDir) {
     await writeFile(out, `${code}\n//# sourceMappingURL=${out.split('/').pop()}.map\n`);
     if (map) await writeFile(`${out}.map`, map);
     count += 1;
+  }
+  if (projectDir === DASHBOARD) {
+    const { buildDashboardWeb } = await import('./build-web.mjs');
+    await buildDashboardWeb(join(dist, 'web'));
   }
   return count;
 }

@@ -1,4 +1,4 @@
-import { RunStepV1, STREAMS, type Envelope } from '@caravel/contracts';
+import { RunFinishedV1, RunStepV1, STREAMS, type Envelope } from '@caravel/contracts';
 import {
   EvalRunRepository,
   openDatabase,
@@ -9,20 +9,19 @@ import {
 } from '@caravel/db';
 import { createEmbeddedBus, MessagePublisher, type Bus } from '@caravel/messaging';
 import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DashboardModule } from '../src/dashboard.module.js';
 import { dashboardConfigFrom } from '../src/dashboard.config.js';
 import { CHROMIUM, CHROMIUM_ARGS, missingBrowser } from './browser-gate.js';
 import { buildWeb, signedInAs } from './build-web.js';
+import { checkPage, watchPage } from './page-checks.js';
 import { FakeGithubOAuth } from './fake-github-oauth.js';
 import { REVIEWED_PR, seedReviewsAndCost } from './ops-and-reviews.seed.js';
 
-/** Where the pages' screenshots go (the workspace's ignored `tmp/`). */
+/** Where the pages' screenshots go (the workspace's ignored `tmp/`), one per page checked. */
 const SCREENSHOTS = fileURLToPath(
   new URL('../../../tmp/test-output/dashboard-browser/', import.meta.url),
 );
@@ -38,6 +37,8 @@ const missing = missingBrowser();
   let host: ServiceHost;
   let browser: Browser;
   let page: Page;
+  let problems: string[];
+  const check = (on: Page, name: string) => checkPage(on, SCREENSHOTS, name);
 
   async function triggersOfThread(): Promise<Envelope[]> {
     const found: Envelope[] = [];
@@ -48,9 +49,7 @@ const missing = missingBrowser();
   }
 
   beforeAll(async () => {
-    webRoot = await mkdtemp(join(tmpdir(), 'caravel-web-'));
-    await mkdir(webRoot, { recursive: true });
-    await buildWeb(webRoot);
+    webRoot = await buildWeb();
     await github.listen();
     database = await openDatabase({ url: 'pglite:memory' });
     bus = createEmbeddedBus({ database, name: 'dashboard-browser' });
@@ -80,26 +79,35 @@ const missing = missingBrowser();
     await mkdir(SCREENSHOTS, { recursive: true });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage();
+    problems = watchPage(page);
   });
 
   afterAll(async () => {
     await browser?.close();
     await host?.close();
     await github.close();
-    if (webRoot) await rm(webRoot, { recursive: true, force: true });
+  });
+
+  afterEach(() => {
+    // Nothing the page did was refused by its Content-Security-Policy, and nothing threw.
+    expect(problems.splice(0)).toEqual([]);
   });
 
   it('signs in through GitHub and lists the seeded thread', async () => {
     await page.goto(`${host.url}/`);
-    await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
+    const signIn = page.getByRole('link', { name: 'Sign in with GitHub' });
+    await signIn.waitFor();
+    await check(page, 'sign-in');
+    await signIn.click();
     await page.waitForSelector('table.threads');
     expect(await page.locator('#account').textContent()).toContain('octocat');
+    await check(page, 'threads');
     const row = page.getByRole('row', { name: /Fix the trailing dash of slugify/ });
     expect(await row.textContent()).toContain('acme/web');
     await page.getByRole('textbox', { name: 'Person' }).fill('github:nobody');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByText('No thread matches.').waitFor();
-    await page.screenshot({ path: join(SCREENSHOTS, 'threads.png'), fullPage: true });
+    expect(page.url()).toContain('#/threads?person=github%3Anobody');
   });
 
   it("opens the thread's live view and shows a step the moment it is published", async () => {
@@ -120,6 +128,44 @@ const missing = missingBrowser();
     expect(await step.getByRole('list', { name: 'tool calls' }).textContent()).toContain(
       'read_file',
     );
+    await check(page, 'thread');
+  });
+
+  it("shows a finished run's diff highlighted by file type, as text, in the light and dark themes", async () => {
+    await new MessagePublisher(bus, 'browser-spec').publish(RunFinishedV1, {
+      threadId: THREAD_ID,
+      runId: RUN_ID,
+      outcome: 'completed',
+      exitStatus: 'submitted',
+      summary: 'Opened https://github.com/acme/web/pull/8',
+      submission: [
+        'diff --git a/src/slugify.ts b/src/slugify.ts',
+        '--- a/src/slugify.ts',
+        '+++ b/src/slugify.ts',
+        '@@ -1,2 +1,2 @@',
+        ' // <b>trims</b> the dashes',
+        "-export const slugify = (s: string) => s.replace(/-+$/, '');",
+        "+export const slugify = (s: string) => s.replace(/^-+|-+$/g, '');",
+        '',
+      ].join('\n'),
+    });
+    const diff = page.getByLabel('diff');
+    await diff.waitFor();
+    expect(await diff.locator('.diff-add .token.keyword').first().textContent()).toBe('export');
+    expect(await diff.locator('.diff-del').textContent()).toBe(
+      "-export const slugify = (s: string) => s.replace(/-+$/, '');\n",
+    );
+    expect(await diff.locator('.token.comment').textContent()).toBe('// <b>trims</b> the dashes');
+    expect(await diff.locator('b').count()).toBe(0);
+    expect(
+      await page.getByRole('link', { name: 'https://github.com/acme/web/pull/8' }).count(),
+    ).toBe(1);
+    await check(page, 'thread-diff');
+    await page.getByRole('button', { name: 'Dark theme' }).click();
+    await page.locator('html[data-mantine-color-scheme="dark"]').waitFor({ state: 'attached' });
+    await check(page, 'thread-diff-dark');
+    await page.getByRole('button', { name: 'Light theme' }).click();
+    await page.locator('html[data-mantine-color-scheme="light"]').waitFor({ state: 'attached' });
   });
 
   it('sends a follow-up from the page as the signed-in person', async () => {
@@ -225,7 +271,10 @@ const missing = missingBrowser();
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByText('No reviewed pull request matches.').waitFor();
     await page.goto(`${host.url}/#/reviews?repo=${owner}/${repo}`);
-    await page.getByRole('link', { name: `${owner}/${repo}#${number}` }).click();
+    const link = page.getByRole('link', { name: `${owner}/${repo}#${number}` });
+    await link.waitFor();
+    await check(page, 'reviews');
+    await link.click();
     const findings = page.locator('table.findings');
     await findings.waitFor();
     expect(await page.locator('h1').textContent()).toBe(`Review of ${owner}/${repo}#${number}`);
@@ -241,7 +290,7 @@ const missing = missingBrowser();
     expect(await ours.textContent()).toMatch(
       /highslugify drops a trailing dash.*caravel \(caravel\)open.*src\/slugify\.ts:10-12/,
     );
-    await page.screenshot({ path: join(SCREENSHOTS, 'review-ledger.png'), fullPage: true });
+    await check(page, 'review-ledger');
   });
 
   it('shows the seeded cost on the ops page: per run, per CI fix, per merged pull request, per day', async () => {
@@ -255,12 +304,17 @@ const missing = missingBrowser();
     expect(await tile('per CI fix (1)')).toBe('$0.5000');
     expect(await tile('per merged PR (1)')).toBe('$2.00');
     expect(await tile('model calls')).toBe('2');
-    expect(await page.getByRole('img', { name: /Cost per day/ }).count()).toBe(1);
+    const chart = page.getByRole('img', { name: 'Cost per day (US dollars)' });
+    expect(await chart.getAttribute('aria-describedby')).toBe('cost-chart-desc');
+    expect(await page.locator('#cost-chart-desc').textContent()).toBe(
+      '7 days; the most was $2.00 on 2026-04-01.',
+    );
+    await chart.locator('.recharts-bar-rectangle').first().waitFor();
     const day = page.locator('table.days tr', { hasText: '2026-04-01' });
     expect(await day.textContent()).toContain('$2.00');
     const repository = page.locator('table.groups tr', { hasText: 'acme/web' });
     expect(await repository.textContent()).toContain('$2.00');
-    await page.screenshot({ path: join(SCREENSHOTS, 'ops.png'), fullPage: true });
+    await check(page, 'ops');
   });
 
   it('keeps the standing instructions and the profile of the person from Settings; admin routes refuse a member', async () => {
@@ -276,7 +330,7 @@ const missing = missingBrowser();
     await profile.getByRole('checkbox', { name: 'Auto-fix CI on my pull requests' }).uncheck();
     await profile.getByRole('button', { name: 'Save profile' }).click();
     await profile.getByText(/^Saved /).waitFor();
-    await page.screenshot({ path: join(SCREENSHOTS, 'settings.png'), fullPage: true });
+    await check(page, 'settings');
     const api = page.context().request;
     const saved = await api.get(`${host.url}/api/profiles/github:octocat`);
     expect(((await saved.json()) as { autofixCi: boolean | null }).autofixCi).toBe(false);
@@ -323,7 +377,7 @@ const missing = missingBrowser();
     const row = admin.locator('table.repository-instructions tr', { hasText: 'acme/web' });
     expect(await row.textContent()).toContain(`acme/web${text}hubot`);
     expect(await row.locator('b').count()).toBe(0);
-    await admin.screenshot({ path: join(SCREENSHOTS, 'settings-admin.png'), fullPage: true });
+    await check(admin, 'settings-admin');
     await admin.context().close();
   });
 
@@ -390,9 +444,10 @@ const missing = missingBrowser();
     expect(await proposed.textContent()).toContain('hubotpending');
     const row = page.getByRole('row', { name: /strings current/ });
     expect(await row.textContent()).toContain('50.0% [');
-    await page.screenshot({ path: join(SCREENSHOTS, 'evals.png'), fullPage: true });
+    await check(page, 'evals');
     await row.getByRole('link', { name: runId.slice(0, 8) }).click();
     const task = page.getByRole('row', { name: /acme__strings-2/ });
     expect(await task.textContent()).toBe('acme__strings-20/1$0.504submitted');
+    await check(page, 'eval-run');
   });
 });

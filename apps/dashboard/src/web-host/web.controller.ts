@@ -4,8 +4,9 @@ import type { Response } from 'express';
 import { WebAssets } from './web-assets.js';
 
 /**
- * The page may load only its own scripts and styles, talk only to its own origin and show
- * GitHub avatars; thread text rendered into it can therefore never pull code in.
+ * The page may load only its own scripts and stylesheets (no inline script, no `<style>` element
+ * or style attribute; styles set through the CSSOM, as React does, are not markup), talk only to
+ * its own origin and show GitHub avatars; thread text rendered into it can never pull code in.
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -37,7 +38,7 @@ export class WebController {
   file(@Param('file') file: string, @Res() response: Response): void {
     const asset = this.assets.get(file);
     if (!asset || file === 'index.html') throw new AppError('NOT_FOUND', `no web file ${file}`);
-    this.headers(response, 'no-cache');
+    this.headers(response, asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     response.setHeader('Content-Type', asset.contentType);
     response.send(asset.body);
   }

@@ -1,0 +1,117 @@
+import { Anchor, Button, Group } from '@mantine/core';
+import { useEffect, type ReactNode } from 'react';
+import { api } from './api.js';
+import { EvalsPage } from './evals/evals.page.js';
+import { OpsPage } from './ops/ops.page.js';
+import { ReviewsPage } from './reviews/reviews.page.js';
+import { parseRoute, useHash, type Route } from './route.js';
+import { useSession, type Session } from './session.js';
+import { SettingsPage } from './settings/settings.page.js';
+import { SignInPage } from './sign-in.page.js';
+import { ThemeToggle } from './theme-toggle.js';
+import { ThreadPage } from './thread/thread.page.js';
+import { ThreadsPage } from './threads.page.js';
+import { ErrorText } from './ui.js';
+
+const PAGES = [
+  ['threads', 'Threads'],
+  ['reviews', 'Reviews'],
+  ['ops', 'Ops'],
+  ['evals', 'Evals'],
+  ['settings', 'Settings'],
+] as const;
+
+function signOut(): void {
+  api('/auth/sign-out', { method: 'POST' }).then(
+    () => location.assign('/#/sign-in'),
+    () =>
+      location.assign('/#/sign-in?error=SIGN_OUT&message=The%20dashboard%20did%20not%20answer.'),
+  );
+}
+
+function Account({ session }: { session: Session | null }) {
+  if (!session) return null;
+  const { me, auth } = session;
+  if (me)
+    return (
+      <Group gap="xs">
+        <span>{`${me.login}${me.role === 'admin' ? ' (admin)' : ''}`}</span>
+        <Button variant="subtle" size="compact-sm" onClick={signOut}>
+          Sign out
+        </Button>
+      </Group>
+    );
+  return auth.signInEnabled ? (
+    <a href="#/sign-in">Sign in</a>
+  ) : (
+    <span className="note">sign-in not configured</span>
+  );
+}
+
+function Header({ page, session }: { page: string; session: Session | null }) {
+  return (
+    <header className="top">
+      <Anchor className="brand" href="#/threads">
+        Caravel
+      </Anchor>
+      <nav aria-label="main">
+        {PAGES.map(([key, label]) => (
+          <a key={key} href={`#/${key}`} aria-current={page === key ? 'page' : undefined}>
+            {label}
+          </a>
+        ))}
+        <a href="/api/docs">API</a>
+      </nav>
+      <div id="account">
+        <Account session={session} />
+      </div>
+      <ThemeToggle />
+    </header>
+  );
+}
+
+function content(route: Route, session: Session): ReactNode {
+  const [page = 'threads', id] = route.path;
+  const rest = route.path.slice(1);
+  if (page === 'sign-in') return <SignInPage query={route.query} />;
+  if (page === 'threads' && id) return <ThreadPage key={id} threadId={id} />;
+  if (page === 'reviews') return <ReviewsPage path={rest} query={route.query} />;
+  if (page === 'ops') return <OpsPage query={route.query} />;
+  if (page === 'evals') return <EvalsPage path={rest} query={route.query} />;
+  if (page === 'settings') return <SettingsPage me={session.me} />;
+  return <ThreadsPage query={route.query} />;
+}
+
+/** The single page: the header and the route's page (routes live in the URL's hash). */
+export function App() {
+  const hash = useHash();
+  const route = parseRoute(hash);
+  const page = route.path[0] ?? 'threads';
+  const { session, error } = useSession();
+  const mustSignIn = !!session && session.auth.signInEnabled && !session.auth.signedIn;
+  useEffect(() => {
+    if (mustSignIn && page !== 'sign-in') location.replace('#/sign-in');
+  }, [mustSignIn, page]);
+  useEffect(() => {
+    document.getElementById('page-title')?.focus();
+  }, [hash, session]);
+  return (
+    <>
+      <a className="skip" href="#app" onClick={skipToContent}>
+        Skip to content
+      </a>
+      <Header page={page} session={session} />
+      <main id="app" tabIndex={-1}>
+        {error !== null && <ErrorText error={error} />}
+        {!session && error === null && <p>Loading…</p>}
+        {session && (!mustSignIn || page === 'sign-in') && content(route, session)}
+      </main>
+    </>
+  );
+}
+
+/** The skip link moves focus without touching the hash (the hash is the route). */
+function skipToContent(event: { preventDefault(): void }): void {
+  event.preventDefault();
+  document.getElementById('app')?.focus();
+}

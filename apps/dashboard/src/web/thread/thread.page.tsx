@@ -1,0 +1,73 @@
+import { Title } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import type { Run, RunEvent, Thread } from '../api.js';
+import { repositoryOf, StatusBadge } from '../threads.page.js';
+import { useApi } from '../use-api.js';
+import { Async, Page, when } from '../ui.js';
+import { EventItem } from './event-item.js';
+import { ActionForm, StopButton } from './take-part.js';
+
+function ThreadHeader({ thread, runs }: { thread: Thread; runs: Run[] }) {
+  return (
+    <header className="thread-header">
+      <p>
+        {`${thread.source} · ${repositoryOf(thread, 'no repository')} · `}
+        <StatusBadge status={thread.status} />
+      </p>
+      <ul className="runs" aria-label="runs">
+        {runs.map((run) => (
+          <li key={run.id}>
+            {`${run.status}${run.exitStatus ? ` (${run.exitStatus})` : ''} · ${when(run.createdAt)}`}
+            {run.summary ? ` · ${run.summary}` : ''}
+          </li>
+        ))}
+      </ul>
+    </header>
+  );
+}
+
+/**
+ * Every run event of the thread, streamed (Server-Sent Events; the browser reconnects with
+ * Last-Event-ID, so nothing is missed, and an event seen twice is shown once). The stream closes
+ * when the page goes, or when `open` turns false (the thread could not be read).
+ */
+function useRunEvents(threadId: string, open: boolean): RunEvent[] {
+  const [events, setEvents] = useState<RunEvent[]>([]);
+  const seen = useRef(new Set<number>());
+  useEffect(() => {
+    if (!open) return;
+    const stream = new EventSource(`/api/threads/${threadId}/stream`);
+    stream.addEventListener('run-event', (message) => {
+      const event = JSON.parse((message as MessageEvent<string>).data) as RunEvent;
+      if (seen.current.has(event.sequence)) return;
+      seen.current.add(event.sequence);
+      setEvents((shown) => [...shown, event]);
+    });
+    return () => stream.close();
+  }, [threadId, open]);
+  return events;
+}
+
+/** A thread's live view: its header and runs, its events as they arrive, and a way to take part. */
+export function ThreadPage({ threadId }: { threadId: string }) {
+  const loaded = useApi<{ thread: Thread; runs: Run[] }>(`/api/threads/${threadId}`);
+  const events = useRunEvents(threadId, loaded.state !== 'failed');
+  const thread = loaded.state === 'done' ? loaded.data.thread : null;
+  return (
+    <Page
+      title={thread ? thread.title || `Thread ${thread.id}` : 'Thread'}
+      back={<a href="#/threads">← Threads</a>}
+    >
+      <Async loaded={loaded}>{(data) => <ThreadHeader {...data} />}</Async>
+      <Title order={2}>Events</Title>
+      <ol className="events" aria-label="run events" aria-live="polite">
+        {events.map((event) => (
+          <EventItem key={event.sequence} event={event} />
+        ))}
+      </ol>
+      <Title order={2}>Take part</Title>
+      <StopButton threadId={threadId} />
+      <ActionForm threadId={threadId} />
+    </Page>
+  );
+}
