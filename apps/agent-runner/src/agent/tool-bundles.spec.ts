@@ -4,6 +4,7 @@ import {
   type BundleShell,
   type Sandbox,
 } from '@caravel/sandbox';
+import { strictMock } from '@caravel/testing/doubles';
 import { defineTool } from '@caravel/tools';
 import { z } from 'zod';
 import { exitReasonForError } from './exit-reasons.js';
@@ -91,7 +92,7 @@ describe("a run's tools with SWE-agent bundles", () => {
       hasInstallScript: false,
       interpreters: [{ file: 'bin/hello', line: '/usr/bin/env python2.4', program: 'python2.4' }],
     };
-    const sandbox = {
+    const sandbox = strictMock<Sandbox>({
       exec: () =>
         Promise.resolve({
           exitCode: 0,
@@ -101,7 +102,7 @@ describe("a run's tools with SWE-agent bundles", () => {
           outputBytes: 0,
           elapsedMs: 0,
         }),
-    } as unknown as Sandbox;
+    });
     const error = await new RunToolBundles([old]).open(sandbox).catch((e: unknown) => e);
     expect((error as Error).message).toBe(
       "SWE-agent bundle 'old': bin/hello needs python2.4 (#!/usr/bin/env python2.4), which the sandbox does not have",

@@ -1,5 +1,6 @@
 import { RunInterruptNotice } from '@caravel/contracts';
 import type { Bus } from '@caravel/messaging';
+import { strictMock } from '@caravel/testing/doubles';
 import { InterruptWatch, listenForInterrupts } from './interrupt-watch.js';
 
 async function until(predicate: () => boolean): Promise<void> {
@@ -73,12 +74,12 @@ describe('InterruptWatch checks on a notice', () => {
   it("serves the thread's interrupt notice and refuses a malformed one", async () => {
     const threadId = '6a0e3f8e-5a55-4a6e-9a55-0d2a4c1b7e10';
     let served: { subject: string; handler: (raw: unknown) => Promise<unknown> } | undefined;
-    const bus = {
-      serve: (subject: string, handler: (raw: unknown) => Promise<unknown>) => {
-        served = { subject, handler };
+    const bus = strictMock<Bus>({
+      serve: (subject, handler) => {
+        served = { subject, handler: (raw) => handler(raw, subject, {}) };
         return Promise.resolve({ drain: () => Promise.resolve() });
       },
-    } as unknown as Bus;
+    });
     let asked = 0;
     const watch = new InterruptWatch(() => Promise.resolve(++asked === 1), HOUR);
     await listenForInterrupts(bus, threadId, watch);

@@ -6,6 +6,7 @@ import type {
   ReviewStyleRepository,
   ReviewStyleRow,
 } from '@caravel/db';
+import { strictMock } from '@caravel/testing/doubles';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { CommentReaction, SurfacedFinding } from '../continual/finding-reactions.js';
@@ -41,7 +42,7 @@ function stylesDouble(
   saved: NewReviewStyle[],
   surfaced: SurfacedFinding[] = [],
 ) {
-  return {
+  return strictMock<ReviewStyleRepository>({
     surfacedFindings: () => Promise.resolve(surfaced),
     latest: () => Promise.resolve(current),
     findingOutcomesSince: (_repository: string, since: Date) => {
@@ -52,7 +53,7 @@ function stylesDouble(
       saved.push(style);
       return Promise.resolve({ ...style, version: 2 } as ReviewStyleRow);
     },
-  } as unknown as ReviewStyleRepository;
+  });
 }
 
 /** A model that reads the outcomes, then saves a 420-word style with `summary`. */
@@ -217,7 +218,7 @@ describe('a bootstrap', () => {
       file: 'review-style.service.spec.ts',
       kind: 'scripted',
     });
-    const styles = { latest: () => Promise.resolve(null) } as unknown as ReviewStyleRepository;
+    const styles = strictMock<ReviewStyleRepository>({ latest: () => Promise.resolve(null) });
     const service = new ReviewStyleService(styles, {
       ...options(() => model),
       history: () => ({
@@ -232,7 +233,7 @@ describe('a bootstrap', () => {
   });
 
   it('fails when no credential can read the history', async () => {
-    const styles = { latest: () => Promise.resolve(null) } as unknown as ReviewStyleRepository;
+    const styles = strictMock<ReviewStyleRepository>({ latest: () => Promise.resolve(null) });
     const service = new ReviewStyleService(styles, {
       ...options(() => {
         throw new Error('no model');

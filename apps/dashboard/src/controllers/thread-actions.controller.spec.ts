@@ -16,7 +16,7 @@ const THREAD = '6f1d2c3b-4a59-4e68-9d7c-0b1a2c3d4e5f';
 
 function controller() {
   const publish = jest.fn((..._args: unknown[]) =>
-    Promise.resolve({ duplicate: false } as unknown as PublishAck),
+    Promise.resolve<PublishAck>({ stream: 'TEST', sequence: 1, duplicate: false }),
   );
   const actions = new ThreadActionsService(
     strictMock<ThreadRepository>(

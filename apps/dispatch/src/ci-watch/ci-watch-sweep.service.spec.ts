@@ -2,7 +2,7 @@ import type { CiWatchRepository } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import type { Bus } from '@caravel/messaging';
 import type { PlatformRuntime } from '@caravel/platform';
-import { strictMock } from '@caravel/testing/doubles';
+import { MemoryLeases, strictMock } from '@caravel/testing/doubles';
 import { jest } from '@jest/globals';
 import { dispatchConfigOf, dispatchEnvSchema } from '../dispatch.config.js';
 import { CiWatchSweepService } from './ci-watch-sweep.service.js';
@@ -23,13 +23,8 @@ function setup(leaseHeld = false) {
         : { state: 'open', headSha: 'a'.repeat(40), mergeable: false },
     ),
   );
-  const release = jest.fn(() => Promise.resolve(true));
-  const bus = {
-    leases: {
-      acquire: jest.fn(() => Promise.resolve(leaseHeld ? null : { name: 'lease' })),
-      release,
-    },
-  } as unknown as Bus;
+  const leases = new MemoryLeases({ now: () => NOW });
+  if (leaseHeld) void leases.acquire('dispatch.ci-watch-sweep', 'dispatch-1', 60_000);
   const sweep = new CiWatchSweepService(
     strictMock<CiWatchRepository>({
       due: jest.fn(() => Promise.resolve([settling])),
@@ -37,23 +32,23 @@ function setup(leaseHeld = false) {
     }),
     strictMock<CiWatchService>({ evaluate }),
     strictMock<PullRequestStatePort>({ read }),
-    bus,
-    { name: 'dispatch-0' } as PlatformRuntime,
+    strictMock<Bus>({ leases }),
+    strictMock<PlatformRuntime>({ name: 'dispatch-0' }),
     { now: () => NOW },
     dispatchConfigOf(dispatchEnvSchema.parse({})),
   );
-  return { sweep, evaluate, release, settling, conflicted };
+  return { sweep, evaluate, leases, settling, conflicted };
 }
 
 describe('CiWatchSweepService', () => {
   it('looks again at settling greens and polls each watched pull request for conflicts', async () => {
-    const { sweep, evaluate, release, settling, conflicted } = setup();
+    const { sweep, evaluate, leases, settling, conflicted } = setup();
     expect(await sweep.sweep()).toEqual({ settled: 1, polled: 1, unreadable: 1 });
     expect(evaluate.mock.calls).toEqual([
       [settling.id],
       [conflicted.id, { state: 'open', headSha: 'a'.repeat(40), mergeable: false }],
     ]);
-    expect(release).toHaveBeenCalledTimes(1);
+    expect(await leases.get('dispatch.ci-watch-sweep')).toBeNull();
   });
 
   it('does nothing while another replica holds the sweep', async () => {

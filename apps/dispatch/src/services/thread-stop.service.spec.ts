@@ -27,7 +27,9 @@ function setup(options: { active?: RunRow; stops?: ThreadMessageRow[]; leaseHeld
   const enqueue = jest.fn(() => Promise.resolve(true));
   const take = jest.fn(() => Promise.resolve([]));
   const markFinished = jest.fn(() => Promise.resolve(null));
-  const publish = jest.fn(() => Promise.resolve({ duplicate: false } as unknown as PublishAck));
+  const publish = jest.fn(() =>
+    Promise.resolve<PublishAck>({ stream: 'TEST', sequence: 1, duplicate: false }),
+  );
   const lease = options.leaseHeld
     ? {
         key: `thread.${threadId}`,

@@ -48,7 +48,7 @@ function messageTable() {
 function intake() {
   const table = messageTable();
   const publish = jest.fn((_definition: unknown, _data: unknown, _options: unknown) =>
-    Promise.resolve({ duplicate: false } as unknown as PublishAck),
+    Promise.resolve<PublishAck>({ stream: 'TEST', sequence: 1, duplicate: false }),
   );
   const service = new TriggerIntakeService(
     strictMock<DeliveryRepository>(

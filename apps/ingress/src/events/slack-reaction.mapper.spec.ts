@@ -55,7 +55,9 @@ describe('the intake of a stop request', () => {
   const STARTED = slackThreadId({ team: 'T0001', channel: 'C0123', threadTs: '1699999999.000001' });
 
   function intake(options: { trusted: string; asked?: string; known?: boolean }) {
-    const publish = jest.fn(() => Promise.resolve({ duplicate: false } as unknown as PublishAck));
+    const publish = jest.fn(() =>
+      Promise.resolve<PublishAck>({ stream: 'TEST', sequence: 1, duplicate: false }),
+    );
     const service = new TriggerIntakeService(
       strictMock<DeliveryRepository>(
         {

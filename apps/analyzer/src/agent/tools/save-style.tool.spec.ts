@@ -1,5 +1,6 @@
 import type { NewReviewStyle, ReviewStyleRepository, ReviewStyleRow } from '@caravel/db';
 import type { ScmComment, ScmHistoryPort } from '@caravel/tools';
+import { strictMock } from '@caravel/testing/doubles';
 import { reviewStyleRunContext, type ReviewStyleRunContext } from '../review-style.context.js';
 import { readReviewCommentsTool } from './crawl.tools.js';
 import { checkStylePrompt, saveReviewStylePromptTool } from './save-style.tool.js';
@@ -14,12 +15,12 @@ const said = (id: number, author: string): ScmComment => ({
 
 /** A repository double that records saves (an unstubbed call fails). */
 function stylesDouble(saved: NewReviewStyle[]): ReviewStyleRepository {
-  return {
+  return strictMock<ReviewStyleRepository>({
     save: (style: NewReviewStyle) => {
       saved.push(style);
       return Promise.resolve({ ...style, id: 'x', version: saved.length } as ReviewStyleRow);
     },
-  } as unknown as ReviewStyleRepository;
+  });
 }
 
 function bootstrap(saved: NewReviewStyle[], comments: ScmComment[]): ReviewStyleRunContext {
