@@ -1,5 +1,6 @@
 import { RunStepV1, StartRunV1 } from '@caravel/contracts';
 import type { MessagePublisher } from '@caravel/messaging';
+import { strictMock } from '@caravel/testing/doubles';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { StepRecorder } from './step-recorder.js';
 
@@ -10,13 +11,13 @@ interface Published {
 
 function recorder(): { recorder: StepRecorder; published: Published[] } {
   const published: Published[] = [];
-  const publisher = {
-    publish: (definition: unknown, data: Published['data'], options: { id?: string }) => {
+  const publisher = strictMock<MessagePublisher>({
+    publish: (definition, data, options) => {
       expect(definition).toBe(RunStepV1);
-      published.push({ data, id: options.id });
+      published.push({ data: data as Published['data'], id: options?.id });
       return Promise.resolve({ stream: 's', sequence: published.length, duplicate: false });
     },
-  } as unknown as MessagePublisher;
+  });
   return { recorder: new StepRecorder(publisher, StartRunV1.fixture(), 'runner'), published };
 }
 

@@ -1,16 +1,17 @@
 import { AnalyzeReviewStyleV1 } from '@caravel/contracts';
 import type { MessagePublisher } from '@caravel/messaging';
+import { strictMock } from '@caravel/testing/doubles';
 import { ReviewStylesService } from './review-styles.service.js';
 
 describe('ReviewStylesService', () => {
   it("publishes a bootstrap request on the repository's analyzer thread, naming who asked", async () => {
     const published: [unknown, Record<string, unknown>][] = [];
-    const publisher = {
-      publish: (definition: unknown, data: Record<string, unknown>) => {
+    const publisher = strictMock<MessagePublisher>({
+      publish: (definition, data) => {
         published.push([definition, data]);
-        return Promise.resolve({ duplicate: false });
+        return Promise.resolve({ stream: 'TEST', sequence: published.length, duplicate: false });
       },
-    } as unknown as MessagePublisher;
+    });
     const answer = await new ReviewStylesService(publisher).analyze(
       { kind: 'machine' },
       'Acme',
