@@ -1,5 +1,5 @@
 /** The providers this library ships (`remote`: any service behind `RemoteSandboxProvider`). */
-export type SandboxProviderName = 'local' | 'bwrap' | 'docker' | 'remote';
+export type SandboxProviderName = 'local' | 'bwrap' | 'docker' | 'kubernetes' | 'remote';
 
 /**
  * Resource limits of one sandbox (where the provider can enforce them; see docs/sandbox.md for

@@ -44,6 +44,19 @@ export interface OneShotRunner {
 
 const MAX_STDERR_BYTES = 64 * 1024;
 
+/** The error of a one-shot command stopped at its time limit (any provider's). */
+export function oneShotTimedOut(timeoutMs: number): Error {
+  return sandboxError('one_shot_timed_out', `a one-shot command ran past ${timeoutMs} ms`);
+}
+
+/** The error of a one-shot command stopped for writing too much (any provider's). */
+export function oneShotTooLarge(maxOutputBytes: number): Error {
+  return sandboxError(
+    'one_shot_too_large',
+    `a one-shot command wrote more than ${maxOutputBytes} bytes`,
+  );
+}
+
 /**
  * Git settings for git the platform runs in a sandbox (one-shot commands, the broker's commit),
  * above the repository's own config (environment scope wins over files): no filesystem monitor,
@@ -92,25 +105,11 @@ export async function runOneShotProcess(
         failure ??= error;
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
       };
-      const timer = setTimeout(
-        () =>
-          stop(
-            sandboxError(
-              'one_shot_timed_out',
-              `a one-shot command ran past ${options.timeoutMs} ms`,
-            ),
-          ),
-        options.timeoutMs,
-      );
+      const timer = setTimeout(() => stop(oneShotTimedOut(options.timeoutMs)), options.timeoutMs);
       child.stdout.on('data', (chunk: Buffer) => {
         outputBytes += chunk.length;
         if (outputBytes > options.maxOutputBytes) {
-          stop(
-            sandboxError(
-              'one_shot_too_large',
-              `a one-shot command wrote more than ${options.maxOutputBytes} bytes`,
-            ),
-          );
+          stop(oneShotTooLarge(options.maxOutputBytes));
           return;
         }
         child.stdout.pause();

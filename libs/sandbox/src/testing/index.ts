@@ -18,3 +18,11 @@ export {
   type FakeSandboxService,
   type FakeSandboxServiceOptions,
 } from '../providers/remote/testing/fake-sandbox-service.js';
+export {
+  startFakeKubernetes,
+  type FakeFault,
+  type FakeKubernetes,
+  type FakeKubernetesOptions,
+  type FakeVerb,
+} from './fake-kubernetes.js';
+export { EXEC_PROTOCOLS, execStatus, type ExecProtocol } from './fake-kubelet.js';

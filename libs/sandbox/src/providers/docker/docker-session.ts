@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import type { FileOwner } from '../../files/workdir-files.js';
-import { driverArguments } from '../../session/driver-script.js';
+import { driverArguments, type DriverParameters } from '../../session/driver-script.js';
 import { DOCKER_WORKDIR, environmentList } from './docker-container-spec.js';
 import { DockerExecProcess } from './docker-exec-process.js';
 
@@ -15,6 +15,8 @@ export interface DriverExecOptions {
   readonly workdir?: string;
   /** A writable directory for the driver's state and pid file (default /tmp). */
   readonly stateRoot?: string;
+  /** Rlimits the driver sets for its commands (the kubernetes provider's file size and files). */
+  readonly ulimits?: DriverParameters['ulimits'];
 }
 
 /**
@@ -47,6 +49,7 @@ export function driverExecCommand(options: DriverExecOptions): {
     killGraceSeconds: options.killGraceSeconds,
     // `kill -1` in a container would also kill its main process; the process group is enough.
     sweepOnTimeout: false,
+    ...(options.ulimits ? { ulimits: options.ulimits } : {}),
   });
   const cmd = [
     options.bashPath,

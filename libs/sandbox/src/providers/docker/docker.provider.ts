@@ -1,12 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { chown } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import Docker from 'dockerode';
 import { WorkdirFiles, type FileOwner } from '../../files/workdir-files.js';
 import { DEFAULT_EGRESS_PORT, sandboxEgressEnvironment } from '../../proxy/sandbox-egress.js';
 import type { SandboxEgressSettings } from '../../proxy/sandbox-egress.js';
-import { sandboxErrorReason } from '../../sandbox.errors.js';
 import type { Sandbox, SandboxSpec } from '../../sandbox.types.js';
 import { BashSession } from '../../session/bash-session.js';
+import { containerUser, createRemovingLeftovers, handOver } from '../container-sandbox.js';
 import { DirectoryProvider, type OpenedSession } from '../directory-provider.js';
 import { HOOKLESS_GIT_ENV, type OneShotSpawn } from '../one-shot.js';
 import { safeEnvironment } from '../safe-env.js';
@@ -102,25 +101,15 @@ export class DockerSandboxProvider extends DirectoryProvider {
       new SandboxStore(options.rootDir, 'docker', options.defaults ?? DEFAULT_SANDBOX_SETTINGS),
     );
     this.docker = options.docker ?? new Docker();
-    const root = process.getuid?.() === 0;
-    this.user =
-      options.user ??
-      (root
-        ? { uid: 1000, gid: 1000 }
-        : { uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000 });
-    this.chownTo = root ? this.user : undefined;
+    ({ user: this.user, chownTo: this.chownTo } = containerUser(options.user));
   }
 
-  override async create(spec: SandboxSpec = {}): Promise<Sandbox> {
-    // The id is fixed here so a container left by a failed create can be removed.
-    const id = spec.id ?? `sbx-${randomUUID()}`;
-    try {
-      return await super.create({ ...spec, id });
-    } catch (error) {
-      if (sandboxErrorReason(error) !== 'sandbox_exists')
-        await this.removeContainer(id).catch(() => undefined);
-      throw error;
-    }
+  override create(spec: SandboxSpec = {}): Promise<Sandbox> {
+    return createRemovingLeftovers(
+      spec,
+      (fixed) => super.create(fixed),
+      (id) => this.removeContainer(id),
+    );
   }
 
   override async delete(id: string): Promise<void> {
@@ -129,10 +118,8 @@ export class DockerSandboxProvider extends DirectoryProvider {
     await super.delete(id);
   }
 
-  protected async prepare(paths: SandboxPaths): Promise<void> {
-    if (!this.chownTo) return;
-    await chown(paths.workspace, this.chownTo.uid, this.chownTo.gid);
-    await chown(paths.home, this.chownTo.uid, this.chownTo.gid);
+  protected prepare(paths: SandboxPaths): Promise<void> {
+    return handOver(paths, this.chownTo);
   }
 
   /**

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { chown } from 'node:fs/promises';
+import type { FileOwner } from '../files/workdir-files.js';
+import { sandboxErrorReason } from '../sandbox.errors.js';
+import type { Sandbox, SandboxSpec } from '../sandbox.types.js';
+import type { SandboxPaths } from './sandbox-store.js';
+
+/**
+ * The non-root user a container sandbox (`docker`, `kubernetes`) runs as: the configured one, or
+ * 1000:1000 when this process is root (which then hands it the sandbox's directories:
+ * `chownTo`), otherwise this process's own uid and gid.
+ */
+export function containerUser(configured: FileOwner | undefined): {
+  user: FileOwner;
+  chownTo: FileOwner | undefined;
+} {
+  const root = process.getuid?.() === 0;
+  const user =
+    configured ??
+    (root
+      ? { uid: 1000, gid: 1000 }
+      : { uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000 });
+  return { user, chownTo: root ? user : undefined };
+}
+
+/** Hands a new sandbox's workspace and home to the container's user (when this process is root). */
+export async function handOver(paths: SandboxPaths, to: FileOwner | undefined): Promise<void> {
+  if (!to) return;
+  await chown(paths.workspace, to.uid, to.gid);
+  await chown(paths.home, to.uid, to.gid);
+}
+
+/**
+ * Creates a sandbox with its id fixed first, so that what a failed create left outside its
+ * directory (a container, a pod) can be removed; a taken or invalid id removes nothing.
+ */
+export async function createRemovingLeftovers(
+  spec: SandboxSpec,
+  create: (spec: SandboxSpec & { id: string }) => Promise<Sandbox>,
+  remove: (id: string) => Promise<void>,
+): Promise<Sandbox> {
+  const id = spec.id ?? `sbx-${randomUUID()}`;
+  try {
+    return await create({ ...spec, id });
+  } catch (error) {
+    const reason = sandboxErrorReason(error);
+    if (reason !== 'sandbox_exists' && reason !== 'invalid_input')
+      await remove(id).catch(() => undefined);
+    throw error;
+  }
+}
