@@ -103,7 +103,7 @@ function stack(steps, runId) {
 const scm = {
   commitAndPush: async () => ({ branch: 'b', commitSha: null }),
   findOpenPullRequest: async () => null,
-  openDraftPullRequest: async () => ({ number: 1, url: 'u', draft: true }),
+  openPullRequest: async () => ({ number: 1, url: 'u', draft: true }),
   updatePullRequest: async () => ({ number: 1, url: 'u', draft: true }),
 };
 

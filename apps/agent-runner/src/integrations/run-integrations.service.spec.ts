@@ -137,7 +137,7 @@ describe('RunIntegrationsService', () => {
     const scm = scmForRun(workspace, service().pullRequestHost(run({})));
     expect(scm).toBeInstanceOf(GitHubScm);
 
-    const pull = await scm.openDraftPullRequest({ branch: 'caravel/abc', title: 'T', body: 'B' });
+    const pull = await scm.openPullRequest({ branch: 'caravel/abc', title: 'T', body: 'B' });
 
     expect(pull).toMatchObject({ draft: true, number: expect.any(Number) });
     expect(github.state.pulls.get('acme/widgets')).toEqual([

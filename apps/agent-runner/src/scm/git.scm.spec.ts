@@ -60,7 +60,7 @@ describe('GitScm', () => {
     const scm = new GitScm(workspace);
     expect(await scm.findOpenPullRequest('caravel/t-1')).toBeNull();
 
-    const opened = await scm.openDraftPullRequest({
+    const opened = await scm.openPullRequest({
       branch: 'caravel/t-1',
       title: 'T',
       body: 'B',
@@ -84,7 +84,7 @@ describe('GitScm', () => {
       /no branch has been published/,
     );
 
-    const opened = await scm.openDraftPullRequest({ branch: 'caravel/t-1', title: 'T', body: '' });
+    const opened = await scm.openPullRequest({ branch: 'caravel/t-1', title: 'T', body: '' });
     expect(opened).toMatchObject({ url: 'sandbox:sbx-1#caravel/t-1', draft: true });
   });
 });
@@ -95,7 +95,7 @@ describe('GitHubScm', () => {
     const pull = { number: 12, url: 'https://github.example/acme/widgets/pull/12', draft: true };
     const host = strictMock<PullRequestHost>(
       {
-        openDraftPullRequest: () => Promise.resolve(pull),
+        openPullRequest: () => Promise.resolve(pull),
         findOpenPullRequest: () => Promise.resolve(pull),
         updatePullRequest: () => Promise.resolve({ ...pull, draft: false }),
       },
@@ -107,7 +107,7 @@ describe('GitHubScm', () => {
     const draft = { branch: 'caravel/t-1', title: 'T', body: 'B' };
 
     expect(pushes).toHaveLength(1);
-    expect(await scm.openDraftPullRequest(draft)).toBe(pull);
+    expect(await scm.openPullRequest(draft)).toBe(pull);
     expect(await scm.findOpenPullRequest('caravel/t-1')).toBe(pull);
     expect(await scm.updatePullRequest(12, { title: 'T', body: 'B2' })).toMatchObject({
       draft: false,
@@ -121,7 +121,7 @@ describe('HeldScm', () => {
     const scm = new HeldScm(workspace, 'attempt 2');
 
     const outcome = await scm.commitAndPush({ message: 'Try 2' });
-    const placeholder = await scm.openDraftPullRequest({
+    const placeholder = await scm.openPullRequest({
       branch: 'caravel/t-1',
       title: 'T',
       body: 'B',

@@ -46,7 +46,7 @@ export class GitScm implements ScmPort {
     return Promise.resolve(branch === this.workspace.branch ? this.pullRequest : null);
   }
 
-  openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+  openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
     const where = this.workspace.origin ?? `sandbox:${this.workspace.sandbox.id}`;
     // The pushed branch stands for the pull request; it records whether it was asked as a draft.
     const draft = request.draft ?? true;

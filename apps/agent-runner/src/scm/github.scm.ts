@@ -29,8 +29,8 @@ export class GitHubScm implements ScmPort {
     return this.host.findOpenPullRequest(branch);
   }
 
-  openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
-    return this.host.openDraftPullRequest(request);
+  openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+    return this.host.openPullRequest(request);
   }
 
   updatePullRequest(number: number, request: PullRequestText): Promise<PullRequestRef> {

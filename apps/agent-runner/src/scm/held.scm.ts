@@ -40,7 +40,7 @@ export class HeldScm implements ScmPort {
     );
   }
 
-  openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+  openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
     this.held.pullRequest = request;
     return Promise.resolve(this.placeholder());
   }

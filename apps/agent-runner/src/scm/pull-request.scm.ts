@@ -33,7 +33,7 @@ export class PullRequestScm implements ScmPort {
     return Promise.resolve(branch === this.pull.head.ref ? this.ref : null);
   }
 
-  openDraftPullRequest(_request: PullRequestDraft): Promise<PullRequestRef> {
+  openPullRequest(_request: PullRequestDraft): Promise<PullRequestRef> {
     return Promise.resolve(this.ref);
   }
 

@@ -94,7 +94,7 @@ function scriptedAgent(run: AgentRunInputs, script: AttemptScript): BuiltAgent {
         if (script.hitsBudget) throw new LoopExitError('exit_cost', 'over budget');
         if (script.commitMessage) await run.scm.commitAndPush({ message: script.commitMessage });
         if (script.pullRequest)
-          await run.scm.openDraftPullRequest({ branch: 'b', title: `PR ${script.diff}`, body: '' });
+          await run.scm.openPullRequest({ branch: 'b', title: `PR ${script.diff}`, body: '' });
         if (script.reply) await run.channel.reply(script.reply);
         return (async function* () {})();
       }) as never,
@@ -184,7 +184,7 @@ function attemptsWith(
         log.push(`thread scm: commit and push ${request.message}`);
         return Promise.resolve({ branch: 'b', commitSha: 'd' });
       },
-      openDraftPullRequest: (request) => {
+      openPullRequest: (request) => {
         log.push(`thread scm: pull request ${request.title}`);
         return Promise.resolve({ number: 1, url: 'u', draft: true });
       },

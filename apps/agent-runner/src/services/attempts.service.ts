@@ -232,7 +232,7 @@ export class AttemptsService {
     if (commitMessage === null) return; // the winner never asked to publish: its change waits in the sandbox
     const scm = context.scmFor(thread);
     await scm.commitAndPush({ message: commitMessage });
-    if (pullRequest) await scm.openDraftPullRequest({ ...pullRequest, branch: thread.branch });
+    if (pullRequest) await scm.openPullRequest({ ...pullRequest, branch: thread.branch });
     for (const reply of winner.replies) await context.reply(reply);
   }
 

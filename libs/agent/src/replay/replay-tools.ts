@@ -62,7 +62,7 @@ export class SandboxCommitScm implements ScmPort {
     return Promise.resolve(branch === this.options.branch ? this.pullRequest : null);
   }
 
-  openDraftPullRequest(_request: PullRequestDraft): Promise<PullRequestRef> {
+  openPullRequest(_request: PullRequestDraft): Promise<PullRequestRef> {
     this.pullRequest = { number: 0, url: this.options.pullRequestUrl, draft: true };
     return Promise.resolve(this.pullRequest);
   }

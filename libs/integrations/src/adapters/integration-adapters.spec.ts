@@ -81,7 +81,7 @@ describe('IntegrationAdapters (one factory, one GitHub credential model)', () =>
 
     await adapters
       .codeHost(WIDGETS, 'octocat')
-      ?.openDraftPullRequest({ branch: 'caravel/a', title: 'T', body: 'B' });
+      ?.openPullRequest({ branch: 'caravel/a', title: 'T', body: 'B' });
     await adapters.codeHost(WIDGETS)?.comment(7, 'From the App.', 'k-1');
 
     expect(github.state.pulls.get('acme/widgets')).toHaveLength(1);

@@ -31,12 +31,12 @@ describe('GitHubCodeHost against the fake GitHub with the real Octokit', () => {
   afterEach(() => github.close());
 
   it('opens a draft pull request on the default branch, then updates it instead of opening another', async () => {
-    const first = await host().openDraftPullRequest({
+    const first = await host().openPullRequest({
       branch: 'caravel/t1',
       title: 'Fix',
       body: 'a',
     });
-    const second = await host().openDraftPullRequest({
+    const second = await host().openPullRequest({
       branch: 'caravel/t1',
       title: 'Fix 2',
       body: 'b',
@@ -60,7 +60,7 @@ describe('GitHubCodeHost against the fake GitHub with the real Octokit', () => {
   });
 
   it('opens the pull request ready for review when the request says draft: false', async () => {
-    const opened = await host().openDraftPullRequest({
+    const opened = await host().openPullRequest({
       branch: 'caravel/t2',
       title: 'Ready',
       body: 'c',
@@ -87,7 +87,7 @@ describe('GitHubCodeHost against the fake GitHub with the real Octokit', () => {
   it('reacts to a comment and requests reviewers on a pull request', async () => {
     const posted = await host().comment(3, 'hello');
     await host().react({ kind: 'issue-comment', id: posted.id }, 'eyes');
-    const pr = await host().openDraftPullRequest({ branch: 'b', title: 't', body: '' });
+    const pr = await host().openPullRequest({ branch: 'b', title: 't', body: '' });
     const review = await host().requestReview({
       pullRequest: pr.number,
       reviewers: ['hubot'],

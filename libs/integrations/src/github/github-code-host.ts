@@ -13,7 +13,7 @@ import type { GitHubApi, GitHubRepository } from './github-client.js';
 /** The pull-request half of the SCM port: what a code host (GitHub, later GitLab) provides. */
 export type PullRequestHost = Pick<
   ScmPort,
-  'findOpenPullRequest' | 'openDraftPullRequest' | 'updatePullRequest'
+  'findOpenPullRequest' | 'openPullRequest' | 'updatePullRequest'
 >;
 
 /** A posted comment. */
@@ -78,7 +78,7 @@ export class GitHubCodeHost implements PullRequestHost, ReviewRequester {
     return pull ? toRef(pull) : null;
   }
 
-  async openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+  async openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
     const existing = await this.findOpenPullRequest(request.branch);
     if (existing) return this.updatePullRequest(existing.number, request);
     return this.call('open a pull request', async (o) => {

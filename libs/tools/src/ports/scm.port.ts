@@ -16,7 +16,7 @@ export interface ScmPort {
    * Opens a pull request from `branch` to the repository's default branch: a draft unless the
    * request says `draft: false` (ready for review).
    */
-  openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef>;
+  openPullRequest(request: PullRequestDraft): Promise<PullRequestRef>;
   /** Replaces the title and body of an existing pull request. */
   updatePullRequest(number: number, request: PullRequestText): Promise<PullRequestRef>;
 }

@@ -43,7 +43,7 @@ export class InMemoryScm implements ScmPort {
     return Promise.resolve(found ? ref(found) : null);
   }
 
-  async openDraftPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+  async openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
     const number = this.pullRequests.length + 1;
     const draft = request.draft ?? true;
     const pr = { ...request, number, url: `https://scm.invalid/pr/${number}`, draft };

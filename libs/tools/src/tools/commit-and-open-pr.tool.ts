@@ -54,7 +54,7 @@ export function commitAndOpenPrTool(
           action: 'updated',
         };
       }
-      const pullRequest = await scm.openDraftPullRequest({
+      const pullRequest = await scm.openPullRequest({
         branch: commit.branch,
         ...text,
         draft: options.draft,
