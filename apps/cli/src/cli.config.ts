@@ -51,6 +51,17 @@ export const embeddedEnvSchema = agentRunnerEnvSchema.extend({
     description:
       'The bundles of SWE_AGENT_TOOLS_DIR to install, comma-separated, in order (e.g. registry,windowed)',
   }),
+  EVAL_SCHEDULE_CHECK_MS: documented(z.coerce.number().int().min(1000).default(300_000), {
+    description:
+      'How often caravel start looks for scheduled eval suites whose night has come (docs/evals.md)',
+  }),
+  EVAL_SCHEDULE_DIR: documented(z.string().min(1).optional(), {
+    description:
+      "Where scheduled eval suites' nightly runs keep their files (default CARAVEL_DATA_DIR/evals)",
+  }),
+  EVAL_SCHEDULE_CONCURRENCY: documented(z.coerce.number().int().min(1).max(64).default(2), {
+    description: 'Attempts (or review cases) a scheduled eval suite runs at once',
+  }),
 });
 
 /** `caravel start`: everything in one process on the embedded bus and PGlite, typed per service. */
@@ -67,6 +78,8 @@ export interface EmbeddedConfig {
     /** SWE-agent tool bundles every run installs (`SWE_AGENT_TOOLS_DIR`, `SWE_AGENT_BUNDLES`). */
     sweTools?: { toolsDir?: string; bundles: string[] };
   };
+  /** Scheduled eval suites (`caravel start` only): the sweep's interval, the runs' folder. */
+  evalSchedules: { checkMs: number; dir?: string; concurrency: number };
   ingress: IngressConfig;
   dispatch: DispatchConfig;
   agentRunner: AgentRunnerConfig;
@@ -109,4 +122,9 @@ export const embeddedConfigSchema = embeddedEnvSchema
     analyzer: analyzerConfigOf(env),
     sandboxBroker: sandboxBrokerConfigOf(env),
     dashboard: dashboardConfigOf(env),
+    evalSchedules: {
+      checkMs: env.EVAL_SCHEDULE_CHECK_MS,
+      ...(env.EVAL_SCHEDULE_DIR ? { dir: env.EVAL_SCHEDULE_DIR } : {}),
+      concurrency: env.EVAL_SCHEDULE_CONCURRENCY,
+    },
   }));

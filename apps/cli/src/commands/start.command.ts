@@ -8,6 +8,7 @@ import {
   startServiceHost,
   type ServiceHost,
 } from '@caravel/platform';
+import type { DynamicModule } from '@nestjs/common';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -33,6 +34,24 @@ export interface StartOptions {
   model?: { spec: string; origin: string };
   /** Refuse to start without any model, and without a usable sandbox (`caravel run`). */
   forRun?: boolean;
+}
+
+/** The embedded host's own modules beside the services': `caravel start` runs scheduled evals. */
+async function hostModules(
+  config: EmbeddedConfig,
+  env: EnvSource,
+  dataDir: string,
+  overrides: ServiceOverrides,
+): Promise<DynamicModule[]> {
+  const { EvalSchedulesModule } = await import('./eval/schedule/eval-schedules.module.js');
+  const { evalSchedules } = config;
+  return [
+    EvalSchedulesModule.register(
+      { ...evalSchedules, dir: resolve(evalSchedules.dir ?? join(dataDir, 'evals')) },
+      env,
+      overrides.clock,
+    ),
+  ];
 }
 
 /** What must hold before the long boot: a model that can work, a sandbox, a free port. */
@@ -133,7 +152,7 @@ export async function bootEmbedded(
   config: EmbeddedConfig,
   env: EnvSource,
   say: (line: string) => void,
-  options: Pick<StartOptions, 'handleSignals' | 'overrides'> = {},
+  options: Pick<StartOptions, 'handleSignals' | 'overrides'> & { hostModules?: boolean } = {},
 ): Promise<ServiceHost> {
   const dataDir = resolve(config.host.dataDir);
   await mkdir(dataDir, { recursive: true });
@@ -160,7 +179,10 @@ export async function bootEmbedded(
     say(`starting the services (${SERVICES.map((s) => s.name).join(', ')})`);
     const host = await startServiceHost({
       runtime,
-      modules: SERVICES.map((s) => s.module(config, overrides)),
+      modules: [
+        ...SERVICES.map((s) => s.module(config, overrides)),
+        ...(options.hostModules ? await hostModules(config, env, dataDir, overrides) : []),
+      ],
       port: config.host.port,
       host: config.host.host,
       logLevels: logLevelsFrom(config.host.logLevel),
@@ -181,5 +203,8 @@ export async function startEmbedded(
   options: StartOptions = {},
 ): Promise<ServiceHost> {
   const say = sayOf(options);
-  return bootEmbedded(await embeddedConfig(env, options, say), env, say, options);
+  return bootEmbedded(await embeddedConfig(env, options, say), env, say, {
+    ...options,
+    hostModules: true,
+  });
 }

@@ -68,6 +68,8 @@ export interface RunDetails {
   readonly settings: Readonly<Record<string, string>>;
   readonly attemptsPerTask: number;
   readonly outDir: string;
+  /** The scheduled suite and night that started it. */
+  readonly schedule?: { readonly id: string; readonly slot: Date };
 }
 
 /**

@@ -46,6 +46,10 @@ export interface EvalRunOptions {
   readonly write: (line: string) => void;
   readonly signal?: AbortSignal;
   readonly now?: () => Date;
+  /** The id a new run gets (default: a fresh one); a run resumed from its ledger keeps its own. */
+  readonly runId?: string;
+  /** The scheduled suite and night that started it (recorded with the run). */
+  readonly schedule?: { readonly id: string; readonly slot: Date };
 }
 
 /** What a finished `eval run` wrote. */
@@ -151,7 +155,7 @@ export async function runEvalSuite(options: EvalRunOptions): Promise<EvalRunRepo
   const out = resolve(options.out ?? join('evals', `${suite.name}--${config.name}`));
   await mkdir(out, { recursive: true });
   const opened = openLedger(await readLedger(out), {
-    runId: randomUUID(),
+    runId: options.runId ?? randomUUID(),
     suite: suite.name,
     config: config.name,
     model: config.model,
@@ -168,7 +172,12 @@ export async function runEvalSuite(options: EvalRunOptions): Promise<EvalRunRepo
     ? await RunRecorder.start(
         options.records,
         opened.ledger,
-        { settings: config.env, attemptsPerTask: options.attempts, outDir: out },
+        {
+          settings: config.env,
+          attemptsPerTask: options.attempts,
+          outDir: out,
+          ...(options.schedule ? { schedule: options.schedule } : {}),
+        },
         options.write,
       )
     : undefined;
