@@ -4,6 +4,7 @@ import {
   FindingRepository,
   RepositoryInstructionsRepository,
   RunNoticeRepository,
+  RunEventRepository,
   RunRepository,
   SlackMessageRepository,
   ThreadMessageRepository,
@@ -28,6 +29,8 @@ import { TeamSettings } from './agent/team-settings.js';
 import { RunToolBundles } from './agent/tool-bundles.js';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from './agent-runner.config.js';
 import { AgentChatHandler } from './handlers/agent-chat.handler.js';
+import { ReplayRunHandler } from './replay/replay-run.handler.js';
+import { ReplayService } from './replay/replay.service.js';
 import { StartRunHandler } from './handlers/start-run.handler.js';
 import {
   RunIntegrationsService,
@@ -53,7 +56,7 @@ export class AgentRunnerModule {
   ): DynamicModule {
     return {
       module: AgentRunnerModule,
-      controllers: [StartRunHandler, AgentChatHandler],
+      controllers: [StartRunHandler, AgentChatHandler, ReplayRunHandler],
       providers: [
         { provide: AGENT_RUNNER_CONFIG, useValue: config },
         RunExecutorService,
@@ -97,6 +100,8 @@ export class AgentRunnerModule {
         },
         RunIntegrationsService,
         RunSubjectService,
+        ReplayService,
+        repositoryProvider(RunEventRepository),
       ],
     };
   }

@@ -41,6 +41,7 @@ import { EvalsController } from './controllers/evals.controller.js';
 import { InstructionsController } from './controllers/instructions.controller.js';
 import { OpsController } from './controllers/ops.controller.js';
 import { ProfilesController } from './controllers/profiles.controller.js';
+import { ReplaysController } from './controllers/replays.controller.js';
 import { RepositoriesController } from './controllers/repositories.controller.js';
 import { ReviewStylesController } from './controllers/review-styles.controller.js';
 import { PersonalTokensController } from './controllers/personal-tokens.controller.js';
@@ -50,6 +51,7 @@ import { ThreadActionsController } from './controllers/thread-actions.controller
 import { ThreadsController } from './controllers/threads.controller.js';
 import { dashboardProviders, type DashboardOptions } from './dashboard.options.js';
 import type { DashboardConfig } from './dashboard.config.js';
+import { ReplayEventsHandler } from './handlers/replay-events.handler.js';
 import { RunEventsHandler } from './handlers/run-events.handler.js';
 import { BudgetsService } from './services/budgets.service.js';
 import { DeadLettersService } from './services/dead-letters.service.js';
@@ -59,6 +61,8 @@ import { EvalsService } from './services/evals.service.js';
 import { InstructionsService } from './services/instructions.service.js';
 import { OpsService } from './services/ops.service.js';
 import { ProfilesService } from './services/profiles.service.js';
+import { QueuePositionsService } from './services/queue-positions.service.js';
+import { ReplaysService } from './services/replays.service.js';
 import { PersonalTokensService } from './services/personal-tokens.service.js';
 import { ReviewLedgerService } from './services/review-ledger.service.js';
 import { ReviewStylesService } from './services/review-styles.service.js';
@@ -83,6 +87,7 @@ export class DashboardModule implements NestModule {
         AuthController,
         ThreadsController,
         ThreadActionsController,
+        ReplaysController,
         ProfilesController,
         InstructionsController,
         RepositoriesController,
@@ -98,6 +103,7 @@ export class DashboardModule implements NestModule {
         DocsController,
         WebController,
         RunEventsHandler,
+        ReplayEventsHandler,
       ],
       providers: [
         ...dashboardProviders(config, options),
@@ -112,6 +118,8 @@ export class DashboardModule implements NestModule {
         ThreadQueryService,
         ThreadStreamService,
         ThreadActionsService,
+        ReplaysService,
+        QueuePositionsService,
         ProfilesService,
         InstructionsService,
         EnabledRepositoriesService,

@@ -49,6 +49,7 @@ export {
   type KeyLastAdmitted,
   type QueueSnapshot,
 } from './repositories/run-queue.repository.js';
+export { fairOrder, queuePositions, type QueuePosition } from './repositories/run-queue-order.js';
 export { RunNoticeRepository } from './repositories/run-notice.repository.js';
 export {
   ThreadWakeupRepository,

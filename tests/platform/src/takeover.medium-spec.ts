@@ -1,10 +1,16 @@
 import { RunRepository } from '@caravel/db';
+import { sql } from 'kysely';
 import { FakeSlack, startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import { attachThread } from '@caravel/cli';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
-import { scenarioOutcome, startScenario, startScenarioFrom } from './harness/scenario-run.js';
+import {
+  scenarioOutcome,
+  startScenario,
+  startScenarioFrom,
+  until as eventually,
+} from './harness/scenario-run.js';
 
 // Human takeover: `caravel attach` follows a live run and a person's command runs in the thread's
 // sandbox between the agent's steps, recorded in the history and trajectory under their name.
@@ -154,6 +160,79 @@ await describeEachPair('human takeover', (kind) => {
     expect(runs.map((run) => run.status)).toEqual(['interrupted']);
     expect(fake.requests.length).toBe(before + 2);
     expect(botPosts(threadTs)).toEqual([expect.stringMatching(/^Stopped\./)]);
+  });
+
+  it('replays a finished run from the dashboard in a fresh sandbox; a tampered recording differs', async () => {
+    fake.enqueue(
+      {
+        toolCalls: [
+          { name: 'execute', args: { command: 'echo replayed > replay.txt && cat replay.txt' } },
+        ],
+      },
+      { toolCalls: [{ name: 'submit', args: {} }] },
+    );
+    const started = await startScenario(pair, {
+      prompt: 'write replay.txt',
+      options: { model: 'openai-compatible:replay-model' },
+    });
+    const out = await scenarioOutcome(pair, started);
+    expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    const replays = `${pair.host.url}/api/threads/${started.threadId}/replays`;
+    type Replay = {
+      status: string;
+      steps: { name: string; outcome: string; difference: string | null }[];
+      comparison: { identical: boolean; byteIdentical: boolean; difference: string } | null;
+      error: string | null;
+    };
+    const read = async (url: string) =>
+      (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+    const replay = async (): Promise<Replay> => {
+      const asked = await fetch(replays, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ author: 'alice' }),
+      });
+      expect(asked.status).toBe(202);
+      const { replayId } = (await asked.json()) as { replayId: string };
+      return eventually(async () => {
+        const found = (await read(`${replays}/${replayId}`)) as Replay;
+        return found.status === 'completed' || found.status === 'failed' ? found : undefined;
+      }, `replay ${replayId} to end`);
+    };
+
+    const same = await replay();
+    expect(same).toMatchObject({ status: 'completed', error: null });
+    expect(same.comparison).toMatchObject({ identical: true, byteIdentical: true });
+    expect(same.steps[0]).toMatchObject({ name: 'execute', outcome: 'matched', difference: null });
+
+    // Tamper with the recording: the call's observation and the submitted patch.
+    const db = pair.database.db;
+    const rows = await db
+      .selectFrom('run_events')
+      .select(['id', 'type', 'data'])
+      .where('run_id', '=', out.run.id)
+      .where('type', 'in', ['evt.run.step', 'evt.run.finished'])
+      .execute();
+    // Only what the run saw and submitted changes, not the command it ran.
+    const tamper = (text: string) => text.replaceAll('replayed', 'tampered');
+    for (const row of rows) {
+      const data = (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as {
+        results?: { content: string }[];
+        submission?: string | null;
+      };
+      for (const result of data.results ?? []) result.content = tamper(result.content);
+      if (typeof data.submission === 'string') data.submission = tamper(data.submission);
+      await sql`update run_events set data = ${JSON.stringify(data)}::jsonb where id = ${row.id}`.execute(
+        db,
+      );
+    }
+    const differs = await replay();
+    expect(differs.status).toBe('completed');
+    expect(differs.steps[0]).toMatchObject({ outcome: 'differed' });
+    expect(differs.steps[0]?.difference).toContain('tampered');
+    expect(differs.comparison).toMatchObject({ identical: false, difference: 'content' });
+    const listed = (await read(replays)) as unknown[];
+    expect(listed).toHaveLength(2);
   });
 
   it('refuses an action without the dashboard token', async () => {

@@ -2,6 +2,7 @@ import {
   actionsFromTraj,
   comparePatches,
   isMiniSweAgentTraj,
+  observationDifference,
   predictionOf,
   readTrajectoryFile,
   replayActions,
@@ -141,16 +142,6 @@ function assertSandboxAvailable(kind: 'bwrap' | 'local', path: string | undefine
   if (missing) throw new AppError('PRECONDITION_FAILED', missing);
 }
 
-/** The first line where two observations part, for the progress output. */
-function firstDifference(recorded: string, replayed: string): string {
-  const before = recorded.split('\n');
-  const after = replayed.split('\n');
-  let line = 0;
-  while (line < before.length && before[line] === after[line]) line += 1;
-  const cut = (text: string | undefined) => (text ?? '(end)').slice(0, 120);
-  return `line ${line + 1}: recorded ${JSON.stringify(cut(before[line]))}, replayed ${JSON.stringify(cut(after[line]))}`;
-}
-
 function describe(outcome: ReplayStepOutcome): string {
   const { action, verdict } = outcome;
   // A state may hold a whole diff (SWE-agent's diff_state): the line shows its start.
@@ -158,7 +149,7 @@ function describe(outcome: ReplayStepOutcome): string {
   const state = shown ? `; state ${shown.length > 200 ? `${shown.slice(0, 200)}…` : shown}` : '';
   const mark =
     verdict === 'differs'
-      ? `differs at ${firstDifference(action.recorded ?? '', outcome.observation)}`
+      ? `differs at ${observationDifference(action.recorded ?? '', outcome.observation)}`
       : verdict === 'same'
         ? 'same'
         : 'not recorded';

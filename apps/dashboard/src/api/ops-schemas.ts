@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queuePositionResponse } from './queue-schemas.js';
 
 /** The ops page's answer (`GET /api/ops`). Only zod here: the web app reads these types. */
 const usd = z.number().describe('US dollars, as the model providers reported them');
@@ -35,6 +36,9 @@ export const opsResponse = z.object({
   queue: z.object({
     waiting: z.number().int().describe('runs waiting for room'),
     active: z.number().int().describe('admitted runs not finished'),
+    runs: z
+      .array(queuePositionResponse)
+      .describe('the waiting runs, first to be admitted first, with how long each has waited'),
   }),
   totals: usage.extend(durations),
   days: z.array(usage.extend(durations).extend({ day: z.string().describe('YYYY-MM-DD, UTC') })),

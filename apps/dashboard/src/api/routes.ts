@@ -5,9 +5,7 @@ import {
   authStatusResponse,
   enabledRepositoryResponse,
   meResponse,
-  planResponse,
   profileResponse,
-  runEventResponse,
   runResponse,
   threadResponse,
 } from './schemas.js';
@@ -15,8 +13,10 @@ import { BUDGET_ROUTES } from './budget-routes.js';
 import { EVAL_ROUTES } from './eval-routes.js';
 import { INSTRUCTIONS_ROUTES } from './instructions-routes.js';
 import { OPS_ROUTES } from './ops-routes.js';
+import { REPLAY_ROUTES } from './replay-routes.js';
 import { REVIEW_ROUTES } from './review-routes.js';
 import { TEAM_ROUTES } from './team-routes.js';
+import { THREAD_ROUTES } from './thread-routes.js';
 import { TOKEN_ROUTES } from './token-routes.js';
 import type { RouteSpec } from './route-spec.js';
 
@@ -107,41 +107,7 @@ export const ROUTES = {
     query: z.object({ limit, status: z.enum(RUN_STATUSES).optional() }),
     response: z.array(runResponse),
   },
-  thread: {
-    method: 'get',
-    path: '/api/threads/{id}',
-    summary: 'A thread and its runs',
-    access: 'read',
-    params: threadParams,
-    response: z.object({ thread: threadResponse, runs: z.array(runResponse) }),
-  },
-  threadEvents: {
-    method: 'get',
-    path: '/api/threads/{id}/events',
-    summary: "A thread's run events in stream order, after a sequence",
-    access: 'read',
-    params: threadParams,
-    query: z.object({ after: z.coerce.number().int().nonnegative().optional() }),
-    response: z.array(runEventResponse),
-  },
-  threadStream: {
-    method: 'get',
-    path: '/api/threads/{id}/stream',
-    summary:
-      "A thread's run events live (Server-Sent Events, `id` = sequence; resumes after Last-Event-ID or ?after)",
-    access: 'read',
-    params: threadParams,
-    query: z.object({ after: z.coerce.number().int().nonnegative().optional() }),
-    produces: 'text/event-stream',
-  },
-  threadPlans: {
-    method: 'get',
-    path: '/api/threads/{id}/plans',
-    summary: "Every revision of the thread's plan, oldest first",
-    access: 'read',
-    params: threadParams,
-    response: z.array(planResponse),
-  },
+  ...THREAD_ROUTES,
   threadAction: {
     method: 'post',
     path: '/api/threads/{id}/actions',
@@ -284,6 +250,7 @@ export const ROUTES = {
       ),
     response: z.object({ replays: z.array(z.record(z.string(), z.unknown())) }),
   },
+  ...REPLAY_ROUTES,
   ...REVIEW_ROUTES,
   ...OPS_ROUTES,
   ...INSTRUCTIONS_ROUTES,

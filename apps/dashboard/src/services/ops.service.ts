@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { opsResponse } from '../api/ops-schemas.js';
 import { summarise } from './ops-summary.js';
+import { QueuePositionsService } from './queue-positions.service.js';
 
 export type OpsView = z.output<typeof opsResponse>;
 
@@ -14,6 +15,7 @@ export class OpsService {
   constructor(
     @Inject(OpsRepository) private readonly ops: OpsRepository,
     @Inject(RunQueueRepository) private readonly queue: RunQueueRepository,
+    @Inject(QueuePositionsService) private readonly positions: QueuePositionsService,
   ) {}
 
   /** `days` UTC days ending with `until` (`YYYY-MM-DD`; today when absent). */
@@ -27,9 +29,10 @@ export class OpsService {
     );
     const since = new Date(until.getTime() - query.days * DAY_MS);
     const window = { since, until };
-    const [queue, buckets, durations, pullRequests, statuses, failures, reviews] =
+    const [queue, waiting, buckets, durations, pullRequests, statuses, failures, reviews] =
       await Promise.all([
         this.queue.depth(),
+        this.positions.waiting(now),
         this.ops.buckets(window),
         this.ops.durations(window),
         this.ops.pullRequests(window),
@@ -39,7 +42,7 @@ export class OpsService {
       ]);
     return {
       window: { since: since.toISOString(), until: until.toISOString() },
-      queue,
+      queue: { ...queue, runs: waiting },
       ...summarise({ since, until, buckets, durations, pullRequests, reviews }),
       statuses,
       failures,

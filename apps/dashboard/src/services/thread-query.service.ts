@@ -12,10 +12,13 @@ import {
   type ThreadRow,
 } from '@caravel/db';
 import { Inject, Injectable } from '@nestjs/common';
+import { QueuePositionsService, type QueuePositionView } from './queue-positions.service.js';
 
 export interface ThreadDetail {
   thread: ThreadRow;
   runs: RunRow[];
+  /** Where the thread's run waits in the dispatch queue; null when none waits. */
+  queue: QueuePositionView | null;
 }
 
 /** Read side of the dashboard API. */
@@ -26,6 +29,7 @@ export class ThreadQueryService {
     @Inject(RunRepository) private readonly runs: RunRepository,
     @Inject(RunEventRepository) private readonly events: RunEventRepository,
     @Inject(ThreadPlanRepository) private readonly plans: ThreadPlanRepository,
+    @Inject(QueuePositionsService) private readonly queue: QueuePositionsService,
   ) {}
 
   listThreads(query: ThreadListQuery): Promise<ThreadRow[]> {
@@ -38,7 +42,9 @@ export class ThreadQueryService {
 
   async thread(id: string): Promise<ThreadDetail> {
     const thread = await this.existing(id);
-    return { thread, runs: await this.runs.listByThread(id) };
+    const runs = await this.runs.listByThread(id);
+    const waits = runs.some((run) => run.status === 'waiting');
+    return { thread, runs, queue: waits ? await this.queue.ofThread(id) : null };
   }
 
   async threadEvents(id: string, afterSequence?: number): Promise<RunEventRow[]> {

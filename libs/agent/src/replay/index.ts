@@ -25,6 +25,7 @@ export {
   type PatchDifference,
 } from './patch-compare.js';
 export { replayStartOf, type ReplayStart } from './replay-start.js';
+export { observationDifference } from './observation-difference.js';
 export {
   commandsOfAnswer,
   lastFencedBlock,
@@ -41,3 +42,4 @@ export {
   renderBundleCall,
   type SweCommandSpec,
 } from './swe-commands.js';
+export { recordingOf, replayFinished, type ReplayRecording } from './replay-recording.js';

@@ -14,6 +14,7 @@ import {
 } from './run.messages.js';
 import { PullRequestHeadMovedV1, ReviewRequestedV1 } from './pull-request.messages.js';
 import { AnalyzeReviewStyleV1 } from './review-style.messages.js';
+import { ReplayFinishedV1, ReplayRunV1, ReplayStartedV1, ReplayStepV1 } from './replay.messages.js';
 import { SandboxExecOutput } from './sandbox-stream.requests.js';
 import { SANDBOX_REQUESTS, SandboxCallerAlive } from './sandbox.requests.js';
 import { StopThreadV1 } from './stop.messages.js';
@@ -24,6 +25,10 @@ export {
   CiCheckReportedV1,
   DeadLetterRecordedV1,
   PullRequestHeadMovedV1,
+  ReplayFinishedV1,
+  ReplayRunV1,
+  ReplayStartedV1,
+  ReplayStepV1,
   ReviewRequestedV1,
   RunAttemptsSelectedV1,
   RunFinishedV1,
@@ -49,6 +54,7 @@ export * from './source-subject.js';
 export * from './sandbox.requests.js';
 export * from './sandbox-stream.requests.js';
 export * from './agent.requests.js';
+export { patchComparison, replayId, replayIdFor, replayStepOutcome } from './replay.messages.js';
 export { reviewStyleMode, type ReviewStyleModeName } from './review-style.messages.js';
 
 /** Every message Caravel speaks. Contract tests walk this list. */
@@ -68,6 +74,10 @@ export const CATALOGUE = [
   DeadLetterRecordedV1,
   AnalyzeReviewStyleV1,
   StopThreadV1,
+  ReplayRunV1,
+  ReplayStartedV1,
+  ReplayStepV1,
+  ReplayFinishedV1,
 ] as const;
 
 /**

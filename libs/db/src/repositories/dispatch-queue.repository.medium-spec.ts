@@ -105,6 +105,33 @@ await describeEachDatabase(
         expect((await queue.snapshot()).active.map((a) => a.runId)).not.toContain(id);
       });
 
+      it('places each waiting run in the fair order, overall and in its repository', async () => {
+        const [x, y] = [`acme/x-${randomUUID()}`, `acme/y-${randomUUID()}`];
+        const wait = async (repositoryKey: string, userKey: string, second: number) => {
+          const { id, threadId } = await newRun(t(second));
+          const entry = { runId: id, threadId, repositoryKey, userKey, command: {} };
+          await queue.enqueue({ ...entry, enqueuedAt: t(second) });
+          await queue.park(id);
+          return id;
+        };
+        const x1 = await wait(x, 'slack:UX', 100);
+        const x2 = await wait(x, 'slack:UX', 101);
+        const y1 = await wait(y, 'slack:UY', 102);
+
+        const positions = await queue.positions();
+        const of = (runId: string) => positions.find((p) => p.run.runId === runId);
+
+        // Repositories take turns: y1 goes before x2 although it asked later.
+        expect([of(x1), of(y1), of(x2)].map((p) => p?.repositoryPosition)).toEqual([1, 1, 2]);
+        expect(of(x1)!.position).toBeLessThan(of(y1)!.position);
+        expect(of(y1)!.position).toBeLessThan(of(x2)!.position);
+        expect(of(x2)?.run).toMatchObject({ repositoryKey: x, enqueuedAt: t(101) });
+        for (const id of [x1, x2, y1]) await runs.markFinished(id, { status: 'interrupted' });
+        expect(await queue.positions()).not.toContainEqual(
+          expect.objectContaining({ run: expect.objectContaining({ runId: x1 }) }),
+        );
+      });
+
       it('serialises admissions: concurrent deciders never admit past a limit', async () => {
         const ids = await Promise.all([0, 1, 2, 3].map(() => newRun()));
         for (const { id, threadId } of ids) {

@@ -16,6 +16,8 @@ export interface RunEventQuery {
   /** Events with a stream sequence strictly greater than this one. */
   afterSequence?: number;
   limit?: number;
+  /** Only events of these types (e.g. a thread's replays). */
+  types?: readonly string[];
 }
 
 function toRow(row: Selectable<RunEvent>): RunEventRow {
@@ -72,6 +74,7 @@ export class RunEventRepository {
     if (query.from !== undefined) select = select.where('occurred_at', '>=', query.from);
     if (query.afterSequence !== undefined)
       select = select.where('sequence', '>', query.afterSequence);
+    if (query.types?.length) select = select.where('type', 'in', [...query.types]);
     const rows = await select
       .orderBy('occurred_at', 'asc')
       .orderBy('sequence', 'asc')

@@ -3,6 +3,7 @@ import type { RunQueueEntry } from '../generated/types.js';
 import { toJson } from '../connection/json.js';
 import { timeOr, type Executor } from './executor.js';
 import type { RowOf } from './row-of.js';
+import { queuePositions, type QueuePosition } from './run-queue-order.js';
 import type { RunStatus } from './states.js';
 
 /**
@@ -130,6 +131,14 @@ export class RunQueueRepository {
       repositoriesLastAdmitted: await this.lastAdmitted('repository_key', executor),
       usersLastAdmitted: await this.lastAdmitted('user_key', executor),
     };
+  }
+
+  /**
+   * Every waiting run's place in the fair-share order, overall and in its repository, as the
+   * queue stands now (read without the admission lock: a view, not a decision).
+   */
+  async positions(executor: Executor = this.db): Promise<QueuePosition[]> {
+    return queuePositions(await this.snapshot(executor));
   }
 
   /** How many runs wait for room and how many admitted ones are active (what /metrics shows). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CiWatchRow } from '../repositories/ci-watch.repository.js';
 import type { ReviewLedgerRow } from '../repositories/finding.repository.js';
+import type { RunEventRow } from '../repositories/run-event.repository.js';
 import type { RunQueueRow } from '../repositories/run-queue.repository.js';
 import type { RunRow } from '../repositories/run.repository.js';
 import type { ThreadMessageRow } from '../repositories/thread-message.repository.js';
@@ -19,7 +20,33 @@ export const FACTORY_TIME = new Date('2026-01-01T00:00:00.000Z');
  * const running = factory.run({ threadId: thread.id, status: 'running', startedAt: NOW });
  * ```
  */
+/** The stream position of the next {@link factory.runEvent}: each one after the last. */
+let eventSequence = 0;
+
 export const factory = {
+  /**
+   * The indexed event of a message (its type and stream from `definition`) carrying `data`, its
+   * thread and run read from the data; each one after the last in its stream and in time.
+   */
+  runEvent(
+    definition: { type: string; stream: { name: string } },
+    data: { threadId: string; runId?: string } & Record<string, unknown>,
+    overrides: Partial<RunEventRow> = {},
+  ): RunEventRow {
+    eventSequence += 1;
+    return {
+      id: randomUUID(),
+      threadId: data.threadId,
+      runId: data.runId ?? null,
+      type: definition.type,
+      stream: definition.stream.name,
+      sequence: eventSequence,
+      occurredAt: new Date(FACTORY_TIME.getTime() + eventSequence * 1000),
+      data,
+      ...overrides,
+    };
+  },
+
   /** A thread with no repository, no reply target and no active run (`status: 'idle'`). */
   thread(overrides: Partial<ThreadRow> = {}): ThreadRow {
     return {
