@@ -18,10 +18,20 @@ import type { TurnCheckpoint } from '../git/turn-checkpoint.js';
 import type { TurnDiff } from '../git/turn-diff.js';
 import { OutputStreams } from './output-streams.js';
 import { RpcSandbox } from './rpc-sandbox.js';
-import { callSandbox, callSandboxOnce, type SandboxRequester } from './sandbox-requester.js';
+import {
+  callSandbox,
+  callSandboxOnce,
+  callSandboxRepeatable,
+  type SandboxRequester,
+} from './sandbox-requester.js';
 
 /** Setting up a new sandbox clones the repository: allow it time. */
 const ACQUIRE_TIMEOUT_MS = 600_000;
+/**
+ * One attempt of an acquire: longer than the broker waits for a thread's lock (120 s), so a repeat
+ * while a live broker still clones waits for that clone rather than starting another.
+ */
+const ACQUIRE_ATTEMPT_MS = 150_000;
 /** Git work on the broker (commit, diff, push) may walk a large repository. */
 const GIT_TIMEOUT_MS = 300_000;
 
@@ -76,12 +86,13 @@ export class SandboxBrokerClient {
   }
 
   async acquire(input: SandboxAcquireInput): Promise<RpcSandbox> {
-    const handle = await callSandbox(
+    // Repeated when unanswered: a broker killed mid-acquire never answers, and NATS never says so.
+    const handle = await callSandboxRepeatable(
       this.requester,
       SandboxAcquire,
       input.threadId,
       { ...input },
-      ACQUIRE_TIMEOUT_MS,
+      { attemptMs: ACQUIRE_ATTEMPT_MS, totalMs: ACQUIRE_TIMEOUT_MS },
     );
     return new RpcSandbox(this.requester, handle, this.callerId, this.streams);
   }

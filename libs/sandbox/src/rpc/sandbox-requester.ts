@@ -66,3 +66,44 @@ export async function callSandboxOnce<TReq extends z.ZodObject, TRes extends z.Z
     }
   }
 }
+
+/** When a repeatable request gives up. */
+export interface RepeatBudget {
+  /** How long one attempt waits for its answer. */
+  attemptMs: number;
+  /** How long all attempts may take together. */
+  totalMs: number;
+  now?: () => number;
+}
+
+/**
+ * Sends a request that is safe to repeat as it is (`acquire`: the broker takes the thread's lock
+ * and returns the sandbox bound to the thread, making one only when there is none) until it is
+ * answered or the budget is spent. Each attempt waits `attemptMs`, so a broker killed while it held
+ * the request costs one attempt instead of the whole budget (NATS never tells a requester that its
+ * responder died); a refusal because the thread's lock is still held (a live broker still setting
+ * the sandbox up) is tried again too. A TIMEOUT that came before the attempt's wait was up means
+ * no broker serves at all: thrown at once, as any other error.
+ */
+export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes extends z.ZodType>(
+  requester: SandboxRequester,
+  definition: RequestDefinition<TReq, TRes>,
+  key: string,
+  payload: z.input<TReq>,
+  budget: RepeatBudget,
+): Promise<z.output<TRes>> {
+  const now = budget.now ?? Date.now;
+  const deadline = now() + budget.totalMs;
+  for (;;) {
+    const wait = Math.min(budget.attemptMs, deadline - now());
+    const started = now();
+    try {
+      return await callSandbox(requester, definition, key, payload, wait);
+    } catch (error) {
+      const unanswered =
+        isAppError(error) && error.code === 'TIMEOUT' && now() - started >= wait * 0.9;
+      const locked = isAppError(error) && error.code === 'LEASE_HELD';
+      if (!(unanswered || locked) || deadline - now() <= 0) throw error;
+    }
+  }
+}

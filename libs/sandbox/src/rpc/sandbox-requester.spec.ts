@@ -1,0 +1,86 @@
+import { defineRequest } from '@caravel/contracts';
+import { AppError } from '@caravel/errors';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { callSandboxRepeatable, type SandboxRequester } from './sandbox-requester.js';
+
+const Probe = defineRequest({
+  service: 'sandbox',
+  op: 'probe',
+  request: z.object({ threadId: z.string() }),
+  response: z.object({ answeredBy: z.number() }),
+  description: 'a request safe to repeat',
+});
+const threadId = randomUUID();
+
+/**
+ * Calls the probe with a requester whose answers are scripted, one per request, each moving the
+ * clock by `msPerRequest`; resolves with the outcome and the wait each request was given.
+ */
+async function repeat(
+  answers: (number | AppError)[],
+  budget: { attemptMs: number; totalMs: number },
+  msPerRequest = 0,
+) {
+  const waits: number[] = [];
+  let clock = 0;
+  const requester: SandboxRequester = {
+    request: <T>(_subject: string, _payload: unknown, options?: { timeoutMs?: number }) => {
+      waits.push(options?.timeoutMs ?? -1);
+      clock += msPerRequest;
+      const answer = answers.shift();
+      if (answer === undefined) throw new Error('an unscripted request');
+      return answer instanceof AppError
+        ? Promise.reject(answer)
+        : Promise.resolve({ answeredBy: answer } as T);
+    },
+    serve: () => Promise.reject(new Error('serve is not expected')),
+  };
+  const outcome = await callSandboxRepeatable(
+    requester,
+    Probe,
+    threadId,
+    { threadId },
+    {
+      ...budget,
+      now: () => clock,
+    },
+  ).catch((error: unknown) => ({ error }));
+  return { outcome, waits };
+}
+
+const timeout = () => new AppError('TIMEOUT', 'no answer', { retryable: true });
+
+describe('callSandboxRepeatable', () => {
+  it('sends again when a broker never answered (killed while it held the request)', async () => {
+    const { outcome, waits } = await repeat([timeout(), 2], { attemptMs: 150, totalMs: 600 }, 150);
+    expect(outcome).toEqual({ answeredBy: 2 });
+    expect(waits).toEqual([150, 150]);
+  });
+
+  it("sends again while the thread's lock is held by a broker still setting the sandbox up", async () => {
+    const held = new AppError('LEASE_HELD', 'sandbox.x stayed locked', { retryable: true });
+    const { outcome } = await repeat([held, 7], { attemptMs: 10, totalMs: 50 });
+    expect(outcome).toEqual({ answeredBy: 7 });
+  });
+
+  it('throws a TIMEOUT that came at once (no broker serves the subject)', async () => {
+    const { outcome, waits } = await repeat([timeout()], { attemptMs: 10, totalMs: 50 });
+    expect(outcome).toEqual({ error: expect.objectContaining({ code: 'TIMEOUT' }) });
+    expect(waits).toHaveLength(1);
+  });
+
+  it('throws any other error at once', async () => {
+    const refused = new AppError('PRECONDITION_FAILED', 'cannot be cloned', { retryable: false });
+    const { outcome, waits } = await repeat([refused], { attemptMs: 10, totalMs: 50 });
+    expect(outcome).toEqual({ error: refused });
+    expect(waits).toHaveLength(1);
+  });
+
+  it('gives up once the budget is spent, the last attempt cut to what is left', async () => {
+    const unanswered = [timeout(), timeout(), timeout()];
+    const { outcome, waits } = await repeat(unanswered, { attemptMs: 150, totalMs: 400 }, 150);
+    expect(outcome).toEqual({ error: expect.objectContaining({ code: 'TIMEOUT' }) });
+    expect(waits).toEqual([150, 150, 100]);
+  });
+});
