@@ -122,6 +122,22 @@ const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] =
   ['user_tokens', 'kind', USER_TOKEN_KINDS],
 ];
 
+/** A text column named like a state (`status`, `…_kind`, `…_reason`, …): it needs a set above. */
+const STATE_LIKE =
+  /(?:^|_)(?:status|state|kind|mode|scope|source|severity|confidence|side|delivery|event|reason|threshold)$/;
+
+/** Text columns named like a state that are not a closed set, each with why. */
+const OPEN_COLUMNS: Record<string, string> = {
+  'bus_dead_letters.reason': "the failure's message, as the handler threw it",
+  'ci_watches.stopped_reason': 'a sentence for the people on the pull request',
+  'deliveries.event': "the sender's event name (GitHub's X-GitHub-Event), recorded as sent",
+  'eval_attempts.exit_status': "the agent's exit status, `submitted` or `exit_*` (a pattern)",
+  'eval_proposals.reason': "the gate's explanation of its verdict",
+  'eval_schedules.source': 'where the suite is (a folder, a file or a URL), not a channel',
+  'review_ledgers.skip_reason': 'a sentence on why a pull request was not reviewed',
+  'runs.exit_status': "the agent's exit status, `submitted` or `exit_*` (a pattern)",
+};
+
 /** True only when A and B are the same type (not merely assignable). */
 type Same<A, B> =
   (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -188,6 +204,17 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
     expect(allowed).toEqual(
       STATE_COLUMNS.map(([table, column, set]) => [table, column, [...set].sort()]),
     );
+  });
+
+  it('leaves no column named like a state without its set (or a reason it is open)', async () => {
+    const { rows } = await sql<{ table: string; column: string }>`
+      select table_name as "table", column_name as "column" from information_schema.columns
+      where table_schema = current_schema() and data_type = 'text'
+      order by 1, 2`.execute(database.db);
+    const stateLike = rows
+      .map(({ table, column }) => `${table}.${column}`)
+      .filter((name) => STATE_LIKE.test(name.split('.')[1]!) && !(name in OPEN_COLUMNS));
+    expect(stateLike).toEqual(STATE_COLUMNS.map(([table, column]) => `${table}.${column}`).sort());
   });
 
   it('returns every state column typed with its set, not as a string', () => {
