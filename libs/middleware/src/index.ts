@@ -46,11 +46,10 @@ export {
 } from './message-identity.middleware.js';
 export {
   messageQueueMiddleware,
-  queuedMessageId,
-  renderQueuedMessage,
   UNTRUSTED_TAG,
   type MessageQueueOptions,
 } from './message-queue.middleware.js';
+export { queuedMessageId, renderQueuedMessage } from './queued-message.js';
 export {
   ensureNoEmptyMessageMiddleware,
   type EnsureNoEmptyMessageOptions,

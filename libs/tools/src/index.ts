@@ -55,7 +55,6 @@ export {
 } from './core/observation.js';
 export { DEFAULT_TOOL_OPTIONS, resolveToolOptions, type ToolOptions } from './core/tool-options.js';
 export { globToRegExp, matchesGlob } from './core/glob-pattern.js';
-export { CaravelLangChainTool, toLangChainTools } from './core/langchain-tool.js';
 export { sandboxBackend, type SandboxBackendOptions } from './deepagents/sandbox-backend.js';
 
 // The tools and the curated sets.

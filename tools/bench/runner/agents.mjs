@@ -2,14 +2,16 @@
 // agent (the floor) and Caravel's (the whole middleware stack with the loop discipline on, the
 // curated tools through their LangChain adapter), both ending each run with a return-direct
 // `submit`, as Caravel's runs do.
-import { CARAVEL_BLOCKLIST, CannedChatModel } from '@caravel/agent';
+import { CARAVEL_BLOCKLIST } from '@caravel/agent';
+import { CannedChatModel } from '@caravel/agent/langchain';
 import {
   buildMiddlewareStack,
   foldHooks,
   graphRecursionLimitFor,
   systemClock,
 } from '@caravel/middleware';
-import { curatedTools, endsRun, toLangChainTools } from '@caravel/tools';
+import { curatedTools, endsRun } from '@caravel/tools';
+import { toLangChainTools } from '@caravel/tools/langchain';
 import { DirectoryToolSandbox } from '@caravel/tools/testing';
 import { tool } from '@langchain/core/tools';
 import { createAgent } from 'langchain';

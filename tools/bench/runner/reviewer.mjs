@@ -1,7 +1,7 @@
 // The reviewer's agent for the runner bench: built as a review run builds it (its middleware,
 // its tools, no checkpointer: a review is re-run, not resumed), on the same zero-latency scripted
 // model as the coding agents, with a ledger that is always empty and a publish that posts nothing.
-import { CannedChatModel } from '@caravel/agent';
+import { CannedChatModel } from '@caravel/agent/langchain';
 import { createAgent } from 'langchain';
 import { buildReviewerAgent } from '../../../apps/reviewer/dist/agent/reviewer-agent.js';
 import { bareTools } from './agents.mjs';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { CannedChatModel } from '@caravel/agent';
+import { CannedChatModel } from '@caravel/agent/langchain';
 import { GithubPrSource, runFarm } from '@caravel/swegen';
 import { buildFarmFixture, evaluationResponses } from '@caravel/swegen/testing';
 // The fakes' own built module: @caravel/testing's entry also loads Jest helpers.

@@ -19,7 +19,6 @@ import {
   curatedTools,
   endsRun,
   mutatingToolNames,
-  toLangChainTools,
   type AgentStatePorts,
   type CaravelTool,
   type ChannelPorts,
@@ -27,6 +26,7 @@ import {
   type ScmPort,
   withUserInstructions,
 } from '@caravel/tools';
+import { toLangChainTools } from '@caravel/tools/langchain';
 import {
   ThreadMessageRepository,
   ThreadPlanRepository,

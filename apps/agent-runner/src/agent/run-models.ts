@@ -1,10 +1,6 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import {
-  MAX_CLIENT_RETRIES,
-  createChatModel,
-  resolveModel,
-  type ResolvedModel,
-} from '@caravel/agent';
+import { resolveModel, type ResolvedModel } from '@caravel/agent';
+import { MAX_CLIENT_RETRIES, createChatModel } from '@caravel/agent/langchain';
 import type { ThreadOptions } from '@caravel/contracts';
 import type { TeamDefaultsRow, UserProfileRow } from '@caravel/db';
 import { AppError, isAppError } from '@caravel/errors';

@@ -7,13 +7,13 @@ import {
   type MiddlewareEventSink,
 } from '@caravel/middleware';
 import {
-  toLangChainTools,
   type CaravelTool,
   type SubagentOutcome,
   type SubagentPort,
   type SubagentTask,
   type TodoItem,
 } from '@caravel/tools';
+import { toLangChainTools } from '@caravel/tools/langchain';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';

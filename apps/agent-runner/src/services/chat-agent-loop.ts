@@ -1,4 +1,5 @@
-import { toLangChainTools, type CaravelTool } from '@caravel/tools';
+import { type CaravelTool } from '@caravel/tools';
+import { toLangChainTools } from '@caravel/tools/langchain';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';

@@ -1,4 +1,5 @@
-import { CannedChatModel, type CannedResponse } from '@caravel/agent';
+import { type CannedResponse } from '@caravel/agent';
+import { CannedChatModel } from '@caravel/agent/langchain';
 import { githubReviewThreadId, StartRunV1, type EnvelopeOf } from '@caravel/contracts';
 import type { FindingRepository } from '@caravel/db';
 import { AppError } from '@caravel/errors';

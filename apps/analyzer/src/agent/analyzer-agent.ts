@@ -6,7 +6,8 @@ import {
   sanitizeToolInputsMiddleware,
   toolErrorsMiddleware,
 } from '@caravel/middleware';
-import { toLangChainTools, type CaravelTool } from '@caravel/tools';
+import { type CaravelTool } from '@caravel/tools';
+import { toLangChainTools } from '@caravel/tools/langchain';
 import { createAgent, type AgentMiddleware } from 'langchain';
 import type { ReviewStyleRunContext } from './review-style.context.js';
 import { listSkillsTool, readSkillTool } from './skills.js';

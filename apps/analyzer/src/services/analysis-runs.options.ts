@@ -1,4 +1,5 @@
-import { createChatModel, MAX_CLIENT_RETRIES, resolveModel } from '@caravel/agent';
+import { resolveModel } from '@caravel/agent';
+import { createChatModel, MAX_CLIENT_RETRIES } from '@caravel/agent/langchain';
 import { IntegrationAdapters } from '@caravel/integrations';
 import type { ScmHistoryPort } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';

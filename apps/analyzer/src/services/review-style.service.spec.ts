@@ -1,4 +1,4 @@
-import { CannedChatModel } from '@caravel/agent';
+import { CannedChatModel } from '@caravel/agent/langchain';
 import { AnalyzeReviewStyleV1 } from '@caravel/contracts';
 import type {
   FindingOutcomeRow,

@@ -1,5 +1,5 @@
 import type { ThreadMessageRow } from '@caravel/db';
-import { renderQueuedMessage } from '@caravel/middleware';
+import { renderQueuedMessage } from '@caravel/middleware/queued-message';
 
 /**
  * The prompt of a run made of follow-ups no run took: each message rendered as the injection

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CannedChatModel, type CannedToolCall } from '@caravel/agent';
+import { type CannedToolCall } from '@caravel/agent';
+import { CannedChatModel } from '@caravel/agent/langchain';
 import { FindingRepository, openDatabase, type Database } from '@caravel/db';
 import { PR_DIFF, PR_LINES, sha } from '@caravel/findings/testing';
 import { GitHubApi, GitHubReviews, type PullRequestRef } from '@caravel/integrations';

@@ -15,10 +15,10 @@ import {
   readFileTool,
   readOnlySubset,
   resolveToolOptions,
-  toLangChainTools,
   type CaravelTool,
   type ToolSandbox,
 } from '@caravel/tools';
+import { toLangChainTools } from '@caravel/tools/langchain';
 import { createAgent, type AgentMiddleware } from 'langchain';
 import type { ReviewRunContext } from './review-run.context.js';
 import { fetchReviewDiffTool } from './tools/fetch-review-diff.tool.js';

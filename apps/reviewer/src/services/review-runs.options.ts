@@ -1,4 +1,5 @@
-import { createChatModel, MAX_CLIENT_RETRIES, resolveModel } from '@caravel/agent';
+import { resolveModel } from '@caravel/agent';
+import { createChatModel, MAX_CLIENT_RETRIES } from '@caravel/agent/langchain';
 import { IntegrationAdapters } from '@caravel/integrations';
 import type { ReviewerConfig } from '../reviewer.config.js';
 import type { ReviewRunsOptions } from './review-runs.service.js';

@@ -1,6 +1,11 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
+import type { BaseMessageLike } from '@langchain/core/messages';
 import type { AttemptChooser, AttemptScorer, RecordedAttempt } from './retry-select.js';
+
+// Plain role messages: LangChain turns them into its message classes inside the call, so this
+// module (and the processes that only name its exports) never loads them.
+const system = (content: string): BaseMessageLike => ({ role: 'system', content });
+const user = (content: string): BaseMessageLike => ({ role: 'user', content });
 
 /** SWE-agent's chooser shows a patch longer than this as invalid. */
 export const MAX_CHOOSER_SUBMISSION_CHARS = 5000;
@@ -63,16 +68,16 @@ function reviewPrompt<T>(
   range: readonly [number, number],
 ) {
   return [
-    new SystemMessage(
+    system(
       'You review a proposed change to a code repository. Judge whether it solves the task ' +
         'correctly and completely, without unrelated edits. Explain briefly, then end with a ' +
         `last line holding only a score from ${range[0]} (wrong) to ${range[1]} (certainly right).`,
     ),
-    new HumanMessage(
+    user(
       `<task>\n${task}\n</task>\n\n<status>${attempt.exitStatus}</status>\n\n<patch>\n` +
         `${clip(attempt.submission ?? '', MAX_REVIEW_PATCH_CHARS)}\n</patch>`,
     ),
-  ] satisfies BaseMessage[];
+  ];
 }
 
 /**
@@ -119,11 +124,11 @@ export function reviewChooser<T>(options: ReviewChooserOptions): AttemptChooser<
       })
       .join('\n\n');
     const answer = await options.model.invoke([
-      new SystemMessage(
+      system(
         'Several attempts proposed changes for the same task. Pick the one that solves it best. ' +
           'Explain briefly, then end with the number of the best solution.',
       ),
-      new HumanMessage(`<task>\n${options.task}\n</task>\n\n${shown}`),
+      user(`<task>\n${options.task}\n</task>\n\n${shown}`),
     ]);
     return parseChoice(textOf(answer));
   };

@@ -1,13 +1,11 @@
-import { resolve } from 'node:path';
 import { AppError } from '@caravel/errors';
 import { ChatAnthropic } from '@langchain/anthropic';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { ChatOpenAI } from '@langchain/openai';
 import { CannedChatModel } from './canned/canned-chat.model.js';
+import { readCannedSource } from './canned/canned-source.js';
 import { assertProviderCredentials, type ModelCredentials } from './model-credentials.js';
 import type { ResolvedModel } from './model-resolution.js';
-import { loadRecordedRun } from './replay/recorded-run.js';
-import { loadModelScript } from './scripted/model-script.js';
 
 /** The most client-level retries allowed: the agent loop owns retry policy. */
 export const MAX_CLIENT_RETRIES = 3;
@@ -111,13 +109,8 @@ export function createChatModel(
         credentials.openaiCompatibleBaseUrl,
         options,
       );
-    case 'scripted': {
-      const file = resolve(options.fileRoot ?? '.', model.modelId);
-      return new CannedChatModel({ responses: loadModelScript(file), file, kind: 'scripted' });
-    }
-    case 'replay': {
-      const file = resolve(options.fileRoot ?? '.', model.modelId);
-      return new CannedChatModel({ responses: loadRecordedRun(file), file, kind: 'replay' });
-    }
+    case 'scripted':
+    case 'replay':
+      return new CannedChatModel(readCannedSource(model.provider, model.modelId, options.fileRoot));
   }
 }

@@ -31,17 +31,7 @@ export {
   PROVIDER_CREDENTIAL_ENV,
   type ModelCredentials,
 } from './model-credentials.js';
-export {
-  createChatModel,
-  MAX_CLIENT_RETRIES,
-  type ChatModelOptions,
-} from './chat-model.factory.js';
 export { modelProblem, type ModelProblem } from './model-check.js';
-export {
-  CannedChatModel,
-  type CannedCall,
-  type CannedChatModelInput,
-} from './canned/canned-chat.model.js';
 export type { CannedResponse, CannedToolCall, CannedError } from './canned/canned-response.js';
 export { parseModelScript, loadModelScript } from './scripted/model-script.js';
 export {

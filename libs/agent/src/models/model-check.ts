@@ -1,6 +1,6 @@
 import { isAppError } from '@caravel/errors';
-import { createChatModel, type ChatModelOptions } from './chat-model.factory.js';
-import type { ModelCredentials } from './model-credentials.js';
+import { readCannedSource } from './canned/canned-source.js';
+import { assertProviderCredentials, type ModelCredentials } from './model-credentials.js';
 import { resolveModel } from './model-resolution.js';
 
 /** Why a model reference cannot make a chat model here, for a start-up check. */
@@ -11,17 +11,21 @@ export interface ModelProblem {
 }
 
 /**
- * Builds the chat model `spec` names once, as a run would (catalogue, credentials, a scripted or
- * replay file read and parsed), and says why it cannot work, or null when it can: so a process
- * refuses to start on a model that would fail its first run.
+ * Checks the model `spec` names as building it for a run would (catalogue, credentials, a
+ * scripted or replay file read and parsed), and says why it cannot work, or null when it can:
+ * so a process refuses to start on a model that would fail its first run. It builds no chat
+ * model, so a process that only checks its settings never loads a provider's client.
  */
 export function modelProblem(
   spec: string,
   credentials: ModelCredentials,
-  options: Pick<ChatModelOptions, 'fileRoot'> = {},
+  options: { fileRoot?: string } = {},
 ): ModelProblem | null {
   try {
-    createChatModel(resolveModel({ team: { model: spec } }), credentials, options);
+    const model = resolveModel({ team: { model: spec } });
+    assertProviderCredentials(model.provider, credentials);
+    if (model.provider === 'scripted' || model.provider === 'replay')
+      readCannedSource(model.provider, model.modelId, options.fileRoot);
     return null;
   } catch (error) {
     if (!isAppError(error)) throw error;

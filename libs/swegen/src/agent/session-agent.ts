@@ -1,12 +1,7 @@
 import type { Sandbox } from '@caravel/sandbox';
 import { ToolSandboxAdapter } from '@caravel/sandbox';
-import {
-  defineTool,
-  resolveToolOptions,
-  toLangChainTools,
-  workspaceTools,
-  type CaravelTool,
-} from '@caravel/tools';
+import { defineTool, resolveToolOptions, workspaceTools, type CaravelTool } from '@caravel/tools';
+import { toLangChainTools } from '@caravel/tools/langchain';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { createAgent } from 'langchain';
 import { z } from 'zod';

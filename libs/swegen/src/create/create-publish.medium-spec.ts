@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { CannedChatModel } from '@caravel/agent';
+import { CannedChatModel } from '@caravel/agent/langchain';
 import { FakeGitHub } from '@caravel/testing';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createChatModel, resolveModel } from '@caravel/agent';
+import { resolveModel } from '@caravel/agent';
+import { createChatModel } from '@caravel/agent/langchain';
 import { BwrapSandboxProvider, bwrapAvailable } from '@caravel/sandbox';
 import { testEnvironment } from '@caravel/testing';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -1,4 +1,5 @@
-import { costOf, createChatModel, MAX_CLIENT_RETRIES, resolveModel } from '@caravel/agent';
+import { costOf, resolveModel } from '@caravel/agent';
+import { createChatModel, MAX_CLIENT_RETRIES } from '@caravel/agent/langchain';
 import type { EnvSource } from '@caravel/config';
 import { FindingRepository, openDatabase } from '@caravel/db';
 import { AppError } from '@caravel/errors';

@@ -1,4 +1,5 @@
-import { createChatModel, resolveModel } from '@caravel/agent';
+import { resolveModel } from '@caravel/agent';
+import { createChatModel } from '@caravel/agent/langchain';
 import {
   analyzeTask,
   repoCachePath,

@@ -1,4 +1,5 @@
-import { createChatModel, resolveModel, type ModelCredentials } from '@caravel/agent';
+import { resolveModel, type ModelCredentials } from '@caravel/agent';
+import { createChatModel } from '@caravel/agent/langchain';
 import { modelCredentialsOf } from '@caravel/integrations';
 import { BwrapSandboxProvider, LocalSandboxProvider, bwrapAvailable } from '@caravel/sandbox';
 import {

@@ -1,0 +1,138 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import ts from 'typescript';
+
+const root = join(new URL('.', import.meta.url).pathname, '..', '..', '..');
+
+/**
+ * The services that never run an agent: loading LangChain and the model providers' SDKs costs
+ * each of them ~0.7 s of start and ~60 MB of memory for nothing. The agent's libraries keep
+ * LangChain behind their own entries (`@caravel/agent/langchain`, `@caravel/tools/langchain`,
+ * the middleware but for `@caravel/middleware/queued-message`), which these services never load
+ * at start (a dynamic `import()` is not followed).
+ */
+const LIGHT_SERVICES = [
+  'apps/ingress/src/ingress.module.ts',
+  'apps/dispatch/src/dispatch.module.ts',
+  'apps/dashboard/src/dashboard.module.ts',
+  'apps/sandbox-broker/src/sandbox-broker.module.ts',
+];
+
+/** Packages a light service must not load at start. */
+const HEAVY = /^(@langchain\/|langchain$|langchain\/|openai$|openai\/|@anthropic-ai\/)/;
+
+/** The file a workspace package's entry resolves to under the `@caravel/source` condition. */
+function workspaceEntry(specifier: string): string | undefined {
+  const [scope, name, ...rest] = specifier.split('/');
+  if (scope !== '@caravel' || !name) return undefined;
+  const dir = ['libs', 'apps']
+    .map((group) => join(root, group, name))
+    .find((candidate) => existsSync(join(candidate, 'package.json')));
+  if (!dir) return undefined;
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    exports: Record<string, { '@caravel/source'?: string }>;
+  };
+  const source =
+    manifest.exports[rest.length === 0 ? '.' : `./${rest.join('/')}`]?.['@caravel/source'];
+  return source ? join(dir, source) : undefined;
+}
+
+function resolveLocal(from: string, specifier: string): string | undefined {
+  const base = join(dirname(from), specifier).replace(/\.js$/, '');
+  return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((path) => existsSync(path));
+}
+
+/** True when the statement brings in values (not only types) at module load. */
+function loadsValues(statement: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(statement)) {
+    if (statement.isTypeOnly) return false;
+    const clause = statement.exportClause;
+    if (clause && ts.isNamedExports(clause))
+      return clause.elements.length === 0 || clause.elements.some((e) => !e.isTypeOnly);
+    return true;
+  }
+  const clause = statement.importClause;
+  if (!clause) return true; // a side-effect import
+  if (clause.isTypeOnly) return false;
+  if (clause.name) return true;
+  const bindings = clause.namedBindings;
+  if (!bindings || ts.isNamespaceImport(bindings)) return true;
+  return bindings.elements.length === 0 || bindings.elements.some((e) => !e.isTypeOnly);
+}
+
+/** The module specifiers `file` loads values from when it is evaluated (static imports only). */
+function valueImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  return source.statements.flatMap((statement) =>
+    (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+    statement.moduleSpecifier &&
+    ts.isStringLiteral(statement.moduleSpecifier) &&
+    loadsValues(statement)
+      ? [statement.moduleSpecifier.text]
+      : [],
+  );
+}
+
+/**
+ * The heavy packages `entry` loads at start, each with the chain of workspace files that leads to
+ * it (first found), e.g. `a.ts > b.ts > @langchain/core/messages`.
+ */
+export function heavyLoads(entry: string): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const visit = (file: string, chain: readonly string[]): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const here = [...chain, relative(root, file)];
+    for (const specifier of valueImports(file)) {
+      if (HEAVY.test(specifier)) {
+        found.push([...here, specifier].join(' > '));
+        continue;
+      }
+      const next = specifier.startsWith('.')
+        ? resolveLocal(file, specifier)
+        : workspaceEntry(specifier);
+      if (next) visit(next, here);
+    }
+  };
+  visit(entry, []);
+  return found;
+}
+
+describe('services that run no agent load no LangChain', () => {
+  it('finds a heavy package behind a workspace entry and a re-export, not behind types', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'light-services-'));
+    try {
+      mkdirSync(join(dir, 'lib'));
+      writeFileSync(
+        join(dir, 'main.ts'),
+        "import type { Agent } from './lib/index.js';\nimport { b } from './b.js';\nexport const a = b;\n",
+      );
+      writeFileSync(
+        join(dir, 'b.ts'),
+        "export { model } from './lib/index.js';\nexport const b = 1;\n",
+      );
+      writeFileSync(join(dir, 'lib', 'index.ts'), "export * from './model.js';\n");
+      writeFileSync(
+        join(dir, 'lib', 'model.ts'),
+        "import { ChatOpenAI } from '@langchain/openai';\nimport { type X } from 'openai';\nexport const model = ChatOpenAI;\n",
+      );
+      const loads = heavyLoads(join(dir, 'main.ts')).map((chain) =>
+        chain.replaceAll(`${relative(root, dir)}/`, ''),
+      );
+      expect(loads).toEqual(['main.ts > b.ts > lib/index.ts > lib/model.ts > @langchain/openai']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('follows workspace packages through their entries', () => {
+    const runner = heavyLoads(join(root, 'apps/agent-runner/src/agent-runner.module.ts'));
+    expect(runner.length).toBeGreaterThan(0);
+  });
+
+  it.each(LIGHT_SERVICES)('%s', (entry) => {
+    expect(heavyLoads(join(root, entry))).toEqual([]);
+  });
+});
