@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { access, chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EvalProposalRepository, openDatabase } from '@caravel/db';
 import { buildEvalSuite, type EvalSuiteFixture } from './support/eval-suite.js';
+import { startEmbeddedPlatform } from './support/platform.js';
 import { buildWorkspace, repoRoot } from './support/processes.js';
 
 /** Runs the built `caravel ...` in `cwd` with no network-bound configuration. */
@@ -129,6 +131,72 @@ describe('caravel eval run + compare (swegen tasks, scripted models, bubblewrap)
     expect(gate.stdout).toContain('gate: refuse');
     expect(gate.status).toBe(1);
   });
+
+  it('refuses a configuration proposed through the dashboard API, its verdict kept with it', async () => {
+    // The proposal through the API of an embedded host on the database the gate then uses.
+    const data = join(scratch, 'gate');
+    const token = 'e2e-dashboard-token-0123456789';
+    const platform = await startEmbeddedPlatform(data, { DASHBOARD_TOKEN: token });
+    let proposal: { id: string; status: string };
+    try {
+      const response = await fetch(`${platform.apiUrl}/api/evals/proposals`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          suite: 'tasks',
+          config: 'fixes-one',
+          model: 'scripted:fixes-one.yaml',
+          settings: { LOG_LEVEL: 'error' },
+          note: 'an agent that fixes one module',
+        }),
+      });
+      expect(response.status).toBe(201);
+      proposal = (await response.json()) as typeof proposal;
+      expect(proposal.status).toBe('pending');
+    } finally {
+      await platform.close();
+    }
+    const database = ['--database-url', `pglite:${join(data, 'data', 'pgdata')}`];
+    // The baseline recorded (its attempts are in its ledger: nothing runs again)...
+    expect(evalRun('fixes-both', ...database).status).toBe(0);
+    // ...and the proposal's run, resumed from its own ledger, refused against it.
+    const gate = caravel(scratch, [
+      'eval',
+      'gate',
+      '--suite',
+      'tasks',
+      '--proposal',
+      proposal.id,
+      '--alpha',
+      '0.6',
+      '--out',
+      'runs/fixes-one',
+      '--concurrency',
+      '1',
+      '--data-dir',
+      'platform',
+      ...database,
+    ]);
+    expect(gate.stdout).toContain('lost (1): acme__strings-2');
+    expect(gate.stdout).toMatch(
+      new RegExp(
+        `proposal ${proposal.id} \\(fixes-one\\): refused against run \\S+ \\(fixes-both\\): 100\\.0% -> 50\\.0%`,
+      ),
+    );
+    expect(gate.status).toBe(1);
+    const db = await openDatabase({ url: `pglite:${join(data, 'data', 'pgdata')}` });
+    try {
+      expect(await new EvalProposalRepository(db.db).find(proposal.id)).toMatchObject({
+        status: 'refused',
+        note: 'an agent that fixes one module',
+        alpha: 0.6,
+        delta: -0.5,
+        numbers: { lost: ['acme__strings-2'], gained: [] },
+      });
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
 
   it('refuses a suite folder with no task and a configuration with no model, in one line', () => {
     const noSuite = caravel(scratch, ['eval', 'run', 'runs', '--config', 'fixes-both.json']);
