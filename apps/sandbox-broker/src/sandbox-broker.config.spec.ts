@@ -54,6 +54,33 @@ describe('sandbox broker configuration', () => {
     expect(config.egress.allowlist).toContain('registry.npmjs.org');
   });
 
+  it('reads the kubernetes settings only for the kubernetes provider, refusing a bad namespace', () => {
+    const config = loadConfig('sandbox-broker', sandboxBrokerConfigSchema, {
+      ...COMMON,
+      SANDBOX_PROVIDER: 'kubernetes',
+      SANDBOX_K8S_NAMESPACE: 'team-sandboxes',
+      SANDBOX_K8S_RUNTIME_CLASS: 'gvisor',
+      SANDBOX_K8S_PROXY_URL: 'http://caravel-sandbox-broker.caravel.svc:3128',
+    });
+    expect(config.sandbox.kubernetes).toEqual({
+      namespace: 'team-sandboxes',
+      image: 'caravel/sandbox:bookworm',
+      runtimeClassName: 'gvisor',
+      claimName: 'caravel-sandboxes',
+      claimSubPath: '',
+      owner: 'caravel',
+      proxyUrl: 'http://caravel-sandbox-broker.caravel.svc:3128',
+    });
+    expect(
+      loadConfig('sandbox-broker', sandboxBrokerConfigSchema, COMMON).sandbox.kubernetes,
+    ).toBeUndefined();
+    expect(
+      problemsOf({ SANDBOX_PROVIDER: 'kubernetes', SANDBOX_K8S_NAMESPACE: 'Team_A' }),
+    ).toMatchObject({
+      details: { problems: [expect.stringMatching(/^SANDBOX_K8S_NAMESPACE: /)] },
+    });
+  });
+
   it('refuses bad values with CONFIG_INVALID naming each environment key', () => {
     expect(
       problemsOf({ SANDBOX_PROVIDER: 'docker', SANDBOX_EGRESS_MIRRORS: 'npm=ftp://x' }),

@@ -2,6 +2,11 @@ import { distributedServiceSchema, documented, serviceConfigOf } from '@caravel/
 import { githubAppSettingsSchema, githubConfigOf, type GitHubConfig } from '@caravel/integrations';
 import { CGROUP_MODES, type CgroupMode } from '@caravel/sandbox';
 import { z } from 'zod';
+import {
+  kubernetesSandboxConfigOf,
+  kubernetesSandboxEnvSchema,
+  type KubernetesSandboxConfig,
+} from './sandbox-kubernetes.config.js';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -80,8 +85,9 @@ const mirrorList = z
  * configure the embedded host (`caravel start`, `caravel run`) and the distributed service.
  */
 export const sandboxBrokerEnvSchema = z.object({
-  SANDBOX_PROVIDER: documented(z.enum(['bwrap', 'local']).default('bwrap'), {
-    description: 'bwrap (isolated, Linux) or local (a plain directory: development only)',
+  SANDBOX_PROVIDER: documented(z.enum(['bwrap', 'local', 'kubernetes']).default('bwrap'), {
+    description:
+      'bwrap (isolated, Linux), kubernetes (one pod per sandbox, created through the Kubernetes API; the broker runs in the cluster) or local (a plain directory: development only)',
   }),
   SANDBOX_ROOT: documented(z.string().min(1).default('./.caravel/sandboxes'), {
     description: 'Where sandbox workdirs live on the broker host',
@@ -162,6 +168,7 @@ export const sandboxBrokerEnvSchema = z.object({
       'Host /etc entries bwrap sandboxes see beyond the default set (comma list of names under /etc, name* by prefix); never put files with credentials here',
     example: 'emacs,texmf',
   }),
+  ...kubernetesSandboxEnvSchema.shape,
   ...githubAppSettingsSchema.shape,
 });
 
@@ -170,7 +177,9 @@ const MiB = 1024 ** 2;
 /** What the broker runs on, typed: its sandboxes, their egress, and the GitHub they push to. */
 export interface SandboxBrokerConfig {
   sandbox: {
-    provider: 'bwrap' | 'local';
+    provider: 'bwrap' | 'local' | 'kubernetes';
+    /** The `kubernetes` provider's settings (present when it is the provider). */
+    kubernetes?: KubernetesSandboxConfig;
     /** Where sandbox workdirs live (the embedded host moves it under its data directory). */
     root: string;
     /** Where reclaimed sandboxes' work is kept (default: `sandbox-snapshots` beside the root). */
@@ -220,6 +229,9 @@ export function sandboxBrokerConfigOf(
   return {
     sandbox: {
       provider: env.SANDBOX_PROVIDER,
+      ...(env.SANDBOX_PROVIDER === 'kubernetes'
+        ? { kubernetes: kubernetesSandboxConfigOf(env) }
+        : {}),
       root: env.SANDBOX_ROOT,
       ...(env.SANDBOX_SNAPSHOT_DIR ? { snapshotDir: env.SANDBOX_SNAPSHOT_DIR } : {}),
       idleTtlMs: env.SANDBOX_IDLE_TTL_MS,

@@ -32,7 +32,7 @@ export class SandboxBrokerModule {
       providers: [
         { provide: SANDBOX_BROKER_CONFIG, useValue: config },
         repositoryProvider(SandboxRepository),
-        { provide: WorkspaceHost, useFactory: () => new WorkspaceHost(config, logger, binds) },
+        { provide: WorkspaceHost, useFactory: () => WorkspaceHost.open(config, logger, binds) },
         {
           provide: BINDINGS,
           useFactory: (repository: SandboxRepository) => new RepositoryBindingStore(repository),

@@ -41,7 +41,7 @@ export function onPath(name: string, path: string | undefined): boolean {
  * is no PATH to look on.
  */
 export function missingSandboxTools(
-  sandboxes: { provider: 'bwrap' | 'local'; egress: 'proxy' | 'none' },
+  sandboxes: { provider: 'bwrap' | 'local' | 'kubernetes'; egress: 'proxy' | 'none' },
   path: string | undefined,
   alternative = 'set SANDBOX_PROVIDER=local (no isolation)',
 ): string | undefined {

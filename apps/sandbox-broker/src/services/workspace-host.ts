@@ -55,10 +55,37 @@ export class WorkspaceHost {
   readonly egress: EgressProxyPool | null;
   private readonly github: GitHubGit;
 
+  /** The pod sweep of a kubernetes broker, run once before its first sandbox. */
+  private reaped: Promise<unknown> | undefined;
+
+  /**
+   * The host with its provider; the kubernetes provider (and its API client, a second of start
+   * time) is loaded only when it is the one configured.
+   */
+  static async open(
+    config: Pick<SandboxBrokerConfig, 'sandbox' | 'egress' | 'github'>,
+    logger: SandboxLogger,
+    binds: readonly SandboxBind[] = [],
+  ): Promise<WorkspaceHost> {
+    const { sandbox } = config;
+    if (sandbox.provider !== 'kubernetes' || !sandbox.kubernetes)
+      return new WorkspaceHost(config, logger, binds);
+    const { kubernetesProvider } = await import('./sandbox-kubernetes.js');
+    const provider = kubernetesProvider(
+      sandbox.kubernetes,
+      resolve(sandbox.root),
+      sandboxDefaults(sandbox),
+      logger,
+      GitHubGit.of(config.github).endpoints(),
+    );
+    return new WorkspaceHost(config, logger, binds, provider);
+  }
+
   constructor(
     config: Pick<SandboxBrokerConfig, 'sandbox' | 'egress' | 'github'>,
     logger: SandboxLogger,
     binds: readonly SandboxBind[] = [],
+    provider?: SandboxProvider & OneShotRunner,
   ) {
     const { sandbox } = config;
     this.github = GitHubGit.of(config.github);
@@ -69,8 +96,12 @@ export class WorkspaceHost {
     const asRoot = process.getuid?.() === 0;
     this.egress = sandboxEgressPool(config, this.github, asRoot ? SANDBOX_OWNER : undefined);
     const defaults = sandboxDefaults(sandbox);
+    if (sandbox.provider === 'kubernetes' && !provider) {
+      throw new AppError('CONFIG_INVALID', 'the kubernetes provider is made by WorkspaceHost.open');
+    }
     this.provider =
-      sandbox.provider === 'bwrap'
+      provider ??
+      (sandbox.provider === 'bwrap'
         ? new BwrapSandboxProvider({
             rootDir: this.rootDir,
             runAs: SANDBOX_OWNER,
@@ -79,7 +110,7 @@ export class WorkspaceHost {
             ...(this.egress ? { egressProxy: this.egressProxy(this.egress) } : {}),
             ...(binds.length > 0 ? { binds } : {}),
           })
-        : new LocalSandboxProvider({ rootDir: this.rootDir, logger, defaults });
+        : new LocalSandboxProvider({ rootDir: this.rootDir, logger, defaults }));
     this.mirrors = new SandboxMirrors(this.rootDir, this.provider, this.github);
   }
 
@@ -98,6 +129,14 @@ export class WorkspaceHost {
       );
     }
     await mkdir(this.rootDir, { recursive: true });
+    const sweep = (this.provider as { reapOrphans?: () => Promise<unknown> }).reapOrphans;
+    if (sweep) {
+      this.reaped ??= sweep.call(this.provider).catch((error: unknown) => {
+        this.reaped = undefined;
+        throw error;
+      });
+      await this.reaped;
+    }
   }
 
   /** Stops the sandboxes' egress proxies (their sessions end with the broker). */

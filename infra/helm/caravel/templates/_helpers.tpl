@@ -138,3 +138,36 @@ caravel.dev/role: {{ .role }}
 {{- printf "%s-postgresql" (include "caravel.fullname" .) }}
 {{- end }}
 {{- end }}
+
+{{/* The namespace sandbox pods live in (kubernetes provider). */}}
+{{- define "caravel.sandboxNamespace" -}}
+{{- default .Release.Namespace .Values.sandboxes.kubernetes.namespace }}
+{{- end }}
+
+{{/* The broker's own ServiceAccount (kubernetes provider: the only one bound to a Role). */}}
+{{- define "caravel.brokerServiceAccountName" -}}
+{{- printf "%s-sandbox-broker" (include "caravel.fullname" .) }}
+{{- end }}
+
+{{/* The broker's env for the kubernetes provider (the sandbox-broker entry only). */}}
+{{- define "caravel.kubernetesSandboxEnv" -}}
+{{- $root := .root }}
+{{- $k8s := $root.Values.sandboxes.kubernetes }}
+{{- $mount := $root.Values.sandboxes.mountPath }}
+- name: SANDBOX_PROVIDER
+  value: kubernetes
+- name: SANDBOX_K8S_NAMESPACE
+  value: {{ include "caravel.sandboxNamespace" $root | quote }}
+- name: SANDBOX_K8S_IMAGE
+  value: {{ $k8s.image | quote }}
+{{- with $k8s.runtimeClassName }}
+- name: SANDBOX_K8S_RUNTIME_CLASS
+  value: {{ . | quote }}
+{{- end }}
+- name: SANDBOX_K8S_CLAIM
+  value: {{ include "caravel.sandboxClaimName" $root | quote }}
+- name: SANDBOX_K8S_CLAIM_SUBPATH
+  value: {{ trimPrefix (printf "%s/" $mount) (default (printf "%s/sandboxes" $mount) .svc.env.SANDBOX_ROOT) | quote }}
+- name: SANDBOX_K8S_OWNER
+  value: {{ $root.Release.Name | quote }}
+{{- end }}

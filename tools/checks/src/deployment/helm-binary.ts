@@ -81,3 +81,15 @@ export function runHelm(helm: string, args: readonly string[]): HelmResult {
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/**
+ * The pinned helm's path for a spec file, or null when there is none here: then the reason is
+ * printed (the spec skips), except under CI, where a missing helm is a failure.
+ */
+export function helmForChecks(ci: boolean): string | null {
+  const helm = helmBinary();
+  if ('path' in helm) return helm.path;
+  if (ci) throw new Error(`no helm for the chart checks: ${helm.missing}`);
+  console.log(`skipped: ${helm.missing}`);
+  return null;
+}

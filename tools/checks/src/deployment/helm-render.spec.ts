@@ -1,6 +1,6 @@
 import { SERVICES } from '@caravel/cli';
 import { testEnvironment } from '@caravel/testing';
-import { helmBinary, runHelm } from './helm-binary.js';
+import { helmForChecks, runHelm } from './helm-binary.js';
 import {
   at,
   CHART,
@@ -21,16 +21,13 @@ const VALUES = {
   default: `${CHART}/ci/default-values.yaml`,
   minimal: `${CHART}/ci/minimal-values.yaml`,
   production: `${CHART}/ci/production-values.yaml`,
+  kubernetes: `${CHART}/ci/kubernetes-values.yaml`,
 };
 const name = (component: string): string => `${RELEASE}-caravel-${component}`;
 
-const helm = helmBinary();
-const describeWithHelm = 'path' in helm ? describe : describe.skip;
-if (!('path' in helm)) {
-  if (testEnvironment.CI) throw new Error(`no helm for the chart checks: ${helm.missing}`);
-  console.log(`skipped: ${helm.missing}`);
-}
-const helmPath = 'path' in helm ? helm.path : '';
+const helm = helmForChecks(testEnvironment.CI);
+const describeWithHelm = helm ? describe : describe.skip;
+const helmPath = helm ?? '';
 
 type Container = Record<string, unknown> & { name: string };
 const podSpec = (m: Manifest): Record<string, unknown> =>
