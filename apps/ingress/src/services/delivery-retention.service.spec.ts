@@ -37,6 +37,22 @@ describe('DeliveryRetentionService', () => {
     expect(store.cutoffs[0]).toEqual(hoursAgo(168));
   });
 
+  it('answers null for a failed sweep and deletes on the next one', async () => {
+    const store = storeOf([hoursAgo(200)]);
+    let calls = 0;
+    const flaky = strictMock<DeliveryRepository>({
+      deleteReceivedBefore: (cutoff, limit) =>
+        ++calls === 1
+          ? Promise.reject(new Error('connection reset'))
+          : store.repository.deleteReceivedBefore(cutoff, limit),
+    });
+    const service = new DeliveryRetentionService(flaky, ingressConfigFrom({}), { now: () => NOW });
+
+    await expect(service.sweep()).resolves.toBeNull();
+    await expect(service.sweep()).resolves.toBe(1);
+    expect(store.stored).toEqual([]);
+  });
+
   it('refuses a retention shorter than GitHub redelivers (72 hours)', () => {
     expect(ingressEnvSchema.safeParse({ DELIVERY_RETENTION_HOURS: '24' }).success).toBe(false);
     expect(ingressConfigFrom({}).deliveryRetentionHours).toBe(168);

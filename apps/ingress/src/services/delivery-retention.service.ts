@@ -1,5 +1,6 @@
 import { CLOCK, type Clock } from '@caravel/config';
 import { DeliveryRepository } from '@caravel/db';
+import { PeriodicTask } from '@caravel/platform';
 import {
   Inject,
   Injectable,
@@ -16,14 +17,18 @@ const BATCH = 1_000;
 /**
  * Keeps `deliveries` from growing without end: every hour it deletes the deliveries received
  * more than `DELIVERY_RETENTION_HOURS` ago, in batches. Past the senders' redelivery windows
- * (GitHub's is the longest, 3 days) a record dedupes nothing. Every ingress instance sweeps;
- * the deletes are idempotent.
+ * (GitHub's is the longest, 3 days) a record dedupes nothing. Every ingress instance sweeps (a
+ * `PeriodicTask`, no lease: the deletes are idempotent).
  */
 @Injectable()
 export class DeliveryRetentionService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('DeliveryRetention');
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<number> | undefined;
+  // The next hour tries again after a failed sweep; dedupe only needs the recent rows.
+  private readonly task = new PeriodicTask(
+    'delivery retention sweep',
+    () => this.deleteExpired(),
+    this.log,
+  );
 
   constructor(
     @Inject(DeliveryRepository) private readonly deliveries: DeliveryRepository,
@@ -32,21 +37,16 @@ export class DeliveryRetentionService implements OnApplicationBootstrap, OnAppli
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweepLogged(), HOUR_MS);
-    this.timer.unref();
+    this.task.start(HOUR_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping?.catch(() => undefined);
+  onApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
-  /** Deletes every delivery past retention; returns how many. One sweep at a time. */
-  sweep(): Promise<number> {
-    this.sweeping ??= this.deleteExpired().finally(() => {
-      this.sweeping = undefined;
-    });
-    return this.sweeping;
+  /** Deletes every delivery past retention; how many, or null when it failed (logged). */
+  async sweep(): Promise<number | null> {
+    return (await this.task.run()) ?? null;
   }
 
   private async deleteExpired(): Promise<number> {
@@ -57,17 +57,9 @@ export class DeliveryRetentionService implements OnApplicationBootstrap, OnAppli
     for (;;) {
       const deleted = await this.deliveries.deleteReceivedBefore(cutoff, BATCH);
       total += deleted;
-      if (deleted < BATCH) return total;
+      if (deleted < BATCH) break;
     }
-  }
-
-  private async sweepLogged(): Promise<void> {
-    try {
-      const deleted = await this.sweep();
-      if (deleted > 0) this.log.log(`deleted ${deleted} deliveries past retention`);
-    } catch (error) {
-      // The next hour tries again; dedupe only needs the recent rows.
-      this.log.warn(`delivery retention sweep failed: ${String(error)}`);
-    }
+    if (total > 0) this.log.log(`deleted ${total} deliveries past retention`);
+    return total;
   }
 }
