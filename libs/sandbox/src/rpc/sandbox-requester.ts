@@ -73,17 +73,23 @@ export interface RepeatBudget {
   attemptMs: number;
   /** How long all attempts may take together. */
   totalMs: number;
+  /** The pause before sending again when no broker serves the subject at all (one restarting). */
+  pauseMs?: number;
   now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Sends a request that is safe to repeat as it is (`acquire`: the broker takes the thread's lock
  * and returns the sandbox bound to the thread, making one only when there is none) until it is
  * answered or the budget is spent. Each attempt waits `attemptMs`, so a broker killed while it held
  * the request costs one attempt instead of the whole budget (NATS never tells a requester that its
- * responder died); a refusal because the thread's lock is still held (a live broker still setting
- * the sandbox up) is tried again too. A TIMEOUT that came before the attempt's wait was up means
- * no broker serves at all: thrown at once, as any other error.
+ * responder died); a TIMEOUT that came before the attempt's wait was up means no broker serves at
+ * all (the only one restarting): sent again after a pause. A refusal because the thread's lock is
+ * still held (a live broker still setting the sandbox up) is tried again too; any other error is
+ * thrown at once.
  */
 export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes extends z.ZodType>(
   requester: SandboxRequester,
@@ -93,6 +99,7 @@ export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes exten
   budget: RepeatBudget,
 ): Promise<z.output<TRes>> {
   const now = budget.now ?? Date.now;
+  const sleep = budget.sleep ?? pause;
   const deadline = now() + budget.totalMs;
   for (;;) {
     const wait = Math.min(budget.attemptMs, deadline - now());
@@ -100,10 +107,10 @@ export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes exten
     try {
       return await callSandbox(requester, definition, key, payload, wait);
     } catch (error) {
-      const unanswered =
-        isAppError(error) && error.code === 'TIMEOUT' && now() - started >= wait * 0.9;
-      const locked = isAppError(error) && error.code === 'LEASE_HELD';
-      if (!(unanswered || locked) || deadline - now() <= 0) throw error;
+      if (!isAppError(error) || !['TIMEOUT', 'LEASE_HELD'].includes(error.code)) throw error;
+      const unserved = error.code === 'TIMEOUT' && now() - started < wait * 0.9;
+      if (deadline - now() <= 0) throw error;
+      if (unserved) await sleep(Math.min(budget.pauseMs ?? 2_000, Math.max(0, deadline - now())));
     }
   }
 }
