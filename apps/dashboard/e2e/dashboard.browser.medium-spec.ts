@@ -377,14 +377,24 @@ const missing = missingBrowser();
     const row = admin.locator('table.repository-instructions tr', { hasText: 'acme/web' });
     expect(await row.textContent()).toContain(`acme/web${text}hubot`);
     expect(await row.locator('b').count()).toBe(0);
+    const budget = admin.getByRole('form', { name: 'set a budget' });
+    await budget.getByRole('textbox', { name: 'Dollars per run' }).fill('5');
+    await budget.getByRole('button', { name: 'Set budget' }).click();
+    const limit = admin.locator('table.budgets tr', { hasText: 'team' });
+    expect(await limit.textContent()).toContain('team$5.00hubot');
     await check(admin, 'settings-admin');
     await admin.context().close();
   });
 
   it("refuses a member the team's defaults and repositories' instructions", async () => {
     await page.goto(`${host.url}/#/settings`);
+    await page.reload(); // the same hash: read the page again after the admin's changes
     await page.getByText(/Admins keep them/).waitFor();
     expect(await page.getByRole('form', { name: 'team defaults' }).count()).toBe(0);
+    expect(await page.locator('table.budgets tr', { hasText: 'team' }).textContent()).toContain(
+      '$5.00',
+    );
+    expect(await page.getByRole('form', { name: 'set a budget' }).count()).toBe(0);
     const api = page.context().request;
     const headers = { origin: host.url };
     const answers = await Promise.all([
@@ -407,23 +417,35 @@ const missing = missingBrowser();
 
   it("lists eval runs and the gate's proposals; only an admin records a proposal", async () => {
     const runs = new EvalRunRepository(database.db);
+    /** A finished run of the `current` configuration: one attempt a task, `true` when resolved. */
+    const recordRun = async (
+      id: string,
+      suite: string,
+      at: string,
+      tasks: Record<string, boolean>,
+      schedule?: { id: string; slot: Date },
+    ) => {
+      const config = { suite, config: 'current', model: 'scripted:fix.yaml', settings: {} };
+      await runs.start({ id, ...config, attemptsPerTask: 1, createdAt: new Date(at), schedule });
+      const attempt = { attempt: 1, exitStatus: 'submitted', costUsd: 0.5, modelCalls: 4 };
+      const graded = { ...attempt, inputTokens: 9, outputTokens: 1, wallMs: 9, patch: '' };
+      await runs.recordAttempts(
+        id,
+        Object.entries(tasks).map(([taskId, resolved]) => ({
+          ...graded,
+          taskId,
+          resolved,
+          trajPath: null,
+          error: null,
+        })),
+      );
+      await runs.finish(id);
+    };
     const runId = '4c5d6e7f-8091-42a3-b4c5-d6e7f8091a2b';
-    await runs.start({
-      id: runId,
-      suite: 'strings',
-      config: 'current',
-      model: 'scripted:fix.yaml',
-      settings: {},
-      attemptsPerTask: 1,
-      createdAt: new Date('2026-12-02T09:00:00Z'),
+    await recordRun(runId, 'strings', '2026-12-02T09:00:00Z', {
+      'acme__strings-1': true,
+      'acme__strings-2': false,
     });
-    const attempt = { attempt: 1, exitStatus: 'submitted', costUsd: 0.5, modelCalls: 4 };
-    const graded = { ...attempt, inputTokens: 9, outputTokens: 1, wallMs: 9, patch: '' };
-    await runs.recordAttempts(runId, [
-      { ...graded, taskId: 'acme__strings-1', resolved: true, trajPath: null, error: null },
-      { ...graded, taskId: 'acme__strings-2', resolved: false, trajPath: null, error: null },
-    ]);
-    await runs.finish(runId);
     const proposal = { suite: 'strings', config: 'cheap', model: 'openai:gpt-5-mini' };
     const headers = { origin: host.url };
     const refused = await page
@@ -436,6 +458,43 @@ const missing = missingBrowser();
       .request.post(`${host.url}/api/evals/proposals`, { headers, data: proposal });
     expect(recorded.status()).toBe(201);
     expect(await recorded.json()).toMatchObject({ status: 'pending', proposedBy: 'hubot' });
+    const scheduled = await admin.context().request.post(`${host.url}/api/evals/schedules`, {
+      headers,
+      data: {
+        name: 'nightly-strings',
+        kind: 'harbor',
+        source: '/srv/evals/strings',
+        config: 'current',
+        model: 'scripted:fix.yaml',
+        hour: 3,
+      },
+    });
+    expect(scheduled.status()).toBe(201);
+    const schedule = (await scheduled.json()) as { id: string };
+    const nightly = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
+    const night = '2026-12-01T03:00:00Z';
+    await recordRun(
+      nightly,
+      'strings-nightly',
+      night,
+      { 'acme__strings-1': true },
+      {
+        id: schedule.id,
+        slot: new Date(night),
+      },
+    );
+    await admin.goto(`${host.url}/#/evals/schedules/${schedule.id}`);
+    await admin
+      .getByRole('heading', { level: 1, name: 'Scheduled suite nightly-strings' })
+      .waitFor();
+    const chart = admin.getByRole('img', { name: 'Resolve rate per night' });
+    await chart.locator('.recharts-line-dot').waitFor({ state: 'attached' });
+    expect(await admin.locator('#score-chart-desc').textContent()).toBe(
+      '1 night; the last, 2026-12-01, 100.0%.',
+    );
+    await check(admin, 'eval-schedule');
+    await admin.getByRole('button', { name: 'Pause' }).click();
+    await admin.getByRole('button', { name: 'Resume' }).waitFor();
     await admin.context().close();
 
     await page.goto(`${host.url}/#/evals`);
@@ -444,6 +503,8 @@ const missing = missingBrowser();
     expect(await proposed.textContent()).toContain('hubotpending');
     const row = page.getByRole('row', { name: /strings current/ });
     expect(await row.textContent()).toContain('50.0% [');
+    const nightlyRow = page.getByRole('row', { name: /nightly-strings/ });
+    expect(await nightlyRow.textContent()).toContain('03:00 UTCpaused');
     await check(page, 'evals');
     await row.getByRole('link', { name: runId.slice(0, 8) }).click();
     const task = page.getByRole('row', { name: /acme__strings-2/ });

@@ -77,7 +77,8 @@ function content(route: Route, session: Session): ReactNode {
   if (page === 'threads' && id) return <ThreadPage key={id} threadId={id} />;
   if (page === 'reviews') return <ReviewsPage path={rest} query={route.query} />;
   if (page === 'ops') return <OpsPage query={route.query} />;
-  if (page === 'evals') return <EvalsPage path={rest} query={route.query} />;
+  if (page === 'evals')
+    return <EvalsPage path={rest} query={route.query} admin={session.me?.role === 'admin'} />;
   if (page === 'settings') return <SettingsPage me={session.me} />;
   return <ThreadsPage query={route.query} />;
 }

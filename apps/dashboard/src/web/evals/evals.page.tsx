@@ -7,6 +7,7 @@ import { StatusBadge } from '../threads.page.js';
 import { useApi } from '../use-api.js';
 import { AsyncTable, counted, Page, when } from '../ui.js';
 import { EvalRunPage, dollars, resolveText, RunLink } from './eval-run.js';
+import { ScheduleList, SchedulePage } from './schedules.js';
 
 type EvalRun = z.output<typeof evalRunResponse>;
 type EvalProposal = z.output<typeof evalProposalResponse>;
@@ -93,6 +94,8 @@ function EvalList({ query }: { query: URLSearchParams }) {
       <FilterForm key={suite} page="evals" label="filter evals" names={['suite']}>
         <QueryText query={query} name="suite" label="Suite" placeholder="suite name" />
       </FilterForm>
+      <Title order={2}>Scheduled suites</Title>
+      <ScheduleList />
       <Title order={2}>Proposed changes</Title>
       <Listing<EvalProposal>
         path={`/api/evals/proposals?${params}`}
@@ -120,8 +123,13 @@ function EvalList({ query }: { query: URLSearchParams }) {
   );
 }
 
-/** `#/evals[?suite=…]` (runs and proposals) or `#/evals/runs/<id>` (one run by task). */
-export function EvalsPage({ path, query }: { path: string[]; query: URLSearchParams }) {
-  const [kind, id] = path;
-  return kind === 'runs' && id ? <EvalRunPage id={id} /> : <EvalList query={query} />;
+/**
+ * `#/evals[?suite=…]` (scheduled suites, runs and proposals), `#/evals/runs/<id>` (one run by
+ * task) or `#/evals/schedules/<id>` (a scheduled suite night by night).
+ */
+export function EvalsPage(props: { path: string[]; query: URLSearchParams; admin: boolean }) {
+  const [kind, id] = props.path;
+  if (kind === 'runs' && id) return <EvalRunPage id={id} />;
+  if (kind === 'schedules' && id) return <SchedulePage id={id} admin={props.admin} />;
+  return <EvalList query={props.query} />;
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Me, Profile } from '../api.js';
 import { useApi } from '../use-api.js';
 import { Async, Page, Section } from '../ui.js';
+import { BudgetsSection } from './budgets.js';
 import { InstructionsSection } from './instructions.js';
 import { ProfileForm } from './profile-form.js';
 import { RepositoriesSection } from './repositories.js';
@@ -25,7 +26,7 @@ function ProfileSection({ me }: { me: Me | null }) {
 
 /**
  * Settings: the person's profile and standing instructions, the team's (admins), the enabled
- * repositories. A change that alters a list reads every section again.
+ * repositories, budgets per run. A change that alters a list reads every section again.
  */
 export function SettingsPage({ me }: { me: Me | null }) {
   const [version, setVersion] = useState(0);
@@ -38,6 +39,7 @@ export function SettingsPage({ me }: { me: Me | null }) {
         <InstructionsSection me={me} reload={reload} />
         <TeamSection admin={admin} reload={reload} />
         <RepositoriesSection admin={admin} reload={reload} />
+        <BudgetsSection admin={admin} reload={reload} />
       </div>
     </Page>
   );
