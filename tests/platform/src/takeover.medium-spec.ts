@@ -233,6 +233,13 @@ await describeEachPair('human takeover', (kind) => {
     expect(differs.comparison).toMatchObject({ identical: false, difference: 'content' });
     const listed = (await read(replays)) as unknown[];
     expect(listed).toHaveLength(2);
+    // The thread's event stream carries them too: each request, its calls and its verdict.
+    const events = (await read(`${pair.host.url}/api/threads/${started.threadId}/events`)) as {
+      type: string;
+    }[];
+    const types = events.map((event) => event.type);
+    expect(types.filter((type) => type === 'cmd.replay.run')).toHaveLength(2);
+    expect(types.filter((type) => type === 'evt.replay.finished')).toHaveLength(2);
   });
 
   it('refuses an action without the dashboard token', async () => {
