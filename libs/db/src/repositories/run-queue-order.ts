@@ -1,4 +1,4 @@
-import type { QueueSnapshot, RunQueueRow } from './run-queue.repository.js';
+import type { QueueSnapshot, RunQueueRow } from './run-queue.types.js';
 
 // The order the run queue is served in. It lives beside the queue, not in dispatch, because two
 // services read it: dispatch admits by it, the dashboard shows each run's place in it (services

@@ -2,47 +2,22 @@ import { sql, type Selectable } from 'kysely';
 import type { RunQueueEntry } from '../generated/types.js';
 import { toJson } from '../connection/json.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
 import { queuePositions, type QueuePosition } from './run-queue-order.js';
+import type {
+  KeyLastAdmitted,
+  NewRunQueueEntry,
+  QueueSnapshot,
+  RunQueueRow,
+} from './run-queue.types.js';
 import type { RunStatus } from './states.js';
 
-/**
- * A run in the dispatch queue (`run_queue`): waiting while `admittedAt` is null, then admitted
- * (its run `queued`), then its start published. Fair share counts by `repositoryKey` (`owner/name`)
- * and `userKey`; `command` is the run's `cmd.run.start` data.
- */
-export type RunQueueRow = RowOf<RunQueueEntry>;
-
-export interface NewRunQueueEntry {
-  runId: string;
-  threadId: string;
-  repositoryKey: string;
-  userKey: string;
-  command: unknown;
-  enqueuedAt?: Date;
-}
-
-/** An admitted run that has not finished yet, by its fair-share keys. */
-export interface ActiveQueueRun {
-  runId: string;
-  repositoryKey: string;
-  userKey: string;
-}
-
-/** When a fair-share key last had a run admitted. */
-export interface KeyLastAdmitted {
-  key: string;
-  at: Date;
-}
-
-/** Everything an admission decision reads, taken under the admission lock. */
-export interface QueueSnapshot {
-  /** Runs waiting for room, oldest first. */
-  waiting: RunQueueRow[];
-  active: ActiveQueueRun[];
-  repositoriesLastAdmitted: KeyLastAdmitted[];
-  usersLastAdmitted: KeyLastAdmitted[];
-}
+export type {
+  ActiveQueueRun,
+  KeyLastAdmitted,
+  NewRunQueueEntry,
+  QueueSnapshot,
+  RunQueueRow,
+} from './run-queue.types.js';
 
 /** Statuses of an admitted run that still holds a slot. */
 const ACTIVE: readonly RunStatus[] = ['queued', 'running'];
