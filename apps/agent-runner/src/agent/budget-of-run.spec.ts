@@ -90,6 +90,8 @@ function pauseStore() {
           grantedBy: null,
           grantedAt: null,
           resumedBy: null,
+          withdrawnAt: null,
+          withdrawnBy: null,
         });
         return Promise.resolve(true);
       },

@@ -43,6 +43,8 @@ function pause(overrides: Partial<AwaitingBudgetPause> = {}): AwaitingBudgetPaus
     grantedBy: null,
     grantedAt: null,
     resumedBy: null,
+    withdrawnAt: null,
+    withdrawnBy: null,
     standing: 'open',
     supersededBy: null,
     ...overrides,

@@ -24,6 +24,8 @@ const PAUSE: AwaitingBudgetPause = {
   grantedBy: null,
   grantedAt: null,
   resumedBy: null,
+  withdrawnAt: null,
+  withdrawnBy: null,
   standing: 'open',
   supersededBy: null,
 };

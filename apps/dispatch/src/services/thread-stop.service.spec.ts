@@ -1,5 +1,6 @@
 import { RunFinishedV1, StopThreadV1 } from '@caravel/contracts';
 import type {
+  BudgetPauseRepository,
   RunRepository,
   RunRow,
   RunStatus,
@@ -20,8 +21,17 @@ const NOW = new Date('2026-12-02T05:00:00Z');
 const stop = StopThreadV1.fixture();
 const threadId = stop.data.threadId;
 
-function setup(options: { active?: RunRow; stops?: ThreadMessageRow[]; leaseHeld?: boolean }) {
+function setup(options: {
+  active?: RunRow;
+  stops?: ThreadMessageRow[];
+  leaseHeld?: boolean;
+  /** The runs whose budget pauses the thread's stop withdraws. */
+  paused?: string[];
+}) {
   const active = options.active;
+  const withdraw = jest.fn((_stop: { threadId: string; by: string; at?: Date }) =>
+    Promise.resolve(options.paused ?? []),
+  );
   const announce = jest.fn(() => Promise.resolve('posted' as const));
   const notify = jest.fn((_threadId: string, _messageId: string) => Promise.resolve());
   const enqueue = jest.fn(() => Promise.resolve(true));
@@ -65,8 +75,9 @@ function setup(options: { active?: RunRow; stops?: ThreadMessageRow[]; leaseHeld
       'bus',
     ),
     { now: () => NOW },
+    strictMock<BudgetPauseRepository>({ withdraw }, 'pauses'),
   );
-  return { service, announce, notify, enqueue, take, markFinished, publish };
+  return { service, announce, notify, enqueue, take, markFinished, publish, withdraw };
 }
 
 function run(status: RunStatus): RunRow {
@@ -155,9 +166,33 @@ describe('ThreadStopService', () => {
   });
 
   it('does nothing, and says nothing, when nothing runs', async () => {
-    const { service, take, enqueue, announce, publish } = setup({});
+    const { service, take, enqueue, announce, publish, withdraw } = setup({});
     expect(await service.onStop(stop)).toBe('nothing');
     for (const effect of [take, enqueue, announce, publish]) expect(effect).not.toHaveBeenCalled();
+    expect(withdraw).toHaveBeenCalledWith({ threadId, by: 'slack:U024BE7LH', at: NOW });
+  });
+
+  it('withdraws the budget pause an idle thread waits on, and says so once per paused run', async () => {
+    const paused = run('interrupted');
+    const { service, announce, withdraw, enqueue } = setup({ paused: [paused.id] });
+    expect(await service.onStop(stop)).toBe('nothing');
+    expect(withdraw).toHaveBeenCalledTimes(1);
+    expect(announce.mock.calls).toEqual([
+      [threadId, expect.any(String), expect.stringMatching(/^Stopped\./)],
+    ]);
+    expect(enqueue).not.toHaveBeenCalled();
+  });
+
+  it('withdraws them too when the thread still names its paused run as active', async () => {
+    const { service, withdraw } = setup({ active: run('interrupted'), paused: ['x'] });
+    expect(await service.onStop(stop)).toBe('nothing');
+    expect(withdraw).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves budget pauses to the run when a run is active (its own ending decides)', async () => {
+    const { service, withdraw } = setup({ active: run('running'), paused: ['x'] });
+    expect(await service.onStop(stop)).toBe('interrupt');
+    expect(withdraw).not.toHaveBeenCalled();
   });
 
   it('is a no-op when another stop already waits for the run to end', async () => {

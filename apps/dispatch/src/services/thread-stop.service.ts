@@ -6,7 +6,14 @@ import {
   uuidV5,
   type EnvelopeOf,
 } from '@caravel/contracts';
-import { RunRepository, ThreadMessageRepository, ThreadRepository, type RunRow } from '@caravel/db';
+import {
+  BudgetPauseRepository,
+  RunRepository,
+  ThreadMessageRepository,
+  ThreadRepository,
+  type RunRow,
+  type RunStatus,
+} from '@caravel/db';
 import { MessagePublisher, type Bus } from '@caravel/messaging';
 import { BUS } from '@caravel/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -14,6 +21,9 @@ import { stoppedText } from '../replies/notice-texts.js';
 import { RunNotifierService } from '../replies/run-notifier.service.js';
 import { InterruptNotifier } from './interrupt-notifier.js';
 import { stopStep, type StopStep } from './stop-policy.js';
+
+/** The statuses of a run still to start or working. */
+const WORKING: ReadonlySet<RunStatus> = new Set(['waiting', 'queued', 'running']);
 
 /**
  * A person's request to stop a thread's work ({@link StopThreadV1}). Whatever waits behind the
@@ -23,7 +33,8 @@ import { stopStep, type StopStep } from './stop-policy.js';
  * late start runs nothing. A run a runner works on is interrupted through the interrupt path: a
  * `stop` follow-up (what the runner's interrupt check reads) and the notice; it ends
  * `interrupted`, gets no failure reply, and the stop is marked taken when it ends, so nothing
- * starts after it. The source channel is told once per stopped run.
+ * starts after it. The source channel is told once per stopped run. A thread idle on a budget
+ * pause has its pause withdrawn, so a later "continue with $5 more" continues nothing.
  */
 @Injectable()
 export class ThreadStopService {
@@ -38,6 +49,7 @@ export class ThreadStopService {
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
     @Inject(BUS) private readonly bus: Bus,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(BudgetPauseRepository) private readonly pauses: BudgetPauseRepository,
   ) {}
 
   async onStop(request: EnvelopeOf<typeof StopThreadV1>): Promise<StopStep> {
@@ -54,7 +66,10 @@ export class ThreadStopService {
       runnerHoldsThread: active?.status === 'queued' && (await this.runnerHolds(threadId)),
     });
     if (step === 'nothing' || !active) {
-      this.log.log(`thread ${threadId}: stop from ${who}: nothing to stop`);
+      // No run works on the thread (none holds it, or the one that does has ended): a budget
+      // pause is all a stop can still end.
+      if (!active || !WORKING.has(active.status)) await this.withdrawPauses(threadId, who);
+      else this.log.log(`thread ${threadId}: stop from ${who}: nothing to stop`);
       return 'nothing';
     }
     await this.messages.take(threadId, active.id, ['message', 'command']);
@@ -67,6 +82,25 @@ export class ThreadStopService {
       stoppedText(),
     );
     return step;
+  }
+
+  /** An idle thread's budget pauses: withdrawn, and the channel told once per paused run. */
+  private async withdrawPauses(threadId: string, who: string): Promise<void> {
+    const withdrawn = await this.pauses.withdraw({ threadId, by: who, at: this.clock.now() });
+    if (withdrawn.length === 0) {
+      this.log.log(`thread ${threadId}: stop from ${who}: nothing to stop`);
+      return;
+    }
+    this.log.log(
+      `thread ${threadId}: stop from ${who}: budget pause of ${withdrawn.join(', ')} withdrawn`,
+    );
+    for (const runId of withdrawn) {
+      await this.notifier.announce(
+        threadId,
+        uuidV5(`stopped:${runId}`, CARAVEL_NAMESPACE),
+        stoppedText(),
+      );
+    }
   }
 
   /** Ends a run that never started, the way the reconcile sweep ends a stuck one. */

@@ -46,6 +46,11 @@ export type BudgetPause = {
    * The run that continued the paused one with the grant (it takes it once).
    */
   resumed_by: string | null;
+  /**
+   * A stop of the thread while it waited (by whom, `source:id`): no grant continues it then.
+   */
+  withdrawn_at: Timestamp | null;
+  withdrawn_by: string | null;
 };
 export type BusConsumer = {
   stream: string;

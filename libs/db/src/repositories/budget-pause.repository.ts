@@ -17,13 +17,16 @@ function toRow(row: Selectable<BudgetPause>): BudgetPauseRow {
     grantedBy: row.granted_by,
     grantedAt: row.granted_at,
     resumedBy: row.resumed_by,
+    withdrawnAt: row.withdrawn_at,
+    withdrawnBy: row.withdrawn_by,
   };
 }
 
 /**
  * Where a pause no run continued yet stands: `open` (its run ended paused, or is ending, and no
  * later run took the thread), `ended` (its run ended otherwise), `stopped` (its run was stopped or
- * cancelled instead) or `superseded` (a later run worked on the thread before any grant).
+ * cancelled instead, or the thread was stopped while it waited) or `superseded` (a later run
+ * worked on the thread before any grant).
  */
 export type BudgetPauseStanding = 'open' | 'ended' | 'stopped' | 'superseded';
 
@@ -44,7 +47,12 @@ export interface AwaitingPauseQuery {
 
 const ENDING = new Set(['waiting', 'queued', 'running']);
 
-function standingOf(run: { status: string | null; exit: string | null }, later: string | null) {
+function standingOf(
+  run: { status: string | null; exit: string | null },
+  later: string | null,
+  withdrawn: boolean,
+) {
+  if (withdrawn) return 'stopped';
   const { status, exit } = run;
   if (status === 'completed' || status === 'failed' || status === 'merged') return 'ended';
   if (status === 'interrupted' && exit !== 'exit_budget_paused') return 'stopped';
@@ -80,13 +88,14 @@ export class BudgetPauseRepository {
     return inserted !== undefined;
   }
 
-  /** The thread's latest pause that no run has continued yet, granted or not. */
+  /** The thread's latest pause that no run has continued yet nor a stop withdrew, granted or not. */
   async awaiting(threadId: string, executor: Executor = this.db): Promise<BudgetPauseRow | null> {
     const row = await executor
       .selectFrom('budget_pauses')
       .selectAll()
       .where('thread_id', '=', threadId)
       .where('resumed_by', 'is', null)
+      .where('withdrawn_at', 'is', null)
       .orderBy('paused_at', 'desc')
       .limit(1)
       .executeTakeFirst();
@@ -138,9 +147,32 @@ export class BudgetPauseRepository {
     const rows = await select.execute();
     return rows.map(({ run_status, run_exit_status, superseded_by, ...pause }) => ({
       ...toRow(pause),
-      standing: standingOf({ status: run_status, exit: run_exit_status }, superseded_by),
+      standing: standingOf(
+        { status: run_status, exit: run_exit_status },
+        superseded_by,
+        pause.withdrawn_at !== null,
+      ),
       supersededBy: superseded_by,
     }));
+  }
+
+  /**
+   * A stop of the thread: every pause of it that no run continued yet is withdrawn, so no later
+   * grant continues it; the run ids withdrawn (none when nothing waited).
+   */
+  async withdraw(
+    stop: { threadId: string; by: string; at?: Date },
+    executor: Executor = this.db,
+  ): Promise<string[]> {
+    const rows = await executor
+      .updateTable('budget_pauses')
+      .set({ withdrawn_at: timeOr(stop.at), withdrawn_by: stop.by })
+      .where('thread_id', '=', stop.threadId)
+      .where('resumed_by', 'is', null)
+      .where('withdrawn_at', 'is', null)
+      .returning('run_id')
+      .execute();
+    return rows.map((row) => row.run_id);
   }
 
   /**

@@ -154,6 +154,21 @@ await describeEachDatabase('budgets and the Slack message map', openDatabase, (t
       const everyone = await pauses.listAwaiting({ limit: 500 });
       expect(everyone.some((pause) => pause.threadId === stopped.threadId)).toBe(true);
     });
+
+    it('is stopped once a stop of its idle thread withdrew it: no grant nor run continues it', async () => {
+      const pauses = new BudgetPauseRepository(database.db);
+      const { threadId, runId, runs } = await pausedRun();
+      expect(await pauses.withdraw({ threadId, by: 'slack:U2', at: at(4) })).toEqual([runId]);
+      expect(await pauses.withdraw({ threadId, by: 'slack:U2', at: at(5) })).toEqual([]);
+      expect(await pauses.listAwaiting({ threadId })).toMatchObject([
+        { standing: 'stopped', withdrawnBy: 'slack:U2', withdrawnAt: at(4) },
+      ]);
+      expect(await pauses.awaiting(threadId)).toBeNull();
+      expect(await pauses.grant({ threadId, usd: 5, by: 'slack:U1' })).toBeNull();
+      const later = randomUUID();
+      await runs.create({ id: later, threadId, triggerId: later, createdAt: at(6) });
+      expect(await pauses.takeGrant(threadId, later)).toBeNull();
+    });
   });
 
   describe('Slack messages', () => {
