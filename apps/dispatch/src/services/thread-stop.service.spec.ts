@@ -34,7 +34,7 @@ function setup(options: {
   );
   const announce = jest.fn(() => Promise.resolve('posted' as const));
   const notify = jest.fn((_threadId: string, _messageId: string) => Promise.resolve());
-  const enqueue = jest.fn(() => Promise.resolve(true));
+  const enqueue = jest.fn<ThreadMessageRepository['enqueue']>(() => Promise.resolve(true));
   const take = jest.fn(() => Promise.resolve([]));
   const markFinished = jest.fn(() => Promise.resolve(null));
   const publish = jest.fn(() =>
@@ -121,7 +121,7 @@ describe('ThreadStopService', () => {
         author: 'slack:U024BE7LH',
       }),
     );
-    const [{ id: stopId }] = enqueue.mock.calls[0] as unknown as [{ id: string }];
+    const [{ id: stopId }] = enqueue.mock.calls[0]!;
     expect(notify).toHaveBeenCalledWith(threadId, stopId);
     expect(announce).toHaveBeenCalledTimes(1);
     expect(announce.mock.calls[0]).toEqual([
