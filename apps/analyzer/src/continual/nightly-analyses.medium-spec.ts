@@ -6,6 +6,7 @@ import type { Clock } from '@caravel/config';
 import { ReviewStyleRepository } from '@caravel/db';
 import type { Bus } from '@caravel/messaging';
 import { deleteJetStreamNamespace } from '@caravel/messaging/testing';
+import { strictMock } from '@caravel/testing/doubles';
 import {
   openDistributedRuntime,
   openEmbeddedRuntime,
@@ -74,13 +75,13 @@ function suite(name: string, start: () => Promise<Replicas>): void {
     /** A (re)started replica: a new service on replica `i`'s bus, publishes recorded. */
     const replica = (i: number) => {
       const runtime = replicas.runtimes[i]!;
-      const bus = {
+      const bus = strictMock<Bus>({
         leases: runtime.bus.leases,
-        publish: (_definition: unknown, envelope: unknown) => {
+        publish: (_definition, envelope) => {
           published.push(envelope);
-          return Promise.resolve({ duplicate: false });
+          return Promise.resolve({ stream: 'TEST', sequence: published.length, duplicate: false });
         },
-      } as unknown as Bus;
+      });
       const styles = new ReviewStyleRepository(runtime.database.db);
       return new NightlyAnalysesService(styles, bus, runtime, clock, config);
     };
