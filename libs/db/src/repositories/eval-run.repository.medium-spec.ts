@@ -78,6 +78,11 @@ await describeEachDatabase('eval runs', openDatabase, (target) => {
     await runs.finish(otherConfig.id, new Date('2026-12-01T13:00:00Z'));
     expect((await runs.latestFinished(suite, { config: 'current' }))?.id).toBe(newer.id);
     expect((await runs.latestFinished(suite, { config: 'cheap' }))?.id).toBe(otherConfig.id);
+    // A reviewer run of a set with the suite's name is not one of its runs.
+    const review = await runs.start(aRun({ suite, kind: 'review' }));
+    await runs.finish(review.id, new Date('2026-12-01T14:00:00Z'));
+    expect((await runs.latestFinished(suite))?.id).toBe(otherConfig.id);
+    expect((await runs.latestFinished(suite, { kind: 'review' }))?.id).toBe(review.id);
     expect(unfinished.status).toBe('running');
   });
 

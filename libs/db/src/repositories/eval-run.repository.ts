@@ -139,16 +139,18 @@ export class EvalRunRepository {
 
   /**
    * The suite's latest finished run under the configuration (any configuration when none is
-   * given; with `notProposed`, none a proposal was measured with), or null when it has none.
+   * given; with `notProposed`, none a proposal was measured with), or null when it has none. Only
+   * runs of `kind` (default `harbor`): a review set of the same name is another suite.
    */
   async latestFinished(
     suite: string,
-    filter: { config?: string; notProposed?: boolean } = {},
+    filter: { config?: string; notProposed?: boolean; kind?: EvalRunKind } = {},
   ): Promise<EvalRunRow | null> {
     let select = this.db
       .selectFrom('eval_runs as r')
       .selectAll('r')
       .where('r.suite', '=', suite)
+      .where('r.kind', '=', filter.kind ?? 'harbor')
       .where('r.status', '=', 'finished')
       .orderBy('r.finished_at', 'desc')
       .orderBy('r.created_at', 'desc')

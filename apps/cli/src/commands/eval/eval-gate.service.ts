@@ -85,10 +85,10 @@ export class EvalGate {
     if (against !== undefined) {
       const run = await runs.find(against);
       if (!run) throw new AppError('NOT_FOUND', `--against: no eval run ${against}`);
-      if (run.suite !== suite || run.status !== 'finished')
+      if (run.suite !== suite || run.status !== 'finished' || run.kind !== 'harbor')
         throw new AppError(
           'BAD_REQUEST',
-          `--against ${against}: a ${run.status} run of suite '${run.suite}', not a finished run of '${suite}'`,
+          `--against ${against}: a ${run.status} ${run.kind} run of '${run.suite}', not a finished run of suite '${suite}'`,
         );
       return run;
     }

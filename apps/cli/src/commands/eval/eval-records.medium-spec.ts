@@ -225,6 +225,24 @@ describe('eval runs in the database', () => {
       expect(isAppError(again) && again.message).toMatch(
         /is refused on suite 'gated', not pending/,
       );
+      // A reviewer run of a set named like the suite is no baseline for it.
+      const review = await records.runs.start({
+        id: randomUUID(),
+        kind: 'review',
+        suite,
+        config: 'reviewer',
+        model: 'scripted:review.yaml',
+        settings: {},
+        attemptsPerTask: 1,
+        createdAt: new Date(),
+      });
+      await records.runs.finish(review.id);
+      const against = await gate
+        .decide({ ...request, proposal: propose('other'), against: review.id }, runner)
+        .catch((error: unknown) => error);
+      expect(isAppError(against) && against.message).toMatch(
+        /a finished review run of 'gated', not a finished run of suite 'gated'/,
+      );
     });
   });
 
