@@ -168,6 +168,13 @@ const missing = missingBrowser();
     await page.locator('html[data-mantine-color-scheme="light"]').waitFor({ state: 'attached' });
   });
 
+  it("lists the thread's replays and shows why its latest run cannot be replayed", async () => {
+    await page.getByText('No replay yet.').waitFor();
+    await page.getByRole('button', { name: 'Replay the latest run' }).click();
+    // The run above exists only as events: the thread has no finished run in its run rows.
+    await page.getByRole('alert').filter({ hasText: 'has no finished run to replay' }).waitFor();
+  });
+
   it('sends a follow-up from the page as the signed-in person', async () => {
     await page
       .getByRole('textbox', { name: 'Message or command' })

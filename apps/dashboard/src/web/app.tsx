@@ -9,6 +9,7 @@ import { useSession, type Session } from './session.js';
 import { SettingsPage } from './settings/settings.page.js';
 import { SignInPage } from './sign-in.page.js';
 import { ThemeToggle } from './theme-toggle.js';
+import { ReplayPage } from './thread/replays.js';
 import { ThreadPage } from './thread/thread.page.js';
 import { ThreadsPage } from './threads.page.js';
 import { ErrorText } from './ui.js';
@@ -74,6 +75,9 @@ function content(route: Route, session: Session): ReactNode {
   const [page = 'threads', id] = route.path;
   const rest = route.path.slice(1);
   if (page === 'sign-in') return <SignInPage query={route.query} />;
+  const [, , sub, replayId] = route.path;
+  if (page === 'threads' && id && sub === 'replays' && replayId)
+    return <ReplayPage key={replayId} threadId={id} replayId={replayId} />;
   if (page === 'threads' && id) return <ThreadPage key={id} threadId={id} />;
   if (page === 'reviews') return <ReviewsPage path={rest} query={route.query} />;
   if (page === 'ops') return <OpsPage query={route.query} />;

@@ -5,6 +5,7 @@ import { repositoryOf, StatusBadge } from '../threads.page.js';
 import { useApi } from '../use-api.js';
 import { Async, Page, when } from '../ui.js';
 import { EventItem } from './event-item.js';
+import { ReplaysSection } from './replays.js';
 import { ActionForm, StopButton } from './take-part.js';
 
 function ThreadHeader({ thread, runs }: { thread: Thread; runs: Run[] }) {
@@ -68,6 +69,7 @@ export function ThreadPage({ threadId }: { threadId: string }) {
       <Title order={2}>Take part</Title>
       <StopButton threadId={threadId} />
       <ActionForm threadId={threadId} />
+      <ReplaysSection threadId={threadId} />
     </Page>
   );
 }
