@@ -311,6 +311,7 @@ const missing = missingBrowser();
     expect(await tile('per CI fix (1)')).toBe('$0.5000');
     expect(await tile('per merged PR (1)')).toBe('$2.00');
     expect(await tile('model calls')).toBe('2');
+    await page.getByText('No run is waiting.').waitFor();
     const chart = page.getByRole('img', { name: 'Cost per day (US dollars)' });
     expect(await chart.getAttribute('aria-describedby')).toBe('cost-chart-desc');
     expect(await page.locator('#cost-chart-desc').textContent()).toBe(

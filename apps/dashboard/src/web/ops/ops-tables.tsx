@@ -101,6 +101,31 @@ export function GroupTable(props: { caption: string; first: string; groups: Grou
   );
 }
 
+/** The waiting runs, the first to be admitted first (fair share across people and repositories). */
+export function QueueTable({ ops }: { ops: Ops }) {
+  if (ops.queue.runs.length === 0) return <p>No run is waiting.</p>;
+  return (
+    <DataTable
+      className="queue"
+      caption="Waiting runs, the next first"
+      columns={['Place', 'In its repository', 'Repository', 'Person', 'Waited', 'Thread']}
+    >
+      {ops.queue.runs.map((run) => (
+        <Table.Tr key={run.runId}>
+          <Table.Td>{`${run.position} of ${run.waiting}`}</Table.Td>
+          <Table.Td>{`${run.repositoryPosition} of ${run.repositoryWaiting}`}</Table.Td>
+          <Table.Td>{run.repository}</Table.Td>
+          <Table.Td>{run.person}</Table.Td>
+          <Table.Td>{seconds(run.waitSeconds)}</Table.Td>
+          <Table.Td>
+            <a href={`#/threads/${run.threadId}`}>{run.threadId.slice(0, 8)}</a>
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </DataTable>
+  );
+}
+
 export function RunsTables({ ops }: { ops: Ops }) {
   return (
     <>

@@ -3,12 +3,22 @@ import { FilterForm, QuerySelect, QueryText } from '../filters.js';
 import { useApi } from '../use-api.js';
 import { Async, Page } from '../ui.js';
 import { CostChart } from './cost-chart.js';
-import { DaysTable, GroupTable, RunsTables, Tiles, usd, type Ops } from './ops-tables.js';
+import {
+  DaysTable,
+  GroupTable,
+  QueueTable,
+  RunsTables,
+  Tiles,
+  usd,
+  type Ops,
+} from './ops-tables.js';
 
 function OpsBody({ ops }: { ops: Ops }) {
   return (
     <>
       <Tiles ops={ops} />
+      <Title order={2}>Queue</Title>
+      <QueueTable ops={ops} />
       <Title order={2}>Cost per day</Title>
       <CostChart days={ops.days} format={usd} />
       <DaysTable ops={ops} />

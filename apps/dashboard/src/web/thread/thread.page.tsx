@@ -1,6 +1,8 @@
 import { Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import type { Run, RunEvent, Thread } from '../api.js';
+import type { z } from 'zod';
+import type { threadDetailResponse } from '../../api/queue-schemas.js';
+import type { RunEvent } from '../api.js';
 import { repositoryOf, StatusBadge } from '../threads.page.js';
 import { useApi } from '../use-api.js';
 import { Async, Page, when } from '../ui.js';
@@ -8,13 +10,20 @@ import { EventItem } from './event-item.js';
 import { ReplaysSection } from './replays.js';
 import { ActionForm, StopButton } from './take-part.js';
 
-function ThreadHeader({ thread, runs }: { thread: Thread; runs: Run[] }) {
+type ThreadDetail = z.output<typeof threadDetailResponse>;
+
+function ThreadHeader({ thread, runs, queue }: ThreadDetail) {
   return (
     <header className="thread-header">
       <p>
         {`${thread.source} · ${repositoryOf(thread, 'no repository')} · `}
         <StatusBadge status={thread.status} />
       </p>
+      {queue && (
+        <p className="queue-position">
+          {`Its run waits: ${queue.position} of ${queue.waiting} in the queue, ${queue.repositoryPosition} of ${queue.repositoryWaiting} in ${queue.repository}, for ${queue.waitSeconds} s so far.`}
+        </p>
+      )}
       <ul className="runs" aria-label="runs">
         {runs.map((run) => (
           <li key={run.id}>
@@ -51,7 +60,7 @@ function useRunEvents(threadId: string, open: boolean): RunEvent[] {
 
 /** A thread's live view: its header and runs, its events as they arrive, and a way to take part. */
 export function ThreadPage({ threadId }: { threadId: string }) {
-  const loaded = useApi<{ thread: Thread; runs: Run[] }>(`/api/threads/${threadId}`);
+  const loaded = useApi<ThreadDetail>(`/api/threads/${threadId}`);
   const events = useRunEvents(threadId, loaded.state !== 'failed');
   const thread = loaded.state === 'done' ? loaded.data.thread : null;
   return (
