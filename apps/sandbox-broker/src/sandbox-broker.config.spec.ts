@@ -70,6 +70,7 @@ describe('sandbox broker configuration', () => {
       claimSubPath: '',
       owner: 'caravel',
       proxyUrl: 'http://caravel-sandbox-broker.caravel.svc:3128',
+      egressPort: 3128,
     });
     expect(
       loadConfig('sandbox-broker', sandboxBrokerConfigSchema, COMMON).sandbox.kubernetes,

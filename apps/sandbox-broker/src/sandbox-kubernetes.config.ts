@@ -38,6 +38,10 @@ export const kubernetesSandboxEnvSchema = z.object({
       "The egress proxy as sandbox pods reach it, put in their proxy environment (kubernetes provider; absent: no proxy settings, and the chart's NetworkPolicy leaves pods no way out)",
     example: 'http://caravel-sandbox-broker:3128',
   }),
+  SANDBOX_K8S_EGRESS_PORT: documented(z.coerce.number().int().min(1).max(65535).default(3128), {
+    description:
+      "The port the broker's egress relay listens on for sandbox pods (kubernetes provider, with SANDBOX_K8S_PROXY_URL and SANDBOX_EGRESS=proxy): each connection goes to the proxy of the sandbox whose pod address it comes from",
+  }),
   SANDBOX_K8S_KUBECONFIG: documented(z.string().min(1).optional(), {
     description:
       "A kubeconfig file for the API server (kubernetes provider; default: the pod's ServiceAccount, or ~/.kube/config)",
@@ -53,6 +57,8 @@ export interface KubernetesSandboxConfig {
   claimSubPath: string;
   owner: string;
   proxyUrl?: string;
+  /** Where the egress relay listens (used with `proxyUrl`). */
+  egressPort: number;
   kubeconfig?: string;
 }
 
@@ -67,6 +73,7 @@ export function kubernetesSandboxConfigOf(
     claimSubPath: env.SANDBOX_K8S_CLAIM_SUBPATH,
     owner: env.SANDBOX_K8S_OWNER,
     ...(env.SANDBOX_K8S_PROXY_URL ? { proxyUrl: env.SANDBOX_K8S_PROXY_URL } : {}),
+    egressPort: env.SANDBOX_K8S_EGRESS_PORT,
     ...(env.SANDBOX_K8S_KUBECONFIG ? { kubeconfig: env.SANDBOX_K8S_KUBECONFIG } : {}),
   };
 }

@@ -23,3 +23,8 @@ export {
   type KubernetesEgress,
 } from './providers/kubernetes/kubernetes-egress.js';
 export { DEFAULT_POD_TIMING, type PodTiming } from './providers/kubernetes/kubernetes-pods.js';
+export {
+  KubernetesEgressRelay,
+  type EgressRelayListen,
+  type PodAddressBook,
+} from './providers/kubernetes/kubernetes-egress-relay.js';

@@ -13,7 +13,11 @@ export function sandboxEgressPool(
   github: GitHubGit,
   socketOwner: FileOwner | undefined,
 ): EgressProxyPool | null {
-  if (config.sandbox.provider !== 'bwrap' || config.egress.mode !== 'proxy') return null;
+  // Pods reach their proxies through the broker's relay, which needs the URL they are given.
+  const proxied =
+    config.sandbox.provider === 'bwrap' ||
+    (config.sandbox.provider === 'kubernetes' && config.sandbox.kubernetes?.proxyUrl !== undefined);
+  if (!proxied || config.egress.mode !== 'proxy') return null;
   const root = resolve(config.sandbox.root);
   return new EgressProxyPool({
     dir: resolve(config.egress.dir ?? join(dirname(root), 'sandbox-egress')),

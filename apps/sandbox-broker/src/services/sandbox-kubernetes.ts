@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
-import { KubeConfig, KubernetesSandboxProvider } from '@caravel/sandbox/kubernetes';
+import {
+  KubeConfig,
+  KubernetesSandboxProvider,
+  type PodAddressBook,
+} from '@caravel/sandbox/kubernetes';
+export { KubernetesEgressRelay } from '@caravel/sandbox/kubernetes';
 import type { SandboxDefaults, SandboxLogger } from '@caravel/sandbox';
 import type { KubernetesSandboxConfig } from '../sandbox-kubernetes.config.js';
 
@@ -14,6 +19,7 @@ export function kubernetesProvider(
   defaults: SandboxDefaults,
   logger: SandboxLogger,
   egress: { gitHost: string; apiHost: string },
+  podAddresses?: PodAddressBook,
 ): KubernetesSandboxProvider {
   const kubeConfig = new KubeConfig();
   if (settings.kubeconfig) kubeConfig.loadFromFile(resolve(settings.kubeconfig));
@@ -28,6 +34,7 @@ export function kubernetesProvider(
     owner: settings.owner,
     ...(settings.runtimeClassName ? { runtimeClassName: settings.runtimeClassName } : {}),
     ...(settings.proxyUrl ? { egress: { proxyUrl: settings.proxyUrl, ...egress } } : {}),
+    ...(podAddresses ? { podAddresses } : {}),
     defaults,
     logger,
   });

@@ -70,22 +70,35 @@ export class WorkspaceHost {
     const { sandbox } = config;
     if (sandbox.provider !== 'kubernetes' || !sandbox.kubernetes)
       return new WorkspaceHost(config, logger, binds);
-    const { kubernetesProvider } = await import('./sandbox-kubernetes.js');
-    const provider = kubernetesProvider(
-      sandbox.kubernetes,
-      resolve(sandbox.root),
-      sandboxDefaults(sandbox),
-      logger,
-      GitHubGit.of(config.github).endpoints(),
-    );
-    return new WorkspaceHost(config, logger, binds, provider);
+    const { kubernetesProvider, KubernetesEgressRelay } = await import('./sandbox-kubernetes.js');
+    const settings = sandbox.kubernetes;
+    let relay: InstanceType<typeof KubernetesEgressRelay> | undefined;
+    const host = new WorkspaceHost(config, logger, binds, (egress) => {
+      relay = egress ? new KubernetesEgressRelay(egress, logger) : undefined;
+      return kubernetesProvider(
+        settings,
+        resolve(sandbox.root),
+        sandboxDefaults(sandbox),
+        logger,
+        GitHubGit.of(config.github).endpoints(),
+        relay,
+      );
+    });
+    if (relay) {
+      await relay.listen({ port: settings.egressPort });
+      host.relay = relay;
+    }
+    return host;
   }
+
+  /** The kubernetes provider's egress relay (pods reach their proxies through it). */
+  private relay: { close(): Promise<void> } | undefined;
 
   constructor(
     config: Pick<SandboxBrokerConfig, 'sandbox' | 'egress' | 'github'>,
     logger: SandboxLogger,
     binds: readonly SandboxBind[] = [],
-    provider?: SandboxProvider & OneShotRunner,
+    providerFor?: (egress: EgressProxyPool | null) => SandboxProvider & OneShotRunner,
   ) {
     const { sandbox } = config;
     this.github = GitHubGit.of(config.github);
@@ -96,6 +109,7 @@ export class WorkspaceHost {
     const asRoot = process.getuid?.() === 0;
     this.egress = sandboxEgressPool(config, this.github, asRoot ? SANDBOX_OWNER : undefined);
     const defaults = sandboxDefaults(sandbox);
+    const provider = providerFor?.(this.egress);
     if (sandbox.provider === 'kubernetes' && !provider) {
       throw new AppError('CONFIG_INVALID', 'the kubernetes provider is made by WorkspaceHost.open');
     }
@@ -122,7 +136,7 @@ export class WorkspaceHost {
         'bubblewrap is not installed: apt-get install bubblewrap, or set SANDBOX_PROVIDER=local (no isolation)',
       );
     }
-    if (this.egress && !existsSync(SOCAT)) {
+    if (this.egress && this.provider.name === 'bwrap' && !existsSync(SOCAT)) {
       throw new AppError(
         'DEPENDENCY_UNAVAILABLE',
         `socat is not installed (${SOCAT} bridges a sandbox to its egress proxy): apt-get install socat, or set SANDBOX_EGRESS=none (no network in sandboxes)`,
@@ -141,6 +155,7 @@ export class WorkspaceHost {
 
   /** Stops the sandboxes' egress proxies (their sessions end with the broker). */
   async close(): Promise<void> {
+    await this.relay?.close();
     await this.egress?.closeAll();
   }
 

@@ -170,4 +170,9 @@ caravel.dev/role: {{ .role }}
   value: {{ trimPrefix (printf "%s/" $mount) (default (printf "%s/sandboxes" $mount) .svc.env.SANDBOX_ROOT) | quote }}
 - name: SANDBOX_K8S_OWNER
   value: {{ $root.Release.Name | quote }}
+{{- /* Pods reach their credential proxy through the broker's relay, on its Service. */}}
+- name: SANDBOX_K8S_EGRESS_PORT
+  value: {{ $k8s.proxyPort | quote }}
+- name: SANDBOX_K8S_PROXY_URL
+  value: {{ printf "http://%s.%s.svc:%v" (include "caravel.componentName" (dict "root" $root "component" "sandbox-broker")) $root.Release.Namespace $k8s.proxyPort | quote }}
 {{- end }}

@@ -51,7 +51,19 @@ describeWithHelm('Helm chart with the kubernetes sandbox provider', () => {
       SANDBOX_K8S_CLAIM: name('sandboxes'),
       SANDBOX_K8S_CLAIM_SUBPATH: 'sandboxes',
       SANDBOX_K8S_OWNER: RELEASE,
+      SANDBOX_K8S_EGRESS_PORT: '3128',
+      SANDBOX_K8S_PROXY_URL: `http://${name('sandbox-broker')}.caravel.svc:3128`,
     });
+  });
+
+  it("exposes the broker's egress relay on its Service, the port pods are given", () => {
+    const service = find(manifests, 'Service', name('sandbox-broker'));
+    expect(at(service, 'spec.ports')).toEqual([
+      expect.objectContaining({ name: 'http' }),
+      { name: 'egress', port: 3128, targetPort: 3128, protocol: 'TCP' },
+    ]);
+    const ingress = find(manifests, 'Service', name('ingress'));
+    expect((at(ingress, 'spec.ports') as unknown[]).length).toBe(1);
   });
 
   it('lets sandbox pods reach DNS and the broker proxy port only, and nothing reach them', () => {

@@ -1,9 +1,12 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sandboxErrorReason } from '../../sandbox.errors.js';
 import { startFakeKubernetes, type FakeKubernetes } from '../../testing/fake-kubernetes.js';
+import { EGRESS_SOCKET_NAME } from '../../proxy/sandbox-egress.js';
+import { KubernetesEgressRelay } from './kubernetes-egress-relay.js';
 import { POD_LABELS, SANDBOX_ID_ANNOTATION, podName } from './kubernetes-pod-spec.js';
 import {
   KubernetesSandboxProvider,
@@ -148,6 +151,52 @@ describe('kubernetes provider failure paths (fake API)', () => {
     expect((await tooLarge).reason).toBe('one_shot_too_large');
     await box.close();
     await kube.delete(box.id);
+  });
+
+  it("gives a pod's command its own sandbox's proxy through the broker's relay", async () => {
+    // Each sandbox's "proxy": an HTTP server on its socket that names the sandbox it serves.
+    const socketRoot = await mkdtemp(join(tmpdir(), 'caravel-k8s-egress-'));
+    const proxies = new Map<string, ReturnType<typeof createServer>>();
+    const gateway = {
+      socketDir: (id: string) => join(socketRoot, id),
+      open: async (id: string) => {
+        if (!proxies.has(id)) {
+          const server = createServer((request, response) => {
+            response.end(`proxy of ${id} got ${request.method} ${request.url}`);
+          });
+          proxies.set(id, server);
+          await mkdir(join(socketRoot, id), { recursive: true });
+          await new Promise<void>((resolve) =>
+            server.listen(join(socketRoot, id, EGRESS_SOCKET_NAME), resolve),
+          );
+        }
+        return { close: () => Promise.resolve() };
+      },
+      forget: () => Promise.resolve(),
+    };
+    const relay = new KubernetesEgressRelay(gateway);
+    const port = await relay.listen({ port: 0, host: '127.0.0.1' });
+    const kube = provider({
+      egress: {
+        proxyUrl: `http://127.0.0.1:${port}`,
+        gitHost: 'github.example',
+        apiHost: 'api.github.example',
+      },
+      podAddresses: relay,
+    });
+    try {
+      const box = await kube.create({ id: 'sbx-egress' });
+      const fetched = await box.exec('curl -s --max-time 20 http://registry.example/pkg');
+      expect(fetched.output).toBe('proxy of sbx-egress got GET http://registry.example/pkg');
+      await box.close();
+      await kube.delete(box.id);
+      // Deleted: its pod address is forgotten, and the relay closes what comes from it.
+      expect(relay.sandboxAt('127.0.0.1')).toBeUndefined();
+    } finally {
+      await relay.close();
+      for (const server of proxies.values()) server.close();
+      await rm(socketRoot, { recursive: true, force: true });
+    }
   });
 
   it('speaks v4.channel.k8s.io with an API server that offers no v5', async () => {

@@ -21,6 +21,7 @@ import { DEFAULT_SESSION_TIMING, type SessionTiming } from '../session-timing.js
 import { kubernetesError } from './kubernetes-errors.js';
 import { KubernetesExecProcess, type ExecTarget } from './kubernetes-exec.js';
 import { kubernetesEgressEnvironment, type KubernetesEgress } from './kubernetes-egress.js';
+import type { PodAddressBook } from './kubernetes-egress-relay.js';
 import { runOneShotExec } from './kubernetes-one-shot.js';
 import {
   ownerSelector,
@@ -68,6 +69,8 @@ export interface KubernetesProviderOptions {
   readonly mountPaths?: 'fixed' | 'broker';
   /** Egress through the broker's credential proxy; absent: the pod gets no proxy settings. */
   readonly egress?: KubernetesEgress;
+  /** Told each running pod's address (the egress relay tells a connection's sandbox by it). */
+  readonly podAddresses?: PodAddressBook;
   readonly bashPath?: string;
   readonly defaults?: SandboxDefaults;
   readonly timing?: SessionTiming;
@@ -115,6 +118,7 @@ export class KubernetesSandboxProvider extends DirectoryProvider {
 
   override async delete(id: string): Promise<void> {
     await this.store.load(id);
+    this.options.podAddresses?.unregister(id);
     await this.pods.delete(podName(id), id);
     await super.delete(id);
   }
@@ -232,7 +236,10 @@ export class KubernetesSandboxProvider extends DirectoryProvider {
         if (sandboxErrorReason(error) !== 'sandbox_exists') throw error;
       });
     }
-    return this.pods.waitRunning(name, record.id);
+    const running = await this.pods.waitRunning(name, record.id);
+    const address = running.status?.podIP;
+    if (address) this.options.podAddresses?.register(address, record.id);
+    return running;
   }
 
   private podFor(record: SandboxRecord, paths: SandboxPaths): V1Pod {
