@@ -1,18 +1,13 @@
 import { AppError } from '@caravel/errors';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { recordingIo } from '../testing/recording-io.js';
 import { describeFailure, runCli, type CliIo } from './cli.js';
 
+/** A recording io whose signal hook fails the test: no command here waits for a signal. */
 function io(): CliIo & { written: string[]; errors: string[] } {
-  const written: string[] = [];
-  const errors: string[] = [];
   return {
-    written,
-    errors,
-    out: (text) => written.push(text),
-    err: (text) => errors.push(text),
-    stdin: Readable.from([]),
+    ...recordingIo(),
     onSignal: () => {
       throw new Error('no command here waits for a signal');
     },
