@@ -13,18 +13,34 @@ import { parseArgs } from 'node:util';
 import { newRunId, runMarkedSuite } from '../chaos/launch.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '60' },
-    'kill-every': { type: 'string', default: '15' },
-    rate: { type: 'string', default: '0.5' },
-    replicas: { type: 'string', default: 'team' },
-    drain: { type: 'string', default: '300' },
-    'log-level': { type: 'string', default: 'warn' },
-    'no-baseline': { type: 'boolean', default: false },
-    out: { type: 'string', default: join(root, 'tmp', 'scale') },
-  },
-});
+const USAGE =
+  'usage: node tools/scale/run.mjs [--duration 60] [--kill-every 15] [--rate 0.5] [--replicas team]\n' +
+  '         [--drain 300] [--no-baseline] [--log-level warn] [--out tmp/scale]\n';
+const parsed = (() => {
+  try {
+    return parseArgs({
+      options: {
+        duration: { type: 'string', default: '60' },
+        'kill-every': { type: 'string', default: '15' },
+        rate: { type: 'string', default: '0.5' },
+        replicas: { type: 'string', default: 'team' },
+        drain: { type: 'string', default: '300' },
+        'log-level': { type: 'string', default: 'warn' },
+        'no-baseline': { type: 'boolean', default: false },
+        out: { type: 'string', default: join(root, 'tmp', 'scale') },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`scale: ${error.message}\n${USAGE}`);
+    process.exit(2);
+  }
+})();
+if (parsed.values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const { values } = parsed;
 const options = {
   durationS: Number(values.duration),
   killEveryS: Number(values['kill-every']),
