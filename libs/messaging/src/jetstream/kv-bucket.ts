@@ -24,16 +24,36 @@ export async function casOrNull<T>(attempt: Promise<T>): Promise<T | null> {
 export class KvBucket {
   private bucket: Promise<KV> | null = null;
 
+  private readonly kvm: Pick<Kvm, 'create'>;
+
+  /** @param kvm the KV manager (default: one on `nc`; a double in specs). */
   constructor(
-    private readonly nc: NatsConnection,
+    nc: NatsConnection,
     private readonly name: string,
-  ) {}
+    kvm?: Pick<Kvm, 'create'>,
+  ) {
+    this.kvm = kvm ?? new Kvm(nc);
+  }
 
   open(): Promise<KV> {
-    this.bucket ??= new Kvm(this.nc).create(this.name, { history: 1 }).catch((error: unknown) => {
+    this.bucket ??= this.createOnce().catch((error: unknown) => {
       this.bucket = null;
       throw error;
     });
     return this.bucket;
+  }
+
+  /**
+   * Creates the bucket, or opens it when it exists. Services starting together create it at
+   * once: the server may tell the one that lost the race that its stream's subjects overlap the
+   * winner's, so a failed create is tried once more, which then finds the bucket (as
+   * `applyStreams` does for the streams).
+   */
+  private async createOnce(): Promise<KV> {
+    try {
+      return await this.kvm.create(this.name, { history: 1 });
+    } catch {
+      return this.kvm.create(this.name, { history: 1 });
+    }
   }
 }
