@@ -33,7 +33,15 @@ const STAGES = {
     ],
   },
   drift: ['npm', 'run', '--silent', 'drift'],
-  unit: [...nx, '-t', 'test', '--skip-nx-cache'],
+  // Every project's unit tests, then the unit tests of the tools that are no Nx project (they
+  // import the e2e support and the chaos harness by path, which a project may not): tools/scale's
+  // report maths and options. Their measures (the scale run, the chaos profiles) are not run here.
+  unit: {
+    steps: [
+      [...nx, '-t', 'test', '--skip-nx-cache'],
+      ['node', 'tools/scripts/jest.mjs', '-c', 'tools/scale/jest.config.cjs'],
+    ],
+  },
   // Two lanes: the platform scenarios (tests/platform, the longest project) beside every other
   // project. Medium tests mostly wait on services, sandboxes and git, so two share the cores well.
   // Every other project's medium run takes minutes at most: one stuck there is stopped at 15
