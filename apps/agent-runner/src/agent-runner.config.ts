@@ -1,5 +1,13 @@
 import type { ModelCredentials } from '@caravel/agent';
-import { distributedServiceSchema, documented, serviceConfigOf } from '@caravel/config';
+import {
+  distributedServiceSchema,
+  documented,
+  nonNegative,
+  nonNegativeInt,
+  positiveInt,
+  serviceConfigOf,
+  splitList,
+} from '@caravel/config';
 import {
   channelSettingsSchema,
   checkModelKeys,
@@ -14,10 +22,6 @@ import {
   type WebPortsConfig,
 } from '@caravel/integrations';
 import { z } from 'zod';
-
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-const nonNegative = (fallback: number) => z.coerce.number().min(0).default(fallback);
-const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
 /**
  * The agent runner's own environment keys, beyond the common service keys. The same keys
@@ -186,9 +190,7 @@ export function agentRunnerConfigOf(env: AgentRunnerEnv): AgentRunnerConfig {
       offloadOutputChars: env.RUN_OFFLOAD_OUTPUT_CHARS,
       interruptPollMs: env.RUN_INTERRUPT_POLL_MS,
       initialMode: env.RUN_INITIAL_MODE,
-      excludedTools: env.RUN_EXCLUDED_TOOLS.split(',')
-        .map((name) => name.trim())
-        .filter((name) => name !== ''),
+      excludedTools: splitList(env.RUN_EXCLUDED_TOOLS),
       alwaysCreatePrs: env.RUN_ALWAYS_CREATE_PRS,
     },
     integrations: integrationsConfigOf(env),

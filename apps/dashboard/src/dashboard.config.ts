@@ -1,18 +1,5 @@
-import { distributedServiceSchema, documented, serviceConfigOf } from '@caravel/config';
+import { commaList, distributedServiceSchema, documented, serviceConfigOf } from '@caravel/config';
 import { z } from 'zod';
-
-/** A comma-separated list from the environment, trimmed, empty entries dropped (a fresh schema
- * per key: `documented` keys its descriptions by schema). */
-const list = () =>
-  z
-    .string()
-    .default('')
-    .transform((text) =>
-      text
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    );
 
 /** An origin (`scheme://host[:port]`, no path): what browsers send in `Origin`. */
 const origin = z
@@ -22,7 +9,7 @@ const origin = z
 
 /** A comma-separated list of origins; each entry that is not one is named in the problem. */
 const originList = () =>
-  list().transform((entries, context) =>
+  commaList().transform((entries, context) =>
     entries.flatMap((entry) => {
       const parsed = origin.safeParse(entry);
       if (parsed.success) return [parsed.data];
@@ -68,12 +55,12 @@ export const dashboardEnvSchema = z.object({
       'Other origins allowed to call the API with cookies (credentialed CORS), comma-separated; * is refused',
     example: 'https://ops.example.com',
   }),
-  DASHBOARD_ALLOWED_ORGS: documented(list(), {
+  DASHBOARD_ALLOWED_ORGS: documented(commaList(), {
     description:
       'GitHub organisations whose active members may sign in (their admins are dashboard admins), comma-separated; empty: any GitHub user',
     example: 'acme',
   }),
-  DASHBOARD_ADMINS: documented(list(), {
+  DASHBOARD_ADMINS: documented(commaList(), {
     description:
       'GitHub logins with the admin role (enabled repositories, dead letters), comma-separated',
     example: 'octocat',
@@ -88,7 +75,7 @@ export const dashboardEnvSchema = z.object({
   }),
   // Dispatch's key (it decides grants): the dashboard names these people beside paused runs.
   DISPATCH_BUDGET_ADMINS: documented(
-    list().pipe(z.array(z.string().regex(/^[a-z]+:\S+$/, 'each entry is <source>:<id>'))),
+    commaList({ pattern: /^[a-z]+:\S+$/, shape: '<source>:<id>' }),
     {
       description:
         "Comma list of <source>:<id> who may give a run paused at its budget more, besides the thread's owner",

@@ -1,4 +1,10 @@
-import { distributedServiceSchema, documented, serviceConfigOf } from '@caravel/config';
+import {
+  commaList,
+  distributedServiceSchema,
+  documented,
+  positiveInt,
+  serviceConfigOf,
+} from '@caravel/config';
 import {
   channelSettingsSchema,
   githubAppSettingsSchema,
@@ -7,8 +13,6 @@ import {
   type IntegrationsConfig,
 } from '@caravel/integrations';
 import { z } from 'zod';
-
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /**
  * Dispatch's own environment keys (the embedded host reads them too): concurrency limits, the
@@ -49,16 +53,7 @@ export const dispatchEnvSchema = z.object({
       'CI babysitting: how often watched pull requests are polled for merge conflicts and settled greens',
   }),
   DISPATCH_BUDGET_ADMINS: documented(
-    z
-      .string()
-      .default('')
-      .transform((text) =>
-        text
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.string().regex(/^[a-z]+:\S+$/, 'each entry is <source>:<id>'))),
+    commaList({ pattern: /^[a-z]+:\S+$/, shape: '<source>:<id>' }),
     {
       description:
         "Comma list of <source>:<id> who may give a run paused at its budget more, besides the thread's owner",

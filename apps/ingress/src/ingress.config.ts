@@ -1,4 +1,10 @@
-import { distributedServiceSchema, documented, flag, serviceConfigOf } from '@caravel/config';
+import {
+  commaList,
+  distributedServiceSchema,
+  documented,
+  flag,
+  serviceConfigOf,
+} from '@caravel/config';
 import {
   channelSettingsSchema,
   githubAppSettingsSchema,
@@ -11,23 +17,6 @@ import { z } from 'zod';
 
 const optionalSecret = (description: string) =>
   documented(z.string().min(1).optional(), { description, secret: true });
-
-/** A comma list whose every entry must match `entry`, trimmed, empties dropped. */
-const commaList = (entry: RegExp, shape: string) =>
-  z
-    .string()
-    .default('')
-    .transform((value, context) => {
-      const entries = value
-        .split(',')
-        .map((item) => item.trim())
-        .filter((item) => item !== '');
-      for (const item of entries) {
-        if (!entry.test(item))
-          context.addIssue({ code: 'custom', message: `"${item}" is not ${shape}` });
-      }
-      return entries;
-    });
 
 const GITHUB_NAME = '[A-Za-z0-9_.-]+';
 
@@ -53,13 +42,16 @@ export const ingressEnvSchema = z.object({
   GITHUB_TRIGGER_LABEL: documented(z.string().min(1).optional(), {
     description: 'An issue labeled with this label starts a run (optional)',
   }),
-  ALLOWED_GITHUB_ORGS: documented(commaList(new RegExp(`^${GITHUB_NAME}$`), 'an owner'), {
-    description:
-      'Comma list of GitHub owners whose repositories Caravel answers (open when this and ALLOWED_GITHUB_REPOS are empty)',
-    example: 'acme,acme-labs',
-  }),
+  ALLOWED_GITHUB_ORGS: documented(
+    commaList({ pattern: new RegExp(`^${GITHUB_NAME}$`), shape: 'an owner' }),
+    {
+      description:
+        'Comma list of GitHub owners whose repositories Caravel answers (open when this and ALLOWED_GITHUB_REPOS are empty)',
+      example: 'acme,acme-labs',
+    },
+  ),
   ALLOWED_GITHUB_REPOS: documented(
-    commaList(new RegExp(`^${GITHUB_NAME}/${GITHUB_NAME}$`), 'owner/name'),
+    commaList({ pattern: new RegExp(`^${GITHUB_NAME}/${GITHUB_NAME}$`), shape: 'owner/name' }),
     {
       description:
         'Comma list of owner/name repositories Caravel answers, besides ALLOWED_GITHUB_ORGS',
@@ -71,7 +63,10 @@ export const ingressEnvSchema = z.object({
       'On public repositories only members of the owning organization (and bots) may address Caravel; needs the App for the membership check',
   }),
   AUTO_REVIEW_REPOS: documented(
-    commaList(new RegExp(`^${GITHUB_NAME}/(${GITHUB_NAME}|\\*)$`), 'owner/name or owner/*'),
+    commaList({
+      pattern: new RegExp(`^${GITHUB_NAME}/(${GITHUB_NAME}|\\*)$`),
+      shape: 'owner/name or owner/*',
+    }),
     {
       description:
         'Comma list of owner/name (or owner/*) whose opened and ready-for-review pull requests get a review request',
@@ -142,7 +137,7 @@ export const ingressEnvSchema = z.object({
   }),
   CARAVEL_TOKEN_KEYS: channelSettingsSchema.shape.CARAVEL_TOKEN_KEYS,
   TRUSTED_AUTHORS: documented(
-    commaList(/^(github|slack|linear|jira|confluence):\S+$/, '<source>:<id>'),
+    commaList({ pattern: /^(github|slack|linear|jira|confluence):\S+$/, shape: '<source>:<id>' }),
     {
       description:
         'Comma list of <source>:<id> whose requests are trusted (github:login,slack:U123,linear:<user id>,jira:<account id>,confluence:<account id>)',
@@ -150,10 +145,12 @@ export const ingressEnvSchema = z.object({
     },
   ),
   REPOSITORY_ROUTES: documented(
-    commaList(
-      new RegExp(`^(slack|linear|jira|confluence):[^=\\s]+=${GITHUB_NAME}/${GITHUB_NAME}$`),
-      '<source>:<container>=owner/name',
-    ),
+    commaList({
+      pattern: new RegExp(
+        `^(slack|linear|jira|confluence):[^=\\s]+=${GITHUB_NAME}/${GITHUB_NAME}$`,
+      ),
+      shape: '<source>:<container>=owner/name',
+    }),
     {
       description:
         'Comma list of <source>:<container>=owner/name: the repository a Slack channel, Linear team key, Jira project key or Confluence space key works on when the message names none (repo:owner/name)',

@@ -1,5 +1,11 @@
 import type { ModelCredentials } from '@caravel/agent';
-import { distributedServiceSchema, documented, flag, serviceConfigOf } from '@caravel/config';
+import {
+  commaList,
+  distributedServiceSchema,
+  documented,
+  flag,
+  serviceConfigOf,
+} from '@caravel/config';
 import {
   caravelGithubLoginSchema,
   checkModelKeys,
@@ -15,23 +21,9 @@ import { z } from 'zod';
 const GITHUB_NAME = '[A-Za-z0-9_.-]+';
 const REPOSITORY_ENTRY = new RegExp(`^${GITHUB_NAME}/(${GITHUB_NAME}|\\*)$`);
 
-/** A comma list of `owner/name` or `owner/*`, trimmed and lower-cased, empties dropped. */
-function repositoryList() {
-  return z
-    .string()
-    .default('')
-    .transform((value, context) => {
-      const entries = value
-        .split(',')
-        .map((item) => item.trim().toLowerCase())
-        .filter((item) => item !== '');
-      for (const item of entries) {
-        if (!REPOSITORY_ENTRY.test(item))
-          context.addIssue({ code: 'custom', message: `"${item}" is not owner/name or owner/*` });
-      }
-      return entries;
-    });
-}
+/** A comma list of `owner/name` or `owner/*`, lower-cased. */
+const repositoryList = () =>
+  commaList({ pattern: REPOSITORY_ENTRY, shape: 'owner/name or owner/*', lowerCase: true });
 
 /**
  * The reviewer's own environment keys, beyond the common service keys; the same keys configure

@@ -1,4 +1,10 @@
-import { distributedServiceSchema, documented, serviceConfigOf } from '@caravel/config';
+import {
+  distributedServiceSchema,
+  documented,
+  positiveInt,
+  serviceConfigOf,
+  splitList,
+} from '@caravel/config';
 import { githubAppSettingsSchema, githubConfigOf, type GitHubConfig } from '@caravel/integrations';
 import { CGROUP_MODES, type CgroupMode } from '@caravel/sandbox';
 import { z } from 'zod';
@@ -7,8 +13,6 @@ import {
   kubernetesSandboxEnvSchema,
   type KubernetesSandboxConfig,
 } from './sandbox-kubernetes.config.js';
-
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** Names under the host's /etc (no `..`, no leading slash), comma-separated. */
 const etcNames = z
@@ -46,11 +50,7 @@ const HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9
 
 /** Comma-separated entries, trimmed, empties dropped (`none`: no entry at all). */
 function entries(value: string): string[] {
-  if (value.trim() === 'none') return [];
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
+  return value.trim() === 'none' ? [] : splitList(value);
 }
 
 const hostList = z

@@ -7,7 +7,13 @@ export {
   logLevel,
   natsUrl,
   databaseUrl,
+  positiveInt,
+  nonNegativeInt,
+  nonNegative,
+  splitList,
+  commaList,
   type EnvKeyMeta,
+  type ListEntryRule,
 } from './schema-helpers.js';
 export {
   distributedServiceSchema,

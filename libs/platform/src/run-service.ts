@@ -1,5 +1,6 @@
 import { loadConfig, type ConfigSchema, type EnvSource, type ServiceConfig } from '@caravel/config';
 import { isAppError } from '@caravel/errors';
+import { installLogger } from '@caravel/logging';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { hostname } from 'node:os';
 import type { z } from 'zod';
@@ -61,10 +62,14 @@ export function failStartup(service: string, error: unknown): never {
   process.exit(1);
 }
 
-/** The whole `main.ts` of a distributed service: config, runtime, host, signals. */
+/**
+ * The whole `main.ts` of a distributed service: the JSON logger named after the service, config,
+ * runtime, host, signals.
+ */
 export async function runService<S extends ConfigSchema>(
   options: RunServiceOptions<S> & { schema: ServiceConfigSchema<S> },
 ): Promise<ServiceHost> {
+  installLogger({ service: options.name, format: 'json', env: options.env });
   try {
     const config: z.output<S> = loadConfig(options.name, options.schema, options.env);
     // ServiceConfigSchema<S> holds at every call site; inside, z.output<S> is not narrowed.
