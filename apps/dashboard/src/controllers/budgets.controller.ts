@@ -1,41 +1,28 @@
 import type { BudgetLimitRow } from '@caravel/db';
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Put,
-  Query,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
+import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import { AdminGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
+import { CurrentCaller } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
 import { BudgetsService, type BudgetPauseView } from '../services/budgets.service.js';
 
 /** Budget limits and paused runs: everyone reads them, admins change limits (docs/dashboard.md). */
-@Controller('api/budgets')
+@Controller()
 export class BudgetsController {
   constructor(@Inject(BudgetsService) private readonly budgets: BudgetsService) {}
 
-  @Get()
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.budgets)
   list(): Promise<BudgetLimitRow[]> {
     return this.budgets.list();
   }
 
-  @Get('pauses')
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.budgetsPauses)
   pauses(): Promise<BudgetPauseView[]> {
     return this.budgets.pausesOpen();
   }
 
-  @Put(':scope')
-  @UseGuards(AdminGuard)
+  @ApiRoute(ROUTES.budgetsSave)
   save(
     @Param() params: unknown,
     @Body() body: unknown,
@@ -46,9 +33,7 @@ export class BudgetsController {
     return this.budgets.save(caller, scope, limit);
   }
 
-  @Delete(':scope')
-  @HttpCode(204)
-  @UseGuards(AdminGuard)
+  @ApiRoute(ROUTES.budgetsRemove)
   async remove(@Param() params: unknown, @Query() query: unknown): Promise<void> {
     const { scope } = parseInput(ROUTES.budgetsRemove.params, params, 'budget scope');
     const { subject } = parseInput(ROUTES.budgetsRemove.query, query, 'budget');

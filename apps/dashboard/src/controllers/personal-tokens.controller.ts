@@ -1,18 +1,9 @@
 import { AppError } from '@caravel/errors';
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Inject, Param } from '@nestjs/common';
+import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import { ActionGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
+import { CurrentCaller } from '../auth/guards.js';
 import type { Caller, Session } from '../auth/session.types.js';
 import {
   PersonalTokensService,
@@ -31,19 +22,16 @@ function personOf(caller: Caller | null, making = false): Session {
 }
 
 /** A signed-in person's own API tokens (docs/dashboard.md). */
-@Controller('api/tokens')
+@Controller()
 export class PersonalTokensController {
   constructor(@Inject(PersonalTokensService) private readonly tokens: PersonalTokensService) {}
 
-  @Get()
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.listTokens)
   list(@CurrentCaller() caller: Caller | null): Promise<PersonalTokenView[]> {
     return this.tokens.list(personOf(caller).login);
   }
 
-  @Post()
-  @HttpCode(201)
-  @UseGuards(ActionGuard)
+  @ApiRoute(ROUTES.createToken)
   create(
     @Body() body: unknown,
     @CurrentCaller() caller: Caller | null,
@@ -52,9 +40,7 @@ export class PersonalTokensController {
     return this.tokens.create(owner, parseInput(ROUTES.createToken.body, body, 'token'));
   }
 
-  @Delete(':id')
-  @HttpCode(204)
-  @UseGuards(ActionGuard)
+  @ApiRoute(ROUTES.revokeToken)
   async revoke(@Param() params: unknown, @CurrentCaller() caller: Caller | null): Promise<void> {
     const { id } = parseInput(ROUTES.revokeToken.params, params, 'token');
     await this.tokens.revoke(personOf(caller).login, id);

@@ -1,36 +1,25 @@
 import type { EnabledRepositoryRow } from '@caravel/db';
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Put,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Inject, Param } from '@nestjs/common';
+import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import { AdminGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
+import { CurrentCaller } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
 import { EnabledRepositoriesService } from '../services/enabled-repositories.service.js';
 
 /** The enabled repositories: everyone reads them, admins change them. */
-@Controller('api/repositories')
+@Controller()
 export class RepositoriesController {
   constructor(
     @Inject(EnabledRepositoriesService) private readonly repositories: EnabledRepositoriesService,
   ) {}
 
-  @Get()
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.listRepositories)
   list(): Promise<EnabledRepositoryRow[]> {
     return this.repositories.list();
   }
 
-  @Put(':owner/:name')
-  @UseGuards(AdminGuard)
+  @ApiRoute(ROUTES.saveRepository)
   save(
     @Param() params: unknown,
     @Body() body: unknown,
@@ -41,9 +30,7 @@ export class RepositoriesController {
     return this.repositories.save(caller, owner, name, settings);
   }
 
-  @Delete(':owner/:name')
-  @HttpCode(204)
-  @UseGuards(AdminGuard)
+  @ApiRoute(ROUTES.removeRepository)
   async remove(@Param() params: unknown): Promise<void> {
     const { owner, name } = parseInput(ROUTES.removeRepository.params, params, 'repository');
     await this.repositories.remove(owner, name);

@@ -1,18 +1,9 @@
 import type { RepositoryInstructionsRow, TeamDefaultsRow } from '@caravel/db';
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Put,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Inject, Param } from '@nestjs/common';
+import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import { AdminGuard, CurrentCaller } from '../auth/guards.js';
+import { CurrentCaller } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
 import {
   TeamSettingsService,
@@ -21,17 +12,16 @@ import {
 } from '../services/team-settings.service.js';
 
 /** The team's defaults and repositories' instructions: admins only (docs/dashboard.md). */
-@Controller('api')
-@UseGuards(AdminGuard)
+@Controller()
 export class TeamSettingsController {
   constructor(@Inject(TeamSettingsService) private readonly team: TeamSettingsService) {}
 
-  @Get('team-defaults')
+  @ApiRoute(ROUTES.teamDefaults)
   teamDefaults(): Promise<TeamDefaultsView> {
     return this.team.teamDefaults();
   }
 
-  @Put('team-defaults')
+  @ApiRoute(ROUTES.saveTeamDefaults)
   saveTeamDefaults(
     @Body() body: unknown,
     @CurrentCaller() caller: Caller,
@@ -40,18 +30,18 @@ export class TeamSettingsController {
     return this.team.saveTeamDefaults(caller, settings);
   }
 
-  @Get('repository-instructions')
+  @ApiRoute(ROUTES.listRepositoryInstructions)
   listInstructions(): Promise<RepositoryInstructionsRow[]> {
     return this.team.listInstructions();
   }
 
-  @Get('repository-instructions/:owner/:name')
+  @ApiRoute(ROUTES.repositoryInstructions)
   instructions(@Param() params: unknown): Promise<RepositoryInstructionsView> {
     const { owner, name } = parseInput(ROUTES.repositoryInstructions.params, params, 'repository');
     return this.team.instructionsOf(owner, name);
   }
 
-  @Put('repository-instructions/:owner/:name')
+  @ApiRoute(ROUTES.saveRepositoryInstructions)
   saveInstructions(
     @Param() params: unknown,
     @Body() body: unknown,
@@ -63,8 +53,7 @@ export class TeamSettingsController {
     return this.team.saveInstructions(caller, owner, name, instructions);
   }
 
-  @Delete('repository-instructions/:owner/:name')
-  @HttpCode(204)
+  @ApiRoute(ROUTES.removeRepositoryInstructions)
   async removeInstructions(@Param() params: unknown): Promise<void> {
     const route = ROUTES.removeRepositoryInstructions;
     const { owner, name } = parseInput(route.params, params, 'repository');
