@@ -19,7 +19,13 @@ import {
   sandboxBrokerEnvSchema,
   type SandboxBrokerConfig,
 } from '@caravel/sandbox-broker';
+import { join } from 'node:path';
 import { z } from 'zod';
+import {
+  evalScheduleEnvSchema,
+  evalSchedulesConfigOf,
+  type EvalSchedulesConfig,
+} from './commands/eval/schedule/eval-scheduler.config.js';
 
 /** The environment keys of `caravel start`: every service's own keys, and the host's. */
 export const embeddedEnvSchema = agentRunnerEnvSchema.extend({
@@ -51,17 +57,7 @@ export const embeddedEnvSchema = agentRunnerEnvSchema.extend({
     description:
       'The bundles of SWE_AGENT_TOOLS_DIR to install, comma-separated, in order (e.g. registry,windowed)',
   }),
-  EVAL_SCHEDULE_CHECK_MS: documented(z.coerce.number().int().min(1000).default(300_000), {
-    description:
-      'How often caravel start looks for scheduled eval suites whose night has come (docs/evals.md)',
-  }),
-  EVAL_SCHEDULE_DIR: documented(z.string().min(1).optional(), {
-    description:
-      "Where scheduled eval suites' nightly runs keep their files (default CARAVEL_DATA_DIR/evals)",
-  }),
-  EVAL_SCHEDULE_CONCURRENCY: documented(z.coerce.number().int().min(1).max(64).default(2), {
-    description: 'Attempts (or review cases) a scheduled eval suite runs at once',
-  }),
+  ...evalScheduleEnvSchema.shape,
 });
 
 /** `caravel start`: everything in one process on the embedded bus and PGlite, typed per service. */
@@ -79,7 +75,7 @@ export interface EmbeddedConfig {
     sweTools?: { toolsDir?: string; bundles: string[] };
   };
   /** Scheduled eval suites (`caravel start` only): the sweep's interval, the runs' folder. */
-  evalSchedules: { checkMs: number; dir?: string; concurrency: number };
+  evalSchedules: EvalSchedulesConfig;
   ingress: IngressConfig;
   dispatch: DispatchConfig;
   agentRunner: AgentRunnerConfig;
@@ -122,9 +118,5 @@ export const embeddedConfigSchema = embeddedEnvSchema
     analyzer: analyzerConfigOf(env),
     sandboxBroker: sandboxBrokerConfigOf(env),
     dashboard: dashboardConfigOf(env),
-    evalSchedules: {
-      checkMs: env.EVAL_SCHEDULE_CHECK_MS,
-      ...(env.EVAL_SCHEDULE_DIR ? { dir: env.EVAL_SCHEDULE_DIR } : {}),
-      concurrency: env.EVAL_SCHEDULE_CONCURRENCY,
-    },
+    evalSchedules: evalSchedulesConfigOf(env, join(env.CARAVEL_DATA_DIR, 'evals')),
   }));

@@ -45,6 +45,7 @@ export const COMMAND_OPTIONS = {
     suite: text,
     against: text,
     proposal: text,
+    once: flag,
   },
   'review-eval': {
     model: text,

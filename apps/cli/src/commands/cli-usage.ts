@@ -72,7 +72,11 @@ export const COMMAND_USAGE = {
                              verdict are kept in the database (exit 1 when refused)
     --proposal ID            a pending proposal (recorded on the dashboard) instead of --config
     --against RUN            the run to compare with (default: the current configuration's last)
-                             the options of eval run and the gate's --max-drop and --alpha`,
+                             the options of eval run and the gate's --max-drop and --alpha
+  eval scheduler             a team deployment's nightly eval suites (NATS_URL, DATABASE_URL):
+                             runs each due schedule's night as caravel start does embedded; health
+                             and metrics on PORT (default 3008); one sweeps at a time
+    --once                   sweep once and exit (cron): 0, or 1 when a night failed`,
   'review-eval': `  review-eval SET            score Caravel's reviewer on a labelled set of pull requests (known
                              defects by file and lines; SET a folder, its JSON or an http(s) URL):
                              precision, recall and F1 per case and overall; writes

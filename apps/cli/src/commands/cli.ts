@@ -235,8 +235,9 @@ const fakeModel: Handler = async ({ positionals, values }, _env, io) => {
 };
 
 const evalCommand: Handler = async ({ positionals, values }, env, io) => {
-  // `eval run` and `eval gate` boot the platform for each attempt, as `caravel run` does.
-  if (positionals[0] === 'run' || positionals[0] === 'gate') await loadNest();
+  // `eval run` and `eval gate` boot the platform for each attempt, as `caravel run` does;
+  // `eval scheduler` is a service host.
+  if (['run', 'gate', 'scheduler'].includes(positionals[0] ?? '')) await loadNest();
   const { runEval } = await import('./eval/eval.cli.js');
   return runEval(positionals, values, io, env);
 };

@@ -40,18 +40,10 @@ export interface StartOptions {
 async function hostModules(
   config: EmbeddedConfig,
   env: EnvSource,
-  dataDir: string,
   overrides: ServiceOverrides,
 ): Promise<DynamicModule[]> {
   const { EvalSchedulesModule } = await import('./eval/schedule/eval-schedules.module.js');
-  const { evalSchedules } = config;
-  return [
-    EvalSchedulesModule.register(
-      { ...evalSchedules, dir: resolve(evalSchedules.dir ?? join(dataDir, 'evals')) },
-      env,
-      overrides.clock,
-    ),
-  ];
+  return [EvalSchedulesModule.register(config.evalSchedules, env, overrides.clock)];
 }
 
 /** What must hold before the long boot: a model that can work, a sandbox, a free port. */
@@ -181,7 +173,7 @@ export async function bootEmbedded(
       runtime,
       modules: [
         ...SERVICES.map((s) => s.module(config, overrides)),
-        ...(options.hostModules ? await hostModules(config, env, dataDir, overrides) : []),
+        ...(options.hostModules ? await hostModules(config, env, overrides) : []),
       ],
       port: config.host.port,
       host: config.host.host,

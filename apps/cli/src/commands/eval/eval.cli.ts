@@ -102,21 +102,36 @@ async function run(
   }
 }
 
-/** `caravel eval run|compare|gate ...`. */
+/** `caravel eval scheduler [--once]`: a team deployment's nightly suites (docs/evals.md). */
+async function scheduler(
+  args: readonly string[],
+  values: Values,
+  env: EnvSource,
+  io: EvalIo,
+): Promise<number | 'serving'> {
+  if (args.length > 0) throw new UsageError('eval', `unexpected '${args.join(' ')}'`);
+  const others = Object.keys(values).filter((name) => name !== 'once');
+  refuseOptions('scheduler', values, others);
+  const { runEvalScheduler } = await import('./schedule/eval-scheduler.command.js');
+  return runEvalScheduler(values['once'] !== undefined, env, io);
+}
+
+/** `caravel eval run|compare|gate|scheduler ...`. */
 export async function runEval(
   positionals: readonly string[],
   values: Values,
   io: EvalIo,
   env: EnvSource = {},
-): Promise<number> {
+): Promise<number | 'serving'> {
   const [sub, ...args] = positionals;
   if (sub === 'compare') return compare(args, values, env, io);
   if (sub === 'run') return run(args, values, env, io);
   if (sub === 'gate') return (await import('./eval-gate.cli.js')).gate(args, values, env, io);
+  if (sub === 'scheduler') return scheduler(args, values, env, io);
   throw new UsageError(
     'eval',
     sub
       ? `unknown eval command '${sub}'`
-      : 'needs a subcommand: eval run SUITE --config C, or eval compare BASE CANDIDATE (or eval gate --suite SUITE --config C)',
+      : 'needs a subcommand: eval run SUITE --config C, or eval compare BASE CANDIDATE (or eval gate --suite SUITE --config C, or eval scheduler)',
   );
 }
