@@ -277,6 +277,19 @@ export type EvalProposal = {
    */
   proposed_by: string;
   /**
+   * @kyselyType(State.EvalProposalKind)
+   */
+  kind: Generated<State.EvalProposalKind>;
+  /**
+   * A `review-style` proposal: the repository (`owner/name`, lower-cased), the draft prompt, the
+   * version in force when it was proposed, and the version it became once accepted.
+   */
+  repository: string | null;
+  style_prompt: string | null;
+  style_summary: string | null;
+  base_version: number | null;
+  style_version: number | null;
+  /**
    * @kyselyType(State.EvalProposalStatus)
    */
   status: Generated<State.EvalProposalStatus>;
@@ -665,6 +678,11 @@ export type ReviewStyle = {
    * What the saver counted (`{ pullRequests, comments, reviewers, outcomes }`).
    */
   counts: Generated<unknown>;
+  /**
+   * An `edited` version: the GitHub login (or `token`) who proposed the edit, and its proposal.
+   */
+  edited_by: string | null;
+  proposal_id: string | null;
   created_at: Generated<Timestamp>;
 };
 export type Run = {

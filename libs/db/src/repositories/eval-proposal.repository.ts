@@ -1,9 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { EvalProposal } from '../generated/types.js';
 import { toJson } from '../connection/json.js';
-import { timeOr, type Executor } from './executor.js';
+import { inTransaction, timeOr, type Executor } from './executor.js';
+import {
+  ReviewStyleRepository,
+  type NewReviewStyle,
+  type ReviewStyleRow,
+} from './review-style.repository.js';
 import type { RowOf } from './row-of.js';
-import type { EvalProposalStatus } from './states.js';
+import type { EvalProposalKind, EvalProposalStatus } from './states.js';
 
 /** A proposed configuration change and, once the gate ran, its verdict (`eval_proposals`). */
 export type EvalProposalRow = Omit<RowOf<EvalProposal>, 'settings'> & {
@@ -20,6 +25,18 @@ export interface NewEvalProposal {
   note?: string | null;
   proposedBy: string;
   createdAt: Date;
+  /** A learned review style's edit (kind `review-style`); none: an agent configuration change. */
+  style?: NewStyleDraft;
+}
+
+/** A review style's draft: the prompt that would become the repository's next version. */
+export interface NewStyleDraft {
+  /** `owner/name` (stored lower-cased). */
+  repository: string;
+  prompt: string;
+  summary?: string | null;
+  /** The version in force when it was proposed (null: the repository had none). */
+  baseVersion: number | null;
 }
 
 /** The gate's verdict and what it was measured on. */
@@ -40,7 +57,16 @@ export interface EvalProposalDecision {
 export interface EvalProposalQuery {
   suite?: string;
   status?: EvalProposalStatus;
+  kind?: EvalProposalKind;
+  /** A review style's repository (`owner/name`, any case). */
+  repository?: string;
   limit: number;
+}
+
+/** An accepted review-style proposal and the style version it became. */
+export interface AcceptedStyle {
+  proposal: EvalProposalRow;
+  style: ReviewStyleRow;
 }
 
 /** Proposed configuration changes: recorded pending, decided once. */
@@ -59,6 +85,15 @@ export class EvalProposalRepository {
         note: proposal.note ?? null,
         proposed_by: proposal.proposedBy,
         created_at: proposal.createdAt,
+        ...(proposal.style
+          ? {
+              kind: 'review-style' as const,
+              repository: proposal.style.repository.toLowerCase(),
+              style_prompt: proposal.style.prompt,
+              style_summary: proposal.style.summary ?? null,
+              base_version: proposal.style.baseVersion,
+            }
+          : {}),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -79,6 +114,7 @@ export class EvalProposalRepository {
     const row = await this.db
       .selectFrom('eval_proposals')
       .selectAll()
+      .where('kind', '=', 'agent-config')
       .where('suite', '=', suite)
       .where('config', '=', config)
       .where('status', '=', 'pending')
@@ -115,11 +151,48 @@ export class EvalProposalRepository {
     return row ? proposalOf(row) : null;
   }
 
+  /**
+   * Accepts a pending review-style proposal and saves its draft as the repository's next version
+   * (mode `edited`, `style`'s provenance), in one transaction; null when it is not pending.
+   */
+  async acceptStyle(
+    id: string,
+    decision: Omit<EvalProposalDecision, 'status'>,
+    style: Omit<NewReviewStyle, 'repository' | 'prompt' | 'mode' | 'proposalId'>,
+    at?: Date,
+  ): Promise<AcceptedStyle | null> {
+    return inTransaction(this.db, async (trx) => {
+      const proposals = new EvalProposalRepository(trx);
+      const decided = await proposals.decide(id, { ...decision, status: 'accepted' }, at);
+      if (!decided) return null;
+      if (decided.kind !== 'review-style' || !decided.repository || decided.stylePrompt === null)
+        throw new Error(`proposal ${id} is not a review style's edit`);
+      const saved = await new ReviewStyleRepository(trx).save(
+        {
+          ...style,
+          repository: decided.repository,
+          prompt: decided.stylePrompt,
+          mode: 'edited',
+          proposalId: id,
+        },
+        at,
+      );
+      const row = await trx
+        .updateTable('eval_proposals')
+        .set({ style_version: saved.version })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { proposal: proposalOf(row), style: saved };
+    });
+  }
+
   /** The suite's most recently accepted proposal: its configuration is the current one. */
   async latestAccepted(suite: string): Promise<EvalProposalRow | null> {
     const row = await this.db
       .selectFrom('eval_proposals')
       .selectAll()
+      .where('kind', '=', 'agent-config')
       .where('suite', '=', suite)
       .where('status', '=', 'accepted')
       .orderBy('decided_at', 'desc')
@@ -137,6 +210,9 @@ export class EvalProposalRepository {
       .limit(query.limit);
     if (query.suite !== undefined) select = select.where('suite', '=', query.suite);
     if (query.status !== undefined) select = select.where('status', '=', query.status);
+    if (query.kind !== undefined) select = select.where('kind', '=', query.kind);
+    if (query.repository !== undefined)
+      select = select.where('repository', '=', query.repository.toLowerCase());
     return (await select.execute()).map(proposalOf);
   }
 }
@@ -150,6 +226,12 @@ function proposalOf(row: Selectable<EvalProposal>): EvalProposalRow {
     settings: row.settings as Record<string, string>,
     note: row.note,
     proposedBy: row.proposed_by,
+    kind: row.kind,
+    repository: row.repository,
+    stylePrompt: row.style_prompt,
+    styleSummary: row.style_summary,
+    baseVersion: row.base_version,
+    styleVersion: row.style_version,
     status: row.status,
     baselineRunId: row.baseline_run_id,
     candidateRunId: row.candidate_run_id,

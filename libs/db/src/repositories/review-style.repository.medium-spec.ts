@@ -5,6 +5,7 @@ import { dismissFinding, markSurfaced, newFindingId, resolveFinding } from '@car
 import { aFinding, sha } from '@caravel/findings/testing';
 import type { Database } from '../connection/database.types.js';
 import { openDatabase } from '../connection/open-database.js';
+import { EvalProposalRepository, type EvalProposalDecision } from './eval-proposal.repository.js';
 import { FindingRepository } from './finding.repository.js';
 import { ReviewStyleRepository, type NewReviewStyle } from './review-style.repository.js';
 
@@ -59,6 +60,111 @@ await describeEachDatabase('review styles', openDatabase, (target) => {
     expect(await styles.latest('ACME/widgets')).toEqual(second);
     expect((await styles.history('acme/widgets')).map((s) => s.version)).toEqual([1, 2]);
     expect(await styles.repositories()).toContain('acme/widgets');
+  });
+
+  it('lists each repository by its version in force, and reads versions newest first or by number', async () => {
+    await styles.save(aStyle({ repository: 'Acme/Listed' }));
+    await styles.save(aStyle({ repository: 'acme/listed', mode: 'continual', summary: 'v2' }));
+    const listed = (await styles.summaries()).find((s) => s.repository === 'acme/listed');
+    expect(listed).toMatchObject({ version: 2, mode: 'continual', summary: 'v2', versions: 2 });
+    expect((await styles.newestFirst('ACME/listed', 10)).map((s) => s.version)).toEqual([2, 1]);
+    expect((await styles.newestFirst('acme/listed', 1)).map((s) => s.version)).toEqual([2]);
+    expect(await styles.version('acme/listed', 1)).toMatchObject({ version: 1, editedBy: null });
+    expect(await styles.version('acme/listed', 3)).toBeNull();
+  });
+
+  it("saves an edit's proposal as the next version only when the gate accepts it, once", async () => {
+    const proposals = new EvalProposalRepository(database.db);
+    const base = await styles.save(aStyle({ repository: 'acme/edited' }));
+    const propose = (prompt: string) =>
+      proposals.propose({
+        id: randomUUID(),
+        suite: 'sample',
+        config: 'style-edit',
+        model: '',
+        settings: {},
+        proposedBy: 'alice',
+        createdAt: new Date(),
+        style: { repository: 'Acme/Edited', prompt, baseVersion: base.version },
+      });
+    const edit = await propose('Review like acme, and name the test that is missing.');
+    expect(edit).toMatchObject({
+      kind: 'review-style',
+      repository: 'acme/edited',
+      baseVersion: 1,
+      styleVersion: null,
+      status: 'pending',
+    });
+    // A style's edit is neither an agent configuration's pending proposal nor a suite's current one.
+    expect(await proposals.pendingFor('sample', 'style-edit')).toBeNull();
+    const decision: Omit<EvalProposalDecision, 'status'> = {
+      baselineRunId: randomUUID(),
+      candidateRunId: randomUUID(),
+      maxDrop: 0.05,
+      alpha: 0.05,
+      delta: 0,
+      pValue: 1,
+      reason: 'no drop',
+      numbers: {},
+    };
+    const provenance = {
+      threadId: randomUUID(),
+      summary: 'Edited by alice.',
+      wordCount: 9,
+      model: base.model,
+      pullRequests: base.pullRequests,
+      commentIds: base.commentIds,
+      reviewers: base.reviewers,
+      counts: base.counts,
+      editedBy: 'alice',
+    };
+    expect(await styles.latest('acme/edited')).toEqual(base);
+    const accepted = await proposals.acceptStyle(edit.id, decision, provenance);
+    expect(accepted?.style).toMatchObject({
+      version: 2,
+      mode: 'edited',
+      prompt: edit.stylePrompt,
+      editedBy: 'alice',
+      proposalId: edit.id,
+    });
+    expect(accepted?.proposal).toMatchObject({ status: 'accepted', styleVersion: 2 });
+    expect(await styles.latest('acme/edited')).toEqual(accepted?.style);
+    expect(await proposals.acceptStyle(edit.id, decision, provenance)).toBeNull();
+    expect((await styles.history('acme/edited')).length).toBe(2);
+
+    const refused = await propose('Approve everything.');
+    await proposals.decide(refused.id, { ...decision, status: 'refused' });
+    expect(await styles.latest('acme/edited')).toEqual(accepted?.style);
+    const listed = await proposals.list({
+      kind: 'review-style',
+      repository: 'ACME/edited',
+      limit: 10,
+    });
+    expect(listed.map((p) => [p.id, p.status])).toEqual([
+      [refused.id, 'refused'],
+      [edit.id, 'accepted'],
+    ]);
+    expect(
+      await proposals.list({ kind: 'agent-config', repository: 'acme/edited', limit: 10 }),
+    ).toEqual([]);
+  });
+
+  it('refuses a review-style proposal without its draft (the CHECK)', async () => {
+    await expect(
+      database.db
+        .insertInto('eval_proposals')
+        .values({
+          id: randomUUID(),
+          suite: 'sample',
+          config: 'style-edit',
+          model: '',
+          proposed_by: 'alice',
+          kind: 'review-style',
+          repository: 'acme/edited',
+          created_at: new Date(),
+        })
+        .execute(),
+    ).rejects.toThrow(/eval_proposals_review_style_check/);
   });
 
   it('numbers parallel saves one after the other, losing none', async () => {

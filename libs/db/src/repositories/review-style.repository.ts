@@ -38,6 +38,22 @@ export interface NewReviewStyle {
   commentIds: string[];
   reviewers: string[];
   counts: ReviewStyleCounts;
+  /** An `edited` version: who proposed the edit, and the proposal the gate accepted. */
+  editedBy?: string | null;
+  proposalId?: string | null;
+}
+
+/** A repository with a review style: its version in force and how many it has had. */
+export interface ReviewStyleSummaryRow {
+  repository: string;
+  version: number;
+  mode: ReviewStyleMode;
+  model: string;
+  summary: string;
+  wordCount: number;
+  editedBy: string | null;
+  createdAt: Date;
+  versions: number;
 }
 
 /** A finding of Caravel's on a repository's ledgers whose outcome is known, or that people answered. */
@@ -85,6 +101,8 @@ export class ReviewStyleRepository {
           comment_ids: toJson(style.commentIds),
           reviewers: toJson(style.reviewers),
           counts: toJson(style.counts),
+          edited_by: style.editedBy ?? null,
+          proposal_id: style.proposalId ?? null,
           created_at: timeOr(at),
         })
         .onConflict((oc) => oc.columns(['repository', 'version']).doNothing())
@@ -116,6 +134,70 @@ export class ReviewStyleRepository {
       .orderBy('version', 'asc')
       .execute();
     return rows.map(rowOf);
+  }
+
+  /** One version of the repository, or null when it has no such version. */
+  async version(repository: string, version: number): Promise<ReviewStyleRow | null> {
+    const row = await this.db
+      .selectFrom('review_styles')
+      .selectAll()
+      .where('repository', '=', repository.toLowerCase())
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return row ? rowOf(row) : null;
+  }
+
+  /** The repository's versions, the newest first, at most `limit`. */
+  async newestFirst(repository: string, limit: number): Promise<ReviewStyleRow[]> {
+    const rows = await this.db
+      .selectFrom('review_styles')
+      .selectAll()
+      .where('repository', '=', repository.toLowerCase())
+      .orderBy('version', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(rowOf);
+  }
+
+  /** Every repository with a style, by name: its version in force and its number of versions. */
+  async summaries(): Promise<ReviewStyleSummaryRow[]> {
+    const rows = await this.db
+      .selectFrom('review_styles as s')
+      .innerJoin(
+        (eb) =>
+          eb
+            .selectFrom('review_styles')
+            .select(['repository', (e) => e.fn.max<number>('version').as('latest')])
+            .select((e) => e.fn.countAll<string>().as('versions'))
+            .groupBy('repository')
+            .as('m'),
+        (join) =>
+          join.onRef('m.repository', '=', 's.repository').onRef('m.latest', '=', 's.version'),
+      )
+      .select([
+        's.repository',
+        's.version',
+        's.mode',
+        's.model',
+        's.summary',
+        's.word_count',
+        's.edited_by',
+        's.created_at',
+        'm.versions',
+      ])
+      .orderBy('s.repository')
+      .execute();
+    return rows.map((r) => ({
+      repository: r.repository,
+      version: r.version,
+      mode: r.mode,
+      model: r.model,
+      summary: r.summary,
+      wordCount: r.word_count,
+      editedBy: r.edited_by,
+      createdAt: r.created_at,
+      versions: Number(r.versions),
+    }));
   }
 
   /** Repositories with at least one version (the ones with a nightly continual job). */
@@ -220,6 +302,8 @@ function rowOf(row: Selectable<ReviewStyle>): ReviewStyleRow {
     commentIds: row.comment_ids as string[],
     reviewers: row.reviewers as string[],
     counts: row.counts as ReviewStyleCounts,
+    editedBy: row.edited_by,
+    proposalId: row.proposal_id,
     createdAt: row.created_at,
   };
 }

@@ -28,6 +28,7 @@ import { ReviewStyleRepository, type ReviewStyleRow } from './review-style.repos
 import {
   BUDGET_SCOPES,
   BUS_DELIVERY_STATES,
+  EVAL_PROPOSAL_KINDS,
   EVAL_PROPOSAL_STATUSES,
   EVAL_RUN_KINDS,
   EVAL_RUN_STATUSES,
@@ -52,6 +53,7 @@ import {
   THREAD_STATUSES,
   USER_TOKEN_KINDS,
   type BudgetScope,
+  type EvalProposalKind,
   type EvalProposalStatus,
   type EvalRunStatus,
   type FindingConfidence,
@@ -82,6 +84,7 @@ const OTHER_CHECKS = [
   'budget_limits_budget_usd_check',
   'budget_pauses_amounts_check',
   'budget_pauses_grant_check',
+  'eval_proposals_review_style_check',
   'eval_schedules_attempts_check',
   'eval_schedules_hour_check',
   'repository_instructions_length_check',
@@ -94,6 +97,7 @@ const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] =
   ['budget_limits', 'scope', BUDGET_SCOPES],
   ['bus_deliveries', 'state', BUS_DELIVERY_STATES],
   ['deliveries', 'source', SOURCES],
+  ['eval_proposals', 'kind', EVAL_PROPOSAL_KINDS],
   ['eval_proposals', 'status', EVAL_PROPOSAL_STATUSES],
   ['eval_runs', 'kind', EVAL_RUN_KINDS],
   ['eval_runs', 'status', EVAL_RUN_STATUSES],
@@ -241,6 +245,7 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
     sameType<BudgetLimitRow['scope'], BudgetScope>(true);
     sameType<EvalRunRow['status'], EvalRunStatus>(true);
     sameType<EvalProposalRow['status'], EvalProposalStatus>(true);
+    sameType<EvalProposalRow['kind'], EvalProposalKind>(true);
   });
 
   it('takes every value of each set', async () => {
@@ -505,6 +510,23 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
               proposed_by: 'hubot',
               // @ts-expect-error 'waived' is not an eval proposal status
               status: 'waived',
+              created_at: new Date(),
+            })
+            .execute(),
+      ],
+      [
+        'eval_proposals.kind',
+        () =>
+          database.db
+            .insertInto('eval_proposals')
+            .values({
+              id: randomUUID(),
+              suite: 's',
+              config: 'c',
+              model: 'm',
+              proposed_by: 'hubot',
+              // @ts-expect-error 'middleware' is not an eval proposal kind
+              kind: 'middleware',
               created_at: new Date(),
             })
             .execute(),

@@ -122,8 +122,11 @@ export type ReviewVerdictEvent = ReviewEvent;
 export const REVIEW_VERDICT_REASONS = VERDICT_REASONS;
 export type ReviewVerdictReason = VerdictReason;
 
-/** How a review style version was made (`review_styles.mode`): from history, or from outcomes. */
-export const REVIEW_STYLE_MODES = ['bootstrap', 'continual'] as const;
+/**
+ * How a review style version was made (`review_styles.mode`): from history, from outcomes, or by a
+ * person's edit that the reviewer eval gate accepted.
+ */
+export const REVIEW_STYLE_MODES = ['bootstrap', 'continual', 'edited'] as const;
 export type ReviewStyleMode = (typeof REVIEW_STYLE_MODES)[number];
 
 /** What a person's API token may do (`personal_tokens.scope`): read, or read and act in threads. */
@@ -155,3 +158,7 @@ export type BudgetScope = (typeof BUDGET_SCOPES)[number];
 /** Where a proposed configuration change is (`eval_proposals.status`): waiting for the gate, or its verdict. */
 export const EVAL_PROPOSAL_STATUSES = ['pending', 'accepted', 'refused'] as const;
 export type EvalProposalStatus = (typeof EVAL_PROPOSAL_STATUSES)[number];
+
+/** What a proposal changes (`eval_proposals.kind`): the agent's configuration, or a learned review style. */
+export const EVAL_PROPOSAL_KINDS = ['agent-config', 'review-style'] as const;
+export type EvalProposalKind = (typeof EVAL_PROPOSAL_KINDS)[number];
