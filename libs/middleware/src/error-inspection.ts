@@ -1,18 +1,7 @@
-import { isAppError, type AppError } from '@caravel/errors';
 import { isGraphBubbleUp } from '@langchain/langgraph';
+import { findAppError } from './errors.js';
 
-/**
- * Finds the AppError in an error's `cause` chain. LangChain wraps errors that cross a middleware
- * in a MiddlewareError, so the code a tool or model raised sits one or more causes deep.
- */
-export function findAppError(error: unknown): AppError | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 10 && current !== undefined && current !== null; depth++) {
-    if (isAppError(current)) return current;
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return undefined;
-}
+export { findAppError };
 
 /** Interrupts and other graph control flow must pass through middleware untouched. */
 export function isControlFlow(error: unknown): boolean {

@@ -1,9 +1,12 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { z } from 'zod';
-import { describeError, findAppError } from './error-inspection.js';
+import { describeError } from './error-inspection.js';
+import { sandboxUnreachableNotice } from './errors.js';
 import type { MiddlewareEventSink, RunPreparationPort } from './ports.js';
 import { exitStatusField } from './run-exit.state.js';
+
+export { sandboxUnreachableNotice };
 
 /** Parameters of {@link prepareAgentRunMiddleware}. */
 export interface PrepareAgentRunOptions {
@@ -18,22 +21,6 @@ const stateSchema = z.object({
   /** The user message whose turn checkpoint this thread took last (so a resume does not retake it). */
   turnCheckpointOf: z.string().optional(),
 });
-
-/**
- * The one message the user gets when the thread's sandbox is gone or cannot be reached: what
- * happened, why nothing was replaced, and what they can do.
- */
-export function sandboxUnreachableNotice(error: unknown): string {
-  const sandboxId = findAppError(error)?.details['sandboxId'];
-  const which = typeof sandboxId === 'string' ? ` (${sandboxId})` : '';
-  return (
-    `I stopped: this thread's sandbox${which} cannot be reached; it was deleted or is unavailable. ` +
-    'I did not start over in a new, empty sandbox, because it would not hold the work done here ' +
-    'that was not pushed yet. Try again later if the sandbox was only unavailable. To go on in a ' +
-    'fresh sandbox, ask for one from the dashboard or with /recreate in `caravel attach` (the old ' +
-    'one is kept for recovery), or start a new thread.'
-  );
-}
 
 /**
  * Gets a run ready before its first model call: the thread's sandbox must answer (a sandbox that
