@@ -1,4 +1,4 @@
-import { EVAL_PROPOSAL_STATUSES, EVAL_RUN_KINDS } from '@caravel/db';
+import { EVAL_PROPOSAL_KINDS, EVAL_PROPOSAL_STATUSES, EVAL_RUN_KINDS } from '@caravel/db';
 import { z } from 'zod';
 import { EVAL_SCHEDULE_ROUTES, evalName as name, evalSettings } from './eval-schedule-routes.js';
 import { evalProposalResponse, evalRunDetailResponse, evalRunResponse } from './eval-schemas.js';
@@ -37,6 +37,7 @@ export const EVAL_ROUTES = {
     query: z.strictObject({
       suite: name.optional(),
       status: z.enum(EVAL_PROPOSAL_STATUSES).optional(),
+      kind: z.enum(EVAL_PROPOSAL_KINDS).optional(),
       limit,
     }),
     response: z.array(evalProposalResponse),

@@ -4,6 +4,7 @@ import {
   EvalRunRepository,
   type EvalAttemptRow,
   type EvalProposalRow,
+  type EvalProposalKind,
   type EvalProposalStatus,
   type EvalReviewCaseRow,
   type EvalRunKind,
@@ -119,12 +120,14 @@ export class EvalsService {
   listProposals(query: {
     suite?: string | undefined;
     status?: EvalProposalStatus | undefined;
+    kind?: EvalProposalKind | undefined;
     limit: number;
   }): Promise<EvalProposalRow[]> {
     return this.proposals.list({
       limit: query.limit,
       ...(query.suite ? { suite: query.suite } : {}),
       ...(query.status ? { status: query.status } : {}),
+      ...(query.kind ? { kind: query.kind } : {}),
     });
   }
 
