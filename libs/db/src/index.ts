@@ -159,6 +159,7 @@ export {
   type NewReviewStyle,
   type ReviewStyleCounts,
   type ReviewStyleRow,
+  type ReviewStyleSummaryRow,
 } from './repositories/review-style.repository.js';
 export {
   ReviewedPullRequestRepository,
@@ -189,8 +190,10 @@ export {
   EvalProposalRepository,
   type EvalProposalDecision,
   type EvalProposalQuery,
+  type AcceptedStyle,
   type EvalProposalRow,
   type NewEvalProposal,
+  type NewStyleDraft,
 } from './repositories/eval-proposal.repository.js';
 export {
   EvalReviewCaseRepository,
