@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { BudgetLimit } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 import type { BudgetScope } from './states.js';
 
 /** A dollar budget per run for the team, a repository or a person (`budget_limits`). */
@@ -17,15 +17,7 @@ export interface ApplicableBudgets {
   person: number | null;
 }
 
-function toRow(row: Selectable<BudgetLimit>): BudgetLimitRow {
-  return {
-    scope: row.scope,
-    subject: row.subject,
-    budgetUsd: row.budget_usd,
-    updatedBy: row.updated_by,
-    updatedAt: row.updated_at,
-  };
-}
+const toRow: (row: Selectable<BudgetLimit>) => BudgetLimitRow = rowOf<BudgetLimit>;
 
 /** A repository's subject: `owner/name`, lower-cased (GitHub names ignore case). */
 export function repositoryBudgetSubject(owner: string, name: string): string {

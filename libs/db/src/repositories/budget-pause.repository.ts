@@ -1,26 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { BudgetPause } from '../generated/types.js';
 import { inTransaction, timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 
 /** A run paused at its budget, and the grant that continues it (`budget_pauses`). */
 export type BudgetPauseRow = RowOf<BudgetPause>;
 
-function toRow(row: Selectable<BudgetPause>): BudgetPauseRow {
-  return {
-    runId: row.run_id,
-    threadId: row.thread_id,
-    budgetUsd: row.budget_usd,
-    spentUsd: row.spent_usd,
-    pausedAt: row.paused_at,
-    grantedUsd: row.granted_usd,
-    grantedBy: row.granted_by,
-    grantedAt: row.granted_at,
-    resumedBy: row.resumed_by,
-    withdrawnAt: row.withdrawn_at,
-    withdrawnBy: row.withdrawn_by,
-  };
-}
+const toRow: (row: Selectable<BudgetPause>) => BudgetPauseRow = rowOf<BudgetPause>;
 
 /**
  * Where a pause no run continued yet stands: `open` (its run ended paused, or is ending, and no

@@ -3,7 +3,7 @@ import type { RawBuilder, Selectable } from 'kysely';
 import { toJson } from '../connection/json.js';
 import type { Delivery } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 
 /** An accepted webhook delivery (`deliveries`). */
 export type DeliveryRow = RowOf<Delivery>;
@@ -38,20 +38,7 @@ export type DeliveryClaim =
 /** Claim attempts when the row in the way is released between the insert and the look. */
 const CLAIM_ATTEMPTS = 3;
 
-function toRow(row: Selectable<Delivery>): DeliveryRow {
-  return {
-    id: row.id,
-    source: row.source,
-    deliveryId: row.delivery_id,
-    semanticKey: row.semantic_key,
-    threadId: row.thread_id,
-    event: row.event,
-    receivedAt: row.received_at,
-    payload: row.payload,
-    payloadSha256: row.payload_sha256,
-    settledAt: row.settled_at,
-  };
-}
+const toRow: (row: Selectable<Delivery>) => DeliveryRow = rowOf<Delivery>;
 
 /**
  * Webhook deliveries, deduplicated on (source, delivery id) and on (source, semantic key). A

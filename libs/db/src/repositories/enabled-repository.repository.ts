@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { EnabledRepository } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 
 /** A repository enabled in the dashboard (`enabled_repositories`). */
 export type EnabledRepositoryRow = RowOf<EnabledRepository>;
@@ -15,16 +15,8 @@ export interface EnabledRepositorySave {
   at?: Date;
 }
 
-function toRow(row: Selectable<EnabledRepository>): EnabledRepositoryRow {
-  return {
-    repository: row.repository,
-    agent: row.agent,
-    autoReview: row.auto_review,
-    ciAutofix: row.ci_autofix,
-    updatedBy: row.updated_by,
-    updatedAt: row.updated_at,
-  };
-}
+const toRow: (row: Selectable<EnabledRepository>) => EnabledRepositoryRow =
+  rowOf<EnabledRepository>;
 
 /** The dashboard's enabled repositories: a save replaces the row, a removal deletes it. */
 export class EnabledRepositoryRepository {

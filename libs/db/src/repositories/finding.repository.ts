@@ -5,7 +5,7 @@ import type { Insertable, Selectable } from 'kysely';
 import { toJson } from '../connection/json.js';
 import type { LedgerFinding, ReviewLedger } from '../generated/types.js';
 import { inTransaction, timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 import type { ReviewVerdictEvent, ReviewVerdictReason } from './states.js';
 
 /** A pull request's review ledger (`review_ledgers`), keyed by its reviewer thread. */
@@ -65,28 +65,7 @@ export interface LedgerUpdateOutcome {
   added: string[];
 }
 
-function toLedgerRow(row: Selectable<ReviewLedger>): ReviewLedgerRow {
-  return {
-    threadId: row.thread_id,
-    owner: row.owner,
-    repo: row.repo,
-    number: row.number,
-    headSha: row.head_sha,
-    lastReviewedSha: row.last_reviewed_sha,
-    mergeBaseSha: row.merge_base_sha,
-    checkRunId: row.check_run_id,
-    skipReason: row.skip_reason,
-    skippedSha: row.skipped_sha,
-    skippedAt: row.skipped_at,
-    verdictEvent: row.verdict_event,
-    verdictReason: row.verdict_reason,
-    verdictReviewId: row.verdict_review_id,
-    verdictSha: row.verdict_sha,
-    verdictAt: row.verdict_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+const toLedgerRow: (row: Selectable<ReviewLedger>) => ReviewLedgerRow = rowOf<ReviewLedger>;
 
 function sameVerdict(ledger: ReviewLedgerRow, verdict: LedgerVerdict): boolean {
   return (
@@ -97,49 +76,7 @@ function sameVerdict(ledger: ReviewLedgerRow, verdict: LedgerVerdict): boolean {
   );
 }
 
-function toRow(row: Selectable<LedgerFinding>): LedgerFindingRow {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    fingerprint: row.fingerprint,
-    author: row.author,
-    severity: row.severity,
-    confidence: row.confidence,
-    category: row.category,
-    title: row.title,
-    file: row.file,
-    startLine: row.start_line,
-    endLine: row.end_line,
-    side: row.side,
-    inDiff: row.in_diff,
-    description: row.description,
-    suggestion: row.suggestion,
-    status: row.status,
-    resolution: row.resolution,
-    firstSeenSha: row.first_seen_sha,
-    lastConfirmedSha: row.last_confirmed_sha,
-    anchorFile: row.anchor_file,
-    anchorStartLine: row.anchor_start_line,
-    anchorEndLine: row.anchor_end_line,
-    anchorSide: row.anchor_side,
-    anchorSha: row.anchor_sha,
-    diffHunk: row.diff_hunk,
-    recheck: row.recheck,
-    surfaceState: row.surface_state,
-    surfaceReviewId: row.surface_review_id,
-    surfaceCommentId: row.surface_comment_id,
-    surfaceThreadId: row.surface_thread_id,
-    surfaceThreshold: row.surface_threshold,
-    surfaceSha: row.surface_sha,
-    surfaceResolutionCommentId: row.surface_resolution_comment_id,
-    surfaceLastSyncAt: row.surface_last_sync_at,
-    surfaceLastError: row.surface_last_error,
-    reports: row.reports,
-    interactions: row.interactions,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+const toRow: (row: Selectable<LedgerFinding>) => LedgerFindingRow = rowOf<LedgerFinding>;
 
 const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
 

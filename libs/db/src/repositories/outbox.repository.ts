@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { toJson } from '../connection/json.js';
 import type { OutboxEntry } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 
 /** A message waiting to be (or already) relayed to the bus (`outbox`). */
 export type OutboxRow = RowOf<OutboxEntry>;
@@ -24,18 +24,7 @@ export interface UnpublishedQuery {
   lock?: boolean;
 }
 
-function toRow(row: Selectable<OutboxEntry>): OutboxRow {
-  return {
-    id: row.id,
-    subject: row.subject,
-    pattern: row.pattern,
-    envelope: row.envelope,
-    createdAt: row.created_at,
-    publishedAt: row.published_at,
-    attempts: row.attempts,
-    lastError: row.last_error,
-  };
-}
+const toRow: (row: Selectable<OutboxEntry>) => OutboxRow = rowOf<OutboxEntry>;
 
 /** Transactional outbox: written with the state change, relayed to the bus afterwards. */
 export class OutboxRepository {

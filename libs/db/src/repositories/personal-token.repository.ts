@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { PersonalToken } from '../generated/types.js';
 import type { Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 import type { PersonalTokenScope } from './states.js';
 
 /** A person's dashboard API token as stored: its secret only as a SHA-256. */
@@ -18,20 +18,7 @@ export interface NewPersonalToken {
   expiresAt: Date;
 }
 
-function toRow(row: Selectable<PersonalToken>): PersonalTokenRow {
-  return {
-    id: row.id,
-    login: row.login,
-    githubId: row.github_id,
-    name: row.name,
-    scope: row.scope,
-    secretSha256: row.secret_sha256,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    lastUsedAt: row.last_used_at,
-    revokedAt: row.revoked_at,
-  };
-}
+const toRow: (row: Selectable<PersonalToken>) => PersonalTokenRow = rowOf<PersonalToken>;
 
 /** People's dashboard API tokens (`personal_tokens`). */
 export class PersonalTokenRepository {

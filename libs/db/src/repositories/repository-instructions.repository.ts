@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { RepositoryInstructions } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 
 /** The most a repository's instructions may hold (a CHECK in the migration says the same). */
 export const MAX_REPOSITORY_INSTRUCTIONS_CHARS = 8000;
@@ -9,14 +9,8 @@ export const MAX_REPOSITORY_INSTRUCTIONS_CHARS = 8000;
 /** A repository's instructions (`repository_instructions`): `owner/name` lower-cased. */
 export type RepositoryInstructionsRow = RowOf<RepositoryInstructions>;
 
-function toRow(row: Selectable<RepositoryInstructions>): RepositoryInstructionsRow {
-  return {
-    repository: row.repository,
-    instructions: row.instructions,
-    updatedBy: row.updated_by,
-    updatedAt: row.updated_at,
-  };
-}
+const toRow: (row: Selectable<RepositoryInstructions>) => RepositoryInstructionsRow =
+  rowOf<RepositoryInstructions>;
 
 /** GitHub names are case-insensitive: `Acme/Web` and `acme/web` are one repository. */
 const keyOf = (repository: string) => repository.toLowerCase();

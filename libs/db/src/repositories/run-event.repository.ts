@@ -3,7 +3,7 @@ import { duplicateAs } from '../connection/database-errors.js';
 import { toJson } from '../connection/json.js';
 import type { RunEvent } from '../generated/types.js';
 import type { Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 
 /** One event of a run, indexed for replay (`run_events`). */
 export type RunEventRow = RowOf<RunEvent>;
@@ -20,18 +20,7 @@ export interface RunEventQuery {
   types?: readonly string[];
 }
 
-function toRow(row: Selectable<RunEvent>): RunEventRow {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    runId: row.run_id,
-    type: row.type,
-    stream: row.stream,
-    sequence: row.sequence,
-    occurredAt: row.occurred_at,
-    data: row.data,
-  };
-}
+const toRow: (row: Selectable<RunEvent>) => RunEventRow = rowOf<RunEvent>;
 
 /** The run event index, appended idempotently on the event id. */
 export class RunEventRepository {

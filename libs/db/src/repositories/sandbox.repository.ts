@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { RetiredSandbox, Sandbox } from '../generated/types.js';
 import { inTransaction, timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 import type { RetirementReason } from './states.js';
 
 /** The sandbox bound to a thread (`sandboxes`). */
@@ -29,32 +29,9 @@ export interface Retirement {
 /** A sandbox that was bound to a thread once (`retired_sandboxes`). */
 export type RetiredSandboxRow = RowOf<RetiredSandbox>;
 
-function toRetiredRow(row: Selectable<RetiredSandbox>): RetiredSandboxRow {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    provider: row.provider,
-    externalId: row.external_id,
-    reason: row.reason,
-    kept: row.kept,
-    snapshotPath: row.snapshot_path,
-    snapshotCommit: row.snapshot_commit,
-    createdAt: row.created_at,
-    retiredAt: row.retired_at,
-  };
-}
+const toRetiredRow: (row: Selectable<RetiredSandbox>) => RetiredSandboxRow = rowOf<RetiredSandbox>;
 
-function toRow(row: Selectable<Sandbox>): SandboxRow {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    provider: row.provider,
-    externalId: row.external_id,
-    status: row.status,
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-  };
-}
+const toRow: (row: Selectable<Sandbox>) => SandboxRow = rowOf<Sandbox>;
 
 /** Thread -> sandbox bindings, one per thread, and the sandboxes threads had before. */
 export class SandboxRepository {

@@ -1,7 +1,7 @@
 import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
 import type { DB, ThreadMessage } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 import type { FollowUpDelivery, FollowUpKind } from './states.js';
 
 /** A follow-up message waiting for (or taken by) a thread's run (`thread_messages`). */
@@ -21,20 +21,7 @@ export interface NewThreadMessage {
   receivedAt?: Date;
 }
 
-function toRow(row: Selectable<ThreadMessage>): ThreadMessageRow {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    author: row.author,
-    text: row.text,
-    trusted: row.trusted,
-    delivery: row.delivery,
-    kind: row.kind,
-    receivedAt: row.received_at,
-    consumedByRun: row.consumed_by_run,
-    consumedAt: row.consumed_at,
-  };
-}
+const toRow: (row: Selectable<ThreadMessage>) => ThreadMessageRow = rowOf<ThreadMessage>;
 
 function oldestFirst(a: ThreadMessageRow, b: ThreadMessageRow): number {
   return a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id);

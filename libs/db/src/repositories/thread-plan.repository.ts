@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { ThreadPlan } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 
 /** One saved revision of a thread's plan (`thread_plans`); its content is sanitised markdown. */
 export type ThreadPlanRow = RowOf<ThreadPlan>;
@@ -24,21 +24,7 @@ export interface ThreadPlanApproval {
   at?: Date;
 }
 
-function toRow(row: Selectable<ThreadPlan>): ThreadPlanRow {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    revision: row.revision,
-    title: row.title,
-    content: row.content,
-    status: row.status,
-    savedBy: row.saved_by,
-    approvedBy: row.approved_by,
-    approvedAt: row.approved_at,
-    feedback: row.feedback,
-    createdAt: row.created_at,
-  };
-}
+const toRow: (row: Selectable<ThreadPlan>) => ThreadPlanRow = rowOf<ThreadPlan>;
 
 /**
  * Thread plans and thread owners. Each save is a new revision (the unique thread + revision

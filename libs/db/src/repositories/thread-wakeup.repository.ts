@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { ThreadWakeup } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 
 /** A scheduled wakeup of a thread (`thread_wakeups`). */
 export type ThreadWakeupRow = RowOf<ThreadWakeup>;
@@ -23,17 +23,7 @@ export interface WakeupScheduling {
   counted: number;
 }
 
-function toRow(row: Selectable<ThreadWakeup>): ThreadWakeupRow {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    runId: row.run_id,
-    prompt: row.prompt,
-    dueAt: row.due_at,
-    createdAt: row.created_at,
-    firedAt: row.fired_at,
-  };
-}
+const toRow: (row: Selectable<ThreadWakeup>) => ThreadWakeupRow = rowOf<ThreadWakeup>;
 
 /** Wakeups: scheduled within a per-thread budget, each fired once. */
 export class ThreadWakeupRepository {

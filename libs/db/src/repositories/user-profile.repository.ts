@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { UserProfile } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 
 /** A person's own settings (`user_profiles`). */
 export type UserProfileRow = RowOf<UserProfile>;
@@ -24,20 +24,7 @@ export interface UserProfileSave {
   at?: Date;
 }
 
-function toRow(row: Selectable<UserProfile>): UserProfileRow {
-  return {
-    identity: row.identity,
-    model: row.model,
-    reasoningEffort: row.reasoning_effort,
-    draftPullRequests: row.draft_pull_requests,
-    alwaysCreatePullRequests: row.always_create_pull_requests,
-    defaultRepository: row.default_repository,
-    fallbackModel: row.fallback_model,
-    autofixCi: row.autofix_ci,
-    subagentModel: row.subagent_model,
-    updatedAt: row.updated_at,
-  };
-}
+const toRow: (row: Selectable<UserProfile>) => UserProfileRow = rowOf<UserProfile>;
 
 /** Profiles by identity; saving replaces the person's settings (null clears a field). */
 export class UserProfileRepository {
