@@ -21,10 +21,14 @@
  * tick (a command killed or replaced by `exec` ends at the tick). Bash variables
  * cannot hold NUL, so streamed chunks lose NUL bytes; the final response never does.
  *
- * A command costs the driver one fork and exec of bash, nothing more when it prints nothing: the
- * output's size is asked of `stat` only when there is output, and spent files (small outputs, old
- * states) are deleted a few dozen at a time by one `rm`. Each output file has its own name, so a
- * background process a command left writing never writes into a later command's output.
+ * A command's bash is started ahead of it: as soon as a command has answered, the driver forks
+ * and execs the next command's bash, which restores the saved state and waits for its number on
+ * a FIFO; the driver writes the command's script and that number when the command comes. So the
+ * command pays for no fork, exec or restore, only a wake-up; a bash killed while it waited is
+ * replaced before it is used. Nothing more when the command prints nothing: the output's size is
+ * asked of `stat` only when there is output, and spent files (small outputs, old states) are
+ * deleted a few dozen at a time by one `rm`. Each output file has its own name, so a background
+ * process a command left writing never writes into a later command's output.
  *
  * Timeouts are kept by one watchdog per session, a bash coprocess (its own process group) the
  * driver tells each command's pid and timeout, then `done` when it ends; it answers 1 when it
@@ -39,13 +43,20 @@
 const UNSAVED = 'SHLVL _ OLDPWD PWD BASHOPTS SHELLOPTS';
 
 /**
- * Sourced by each command's child bash: restore, run, save. `$1` is the state directory, `$2`
- * the state to restore, `$3` where to save the new state (then `$3.ok` marks it complete).
- * Saving uses builtins only, so it still works when the process limit is exhausted.
+ * Sourced by each command's child bash: restore, wait for the command's turn, run, save. `$1` is
+ * the state directory, `$2` the state to restore, `$3` where to save the new state (then `$3.ok`
+ * marks it complete), `$4` this bash's number, which the driver writes on its standard input
+ * (the go FIFO) when the command is ready; other numbers are stale and skipped, the end of the
+ * input (the driver is gone) ends it. Saving uses builtins only, so it still works when the
+ * process limit is exhausted.
  */
-const RUN_SCRIPT = String.raw`__caravel_s=$1 __caravel_in=$2 __caravel_out=$3
+const RUN_SCRIPT = String.raw`__caravel_s=$1 __caravel_in=$2 __caravel_out=$3 __caravel_n=$4
 __caravel_restore=''
 . "$__caravel_in"
+__caravel_go=''
+while [ "$__caravel_go" != "$__caravel_n" ]; do IFS= read -r __caravel_go || exit 75; done
+exec < /dev/null
+SECONDS=0
 . "$__caravel_s/env.sh"
 __caravel_save() {
   export -n ${UNSAVED}
@@ -86,6 +97,7 @@ umask 022
 cd "$W" || exit 72
 rm -f "$S/wd.fifo" && mkfifo "$S/wd.fifo" && exec 9<>"$S/wd.fifo" || exit 73
 rm -f "$S/done.fifo" && mkfifo "$S/done.fifo" && exec 7<>"$S/done.fifo" || exit 73
+rm -f "$S/go.fifo" && mkfifo "$S/go.fifo" && exec 6<>"$S/go.fifo" || exit 73
 cat > "$S/run.sh" <<'__CARAVEL_RUN__'
 ${RUN_SCRIPT}__CARAVEL_RUN__
 cur="$S/state.init"
@@ -122,7 +134,19 @@ watchdog_up() {
   [ -n "$WD_PID" ] && kill -0 "$WD_PID" 2>/dev/null && return
   # No copy of the driver's stderr (which a redirection of the coproc would keep in a spare
   # descriptor): it would hold the driver's output open after the driver ends.
-  coproc WD { exec 2>/dev/null; watchdog; }
+  coproc WD { exec 2>/dev/null 6>&-; watchdog; }
+}
+# The next command's bash, started ahead of its command: it restores the state and waits on the
+# go FIFO, so a command costs no fork, exec or restore of its own. It holds no writer of that
+# FIFO (only the driver does), so it ends when the driver does.
+n=0
+spare_up() {
+  n=$((n + 1))
+  out="$S/out.$n"
+  next="$S/state.$n"
+  : > "$out"
+  ( exec -c /bin/bash --noprofile --norc "$S/run.sh" "$S" "$cur" "$next" "$n" 6>&- ) < "$S/go.fifo" > "$out" 2>&1 &
+  child=$!
 }
 sweep() {
   local i
@@ -151,6 +175,7 @@ stream_out() {
   done
   exec 8<&-
 }
+spare_up
 printf 'CARAVEL_READY %s\n' "$$"
 while IFS=' ' read -r sent tmo cap clen elen scap; do
   cmd='' envs=''
@@ -160,14 +185,12 @@ while IFS=' ' read -r sent tmo cap clen elen scap; do
   while read -t 0 -u 7; do read -r -u 7; done
   printf '%s' "$cmd" > "$S/cmd.sh"
   printf '%s' "$envs" > "$S/env.sh"
-  out="$S/out.$sent"
-  : > "$out"
   : > "$S/pid"
-  next="$S/state.$sent"
   watchdog_up
-  ( exec -c /bin/bash --noprofile --norc "$S/run.sh" "$S" "$cur" "$next" ) < /dev/null > "$out" 2>&1 &
-  child=$!
+  # Killed since it was started (by a command, or by the sweep): another one.
+  kill -0 "$child" 2>/dev/null || { junk+=("$out"); spare_up; }
   printf '%s %s\n' "$child" "$tmo" 2>/dev/null >&"${WD_IN}"
+  printf '%s\n' "$n" >&6
   printf '%s\n' "$child" > "$S/pid"
   [ "$scap" -gt 0 ] && stream_out "$scap"
   # Waited with stderr aside: job control would report the finished job there.
@@ -190,6 +213,7 @@ while IFS=' ' read -r sent tmo cap clen elen scap; do
   printf '%s END\n' "$sent"
   junk+=("$out" "$old" "$next.ok")
   if [ "${JUNK_LENGTH}" -ge 48 ] || [ "$size" -gt 65536 ]; then rm -f "${JUNK_ALL}"; junk=(); fi
+  spare_up
 done
 `;
 
