@@ -21,6 +21,7 @@ import { BUS, RUNTIME, repositoryProvider, type PlatformRuntime } from '@caravel
 import type { ToolBundle } from '@caravel/sandbox';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AgentFactoryService } from './agent/agent-factory.service.js';
+import { AgentKitLoader } from './agent/agent-kit.loader.js';
 import { RunBudgets } from './agent/budget-of-run.js';
 import { CheckpointerService } from './agent/checkpointer.service.js';
 import { RunModels } from './agent/run-models.js';
@@ -76,6 +77,7 @@ export class AgentRunnerModule {
         repositoryProvider(ThreadRepository),
         repositoryProvider(UserProfileRepository),
         AgentFactoryService,
+        AgentKitLoader,
         RunModels,
         CheckpointerService,
         ThreadSandboxService,

@@ -12,6 +12,7 @@ import {
   analysesOffReason,
   analysisRunsOptionsOf,
 } from './services/analysis-runs.options.js';
+import { AnalyzerKitLoader } from './agent/analyzer-kit.loader.js';
 import { ReviewStyleService } from './services/review-style.service.js';
 
 /** What runs analyses, or, when the configuration cannot, why not (said at start and per request). */
@@ -19,7 +20,12 @@ function analysisProviders(config: AnalyzerConfig): Provider[] {
   const off = analysesOffReason(config);
   if (off !== null) return [{ provide: ANALYSES_OFF, useValue: off }];
   return [
-    { provide: ANALYSIS_RUNS_OPTIONS, useFactory: () => analysisRunsOptionsOf(config) },
+    AnalyzerKitLoader,
+    {
+      provide: ANALYSIS_RUNS_OPTIONS,
+      inject: [AnalyzerKitLoader],
+      useFactory: (kit: AnalyzerKitLoader) => analysisRunsOptionsOf(config, kit),
+    },
     ReviewStyleService,
   ];
 }

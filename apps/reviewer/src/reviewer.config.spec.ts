@@ -2,6 +2,7 @@ import { loadConfig } from '@caravel/config';
 import type { AppError } from '@caravel/errors';
 import { describe, expect, it } from '@jest/globals';
 import { reviewerConfigSchema } from './reviewer.config.js';
+import { ReviewerKitLoader } from './agent/reviewer-kit.loader.js';
 import { reviewRunsOptionsOf, reviewsOffReason } from './services/review-runs.options.js';
 
 const COMMON = { NATS_URL: 'nats://127.0.0.1:4222', DATABASE_URL: 'pglite:memory' };
@@ -44,7 +45,7 @@ describe('reviewer configuration', () => {
       approveCleanRepos: ['acme/widgets', 'acme-labs/*'],
     });
     // Clean reviews approve in the listed repositories only, per repository.
-    const approves = reviewRunsOptionsOf(config).approveCleanReviews;
+    const approves = reviewRunsOptionsOf(config, new ReviewerKitLoader()).approveCleanReviews;
     expect(
       [
         { owner: 'acme', name: 'widgets' },

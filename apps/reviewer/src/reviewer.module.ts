@@ -1,6 +1,7 @@
 import { FindingRepository, ReviewStyleRepository } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { ReviewerKitLoader } from './agent/reviewer-kit.loader.js';
 import { HeadMovedHandler } from './handlers/head-moved.handler.js';
 import { ReviewRequestedHandler } from './handlers/review-requested.handler.js';
 import { ReviewSandboxService } from './preparation/review-sandbox.service.js';
@@ -18,7 +19,12 @@ function reviewProviders(config: ReviewerConfig): Provider[] {
   const off = reviewsOffReason(config);
   if (off !== null) return [{ provide: REVIEWS_OFF, useValue: off }];
   return [
-    { provide: REVIEW_RUNS_OPTIONS, useFactory: () => reviewRunsOptionsOf(config) },
+    ReviewerKitLoader,
+    {
+      provide: REVIEW_RUNS_OPTIONS,
+      inject: [ReviewerKitLoader],
+      useFactory: (kit: ReviewerKitLoader) => reviewRunsOptionsOf(config, kit),
+    },
     repositoryProvider(ReviewStyleRepository),
     ReviewSandboxService,
     ReviewRunsService,

@@ -9,8 +9,8 @@ const root = join(new URL('.', import.meta.url).pathname, '..', '..', '..');
  * The services that never run an agent: loading LangChain and the model providers' SDKs costs
  * each of them ~0.7 s of start and ~60 MB of memory for nothing. The agent's libraries keep
  * LangChain behind their own entries (`@caravel/agent/langchain`, `@caravel/tools/langchain`,
- * the middleware but for `@caravel/middleware/queued-message`), which these services never load
- * at start (a dynamic `import()` is not followed).
+ * the middleware but for `@caravel/middleware/queued-message` and `/errors`), which these
+ * services never load at start (a dynamic `import()` is not followed).
  */
 const LIGHT_SERVICES = [
   'apps/ingress/src/ingress.module.ts',
@@ -19,8 +19,22 @@ const LIGHT_SERVICES = [
   'apps/sandbox-broker/src/sandbox-broker.module.ts',
 ];
 
-/** Packages a light service must not load at start. */
-const HEAVY = /^(@langchain\/|langchain$|langchain\/|openai$|openai\/|@anthropic-ai\/)/;
+/**
+ * The services that run an agent load it at their first run, not at start: each keeps its
+ * LangChain side in one kit module (`agent-kit.ts`, `reviewer-kit.ts`, `analyzer-kit.ts`) that
+ * only its loader imports, dynamically. So does the embedded host composing all seven services
+ * (`caravel start`), which would otherwise pay ~1-2 s and ~60 MB at every start.
+ */
+const LAZY_AGENT_SERVICES = [
+  'apps/agent-runner/src/agent-runner.module.ts',
+  'apps/reviewer/src/reviewer.module.ts',
+  'apps/analyzer/src/analyzer.module.ts',
+  'apps/cli/src/services.ts',
+];
+
+/** Packages a service must not load at start. */
+const HEAVY =
+  /^(@langchain\/|langchain$|langchain\/|openai$|openai\/|@anthropic-ai\/|deepagents$|deepagents\/)/;
 
 /** The file a workspace package's entry resolves to under the `@caravel/source` condition. */
 function workspaceEntry(specifier: string): string | undefined {
@@ -107,7 +121,8 @@ describe('services that run no agent load no LangChain', () => {
       mkdirSync(join(dir, 'lib'));
       writeFileSync(
         join(dir, 'main.ts'),
-        "import type { Agent } from './lib/index.js';\nimport { b } from './b.js';\nexport const a = b;\n",
+        "import type { Agent } from './lib/index.js';\nimport { b } from './b.js';\nexport const a = b;\n" +
+          "export const later = () => import('./lib/model.js');\n",
       );
       writeFileSync(
         join(dir, 'b.ts'),
@@ -128,11 +143,17 @@ describe('services that run no agent load no LangChain', () => {
   });
 
   it('follows workspace packages through their entries', () => {
-    const runner = heavyLoads(join(root, 'apps/agent-runner/src/agent-runner.module.ts'));
-    expect(runner.length).toBeGreaterThan(0);
+    const kit = heavyLoads(join(root, 'apps/agent-runner/src/agent/agent-kit.ts'));
+    expect(kit).toContainEqual(expect.stringMatching(/libs\/agent\/src\/langchain\.ts > /));
   });
 
   it.each(LIGHT_SERVICES)('%s', (entry) => {
+    expect(heavyLoads(join(root, entry))).toEqual([]);
+  });
+});
+
+describe('services that run an agent load LangChain at their first run, not at start', () => {
+  it.each(LAZY_AGENT_SERVICES)('%s', (entry) => {
     expect(heavyLoads(join(root, entry))).toEqual([]);
   });
 });

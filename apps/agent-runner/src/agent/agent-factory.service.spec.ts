@@ -13,6 +13,7 @@ import { agentRunnerConfigFrom } from '../agent-runner.config.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AgentFactoryService, type AgentRunInputs } from './agent-factory.service.js';
 import type { CheckpointerService } from './checkpointer.service.js';
+import { AgentKitLoader } from './agent-kit.loader.js';
 import { RunModels } from './run-models.js';
 import type { SandboxLossNotice } from './sandbox-loss.notice.js';
 
@@ -87,15 +88,17 @@ function factoryWith(
     { get: () => Promise.resolve(new MemorySaver() as never) },
     'checkpointer',
   );
+  const kit = new AgentKitLoader();
   const factory = new AgentFactoryService(
     config,
-    new RunModels(config),
+    new RunModels(config, kit),
     checkpointer,
     plans,
     instructions,
     profiles,
     strictMock<SandboxLossNotice>({}, 'sandboxLoss'),
     messages,
+    kit,
   );
   const sandbox = strictMock<ThreadWorkspace['sandbox']>(
     {

@@ -1,23 +1,19 @@
 import type { ResolvedModel } from '@caravel/agent';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { ThreadOptions } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
-import {
-  buildMiddlewareStack,
-  foldHooks,
-  graphRecursionLimitFor,
-  systemClock,
-  type AssistantStatusPort,
-  type MessageQueue,
-  type MiddlewareEventSink,
-  type MiddlewareStackOptions,
-  type RunPreparationPort,
-  type StepLimitNotifier,
+import type {
+  AssistantStatusPort,
+  MessageQueue,
+  MiddlewareEventSink,
+  MiddlewareStackOptions,
+  RunPreparationPort,
+  StepLimitNotifier,
 } from '@caravel/middleware';
 import {
   agentStateTools,
   channelTools,
   curatedTools,
-  endsRun,
   mutatingToolNames,
   type AgentStatePorts,
   type CaravelTool,
@@ -26,7 +22,6 @@ import {
   type ScmPort,
   withUserInstructions,
 } from '@caravel/tools';
-import { toLangChainTools } from '@caravel/tools/langchain';
 import {
   ThreadMessageRepository,
   ThreadPlanRepository,
@@ -38,9 +33,9 @@ import {
 import { isSandboxUnreachable, type RunBundleSession } from '@caravel/sandbox';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { createAgent } from 'langchain';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { AgentKitLoader, type AgentKit } from './agent-kit.loader.js';
 import { SandboxAgentsFileFinder } from './agents-file-finder.js';
 import { CheckpointerService } from './checkpointer.service.js';
 import { loopDiscipline, toolOptionsFor, type LoopDisciplineInputs } from './loop-discipline.js';
@@ -48,7 +43,7 @@ import { RunModels } from './run-models.js';
 import { RunPeopleTracker } from './run-people.js';
 import { promptMessageId, type RunAgent } from './run-stream.js';
 import { SandboxLossNotice } from './sandbox-loss.notice.js';
-import { agentWorkToolsFor } from './agent-work.js';
+import type { AgentWorkSetup } from './agent-work.js';
 import type { RunWorkEvents } from './subagents.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { withBundleState } from './tool-bundles.js';
@@ -98,21 +93,11 @@ export interface BuiltAgent extends RunAgent {
   systemPrompt: string;
 }
 
-/** The tools the agent is given: those a middleware brings itself (the completion nudge) win. */
-function agentTools(
-  caravelTools: CaravelTool[],
-  middleware: ReturnType<typeof buildMiddlewareStack>,
-) {
-  const owned = new Set(middleware.flatMap((m) => (m.tools ?? []).map((t) => t.name)));
-  const tools = toLangChainTools(caravelTools.filter((tool) => !owned.has(tool.name)));
-  for (const tool of tools) if (endsRun(tool.tool)) tool.returnDirect = true;
-  return tools;
-}
-
 /**
  * Builds the coding agent for one run: the resolved model (thread > profile > team), the curated
  * tools bound to the thread's sandbox, the ordered middleware stack and the durable checkpointer.
  * The agent holds no state of its own: it lives in checkpoints, thread records and the sandbox.
+ * LangChain and the providers are loaded by the first build ({@link AgentKitLoader}).
  */
 @Injectable()
 export class AgentFactoryService {
@@ -125,12 +110,14 @@ export class AgentFactoryService {
     @Inject(UserProfileRepository) private readonly profiles: UserProfileRepository,
     @Inject(SandboxLossNotice) private readonly sandboxLoss: SandboxLossNotice,
     @Inject(ThreadMessageRepository) private readonly messages: ThreadMessageRepository,
+    @Inject(AgentKitLoader) private readonly kit: AgentKitLoader,
     @Optional() @Inject(TeamSettings) private readonly team?: TeamSettings,
   ) {}
 
   private readonly log = new Logger('AgentFactory');
 
   async build(inputs: AgentRunInputs): Promise<BuiltAgent> {
+    const kit = await this.kit.get();
     const profile = inputs.requestedBy ? await this.profiles.get(inputs.requestedBy) : null;
     const team = (await this.team?.defaults()) ?? null;
     const model = this.models.resolve(inputs.options, profile, team);
@@ -144,7 +131,7 @@ export class AgentFactoryService {
     const subagents = this.models.subagentFor(model, team, profile);
     const caravelTools = [
       ...runTools,
-      ...(await this.workTools(inputs, { model: subagents, runTools, systemPrompt, stack })),
+      ...(await this.workTools(kit, inputs, { model: subagents, runTools, systemPrompt, stack })),
     ];
     const options = this.middlewareOptions(inputs, {
       model,
@@ -153,17 +140,18 @@ export class AgentFactoryService {
       people,
       caravelTools,
       alwaysCreatePrs,
+      fallback: await this.models.fallbackFor(inputs.options, inputs.fileRoot, profile, team),
+      summarizer: await this.models.forAgent(model, inputs.fileRoot),
+      kit,
     });
     run.options = options;
-    // The hooks folded (one before-model node, the after-model ones in the model node): a step is
-    // three checkpointed supersteps instead of nine.
-    const middleware = foldHooks(buildMiddlewareStack(options));
-    const agent = createAgent({
-      model: this.models.forAgent(model, inputs.fileRoot),
-      tools: agentTools(caravelTools, middleware),
-      middleware,
+    const { agent, recursionLimit } = kit.createRunGraph({
+      model: await this.models.forAgent(model, inputs.fileRoot),
+      caravelTools,
+      options,
       checkpointer: await this.checkpointer.get(),
       systemPrompt,
+      maxModelCalls: this.config.run.maxModelCalls,
     });
     const opening = await openingInstructions(
       { messages: this.messages, instructions: this.instructions },
@@ -173,7 +161,7 @@ export class AgentFactoryService {
       agent,
       model,
       systemPrompt,
-      recursionLimit: graphRecursionLimitFor(middleware, this.config.run.maxModelCalls),
+      recursionLimit,
       openingMessage: (prompt) => withUserInstructions(prompt, opening),
     };
   }
@@ -194,22 +182,21 @@ export class AgentFactoryService {
 
   /** `write_todos` and `task` (its subagents on `model`, the subagent model), when recorded. */
   private async workTools(
+    kit: AgentKit,
     inputs: AgentRunInputs,
     {
       model,
       ...run
-    }: Pick<Parameters<typeof agentWorkToolsFor>[0], 'runTools' | 'systemPrompt' | 'stack'> & {
-      model: ResolvedModel;
-    },
+    }: Pick<AgentWorkSetup, 'runTools' | 'systemPrompt' | 'stack'> & { model: ResolvedModel },
   ): Promise<CaravelTool[]> {
     if (!inputs.work) return [];
-    return agentWorkToolsFor({
+    return kit.agentWorkToolsFor({
       ...run,
       runId: inputs.runId,
       work: inputs.work,
       ...(inputs.signal ? { signal: inputs.signal } : {}),
       model,
-      chatModel: this.models.forAgent(model, inputs.fileRoot),
+      chatModel: await this.models.forAgent(model, inputs.fileRoot),
       share: this.config.run.subagentShare,
       checkpointer: await this.checkpointer.get(),
     });
@@ -225,13 +212,17 @@ export class AgentFactoryService {
       people: RunPeopleTracker;
       caravelTools: CaravelTool[];
       alwaysCreatePrs: boolean;
+      fallback: MiddlewareStackOptions['fallbackModel'];
+      /** The run's own model again, for the summariser (a model of its own). */
+      summarizer: BaseChatModel;
+      kit: AgentKit;
     },
   ): MiddlewareStackOptions {
     const { run: limits, models } = this.config;
     return {
       threadId: inputs.threadId,
       run: { runId: inputs.runId, promptMessageId: promptMessageId(inputs.runId) },
-      ports: this.middlewarePorts(inputs, run.people),
+      ports: this.middlewarePorts(inputs, run.people, run.kit),
       isSandboxUnreachable,
       pullRequestPolicy: {
         alwaysCreate: run.alwaysCreatePrs,
@@ -248,14 +239,12 @@ export class AgentFactoryService {
       isTrustedAuthor: inputs.isTrustedAuthor,
       circuitBreakerThreshold: 3,
       primaryModel: { provider: run.model.provider, modelId: run.model.modelId },
-      ...withFallback(
-        this.models.fallbackFor(inputs.options, inputs.fileRoot, run.profile, run.team),
-      ),
+      ...withFallback(run.fallback),
       modelCallTimeoutMs: models.timeoutMs,
       modelRetries: models.retries,
       ...loopDiscipline(this.config.run, run.model, {
         ...inputs,
-        summarizerModel: () => this.models.forAgent(run.model, inputs.fileRoot),
+        summarizer: () => new run.kit.ModelConversationSummarizer(run.summarizer),
       }),
     };
   }
@@ -263,6 +252,7 @@ export class AgentFactoryService {
   private middlewarePorts(
     inputs: AgentRunInputs,
     people: RunPeopleTracker,
+    kit: AgentKit,
   ): MiddlewareStackOptions['ports'] {
     return {
       agentsFiles: new SandboxAgentsFileFinder(inputs.workspace.sandbox),
@@ -270,7 +260,7 @@ export class AgentFactoryService {
       userInstructions: instructionsLookup(this.instructions),
       notifier: inputs.notifier,
       events: inputs.events,
-      clock: systemClock,
+      clock: kit.systemClock,
       preparation: this.preparation(inputs),
       ...(inputs.assistantStatus ? { assistantStatus: inputs.assistantStatus } : {}),
     };

@@ -1,6 +1,7 @@
 import { exitReasonOf, isLoopExit, type ExitReason } from '@caravel/agent';
 import { AppError } from '@caravel/errors';
-import { findAppError, type RunExitStatus } from '@caravel/middleware';
+import type { RunExitStatus } from '@caravel/middleware';
+import { findAppError } from '@caravel/middleware/errors';
 import { isSandboxUnreachable } from '@caravel/sandbox';
 
 /** How a middleware's early exit reads in SWE-agent's vocabulary. */

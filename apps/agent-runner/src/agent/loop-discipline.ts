@@ -1,10 +1,12 @@
 import { CARAVEL_BLOCKLIST, type ResolvedModel } from '@caravel/agent';
-import type { BudgetPausePort, MiddlewareStackOptions } from '@caravel/middleware';
+import type {
+  BudgetPausePort,
+  ConversationSummarizer,
+  MiddlewareStackOptions,
+} from '@caravel/middleware';
 import { createShaper, type ToolOptions } from '@caravel/tools';
-import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { AgentRunnerConfig } from '../agent-runner.config.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
-import { ModelConversationSummarizer } from './conversation-summarizer.js';
 import { contextWindowOf, pricingFor } from './model-pricing.js';
 import { promptMessageId } from './run-stream.js';
 import { sandboxSyntaxChecker } from './sandbox-syntax-checker.js';
@@ -17,8 +19,8 @@ export interface LoopDisciplineInputs {
   budgetUsd?: number;
   /** Where the run pauses at its budget (`RunBudgets`); without it the budget ends the run. */
   budgetPause?: BudgetPausePort;
-  /** The model that summarises the run's older turns (its own). */
-  summarizerModel: () => BaseChatModel;
+  /** What summarises the run's older turns (its own model): asked only when its window is known. */
+  summarizer: () => ConversationSummarizer;
 }
 
 /** How late `execute` clips a command's output when long outputs go to files (the file holds it). */
@@ -61,9 +63,7 @@ export function loopDiscipline(
     contextWindow: {
       contextWindow: window,
       keepObservations: limits.keepObservations,
-      ...(window > 0
-        ? { summarizer: new ModelConversationSummarizer(inputs.summarizerModel()) }
-        : {}),
+      ...(window > 0 ? { summarizer: inputs.summarizer() } : {}),
     },
     requery: {
       validator: {

@@ -4,20 +4,22 @@ import { describe, expect, it } from '@jest/globals';
 import { HumanMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
 import { agentRunnerConfigFrom } from '../agent-runner.config.js';
+import { AgentKitLoader } from './agent-kit.loader.js';
 import { RunModels } from './run-models.js';
 
 const models = (env: Record<string, string>) =>
   new RunModels(
     agentRunnerConfigFrom({ CARAVEL_MODEL: 'openai:gpt-5', OPENAI_API_KEY: 'k', ...env }),
+    new AgentKitLoader(),
   );
 
 describe("a coding run's fallback model", () => {
-  it('is none unless the team or the thread names one', () => {
-    expect(models({}).fallbackFor({})).toBeUndefined();
+  it('is none unless the team or the thread names one', async () => {
+    expect(await models({}).fallbackFor({})).toBeUndefined();
   });
 
-  it("is the team's CARAVEL_FALLBACK_MODEL, built with its provider's key", () => {
-    const fallback = models({
+  it("is the team's CARAVEL_FALLBACK_MODEL, built with its provider's key", async () => {
+    const fallback = await models({
       CARAVEL_FALLBACK_MODEL: 'anthropic:claude-sonnet-4-5',
       ANTHROPIC_API_KEY: 'sk-test',
     }).fallbackFor({});
@@ -29,28 +31,30 @@ describe("a coding run's fallback model", () => {
     expect(fallback?.model).toBeDefined();
   });
 
-  it("is the thread's own when it names one, over the team's", () => {
-    const fallback = models({ CARAVEL_FALLBACK_MODEL: 'openai:gpt-5-mini' }).fallbackFor({
+  it("is the thread's own when it names one, over the team's", async () => {
+    const fallback = await models({ CARAVEL_FALLBACK_MODEL: 'openai:gpt-5-mini' }).fallbackFor({
       fallbackModel: 'openai:gpt-5',
     });
     expect(fallback).toMatchObject({ provider: 'openai', modelId: 'gpt-5' });
   });
 
-  it("is the requester's profile's between the thread's and the team's", () => {
+  it("is the requester's profile's between the thread's and the team's", async () => {
     const runModels = models({ CARAVEL_FALLBACK_MODEL: 'openai:gpt-5-mini' });
     const profile = { fallbackModel: 'openai:gpt-4.1' };
-    expect(runModels.fallbackFor({}, undefined, profile)).toMatchObject({ modelId: 'gpt-4.1' });
+    expect(await runModels.fallbackFor({}, undefined, profile)).toMatchObject({
+      modelId: 'gpt-4.1',
+    });
     expect(
-      runModels.fallbackFor({ fallbackModel: 'openai:gpt-5' }, undefined, profile),
+      await runModels.fallbackFor({ fallbackModel: 'openai:gpt-5' }, undefined, profile),
     ).toMatchObject({ modelId: 'gpt-5' });
-    expect(runModels.fallbackFor({}, undefined, { fallbackModel: null })).toMatchObject({
+    expect(await runModels.fallbackFor({}, undefined, { fallbackModel: null })).toMatchObject({
       modelId: 'gpt-5-mini',
     });
   });
 
-  it('is skipped when its provider has no key here, rather than failing the run', () => {
+  it('is skipped when its provider has no key here, rather than failing the run', async () => {
     expect(
-      models({}).fallbackFor({ fallbackModel: 'anthropic:claude-sonnet-4-5' }),
+      await models({}).fallbackFor({ fallbackModel: 'anthropic:claude-sonnet-4-5' }),
     ).toBeUndefined();
   });
 });
@@ -83,12 +87,13 @@ describe('a provider outage with a fallback configured', () => {
           CARAVEL_FALLBACK_MODEL: 'openai-compatible:backup-model',
           OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
         }),
+        new AgentKitLoader(),
       );
       const primary = runModels.resolve({});
-      const fallback = runModels.fallbackFor({});
+      const fallback = await runModels.fallbackFor({});
       const events: MiddlewareEvent[] = [];
       const agent = createAgent({
-        model: runModels.forAgent(primary),
+        model: await runModels.forAgent(primary),
         tools: [],
         middleware: [
           modelFallbackMiddleware({

@@ -1,24 +1,28 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { resolveModel, type ResolvedModel } from '@caravel/agent';
-import { MAX_CLIENT_RETRIES, createChatModel } from '@caravel/agent/langchain';
 import type { ThreadOptions } from '@caravel/contracts';
 import type { TeamDefaultsRow, UserProfileRow } from '@caravel/db';
 import { AppError, isAppError } from '@caravel/errors';
 import type { FallbackModel } from '@caravel/middleware';
 import { Inject, Injectable } from '@nestjs/common';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
+import { AgentKitLoader } from './agent-kit.loader.js';
 
 /**
  * The models the runner's agents talk to: resolved by precedence (the thread's choice, the
  * requester's profile, the team's default: the dashboard's `team_defaults`, else the
  * environment's) and built with the team's provider keys. A relative
  * `scripted:`/`replay:` file resolves against the configured file root unless told otherwise.
+ * Building a model loads the providers' SDKs ({@link AgentKitLoader}) the first time.
  */
 @Injectable()
 export class RunModels {
   private readonly models: AgentRunnerConfig['models'];
 
-  constructor(@Inject(AGENT_RUNNER_CONFIG) config: AgentRunnerConfig) {
+  constructor(
+    @Inject(AGENT_RUNNER_CONFIG) config: AgentRunnerConfig,
+    @Inject(AgentKitLoader) private readonly kit: AgentKitLoader,
+  ) {
     this.models = config.models;
   }
 
@@ -52,12 +56,12 @@ export class RunModels {
    * the distributed runner refuses to start on a team fallback without its key; a thread's or a
    * profile's is skipped).
    */
-  fallbackFor(
+  async fallbackFor(
     options: ThreadOptions,
     fileRoot = this.models.fileRoot,
     profile: Pick<UserProfileRow, 'fallbackModel'> | null = null,
     team: Pick<TeamDefaultsRow, 'fallbackModel'> | null = null,
-  ): FallbackModel | undefined {
+  ): Promise<FallbackModel | undefined> {
     const spec =
       options.fallbackModel ??
       profile?.fallbackModel ??
@@ -66,7 +70,7 @@ export class RunModels {
     if (!spec) return undefined;
     const resolved = resolveModel({ team: { model: spec } });
     try {
-      const model = this.forAgent(resolved, fileRoot);
+      const model = await this.forAgent(resolved, fileRoot);
       return {
         provider: resolved.provider,
         modelId: resolved.modelId,
@@ -93,7 +97,8 @@ export class RunModels {
   }
 
   /** A coding run's model: its retries and fallback are the middleware stack's. */
-  forAgent(model: ResolvedModel, fileRoot = this.models.fileRoot): BaseChatModel {
+  async forAgent(model: ResolvedModel, fileRoot = this.models.fileRoot): Promise<BaseChatModel> {
+    const { createChatModel } = await this.kit.get();
     return createChatModel(model, this.models.credentials, {
       timeoutMs: this.models.timeoutMs,
       fileRoot,
@@ -104,17 +109,18 @@ export class RunModels {
    * The model that reviews or chooses among the attempts of a retry-and-select run: the thread's
    * `reviewModel`, else the run's own model.
    */
-  reviewModel(options: ThreadOptions): BaseChatModel {
+  reviewModel(options: ThreadOptions): Promise<BaseChatModel> {
     return this.plainModel({ ...options, model: options.reviewModel ?? options.model });
   }
 
   /** The model of the read-only chat agent: the thread's own model, else the team default. */
-  chatModel(options: ThreadOptions): BaseChatModel {
+  chatModel(options: ThreadOptions): Promise<BaseChatModel> {
     return this.plainModel(options);
   }
 
   /** A model called outside the middleware stack: the client itself retries. */
-  private plainModel(options: ThreadOptions): BaseChatModel {
+  private async plainModel(options: ThreadOptions): Promise<BaseChatModel> {
+    const { createChatModel, MAX_CLIENT_RETRIES } = await this.kit.get();
     return createChatModel(this.resolve(options), this.models.credentials, {
       timeoutMs: this.models.timeoutMs,
       fileRoot: this.models.fileRoot,

@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { answersForInterruptedCalls, writesOf } from './run-stream.js';
+import { answersForInterruptedCalls } from './run-messages.js';
+import { writesOf } from './run-stream.js';
 
 const ai = (ids: string[]) =>
   new AIMessage({

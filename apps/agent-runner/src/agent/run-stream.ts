@@ -1,9 +1,12 @@
 import { CARAVEL_NAMESPACE, uuidV5 } from '@caravel/contracts';
 import type { RunExitStatus } from '@caravel/middleware';
-import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
 import type { createAgent } from 'langchain';
-import { RunSpans } from './run-spans.js';
+import { AgentKitLoader } from './agent-kit.loader.js';
 import type { StepRecorder } from './step-recorder.js';
+
+/** The messages' side of the stream: loaded already when the run's agent was built. */
+const kit = new AgentKitLoader();
 
 /** What a run's agent is to its stream (the agent factory builds one per run). */
 export interface RunAgent {
@@ -46,34 +49,6 @@ export function promptMessageId(runId: string): string {
 }
 
 /**
- * Answers for the tool calls an interrupted run left unanswered (the run stopped between the
- * model's answer and its tools' results): every provider refuses a conversation whose tool calls
- * have no results, so the next run closes them before its own prompt.
- */
-export function answersForInterruptedCalls(history: readonly BaseMessage[]): ToolMessage[] {
-  const lastAi = history.findLastIndex((message) => AIMessage.isInstance(message));
-  const last = history[lastAi];
-  if (last === undefined || !AIMessage.isInstance(last)) return [];
-  const answered = new Set(
-    history
-      .slice(lastAi + 1)
-      .filter((message) => ToolMessage.isInstance(message))
-      .map((message) => (message as ToolMessage).tool_call_id),
-  );
-  return (last.tool_calls ?? [])
-    .filter((call) => call.id !== undefined && !answered.has(call.id))
-    .map(
-      (call) =>
-        new ToolMessage({
-          tool_call_id: call.id ?? '',
-          name: call.name,
-          status: 'error',
-          content: 'Not finished: the run was interrupted by a new message before this call ended.',
-        }),
-    );
-}
-
-/**
  * Streams one run through the agent. A run whose prompt is already in the thread's checkpoint
  * (its command was redelivered after a runner died) continues from the last checkpoint instead of
  * starting over: completed model and tool calls are not repeated, and the steps recorded before
@@ -88,6 +63,7 @@ export async function streamRun(
 ): Promise<StreamOutcome> {
   const config = { configurable: { thread_id: run.threadId } };
   const promptId = promptMessageId(run.runId);
+  const { answersForInterruptedCalls, openingMessages, RunSpans } = await kit.get();
   const snapshot = (await built.agent.graph.getState(config)) as StateSnapshot;
   const history = snapshot.values?.messages ?? [];
   const promptIndex = history.findIndex((message) => message.id === promptId);
@@ -99,12 +75,7 @@ export async function streamRun(
   if (resumed) for (const message of history.slice(promptIndex + 1)) await recorder.record(message);
   const input = resumed
     ? null
-    : {
-        messages: [
-          ...closing,
-          new HumanMessage({ id: promptId, content: built.openingMessage(run.prompt) }),
-        ],
-      };
+    : { messages: openingMessages(closing, promptId, built.openingMessage(run.prompt)) };
   const spans = RunSpans.forActiveRun();
   const stream = await built.agent.stream(input, {
     ...config,

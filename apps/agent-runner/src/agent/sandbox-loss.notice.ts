@@ -1,6 +1,6 @@
 import { RunNoticeRepository } from '@caravel/db';
 import { isAppError } from '@caravel/errors';
-import { sandboxUnreachableNotice } from '@caravel/middleware';
+import { sandboxUnreachableNotice } from '@caravel/middleware/errors';
 import type { ReplyChannel } from '@caravel/tools';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 

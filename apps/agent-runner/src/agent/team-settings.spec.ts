@@ -2,6 +2,7 @@ import type { TeamDefaultsRow } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import { describe, expect, it } from '@jest/globals';
 import { agentRunnerConfigFrom } from '../agent-runner.config.js';
+import { AgentKitLoader } from './agent-kit.loader.js';
 import { RunModels } from './run-models.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { pullRequestChoices } from './team-settings.js';
@@ -13,6 +14,7 @@ const models = new RunModels(
     CARAVEL_SUBAGENT_MODEL: 'openai:gpt-5-nano',
     OPENAI_API_KEY: 'k',
   }),
+  new AgentKitLoader(),
 );
 
 const saved = (fields: Partial<TeamDefaultsRow>): TeamDefaultsRow => ({
@@ -40,13 +42,17 @@ describe("the team's defaults saved in the dashboard", () => {
     expect(models.resolve({}, null, saved({}))).toMatchObject({ modelId: 'gpt-5' });
   });
 
-  it('give the fallback and subagent models unless a level above names one', () => {
+  it('give the fallback and subagent models unless a level above names one', async () => {
     const team = saved({ fallbackModel: 'openai:gpt-4.1', subagentModel: 'openai:o4-mini' });
-    expect(models.fallbackFor({}, undefined, null, team)).toMatchObject({ modelId: 'gpt-4.1' });
-    expect(models.fallbackFor({}, undefined, { fallbackModel: 'openai:o3' }, team)).toMatchObject({
+    expect(await models.fallbackFor({}, undefined, null, team)).toMatchObject({
+      modelId: 'gpt-4.1',
+    });
+    expect(
+      await models.fallbackFor({}, undefined, { fallbackModel: 'openai:o3' }, team),
+    ).toMatchObject({
       modelId: 'o3',
     });
-    expect(models.fallbackFor({}, undefined, null, saved({}))).toMatchObject({
+    expect(await models.fallbackFor({}, undefined, null, saved({}))).toMatchObject({
       modelId: 'gpt-5-mini',
     });
     const run = models.resolve({});

@@ -163,7 +163,7 @@ function attemptsWith(
     },
     'reviewer',
   );
-  const models = strictMock<RunModels>({ reviewModel: () => reviewer }, 'models');
+  const models = strictMock<RunModels>({ reviewModel: () => Promise.resolve(reviewer) }, 'models');
   const config = agentRunnerConfigFrom({
     RUN_REVIEW_SAMPLES: '1',
     CARAVEL_MODEL: 'openai:gpt-5',

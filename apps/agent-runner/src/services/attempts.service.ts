@@ -105,7 +105,7 @@ export class AttemptsService {
             outcomes.set(index, outcome);
             return outcome;
           },
-          strategy: this.strategy(command),
+          strategy: await this.strategy(command),
         },
       );
       await this.record(command, selection, outcomes);
@@ -195,9 +195,11 @@ export class AttemptsService {
     }
   }
 
-  private strategy(command: EnvelopeOf<typeof StartRunV1>): SelectionStrategy<string> {
+  private async strategy(
+    command: EnvelopeOf<typeof StartRunV1>,
+  ): Promise<SelectionStrategy<string>> {
     const { options, prompt } = command.data;
-    const model = this.models.reviewModel(options);
+    const model = await this.models.reviewModel(options);
     if (options.selection === 'chooser') {
       return { kind: 'chooser', choose: reviewChooser<string>({ model, task: prompt }) };
     }

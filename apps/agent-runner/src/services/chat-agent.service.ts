@@ -3,10 +3,10 @@ import { ThreadRepository } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import { chatTools } from '@caravel/tools';
 import { Inject, Injectable } from '@nestjs/common';
+import { AgentKitLoader } from '../agent/agent-kit.loader.js';
 import { RunModels } from '../agent/run-models.js';
 import { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
-import { askChatAgent } from './chat-agent-loop.js';
 
 const CHAT_PROMPT = [
   "You answer questions about a thread's repository for the team, reading its sandbox.",
@@ -29,6 +29,7 @@ export class ChatAgentService {
     @Inject(ThreadSandboxService) private readonly sandboxes: ThreadSandboxService,
     @Inject(RunModels) private readonly models: RunModels,
     @Inject(AGENT_RUNNER_CONFIG) private readonly config: AgentRunnerConfig,
+    @Inject(AgentKitLoader) private readonly kit: AgentKitLoader,
   ) {}
 
   async answer(request: ChatRequest): Promise<{ answer: string; toolCalls: number }> {
@@ -48,8 +49,9 @@ export class ChatAgentService {
       },
       { defaultExecTimeoutMs: this.config.run.commandTimeoutMs },
     );
+    const { askChatAgent } = await this.kit.get();
     const { lastText, toolCalls } = await askChatAgent({
-      model: this.models.chatModel(options.success ? options.data : {}),
+      model: await this.models.chatModel(options.success ? options.data : {}),
       tools,
       systemPrompt: CHAT_PROMPT,
       question: request.question,

@@ -11,6 +11,7 @@ import { aPullRequest } from '@caravel/tools/testing';
 import { describe, expect, it } from '@jest/globals';
 import type { BaseMessage } from '@langchain/core/messages';
 import { Logger } from '@nestjs/common';
+import { AgentKitLoader } from '../agent/agent-kit.loader.js';
 import type { RunModels } from '../agent/run-models.js';
 import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { asksAQuestion, pullRequestQuestionOf } from './pr-chat-request.js';
@@ -107,8 +108,9 @@ function service(model: RecordingModel, reads: string[], pullRead = Promise.reso
   });
   return new PullRequestChatService(
     strictMock<RunIntegrationsService>({ scmReader: () => reader }),
-    strictMock<RunModels>({ chatModel: () => model }),
+    strictMock<RunModels>({ chatModel: () => Promise.resolve(model) }),
     findings,
+    new AgentKitLoader(),
   );
 }
 

@@ -12,10 +12,10 @@ import {
   type ReplyChannel,
 } from '@caravel/tools';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AgentKitLoader } from '../agent/agent-kit.loader.js';
 import { RunModels } from '../agent/run-models.js';
 import { reviewThreadText } from '../agent/source-context.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
-import { askChatAgent } from './chat-agent-loop.js';
 import { pullRequestQuestionOf, type PullRequestQuestion } from './pr-chat-request.js';
 import { renderOpenFindings } from './pr-chat-findings.js';
 import type { RunStartDetails } from './run-events.js';
@@ -51,6 +51,7 @@ export class PullRequestChatService {
     @Inject(RunIntegrationsService) private readonly integrations: RunIntegrationsService,
     @Inject(RunModels) private readonly models: RunModels,
     @Inject(FindingRepository) private readonly findings: FindingRepository,
+    @Inject(AgentKitLoader) private readonly kit: AgentKitLoader,
   ) {}
 
   /** The question the run asks on a pull request, or null when it is work for the coding agent. */
@@ -75,8 +76,9 @@ export class PullRequestChatService {
           return channel.reply(text);
         },
       };
+      const { askChatAgent } = await this.kit.get();
       const { lastText, toolCalls } = await askChatAgent({
-        model: this.models.chatModel(run.options),
+        model: await this.models.chatModel(run.options),
         tools: pullRequestChatTools({ files, channel: answering }),
         systemPrompt: PR_CHAT_PROMPT,
         question,

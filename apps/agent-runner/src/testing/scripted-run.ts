@@ -18,6 +18,7 @@ import { MemorySaver } from '@langchain/langgraph';
 import { agentRunnerConfigFrom } from '../agent-runner.config.js';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
 import type { CheckpointerService } from '../agent/checkpointer.service.js';
+import { AgentKitLoader } from '../agent/agent-kit.loader.js';
 import { RunModels } from '../agent/run-models.js';
 import { streamRun } from '../agent/run-stream.js';
 import type { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
@@ -42,9 +43,10 @@ export function scriptedFactory(
   config: ReturnType<typeof agentRunnerConfigFrom>,
   checkpointer: MemorySaver,
 ): AgentFactoryService {
+  const kit = new AgentKitLoader();
   return new AgentFactoryService(
     config,
-    new RunModels(config),
+    new RunModels(config, kit),
     strictMock<CheckpointerService>(
       { get: () => Promise.resolve(checkpointer as never) },
       'checkpointer',
@@ -54,6 +56,7 @@ export function scriptedFactory(
     strictMock<UserProfileRepository>({}, 'profiles'),
     strictMock<SandboxLossNotice>({}, 'sandboxLoss'),
     strictMock<ThreadMessageRepository>({ takenBy: () => Promise.resolve([]) }, 'messages'),
+    kit,
   );
 }
 

@@ -1,8 +1,8 @@
 import { resolveModel } from '@caravel/agent';
-import { createChatModel, MAX_CLIENT_RETRIES } from '@caravel/agent/langchain';
 import { IntegrationAdapters } from '@caravel/integrations';
 import type { ScmHistoryPort } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { AnalyzerKitLoader } from '../agent/analyzer-kit.loader.js';
 import type { AnalyzerConfig } from '../analyzer.config.js';
 import type { ReviewCommentReactions } from '../continual/finding-reactions.js';
 
@@ -16,7 +16,7 @@ export interface AnalysisRunsOptions {
   /** The reactions on the repository's review comments; null when no credential can read them. */
   reactions(repository: { owner: string; name: string }): ReviewCommentReactions | null;
   /** A fresh model for one run (a `scripted:` file is read again each time). */
-  model(): BaseChatModel;
+  model(): Promise<BaseChatModel>;
   /** The model's reference, kept as each saved version's provenance. */
   modelName: string;
   botLogin: string;
@@ -36,8 +36,14 @@ export function analysesOffReason(config: AnalyzerConfig): string | null {
   return null;
 }
 
-/** The analyses a configuration makes: GitHub through the integrations, a fresh model per run. */
-export function analysisRunsOptionsOf(config: AnalyzerConfig): AnalysisRunsOptions {
+/**
+ * The analyses a configuration makes: GitHub through the integrations, a fresh model per run (the
+ * first one loads the providers' SDKs through `kit`).
+ */
+export function analysisRunsOptionsOf(
+  config: AnalyzerConfig,
+  kit: AnalyzerKitLoader,
+): AnalysisRunsOptions {
   const { analysis } = config;
   const spec = analysis.model;
   if (!spec) throw new Error(`analyses without a model: ${analysesOffReason(config)}`);
@@ -46,12 +52,14 @@ export function analysisRunsOptionsOf(config: AnalyzerConfig): AnalysisRunsOptio
   return {
     history: (repository) => integrations.scmHistory(repository),
     reactions: (repository) => integrations.scmHistory(repository),
-    model: () =>
-      createChatModel(model, analysis.credentials, {
+    model: async () => {
+      const { createChatModel, MAX_CLIENT_RETRIES } = await kit.get();
+      return createChatModel(model, analysis.credentials, {
         timeoutMs: MODEL_TIMEOUT_MS,
         maxRetries: MAX_CLIENT_RETRIES,
         fileRoot: analysis.fileRoot,
-      }),
+      });
+    },
     modelName: spec,
     botLogin: analysis.botLogin,
   };

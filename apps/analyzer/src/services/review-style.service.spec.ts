@@ -11,7 +11,10 @@ import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { CommentReaction, SurfacedFinding } from '../continual/finding-reactions.js';
 import type { AnalysisRunsOptions } from './analysis-runs.options.js';
+import { AnalyzerKitLoader } from '../agent/analyzer-kit.loader.js';
 import { ReviewStyleService } from './review-style.service.js';
+
+const kit = new AnalyzerKitLoader();
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
 const current = {
@@ -73,7 +76,7 @@ function savingModel(summary: string): CannedChatModel {
 }
 
 function options(
-  model: () => CannedChatModel,
+  model: () => Promise<CannedChatModel>,
   reactions: Record<string, CommentReaction[]> = {},
 ): AnalysisRunsOptions {
   return {
@@ -107,6 +110,7 @@ describe('a continual run', () => {
       options(() => {
         throw new Error('no model without outcomes');
       }),
+      kit,
     );
     expect(await service.analyze(request)).toEqual({ saved: null, reason: 'no_outcomes' });
     expect(saved).toEqual([]);
@@ -120,7 +124,8 @@ describe('a continual run', () => {
     const model = savingModel('Names relaxed.');
     const service = new ReviewStyleService(
       stylesDouble([dismissed], saved),
-      options(() => model),
+      options(() => Promise.resolve(model)),
+      kit,
     );
     const outcome = await service.analyze(request);
     expect(outcome.saved?.version).toBe(2);
@@ -145,7 +150,10 @@ describe('a continual run', () => {
     const down = (author: string, at = after) => ({ content: '-1', author, bot: false, at });
     const service = new ReviewStyleService(
       stylesDouble([], saved, [{ ...open, interactions: [], commentId: '9001' }]),
-      options(() => model, { '9001': [down('alice'), down('carol'), down('bob', '2026-11-30')] }),
+      options(() => Promise.resolve(model), {
+        '9001': [down('alice'), down('carol'), down('bob', '2026-11-30')],
+      }),
+      kit,
     );
     expect((await service.analyze(request)).saved?.version).toBe(2);
     expect(saved[0]).toMatchObject({ commentIds: ['f_00000000bb'], pullRequests: [12] });
@@ -168,6 +176,7 @@ describe('a continual run', () => {
           ],
         },
       ),
+      kit,
     );
     expect(await service.analyze(request)).toEqual({ saved: null, reason: 'no_outcomes' });
     expect(saved).toEqual([]);
@@ -180,6 +189,7 @@ describe('a continual run', () => {
       options(() => {
         throw new Error('no model for an answered request');
       }),
+      kit,
     );
     const askedBefore = new Date(current.createdAt.getTime() - 1_000);
     expect(await service.analyze(request, askedBefore)).toEqual({
@@ -201,7 +211,8 @@ describe('a continual run', () => {
     });
     const service = new ReviewStyleService(
       stylesDouble([dismissed], saved),
-      options(() => model),
+      options(() => Promise.resolve(model)),
+      kit,
     );
     expect(await service.analyze(request)).toEqual({ saved: null, reason: 'model_kept_style' });
     expect(saved).toEqual([]);
@@ -219,13 +230,17 @@ describe('a bootstrap', () => {
       kind: 'scripted',
     });
     const styles = strictMock<ReviewStyleRepository>({ latest: () => Promise.resolve(null) });
-    const service = new ReviewStyleService(styles, {
-      ...options(() => model),
-      history: () => ({
-        listMergedPullRequests: () => Promise.resolve([]),
-        listReviewComments: () => Promise.resolve([]),
-      }),
-    });
+    const service = new ReviewStyleService(
+      styles,
+      {
+        ...options(() => Promise.resolve(model)),
+        history: () => ({
+          listMergedPullRequests: () => Promise.resolve([]),
+          listReviewComments: () => Promise.resolve([]),
+        }),
+      },
+      kit,
+    );
     await expect(service.analyze(AnalyzeReviewStyleV1.fixture().data)).rejects.toMatchObject({
       code: 'PRECONDITION_FAILED',
       message: expect.stringContaining('ended without save_review_style_prompt: nothing was saved'),
@@ -234,12 +249,16 @@ describe('a bootstrap', () => {
 
   it('fails when no credential can read the history', async () => {
     const styles = strictMock<ReviewStyleRepository>({ latest: () => Promise.resolve(null) });
-    const service = new ReviewStyleService(styles, {
-      ...options(() => {
-        throw new Error('no model');
-      }),
-      history: () => null,
-    });
+    const service = new ReviewStyleService(
+      styles,
+      {
+        ...options(() => {
+          throw new Error('no model');
+        }),
+        history: () => null,
+      },
+      kit,
+    );
     await expect(service.analyze(AnalyzeReviewStyleV1.fixture().data)).rejects.toMatchObject({
       code: 'PRECONDITION_FAILED',
       message: expect.stringContaining("no GitHub credential can read acme/widgets's history"),

@@ -2,7 +2,7 @@ import type { DataOf, AnalyzeReviewStyleV1 } from '@caravel/contracts';
 import { ReviewStyleRepository, type ReviewStyleRow } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { analyzerBrief, buildAnalyzerAgent } from '../agent/analyzer-agent.js';
+import { AnalyzerKitLoader } from '../agent/analyzer-kit.loader.js';
 import {
   reviewStyleRunContext,
   type ReviewStyleRunContext,
@@ -36,6 +36,7 @@ export class ReviewStyleService {
   constructor(
     @Inject(ReviewStyleRepository) private readonly styles: ReviewStyleRepository,
     @Inject(ANALYSIS_RUNS_OPTIONS) private readonly options: AnalysisRunsOptions,
+    @Inject(AnalyzerKitLoader) private readonly kit: AnalyzerKitLoader,
   ) {}
 
   /**
@@ -135,7 +136,8 @@ export class ReviewStyleService {
   }
 
   private async runAgent(context: ReviewStyleRunContext): Promise<void> {
-    const agent = buildAnalyzerAgent(this.options.model(), context);
+    const { analyzerBrief, buildAnalyzerAgent } = await this.kit.get();
+    const agent = buildAnalyzerAgent(await this.options.model(), context);
     await agent.run(analyzerBrief(context));
   }
 }

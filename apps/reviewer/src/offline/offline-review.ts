@@ -6,7 +6,7 @@ import type { PullRequestRef } from '@caravel/integrations';
 import type { MiddlewareEventSink } from '@caravel/middleware';
 import type { ToolSandbox } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import { NO_REVIEW_SOURCES } from '../preparation/prepare-review.js';
 import type { PullRequestText } from '../preparation/review-context.js';
 import type { ReviewGit } from '../preparation/review-git.js';
@@ -35,6 +35,8 @@ export interface OfflineReviewInput {
   /** The price of a call's tokens when the provider does not report one (default: free). */
   priceOf?: (usage: TokenUsage) => number;
   now?: () => Date;
+  /** The repository's review style to review with (a learned one, or a draft the gate measures). */
+  reviewStyle?: string | null;
 }
 
 /** What the model spent on a review. */
@@ -55,6 +57,11 @@ export interface OfflineReview {
   usage: ReviewUsage;
 }
 
+/** A model's answer (`AIMessage.isInstance`, read without loading LangChain). */
+function isAnswer(message: BaseMessage): message is AIMessage {
+  return message.type === 'ai';
+}
+
 /** Model calls, tokens and cost of a conversation (a provider's reported cost wins). */
 export function usageOfConversation(
   messages: readonly BaseMessage[],
@@ -62,7 +69,7 @@ export function usageOfConversation(
 ): ReviewUsage {
   const usage: ReviewUsage = { modelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   for (const message of messages) {
-    if (!AIMessage.isInstance(message)) continue;
+    if (!isAnswer(message)) continue;
     usage.modelCalls += 1;
     const tokens = usageFromMessage(message) ?? { inputTokens: 0, outputTokens: 0 };
     usage.inputTokens += tokens.inputTokens;
@@ -107,7 +114,11 @@ export async function reviewOffline(input: OfflineReviewInput): Promise<OfflineR
       model: input.model,
       git: input.git,
       workspace: input.workspace,
-      sources: { ...NO_REVIEW_SOURCES, pullRequestText: () => Promise.resolve(text) },
+      sources: {
+        ...NO_REVIEW_SOURCES,
+        pullRequestText: () => Promise.resolve(text),
+        reviewStyle: () => Promise.resolve(input.reviewStyle ?? null),
+      },
       verdict: { verdictRequested: false, ownPullRequest: false, approveCleanReviews: false },
     },
   );

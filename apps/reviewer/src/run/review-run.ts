@@ -7,7 +7,7 @@ import type { ToolSandbox } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ReviewRunContext } from '../agent/review-run.context.js';
-import { buildReviewerAgent } from '../agent/reviewer-agent.js';
+import { ReviewerKitLoader } from '../agent/reviewer-kit.loader.js';
 import {
   prepareReview,
   type PreparedReview,
@@ -28,6 +28,8 @@ import {
   type SyncGitHub,
 } from '../reconcile/ledger-sync.service.js';
 
+/** The agent's side of a review, loaded by the first one (LangChain and the providers). */
+const kit = new ReviewerKitLoader();
 /** GitHub as one review run uses it: reviews, threads, comments and the check run. */
 export type ReviewGitHub = PublishGitHub &
   SyncGitHub &
@@ -130,6 +132,7 @@ export async function runReview(
         return published;
       },
     };
+    const { buildReviewerAgent } = await kit.get();
     const agent = buildReviewerAgent({
       model: request.model,
       context,

@@ -1,6 +1,6 @@
 import { resolveModel } from '@caravel/agent';
-import { createChatModel, MAX_CLIENT_RETRIES } from '@caravel/agent/langchain';
 import { IntegrationAdapters } from '@caravel/integrations';
+import type { ReviewerKitLoader } from '../agent/reviewer-kit.loader.js';
 import type { ReviewerConfig } from '../reviewer.config.js';
 import type { ReviewRunsOptions } from './review-runs.service.js';
 
@@ -40,9 +40,12 @@ export function repositoryMatcher(
 /**
  * The review runs a configuration makes: GitHub through the integrations, and a fresh model per
  * run (a `scripted:` file is read again each time). The client retries a failed call itself: the
- * reviewer's loop has no retry middleware.
+ * reviewer's loop has no retry middleware. The first model loads the providers' SDKs (`kit`).
  */
-export function reviewRunsOptionsOf(config: ReviewerConfig): ReviewRunsOptions {
+export function reviewRunsOptionsOf(
+  config: ReviewerConfig,
+  kit: ReviewerKitLoader,
+): ReviewRunsOptions {
   const { review } = config;
   const spec = review.model;
   if (!spec) throw new Error(`review runs without a model: ${reviewsOffReason(config)}`);
@@ -50,12 +53,14 @@ export function reviewRunsOptionsOf(config: ReviewerConfig): ReviewRunsOptions {
   return {
     integrations: new IntegrationAdapters(config.integrations),
     botLogin: review.botLogin,
-    model: () =>
-      createChatModel(model, review.credentials, {
+    model: async () => {
+      const { createChatModel, MAX_CLIENT_RETRIES } = await kit.get();
+      return createChatModel(model, review.credentials, {
         timeoutMs: MODEL_TIMEOUT_MS,
         maxRetries: MAX_CLIENT_RETRIES,
         fileRoot: review.fileRoot,
-      }),
+      });
+    },
     reReviewOnPush: () => review.reReviewOnPush,
     approveCleanReviews: repositoryMatcher(review.approveCleanRepos),
   };

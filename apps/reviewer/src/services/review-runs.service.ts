@@ -13,8 +13,8 @@ import { runReview, type ReviewRunOutcome } from '../run/review-run.js';
 export interface ReviewRunsOptions {
   /** GitHub through the one credential model (`reviews(repository)`). */
   integrations: Pick<IntegrationAdapters, 'reviews'>;
-  /** The reviewer's model for one run. */
-  model: () => BaseChatModel;
+  /** The reviewer's model for one run (the first one loads the providers' SDKs). */
+  model: () => Promise<BaseChatModel>;
   /** Caravel's GitHub login (its own pull requests get no verdict; its comments are its own). */
   botLogin: string;
   /** Whether a clean review of this repository may approve (default: never). */
@@ -89,7 +89,7 @@ export class ReviewRunsService {
           },
           headSha: job.headSha,
           ...(repository.baseBranch ? { baseBranch: repository.baseBranch } : {}),
-          model: this.options.model(),
+          model: await this.options.model(),
           git,
           workspace: new ToolSandboxAdapter(sandbox, job.headSha),
           sources: { ...NO_REVIEW_SOURCES, reviewStyle: () => this.reviewStyle(repository) },
