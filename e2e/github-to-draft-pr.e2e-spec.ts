@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitHubWorld } from './support/github-world.js';
 import { platformShapes, withLogs, type Platform } from './support/platform.js';
+import { requestPathFiles, stepsNotRun } from './support/request-path-coverage.js';
 import { eventually, type RunView } from './support/walking-skeleton.js';
 
 const SECRET = 'e2e-github-secret';
@@ -131,21 +132,26 @@ class GitHubMention {
   }
 }
 
-for (const { mode, start, suite } of await platformShapes()) {
+for (const { mode, processes, start, suite } of await platformShapes()) {
   suite(`a signed GitHub mention becomes a draft PR and a reply (${mode})`, () => {
     let dir: string;
     let mention: GitHubMention;
     let platform: Platform;
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => (closing ??= platform?.close() ?? Promise.resolve());
+    // As processes, each service writes V8's coverage when it exits: the request's path, run.
+    const coverage = (): string => join(dir, 'coverage');
 
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'caravel-e2e-gh-pr-'));
       await chmod(dir, 0o755);
       mention = new GitHubMention(dir);
-      platform = await start(dir, await mention.start(dir));
+      const env = await mention.start(dir);
+      platform = await start(dir, processes ? { ...env, NODE_V8_COVERAGE: coverage() } : env);
     });
 
     afterAll(async () => {
-      await platform?.close();
+      await close();
       await mention.world.close();
       await rm(dir, { recursive: true, force: true });
     });
@@ -154,5 +160,13 @@ for (const { mode, start, suite } of await platformShapes()) {
       const threadId = await mention.deliver(platform.ingressUrl, '@caravel please add FIX.md');
       await withLogs(platform, () => mention.expectDraftPrAndReply(threadId, platform.apiUrl));
     });
+
+    if (processes)
+      it('ran request-time code in every file docs/request-path.md lists as a step', async () => {
+        await close();
+        const files = await requestPathFiles();
+        expect(files.length).toBeGreaterThanOrEqual(10);
+        expect(await stepsNotRun(coverage(), files)).toEqual([]);
+      });
   });
 }

@@ -99,6 +99,8 @@ export async function withLogs(platform: Platform, check: () => Promise<void>): 
 /** One way to run the platform, and the suite function to declare its tests with. */
 export interface PlatformShape {
   mode: string;
+  /** Each service its own OS process (whose environment reaches Node: NODE_V8_COVERAGE). */
+  processes: boolean;
   start: (dir: string, env: Record<string, string>) => Promise<Platform>;
   /** `describe`, or a skipped suite that says why when NATS or PostgreSQL is not reachable. */
   suite: (name: string, body: () => void) => void;
@@ -108,9 +110,10 @@ export interface PlatformShape {
 export async function platformShapes(): Promise<PlatformShape[]> {
   const gate = await serviceGate(['nats', 'postgres']);
   return [
-    { mode: 'embedded platform', start: startEmbeddedPlatform, suite: describe },
+    { mode: 'embedded platform', processes: false, start: startEmbeddedPlatform, suite: describe },
     {
       mode: 'processes on NATS + PostgreSQL',
+      processes: true,
       start: startProcessPlatform,
       suite: (name, body) => gate.describe(name, body),
     },
