@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostGit, type Sandbox } from '@caravel/sandbox';
@@ -86,6 +86,97 @@ describe('the broker clones and pushes GitHub repositories through the credentia
       expect(github.accepted).toContain(token);
       for (const config of configs) expect(config).not.toContain(token);
     }
+  });
+
+  /** A fork of acme/widgets on disk (made once) with one commit adding `file` on `branch`. */
+  async function forkWithCommit(branch: string, file: string): Promise<string> {
+    const fork = join(dir, 'forks', 'someone', 'widgets.git');
+    await mkdir(join(fork, '..'), { recursive: true });
+    await hostGit(dir, ['clone', '--quiet', '--bare', bare, fork]).catch(() => '');
+    const work = await mkdtemp(join(dir, 'fork-work-'));
+    await hostGit(work, ['clone', '--quiet', fork, '.']);
+    await mkdir(join(work, file, '..'), { recursive: true });
+    await writeFile(join(work, file), 'from the fork\n');
+    await hostGit(work, ['checkout', '--quiet', '-b', branch]);
+    await hostGit(work, ['add', file]);
+    await hostGit(work, ['-c', 'user.name=f', '-c', 'user.email=f@f', 'commit', '-qm', 'Fork']);
+    await hostGit(work, ['push', '--quiet', 'origin', branch]);
+    return fork;
+  }
+
+  const forkPull = (number: number, head: string) => ({
+    number,
+    head,
+    title: 'From a fork',
+    body: '',
+    draft: false,
+    state: 'open' as const,
+    base: 'main',
+    requestedReviewers: [],
+    headRepository: 'someone/widgets',
+  });
+
+  it("starts the thread's branch at a fork's pull request head the repository keeps, and pushes it here", async () => {
+    const fork = await forkWithCommit('patch-1', 'fork.txt');
+    const forkHead = github.openForkPull('acme/widgets', forkPull(5, 'patch-1'), { path: fork });
+    const host = hostWith(true);
+    const sandbox = await host.provider.create({ id: 'sbx-fork' });
+    opened.push(sandbox);
+    await host.setupFor({
+      branch: 'caravel/f1',
+      repository: WIDGETS,
+      startRef: 'refs/pull/5/head',
+    })(sandbox);
+
+    expect((await sandbox.exec('git rev-parse HEAD')).output.trim()).toBe(forkHead);
+    expect((await sandbox.exec('git branch --show-current')).output.trim()).toBe('caravel/f1');
+    expect(await sandbox.readFile('fork.txt')).toBe('from the fork\n');
+    // The fetched start is the branch's, not a ref left behind for the agent.
+    expect((await sandbox.exec('git for-each-ref refs/caravel')).output.trim()).toBe('');
+    const head = await commitInside(sandbox, 'fix.txt');
+    await host.push('sbx-fork', 'caravel/f1', WIDGETS);
+
+    expect(await hostGit(bare, ['rev-parse', 'refs/heads/caravel/f1'])).toBe(head);
+    expect(await hostGit(bare, ['rev-parse', 'refs/heads/caravel/f1^'])).toBe(forkHead);
+    expect(await hostGit(fork, ['rev-parse', 'refs/heads/patch-1'])).toBe(forkHead);
+    expect(github.rejected).toEqual([]);
+  });
+
+  it('fails a setup clearly for a pull request head the repository lacks or whose commits change its CI, and takes no other ref', async () => {
+    const host = hostWith(true);
+    const sandbox = await host.provider.create({ id: 'sbx-no-pull' });
+    opened.push(sandbox);
+    await expect(
+      host.setupFor({ branch: 'caravel/f2', repository: WIDGETS, startRef: 'refs/pull/99/head' })(
+        sandbox,
+      ),
+    ).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(/^refs\/pull\/99\/head could not be fetched/),
+      details: { reason: 'start_ref_unavailable', ref: 'refs/pull/99/head' },
+    });
+    // A fork whose commits change the CI: pushed here, its workflow would run with the secrets.
+    const fork = await forkWithCommit('ci-1', '.github/workflows/steal.yml');
+    github.openForkPull('acme/widgets', forkPull(6, 'ci-1'), { path: fork });
+    const other = await host.provider.create({ id: 'sbx-ci' });
+    opened.push(other);
+    await expect(
+      host.setupFor({ branch: 'caravel/f3', repository: WIDGETS, startRef: 'refs/pull/6/head' })(
+        other,
+      ),
+    ).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      details: { reason: 'start_ref_changes_ci', paths: ['.github/workflows/steal.yml'] },
+    });
+    const mirror = host.mirrors.of('sbx-no-pull');
+    await expect(mirror.fetchStart(bare, 'refs/heads/main')).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(
+      mirror.fetchStart(bare, '+refs/pull/5/head:refs/heads/main'),
+    ).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it("pushes to the thread's repository on record, whatever remote the workdir names", async () => {

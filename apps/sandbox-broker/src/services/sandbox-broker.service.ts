@@ -70,6 +70,12 @@ export class SandboxBrokerService implements OnModuleDestroy {
   }
 
   private async acquireFor(request: AcquireRequest): Promise<SandboxHandle> {
+    if (request.startRef && (request.startFrom || !request.repository)) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `startRef ${request.startRef} needs the thread's repository, and not startFrom`,
+      );
+    }
     await this.host.ensureReady();
     const acquired = await this.lifecycle.acquire(request.threadId, {
       setup: this.host.setupFor({ ...request, ...(await this.startingPoint(request)) }),

@@ -5,9 +5,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitHubGit } from './github-git.js';
 
+/** GitHub Actions' definitions: workflows, and the local actions they run. */
+const CI_DEFINITIONS = /^\.github\/(workflows|actions)\//;
+const isCiDefinition = (path: string): boolean => CI_DEFINITIONS.test(path);
+
 /** Where a new sandbox's repository comes from. */
 export type MirrorSource =
-  | { readonly kind: 'repository'; readonly repository: RepositoryRef }
+  | {
+      readonly kind: 'repository';
+      readonly repository: RepositoryRef;
+      /** A pull request's head ref of the repository, fetched into {@link START_REF}. */
+      readonly startRef?: string;
+    }
   | { readonly kind: 'sandbox'; readonly sandboxId: string }
   | { readonly kind: 'empty' };
 
@@ -37,8 +46,11 @@ export class SandboxMirrors {
         return HostMirror.empty(path);
       case 'sandbox':
         return this.startedFrom(sandboxId, source.sandboxId);
-      case 'repository':
-        return this.cloned(path, source.repository);
+      case 'repository': {
+        const mirror = await this.cloned(path, source.repository);
+        if (source.startRef) await this.fetchStart(mirror, source.repository, source.startRef);
+        return mirror;
+      }
     }
   }
 
@@ -83,6 +95,30 @@ export class SandboxMirrors {
       `${repository.owner}/${repository.name} cannot be cloned: set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY so Caravel can read it from GitHub`,
       { details: { reason: 'repository_unavailable' } },
     );
+  }
+
+  /**
+   * Fetches `ref` of the thread's repository into the mirror's {@link START_REF}, refusing one
+   * whose own commits change the repository's CI definitions: pushed to a branch here, a fork's
+   * workflow would run with this repository's secrets (`FORBIDDEN`, `start_ref_changes_ci`).
+   */
+  private async fetchStart(mirror: HostMirror, repository: RepositoryRef, ref: string) {
+    const url = this.remoteUrl(repository);
+    if (url === null) {
+      throw new AppError('BAD_REQUEST', `${ref} cannot be fetched: the repository has no remote`);
+    }
+    const fetch = (gitArgs: string[]) => mirror.fetchStart(url, ref, gitArgs);
+    await (this.github.hosting.hosts(repository)
+      ? this.github.through(`${repository.owner}/${repository.name}`, fetch)
+      : fetch([]));
+    const ci = (await mirror.pathsOnlyIn(START_REF)).filter(isCiDefinition);
+    if (ci.length > 0) {
+      throw new AppError(
+        'FORBIDDEN',
+        `${ref} changes ${ci.slice(0, 5).join(', ')}${ci.length > 5 ? ', …' : ''}: its CI definitions would run here with the repository's secrets`,
+        { details: { reason: 'start_ref_changes_ci', ref, paths: ci.slice(0, 20) } },
+      );
+    }
   }
 
   /** A mirror holding another sandbox's HEAD at {@link START_REF} (commits only). */

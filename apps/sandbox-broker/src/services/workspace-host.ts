@@ -37,6 +37,8 @@ export interface WorkspaceRequest {
   repository?: RepositoryRef;
   /** Start at this sandbox's HEAD (a clone of its workdir) instead of cloning the repository. */
   fromSandbox?: string;
+  /** Start at this pull request head ref of the repository (`refs/pull/<N>/head`). */
+  startRef?: string;
 }
 
 /**
@@ -169,8 +171,9 @@ export class WorkspaceHost {
   }
 
   /**
-   * Sets a new sandbox up: its mirror (a clone of the thread's repository, another sandbox's
-   * HEAD, or one empty commit), then its workdir cloned from the mirror on the thread's branch.
+   * Sets a new sandbox up: its mirror (a clone of the thread's repository, with a pull request's
+   * head fetched when `startRef` names one; another sandbox's HEAD; or one empty commit), then its
+   * workdir cloned from the mirror on the thread's branch, started there when asked.
    * A thread whose repository cannot be cloned fails here, before any run starts on nothing.
    */
   setupFor(request: WorkspaceRequest): SandboxSetup {
@@ -181,7 +184,7 @@ export class WorkspaceHost {
       await prepareWorkspace({
         workdir: this.hostWorkdir(sandbox.id),
         cloneUrl: mirror.path,
-        ...(request.fromSandbox
+        ...(request.fromSandbox || request.startRef
           ? { startRef: START_REF }
           : repository?.baseBranch
             ? { baseBranch: repository.baseBranch }
@@ -197,7 +200,10 @@ export class WorkspaceHost {
 
   private sourceOf(request: WorkspaceRequest): MirrorSource {
     if (request.fromSandbox) return { kind: 'sandbox', sandboxId: request.fromSandbox };
-    if (request.repository) return { kind: 'repository', repository: request.repository };
+    if (request.repository) {
+      const { repository, startRef } = request;
+      return { kind: 'repository', repository, ...(startRef ? { startRef } : {}) };
+    }
     return { kind: 'empty' };
   }
 

@@ -1,4 +1,5 @@
 import {
+  pullRequestHeadRefOf,
   SANDBOX_REQUESTS,
   SandboxAcquire,
   SandboxCallerAlive,
@@ -25,6 +26,27 @@ describe('sandbox requests', () => {
       purpose: 'agent',
     });
     expect(() => SandboxAcquire.parseRequest({ threadId, branch: '' })).toThrow(/branch/);
+  });
+
+  it("starts an acquire only at a pull request's head ref, never at another ref or a refspec", () => {
+    const acquire = (startRef: string) =>
+      SandboxAcquire.parseRequest({ threadId, branch: 'caravel/x', startRef });
+    expect(acquire('refs/pull/42/head')).toMatchObject({ startRef: 'refs/pull/42/head' });
+    for (const bad of [
+      'refs/pull/42/merge',
+      'refs/heads/main',
+      '+refs/pull/42/head:refs/heads/main',
+      'refs/pull/0/head',
+      'refs/pull/-1/head',
+      'refs/pull/42/head\n',
+      'refs/pull/4 2/head',
+      '--upload-pack=evil',
+      'refs/pull/42/head/../../heads/main',
+    ]) {
+      expect(() => acquire(bad)).toThrow(/startRef/);
+    }
+    expect(pullRequestHeadRefOf(7)).toBe('refs/pull/7/head');
+    expect(() => pullRequestHeadRefOf(1.5)).toThrow();
   });
 
   it('writes text unless told the content is base64', () => {

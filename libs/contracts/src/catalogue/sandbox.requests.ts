@@ -35,6 +35,20 @@ export const sandboxHandle = z.object({
 });
 export type SandboxHandle = z.infer<typeof sandboxHandle>;
 
+/**
+ * The ref GitHub keeps in a base repository for the head of its pull request `N`, whoever's branch
+ * it is (a fork's too): `refs/pull/<N>/head`. The only ref an acquire may start from, so no
+ * refspec a person or a webhook wrote ever reaches git.
+ */
+export const pullRequestHeadRef = z
+  .string()
+  .regex(/^refs\/pull\/[1-9][0-9]{0,9}\/head$/, 'only refs/pull/<number>/head');
+
+/** The {@link pullRequestHeadRef} of pull request `number`. */
+export function pullRequestHeadRefOf(number: number): string {
+  return pullRequestHeadRef.parse(`refs/pull/${number}/head`);
+}
+
 const acquireRequest = z.object({
   threadId,
   repository: repositoryRef.optional(),
@@ -49,6 +63,12 @@ const acquireRequest = z.object({
    * changes) instead of cloning the repository: a retry-and-select attempt starts where its thread is.
    */
   startFrom: threadId.optional(),
+  /**
+   * On first setup, start the branch at this ref of the thread's repository, fetched from it (a
+   * fork's pull request, whose branch the App cannot push to, as the base repository exposes it).
+   * Not with `startFrom`.
+   */
+  startRef: pullRequestHeadRef.optional(),
 });
 
 /** Gets the thread's sandbox: reuse, reconnect, or create (bound only after setup succeeded). */

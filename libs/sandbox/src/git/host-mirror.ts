@@ -1,3 +1,4 @@
+import { pullRequestHeadRef } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { BOT_IDENTITY_ENV, hostGit } from './host-git.js';
@@ -82,6 +83,48 @@ export class HostMirror {
 
   async exists(): Promise<boolean> {
     return (await stat(this.path).catch(() => undefined))?.isDirectory() === true;
+  }
+
+  /**
+   * Fetches a pull request's head from `url` (`refs/pull/<N>/head`, the only ref accepted: a fork's
+   * branch as its base repository exposes it) into {@link START_REF}, where a new workdir starts.
+   * Objects only cross: the fetch runs no hook and reads no config the remote sends. A ref the
+   * repository does not have fails as `NOT_FOUND` (`start_ref_unavailable`), naming it.
+   */
+  async fetchStart(url: string, ref: string, gitArgs: readonly string[] = []): Promise<string> {
+    if (!pullRequestHeadRef.safeParse(ref).success) {
+      throw new AppError('BAD_REQUEST', `${JSON.stringify(ref)} is not a pull request's head ref`);
+    }
+    const fetch = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', url];
+    await hostGit(this.path, [...gitArgs, ...fetch, `+${ref}:${START_REF}`]).catch(
+      (error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        throw new AppError('NOT_FOUND', `${ref} could not be fetched: ${why}`, {
+          details: { reason: 'start_ref_unavailable', ref },
+        });
+      },
+    );
+    return hostGit(this.path, ['rev-parse', '--verify', `${START_REF}^{commit}`]);
+  }
+
+  /**
+   * The paths changed by the commits `ref` has and no branch of the remote has (as this mirror
+   * last saw them): what a fork's pull request brings, each commit counted, not only its sum, and
+   * a merge by what it changes beyond its parents (not what it merges in).
+   */
+  async pathsOnlyIn(ref: string): Promise<string[]> {
+    const listed = await hostGit(this.path, [
+      'log',
+      '--format=',
+      '--name-only',
+      '--no-renames',
+      // A merge counts what it changes against every parent (a change slipped into a merge).
+      '--cc',
+      ref,
+      '--not',
+      '--branches',
+    ]);
+    return [...new Set(listed.split('\n').filter(Boolean))];
   }
 
   /** Commits the mirror has at its refs' tips: what an export need not carry again. */

@@ -46,6 +46,8 @@ export interface SandboxAcquireInput {
   purpose?: 'agent' | 'reviewer';
   /** A new sandbox starts at the HEAD of this thread's sandbox instead of a fresh clone. */
   startFrom?: string;
+  /** A new sandbox's branch starts at this pull request head of the repository (a fork's). */
+  startRef?: string;
 }
 
 /**

@@ -10,8 +10,9 @@ import {
 } from '../http/loopback-api.js';
 import { Collaborators, registerCollaboratorRoutes } from './collaborator-routes.js';
 import { CommitStatuses, registerCommitCheckRoutes } from './commit-check-routes.js';
+import { exposePullHead } from './fork-pulls.js';
 import { serveGitHttpBackend } from './git-cgi-bridge.js';
-import { GitHubState, registerGitHubRoutes } from './github-routes.js';
+import { GitHubState, registerGitHubRoutes, type FakeGitHubPull } from './github-routes.js';
 import { GitHubReviewState, registerReviewRoutes, type CommentableLines } from './review-routes.js';
 import type { FakeSourceIssue, FakeSourcePull } from './source-pulls.js';
 
@@ -140,6 +141,29 @@ export class FakeGitHub extends LoopbackApi {
   addUserToken(token: string, login: string): this {
     this.issued.set(token, { repositories: 'all', expiresAt: Number.POSITIVE_INFINITY, login });
     return this;
+  }
+
+  /**
+   * Opens pull request `pull` of `fullName` from a fork's branch, as GitHub does: the fork (a
+   * repository on disk at `fork.path`, which the App cannot push to) keeps the branch, and the
+   * base repository served under {@link FakeGitHubOptions.root} gets its head at
+   * `refs/pull/<N>/head`. The pull request names the fork (`pull.headRepository`, null for one
+   * since deleted) and its head commit, which this returns.
+   */
+  openForkPull(
+    fullName: string,
+    pull: Omit<FakeGitHubPull, 'headSha'>,
+    fork: { path: string },
+  ): string {
+    if (!this.options.root)
+      throw new Error('a fork pull request needs the fake to serve git (root)');
+    const headSha = exposePullHead(this.options.root, fullName, pull.number, {
+      path: fork.path,
+      branch: pull.head,
+    });
+    const key = fullName.toLowerCase();
+    this.state.pulls.set(key, [...(this.state.pulls.get(key) ?? []), { ...pull, headSha }]);
+    return headSha;
   }
 
   /** Adds a merged (or closed) PR to a source repository's PR listing (farm tests). */
