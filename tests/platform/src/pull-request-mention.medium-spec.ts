@@ -20,7 +20,8 @@ import { scriptedModel, until } from './harness/scenario-run.js';
 // A mention in a pull request's review comment, signed as GitHub signs it, on the embedded
 // platform against a fake GitHub App: the agent reads the pull request it was asked on, works on
 // that pull request's own branch and pushes there; no branch of its own, no second pull request.
-// A pull request whose branch lives in a fork is refused with one clear reply. The comment that
+// A pull request whose branch lives in a fork (which the App cannot push to) gets a new draft pull
+// request built on its head (`refs/pull/<N>/head`) and a reply naming it. The comment that
 // asked gets its 👀 on receipt. The agent's push starts CI babysitting of that pull request: a
 // failing check brings one fix run, a new head of the agent's that stays green for the settle
 // window one success message, and a person's push ends the watch. A question (`@caravel what …`)
@@ -222,40 +223,64 @@ describe('a mention on a pull request [embedded bus + PGlite]', () => {
     );
   }, 180_000);
 
-  it('refuses a pull request whose branch lives in a fork, with one reply and no push', async () => {
-    const before = git(bare, 'for-each-ref', '--format=%(refname) %(objectname)');
-    github.state.pulls.set(REPO, [
-      ...(github.state.pulls.get(REPO) ?? []),
+  it("answers a mention on a fork's pull request with a new draft pull request built on its head", async () => {
+    // The fork keeps the branch; the base repository keeps its head at refs/pull/8/head.
+    const fork = join(dir, 'forks', 'someone', 'widgets.git');
+    git(dir, 'clone', '--quiet', '--bare', bare, fork);
+    const forkHead = await pushBranch(fork, 'patch-1', join(dir, 'forks'));
+    const forkRefs = git(fork, 'for-each-ref', '--format=%(refname) %(objectname)');
+    github.openForkPull(
+      REPO,
       {
         number: 8,
         title: 'From a fork',
-        body: '',
+        body: 'Adds a parser, from my fork.',
         draft: false,
         state: 'open',
         head: 'patch-1',
         base: 'main',
         requestedReviewers: [],
-        headSha: 'd'.repeat(40),
         headRepository: 'someone/widgets',
       },
-    ]);
+      { path: fork },
+    );
+    const pullsBefore = github.state.pulls.get(REPO)?.length ?? 0;
 
     const threadId = await deliver(
-      reviewComment(8, { ref: 'patch-1', sha: 'd'.repeat(40), owner: 'someone' }),
+      reviewComment(8, { ref: 'patch-1', sha: forkHead, owner: 'someone' }),
     );
     const run = await finishedRun(threadId);
-    expect(run).toMatchObject({ status: 'failed', exitStatus: 'exit_forfeit' });
-    const replies = await until(
-      () => Promise.resolve(comments(8).length > 0 ? comments(8) : undefined),
-      'the refusal',
+    expect(run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+
+    // A new draft pull request against the fork pull request's base, naming it.
+    const pulls = github.state.pulls.get(REPO) ?? [];
+    expect(pulls).toHaveLength(pullsBefore + 1);
+    const opened = pulls[pulls.length - 1]!;
+    expect(opened).toMatchObject({
+      base: 'main',
+      draft: true,
+      head: expect.stringMatching(/^caravel\//),
+    });
+    expect(opened.body).toContain('Builds on #8 (`patch-1` from someone/widgets)');
+    // Its branch is the fork's commit with the agent's on top; the fork is untouched.
+    expect(git(bare, 'show', `${opened.head}:FIX.md`)).toBe('fixed by caravel');
+    expect(git(bare, 'rev-parse', `${opened.head}^`)).toBe(forkHead);
+    expect(git(fork, 'for-each-ref', '--format=%(refname) %(objectname)')).toBe(forkRefs);
+    // On the fork's pull request, where the mention was: why, and where the work is.
+    const told = await until(
+      () => Promise.resolve(comments(8).find((c) => c.body.includes("I couldn't push"))),
+      'the reply naming the new pull request',
     );
-    expect(replies).toHaveLength(1);
-    expect(replies[0]?.body).toContain(
-      "I can't push to this pull request: its branch `patch-1` lives in someone/widgets",
+    expect(told.body).toContain(
+      "I couldn't push to this pull request: its branch `patch-1` lives in someone/widgets",
     );
-    expect(git(bare, 'for-each-ref', '--format=%(refname) %(objectname)')).toBe(before);
-    expect(github.state.pulls.get(REPO)).toHaveLength(2);
-  }, 120_000);
+    expect(told.body).toContain(`I opened #${opened.number} (`);
+    // The agent read the fork's pull request, not only the comment.
+    const events = await new RunEventRepository(pair.database.db).listByThread(threadId);
+    const started = events.find((e) => e.type === 'evt.run.started')?.data as { prompt: string };
+    expect(started.prompt).toContain('whose head branch `patch-1` lives in someone/widgets');
+    expect(started.prompt).toContain('Adds a parser, from my fork.');
+  }, 180_000);
 
   it("babysits the agent's pull request: one fix run, one green message, stops at a person's push", async () => {
     const watches = new CiWatchRepository(pair.database.db);
@@ -369,6 +394,7 @@ describe('a mention on a pull request [embedded bus + PGlite]', () => {
       { content: 'Answered.' },
     ]);
     const asked = reviewComment(9, { ref: 'parser-9', sha: head, owner: 'acme' });
+    const branches = git(bare, 'branch', '--list', 'caravel/*');
     asked.comment.body = '@caravel what does parse return?';
 
     const threadId = await deliver(asked);
@@ -377,7 +403,7 @@ describe('a mention on a pull request [embedded bus + PGlite]', () => {
     // One answer in the conversation (with the reply channel's hidden key), nothing pushed.
     expect(comments(9)).toHaveLength(1);
     expect(comments(9)[0]?.body).toMatch(/^parse\(\) returns an empty list\.\n/);
-    expect(git(bare, 'branch', '--list', 'caravel/*')).toBe('');
+    expect(git(bare, 'branch', '--list', 'caravel/*')).toBe(branches);
     const events = await new RunEventRepository(pair.database.db).listByThread(threadId);
     const started = events.find((e) => e.type === 'evt.run.started')?.data as { prompt: string };
     expect(started.prompt).toContain('You were asked on pull request #9. Its PULL_REQUEST.md:');

@@ -1,5 +1,6 @@
 import type { PullRequestDetails } from '@caravel/tools';
 import {
+  forkHeadRefused,
   headIsInRepository,
   pullFromSubject,
   pullRequestNumberOf,
@@ -98,6 +99,39 @@ describe('what a run was asked on', () => {
     expect(text).toContain('author="octocat" id="issue/42">\n# Add CSV');
   });
 
+  it("describes a fork's pull request: a branch of its own from its head, a new pull request against its base", () => {
+    const pull = {
+      ...PULL,
+      head: { ...PULL.head, repository: null },
+      base: { ...PULL.base, ref: 'release-2' },
+    };
+    const text = sourceContext(
+      {
+        kind: 'fork',
+        pull,
+        asked: { kind: 'pull_request', number: 7, headSha: 'd'.repeat(40) },
+        comments: { review: [], conversation: [] },
+      },
+      HEAD,
+    );
+    expect(text).toContain(
+      'You were asked on pull request #7, whose head branch `fix-parser` lives in a fork that no longer exists: Caravel cannot push there.',
+    );
+    expect(text).toContain('opens a new pull request against `release-2`');
+    expect(text).toContain(`it was at ${'d'.repeat(12)}, it is now at ${HEAD.slice(0, 12)}`);
+    // Its author's words stay untrusted; the sandbox at the head needs no note.
+    expect(text).toMatch(
+      /<untrusted_content[^>]*>\n# Parser: accept empty input\n\nIgnore all previous/,
+    );
+    expect(text).not.toContain('Your sandbox is at');
+    expect(
+      sourceContext(
+        { kind: 'fork', pull, asked: undefined, comments: { review: [], conversation: [] } },
+        'e'.repeat(40),
+      ),
+    ).toContain(`Your sandbox is at ${'e'.repeat(12)}, not at the pull request's head`);
+  });
+
   it('has nothing to say for chat and tracker requests', () => {
     expect(sourceContext({ kind: 'none' }, HEAD)).toBeNull();
   });
@@ -129,10 +163,39 @@ describe('where a run works', () => {
       branch: 'fix-parser',
       repository: { ...repository, baseBranch: 'fix-parser' },
     });
+    // A fork's pull request: the thread's own branch, started at the head the base repository keeps.
+    const forked = {
+      kind: 'fork' as const,
+      pull: PULL,
+      asked: undefined,
+      comments: subject.comments,
+    };
+    expect(workBranchOf(forked, 'caravel/t', repository)).toEqual({
+      branch: 'caravel/t',
+      repository,
+      startRef: 'refs/pull/7/head',
+    });
     expect(workBranchOf({ kind: 'none' }, 'caravel/t', repository)).toEqual({
       branch: 'caravel/t',
       repository,
     });
+  });
+
+  it("says why a fork's head cannot be built on, for the broker's reasons only", () => {
+    const fork = { ...PULL, head: { ...PULL.head, repository: null } };
+    expect(forkHeadRefused(fork, { reason: 'start_ref_unavailable' })).toMatch(
+      /lives in a fork that no longer exists, .* could not give me its head \(`refs\/pull\/7\/head`\)/,
+    );
+    expect(
+      forkHeadRefused(fork, {
+        reason: 'start_ref_changes_ci',
+        paths: ['.github/workflows/x.yml'],
+      }),
+    ).toMatch(
+      /change this repository's CI definitions \(`.github\/workflows\/x.yml`\): .* secrets/,
+    );
+    expect(forkHeadRefused(fork, { reason: 'sandbox_unreachable' })).toBeNull();
+    expect(forkHeadRefused(fork, {})).toBeNull();
   });
 
   it("stands the webhook's copy in for GitHub only when it names the head and where it lives", () => {

@@ -52,6 +52,31 @@ function movedText(
   return notes;
 }
 
+/**
+ * For a fork's pull request: the head moved since the request, or the sandbox (kept from an
+ * earlier run on the thread) is not at the fork's head (its own commits, or the fork's newer).
+ */
+function forkMovedText(
+  pull: PullRequestDetails,
+  askedHead: string | undefined,
+  sandboxHead: string,
+): string[] {
+  const notes: string[] = [];
+  if (askedHead && askedHead !== pull.head.sha) {
+    notes.push(
+      `The branch moved since the request: it was at ${short(askedHead)}, it is now at ${short(pull.head.sha)}.`,
+    );
+  }
+  if (sandboxHead !== pull.head.sha) {
+    notes.push(
+      `Your sandbox is at ${short(sandboxHead)}, not at the pull request's head ` +
+        `${short(pull.head.sha)}: your branch holds earlier work of yours, and commits the fork ` +
+        'added since are not in it.',
+    );
+  }
+  return notes;
+}
+
 function conversationText(comments: SubjectConversation): string[] {
   return [
     ...(comments.review.length > 0
@@ -113,7 +138,25 @@ function contextBody(subject: RunSubject, sandboxHead: string): string[] | null 
         'Read more with github_get_issue and github_list_issue_comments.',
       ];
     }
-    case 'fork':
+    case 'fork': {
+      const { pull } = subject;
+      const where = pull.head.repository
+        ? `${pull.head.repository.owner}/${pull.head.repository.name}`
+        : 'a fork that no longer exists';
+      return [
+        `You were asked on pull request #${pull.number}, whose head branch \`${pull.head.ref}\` ` +
+          `lives in ${where}: Caravel cannot push there. You work on a branch of your own, ` +
+          "started at that pull request's head: commit_and_open_pr pushes it to this repository " +
+          `and opens a new pull request against \`${pull.base.ref}\` that carries the fork's ` +
+          'commits and yours (its body says which pull request it builds on, and the person who ' +
+          'asked is told where it is).',
+        ...forkMovedText(pull, subject.asked?.headSha, sandboxHead),
+        renderPullRequest(pull),
+        ...reviewThreadText(subject.asked?.reviewThread),
+        ...conversationText(subject.comments),
+        'Read more with github_get_pr, github_get_pr_diff and github_list_pr_comments.',
+      ];
+    }
     case 'none':
       return null;
   }

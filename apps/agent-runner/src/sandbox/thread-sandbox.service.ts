@@ -41,12 +41,18 @@ export class ThreadSandboxService implements OnModuleDestroy {
    * run (streamed by the broker; the tool's observation is still the capped result). A new
    * sandbox is a clone of the repository or, with `startFrom`, of the HEAD of that thread's
    * sandbox (a retry-and-select attempt starts where its thread is); `branch` (default the
-   * thread's `caravel/<id8>`) is the branch a new sandbox is set up on.
+   * thread's `caravel/<id8>`) is the branch a new sandbox is set up on, started at `startRef`
+   * of the repository when given (a fork's pull request head, `refs/pull/<N>/head`).
    */
   async forRun(
     threadId: string,
     repository?: RepositoryRef,
-    options: { onExecOutput?: (text: string) => void; startFrom?: string; branch?: string } = {},
+    options: {
+      onExecOutput?: (text: string) => void;
+      startFrom?: string;
+      branch?: string;
+      startRef?: string;
+    } = {},
   ): Promise<ThreadWorkspace> {
     const broker = await this.broker();
     const sandbox: RpcSandbox = await broker.acquire({
@@ -55,6 +61,7 @@ export class ThreadSandboxService implements OnModuleDestroy {
       branch: options.branch ?? threadBranch(threadId),
       ...(repository ? { repository } : {}),
       ...(options.startFrom ? { startFrom: options.startFrom } : {}),
+      ...(options.startRef ? { startRef: options.startRef } : {}),
     });
     const { branch, baseCommit, origin } = sandbox.handle;
     return {

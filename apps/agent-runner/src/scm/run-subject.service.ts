@@ -58,7 +58,7 @@ export class RunSubjectService {
     if (!pull || pull.state !== 'open' || !run.repository) {
       return { kind: 'issue', issue: null, asked: run.subject, comments };
     }
-    if (!headIsInRepository(pull, run.repository)) return { kind: 'fork', pull };
+    if (!headIsInRepository(pull, run.repository)) return { kind: 'fork', pull, asked, comments };
     const threadHead = (await this.threads.get(run.threadId))?.headSha ?? null;
     return { kind: 'pull-request', pull, asked, comments, threadHead };
   }

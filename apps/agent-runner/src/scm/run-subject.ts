@@ -1,11 +1,12 @@
-import type {
-  EnvelopeOf,
-  PullRequestSubject,
-  RepositoryRef,
-  SourceSubject,
-  StartRunV1,
+import {
+  pullRequestHeadRefOf,
+  type EnvelopeOf,
+  type PullRequestSubject,
+  type RepositoryRef,
+  type SourceSubject,
+  type StartRunV1,
 } from '@caravel/contracts';
-import type { IssueDetails, PullRequestDetails, ScmComment } from '@caravel/tools';
+import type { IssueDetails, PullRequestDetails, PullRequestRef, ScmComment } from '@caravel/tools';
 
 type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
 
@@ -19,7 +20,10 @@ export interface SubjectConversation {
  * What a run was asked on, and so where it works:
  * - `pull-request`: an open pull request whose head branch is in the thread's repository: the
  *   sandbox checks that branch out and the run pushes to it (no branch of its own, no new PR);
- * - `fork`: an open pull request whose head the App cannot push to: the run is refused;
+ * - `fork`: an open pull request whose head the App cannot push to (a fork's, or a deleted
+ *   fork's): the run works on its thread's own branch, started at the pull request's head as the
+ *   repository exposes it (`refs/pull/<N>/head`), and publishes it as a new pull request against
+ *   the same base;
  * - `issue`: an issue (or a pull request that is closed or unreadable): context only, the run
  *   works on its thread's own branch.
  */
@@ -32,7 +36,12 @@ export type RunSubject =
       /** The head the thread last recorded (`pull_request.synchronize`), when it has one. */
       threadHead: string | null;
     }
-  | { kind: 'fork'; pull: PullRequestDetails }
+  | {
+      kind: 'fork';
+      pull: PullRequestDetails;
+      asked: PullRequestSubject | undefined;
+      comments: SubjectConversation;
+    }
   | {
       kind: 'issue';
       issue: IssueDetails | null;
@@ -83,25 +92,82 @@ export function pullFromSubject(subject: PullRequestSubject): PullRequestDetails
   };
 }
 
-/** The branch a run works on and the repository ref its sandbox is cloned with. */
+/**
+ * The branch a run works on, the repository ref its sandbox is cloned with, and the ref a new
+ * sandbox's branch starts at when it is not the clone's (a fork's pull request head).
+ */
 export function workBranchOf(
   subject: RunSubject,
   threadBranch: string,
   repository: RepositoryRef | undefined,
-): { branch: string; repository: RepositoryRef | undefined } {
-  if (subject.kind !== 'pull-request' || !repository) return { branch: threadBranch, repository };
+): { branch: string; repository: RepositoryRef | undefined; startRef?: string } {
+  if (!repository) return { branch: threadBranch, repository };
+  if (subject.kind === 'fork') {
+    return {
+      branch: threadBranch,
+      repository,
+      startRef: pullRequestHeadRefOf(subject.pull.number),
+    };
+  }
+  if (subject.kind !== 'pull-request') return { branch: threadBranch, repository };
   const ref = subject.pull.head.ref;
   return { branch: ref, repository: { ...repository, baseBranch: ref } };
 }
 
-/** The one message a run on a fork's pull request answers with instead of working. */
-export function forkRefusal(pull: PullRequestDetails): string {
-  const where = pull.head.repository
+/** Where a fork's pull request branch lives, in words. */
+function forkOf(pull: PullRequestDetails): string {
+  return pull.head.repository
     ? `${pull.head.repository.owner}/${pull.head.repository.name}`
     : 'a fork that no longer exists';
+}
+
+/** What a run on a fork's pull request says once its new pull request is open. */
+export function forkPullRequestOpened(pull: PullRequestDetails, opened: PullRequestRef): string {
   return (
-    `I can't push to this pull request: its branch \`${pull.head.ref}\` lives in ${where}, ` +
-    `which the Caravel app cannot write to. Ask again on an issue (or a pull request whose ` +
-    `branch is in this repository), or push the branch here and mention me on that pull request.`
+    `I couldn't push to this pull request: its branch \`${pull.head.ref}\` lives in ` +
+    `${forkOf(pull)}, which the Caravel app cannot write to. I opened #${opened.number} ` +
+    `(${opened.url}) instead, against \`${pull.base.ref}\`: it starts at this pull request's ` +
+    `head, so it carries its commits and mine.`
   );
+}
+
+/** The lines a fork pull request's stand-in adds to its body: where it comes from. */
+export function forkPullRequestNote(pull: PullRequestDetails): string {
+  return (
+    `Builds on #${pull.number} (\`${pull.head.ref}\` from ${forkOf(pull)}), which Caravel ` +
+    `cannot push to: this branch starts at that pull request's head, so it carries the fork's ` +
+    `commits and Caravel's on top.`
+  );
+}
+
+/**
+ * What a run on a fork's pull request says when the broker would not start at its head (its
+ * `details`): the repository does not have it, or its commits change the CI definitions, which
+ * would run with the repository's secrets once pushed here. Null for any other failure.
+ */
+export function forkHeadRefused(
+  pull: PullRequestDetails,
+  details: Record<string, unknown>,
+): string | null {
+  const lead =
+    `I can't work on this pull request: its branch \`${pull.head.ref}\` lives in ` +
+    `${forkOf(pull)}, which the Caravel app cannot write to`;
+  const ask = 'Push the branch to this repository and mention me on that pull request.';
+  switch (details['reason']) {
+    case 'start_ref_unavailable':
+      return (
+        `${lead}, and this repository could not give me its head ` +
+        `(\`${pullRequestHeadRefOf(pull.number)}\`) to start a pull request of my own from. ${ask}`
+      );
+    case 'start_ref_changes_ci': {
+      const paths = Array.isArray(details['paths']) ? details['paths'].map(String) : [];
+      const which = paths.length > 0 ? ` (${paths.map((p) => `\`${p}\``).join(', ')})` : '';
+      return (
+        `${lead}, and its commits change this repository's CI definitions${which}: on a branch ` +
+        `here they would run with this repository's secrets, so I won't push them. ${ask}`
+      );
+    }
+    default:
+      return null;
+  }
 }

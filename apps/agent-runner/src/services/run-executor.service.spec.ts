@@ -5,7 +5,8 @@ import type { GitHubCodeHost } from '@caravel/integrations';
 import type { Lease } from '@caravel/messaging';
 import { sandboxUnreachable, type ToolSandboxAdapter } from '@caravel/sandbox';
 import { strictMock } from '@caravel/testing/doubles';
-import type { ReplyChannel } from '@caravel/tools';
+import { AppError } from '@caravel/errors';
+import type { PullRequestDraft, ReplyChannel } from '@caravel/tools';
 import type {
   AgentFactoryService,
   AgentRunInputs,
@@ -24,6 +25,7 @@ import type { RunEventPublisher, RunEvents } from './run-events.js';
 import type { RunFollowUps } from './run-follow-ups.service.js';
 import type { RunSubject } from '../scm/run-subject.js';
 import type { RunSubjectService } from '../scm/run-subject.service.js';
+import { ForkPullRequestScm } from '../scm/fork-pull-request.scm.js';
 import { PullRequestScm } from '../scm/pull-request.scm.js';
 import { RunExecutorService } from './run-executor.service.js';
 
@@ -264,31 +266,94 @@ describe('RunExecutorService', () => {
     expect(opening).toContain(`Your sandbox is at ${BASE.slice(0, 12)}`);
   });
 
-  it('refuses a pull request whose branch is in a fork, saying why, without a sandbox', async () => {
-    const fork = { owner: 'someone', name: 'widgets' };
-    const pull = {
-      number: 7,
-      title: 'T',
-      body: '',
-      author: 'someone',
-      state: 'open',
-      draft: false,
-      url: 'u',
-      head: { ref: 'patch-1', sha: 'c'.repeat(40), repository: fork },
-      base: { ref: 'main', sha: BASE },
-    };
-    const { executor, log, acquired } = executorWith(
+  const forkPull = {
+    number: 7,
+    title: 'T',
+    body: '',
+    author: 'someone',
+    state: 'open',
+    draft: false,
+    url: 'u',
+    head: { ref: 'patch-1', sha: BASE, repository: { owner: 'someone', name: 'widgets' } },
+    base: { ref: 'release-2', sha: 'a'.repeat(40) },
+  };
+  const forkSubject: RunSubject = {
+    kind: 'fork',
+    pull: forkPull,
+    asked: undefined,
+    comments: { review: [], conversation: [] },
+  };
+
+  it("works on a fork's pull request from its head, on a branch of its own, and opens a new pull request against its base", async () => {
+    const { executor, inputs, acquired, streamed, integrations, replied } = executorWith(
       { kind: 'run', lease },
-      { kind: 'fork', pull },
+      forkSubject,
     );
+    const drafts: PullRequestDraft[] = [];
+    integrations.pullRequestHost = () =>
+      strictMock<GitHubCodeHost>(
+        {
+          openPullRequest: (draft: PullRequestDraft) =>
+            Promise.resolve(void drafts.push(draft)).then(() => ({
+              number: 12,
+              url: 'https://github.example/acme/widgets/pull/12',
+              draft: true,
+            })),
+        },
+        'host',
+      );
     await executor.execute(startCommand(), heartbeat);
 
-    expect(acquired).toEqual([]);
-    expect(log).toContainEqual(
+    const { threadId } = StartRunV1.fixture().data;
+    expect(acquired[0]?.[1]).toEqual(repository);
+    expect(acquired[0]?.[2]).toMatchObject({
+      branch: `caravel/${threadId.slice(0, 8)}`,
+      startRef: 'refs/pull/7/head',
+    });
+    const scm = inputs[0]?.scm;
+    expect(scm).toBeInstanceOf(ForkPullRequestScm);
+    const opening = JSON.stringify(streamed[0]);
+    expect(opening).toContain('You were asked on pull request #7, whose head branch `patch-1`');
+    expect(opening).toContain('a new pull request against `release-2`');
+
+    await scm?.openPullRequest({ branch: 'caravel/t', title: 'Fix', body: 'Fixed it.' });
+    expect(drafts).toEqual([
+      {
+        branch: 'caravel/t',
+        title: 'Fix',
+        body: expect.stringMatching(
+          /^Fixed it\.\n\n---\nBuilds on #7 \(`patch-1` from someone\/widgets\)/,
+        ),
+        base: 'release-2',
+      },
+    ]);
+    expect(replied).toEqual([
       expect.stringMatching(
-        /^told: I can't push to this pull request: its branch `patch-1` lives in someone\/widgets/,
+        /^I couldn't push to this pull request: its branch `patch-1` lives in someone\/widgets.*I opened #12 \(https:\/\/github.example\/acme\/widgets\/pull\/12\)/,
       ),
+    ]);
+  });
+
+  it("ends a fork's run exit_forfeit with one clear reply when the repository cannot give its head", async () => {
+    const { executor, sandboxes, log, streamed } = executorWith(
+      { kind: 'run', lease },
+      forkSubject,
     );
+    sandboxes.forRun = () =>
+      Promise.reject(
+        new AppError('NOT_FOUND', 'refs/pull/7/head could not be fetched', {
+          details: { reason: 'start_ref_unavailable' },
+        }),
+      );
+
+    await executor.execute(startCommand(), heartbeat);
+
+    expect(streamed).toEqual([]);
+    expect(log.filter((line) => line.startsWith('told: '))).toEqual([
+      expect.stringMatching(
+        /^told: I can't work on this pull request: its branch `patch-1` lives in someone\/widgets/,
+      ),
+    ]);
     expect(log).toContainEqual(expect.stringMatching(/^finished exit_forfeit/));
   });
 

@@ -1,7 +1,7 @@
 import type { RunConclusion } from '@caravel/agent';
 import { threadBranch, type EnvelopeOf, type StartRunV1 } from '@caravel/contracts';
 import type { RunRow } from '@caravel/db';
-import { AppError, isAppError } from '@caravel/errors';
+import { isAppError } from '@caravel/errors';
 import type { MiddlewareEvent } from '@caravel/middleware';
 import { isSandboxUnreachable } from '@caravel/sandbox';
 import type { PullRequestDetails, ReplyChannel, ScmPort } from '@caravel/tools';
@@ -20,7 +20,8 @@ import { RunIntegrationsService } from '../integrations/run-integrations.service
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { PullRequestScm } from '../scm/pull-request.scm.js';
 import { scmForRun } from '../scm/run-scm.js';
-import { forkRefusal, workBranchOf, type RunSubject } from '../scm/run-subject.js';
+import { ForkPullRequestScm, forkWorkspace } from '../scm/fork-pull-request.scm.js';
+import { forkPullRequestOpened, workBranchOf, type RunSubject } from '../scm/run-subject.js';
 import { RunSubjectService } from '../scm/run-subject.service.js';
 import { AttemptsService } from './attempts.service.js';
 import { concludeFailure, concludeStream, type StreamEnding } from './conclude-stream.js';
@@ -157,14 +158,20 @@ export class RunExecutorService {
         stream: async () => {
           // What the run was asked on decides its branch: a pull request's own, else the thread's.
           const subject = await this.subjects.resolve(context.command.data);
-          if (subject.kind === 'fork') return this.refuseFork(context, subject.pull);
           const target = workBranchOf(subject, threadBranch(threadId), repository);
-          workspace = await sandboxForRun(
+          const acquiring = sandboxForRun(
             this.sandboxes.forRun(threadId, target.repository, {
               branch: target.branch,
+              ...(target.startRef ? { startRef: target.startRef } : {}),
               onExecOutput: (text) => live.push(text),
             }),
           );
+          workspace =
+            subject.kind === 'fork'
+              ? await forkWorkspace(acquiring, subject.pull, (text) =>
+                  this.tellFailure(context, text),
+                )
+              : await acquiring;
           const budget = await budgetOfRun(this.budgets, {
             threadId,
             runId: context.command.data.runId,
@@ -209,9 +216,7 @@ export class RunExecutorService {
   ): Promise<StreamOutcome> {
     const { threadId, runId } = context.command.data;
     const onItsBranch = onPullRequestBranch(subject, workspace);
-    const scm = onItsBranch
-      ? new PullRequestScm(workspace, onItsBranch)
-      : scmForRun(workspace, this.integrations.pullRequestHost(context.command.data));
+    const scm = this.scmOf(context, workspace, subject, onItsBranch);
     // SWE-agent bundles: installed before the agent is built (their commands are in its prompt).
     const bundles = await this.toolBundles?.open(workspace.sandbox);
     if (bundles) recorder.recordStateWith((callIds) => bundles.takeState(callIds));
@@ -235,6 +240,26 @@ export class RunExecutorService {
     const outcome = await streamRun(built, run, recorder, context.heartbeat, context.signal);
     if (outcome.resumed) this.log.log(`run ${runId} resumed from its checkpoint`);
     return outcome;
+  }
+
+  /**
+   * Where the run publishes: the pull request's own branch when it is checked out; for a fork's
+   * pull request a new pull request against its base (the person who asked is told once it is
+   * open); else the thread's branch and its pull request.
+   */
+  private scmOf(
+    context: RunContext,
+    workspace: ThreadWorkspace,
+    subject: RunSubject,
+    onItsBranch: PullRequestDetails | null,
+  ): ScmPort {
+    if (onItsBranch) return new PullRequestScm(workspace, onItsBranch);
+    const scm = scmForRun(workspace, this.integrations.pullRequestHost(context.command.data));
+    if (subject.kind !== 'fork') return scm;
+    const { channel, command } = context;
+    return new ForkPullRequestScm(scm, subject.pull, (opened) =>
+      this.replyOrLog(channel, command.data.threadId, forkPullRequestOpened(subject.pull, opened)),
+    );
   }
 
   /** What the run's agent is built from: its workspace, SCM, channels, people and follow-ups. */
@@ -270,21 +295,11 @@ export class RunExecutorService {
     };
   }
 
-  /**
-   * A pull request whose branch lives in a fork the App cannot push to: the person who asked is
-   * told why (recorded as the run's failure notice, so dispatch adds no generic reply) and the
-   * run ends without a sandbox (`exit_forfeit`).
-   */
-  private async refuseFork(context: RunContext, pull: PullRequestDetails): Promise<never> {
+  /** Posts the run's own failure notice (dispatch adds no generic reply); a failure is logged. */
+  private async tellFailure(context: RunContext, text: string): Promise<void> {
     const { runId } = context.command.data;
-    await this.sandboxLoss
-      .post(context.channel, runId, forkRefusal(pull))
-      .catch((error: unknown) => {
-        this.log.warn(`run ${runId}: could not tell the user about the fork: ${String(error)}`);
-      });
-    throw new AppError('FORBIDDEN', `pull request #${pull.number}'s branch is in a fork`, {
-      retryable: false,
-      details: { reason: 'fork_pull_request', exitReason: 'exit_forfeit' },
+    await this.sandboxLoss.post(context.channel, runId, text).catch((error: unknown) => {
+      this.log.warn(`run ${runId}: could not tell the user: ${String(error)}`);
     });
   }
 

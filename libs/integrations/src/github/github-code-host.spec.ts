@@ -71,6 +71,16 @@ describe('GitHubCodeHost against the fake GitHub with the real Octokit', () => {
     expect(github.state.pulls.get('acme/widgets')).toMatchObject([{ draft: false }]);
   });
 
+  it('opens the pull request against the base the request names', async () => {
+    await host().openPullRequest({
+      branch: 'caravel/t3',
+      title: 'On',
+      body: 'd',
+      base: 'release-2',
+    });
+    expect(github.state.pulls.get('acme/widgets')).toMatchObject([{ base: 'release-2' }]);
+  });
+
   it('posts a comment once per idempotency key, finding the earlier one on a retry', async () => {
     const first = await host().comment(7, 'Done: see the PR', 'reply:run-1');
     const again = await host().comment(7, 'Done: see the PR', 'reply:run-1');

@@ -82,11 +82,11 @@ export class GitHubCodeHost implements PullRequestHost, ReviewRequester {
     const existing = await this.findOpenPullRequest(request.branch);
     if (existing) return this.updatePullRequest(existing.number, request);
     return this.call('open a pull request', async (o) => {
-      const repo = await o.rest.repos.get(this.repo);
+      const base = request.base ?? (await o.rest.repos.get(this.repo)).data.default_branch;
       const created = await o.rest.pulls.create({
         ...this.repo,
         head: request.branch,
-        base: repo.data.default_branch,
+        base,
         title: request.title,
         body: request.body,
         draft: request.draft ?? true,

@@ -44,6 +44,8 @@ export interface PullRequestDraft extends PullRequestText {
   branch: string;
   /** False opens it ready for review; a draft by default (the requester's preference decides). */
   draft?: boolean;
+  /** The branch it asks to merge into; the repository's default branch when absent. */
+  base?: string;
 }
 
 /** A pull request as the SCM reports it. */
