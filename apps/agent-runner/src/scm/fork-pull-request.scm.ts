@@ -8,7 +8,7 @@ import type {
   ScmPort,
 } from '@caravel/tools';
 import { AppError } from '@caravel/errors';
-import { findAppError } from '@caravel/middleware';
+import { findAppError } from '@caravel/middleware/errors';
 import { forkHeadRefused, forkPullRequestNote } from './run-subject.js';
 
 /**
