@@ -37,8 +37,15 @@ const unparsedTurn = () =>
     ],
   });
 
+interface Scenario {
+  turns: () => ConstructorParameters<typeof ScriptedChatModel>[0];
+  overrides: Parameters<typeof testStackOptions>[0];
+  /** The messages queued for the thread before each model call. */
+  queued: QueuedMessage[][];
+}
+
 /** Scenarios that exercise every node hook of the stack, its jumps and its state. */
-const SCENARIOS = {
+const SCENARIOS: Record<string, Scenario> = {
   'a task answered through the reply tool': {
     turns: () => [lsTurn(), replyTurn('done'), textTurn('bye')],
     overrides: {},
@@ -73,12 +80,12 @@ const SCENARIOS = {
     overrides: {},
     queued: [],
   },
-} as const;
+};
 
-async function runScenario(scenario: (typeof SCENARIOS)[keyof typeof SCENARIOS], fold: boolean) {
+async function runScenario(scenario: Scenario, fold: boolean) {
   const { options: o, notifier } = testStackOptions(
     scenario.overrides,
-    (scenario.queued as unknown as QueuedMessage[][]).map((batch) => [...batch]),
+    scenario.queued.map((batch) => [...batch]),
   );
   const stack = buildMiddlewareStack(o);
   const model = new ScriptedChatModel(scenario.turns());

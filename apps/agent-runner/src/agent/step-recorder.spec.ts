@@ -1,11 +1,11 @@
-import { RunStepV1, StartRunV1 } from '@caravel/contracts';
+import { RunStepV1, StartRunV1, type DataOf } from '@caravel/contracts';
 import type { MessagePublisher } from '@caravel/messaging';
 import { strictMock } from '@caravel/testing/doubles';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { StepRecorder } from './step-recorder.js';
 
 interface Published {
-  data: { step: number; thought: string; action: string; observation: string };
+  data: DataOf<typeof RunStepV1>;
   id: string | undefined;
 }
 
@@ -14,7 +14,8 @@ function recorder(): { recorder: StepRecorder; published: Published[] } {
   const publisher = strictMock<MessagePublisher>({
     publish: (definition, data, options) => {
       expect(definition).toBe(RunStepV1);
-      published.push({ data: data as Published['data'], id: options?.id });
+      // Parsed as a consumer reads it: the step is valid, and typed for the assertions.
+      published.push({ data: RunStepV1.dataSchema.parse(data), id: options?.id });
       return Promise.resolve({ stream: 's', sequence: published.length, duplicate: false });
     },
   });
@@ -47,6 +48,7 @@ describe('StepRecorder', () => {
         toolCalls: [{ id: 'm1-c', name: 'execute', args: { command: 'ls' } }],
         results: [{ toolCallId: 'm1-c', name: '', content: 'README.md', status: 'success' }],
         failedAttempts: [],
+        actor: 'agent',
       },
       {
         threadId: expect.any(String),
@@ -58,6 +60,7 @@ describe('StepRecorder', () => {
         toolCalls: [],
         results: [],
         failedAttempts: [],
+        actor: 'agent',
       },
     ]);
   });
@@ -77,11 +80,7 @@ describe('StepRecorder', () => {
     r.noteFailedAttempt(refused('b'));
     await r.flush();
 
-    const attempts = published.map(
-      (p) =>
-        (p.data as unknown as { failedAttempts: { toolCalls: { name: string }[] }[] })
-          .failedAttempts,
-    );
+    const attempts = published.map((p) => p.data.failedAttempts ?? []);
     expect(attempts.map((list) => list.map((a) => a.toolCalls[0]?.name))).toEqual([
       ['nope'],
       ['a', 'b'],

@@ -190,20 +190,26 @@ describe('CorsMiddleware', () => {
     const headers: Record<string, string> = {};
     let status = 0;
     let passed = false;
-    const response = {
-      vary: () => response,
-      setHeader: (name: string, value: string) => {
-        headers[name.toLowerCase()] = value;
-        return response;
+    const response: Response = strictMock<Response>(
+      {
+        vary: () => response,
+        setHeader: (name: string, value: string | number | readonly string[]) => {
+          headers[name.toLowerCase()] = String(value);
+          return response;
+        },
+        status: (code: number) => {
+          status = code;
+          return response;
+        },
+        end: () => response,
       },
-      status: (code: number) => {
-        status = code;
-        return response;
-      },
-      end: () => response,
-    };
-    const request = { method, headers: { origin, host: 'caravel.local' } } as unknown as Request;
-    cors.use(request, response as unknown as Response, () => {
+      'response',
+    );
+    const request = strictMock<Request>(
+      { method, headers: { origin, host: 'caravel.local' } },
+      'request',
+    );
+    cors.use(request, response, () => {
       passed = true;
     });
     return { headers, status, passed };

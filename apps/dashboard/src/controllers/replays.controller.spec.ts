@@ -3,17 +3,14 @@ import { describe, expect, it } from '@jest/globals';
 import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { ROUTES } from '../api/routes.js';
 import { ActionGuard, ReadGuard } from '../auth/guards.js';
-import type { Caller } from '../auth/session.types.js';
+import { personCaller } from '../testing/callers.js';
 import type { ReplaysService } from '../services/replays.service.js';
 import { ReplaysController } from './replays.controller.js';
 
 const THREAD = '6f1d2c3b-4a59-4e68-9d7c-0b1a2c3d4e5f';
 const RUN = '0b8f3a52-1c7d-4e69-8f21-6a5d4c3b2a10';
 
-const person = {
-  kind: 'person',
-  session: { login: 'octocat', githubId: 1, name: null, avatarUrl: null, role: 'member' },
-} as unknown as Caller;
+const person = personCaller();
 
 function controller() {
   const asked: unknown[] = [];

@@ -8,7 +8,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { ROUTES } from '../api/routes.js';
 import { ActionGuard } from '../auth/guards.js';
-import type { Caller } from '../auth/session.types.js';
+import { personCaller } from '../testing/callers.js';
 import { ThreadActionsService } from '../services/thread-actions.service.js';
 import { ThreadActionsController } from './thread-actions.controller.js';
 
@@ -29,10 +29,7 @@ function controller() {
   return { stop: new ThreadActionsController(actions), publish };
 }
 
-const person = {
-  kind: 'person',
-  session: { login: 'octocat', githubId: 1, name: null, avatarUrl: null, role: 'member' },
-} as unknown as Caller;
+const person = personCaller();
 
 async function code(run: () => Promise<unknown>): Promise<string> {
   try {
