@@ -175,8 +175,8 @@ stream_out() {
   done
   exec 8<&-
 }
-spare_up
 printf 'CARAVEL_READY %s\n' "$$"
+spare_up
 while IFS=' ' read -r sent tmo cap clen elen scap; do
   cmd='' envs=''
   [ "$clen" -gt 0 ] && IFS= read -r -N "$clen" cmd

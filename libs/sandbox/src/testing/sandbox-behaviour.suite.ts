@@ -30,6 +30,18 @@ async function reason(promise: Promise<unknown>): Promise<string | undefined> {
   return 'resolved';
 }
 
+/** Resolves with `read`'s first answer, trying again every 50 ms for up to 15 s. */
+async function eventually<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= 300) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 /** One behaviour suite for every sandbox provider (see docs/sandbox.md). */
 export function describeSandboxBehaviour(target: ProviderUnderTest): void {
   if (target.skipReason) {
@@ -145,6 +157,26 @@ function describeSessionBehaviour(get: () => Sandbox): void {
     );
     const outputs = (await Promise.all(runs)).map((r) => r.output);
     expect(outputs).toEqual(['a1\na2\na3\n', 'b1\nb2\nb3\n', 'c1\nc2\nc3\n', 'd1\nd2\nd3\n']);
+  });
+
+  it('runs the next command when a background job killed the bash waiting for it', async () => {
+    // The job kills every bash sourcing the session's run.sh once the host says so: between two
+    // commands, that is only the one the driver started ahead for the next command.
+    const job = [
+      'until [ -e trigger ]; do sleep 0.05; done',
+      'for p in /proc/[0-9]*; do',
+      '  mapfile -d "" argv < "$p/cmdline" 2>/dev/null || continue',
+      '  case "${argv[*]}" in */run.sh\\ *) kill -9 "${p#/proc/}" ;; esac',
+      'done',
+      ': > killed',
+    ];
+    await get().writeFile('killer.sh', job.join('\n'));
+    await get().exec('nohup bash killer.sh > /dev/null 2>&1 &');
+    await get().writeFile('trigger', '');
+    await eventually(() => get().readFile('killed'));
+
+    const next = await get().exec('echo alive; rm -f killer.sh trigger killed');
+    expect([next.exitCode, next.output]).toEqual([0, 'alive\n']);
   });
 
   it('makes binary output safe to show', async () => {
