@@ -1,3 +1,4 @@
+import { bwrapAvailable } from '@caravel/sandbox';
 import { testEnvironment } from '@caravel/testing';
 import { existsSync } from 'node:fs';
 
@@ -15,12 +16,17 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Why the browser tests cannot run here, or null. Outside CI a missing Chromium skips them with
- * "skipped: <reason>"; with CI=true it is a failure, never a skip.
+ * Why the browser tests cannot run here, or null: they need Chromium, and bubblewrap for the
+ * run they watch. Outside CI a missing one skips them with "skipped: <reason>"; with CI=true it
+ * is a failure, never a skip.
  */
 export function missingBrowser(): string | null {
-  if (existsSync(CHROMIUM)) return null;
-  const reason = `Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`;
+  const reason = !existsSync(CHROMIUM)
+    ? `Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`
+    : !bwrapAvailable()
+      ? 'bubblewrap is not installed (apt-get install bubblewrap)'
+      : null;
+  if (!reason) return null;
   if (testEnvironment.CI) throw new Error(`CI=true requires the browser: ${reason}`);
   process.stdout.write(`skipped: dashboard browser tests: ${reason}\n`);
   return reason;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
-import type { FakeGithubAccount, FakeGithubOAuth } from './fake-github-oauth.js';
+import type { FakeGithubAccount, FakeGithubOAuth } from '@caravel/testing';
 
 const BUILD_WEB = fileURLToPath(new URL('../../../tools/scripts/build-web.mjs', import.meta.url));
 

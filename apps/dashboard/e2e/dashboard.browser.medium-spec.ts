@@ -1,24 +1,24 @@
-import { RunFinishedV1, RunStepV1, STREAMS, type Envelope } from '@caravel/contracts';
+import { STREAMS, type Envelope } from '@caravel/contracts';
 import {
   EvalRunRepository,
-  openDatabase,
+  RunEventRepository,
   TeamDefaultsRepository,
   ThreadPlanRepository,
   ThreadRepository,
   type Database,
 } from '@caravel/db';
-import { createEmbeddedBus, MessagePublisher, type Bus } from '@caravel/messaging';
-import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
+import type { Bus } from '@caravel/messaging';
+import type { ServiceHost } from '@caravel/platform';
+import { FakeGithubOAuth } from '@caravel/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { DashboardModule } from '../src/dashboard.module.js';
-import { dashboardConfigFrom } from '../src/dashboard.config.js';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, missingBrowser } from './browser-gate.js';
+import { startBrowserPlatform, type BrowserPlatform } from './browser-platform.js';
 import { buildWeb, signedInAs } from './build-web.js';
 import { checkPage, watchPage } from './page-checks.js';
-import { FakeGithubOAuth } from './fake-github-oauth.js';
 import { REVIEWED_PR, seedReviewsAndCost } from './ops-and-reviews.seed.js';
 
 /** Where the pages' screenshots go (the workspace's ignored `tmp/`), one per page checked. */
@@ -26,18 +26,20 @@ const SCREENSHOTS = fileURLToPath(
   new URL('../../../tmp/test-output/dashboard-browser/', import.meta.url),
 );
 const THREAD_ID = '8d0f3c1e-5b7a-4c2e-9f10-2a4b6c8d0e1f';
-const RUN_ID = '1b2c3d4e-5f60-4718-8a9b-0c1d2e3f4a5b';
+const ISSUE = { number: 12, title: 'slugify keeps a trailing dash' };
 const missing = missingBrowser();
 
 (missing ? describe.skip : describe)('the dashboard in Chromium', () => {
   const github = new FakeGithubOAuth();
-  let webRoot: string;
+  let platform: BrowserPlatform;
   let database: Database;
   let bus: Bus;
   let host: ServiceHost;
   let browser: Browser;
   let page: Page;
   let problems: string[];
+  /** The thread the signed mention started. */
+  let runThread: string;
   const check = (on: Page, name: string) => checkPage(on, SCREENSHOTS, name);
 
   async function triggersOfThread(): Promise<Envelope[]> {
@@ -49,24 +51,10 @@ const missing = missingBrowser();
   }
 
   beforeAll(async () => {
-    webRoot = await buildWeb();
+    const webRoot = await buildWeb();
     await github.listen();
-    database = await openDatabase({ url: 'pglite:memory' });
-    bus = createEmbeddedBus({ database, name: 'dashboard-browser' });
-    await bus.ensureStreams(Object.values(STREAMS));
-    const config = dashboardConfigFrom({
-      GITHUB_OAUTH_CLIENT_ID: github.clientId,
-      GITHUB_OAUTH_CLIENT_SECRET: github.clientSecret,
-      GITHUB_OAUTH_URL: github.origin,
-      GITHUB_OAUTH_API_URL: github.origin,
-      DASHBOARD_ADMINS: 'hubot',
-    });
-    host = await startServiceHost({
-      runtime: composeRuntime({ name: 'dashboard-browser', mode: 'embedded', bus, database }),
-      modules: [DashboardModule.register(config, { webRoot })],
-      port: 0,
-      logLevels: ['fatal'],
-    });
+    platform = await startBrowserPlatform(webRoot, github);
+    ({ host, bus, database } = platform);
     await new ThreadRepository(database.db).upsert({
       id: THREAD_ID,
       source: 'github',
@@ -84,7 +72,7 @@ const missing = missingBrowser();
 
   afterAll(async () => {
     await browser?.close();
-    await host?.close();
+    await platform?.close();
     await github.close();
   });
 
@@ -110,56 +98,88 @@ const missing = missingBrowser();
     expect(page.url()).toContain('#/threads?person=github%3Anobody');
   });
 
-  it("opens the thread's live view and shows a step the moment it is published", async () => {
-    await page.goto(`${host.url}/#/threads/${THREAD_ID}`);
-    await page
-      .getByRole('heading', { level: 1, name: 'Fix the trailing dash of slugify' })
-      .waitFor();
-    await new MessagePublisher(bus, 'browser-spec').publish(RunStepV1, {
-      threadId: THREAD_ID,
-      runId: RUN_ID,
-      step: 0,
-      thought: 'Reading <b>slugify.ts</b> first',
-      toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'src/slugify.ts' } }],
+  it('follows a run started by a signed GitHub mention live: the thread listed, its steps streamed, a reconnect with no gap', async () => {
+    platform.github.hold(); // the run stops at its push, before its pull request
+    ({ threadId: runThread } = await platform.mention(
+      ISSUE,
+      '@caravel slugify leaves a <b>trailing</b> dash; make the tests pass',
+    ));
+    await page.goto(`${host.url}/#/threads`);
+    const link = page.locator(`table.threads a[href="#/threads/${runThread}"]`);
+    // The list is read once: read it again once dispatch has made the thread.
+    await platform.threadKnown(runThread);
+    await page.reload();
+    await link.click();
+    // The thread is titled by the comment that asked, shown as text.
+    const title = page.getByRole('heading', { level: 1, name: /leaves a <b>trailing<\/b> dash/ });
+    await title.waitFor();
+    expect(await title.locator('b').count()).toBe(0);
+    const events = page.locator('ol.events');
+    // The third step's thought: the agent ran the tests again after its edit.
+    await events.locator('li', { hasText: 'Running the tests again.' }).waitFor();
+    expect(await events.locator('li.evt-run-finished').count()).toBe(0);
+    await check(page, 'thread-live');
+
+    // The stream drops (the server closes its connections) and cannot come back while the rest
+    // of the run happens; the browser then resumes after the last event it had (Last-Event-ID):
+    // it shows every event the dashboard indexed, once each and in order.
+    const shown = () =>
+      events
+        .locator('li')
+        .evaluateAll((items) => items.map((li) => Number(li.dataset['sequence'])));
+    const before = await shown();
+    const stream = `**/api/threads/${runThread}/stream`;
+    const reconnects: Request[] = [];
+    await page.route(stream, (route) => route.abort('connectionrefused'));
+    page.on('request', (request) => {
+      if (request.url().endsWith(`${runThread}/stream`)) reconnects.push(request);
     });
-    const step = page.locator('ol.events li', { hasText: 'Reading <b>slugify.ts</b> first' });
-    await step.waitFor();
-    expect(await step.locator('b').count()).toBe(0);
-    expect(await step.getByRole('list', { name: 'tool calls' }).textContent()).toContain(
-      'read_file',
+    (host.app.getHttpServer() as Server).closeAllConnections();
+    platform.github.letGo();
+    await platform.runFinished(runThread);
+    await page.unroute(stream);
+    await events.locator('li.evt-run-finished').waitFor();
+    // A refused attempt may carry no headers; the one that got through resumed after an event
+    // the page had shown.
+    const resumedAfter = (
+      await Promise.all(
+        reconnects.map(async (request) => Number((await request.allHeaders())['last-event-id'])),
+      )
+    ).filter(Number.isFinite);
+    expect(resumedAfter.length).toBeGreaterThan(0);
+    expect(resumedAfter.filter((sequence) => !before.includes(sequence))).toEqual([]);
+    const indexed = (await new RunEventRepository(database.db).listByThread(runThread, {})).map(
+      (event) => event.sequence,
     );
-    await check(page, 'thread');
+    await events.locator(`li[data-sequence="${indexed.at(-1)}"]`).waitFor();
+    expect((await shown()).filter((sequence) => sequence <= indexed.at(-1)!)).toEqual(indexed);
+    const steps = await events.locator('li.evt-run-step h3').allTextContents();
+    expect(steps).toEqual(['Step 0', 'Step 1', 'Step 2', 'Step 3', 'Step 4']);
   });
 
-  it("shows a finished run's diff highlighted by file type, as text, in the light and dark themes", async () => {
-    await new MessagePublisher(bus, 'browser-spec').publish(RunFinishedV1, {
-      threadId: THREAD_ID,
-      runId: RUN_ID,
-      outcome: 'completed',
-      exitStatus: 'submitted',
-      summary: 'Opened https://github.com/acme/web/pull/8',
-      submission: [
-        'diff --git a/src/slugify.ts b/src/slugify.ts',
-        '--- a/src/slugify.ts',
-        '+++ b/src/slugify.ts',
-        '@@ -1,2 +1,2 @@',
-        ' // <b>trims</b> the dashes',
-        "-export const slugify = (s: string) => s.replace(/-+$/, '');",
-        "+export const slugify = (s: string) => s.replace(/^-+|-+$/g, '');",
-        '',
-      ].join('\n'),
-    });
-    const diff = page.getByLabel('diff');
-    await diff.waitFor();
-    expect(await diff.locator('.diff-add .token.keyword').first().textContent()).toBe('export');
-    expect(await diff.locator('.diff-del').textContent()).toBe(
-      "-export const slugify = (s: string) => s.replace(/-+$/, '');\n",
+  it("shows the run's trajectory, its diff highlighted as text in both themes, and the draft pull request's link", async () => {
+    const events = page.locator('ol.events');
+    const edit = events.locator('li.evt-run-step', { hasText: 'Fixing the last replace' });
+    expect(await edit.getByRole('list', { name: 'tool calls' }).textContent()).toContain(
+      'edit_file',
     );
-    expect(await diff.locator('.token.comment').textContent()).toBe('// <b>trims</b> the dashes');
-    expect(await diff.locator('b').count()).toBe(0);
-    expect(
-      await page.getByRole('link', { name: 'https://github.com/acme/web/pull/8' }).count(),
-    ).toBe(1);
+    const diff = events.locator('li.evt-run-finished').getByLabel('diff');
+    expect(await diff.locator('.diff-add').textContent()).toContain(".replace(/^-+|-+$/g, '');");
+    expect(await diff.locator('.diff-add .token').count()).toBeGreaterThan(1);
+    const pulls = platform.github.state.pulls.get('acme/web') ?? [];
+    expect(pulls.map((pull) => [pull.title, pull.draft])).toEqual([
+      ['fix(slugify): drop trailing dashes', true],
+    ]);
+    // The pull request's link, in the observation of the step that opened it.
+    const opened = events.locator('li.evt-run-step', { hasText: 'commit_and_open_pr' });
+    await opened.getByText('Observation').click();
+    const link = opened.getByRole('link', { name: /\/acme\/web\/pull\/\d+$/ });
+    expect(await link.getAttribute('href')).toMatch(
+      new RegExp(`/acme/web/pull/${pulls[0]?.number}$`),
+    );
+    expect(await opened.locator('pre').textContent()).toContain(
+      `opened draft pull request #${pulls[0]?.number}`,
+    );
     await check(page, 'thread-diff');
     await page.getByRole('button', { name: 'Dark theme' }).click();
     await page.locator('html[data-mantine-color-scheme="dark"]').waitFor({ state: 'attached' });
@@ -168,14 +188,42 @@ const missing = missingBrowser();
     await page.locator('html[data-mantine-color-scheme="light"]').waitFor({ state: 'attached' });
   });
 
-  it("lists the thread's replays and shows why its latest run cannot be replayed", async () => {
+  it('replays the run from its page and shows every call compared and the same patch', async () => {
     await page.getByText('No replay yet.').waitFor();
     await page.getByRole('button', { name: 'Replay the latest run' }).click();
-    // The run above exists only as events: the thread has no finished run in its run rows.
-    await page.getByRole('alert').filter({ hasText: 'has no finished run to replay' }).waitFor();
+    // The list follows the thread's stream: the replay's verdict arrives with its events.
+    const row = page.locator('table.replays tr', { hasText: 'the same patch, byte for byte' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('octocat');
+    await row.getByRole('link').click();
+    const calls = page.locator('table.replay-steps');
+    await calls.waitFor();
+    // The edit is replayed word for word; the test runs differ only in their timings.
+    const outcomes = await Promise.all(
+      (await calls.locator('tbody tr').all()).map((row) => row.locator('td').allTextContents()),
+    );
+    expect(outcomes).toContainEqual([
+      expect.any(String),
+      expect.any(String),
+      'edit_file',
+      'matched',
+      '—',
+    ]);
+    expect(
+      outcomes.filter(([, , , outcome]) => outcome !== 'matched' && outcome !== 'differed'),
+    ).toEqual([]);
+    expect(await calls.locator('tr', { hasText: 'execute' }).first().textContent()).toContain(
+      'duration_ms',
+    );
+    expect(await page.locator('main').textContent()).toContain('the same patch, byte for byte');
+    await check(page, 'replay');
   });
 
   it('sends a follow-up from the page as the signed-in person', async () => {
+    await page.goto(`${host.url}/#/threads/${THREAD_ID}`);
+    await page
+      .getByRole('heading', { level: 1, name: 'Fix the trailing dash of slugify' })
+      .waitFor();
     await page
       .getByRole('textbox', { name: 'Message or command' })
       .fill('Also cover a leading dash');
@@ -195,7 +243,8 @@ const missing = missingBrowser();
     await page.getByText('Stop requested: the run ends at its last checkpoint.').waitFor();
     const stops: Envelope[] = [];
     for await (const message of bus.replay(STREAMS.COMMANDS, { threadId: THREAD_ID })) {
-      stops.push(message.envelope);
+      // Dispatch's own commands are there too (the follow-up's run).
+      if (message.envelope.type === 'cmd.thread.stop') stops.push(message.envelope);
     }
     expect(stops.map((s) => [s.type, s.data])).toEqual([
       [

@@ -1,6 +1,6 @@
 import { isAppError } from '@caravel/errors';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FakeGithubOAuth } from '../../e2e/fake-github-oauth.js';
+import { FakeGithubOAuth } from '@caravel/testing';
 import { dashboardConfigFrom } from '../dashboard.config.js';
 import { OAUTH_COOKIE, parseCookies, SESSION_COOKIE } from './cookies.js';
 import { GithubOAuthClient } from './github-oauth.client.js';

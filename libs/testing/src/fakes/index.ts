@@ -10,6 +10,7 @@ export {
   type ScriptedFailure,
 } from './http/loopback-api.js';
 export { FakeGitHub, type FakeGitHubOptions, type FakeMintedToken } from './github/fake-github.js';
+export { FakeGithubOAuth, type FakeGithubAccount } from './github/fake-github-oauth.js';
 export type {
   FakeGitHubComment,
   FakeGitHubPull,

@@ -63,7 +63,9 @@ function Step({ data }: { data: Data }) {
       {text(data['observation']) && (
         <details>
           <summary>Observation</summary>
-          <pre className="wrap">{text(data['observation'])}</pre>
+          <pre className="wrap">
+            <Linkified text={text(data['observation'])} />
+          </pre>
         </details>
       )}
     </>

@@ -63,13 +63,20 @@ function ReplayList({ threadId, again }: { threadId: string; again: () => void }
   );
 }
 
-/** Replays of the thread's runs from the event log, compared with what was recorded. */
-export function ReplaysSection({ threadId }: { threadId: string }) {
+/**
+ * Replays of the thread's runs from the event log, compared with what was recorded; read again
+ * when one is asked for here and whenever `moves` (the replay events streamed so far) changes.
+ */
+export function ReplaysSection({ threadId, moves }: { threadId: string; moves: number }) {
   const [version, setVersion] = useState(0);
   return (
     <>
       <Title order={2}>Replays</Title>
-      <ReplayList key={version} threadId={threadId} again={() => setVersion((v) => v + 1)} />
+      <ReplayList
+        key={`${version}:${moves}`}
+        threadId={threadId}
+        again={() => setVersion((v) => v + 1)}
+      />
     </>
   );
 }

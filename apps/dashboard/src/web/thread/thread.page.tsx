@@ -63,6 +63,10 @@ export function ThreadPage({ threadId }: { threadId: string }) {
   const loaded = useApi<ThreadDetail>(`/api/threads/${threadId}`);
   const events = useRunEvents(threadId, loaded.state !== 'failed');
   const thread = loaded.state === 'done' ? loaded.data.thread : null;
+  // A replay's request and its verdict arrive on the stream: the replays are read again at each.
+  const replayMoves = events.filter(
+    (e) => e.type === 'cmd.replay.run' || e.type === 'evt.replay.finished',
+  ).length;
   return (
     <Page
       title={thread ? thread.title || `Thread ${thread.id}` : 'Thread'}
@@ -78,7 +82,7 @@ export function ThreadPage({ threadId }: { threadId: string }) {
       <Title order={2}>Take part</Title>
       <StopButton threadId={threadId} />
       <ActionForm threadId={threadId} />
-      <ReplaysSection threadId={threadId} />
+      <ReplaysSection threadId={threadId} moves={replayMoves} />
     </Page>
   );
 }

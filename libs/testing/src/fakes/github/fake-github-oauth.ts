@@ -1,4 +1,4 @@
-import { LoopbackApi, type RecordedCall } from '@caravel/testing';
+import { LoopbackApi, type RecordedCall } from '../http/loopback-api.js';
 import { randomBytes } from 'node:crypto';
 
 /** A GitHub account the fake signs in, and its organisation memberships. */
