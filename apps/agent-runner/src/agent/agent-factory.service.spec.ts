@@ -1,3 +1,4 @@
+import { LazyImport } from '@caravel/agent';
 import { MemorySaver } from '@langchain/langgraph';
 import type {
   ThreadMessageRepository,
@@ -13,7 +14,7 @@ import { agentRunnerConfigFrom } from '../agent-runner.config.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AgentFactoryService, type AgentRunInputs } from './agent-factory.service.js';
 import type { CheckpointerService } from './checkpointer.service.js';
-import { AgentKitLoader } from './agent-kit.loader.js';
+import { AgentKitLoader, type AgentKit } from './agent-kit.loader.js';
 import { RunModels } from './run-models.js';
 import type { SandboxLossNotice } from './sandbox-loss.notice.js';
 
@@ -42,6 +43,8 @@ function factoryWith(
     profiles?: Record<string, UserProfileRow>;
     instructions?: Record<string, string>;
     agentsMd?: string;
+    /** How the agent's LangChain side is loaded (the real loader unless told). */
+    kit?: AgentKitLoader;
   } = {},
 ) {
   // An empty value leaves the key unset.
@@ -88,7 +91,7 @@ function factoryWith(
     { get: () => Promise.resolve(new MemorySaver() as never) },
     'checkpointer',
   );
-  const kit = new AgentKitLoader();
+  const kit = world.kit ?? new AgentKitLoader();
   const factory = new AgentFactoryService(
     config,
     new RunModels(config, kit),
@@ -228,6 +231,24 @@ describe('AgentFactoryService', () => {
     );
     expect(tools.find((tool) => tool.name === 'submit')?.returnDirect).toBe(true);
     expect(tools.find((tool) => tool.name === 'execute')?.returnDirect).toBeFalsy();
+  });
+
+  it('fails a run whose agent cannot be loaded with a clear error, and loads it for the next run', async () => {
+    let loads = 0;
+    const kit = new LazyImport<AgentKit>('the coding agent', () => {
+      loads += 1;
+      return loads === 1 ? Promise.reject(new Error('ENOMEM')) : import('./agent-kit.js');
+    });
+    const { factory, sandbox } = factoryWith({}, { kit });
+
+    await expect(factory.build(inputs(sandbox))).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: 'Could not load the coding agent: ENOMEM',
+    });
+    const built = await factory.build(inputs(sandbox));
+
+    expect(built.model).toMatchObject({ provider: 'anthropic', modelId: 'claude-sonnet-4-5' });
+    expect(loads).toBe(2);
   });
 
   it('lets the graph run longer when the run may make more model calls', async () => {
