@@ -83,21 +83,48 @@ const merged = (number: number) => ({
   },
   files: [],
 });
+/** An inline comment on line 3 of src/app.ts of a merged pull request, as GitHub lists it. */
+const pastComment = (
+  number: number,
+  id: number,
+  body: string,
+  user: FakeReviewComment['user'],
+): FakeReviewComment => ({
+  id,
+  body,
+  user,
+  html_url: `https://github.com/${REPO}/pull/${number}#discussion_r${id}`,
+  created_at: `2026-11-${number - 80}T11:00:00Z`,
+  updated_at: `2026-11-${number - 80}T11:00:00Z`,
+  node_id: `PRRC_${id}`,
+  pull_request_review_id: null,
+  path: 'src/app.ts',
+  line: 3,
+  start_line: null,
+  side: 'RIGHT',
+  start_side: null,
+  commit_id: 'f'.repeat(40),
+  original_commit_id: 'f'.repeat(40),
+  subject_type: 'line',
+  diff_hunk: '',
+});
+
 /** A pull request's review comments: five substantive ones by alice and bob, a bot's, a one-liner. */
-const pastComments = (number: number) =>
-  [
-    ...[0, 1, 2, 3, 4].map((i) => ({
-      id: number * 100 + i,
-      body: `Please rename this value after what it holds, not its type (${i}).`,
-      user: { login: i % 2 ? 'bob' : 'alice', type: 'User' },
-    })),
-    {
-      id: number * 100 + 8,
-      body: 'Coverage went down by two percent here.',
-      user: { login: 'codecov[bot]', type: 'Bot' },
-    },
-    { id: number * 100 + 9, body: 'LGTM', user: { login: 'alice', type: 'User' } },
-  ].map((c) => ({ ...c, path: 'src/app.ts', line: 3 }) as unknown as FakeReviewComment);
+const pastComments = (number: number): FakeReviewComment[] => [
+  ...[0, 1, 2, 3, 4].map((i) =>
+    pastComment(
+      number,
+      number * 100 + i,
+      `Please rename this value after what it holds, not its type (${i}).`,
+      { login: i % 2 ? 'bob' : 'alice', type: 'User' },
+    ),
+  ),
+  pastComment(number, number * 100 + 8, 'Coverage went down by two percent here.', {
+    login: 'codecov[bot]',
+    type: 'Bot',
+  }),
+  pastComment(number, number * 100 + 9, 'LGTM', { login: 'alice', type: 'User' }),
+];
 
 await describeEachPair('a pull request reviewed, pushed to, and reviewed again', (kind) => {
   let pair: PlatformPair;

@@ -3,6 +3,26 @@ import { expect, it } from '@jest/globals';
 import { describeEachPair } from './harness/platform-pairs.js';
 import { scenarioOutcome, startScenario } from './harness/scenario-run.js';
 import { fakeOpenAiForFile, pairForSuite, SLOW_RUN_TIMEOUT_MS } from './harness/suite-fixtures.js';
+import { z } from 'zod';
+
+/** The part of a `.traj` this test reads: the subagents Caravel adds beside SWE-agent's fields. */
+const subagentsPart = z.object({
+  caravel: z
+    .object({
+      subagents: z
+        .array(
+          z.object({
+            model: z.string().nullable(),
+            description: z.string().nullable(),
+            result: z.string().nullable(),
+            exit_status: z.string(),
+            trajectory: z.array(z.object({ action: z.string() })),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+});
 
 // A run that delegates to a subagent and keeps a todo list, end to end on both pairs: the
 // dashboard indexes the run's subagent and todo events, so the thread's `.traj` (read back from
@@ -35,17 +55,7 @@ await describeEachPair('subagents and todos', (kind) => {
       const out = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
       expect(out.run.exitStatus).toBe('submitted');
 
-      const extra = out.traj as unknown as {
-        caravel?: {
-          subagents?: {
-            model: string | null;
-            description: string | null;
-            result: string | null;
-            exit_status: string;
-            trajectory: { action: string }[];
-          }[];
-        };
-      };
+      const extra = subagentsPart.parse(out.traj);
       const [subagent] = extra.caravel?.subagents ?? [];
       expect(subagent).toMatchObject({
         model: 'openai-compatible:delegating-model',

@@ -6,10 +6,8 @@ import {
   ConfluenceConnectService,
   type ConnectCall,
 } from '../services/confluence-connect.service.js';
-import type { WebhookAnswer } from '../services/webhook-answer.js';
 import { splitRequestTarget } from '../verification/connect-jwt.verifier.js';
-
-type Body = Record<string, unknown>;
+import { reply, type WebhookBody } from './webhook-outcome.js';
 
 function callOf(req: Request): ConnectCall {
   return {
@@ -20,30 +18,31 @@ function callOf(req: Request): ConnectCall {
   };
 }
 
-function reply(response: Response, answer: WebhookAnswer): Body {
-  response.status(answer.status);
-  return answer.body;
-}
-
 /** The Atlassian Connect app's routes: descriptor, lifecycle callbacks, webhooks. */
 @Controller('connect')
 export class ConnectController {
   constructor(private readonly connect: ConfluenceConnectService) {}
 
   @Get('atlassian-connect.json')
-  descriptor(): Body {
+  descriptor(): WebhookBody {
     const descriptor = this.connect.descriptor();
     if (!descriptor) throw new AppError('PRECONDITION_FAILED', 'CONFLUENCE_BASE_URL is unset');
     return descriptor;
   }
 
   @Post('installed')
-  async installed(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+  async installed(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<WebhookBody> {
     return reply(res, await this.connect.installed(callOf(req)));
   }
 
   @Post('uninstalled')
-  async uninstalled(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+  async uninstalled(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<WebhookBody> {
     return reply(res, await this.connect.uninstalled(callOf(req)));
   }
 
@@ -51,7 +50,7 @@ export class ConnectController {
   async commentCreated(
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<Body> {
+  ): Promise<WebhookBody> {
     return reply(res, await this.connect.commentCreated(callOf(req)));
   }
 }

@@ -1,5 +1,6 @@
 import { toAppError } from '@caravel/errors';
 import { webhooks } from '@caravel/metrics';
+import type { Response } from 'express';
 import type { WebhookAnswer } from '../services/webhook-answer.js';
 
 /** The outcome a webhook answer stands for: accepted, recorded, duplicate or ignored. */
@@ -26,4 +27,13 @@ export async function countedWebhook(
     webhooks.inc({ source, outcome: toAppError(error).code.toLowerCase() });
     throw error;
   }
+}
+
+/** A webhook route's JSON answer. */
+export type WebhookBody = Record<string, unknown>;
+
+/** Sets the answer's status on the response and hands its body back for Nest to send. */
+export function reply(response: Response, answer: WebhookAnswer): WebhookBody {
+  response.status(answer.status);
+  return answer.body;
 }

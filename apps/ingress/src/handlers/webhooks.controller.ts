@@ -2,15 +2,7 @@ import { Controller, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { rawBodyOf } from '../http/raw-body.middleware.js';
 import { SourceWebhooksService } from '../services/source-webhooks.service.js';
-import type { WebhookAnswer } from '../services/webhook-answer.js';
-import { countedWebhook } from './webhook-outcome.js';
-
-type Body = Record<string, unknown>;
-
-function reply(response: Response, answer: WebhookAnswer): Body {
-  response.status(answer.status);
-  return answer.body;
-}
+import { countedWebhook, reply, type WebhookBody } from './webhook-outcome.js';
 
 /** `POST /webhooks/<source>`: the raw bytes in, the service's answer out. */
 @Controller('webhooks')
@@ -18,7 +10,10 @@ export class WebhooksController {
   constructor(private readonly webhooks: SourceWebhooksService) {}
 
   @Post('github')
-  async github(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+  async github(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<WebhookBody> {
     return reply(
       res,
       await countedWebhook('github', () => this.webhooks.github(rawBodyOf(req), req.headers)),
@@ -26,7 +21,10 @@ export class WebhooksController {
   }
 
   @Post('slack')
-  async slack(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+  async slack(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<WebhookBody> {
     return reply(
       res,
       await countedWebhook('slack', () => this.webhooks.slack(rawBodyOf(req), req.headers)),
@@ -34,7 +32,10 @@ export class WebhooksController {
   }
 
   @Post('linear')
-  async linear(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+  async linear(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<WebhookBody> {
     return reply(
       res,
       await countedWebhook('linear', () => this.webhooks.linear(rawBodyOf(req), req.headers)),
@@ -42,7 +43,7 @@ export class WebhooksController {
   }
 
   @Post('jira')
-  async jira(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<Body> {
+  async jira(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<WebhookBody> {
     return reply(
       res,
       await countedWebhook('jira', () => this.webhooks.jira(rawBodyOf(req), req.headers)),
