@@ -134,7 +134,7 @@ export async function startBrowserPlatform(
       DashboardModule.register(config.dashboard, { webRoot }),
     ],
     port: 0,
-    logLevels: ['error', 'warn', 'fatal'],
+    logLevels: ['error', 'fatal'],
   });
   const threads = new ThreadRepository(runtime.database.db);
   const runs = new RunRepository(runtime.database.db);
