@@ -46,6 +46,8 @@ export const COMMAND_OPTIONS = {
     against: text,
     proposal: text,
     once: flag,
+    set: text,
+    sandbox: text,
   },
   'review-eval': {
     model: text,

@@ -73,6 +73,12 @@ export const COMMAND_USAGE = {
     --proposal ID            a pending proposal (recorded on the dashboard) instead of --config
     --against RUN            the run to compare with (default: the current configuration's last)
                              the options of eval run and the gate's --max-drop and --alpha
+  eval gate-style --proposal ID --set SET  measure a review style's edit (proposed on the
+                             dashboard) with the reviewer eval on SET against the current style's
+                             run; accepted, it becomes the repository's style (exit 1 when refused)
+    --model REF              the reviewer model (default REVIEWER_MODEL, else CARAVEL_MODEL)
+    --against RUN            the reviewer run to compare with (default: the current style's)
+    --sandbox bwrap|local, --concurrency N, --out DIR, --max-drop P, --alpha A
   eval scheduler             a team deployment's nightly eval suites (NATS_URL, DATABASE_URL):
                              runs each due schedule's night as caravel start does embedded; health
                              and metrics on PORT (default 3008); one sweeps at a time

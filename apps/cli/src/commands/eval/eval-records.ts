@@ -3,6 +3,7 @@ import {
   EvalProposalRepository,
   EvalReviewCaseRepository,
   EvalRunRepository,
+  ReviewStyleRepository,
   openDatabase,
   redactUrl,
   type Database,
@@ -36,6 +37,8 @@ export class EvalRecords {
     readonly runs: EvalRunRepository,
     readonly proposals: EvalProposalRepository,
     readonly reviewCases: EvalReviewCaseRepository,
+    /** The learned review styles (`eval gate-style` saves an accepted edit there). */
+    readonly styles: ReviewStyleRepository,
     /** Where, for people (a URL's password hidden). */
     readonly where: string,
   ) {}
@@ -47,6 +50,7 @@ export class EvalRecords {
       new EvalRunRepository(database.db),
       new EvalProposalRepository(database.db),
       new EvalReviewCaseRepository(database.db),
+      new ReviewStyleRepository(database.db),
       redactUrl(url),
     );
   }

@@ -31,7 +31,7 @@ async function compare(
   if (!baseline || !candidate)
     throw new UsageError('eval', 'compare needs two runs: BASE CANDIDATE (files or run folders)');
   if (extra.length > 0) throw new UsageError('eval', `unexpected '${extra.join(' ')}'`);
-  refuseOptions('compare', values, [...RUN_OPTIONS, ...GATE_OPTIONS]);
+  refuseOptions('compare', values, [...RUN_OPTIONS, ...GATE_OPTIONS, 'set', 'sandbox']);
   const policy = gatePolicyOf(values);
   const out = values['out'];
   const byId = (await isRunId(baseline)) || (await isRunId(candidate));
@@ -68,7 +68,7 @@ async function run(
   const [suite, ...extra] = args;
   if (!suite) throw new UsageError('eval', 'run needs a SUITE folder (of Harbor tasks)');
   if (extra.length > 0) throw new UsageError('eval', `unexpected '${extra.join(' ')}'`);
-  refuseOptions('run', values, [...POLICY_OPTIONS, ...GATE_OPTIONS]);
+  refuseOptions('run', values, [...POLICY_OPTIONS, ...GATE_OPTIONS, 'set', 'sandbox']);
   const config = values['config'];
   if (!config)
     throw new UsageError('eval', 'run needs --config NAME|FILE.json (the configuration)');
@@ -127,6 +127,8 @@ export async function runEval(
   if (sub === 'compare') return compare(args, values, env, io);
   if (sub === 'run') return run(args, values, env, io);
   if (sub === 'gate') return (await import('./eval-gate.cli.js')).gate(args, values, env, io);
+  if (sub === 'gate-style')
+    return (await import('./style-gate.cli.js')).gateStyle(args, values, env, io);
   if (sub === 'scheduler') return scheduler(args, values, env, io);
   throw new UsageError(
     'eval',

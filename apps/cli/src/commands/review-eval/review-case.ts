@@ -27,6 +27,8 @@ export interface CaseRunner {
   /** A judge for one case (a fresh model per case), or none. */
   judge: (() => ReviewJudge) | null;
   match: Required<Pick<MatchOptions, 'tolerance' | 'minSeverity'>>;
+  /** The review style every case is reviewed with (none: no style, as in a repository without one). */
+  reviewStyle?: string | null;
 }
 
 /** A case reviewed: its record, and what to keep beside it (the conversation, the posts). */
@@ -166,6 +168,7 @@ export async function reviewCase(
             ? { title: c.title ?? '', body: c.body ?? '', author: 'author', comments: [] }
             : null,
         priceOf: runner.priceOf,
+        reviewStyle: runner.reviewStyle ?? null,
       });
     } finally {
       await release();

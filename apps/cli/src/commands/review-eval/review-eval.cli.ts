@@ -43,7 +43,7 @@ function choiceOption<T extends string>(
 }
 
 /** The reviewer's model: `--model`, else REVIEWER_MODEL, else CARAVEL_MODEL, and which it was. */
-function modelOf(values: Values, env: EnvSource): { model: string; origin: string } {
+export function reviewerModelOf(values: Values, env: EnvSource): { model: string; origin: string } {
   if (values['model']) return { model: values['model'], origin: '--model' };
   for (const key of ['REVIEWER_MODEL', 'CARAVEL_MODEL']) {
     const model = env[key];
@@ -78,7 +78,7 @@ export async function reviewEval(
       'review-eval',
       `--config must be a name (letters, digits, . _ -), not '${config}'`,
     );
-  const { model, origin } = modelOf(values, env);
+  const { model, origin } = reviewerModelOf(values, env);
   // The set is read and checked before the reviewer's code is loaded (seconds).
   const { readReviewSet } = await import('./review-set-files.js');
   const set = await readReviewSet(path);

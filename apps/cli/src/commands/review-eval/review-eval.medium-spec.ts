@@ -351,6 +351,135 @@ describe('caravel review-eval', () => {
     }
   }, 180_000);
 
+  it("gates a review style's edit: one that keeps the F1 becomes the live version, one that drops it is refused", async () => {
+    const url = `pglite:${join(root, 'style-db')}`;
+    // A reviewer that misses both defects: only the UTC remark (a false positive) is filed.
+    const misses = join(root, 'misses.script.yaml');
+    writeFileSync(
+      misses,
+      JSON.stringify({
+        responses: [
+          { tool_calls: [{ name: 'list_findings', args: {} }] },
+          { tool_calls: [finding('src/dates.js', 6, 'medium', 'toISOString is in UTC')] },
+          { tool_calls: [{ name: 'publish_review', args: {} }] },
+          { content: 'Reviewed.' },
+        ],
+      }),
+    );
+    const finds = `scripted:${join(root, 'reviewer.script.yaml')}`;
+    const { EvalRecords } = await import('../eval/eval-records.js');
+    const records = await EvalRecords.open(url);
+    const LEARNED = 'Acme reviews correctness first and never comments on naming.';
+    const SHARPER = 'Acme reviews correctness first: name the input that breaks the code.';
+    const LAX = 'Acme trusts its authors: remark only on time zones.';
+    const propose = async (
+      proposals: typeof records.proposals,
+      prompt: string,
+      baseVersion: number,
+    ) =>
+      (
+        await proposals.propose({
+          id: randomUUID(),
+          suite: 'sample',
+          config: 'style:acme/widgets',
+          model: '',
+          settings: {},
+          proposedBy: 'alice',
+          createdAt: new Date(),
+          style: { repository: 'acme/widgets', prompt, baseVersion },
+        })
+      ).id;
+    let sharper: string;
+    try {
+      await records.styles.save({
+        repository: 'acme/widgets',
+        mode: 'bootstrap',
+        threadId: randomUUID(),
+        prompt: LEARNED,
+        summary: 'Correctness first.',
+        wordCount: 9,
+        model: 'scripted:style.yaml',
+        pullRequests: [1, 2],
+        commentIds: ['7'],
+        reviewers: ['bob'],
+        counts: { pullRequests: 2, comments: 1, reviewers: 1 },
+      });
+      sharper = await propose(records.proposals, SHARPER, 1);
+    } finally {
+      await records.close();
+    }
+    const run = async (proposal: string, model: string) => {
+      const cli = io();
+      const out = join(root, `gate-${proposal.slice(0, 8)}`);
+      const args = ['--set', setDir, '--model', model, '--sandbox', 'local', '--concurrency', '3'];
+      const status = await runCli(
+        // Three cases: losing two is p = 1/4, refused at --alpha 0.3 (as compare is, above).
+        ['eval', 'gate-style', '--proposal', proposal, ...args, '--alpha', '0.3', '--out', out],
+        { ...env, CARAVEL_DATABASE_URL: url },
+        cli,
+      );
+      expect(cli.errors.join('')).not.toMatch(/\n\s+at /);
+      return { status, text: cli.written.join(''), out };
+    };
+
+    // No run of the style in force yet: the gate reviews the set with it first, then the edit.
+    const kept = await run(sharper, finds);
+    expect(kept.text).toContain("baseline: reviewing 'sample' as style:acme/widgets@v1");
+    expect(kept.text).toMatch(/gate: accept/);
+    expect(kept.text).toMatch(/accepted, now version 2 \(edited by alice\)/);
+    expect(kept.status).toBe(0);
+    // The reviewer was given each side's style in its brief.
+    const briefOf = (side: string) =>
+      readFileSync(join(kept.out, side, 'cases', 'discount.json'), 'utf8');
+    expect(briefOf('baseline')).toContain(LEARNED);
+    expect(briefOf('candidate')).toContain(SHARPER);
+    expect(briefOf('candidate')).not.toContain(LEARNED);
+
+    const again = await EvalRecords.open(url);
+    let lax: string;
+    try {
+      expect(await again.styles.latest('acme/widgets')).toMatchObject({
+        version: 2,
+        mode: 'edited',
+        prompt: SHARPER,
+        editedBy: 'alice',
+        proposalId: sharper,
+        pullRequests: [1, 2],
+      });
+      expect(await again.proposals.find(sharper)).toMatchObject({
+        status: 'accepted',
+        styleVersion: 2,
+        delta: 0,
+        numbers: { model: finds, worse: [], better: [] },
+      });
+      lax = await propose(again.proposals, LAX, 2);
+    } finally {
+      await again.close();
+    }
+
+    // The edit that made version 2 was measured: its run is the baseline, nothing runs again.
+    const refused = await run(lax, `scripted:${misses}`);
+    expect(refused.text).not.toContain('baseline: reviewing');
+    expect(refused.text).toMatch(/gate: refuse/);
+    expect(refused.text).toContain(`proposal ${lax} (acme/widgets): refused`);
+    expect(refused.status).toBe(1);
+
+    const last = await EvalRecords.open(url);
+    try {
+      expect(await last.styles.latest('acme/widgets')).toMatchObject({
+        version: 2,
+        prompt: SHARPER,
+      });
+      const decided = await last.proposals.find(lax);
+      expect(decided).toMatchObject({ status: 'refused', styleVersion: null, alpha: 0.3 });
+      expect(decided?.delta).toBeCloseTo(-2 / 3);
+      expect(decided?.reason).toMatch(/F1/);
+      expect(decided?.numbers).toMatchObject({ worse: ['discount', 'user-lookup'] });
+    } finally {
+      await last.close();
+    }
+  }, 180_000);
+
   describe('refuses bad input in one line', () => {
     const refusal = async (args: string[], extraEnv: Record<string, string> = {}) => {
       const cli = io();

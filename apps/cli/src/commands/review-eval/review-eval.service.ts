@@ -66,6 +66,8 @@ export interface ReviewEvalOptions {
   readonly runId?: string;
   /** The scheduled suite and night that started it. */
   readonly schedule?: { id: string; slot: Date };
+  /** The review style the reviewer gets (`eval gate-style`: the style in force, or a draft). */
+  readonly reviewStyle?: string | null;
 }
 
 /** What a review eval wrote. */
@@ -205,6 +207,7 @@ export async function runReviewEval(options: ReviewEvalOptions): Promise<ReviewE
         priceOf: (usage) => costOf(reviewer.entry, usage).totalUsd,
         judge: judge ? () => modelJudge(judge.create()) : null,
         match: { tolerance: options.tolerance, minSeverity: options.minSeverity },
+        reviewStyle: options.reviewStyle ?? null,
       };
       const indexes = set.cases.flatMap((c, i) => (reviewed.has(c.id) ? [] : [i]));
       await runBounded(
