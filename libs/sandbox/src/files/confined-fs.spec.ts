@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ConfinedFs, type ConfinedSpawner } from './confined-fs.js';
+import { ConfinedFs, spawnedHelper, type ConfinedSpawner } from './confined-fs.js';
 
 // The helper's protocol, with the helper started as a plain host process (no confinement):
 // bubblewrap's part is covered where the provider starts it.
@@ -19,7 +19,7 @@ describe('ConfinedFs (the file helper protocol)', () => {
     await mkdir(join(dir, 'src'));
     await writeFile(join(dir, 'src', 'a.txt'), 'alpha\n');
     await symlink('src', join(dir, 'link'));
-    fs = new ConfinedFs(plainNode);
+    fs = new ConfinedFs(spawnedHelper(plainNode));
   });
 
   afterAll(async () => {
@@ -61,9 +61,10 @@ describe('ConfinedFs (the file helper protocol)', () => {
   });
 
   it('starts a new helper after the old one died, and refuses calls once closed', async () => {
-    const own = new ConfinedFs(plainNode);
+    const own = new ConfinedFs(spawnedHelper(plainNode));
     expect(await own.lstat(dir)).toMatchObject({ type: 'directory' });
-    const child = (own as unknown as { child: ChildProcessWithoutNullStreams }).child;
+    const child = (own as unknown as { child: { process: ChildProcessWithoutNullStreams } }).child
+      .process;
     const gone = own.readdir(dir);
     // A helper dying while a request is written fails the write with EPIPE on its stdin: that
     // must fail the request (through the exit), never throw in the host process.
@@ -75,5 +76,32 @@ describe('ConfinedFs (the file helper protocol)', () => {
     await expect(own.lstat(dir)).rejects.toMatchObject({
       details: { reason: 'session_closed' },
     });
+  });
+
+  it('fails every operation, naming why, when the helper program is missing', async () => {
+    // What a container image without node gives (see containerFileHelperCommand): exit 127.
+    const missing = new ConfinedFs(
+      spawnedHelper(() =>
+        Promise.resolve({
+          file: '/bin/sh',
+          args: ['-c', 'echo "no node in this image" >&2; exit 127'],
+          env: {},
+        }),
+      ),
+    );
+    for (const attempt of [1, 2]) {
+      const failure = await missing.readFile(join(dir, 'src', 'a.txt'), 100).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect({ attempt, failure }).toMatchObject({
+        attempt,
+        failure: {
+          details: { reason: 'unsupported' },
+          message: expect.stringContaining('no node in this image'),
+        },
+      });
+    }
+    await missing.close();
   });
 });

@@ -12,7 +12,7 @@ import {
   type HostPathMount,
 } from './bwrap-arguments.js';
 import { HOOKLESS_GIT_ENV, type OneShotSpawn } from './one-shot.js';
-import { ConfinedFs, type ConfinedSpawn } from '../files/confined-fs.js';
+import { ConfinedFs, spawnedHelper, type ConfinedSpawn } from '../files/confined-fs.js';
 import { fileHelperLayout } from './bwrap-file-helper.js';
 import { assertBinds, resolveBinds, type SandboxBind } from './bwrap-binds.js';
 import {
@@ -228,7 +228,9 @@ export class BwrapSandboxProvider extends DirectoryProvider {
     });
     session.onExit(() => this.limiter.released(record.id));
     // File operations are served from inside the sandbox, never resolved on the host.
-    const fs = new ConfinedFs((node, args) => this.fileHelperSpawn(record, paths, node, args));
+    const fs = new ConfinedFs(
+      spawnedHelper((node, args) => this.fileHelperSpawn(record, paths, node, args)),
+    );
     session.onExit(() => void fs.close());
     const files = new WorkdirFiles({ roots: { host: BWRAP_WORKDIR, inner: BWRAP_WORKDIR }, fs });
     const opened = { session, files, workdir: BWRAP_WORKDIR };

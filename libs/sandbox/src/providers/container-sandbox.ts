@@ -49,3 +49,21 @@ export async function createRemovingLeftovers(
     throw error;
   }
 }
+
+/** What the file helper's exec reports when the image has no node (see `ConfinedFs`). */
+const NODE_CHECK =
+  'command -v "$1" >/dev/null 2>&1 || { printf "%s\\n" "file operations need node in the sandbox image: $1 was not found on its PATH (the image built from sandbox-image.Dockerfile has it)" >&2; exit 127; }; exec "$@"';
+
+/**
+ * The command line of a container sandbox's file helper, run as an exec in its container or pod
+ * (as the sandbox user, in the sandbox's mount namespace): the image's `node` serving the helper
+ * protocol. An image without it exits 127 with a line naming the requirement, and every file
+ * operation then fails with it: there is no host-side way around.
+ */
+export function containerFileHelperCommand(
+  bashPath: string,
+  node: string,
+  nodeArgs: readonly string[],
+): string[] {
+  return [bashPath, '-c', NODE_CHECK, 'caravel-files', node, ...nodeArgs];
+}

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
@@ -57,6 +58,40 @@ export function podMountProblem(
   return null;
 }
 
+/** How the fake kubelet runs an exec: a plain local process, or one in a mount namespace. */
+export type FakeIsolation = 'none' | 'bwrap';
+
+/**
+ * The bubblewrap arguments that give an exec a container's view of the filesystem: the system's
+ * `/usr` (and its links) read-only, a fresh `/proc`, `/dev` and `/tmp`, the pod's claim mounts at
+ * their mount paths and nothing else of the host; no network. A stand-in for the container
+ * runtime, so that a path an exec follows resolves as it would in a pod.
+ */
+function containerView(pod: V1Pod, claims: Readonly<Record<string, string>>): string[] {
+  const args = ['--unshare-all', '--die-with-parent', '--ro-bind', '/usr', '/usr'];
+  for (const name of ['/bin', '/lib', '/lib64', '/sbin']) {
+    const info = (() => {
+      try {
+        return lstatSync(name);
+      } catch {
+        return undefined;
+      }
+    })();
+    if (info?.isSymbolicLink()) args.push('--symlink', readlinkSync(name), name);
+    else if (info) args.push('--ro-bind', name, name);
+  }
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  const container = pod.spec?.containers[0];
+  for (const mount of container?.volumeMounts ?? []) {
+    const volume = pod.spec?.volumes?.find((item) => item.name === mount.name);
+    const claim = volume?.persistentVolumeClaim?.claimName;
+    const dir = claim ? claims[claim] : undefined;
+    if (dir !== undefined)
+      args.push('--bind', resolve(join(dir, mount.subPath ?? '')), mount.mountPath);
+  }
+  return [...args, '--chdir', container?.workingDir ?? '/'];
+}
+
 /**
  * The fake's kubelet: each exec is a local process (in the pod's working directory, with the
  * pod's environment) joined to the WebSocket by channel: 0 is its stdin, 1 and 2 its output, 3
@@ -65,6 +100,15 @@ export function podMountProblem(
  */
 export class FakeKubelet {
   private readonly processes = new Map<string, Set<ChildProcess>>();
+
+  /**
+   * @param isolation `bwrap`: each exec in its own bubblewrap namespace with only the pod's view
+   * of the filesystem (`containerView`); `none` (default): plain local processes
+   */
+  constructor(
+    private readonly claims: Readonly<Record<string, string>> = {},
+    private readonly isolation: FakeIsolation = 'none',
+  ) {}
 
   run(
     pod: V1Pod,
@@ -77,8 +121,19 @@ export class FakeKubelet {
     const env = Object.fromEntries(
       (container?.env ?? []).map((item) => [item.name, item.value ?? '']),
     );
-    const child = spawn(command[0] ?? '', command.slice(1), {
-      cwd: container?.workingDir ?? process.cwd(),
+    const argv =
+      this.isolation === 'bwrap'
+        ? ['/usr/bin/bwrap', ...containerView(pod, this.claims), '--', ...command]
+        : [...command];
+    // A root kubelet starts an isolated exec as the pod's user (bubblewrap then maps it as is).
+    const context = pod.spec?.securityContext;
+    const runAs =
+      this.isolation === 'bwrap' && process.getuid?.() === 0 && context?.runAsUser !== undefined
+        ? { uid: context.runAsUser, gid: context.runAsGroup ?? context.runAsUser }
+        : {};
+    const child = spawn(argv[0] ?? '', argv.slice(1), {
+      ...runAs,
+      cwd: this.isolation === 'bwrap' ? '/' : (container?.workingDir ?? process.cwd()),
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,

@@ -3,7 +3,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { KubeConfig, V1Pod } from '@kubernetes/client-node';
-import { EXEC_PROTOCOLS, FakeKubelet, podMountProblem, type ExecProtocol } from './fake-kubelet.js';
+import {
+  EXEC_PROTOCOLS,
+  FakeKubelet,
+  podMountProblem,
+  type ExecProtocol,
+  type FakeIsolation,
+} from './fake-kubelet.js';
 import { ServerWebSocket } from './fake-kubernetes-websocket.js';
 
 /** The API verbs the fake serves (and can be told to fail). */
@@ -18,6 +24,12 @@ export interface FakeKubernetesOptions {
   readonly claims: Readonly<Record<string, string>>;
   /** The exec subprotocols it accepts (default both v5 and v4, v5 preferred). */
   readonly protocols?: readonly ExecProtocol[];
+  /**
+   * How its kubelet runs execs: `none` (default) as plain local processes; `bwrap` each in a
+   * bubblewrap namespace that shows only the system's `/usr`, a fresh `/tmp` and the pod's claim
+   * mounts, so that what an exec reaches by a path is what a pod would (the file race spec).
+   */
+  readonly isolation?: FakeIsolation;
 }
 
 /** A running fake API server. */
@@ -71,7 +83,7 @@ export async function startFakeKubernetes(options: FakeKubernetesOptions): Promi
   const pods = new Map<string, V1Pod>();
   const requests: string[] = [];
   const faults = new Map<FakeVerb, { fault: FakeFault; left: number }>();
-  const kubelet = new FakeKubelet();
+  const kubelet = new FakeKubelet(options.claims, options.isolation ?? 'none');
   const hung = new Set<ServerResponse | Duplex>();
   let pending: { reason: string; message: string } | null = null;
 

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { ConfinedFs } from '../../files/confined-fs.js';
 import { sandboxErrorReason } from '../../sandbox.errors.js';
 import { BashSession } from '../../session/bash-session.js';
+import { containerFileHelperCommand } from '../container-sandbox.js';
 import { safeEnvironment } from '../safe-env.js';
 import { DockerExecProcess } from './docker-exec-process.js';
 import { driverExecCommand } from './docker-session.js';
@@ -38,6 +40,8 @@ function multiplexedExec(cmd: string[], env: Record<string, string>) {
   });
   child.stderr?.on('data', (chunk: Buffer) => stream.push(dockerStreamFrame('stderr', chunk)));
   child.once('close', () => stream.push(null));
+  // A dropped connection: the engine closes the exec's stdin.
+  stream.once('close', () => child.stdin?.end());
   return { stream, exited, child };
 }
 
@@ -131,4 +135,46 @@ describe('the session driver over a multiplexed docker exec stream', () => {
     while (alive(sleeper)) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(alive(sleeper)).toBe(false);
   }, 30_000);
+});
+
+describe('the file helper over a multiplexed docker exec stream', () => {
+  /** A `ConfinedFs` whose helper is an exec of `containerFileHelperCommand` with this node. */
+  const helperFs = (node: string) =>
+    new ConfinedFs((nodeArgs) => {
+      const exec = multiplexedExec(containerFileHelperCommand('/bin/bash', node, nodeArgs), {
+        PATH: '/usr/local/bin:/usr/bin:/bin',
+      });
+      const helper = new DockerExecProcess(exec.stream, () => exec.exited);
+      return Promise.resolve({ process: helper, end: () => helper.disconnect() });
+    });
+
+  it('serves reads, writes and listings through the exec, answers split across frames', async () => {
+    workdir = await mkdtemp(join(tmpdir(), 'caravel-docker-files-'));
+    const fs = helperFs('node');
+    try {
+      const big = Buffer.alloc(100_000, 'b');
+      await fs.writeFile(join(workdir, 'deep', 'big.txt'), big);
+      expect((await fs.readFile(join(workdir, 'deep', 'big.txt'), 200_000)).equals(big)).toBe(true);
+      expect(await readFile(join(workdir, 'deep', 'big.txt'), 'utf8')).toBe(big.toString());
+      expect(await fs.readdir(join(workdir, 'deep'))).toEqual([
+        { name: 'big.txt', type: 'file', size: 100_000 },
+      ]);
+    } finally {
+      await fs.close();
+    }
+  });
+
+  it('fails closed, naming node, when the image has none', async () => {
+    workdir = await mkdtemp(join(tmpdir(), 'caravel-docker-files-'));
+    const fs = helperFs('/nonexistent/node');
+    const failure = await fs.lstat(workdir).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(sandboxErrorReason(failure)).toBe('unsupported');
+    expect(String((failure as Error).message)).toContain(
+      'file operations need node in the sandbox image: /nonexistent/node was not found',
+    );
+    await fs.close();
+  });
 });

@@ -64,6 +64,34 @@ export function driverExecCommand(options: DriverExecOptions): {
   return { cmd, killCmd };
 }
 
+/** One exec with its standard input attached (a session's driver, the file helper). */
+export interface AttachedExecOptions {
+  readonly cmd: readonly string[];
+  readonly user: FileOwner;
+  readonly env: Readonly<Record<string, string>>;
+  /** Where it starts (default /workspace). */
+  readonly workdir?: string;
+}
+
+/** Starts `cmd` as a `docker exec` with stdin attached and no TTY, seen as a session process. */
+export async function startAttachedExec(
+  container: Docker.Container,
+  options: AttachedExecOptions,
+): Promise<DockerExecProcess> {
+  const exec = await container.exec({
+    Cmd: [...options.cmd],
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+    Env: environmentList(options.env),
+    User: `${options.user.uid}:${options.user.gid}`,
+    WorkingDir: options.workdir ?? DOCKER_WORKDIR,
+  });
+  const stream = await exec.start({ hijack: true, stdin: true });
+  return new DockerExecProcess(stream, async () => (await exec.inspect()).ExitCode);
+}
+
 /**
  * Starts the session driver as a `docker exec` with stdin attached, and returns it as a session
  * process plus the function that ends it (a second exec that kills it, then a disconnect).
@@ -73,19 +101,13 @@ export async function startDriverExec(
   options: DriverExecOptions,
 ): Promise<{ driver: DockerExecProcess; terminate: () => void }> {
   const { cmd, killCmd } = driverExecCommand(options);
-  const user = `${options.user.uid}:${options.user.gid}`;
-  const exec = await container.exec({
-    Cmd: cmd,
-    AttachStdin: true,
-    AttachStdout: true,
-    AttachStderr: true,
-    Tty: false,
-    Env: environmentList(options.env),
-    User: user,
-    WorkingDir: options.workdir ?? DOCKER_WORKDIR,
+  const driver = await startAttachedExec(container, {
+    cmd,
+    user: options.user,
+    env: options.env,
+    ...(options.workdir ? { workdir: options.workdir } : {}),
   });
-  const stream = await exec.start({ hijack: true, stdin: true });
-  const driver = new DockerExecProcess(stream, async () => (await exec.inspect()).ExitCode);
+  const user = `${options.user.uid}:${options.user.gid}`;
   const terminate = (): void => {
     void killDriver(container, user, killCmd)
       .catch(() => undefined)

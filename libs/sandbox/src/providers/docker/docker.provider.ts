@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import Docker from 'dockerode';
+import { ConfinedFs } from '../../files/confined-fs.js';
 import { WorkdirFiles, type FileOwner } from '../../files/workdir-files.js';
 import { DEFAULT_EGRESS_PORT, sandboxEgressEnvironment } from '../../proxy/sandbox-egress.js';
 import type { SandboxEgressSettings } from '../../proxy/sandbox-egress.js';
 import type { Sandbox, SandboxSpec } from '../../sandbox.types.js';
 import { BashSession } from '../../session/bash-session.js';
-import { containerUser, createRemovingLeftovers, handOver } from '../container-sandbox.js';
+import {
+  containerFileHelperCommand,
+  containerUser,
+  createRemovingLeftovers,
+  handOver,
+} from '../container-sandbox.js';
 import { DirectoryProvider, type OpenedSession } from '../directory-provider.js';
 import { HOOKLESS_GIT_ENV, type OneShotSpawn } from '../one-shot.js';
 import { safeEnvironment } from '../safe-env.js';
@@ -24,9 +30,9 @@ import {
   DOCKER_WORKDIR,
 } from './docker-container-spec.js';
 import { dockerError, engineStatus } from './docker-errors.js';
-import { startDriverExec } from './docker-session.js';
+import { startAttachedExec, startDriverExec } from './docker-session.js';
 
-/** The image built from `sandbox-image.Dockerfile` (bash, coreutils, git, less, socat). */
+/** The image built from `sandbox-image.Dockerfile` (bash, coreutils, git, less, socat, node). */
 export const DEFAULT_DOCKER_IMAGE = 'caravel/sandbox:bookworm';
 
 /** Settings of the `docker` provider. */
@@ -38,10 +44,15 @@ export interface DockerProviderOptions {
   readonly rootDir: string;
   /** An engine client (default: `new Docker()`, i.e. /var/run/docker.sock). */
   readonly docker?: Docker;
-  /** The image every sandbox runs (default `DEFAULT_DOCKER_IMAGE`); it must have bash. */
+  /**
+   * The image every sandbox runs (default `DEFAULT_DOCKER_IMAGE`); it must have bash, and node
+   * for file operations (served from inside the container).
+   */
   readonly image?: string;
   /** bash inside the image (default /bin/bash). */
   readonly bashPath?: string;
+  /** node inside the image, which serves file operations (default `node`, found on its PATH). */
+  readonly nodePath?: string;
   /**
    * The non-root user commands run as (default 1000:1000 when this process is root, which then
    * hands it the workspace and home; otherwise this process's own uid and gid).
@@ -87,7 +98,8 @@ export async function dockerEngineProblem(docker: Docker = new Docker()): Promis
  * Each sandbox is a long-lived container (see `containerSpec`: read-only root, non-root user, no
  * capabilities, no network, pids/memory/file limits) with the workspace and home bound from the
  * host; each session is a `docker exec` of the framed bash driver, attached over the exec's
- * stream. A container that is gone (engine restart, pruned) is created again on `connect`: the
+ * stream, and file operations are served by a helper exec of the image's node (`ConfinedFs`), so
+ * the kernel resolves their paths in the container, as the sandbox user. A container that is gone (engine restart, pruned) is created again on `connect`: the
  * work lives in the bound workspace, not in the container.
  */
 export class DockerSandboxProvider extends DirectoryProvider {
@@ -169,9 +181,28 @@ export class DockerSandboxProvider extends DirectoryProvider {
       outputLimitBytes: record.outputLimitBytes,
       ...timing,
     });
-    const roots = { host: paths.workspace, inner: DOCKER_WORKDIR };
-    const files = new WorkdirFiles({ roots, ...(this.chownTo ? { owner: this.chownTo } : {}) });
-    return { session, files, workdir: DOCKER_WORKDIR };
+    // File operations are served from inside the container, never on the host's bind of it.
+    const fs = new ConfinedFs(async (nodeArgs) => {
+      const helper = await startAttachedExec(container, {
+        cmd: containerFileHelperCommand(
+          this.options.bashPath ?? '/bin/bash',
+          this.options.nodePath ?? 'node',
+          nodeArgs,
+        ),
+        user: this.user,
+        env,
+      }).catch((error: unknown) => {
+        throw dockerError(
+          `starting the file helper in ${containerName(record.id)}`,
+          error,
+          record.id,
+        );
+      });
+      return { process: helper, end: () => helper.disconnect() };
+    });
+    session.onExit(() => void fs.close());
+    const roots = { host: DOCKER_WORKDIR, inner: DOCKER_WORKDIR };
+    return { session, files: new WorkdirFiles({ roots, fs }), workdir: DOCKER_WORKDIR };
   }
 
   private environment(record: SandboxRecord): Record<string, string> {

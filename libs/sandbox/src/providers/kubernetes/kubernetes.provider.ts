@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { CoreV1Api, Exec, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { ConfinedFs } from '../../files/confined-fs.js';
 import { WorkdirFiles, type FileOwner } from '../../files/workdir-files.js';
 import { sandboxError, sandboxErrorReason } from '../../sandbox.errors.js';
 import type { Sandbox, SandboxLogger, SandboxSpec } from '../../sandbox.types.js';
 import { BashSession } from '../../session/bash-session.js';
-import { containerUser, createRemovingLeftovers, handOver } from '../container-sandbox.js';
+import {
+  containerFileHelperCommand,
+  containerUser,
+  createRemovingLeftovers,
+  handOver,
+} from '../container-sandbox.js';
 import { DirectoryProvider, type OpenedSession } from '../directory-provider.js';
 import { driverExecCommand } from '../docker/docker-session.js';
 import type { OneShotOptions, OneShotResult, OneShotSpawn } from '../one-shot.js';
@@ -49,7 +55,10 @@ export interface KubernetesProviderOptions {
   readonly namespace: string;
   /** How to reach the API server (in a pod: `loadFromCluster()`). */
   readonly kubeConfig: KubeConfig;
-  /** The image every sandbox runs (default `DEFAULT_KUBERNETES_IMAGE`); it must have bash. */
+  /**
+   * The image every sandbox runs (default `DEFAULT_KUBERNETES_IMAGE`); it must have bash, and node
+   * for file operations (served from inside the pod).
+   */
   readonly image?: string;
   readonly imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
   /** A RuntimeClass for sandbox pods (`gvisor`); absent: the cluster's default runtime. */
@@ -72,6 +81,8 @@ export interface KubernetesProviderOptions {
   /** Told each running pod's address (the egress relay tells a connection's sandbox by it). */
   readonly podAddresses?: PodAddressBook;
   readonly bashPath?: string;
+  /** node inside the image, which serves file operations (default `node`, found on its PATH). */
+  readonly nodePath?: string;
   readonly defaults?: SandboxDefaults;
   readonly timing?: SessionTiming;
   readonly podTiming?: Partial<PodTiming>;
@@ -84,8 +95,9 @@ const GIB = 1024 ** 3;
  * Each sandbox is a long-lived pod (see `sandboxPod`: non-root, no capabilities, read-only root,
  * no token, limits as resources, gVisor when configured) whose workspace and home are the
  * broker's directories of the sandbox claim; each session is an exec of the framed bash driver
- * over the exec WebSocket, one-shot commands are execs of their own, and file operations run
- * on the broker's mount like the docker provider's. A pod that is gone is created again on
+ * over the exec WebSocket, one-shot commands are execs of their own, and file operations are
+ * served by a helper exec of the image's node (`ConfinedFs`), so the kernel resolves their paths
+ * in the pod, as the sandbox user, never on the broker's mount of the claim. A pod that is gone is created again on
  * `connect`: the work lives on the claim, not in the pod.
  */
 export class KubernetesSandboxProvider extends DirectoryProvider {
@@ -199,9 +211,21 @@ export class KubernetesSandboxProvider extends DirectoryProvider {
       outputLimitBytes: record.outputLimitBytes,
       ...timing,
     });
-    const roots = { host: paths.workspace, inner: mounts.workdir };
-    const files = new WorkdirFiles({ roots, ...(this.chownTo ? { owner: this.chownTo } : {}) });
-    return { session, files, workdir: mounts.workdir };
+    // File operations are served from inside the pod, never on the broker's mount of the claim.
+    const fs = new ConfinedFs(async (nodeArgs) => {
+      const command = containerFileHelperCommand(
+        this.options.bashPath ?? '/bin/bash',
+        this.options.nodePath ?? 'node',
+        nodeArgs,
+      );
+      const helper = await KubernetesExecProcess.start(target, command).catch((error: unknown) => {
+        throw kubernetesError(`starting the file helper in pod ${target.pod}`, error, record.id);
+      });
+      return { process: helper, end: () => helper.disconnect() };
+    });
+    session.onExit(() => void fs.close());
+    const roots = { host: mounts.workdir, inner: mounts.workdir };
+    return { session, files: new WorkdirFiles({ roots, fs }), workdir: mounts.workdir };
   }
 
   private get owner(): string {
