@@ -1,6 +1,6 @@
 // The dashboard's web app (React + Mantine + recharts), built by tools/scripts/build-web.mjs into
-// the folder the dashboard serves at /app/ (flat: `index.html` beside hashed `index-<hash>.js` and
-// `.css`), so web-assets.ts can serve it by name.
+// the folder the dashboard serves at /app/ (flat: `index.html` beside the hashed entry script, its
+// lazily loaded page and library chunks, and `.css`), so web-assets.ts can serve them by name.
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -13,7 +13,19 @@ export default defineConfig({
   build: {
     assetsDir: '',
     emptyOutDir: true,
-    // One app, served from memory: a single script and stylesheet are the point, not a warning.
     chunkSizeWarningLimit: 2048,
+    rollupOptions: {
+      output: {
+        // React and Mantine (every page's) in chunks of their own, cached across releases of
+        // the app's code; the pages are split by React.lazy in app.tsx, so recharts and the
+        // highlighter come with the pages that use them, not with the first one.
+        manualChunks(id) {
+          if (!id.includes('node_modules')) return undefined;
+          if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
+          if (id.includes('node_modules/@mantine/')) return 'mantine';
+          return undefined;
+        },
+      },
+    },
   },
 });

@@ -1,18 +1,33 @@
 import { Anchor, Button, Group } from '@mantine/core';
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { api } from './api.js';
-import { EvalsPage } from './evals/evals.page.js';
-import { OpsPage } from './ops/ops.page.js';
-import { ReviewsPage } from './reviews/reviews.page.js';
 import { parseRoute, useHash, type Route } from './route.js';
 import { useSession, type Session } from './session.js';
-import { SettingsPage } from './settings/settings.page.js';
 import { SignInPage } from './sign-in.page.js';
 import { ThemeToggle } from './theme-toggle.js';
-import { ReplayPage } from './thread/replays.js';
-import { ThreadPage } from './thread/thread.page.js';
-import { ThreadsPage } from './threads.page.js';
 import { ErrorText } from './ui.js';
+
+// Each page is its own chunk, fetched when its route is first opened (script-src 'self' holds:
+// the chunks are files of the app's own origin, loaded by module imports, never inline).
+const EvalsPage = lazy(() =>
+  import('./evals/evals.page.js').then((m) => ({ default: m.EvalsPage })),
+);
+const OpsPage = lazy(() => import('./ops/ops.page.js').then((m) => ({ default: m.OpsPage })));
+const ReviewsPage = lazy(() =>
+  import('./reviews/reviews.page.js').then((m) => ({ default: m.ReviewsPage })),
+);
+const SettingsPage = lazy(() =>
+  import('./settings/settings.page.js').then((m) => ({ default: m.SettingsPage })),
+);
+const ReplayPage = lazy(() =>
+  import('./thread/replays.js').then((m) => ({ default: m.ReplayPage })),
+);
+const ThreadPage = lazy(() =>
+  import('./thread/thread.page.js').then((m) => ({ default: m.ThreadPage })),
+);
+const ThreadsPage = lazy(() =>
+  import('./threads.page.js').then((m) => ({ default: m.ThreadsPage })),
+);
 
 const PAGES = [
   ['threads', 'Threads'],
@@ -109,7 +124,9 @@ export function App() {
       <main id="app" tabIndex={-1}>
         {error !== null && <ErrorText error={error} />}
         {!session && error === null && <p>Loading…</p>}
-        {session && (!mustSignIn || page === 'sign-in') && content(route, session)}
+        {session && (!mustSignIn || page === 'sign-in') && (
+          <Suspense fallback={<p aria-busy="true">Loading…</p>}>{content(route, session)}</Suspense>
+        )}
       </main>
     </>
   );
