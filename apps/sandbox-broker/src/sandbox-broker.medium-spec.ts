@@ -241,8 +241,12 @@ for (const target of targets) {
     it('lets a command outlive several liveness probes while its caller is there', async () => {
       const threadId = randomUUID();
       const sandbox = await client.acquire({ threadId, branch: 'caravel/t5' });
+      const probesBefore = client.calls.probesHeard;
       const result = await sandbox.exec('sleep 4; echo finished >> slow.log; cat slow.log');
       expect(result).toMatchObject({ exitCode: 0, output: 'finished\n' });
+      // The probes named the command's call, so its client would fail it were the broker gone.
+      expect(client.calls.probesHeard).toBeGreaterThan(probesBefore);
+      expect(client.calls.size).toBe(0);
     });
 
     it('loses no sandbox when the broker restarts: the next request finds the same files', async () => {

@@ -12,17 +12,21 @@ const PROBE_TIMEOUT_MS = 10_000;
 /**
  * Watches the client waiting on a long command: every `everyMs` it asks the client's
  * `SandboxCallerAlive` subject, and calls `onGone` once the client stopped answering (a runner
- * killed mid-command). Without this the command would finish in a sandbox nobody reads, and the
+ * killed mid-command). The probes name the call (`callId`), so the client, in turn, fails the
+ * call soon after they stop (this broker killed mid-command). Without this the command would finish in a sandbox nobody reads, and the
  * run that resumes elsewhere would run it a second time.
  */
 export async function whileCallerAlive<T>(
   bus: Bus,
-  callerId: string | undefined,
+  caller: { callerId?: string | undefined; callId?: string | undefined },
   everyMs: number,
   running: Promise<T>,
   onGone: () => Promise<void>,
 ): Promise<T> {
+  const { callerId, callId } = caller;
   if (callerId === undefined) return running;
+  // With the call's id, each probe also tells the caller that this broker still runs the call.
+  const payload = { callerId, ...(callId ? { callId, everyMs } : {}) };
   let misses = 0;
   let probing = false;
   let gone = false;
@@ -30,13 +34,9 @@ export async function whileCallerAlive<T>(
     if (probing || gone) return;
     probing = true;
     try {
-      await bus.request(
-        SandboxCallerAlive.subjectFor(callerId),
-        { callerId },
-        {
-          timeoutMs: PROBE_TIMEOUT_MS,
-        },
-      );
+      await bus.request(SandboxCallerAlive.subjectFor(callerId), payload, {
+        timeoutMs: PROBE_TIMEOUT_MS,
+      });
       misses = 0;
     } catch {
       misses += 1;

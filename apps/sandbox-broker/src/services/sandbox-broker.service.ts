@@ -131,7 +131,7 @@ export class SandboxBrokerService implements OnModuleDestroy {
    * every piece delivered before this returns the (capped, shaped) result.
    */
   async exec(request: ExecRequest): Promise<ExecResult> {
-    const { threadId, command, timeoutMs, env, callerId, streamId } = request;
+    const { threadId, command, timeoutMs, env, callerId, callId, streamId } = request;
     const relay = callerId && streamId ? new OutputRelay(this.bus, callerId, streamId) : undefined;
     if (relay) this.relays.add(relay);
     const options = {
@@ -145,7 +145,7 @@ export class SandboxBrokerService implements OnModuleDestroy {
       const result = await this.lifecycle.use(threadId, (sandbox) =>
         whileCallerAlive(
           this.bus,
-          callerId,
+          { callerId, callId },
           this.config.sandbox.callerProbeMs,
           sandbox.exec(command, options),
           async () => {

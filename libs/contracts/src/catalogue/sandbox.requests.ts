@@ -145,6 +145,11 @@ export const SandboxExec = defineRequest({
      */
     callerId: z.uuid().optional(),
     /**
+     * This call's id (with `callerId`): the broker's liveness probes name it, so the caller learns
+     * at once when the broker running its command is gone, not at the command's timeout.
+     */
+    callId: z.uuid().optional(),
+    /**
      * Stream the command's output to the caller while it runs (`SandboxExecOutput` on
      * `sandbox-caller.<callerId>.output`, tagged with this id). Needs `callerId`.
      */
@@ -158,7 +163,12 @@ export const SandboxCallerAlive = defineRequest({
   service: 'sandbox-caller',
   op: 'alive',
   description: 'Liveness of a client waiting on a sandbox command.',
-  request: z.object({ callerId: z.uuid() }),
+  request: z.object({
+    callerId: z.uuid(),
+    /** The command this probe is sent for (its `callId`), and how often the broker sends one. */
+    callId: z.uuid().optional(),
+    everyMs: z.number().int().positive().optional(),
+  }),
   response: z.object({ alive: z.literal(true) }),
 });
 

@@ -21,6 +21,8 @@ import type {
   Sandbox,
   SandboxProviderName,
 } from '../sandbox.types.js';
+import { randomUUID } from 'node:crypto';
+import type { BrokerCallWatch } from './broker-call-watch.js';
 import type { OutputStreams } from './output-streams.js';
 import { callSandbox, callSandboxOnce, type SandboxRequester } from './sandbox-requester.js';
 
@@ -47,6 +49,8 @@ export class RpcSandbox implements Sandbox {
     private readonly callerId?: string,
     /** Where this caller receives streamed output (`SandboxExecOutput`); none: no streaming. */
     private readonly streams?: OutputStreams,
+    /** Where the broker's probes for a running command arrive (see `BrokerCallWatch`). */
+    private readonly calls?: BrokerCallWatch,
   ) {
     this.id = handle.sandboxId;
     this.provider = handle.provider as SandboxProviderName;
@@ -74,8 +78,9 @@ export class RpcSandbox implements Sandbox {
       options.onOutput && this.callerId && this.streams
         ? this.streams.listen(options.onOutput)
         : undefined;
+    const callId = this.callerId && this.calls ? randomUUID() : undefined;
     try {
-      return await callSandbox(
+      const answer = callSandbox(
         this.requester,
         SandboxExec,
         this.threadId,
@@ -85,10 +90,12 @@ export class RpcSandbox implements Sandbox {
           timeoutMs,
           ...(options.env ? { env: { ...options.env } } : {}),
           ...(this.callerId ? { callerId: this.callerId } : {}),
+          ...(callId ? { callId } : {}),
           ...(stream ? { streamId: stream.streamId } : {}),
         },
         timeoutMs + EXEC_ANSWER_SLACK_MS,
       );
+      return await (callId && this.calls ? this.calls.watch(callId, answer) : answer);
     } finally {
       stream?.close();
     }

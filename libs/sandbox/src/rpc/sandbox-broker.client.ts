@@ -16,6 +16,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { TurnCheckpoint } from '../git/turn-checkpoint.js';
 import type { TurnDiff } from '../git/turn-diff.js';
+import { BrokerCallWatch } from './broker-call-watch.js';
 import { OutputStreams } from './output-streams.js';
 import { RpcSandbox } from './rpc-sandbox.js';
 import {
@@ -55,12 +56,15 @@ export interface SandboxAcquireInput {
  * recreate or release it, take turn checkpoints and do the git work that needs the host (commit,
  * diff against the base, push through the broker). While one of its commands runs, the client
  * answers the broker's liveness probe, so a client that dies mid-command has its command
- * abandoned rather than finishing unseen; and it receives the output of commands run with an
+ * abandoned rather than finishing unseen (and the probes' call ids tell it when the broker dies
+ * mid-command instead: `BrokerCallWatch`); and it receives the output of commands run with an
  * `onOutput` listener while they run.
  */
 export class SandboxBrokerClient {
   /** Streamed-output listeners of this client's running commands. */
   readonly streams = new OutputStreams();
+  /** This client's running commands, failed soon after the broker running one is gone. */
+  readonly calls = new BrokerCallWatch();
 
   private constructor(
     private readonly requester: SandboxRequester,
@@ -77,9 +81,11 @@ export class SandboxBrokerClient {
     const served: { drain(): Promise<void> }[] = [];
     const client = new SandboxBrokerClient(requester, callerId, served);
     served.push(
-      await requester.serve(SandboxCallerAlive.subjectFor(callerId), () =>
-        Promise.resolve({ alive: true }),
-      ),
+      await requester.serve(SandboxCallerAlive.subjectFor(callerId), (raw) => {
+        const probe = SandboxCallerAlive.parseRequest(raw);
+        if (probe.callId && probe.everyMs) client.calls.heard(probe.callId, probe.everyMs);
+        return Promise.resolve({ alive: true as const });
+      }),
       await requester.serve(SandboxExecOutput.subjectFor(callerId), (raw) =>
         Promise.resolve(client.streams.deliver(SandboxExecOutput.parseRequest(raw))),
       ),
@@ -96,7 +102,7 @@ export class SandboxBrokerClient {
       { ...input },
       { attemptMs: ACQUIRE_ATTEMPT_MS, totalMs: ACQUIRE_TIMEOUT_MS },
     );
-    return new RpcSandbox(this.requester, handle, this.callerId, this.streams);
+    return new RpcSandbox(this.requester, handle, this.callerId, this.streams, this.calls);
   }
 
   /** A fresh sandbox for the thread; the broker keeps the old one for recovery. */
@@ -108,7 +114,7 @@ export class SandboxBrokerClient {
       { ...input },
       ACQUIRE_TIMEOUT_MS,
     );
-    return new RpcSandbox(this.requester, handle, this.callerId, this.streams);
+    return new RpcSandbox(this.requester, handle, this.callerId, this.streams, this.calls);
   }
 
   async release(threadId: string): Promise<boolean> {
