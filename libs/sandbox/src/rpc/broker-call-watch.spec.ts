@@ -22,8 +22,12 @@ function outcomeOf<T>(watched: Promise<T>): { value?: T; error?: unknown; settle
 }
 
 describe('BrokerCallWatch', () => {
-  beforeEach(() => jest.useFakeTimers());
-  afterEach(() => jest.useRealTimers());
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   it('fails a call soon after the probes of the broker running it stop', async () => {
     const watch = new BrokerCallWatch();
