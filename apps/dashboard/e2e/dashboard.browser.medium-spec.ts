@@ -148,9 +148,11 @@ const missing = missingBrowser();
     ).filter(Number.isFinite);
     expect(resumedAfter.length).toBeGreaterThan(0);
     expect(resumedAfter.filter((sequence) => !before.includes(sequence))).toEqual([]);
-    const indexed = (await new RunEventRepository(database.db).listByThread(runThread, {})).map(
-      (event) => event.sequence,
-    );
+    // The stream sends a thread's events in sequence order (an event's publisher may stamp it
+    // earlier than one indexed before it).
+    const indexed = (
+      await new RunEventRepository(database.db).listByThread(runThread, { bySequence: true })
+    ).map((event) => event.sequence);
     await events.locator(`li[data-sequence="${indexed.at(-1)}"]`).waitFor();
     expect((await shown()).filter((sequence) => sequence <= indexed.at(-1)!)).toEqual(indexed);
     const steps = await events.locator('li.evt-run-step h3').allTextContents();

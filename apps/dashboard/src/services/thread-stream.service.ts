@@ -60,6 +60,8 @@ export class ThreadStreamService {
         const batch = await this.events.listByThread(threadId, {
           ...(cursor === undefined ? {} : { afterSequence: cursor }),
           limit: BATCH,
+          // Paged by sequence: a page in occurrence order could end past an event it left out.
+          bySequence: true,
         });
         for (const event of batch) {
           sink.write(sseMessage(event));

@@ -302,6 +302,16 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
       (await events.listByThread(threadId, { afterSequence: 2 })).map((row) => row.data),
     ).toEqual([{ sequence: 3 }]);
     expect(await events.listByThread(threadId, { limit: 1 })).toEqual([{ ...first, runId: null }]);
+    // Stamped before 3 by its publisher, indexed after it: by occurrence it comes first, and a
+    // page of one read by occurrence after sequence 3 would skip it; by sequence it comes last.
+    expect(await events.append({ ...event(4), occurredAt: t(2) })).toBe(true);
+    expect((await events.listByThread(threadId)).map((row) => row.sequence)).toEqual([1, 2, 4, 3]);
+    const bySequence = { bySequence: true, limit: 2 };
+    expect(
+      (await events.listByThread(threadId, { ...bySequence, afterSequence: 2 })).map(
+        (row) => row.sequence,
+      ),
+    ).toEqual([3, 4]);
   });
 
   it("lists a run's events", async () => {

@@ -18,6 +18,11 @@ export interface RunEventQuery {
   limit?: number;
   /** Only events of these types (e.g. a thread's replays). */
   types?: readonly string[];
+  /**
+   * In stream-sequence order instead of occurrence order: what a reader paging with
+   * `afterSequence` needs, so each page continues where its last sequence left off.
+   */
+  bySequence?: boolean;
 }
 
 const toRow: (row: Selectable<RunEvent>) => RunEventRow = rowOf<RunEvent>;
@@ -53,7 +58,10 @@ export class RunEventRepository {
     return inserted !== undefined;
   }
 
-  /** A thread's events in order of occurrence (then sequence), from a time and/or a sequence. */
+  /**
+   * A thread's events in order of occurrence (then sequence; or by sequence alone), from a time
+   * and/or a sequence.
+   */
   async listByThread(
     threadId: string,
     query: RunEventQuery = {},
@@ -64,11 +72,10 @@ export class RunEventRepository {
     if (query.afterSequence !== undefined)
       select = select.where('sequence', '>', query.afterSequence);
     if (query.types?.length) select = select.where('type', 'in', [...query.types]);
-    const rows = await select
-      .orderBy('occurred_at', 'asc')
-      .orderBy('sequence', 'asc')
-      .limit(query.limit ?? 1000)
-      .execute();
+    const ordered = query.bySequence
+      ? select.orderBy('sequence', 'asc')
+      : select.orderBy('occurred_at', 'asc').orderBy('sequence', 'asc');
+    const rows = await ordered.limit(query.limit ?? 1000).execute();
     return rows.map(toRow);
   }
 
