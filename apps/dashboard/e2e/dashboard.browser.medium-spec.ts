@@ -1,6 +1,8 @@
 import { STREAMS, type Envelope } from '@caravel/contracts';
 import {
+  EvalProposalRepository,
   EvalRunRepository,
+  ReviewStyleRepository,
   RunEventRepository,
   TeamDefaultsRepository,
   ThreadPlanRepository,
@@ -389,6 +391,10 @@ const missing = missingBrowser();
     await profile.getByRole('checkbox', { name: 'Auto-fix CI on my pull requests' }).uncheck();
     await profile.getByRole('button', { name: 'Save profile' }).click();
     await profile.getByText(/^Saved /).waitFor();
+    // The supported-models table, for everyone: the scripted model among the hosted ones.
+    await page.locator('table.models tr', { hasText: 'scripted:' }).first().waitFor();
+    expect(await page.locator('table.models tbody tr').count()).toBeGreaterThan(3);
+    expect(await page.getByRole('form', { name: "link a person's handles" }).count()).toBe(0);
     await check(page, 'settings');
     const api = page.context().request;
     const saved = await api.get(`${host.url}/api/profiles/github:octocat`);
@@ -441,6 +447,15 @@ const missing = missingBrowser();
     await budget.getByRole('button', { name: 'Set budget' }).click();
     const limit = admin.locator('table.budgets tr', { hasText: 'team' });
     expect(await limit.textContent()).toContain('team$5.00hubot');
+    const identity = admin.getByRole('form', { name: "link a person's handles" });
+    await identity.getByRole('textbox', { name: 'GitHub login' }).fill('Mona');
+    await identity.getByRole('textbox', { name: 'Slack user id' }).fill('U0MONA1');
+    await identity.getByRole('button', { name: 'Link' }).click();
+    const mapped = admin.locator('table.identities tr', { hasText: 'U0MONA1' });
+    expect(await mapped.textContent()).toContain('monaU0MONA1');
+    await identity.getByRole('textbox', { name: 'Slack user id' }).fill('not a slack id');
+    await identity.getByRole('button', { name: 'Link' }).click();
+    await identity.getByRole('alert').filter({ hasText: 'Slack user id' }).waitFor();
     await check(admin, 'settings-admin');
     await admin.context().close();
   });
@@ -569,5 +584,60 @@ const missing = missingBrowser();
     const task = page.getByRole('row', { name: /acme__strings-2/ });
     expect(await task.textContent()).toBe('acme__strings-20/1$0.504submitted');
     await check(page, 'eval-run');
+  });
+
+  it("shows a repository's review style versions compared line by line, and takes an admin's edit as a proposal", async () => {
+    const styles = new ReviewStyleRepository(database.db);
+    const learned = {
+      repository: 'acme/styled',
+      mode: 'bootstrap' as const,
+      threadId: '5d41402a-bc4b-4a76-b971-9d911017c592',
+      summary: 'Terse reviews about tests.',
+      wordCount: 12,
+      model: 'scripted:analyze.yaml',
+      pullRequests: [3, 4],
+      commentIds: ['c1'],
+      reviewers: ['octocat'],
+      counts: { pullRequests: 2, comments: 1, reviewers: 1 },
+    };
+    await styles.save({ ...learned, prompt: 'Ask for a test with each fix.\nKeep it short.' });
+    await styles.save({
+      ...learned,
+      mode: 'continual',
+      prompt: 'Ask for a test with each fix.\nName the <b>failing</b> case.',
+    });
+    const admin = await signedInAs(browser, host.url, github, { login: 'hubot', id: 2 });
+    await admin.goto(`${host.url}/#/settings`);
+    await admin.getByRole('button', { name: "open acme/styled's style" }).click();
+    await admin.getByText("Version 2's prompt:").waitFor();
+    await admin.getByRole('combobox', { name: 'Compare with' }).selectOption('1');
+    const diff = admin.locator('pre.style-diff');
+    await diff.waitFor();
+    expect(await diff.locator('.diff-del').allTextContents()).toEqual(['-Keep it short.']);
+    expect(await diff.locator('.diff-add').allTextContents()).toEqual([
+      '+Name the <b>failing</b> case.',
+    ]);
+    expect(await diff.locator('b').count()).toBe(0);
+    const edit = admin.getByRole('form', { name: 'propose an edit' });
+    await edit
+      .getByRole('textbox', { name: 'Edited prompt' })
+      .fill('Ask for a test with each fix.\nName the failing case and its input.');
+    await edit
+      .getByRole('textbox', { name: 'Labelled review set to measure it on' })
+      .fill('sample');
+    await edit.getByRole('button', { name: 'Propose the edit' }).click();
+    await edit.getByText(/^Proposed \(pending\)/).waitFor();
+    await check(admin, 'review-styles');
+    const proposals = await new EvalProposalRepository(database.db).list({
+      kind: 'review-style',
+      repository: 'acme/styled',
+      limit: 5,
+    });
+    expect(proposals).toMatchObject([
+      { status: 'pending', proposedBy: 'hubot', baseVersion: 2, suite: 'sample' },
+    ]);
+    // Proposed, not saved: version 2 is still the style in force.
+    expect((await styles.newestFirst('acme/styled', 5)).map((v) => v.version)).toEqual([2, 1]);
+    await admin.context().close();
   });
 });

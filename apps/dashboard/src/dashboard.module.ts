@@ -13,6 +13,7 @@ import {
   ReviewStyleRepository,
   RunEventRepository,
   RunQueueRepository,
+  IdentityRepository,
   RepositoryInstructionsRepository,
   RunRepository,
   TeamDefaultsRepository,
@@ -39,6 +40,7 @@ import { DeadLettersController } from './controllers/dead-letters.controller.js'
 import { DocsController } from './controllers/docs.controller.js';
 import { EvalSchedulesController } from './controllers/evals-schedules.controller.js';
 import { EvalsController } from './controllers/evals.controller.js';
+import { IdentitiesController } from './controllers/identities.controller.js';
 import { InstructionsController } from './controllers/instructions.controller.js';
 import { OpsController } from './controllers/ops.controller.js';
 import { ProfilesController } from './controllers/profiles.controller.js';
@@ -68,6 +70,7 @@ import { PersonalTokensService } from './services/personal-tokens.service.js';
 import { ReviewLedgerService } from './services/review-ledger.service.js';
 import { ReviewStylesService } from './services/review-styles.service.js';
 import { TeamSettingsService } from './services/team-settings.service.js';
+import { IdentitiesService } from './services/identities.service.js';
 import { RunEventIndexService } from './services/run-event-index.service.js';
 import { RunEventNotifier } from './services/run-event-notifier.service.js';
 import { ThreadActionsService } from './services/thread-actions.service.js';
@@ -93,6 +96,7 @@ export class DashboardModule implements NestModule {
         InstructionsController,
         RepositoriesController,
         TeamSettingsController,
+        IdentitiesController,
         BudgetsController,
         ReviewStylesController,
         ReviewsController,
@@ -125,6 +129,7 @@ export class DashboardModule implements NestModule {
         InstructionsService,
         EnabledRepositoriesService,
         TeamSettingsService,
+        IdentitiesService,
         BudgetsService,
         ReviewStylesService,
         ReviewLedgerService,
@@ -139,6 +144,7 @@ export class DashboardModule implements NestModule {
         repositoryProvider(ThreadPlanRepository),
         repositoryProvider(UserProfileRepository),
         repositoryProvider(UserInstructionsRepository),
+        repositoryProvider(IdentityRepository),
         repositoryProvider(EnabledRepositoryRepository),
         repositoryProvider(TeamDefaultsRepository),
         repositoryProvider(RepositoryInstructionsRepository),

@@ -181,6 +181,32 @@ export const userInstructionsResponse = z.object({
   updatedAt: when.nullable(),
 });
 
+/** One person's handles across sources (the identity map: who a Slack or Linear author is). */
+export const identityResponse = z.object({
+  id: z.uuid(),
+  githubLogin: z.string().nullable(),
+  slackUserId: z.string().nullable(),
+  email: z.string().nullable(),
+  linearUserId: z.string().nullable(),
+  jiraAccountId: z.string().nullable(),
+  displayName: z.string(),
+});
+
+/** One row of the supported-models table (docs/models.md). */
+export const supportedModelResponse = z.object({
+  provider: z.string().describe('anthropic, openai, openai-compatible, scripted or replay'),
+  modelId: z.string().describe('what a model setting names after `<provider>:`'),
+  label: z.string(),
+  contextWindow: z
+    .number()
+    .nullable()
+    .describe('input tokens per call; null: the endpoint decides'),
+  inputPricePerMillion: z.number().describe('US dollars per million input tokens'),
+  outputPricePerMillion: z.number().describe('US dollars per million output tokens'),
+  effortLevels: z.array(z.string()).describe('the reasoning efforts it takes; empty: none'),
+  defaultEffort: z.string().nullable(),
+});
+
 export const teamDefaultsResponse = z.object({
   model: z.string().nullable().describe("null: the environment's CARAVEL_MODEL"),
   reasoningEffort: z.string().nullable().describe("for this model; null: the model's default"),

@@ -8,13 +8,22 @@ import type { Caller } from '../auth/session.types.js';
 import {
   TeamSettingsService,
   type RepositoryInstructionsView,
+  type SupportedModel,
   type TeamDefaultsView,
 } from '../services/team-settings.service.js';
 
-/** The team's defaults and repositories' instructions: admins only (docs/dashboard.md). */
+/**
+ * The team's defaults and repositories' instructions (admins only), and the supported models
+ * their settings name (docs/dashboard.md).
+ */
 @Controller()
 export class TeamSettingsController {
   constructor(@Inject(TeamSettingsService) private readonly team: TeamSettingsService) {}
+
+  @ApiRoute(ROUTES.supportedModels)
+  supportedModels(): SupportedModel[] {
+    return this.team.supportedModels();
+  }
 
   @ApiRoute(ROUTES.teamDefaults)
   teamDefaults(): Promise<TeamDefaultsView> {

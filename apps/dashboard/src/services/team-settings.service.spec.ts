@@ -48,6 +48,18 @@ async function refusal(run: () => Promise<unknown>): Promise<string> {
 }
 
 describe('TeamSettingsService', () => {
+  it('lists the supported models as the response schema reads them, hosted first, efforts spelled out', () => {
+    const models = service([]).supportedModels();
+    expect(ROUTES.supportedModels.response.parse(models)).toEqual(models);
+    const hosted = models.filter((m) => m.provider === 'anthropic' || m.provider === 'openai');
+    expect(hosted.length).toBeGreaterThan(3);
+    expect(models.slice(0, hosted.length)).toEqual(hosted);
+    for (const model of hosted) expect(model.inputPricePerMillion).toBeGreaterThan(0);
+    const withEffort = models.find((m) => m.effortLevels.length > 0);
+    expect(withEffort?.effortLevels).toContain(withEffort?.defaultEffort);
+    expect(models.map((m) => m.provider)).toEqual(expect.arrayContaining(['scripted', 'replay']));
+  });
+
   it('saves the team defaults under the admin who saved them, unset fields null', async () => {
     const saved: TeamDefaultsSave[] = [];
     await service(saved).saveTeamDefaults(admin, body({ model: 'gpt-5', reasoningEffort: 'low' }));

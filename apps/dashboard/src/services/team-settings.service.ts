@@ -1,4 +1,10 @@
-import { parseModelSpec, resolveModel } from '@caravel/agent';
+import {
+  HOSTED_MODELS,
+  PATTERN_MODELS,
+  parseModelSpec,
+  resolveModel,
+  type ModelCatalogueEntry,
+} from '@caravel/agent';
 import {
   RepositoryInstructionsRepository,
   TeamDefaultsRepository,
@@ -9,6 +15,7 @@ import { AppError } from '@caravel/errors';
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { ROUTES } from '../api/routes.js';
+import type { supportedModelResponse } from '../api/schemas.js';
 import type { Caller } from '../auth/session.types.js';
 import { actorOf, repositoryOf } from './enabled-repositories.service.js';
 
@@ -53,6 +60,22 @@ function checkModels(settings: TeamDefaultsSettings): void {
  * sit between people's profiles and the environment, and each repository's instructions, which
  * every coding run in the repository reads beside its AGENTS.md.
  */
+/** One row of the supported-models table, as the API gives it. */
+export type SupportedModel = z.output<typeof supportedModelResponse>;
+
+function supportedModelOf(entry: ModelCatalogueEntry): SupportedModel {
+  return {
+    provider: entry.provider,
+    modelId: entry.modelId,
+    label: entry.label,
+    contextWindow: entry.contextWindow,
+    inputPricePerMillion: entry.inputPricePerMillion,
+    outputPricePerMillion: entry.outputPricePerMillion,
+    effortLevels: [...(entry.effort?.levels ?? [])],
+    defaultEffort: entry.effort?.defaultLevel ?? null,
+  };
+}
+
 @Injectable()
 export class TeamSettingsService {
   constructor(
@@ -60,6 +83,11 @@ export class TeamSettingsService {
     @Inject(RepositoryInstructionsRepository)
     private readonly instructions: RepositoryInstructionsRepository,
   ) {}
+
+  /** The supported-models table: the hosted models, then the pattern rows (self-hosted, tests). */
+  supportedModels(): SupportedModel[] {
+    return [...HOSTED_MODELS, ...PATTERN_MODELS].map(supportedModelOf);
+  }
 
   async teamDefaults(): Promise<TeamDefaultsView> {
     return (await this.defaults.get()) ?? NO_DEFAULTS;

@@ -101,6 +101,8 @@ await describeEachDatabase('identity and user-token repositories', openDatabase,
     expect(await identities.findBy('slackUserId', `U${login}`)).toEqual(linked);
     expect(await identities.findBy('jiraAccountId', login)).toBeNull();
     expect(await identities.link(randomUUID(), { email: 'x@y' })).toBeNull();
+    expect(await identities.list(1000)).toContainEqual(linked);
+    expect(await identities.list(1)).toHaveLength(1);
   });
 
   it('refuses a handle that already belongs to another identity', async () => {

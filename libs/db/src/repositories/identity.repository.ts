@@ -91,6 +91,18 @@ export class IdentityRepository {
     return row ? toRow(row) : null;
   }
 
+  /** Every identity, by GitHub login (those without one last), at most `limit`. */
+  async list(limit: number): Promise<IdentityRow[]> {
+    const rows = await this.db
+      .selectFrom('identities')
+      .selectAll()
+      .orderBy('github_login', (order) => order.asc().nullsLast())
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(toRow);
+  }
+
   /** Removes an identity; true when it existed. */
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('identities').where('id', '=', id).executeTakeFirst();

@@ -4,8 +4,10 @@ import { useApi } from '../use-api.js';
 import { Async, Page, Section } from '../ui.js';
 import { BudgetsSection } from './budgets.js';
 import { InstructionsSection } from './instructions.js';
+import { ModelsSection } from './models.js';
 import { ProfileForm } from './profile-form.js';
 import { RepositoriesSection } from './repositories.js';
+import { ReviewStylesSection } from './review-styles.js';
 import { TeamSection } from './team.js';
 
 function ProfileSection({ me }: { me: Me | null }) {
@@ -26,7 +28,7 @@ function ProfileSection({ me }: { me: Me | null }) {
 
 /**
  * Settings: the person's profile and standing instructions, the team's (admins), the enabled
- * repositories, budgets per run. A change that alters a list reads every section again.
+ * repositories, budgets per run, the learned review styles, the supported models. A change that alters a list reads every section again.
  */
 export function SettingsPage({ me }: { me: Me | null }) {
   const [version, setVersion] = useState(0);
@@ -40,6 +42,8 @@ export function SettingsPage({ me }: { me: Me | null }) {
         <TeamSection admin={admin} reload={reload} />
         <RepositoriesSection admin={admin} reload={reload} />
         <BudgetsSection admin={admin} reload={reload} />
+        <ReviewStylesSection admin={admin} />
+        <ModelsSection />
       </div>
     </Page>
   );

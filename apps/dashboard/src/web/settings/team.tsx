@@ -5,6 +5,7 @@ import type { repositoryInstructionsResponse, teamDefaultsResponse } from '../..
 import { api } from '../api.js';
 import { formText } from '../filters.js';
 import { useApi } from '../use-api.js';
+import { IdentitiesSection } from './identities.js';
 import { Async, AsyncTable, when, Section } from '../ui.js';
 import {
   Choice,
@@ -134,12 +135,13 @@ export function TeamSection({ admin, reload }: { admin: boolean; reload: () => v
         <>
           The team&apos;s defaults apply where a thread and a person&apos;s profile say nothing;
           blank keeps the platform&apos;s configuration (CARAVEL_MODEL…).{' '}
-          {!admin && 'Admins keep them, and each repository’s instructions.'}
+          {!admin && 'Admins keep them, each repository’s instructions and the identity map.'}
         </>
       }
     >
       {admin && <Async loaded={defaults}>{(saved) => <TeamDefaultsForm saved={saved} />}</Async>}
       {admin && <RepositoryInstructionsSection reload={reload} />}
+      {admin && <IdentitiesSection reload={reload} />}
     </Section>
   );
 }
