@@ -343,13 +343,22 @@ await describeEachPair('the runner loop, end to end', (kind) => {
       status: 'interrupted',
       exitStatus: 'exit_interrupted',
     });
-    const runs = await pair.database.db
-      .selectFrom('runs')
-      .select(['id', 'status', 'exit_status'])
-      .where('thread_id', '=', started.threadId)
-      .orderBy('created_at')
-      .execute();
-    const resumed = runs.find((run) => run.id !== started.runId && run.status !== 'merged');
+    // Dispatch starts the waiting run once it has taken the interrupted run's ending: wait for it.
+    const threadRuns = () =>
+      pair.database.db
+        .selectFrom('runs')
+        .select(['id', 'status', 'exit_status'])
+        .where('thread_id', '=', started.threadId)
+        .orderBy('created_at')
+        .execute();
+    const resumedOf = (rows: Awaited<ReturnType<typeof threadRuns>>) =>
+      rows.find((run) => run.id !== started.runId && run.status !== 'merged');
+    let runs = await threadRuns();
+    for (let i = 0; i < 600 && !resumedOf(runs); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      runs = await threadRuns();
+    }
+    const resumed = resumedOf(runs);
     expect(resumed).toBeDefined();
     const next = await scenarioOutcome(pair, started, resumed?.id);
     expect(next.run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
