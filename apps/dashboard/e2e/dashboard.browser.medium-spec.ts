@@ -124,12 +124,12 @@ const missing = missingBrowser();
 
     // The stream drops (the server closes its connections) and cannot come back while the rest
     // of the run happens; the browser then resumes after the last event it had (Last-Event-ID):
-    // it shows every event the dashboard indexed, once each and in order.
-    const shown = () =>
+    // it shows every event the dashboard indexed, once each and in stream order.
+    const shown = (attribute: 'sequence' | 'position' = 'sequence') =>
       events
         .locator('li')
-        .evaluateAll((items) => items.map((li) => Number(li.dataset['sequence'])));
-    const before = await shown();
+        .evaluateAll((items, name) => items.map((li) => Number(li.dataset[name])), attribute);
+    const before = await shown('position');
     const stream = `**/api/threads/${runThread}/stream`;
     const reconnects: Request[] = [];
     await page.route(stream, (route) => route.abort('connectionrefused'));
@@ -142,19 +142,21 @@ const missing = missingBrowser();
     await page.unroute(stream);
     await events.locator('li.evt-run-finished').waitFor();
     // A refused attempt may carry no headers; the one that got through resumed after an event
-    // the page had shown.
+    // the page had shown (the id is the event's position in the thread's index).
     const resumedAfter = (
       await Promise.all(
         reconnects.map(async (request) => Number((await request.allHeaders())['last-event-id'])),
       )
     ).filter(Number.isFinite);
     expect(resumedAfter.length).toBeGreaterThan(0);
-    expect(resumedAfter.filter((sequence) => !before.includes(sequence))).toEqual([]);
-    // The stream sends a thread's events in sequence order (an event's publisher may stamp it
-    // earlier than one indexed before it).
+    expect(resumedAfter.filter((position) => !before.includes(position))).toEqual([]);
+    // The page shows a thread's events in sequence order (one can be indexed after a
+    // later-sequenced one, and an event's publisher may stamp it earlier than one before it).
     const indexed = (
-      await new RunEventRepository(database.db).listByThread(runThread, { bySequence: true })
-    ).map((event) => event.sequence);
+      await new RunEventRepository(database.db).listByThread(runThread, { afterPosition: 0 })
+    )
+      .map((event) => event.sequence)
+      .sort((a, b) => a - b);
     await events.locator(`li[data-sequence="${indexed.at(-1)}"]`).waitFor();
     expect((await shown()).filter((sequence) => sequence <= indexed.at(-1)!)).toEqual(indexed);
     const steps = await events.locator('li.evt-run-step h3').allTextContents();

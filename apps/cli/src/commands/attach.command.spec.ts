@@ -20,7 +20,7 @@ describe('caravel attach', () => {
 
   it("shows a person's step under their name and the agent's without one", () => {
     const step = (actor: string) => ({
-      sequence: 3,
+      position: 3,
       type: 'evt.run.step',
       runId: 'r',
       data: { step: 2, actor, action: 'execute {"command":"ls"}', observation: 'README.md\nsrc' },
@@ -31,12 +31,12 @@ describe('caravel attach', () => {
     expect(describeEvent(step('agent'))).toBe(
       '  step 2: execute {"command":"ls"}\n    → README.md',
     );
-    expect(describeEvent({ sequence: 1, type: 'evt.other', runId: null, data: {} })).toBeNull();
+    expect(describeEvent({ position: 1, type: 'evt.other', runId: null, data: {} })).toBeNull();
   });
 
   it("shows a running command's output line by line as it comes", () => {
     const output = (text: string) => ({
-      sequence: 4,
+      position: 4,
       type: 'evt.run.output',
       runId: 'r',
       data: { piece: 0, text },

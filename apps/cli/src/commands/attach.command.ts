@@ -22,7 +22,8 @@ export interface AttachOptions {
 
 /** One indexed event as the dashboard's API returns it. */
 interface EventRow {
-  sequence: number;
+  /** The event's place in the thread's index: what `?after` counts. */
+  position: number;
   type: string;
   runId: string | null;
   data: Record<string, unknown>;
@@ -174,7 +175,7 @@ async function followEvents(
     }).catch(() => null);
     if (response?.ok) {
       for (const event of (await response.json()) as EventRow[]) {
-        after = event.sequence;
+        after = event.position;
         const text = describeEvent(event);
         if (text !== null) options.write(text);
       }

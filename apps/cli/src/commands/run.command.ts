@@ -232,15 +232,15 @@ async function drive(
   const runs = new RunRepository(database.db);
   const events = new RunEventRepository(database.db);
   const runId = runIdForTrigger(trigger.id);
-  let after = -1;
+  let after = 0;
   let steps = 0;
   let totals: RunTotals = { toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   for (;;) {
     options.signal?.throwIfAborted();
     for (const event of await events.listByThread(trigger.data.threadId, {
-      afterSequence: after,
+      afterPosition: after,
     })) {
-      after = event.sequence;
+      after = event.position;
       const data = event.data as StepData & { text?: string };
       if (event.type === 'evt.run.started') status.set(`step ${steps}: calling the model`);
       if (event.type === 'evt.run.output') {

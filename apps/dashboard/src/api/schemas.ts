@@ -47,7 +47,13 @@ export const runEventResponse = z.object({
   runId: z.uuid().nullable(),
   type: z.string().describe('the message type, e.g. evt.run.step'),
   stream: z.string(),
-  sequence: z.number().int().describe('position in the event stream; the SSE event id'),
+  sequence: z.number().int().describe('position in the event stream'),
+  position: z
+    .number()
+    .int()
+    .describe(
+      "the event's place in the thread's index (1, 2, 3…): what ?after and the SSE id count",
+    ),
   occurredAt: when,
   data: json,
 });

@@ -18,7 +18,7 @@ export const THREAD_ROUTES = {
   threadEvents: {
     method: 'get',
     path: '/api/threads/{id}/events',
-    summary: "A thread's run events in stream order, after a sequence",
+    summary: "A thread's run events in the order they were indexed, after a position",
     access: 'read',
     params: threadParams,
     query: z.object({ after: z.coerce.number().int().nonnegative().optional() }),
@@ -28,7 +28,7 @@ export const THREAD_ROUTES = {
     method: 'get',
     path: '/api/threads/{id}/stream',
     summary:
-      "A thread's run events live (Server-Sent Events, `id` = sequence; resumes after Last-Event-ID or ?after)",
+      "A thread's run events live (Server-Sent Events, `id` = position; resumes after Last-Event-ID or ?after)",
     access: 'read',
     params: threadParams,
     query: z.object({ after: z.coerce.number().int().nonnegative().optional() }),

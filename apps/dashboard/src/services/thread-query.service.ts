@@ -47,9 +47,10 @@ export class ThreadQueryService {
     return { thread, runs, queue: waits ? await this.queue.ofThread(id) : null };
   }
 
-  async threadEvents(id: string, afterSequence?: number): Promise<RunEventRow[]> {
+  /** A thread's events in the order they were indexed, after a position (see RunEventQuery). */
+  async threadEvents(id: string, afterPosition = 0): Promise<RunEventRow[]> {
     await this.existing(id);
-    return this.events.listByThread(id, afterSequence === undefined ? {} : { afterSequence });
+    return this.events.listByThread(id, { afterPosition });
   }
 
   /** Every revision of the thread's plan, oldest first: sanitised markdown, ready to render. */

@@ -16,15 +16,17 @@ export interface StreamSink {
   end(): unknown;
 }
 
-/** One SSE message: the event row as JSON, its stream sequence as the id. */
+/** One SSE message: the event row as JSON, its thread position as the id. */
 export function sseMessage(event: RunEventRow): string {
-  return `id: ${event.sequence}\nevent: run-event\ndata: ${JSON.stringify(event)}\n\n`;
+  return `id: ${event.position}\nevent: run-event\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
 /**
  * A thread's run events as Server-Sent Events: everything after the client's last event id (the
  * `Last-Event-ID` a reconnecting browser sends, or `?after`), then each new event as it is
- * indexed. Ids are stream sequences, so a reconnect resumes with no gap and no repeat.
+ * indexed. Ids are thread positions (the order the events were indexed in, with no gap), so a
+ * reconnect resumes with no gap and no repeat even when an event was indexed after a
+ * later-sequenced one.
  */
 @Injectable()
 export class ThreadStreamService {
@@ -49,7 +51,7 @@ export class ThreadStreamService {
       'x-accel-buffering': 'no',
     });
     sink.write('retry: 2000\n\n');
-    let cursor = after;
+    let cursor = after ?? 0;
     const signal = new WakeSignal();
     const unsubscribe = this.notifier.subscribe(threadId, () => signal.wake());
     closed.addEventListener('abort', () => signal.wake(), { once: true });
@@ -58,14 +60,12 @@ export class ThreadStreamService {
       while (!closed.aborted) {
         signal.reset();
         const batch = await this.events.listByThread(threadId, {
-          ...(cursor === undefined ? {} : { afterSequence: cursor }),
+          afterPosition: cursor,
           limit: BATCH,
-          // Paged by sequence: a page in occurrence order could end past an event it left out.
-          bySequence: true,
         });
         for (const event of batch) {
           sink.write(sseMessage(event));
-          cursor = Math.max(cursor ?? 0, event.sequence);
+          cursor = event.position;
         }
         if (batch.length < BATCH) await signal.wait(POLL_MS);
       }

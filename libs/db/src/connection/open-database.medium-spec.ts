@@ -36,6 +36,7 @@ await describeEachDatabase('openDatabase', openDatabase, (target) => {
         type: 'step',
         stream: 'EVENTS',
         sequence: 9_007_199_254_740_000,
+        position: 1,
         occurred_at: at,
         data: JSON.stringify([1, { nested: 'yes' }]),
       })

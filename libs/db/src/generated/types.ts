@@ -728,6 +728,12 @@ export type RunEvent = {
    */
   stream: string;
   sequence: number;
+  /**
+   * The thread's events in the order they were indexed: 1, 2, 3... with no gap. Readers that
+   * follow a thread page by it, not by sequence: each event type has its own consumer, so an
+   * event can be indexed after a later-sequenced one of another type.
+   */
+  position: number;
   occurred_at: Timestamp;
   data: unknown;
 };

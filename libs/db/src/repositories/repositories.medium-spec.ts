@@ -276,7 +276,7 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect((await runs.listRecent({ status: 'completed' })).map((run) => run.id)).toContain(a.id);
   });
 
-  it('appends run events idempotently on id and lists a thread from a time or a sequence', async () => {
+  it('appends run events idempotently on id, numbers each thread in indexing order, and lists a thread from a time or a position', async () => {
     const events = new RunEventRepository(database.db);
     const threadId = randomUUID();
     const event = (sequence: number, id = randomUUID()) => ({
@@ -295,23 +295,38 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect(await events.append({ ...event(2), runId: randomUUID() })).toBe(true);
     expect(await events.append(event(3))).toBe(true);
     expect((await events.listByThread(threadId)).map((row) => row.sequence)).toEqual([1, 2, 3]);
+    expect((await events.listByThread(threadId)).map((row) => row.position)).toEqual([1, 2, 3]);
     expect(
       (await events.listByThread(threadId, { from: t(2) })).map((row) => row.sequence),
     ).toEqual([2, 3]);
     expect(
-      (await events.listByThread(threadId, { afterSequence: 2 })).map((row) => row.data),
+      (await events.listByThread(threadId, { afterPosition: 2 })).map((row) => row.data),
     ).toEqual([{ sequence: 3 }]);
-    expect(await events.listByThread(threadId, { limit: 1 })).toEqual([{ ...first, runId: null }]);
-    // Stamped before 3 by its publisher, indexed after it: by occurrence it comes first, and a
-    // page of one read by occurrence after sequence 3 would skip it; by sequence it comes last.
+    expect(await events.listByThread(threadId, { limit: 1 })).toEqual([
+      { ...first, runId: null, position: 1 },
+    ]);
+    // Sequence 5 indexed before 4 (another event type's consumer lagged): by position 4 comes
+    // last, so a reader that has seen position 4 (sequence 5) and pages after it still gets it.
+    expect(await events.append(event(5))).toBe(true);
     expect(await events.append({ ...event(4), occurredAt: t(2) })).toBe(true);
-    expect((await events.listByThread(threadId)).map((row) => row.sequence)).toEqual([1, 2, 4, 3]);
-    const bySequence = { bySequence: true, limit: 2 };
     expect(
-      (await events.listByThread(threadId, { ...bySequence, afterSequence: 2 })).map(
+      (await events.listByThread(threadId, { afterPosition: 3 })).map((row) => row.sequence),
+    ).toEqual([5, 4]);
+    expect(
+      (await events.listByThread(threadId, { afterPosition: 4, limit: 2 })).map(
         (row) => row.sequence,
       ),
-    ).toEqual([3, 4]);
+    ).toEqual([4]);
+    // Another thread is numbered from 1; appends racing for one thread each get their own place.
+    const other = randomUUID();
+    await Promise.all(
+      Array.from({ length: 12 }, (_, n) =>
+        events.append({ ...event(100 + n), threadId: other, stream: `EVENTS_${other}` }),
+      ),
+    );
+    expect(
+      (await events.listByThread(other, { afterPosition: 0 })).map((row) => row.position),
+    ).toEqual(Array.from({ length: 12 }, (_, n) => n + 1));
   });
 
   it("lists a run's events", async () => {

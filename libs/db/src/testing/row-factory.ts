@@ -41,6 +41,7 @@ export const factory = {
       type: definition.type,
       stream: definition.stream.name,
       sequence: eventSequence,
+      position: eventSequence,
       occurredAt: new Date(FACTORY_TIME.getTime() + eventSequence * 1000),
       data,
       ...overrides,

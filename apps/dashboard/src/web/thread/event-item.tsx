@@ -145,7 +145,11 @@ function Body({ event }: { event: RunEvent }) {
 /** One run event as a list item of the thread's live view. */
 export function EventItem({ event }: { event: RunEvent }) {
   return (
-    <li className={`event ${event.type.replace(/\W+/g, '-')}`} data-sequence={event.sequence}>
+    <li
+      className={`event ${event.type.replace(/\W+/g, '-')}`}
+      data-sequence={event.sequence}
+      data-position={event.position}
+    >
       <time dateTime={event.occurredAt}>{when(event.occurredAt)}</time>
       <Body event={event} />
     </li>

@@ -36,22 +36,30 @@ function ThreadHeader({ thread, runs, queue }: ThreadDetail) {
   );
 }
 
+/** `shown` with `event` in its place by stream sequence (it may arrive after a later one). */
+function insertBySequence(shown: RunEvent[], event: RunEvent): RunEvent[] {
+  let at = shown.length;
+  while (at > 0 && shown[at - 1]!.sequence > event.sequence) at -= 1;
+  return [...shown.slice(0, at), event, ...shown.slice(at)];
+}
+
 /**
  * Every run event of the thread, streamed (Server-Sent Events; the browser reconnects with
- * Last-Event-ID, so nothing is missed, and an event seen twice is shown once). The stream closes
- * when the page goes, or when `open` turns false (the thread could not be read).
+ * Last-Event-ID, so nothing is missed, and an event seen twice is shown once), shown in stream
+ * order. The stream closes when the page goes, or when `open` turns false (the thread could not
+ * be read).
  */
 function useRunEvents(threadId: string, open: boolean): RunEvent[] {
   const [events, setEvents] = useState<RunEvent[]>([]);
-  const seen = useRef(new Set<number>());
+  const seen = useRef(new Set<string>());
   useEffect(() => {
     if (!open) return;
     const stream = new EventSource(`/api/threads/${threadId}/stream`);
     stream.addEventListener('run-event', (message) => {
       const event = JSON.parse((message as MessageEvent<string>).data) as RunEvent;
-      if (seen.current.has(event.sequence)) return;
-      seen.current.add(event.sequence);
-      setEvents((shown) => [...shown, event]);
+      if (seen.current.has(event.id)) return;
+      seen.current.add(event.id);
+      setEvents((shown) => insertBySequence(shown, event));
     });
     return () => stream.close();
   }, [threadId, open]);
@@ -76,7 +84,7 @@ export function ThreadPage({ threadId }: { threadId: string }) {
       <Title order={2}>Events</Title>
       <ol className="events" aria-label="run events" aria-live="polite">
         {events.map((event) => (
-          <EventItem key={event.sequence} event={event} />
+          <EventItem key={event.id} event={event} />
         ))}
       </ol>
       <Title order={2}>Take part</Title>
