@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import type { BaseLanguageModelInput } from '@langchain/core/language_models/base';
+import { AIMessageChunk } from '@langchain/core/messages';
 import {
   parseChoice,
   parseScore,
@@ -10,15 +11,15 @@ import {
 import type { RecordedAttempt } from './retry-select.js';
 
 /** A model double that answers from a list and records what it was sent; running out fails. */
-function answering(...texts: string[]): ReviewModel & { calls: BaseMessage[][] } {
-  const calls: BaseMessage[][] = [];
-  const invoke = (messages: BaseMessage[]) => {
-    calls.push(messages);
+function answering(...texts: string[]): ReviewModel & { calls: BaseLanguageModelInput[] } {
+  const calls: BaseLanguageModelInput[] = [];
+  const invoke: ReviewModel['invoke'] = (input) => {
+    calls.push(input);
     const text = texts.shift();
     if (text === undefined) throw new Error('the review model was called more often than scripted');
-    return Promise.resolve(new AIMessage(text));
+    return Promise.resolve(new AIMessageChunk(text));
   };
-  return { calls, invoke: invoke as unknown as ReviewModel['invoke'] };
+  return { calls, invoke };
 }
 
 function attempt(index: number, submission: string | null, exitStatus = 'submitted') {

@@ -1,9 +1,8 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ConfinedFs, spawnedHelper, type ConfinedSpawner } from './confined-fs.js';
+import { ConfinedFs, spawnedHelper, type ConfinedSpawner, type FileHelper } from './confined-fs.js';
 
 // The helper's protocol, with the helper started as a plain host process (no confinement):
 // bubblewrap's part is covered where the provider starts it.
@@ -61,17 +60,24 @@ describe('ConfinedFs (the file helper protocol)', () => {
   });
 
   it('starts a new helper after the old one died, and refuses calls once closed', async () => {
-    const own = new ConfinedFs(spawnedHelper(plainNode));
+    const started: FileHelper[] = [];
+    const start = spawnedHelper(plainNode);
+    const own = new ConfinedFs(async (nodeArgs) => {
+      const helper = await start(nodeArgs);
+      started.push(helper);
+      return helper;
+    });
     expect(await own.lstat(dir)).toMatchObject({ type: 'directory' });
-    const child = (own as unknown as { child: { process: ChildProcessWithoutNullStreams } }).child
-      .process;
+    const [first] = started;
+    if (!first) throw new Error('no helper started');
     const gone = own.readdir(dir);
     // A helper dying while a request is written fails the write with EPIPE on its stdin: that
     // must fail the request (through the exit), never throw in the host process.
-    child.stdin.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
-    child.kill('SIGKILL');
+    first.process.stdin.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    first.end();
     await gone.catch(() => undefined);
     expect(await own.lstat(join(dir, 'src'))).toMatchObject({ type: 'directory' });
+    expect(started).toHaveLength(2);
     await own.close();
     await expect(own.lstat(dir)).rejects.toMatchObject({
       details: { reason: 'session_closed' },

@@ -58,7 +58,7 @@ interface World {
 function world(schedules: EvalScheduleRow[], options: { failing?: string; at?: string } = {}) {
   const clock = new FakeClock(new Date(options.at ?? '2026-12-02T03:00:00Z'));
   const leases = new MemoryLeases(clock);
-  const w: World = { clock, leases, nights: [], failed: [], runs: new Map() } as unknown as World;
+  const w: Omit<World, 'sweep'> = { clock, leases, nights: [], failed: [], runs: new Map() };
   const repository = strictMock<EvalScheduleRepository>(
     {
       list: (filter) => {
@@ -85,7 +85,7 @@ function world(schedules: EvalScheduleRow[], options: { failing?: string; at?: s
       return Promise.resolve();
     },
   };
-  w.sweep = new EvalScheduleSweep(
+  const sweep = new EvalScheduleSweep(
     repository,
     runner,
     strictMock<Bus>({ leases }, 'bus'),
@@ -93,7 +93,7 @@ function world(schedules: EvalScheduleRow[], options: { failing?: string; at?: s
     clock,
     { checkMs: 60_000, dir: '/data/evals' },
   );
-  return w;
+  return { ...w, sweep };
 }
 
 describe('scheduled eval suites', () => {
