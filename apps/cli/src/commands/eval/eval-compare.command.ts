@@ -11,8 +11,9 @@ import {
   type GateVerdict,
   type RunComparison,
 } from '@caravel/evals';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { verdictText, writeComparisonJson } from './gate-verdict.js';
 
 /** The record a suite run leaves in its output folder (what `caravel eval run` writes). */
 export const EVAL_RUN_FILE = 'caravel-eval.json';
@@ -108,15 +109,13 @@ export async function reportComparison(
   }
   const comparison = compareRuns(baseline, candidate);
   const verdict = gateVerdict(comparison, options.policy ?? DEFAULT_GATE_POLICY);
-  const text = `${comparisonTable(comparison)}\ngate: ${verdict.verdict} — ${verdict.reason}\n`;
+  const text = verdictText(comparisonTable(comparison), verdict);
   const written: string[] = [];
   if (options.out) {
-    await mkdir(options.out, { recursive: true });
-    const json = join(options.out, 'comparison.json');
     const svg = join(options.out, 'chart.svg');
-    await writeFile(json, `${JSON.stringify({ comparison, verdict }, null, 2)}\n`);
+    written.push(await writeComparisonJson(options.out, { comparison, verdict }));
     await writeFile(svg, comparisonChart(comparison));
-    written.push(json, svg);
+    written.push(svg);
   }
   return { comparison, verdict, text, written };
 }

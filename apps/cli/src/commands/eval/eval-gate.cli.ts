@@ -1,9 +1,8 @@
 import type { EnvSource } from '@caravel/config';
-import { AppError } from '@caravel/errors';
 import { UsageError } from '../cli-args.js';
 import {
   gatePolicyOf,
-  openRecords,
+  gateRecords,
   refuseOptions,
   stoppedOr,
   suiteRunSettings,
@@ -46,12 +45,7 @@ export async function gate(
   const proposal = configValue
     ? { config: await resolveEvalConfig(configValue, { ...(model ? { model } : {}), env }) }
     : { id: proposalId ?? '' };
-  const records = await openRecords(values, env);
-  if (!records)
-    throw new AppError(
-      'PRECONDITION_FAILED',
-      'the gate keeps its verdicts in the database: configure one (--database-url, CARAVEL_DATABASE_URL, DATABASE_URL or CARAVEL_DATA_DIR)',
-    );
+  const records = await gateRecords(values, env);
   try {
     const { runEvalSuite } = await import('./eval-run.service.js');
     const { EvalGate } = await import('./eval-gate.service.js');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { reportComparison, type CompareReport } from './eval-compare.command.js';
 import type { EvalConfig } from './eval-config.js';
 import type { EvalRecords } from './eval-records.js';
+import { againstRun, decidedElsewhere, gateDecision } from './gate-verdict.js';
 
 /** What the gate is asked: the proposal (a configuration, or a pending proposal's id) on a suite. */
 export interface GateRequest {
@@ -62,36 +63,29 @@ export class EvalGate {
     const decided = await this.records.proposals.decide(
       proposal.id,
       {
+        ...gateDecision(
+          { baselineRunId: baseline.id, candidateRunId: candidate.runId },
+          request.policy,
+          verdict,
+        ),
         status: verdict.verdict === 'accept' ? 'accepted' : 'refused',
-        baselineRunId: baseline.id,
-        candidateRunId: candidate.runId,
-        maxDrop: request.policy.maxDrop,
-        alpha: request.policy.alpha,
-        delta: verdict.delta,
-        pValue: verdict.pValue,
-        reason: verdict.reason,
         numbers: gateNumbers(comparison),
       },
       this.now(),
     );
-    if (!decided)
-      throw new AppError('CONFLICT', `proposal ${proposal.id} was decided by another gate run`);
+    if (!decided) throw decidedElsewhere(proposal.id);
     return { proposal: decided, baseline, report };
   }
 
   /** The run to measure against: `against`, else the current configuration's last finished run. */
   private async baseline(suite: string, against: string | undefined): Promise<EvalRunRow> {
     const { runs, proposals } = this.records;
-    if (against !== undefined) {
-      const run = await runs.find(against);
-      if (!run) throw new AppError('NOT_FOUND', `--against: no eval run ${against}`);
-      if (run.suite !== suite || run.status !== 'finished' || run.kind !== 'harbor')
-        throw new AppError(
-          'BAD_REQUEST',
-          `--against ${against}: a ${run.status} ${run.kind} run of '${run.suite}', not a finished run of suite '${suite}'`,
-        );
-      return run;
-    }
+    if (against !== undefined)
+      return againstRun(runs, against, {
+        kind: 'harbor',
+        suite,
+        wanted: `a finished run of suite '${suite}'`,
+      });
     const current = await proposals.latestAccepted(suite);
     const run = current
       ? await runs.latestFinished(suite, { config: current.config })

@@ -1,4 +1,5 @@
 import type { EnvSource } from '@caravel/config';
+import { AppError } from '@caravel/errors';
 import { DEFAULT_GATE_POLICY, type GatePolicy } from '@caravel/evals';
 import { UsageError } from '../cli-args.js';
 import type { EvalRecords } from './eval-records.js';
@@ -79,6 +80,31 @@ export async function openRecords(
   return url ? EvalRecords.open(url) : undefined;
 }
 
+/** The database a gate keeps its verdicts in, opened; PRECONDITION_FAILED when none is configured. */
+export async function gateRecords(values: Values, env: EnvSource): Promise<EvalRecords> {
+  const records = await openRecords(values, env);
+  if (!records)
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      'the gate keeps its verdicts in the database: configure one (--database-url, CARAVEL_DATABASE_URL, DATABASE_URL or CARAVEL_DATA_DIR)',
+    );
+  return records;
+}
+
+/**
+ * A signal that the first SIGINT/SIGTERM aborts, after telling the person `stopping` (what is
+ * kept); a second signal quits at once with 130.
+ */
+export function stopOnSignal(io: EvalIo, stopping: string): AbortSignal {
+  const stop = new AbortController();
+  io.onSignal((signal) => {
+    if (stop.signal.aborted) process.exit(130);
+    io.err(`\n${signal}: ${stopping} (again to quit at once)\n`);
+    stop.abort(new Error(signal));
+  });
+  return stop.signal;
+}
+
 /** How a suite is run, from the options (all but the suite, configuration and database). */
 export type SuiteRunSettings = Omit<EvalRunOptions, 'suite' | 'config' | 'records'>;
 
@@ -89,12 +115,7 @@ export type SuiteRunSettings = Omit<EvalRunOptions, 'suite' | 'config' | 'record
 export function suiteRunSettings(values: Values, env: EnvSource, io: EvalIo): SuiteRunSettings {
   const attempts = countOption('attempts', values['attempts'], 1, 100);
   const concurrency = countOption('concurrency', values['concurrency'], 2, 64);
-  const stop = new AbortController();
-  io.onSignal((signal) => {
-    if (stop.signal.aborted) process.exit(130);
-    io.err(`\n${signal}: stopping; finished attempts are kept (again to quit at once)\n`);
-    stop.abort(new Error(signal));
-  });
+  const signal = stopOnSignal(io, 'stopping; finished attempts are kept');
   return {
     attempts,
     concurrency,
@@ -104,7 +125,7 @@ export function suiteRunSettings(values: Values, env: EnvSource, io: EvalIo): Su
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
     ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
     write: (line) => io.out(`${line}\n`),
-    signal: stop.signal,
+    signal,
   };
 }
 

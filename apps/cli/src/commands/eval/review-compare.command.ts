@@ -10,12 +10,13 @@ import {
   type ReviewComparison,
   type ReviewRunRecord,
 } from '@caravel/evals';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { reviewRunOfRecords } from '../review-eval/review-eval-records.js';
 import { REVIEW_EVAL_FILE } from '../review-eval/review-eval.service.js';
 import { isRunId } from './eval-compare.command.js';
 import type { EvalRecords } from './eval-records.js';
+import { verdictText, writeComparisonJson } from './gate-verdict.js';
 
 /** A reviewer run's file: `review-eval.json`, or the run's folder holding it; null otherwise. */
 async function reviewFileOf(ref: string): Promise<string | null> {
@@ -106,13 +107,9 @@ export async function compareReviewRefs(
     );
   const comparison = compareReviewRuns(baseline, candidate);
   const verdict = reviewGateVerdict(comparison, options.policy ?? DEFAULT_GATE_POLICY);
-  const text = `${reviewComparisonTable(comparison)}\ngate: ${verdict.verdict} — ${verdict.reason}\n`;
-  const written: string[] = [];
-  if (options.out) {
-    await mkdir(options.out, { recursive: true });
-    const file = join(options.out, 'comparison.json');
-    await writeFile(file, `${JSON.stringify({ comparison, verdict }, null, 2)}\n`);
-    written.push(file);
-  }
+  const text = verdictText(reviewComparisonTable(comparison), verdict);
+  const written = options.out
+    ? [await writeComparisonJson(options.out, { comparison, verdict })]
+    : [];
   return { comparison, verdict, text, written };
 }

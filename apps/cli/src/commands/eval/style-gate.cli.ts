@@ -5,8 +5,9 @@ import { UsageError } from '../cli-args.js';
 import { reviewerModelOf } from '../review-eval/review-eval.cli.js';
 import {
   gatePolicyOf,
-  openRecords,
+  gateRecords,
   refuseOptions,
+  stopOnSignal,
   type EvalIo,
   type Values,
 } from './eval-options.js';
@@ -45,18 +46,8 @@ export async function gateStyle(
   const { model, origin } = reviewerModelOf(values, env);
   const { readReviewSet } = await import('../review-eval/review-set-files.js');
   const set = await readReviewSet(setPath);
-  const records = await openRecords(values, env);
-  if (!records)
-    throw new AppError(
-      'PRECONDITION_FAILED',
-      'the gate keeps its verdicts in the database: configure one (--database-url, CARAVEL_DATABASE_URL, DATABASE_URL or CARAVEL_DATA_DIR)',
-    );
-  const stop = new AbortController();
-  io.onSignal((signal) => {
-    if (stop.signal.aborted) process.exit(130);
-    io.err(`\n${signal}: stopping after the cases under review (again to quit at once)\n`);
-    stop.abort(new Error(signal));
-  });
+  const records = await gateRecords(values, env);
+  const stopped = stopOnSignal(io, 'stopping after the cases under review');
   try {
     await import('reflect-metadata');
     const { runReviewEval } = await import('../review-eval/review-eval.service.js');
@@ -78,7 +69,7 @@ export async function gateStyle(
           out: join(out, side),
           env,
           write: (line) => io.out(`${line}\n`),
-          signal: stop.signal,
+          signal: stopped,
           records,
           config,
           reviewStyle: style,
@@ -103,7 +94,7 @@ export async function gateStyle(
     );
     return proposal.status === 'accepted' ? 0 : 1;
   } catch (error) {
-    if (stop.signal.aborted) {
+    if (stopped.aborted) {
       io.err('caravel eval gate-style: stopped; the proposal stays pending\n');
       return 130;
     }

@@ -12,6 +12,7 @@ import {
 import { AppError } from '@caravel/errors';
 import { reviewRunOfRecords } from '../review-eval/review-eval-records.js';
 import type { EvalRecords } from './eval-records.js';
+import { againstRun, decidedElsewhere, gateDecision, verdictText } from './gate-verdict.js';
 
 /** What the style gate is asked: a pending review-style proposal, measured on a labelled set. */
 export interface StyleGateRequest {
@@ -79,16 +80,14 @@ export class StyleGate {
     const comparison = compareReviewRuns(baseline, candidate);
     const verdict = reviewGateVerdict(comparison, request.policy);
     const decision = {
-      baselineRunId: baseline.runId,
-      candidateRunId: candidate.runId,
-      maxDrop: request.policy.maxDrop,
-      alpha: request.policy.alpha,
-      delta: verdict.delta,
-      pValue: verdict.pValue,
-      reason: verdict.reason,
+      ...gateDecision(
+        { baselineRunId: baseline.runId, candidateRunId: candidate.runId },
+        request.policy,
+        verdict,
+      ),
       numbers: numbersOf(comparison, request.model),
     };
-    const text = `${reviewComparisonTable(comparison)}\ngate: ${verdict.verdict} — ${verdict.reason}\n`;
+    const text = verdictText(reviewComparisonTable(comparison), verdict);
     if (verdict.verdict === 'refuse') {
       const refused = await this.records.proposals.decide(proposal.id, {
         ...decision,
@@ -142,13 +141,11 @@ export class StyleGate {
   ): Promise<ReviewRunRecord | null> {
     const { runs, proposals } = this.records;
     if (request.against !== undefined) {
-      const run = await runs.find(request.against);
-      if (!run) throw new AppError('NOT_FOUND', `--against: no eval run ${request.against}`);
-      if (run.kind !== 'review' || run.suite !== request.set || run.status !== 'finished')
-        throw new AppError(
-          'BAD_REQUEST',
-          `--against ${run.id}: a ${run.status} ${run.kind} run of '${run.suite}', not a finished reviewer run of set '${request.set}'`,
-        );
+      const run = await againstRun(runs, request.against, {
+        kind: 'review',
+        suite: request.set,
+        wanted: `a finished reviewer run of set '${request.set}'`,
+      });
       return this.recorded(run);
     }
     const madeCurrent = current?.proposalId ? await proposals.find(current.proposalId) : null;
@@ -200,6 +197,3 @@ function provenanceOf(proposal: EvalProposalRow, current: ReviewStyleRow | null)
     editedBy: proposal.proposedBy,
   };
 }
-
-const decidedElsewhere = (id: string) =>
-  new AppError('CONFLICT', `proposal ${id} was decided by another gate run`);

@@ -82,16 +82,11 @@ export async function reviewEval(
   // The set is read and checked before the reviewer's code is loaded (seconds).
   const { readReviewSet } = await import('./review-set-files.js');
   const set = await readReviewSet(path);
-  const stop = new AbortController();
-  io.onSignal((signal) => {
-    if (stop.signal.aborted) process.exit(130);
-    io.err(`\n${signal}: stopping after the cases under review (again to quit at once)\n`);
-    stop.abort(new Error(signal));
-  });
+  const { openRecords, stopOnSignal } = await import('../eval/eval-options.js');
+  const stopped = stopOnSignal(io, 'stopping after the cases under review');
   // NestJS needs decorator metadata before the reviewer's decorated classes load.
   await import('reflect-metadata');
   const { runReviewEval } = await import('./review-eval.service.js');
-  const { openRecords } = await import('../eval/eval-options.js');
   const records = await openRecords(values, env);
   const report = await runReviewEval({
     ...(records ? { records } : {}),
@@ -107,7 +102,7 @@ export async function reviewEval(
     ...(values['out'] ? { out: values['out'] } : {}),
     env,
     write: (line) => io.out(`${line}\n`),
-    signal: stop.signal,
+    signal: stopped,
   }).finally(() => records?.close());
   io.out(`\n${report.table}`);
   for (const file of report.written) io.out(`written: ${file}\n`);
