@@ -17,8 +17,7 @@ import type { Bus } from '@caravel/messaging';
 import { BUS } from '@caravel/platform';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
-import { DispatchBabySitter } from './dispatch-baby-sitter.js';
-import { DispatchWakeups } from './dispatch-wakeups.js';
+import { RunDispatch } from './run-dispatch.js';
 import { RunReviewRequests } from './run-review-requests.js';
 import { loggingReplyChannel } from './logging-reply-channel.js';
 import { SlackPostRecorder, slackPlaceOf } from './slack-posts.js';
@@ -89,10 +88,11 @@ export class RunIntegrationsService {
     const wiki = this.wikiOf(run);
     const github = this.codeHost(run);
     const reader = this.scmReader(run);
+    const dispatch = new RunDispatch(this.bus, run);
     return {
       ...webPorts(this.config.web),
-      wakeups: new DispatchWakeups(this.bus, run),
-      babySitter: new DispatchBabySitter(this.bus, run),
+      wakeups: dispatch,
+      babySitter: dispatch,
       ...(slackThread
         ? { slack: this.slackPosts(run)?.slackThread(slackThread) ?? slackThread }
         : {}),
