@@ -113,6 +113,7 @@ export {
 } from './adapters/integration-adapters.js';
 export {
   githubConfigOf,
+  githubCredentialMissing,
   integrationsConfigOf,
   webPortsConfigOf,
   type ConfluenceConfig,

@@ -1,5 +1,5 @@
 import { resolveModel } from '@caravel/agent';
-import { IntegrationAdapters } from '@caravel/integrations';
+import { githubCredentialMissing, IntegrationAdapters } from '@caravel/integrations';
 import type { ScmHistoryPort } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { AnalyzerKitLoader } from '../agent/analyzer-kit.loader.js';
@@ -26,14 +26,9 @@ export const ANALYSIS_RUNS_OPTIONS = Symbol('caravel.analysis-runs-options');
 
 /** Why this configuration runs no analyses, or null when it does. */
 export function analysesOffReason(config: AnalyzerConfig): string | null {
-  if (!config.analysis.model) {
+  if (!config.analysis.model)
     return 'no analyzer model is configured (set ANALYZER_MODEL or CARAVEL_MODEL)';
-  }
-  const { github } = config.integrations;
-  if (!github.app && !github.developmentToken) {
-    return 'no GitHub credential to read review history with (set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY, or GITHUB_TOKEN in development)';
-  }
-  return null;
+  return githubCredentialMissing(config.integrations.github, 'to read review history with');
 }
 
 /**

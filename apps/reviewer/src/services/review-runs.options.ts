@@ -1,5 +1,5 @@
 import { resolveModel } from '@caravel/agent';
-import { IntegrationAdapters } from '@caravel/integrations';
+import { githubCredentialMissing, IntegrationAdapters } from '@caravel/integrations';
 import type { ReviewerKitLoader } from '../agent/reviewer-kit.loader.js';
 import type { ReviewerConfig } from '../reviewer.config.js';
 import type { ReviewRunsOptions } from './review-runs.service.js';
@@ -12,14 +12,9 @@ const MODEL_TIMEOUT_MS = 180_000;
  * ledgers), or null when it does: a review needs a model and a GitHub credential to publish with.
  */
 export function reviewsOffReason(config: ReviewerConfig): string | null {
-  if (!config.review.model) {
+  if (!config.review.model)
     return 'no reviewer model is configured (set REVIEWER_MODEL or CARAVEL_MODEL)';
-  }
-  const { github } = config.integrations;
-  if (!github.app && !github.developmentToken) {
-    return 'no GitHub credential to publish reviews with (set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY, or GITHUB_TOKEN in development)';
-  }
-  return null;
+  return githubCredentialMissing(config.integrations.github, 'to publish reviews with');
 }
 
 /**

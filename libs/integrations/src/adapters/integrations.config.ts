@@ -86,6 +86,15 @@ export function githubConfigOf(env: IntegrationEnvironment): GitHubConfig {
   };
 }
 
+/**
+ * Why Caravel cannot act on GitHub `to` do something (neither the App nor the development token
+ * is configured), or null when it can: the reason a service that needs GitHub gives for staying off.
+ */
+export function githubCredentialMissing(github: GitHubConfig, to: string): string | null {
+  if (github.app || github.developmentToken) return null;
+  return `no GitHub credential ${to} (set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY, or GITHUB_TOKEN in development)`;
+}
+
 /** The web tools' slice of the parsed environment. */
 export function webPortsConfigOf(env: WebSettings): WebPortsConfig {
   return {
