@@ -111,13 +111,24 @@ function commentEvent<S extends z.ZodType>(
   return { schema, action, read };
 }
 
+/** What a comment, review comment or review item says of itself; `kind` keys it per delivery. */
+function written(
+  kind: string,
+  item: { id: number; body: string | null; user: GithubUser; author_association?: string },
+  repository: GithubRepository,
+): Pick<Comment, 'semanticKey' | 'body' | 'user' | 'association' | 'repository'> {
+  return {
+    semanticKey: `${kind}:${item.id}`,
+    body: item.body,
+    user: item.user,
+    association: item.author_association,
+    repository,
+  };
+}
+
 const COMMENT_EVENTS: Record<string, CommentEvent<z.ZodType>> = {
   issue_comment: commentEvent(issueCommentPayload, 'created', (p) => ({
-    semanticKey: `issue_comment:${p.comment.id}`,
-    body: p.comment.body,
-    user: p.comment.user,
-    association: p.comment.author_association,
-    repository: p.repository,
+    ...written('issue_comment', p.comment, p.repository),
     number: p.issue.number,
     replyTo: {
       [p.issue.pull_request ? 'pullRequest' : 'issue']: p.issue.number,
@@ -126,21 +137,13 @@ const COMMENT_EVENTS: Record<string, CommentEvent<z.ZodType>> = {
     subject: subjectOfIssue(p.issue),
   })),
   pull_request_review_comment: commentEvent(reviewCommentPayload, 'created', (p) => ({
-    semanticKey: `review_comment:${p.comment.id}`,
-    body: p.comment.body,
-    user: p.comment.user,
-    association: p.comment.author_association,
-    repository: p.repository,
+    ...written('review_comment', p.comment, p.repository),
     number: p.pull_request.number,
     replyTo: { pullRequest: p.pull_request.number, reviewCommentId: p.comment.id },
     subject: subjectOfPullRequest(p.pull_request, p.comment),
   })),
   pull_request_review: commentEvent(reviewPayload, 'submitted', (p) => ({
-    semanticKey: `review:${p.review.id}`,
-    body: p.review.body,
-    user: p.review.user,
-    association: p.review.author_association,
-    repository: p.repository,
+    ...written('review', p.review, p.repository),
     number: p.pull_request.number,
     replyTo: { pullRequest: p.pull_request.number, reviewId: p.review.id },
     subject: subjectOfPullRequest(p.pull_request),
