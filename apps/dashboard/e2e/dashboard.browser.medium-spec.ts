@@ -186,6 +186,14 @@ const missing = missingBrowser();
     expect(await opened.locator('pre').textContent()).toContain(
       `opened draft pull request #${pulls[0]?.number}`,
     );
+    // And in the thread's header, from the API (read again as that step streamed in).
+    const header = page.locator('header.thread-header .pull-request');
+    const headerLink = header.getByRole('link', { name: `pull request #${pulls[0]?.number}` });
+    await headerLink.waitFor();
+    expect(await headerLink.getAttribute('href')).toBe(await link.getAttribute('href'));
+    expect(await header.textContent()).toMatch(
+      new RegExp(`^Pull request #${pulls[0]?.number} · draft`),
+    );
     await check(page, 'thread-diff');
     await page.getByRole('button', { name: 'Dark theme' }).click();
     await page.locator('html[data-mantine-color-scheme="dark"]').waitFor({ state: 'attached' });

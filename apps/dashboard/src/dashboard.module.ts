@@ -1,6 +1,7 @@
 import {
   BudgetLimitRepository,
   BudgetPauseRepository,
+  CiWatchRepository,
   EnabledRepositoryRepository,
   EvalProposalRepository,
   EvalReviewCaseRepository,
@@ -141,6 +142,7 @@ export class DashboardModule implements NestModule {
         repositoryProvider(ThreadRepository),
         repositoryProvider(RunRepository),
         repositoryProvider(RunEventRepository),
+        repositoryProvider(CiWatchRepository),
         repositoryProvider(ThreadPlanRepository),
         repositoryProvider(UserProfileRepository),
         repositoryProvider(UserInstructionsRepository),

@@ -20,11 +20,23 @@ export const queuePositionResponse = z.object({
   waitSeconds: z.number().int().describe('how long it has waited so far'),
 });
 
-/** `GET /api/threads/:id`: the thread, its runs, and where its waiting run stands. */
+/** `GET /api/threads/:id`: the thread, its runs, where its waiting run stands, its pull request. */
 export const threadDetailResponse = z.object({
   thread: threadResponse,
   runs: z.array(runResponse),
   queue: queuePositionResponse
     .nullable()
     .describe("where the thread's run waits in the dispatch queue; null when none waits"),
+  pullRequest: z
+    .object({
+      number: z.number().int(),
+      url: z.string().describe('the pull request on the code host'),
+      draft: z.boolean().describe('a draft when it was opened or last updated'),
+      state: z
+        .enum(['open', 'closed', 'merged'])
+        .nullable()
+        .describe("as dispatch's CI watch of it last saw it; null: not known"),
+    })
+    .nullable()
+    .describe("the pull request the thread's agent opened or updated last; null when none"),
 });

@@ -6,12 +6,13 @@ export type Loaded<T> =
   { state: 'loading' } | { state: 'failed'; error: unknown } | { state: 'done'; data: T };
 
 /**
- * Reads `path` (null: nothing to read), and again when the path changes (a page that must read
- * again remounts).
+ * Reads `path` (null: nothing to read), and again when the path or `version` changes (a page
+ * that must read again remounts, or counts up `version`).
  * Each answer is kept with the read it answers, so a page shows "loading" until the answer to
- * its current read arrives, and an answer to an older read is never shown.
+ * its current path arrives, and an answer to another path is never shown; while the same path
+ * is read again, its previous answer stays.
  */
-export function useApi<T>(path: string | null): Loaded<T> {
+export function useApi<T>(path: string | null, version = 0): Loaded<T> {
   const [answer, setAnswer] = useState<{ path: string; loaded: Loaded<T> } | null>(null);
   useEffect(() => {
     if (path === null) return;
@@ -23,6 +24,6 @@ export function useApi<T>(path: string | null): Loaded<T> {
     return () => {
       current = false;
     };
-  }, [path]);
+  }, [path, version]);
   return answer && answer.path === path ? answer.loaded : { state: 'loading' };
 }

@@ -345,6 +345,30 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect((await events.listByRun(runId)).map((row) => row.type)).toEqual(['done']);
   });
 
+  it("finds a thread's latest step with a successful result of a tool", async () => {
+    const events = new RunEventRepository(database.db);
+    const threadId = randomUUID();
+    const step = (sequence: number, type: string, results: object[]) => ({
+      id: randomUUID(),
+      threadId,
+      type,
+      stream: `EVENTS_${threadId}`,
+      sequence,
+      occurredAt: t(sequence),
+      data: { step: sequence, results },
+    });
+    const opened = { name: 'commit_and_open_pr', status: 'success', content: 'first' };
+    const failed = { name: 'commit_and_open_pr', status: 'error', content: 'push refused' };
+    expect(await events.latestStepWithResult(threadId, 'commit_and_open_pr')).toBeNull();
+    await events.append(step(1, 'evt.run.step', [{ name: 'bash', status: 'success' }, opened]));
+    await events.append(step(2, 'evt.run.step', [{ ...opened, content: 'second' }]));
+    await events.append(step(3, 'evt.run.step', [failed]));
+    await events.append(step(4, 'evt.replay.step', [{ ...opened, content: 'replayed' }]));
+    const latest = await events.latestStepWithResult(threadId, 'commit_and_open_pr');
+    expect(latest?.data).toEqual({ step: 2, results: [{ ...opened, content: 'second' }] });
+    expect(await events.latestStepWithResult(randomUUID(), 'commit_and_open_pr')).toBeNull();
+  });
+
   it('binds a sandbox once per thread, touches and deletes it', async () => {
     const sandboxes = new SandboxRepository(database.db);
     const threadId = randomUUID();

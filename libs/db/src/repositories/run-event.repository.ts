@@ -110,6 +110,28 @@ export class RunEventRepository {
     return rows.map(toRow);
   }
 
+  /**
+   * The thread's latest run step (`evt.run.step`, by position) with a successful result of the
+   * tool `tool` (e.g. the `commit_and_open_pr` that opened its pull request), or null.
+   */
+  async latestStepWithResult(
+    threadId: string,
+    tool: string,
+    executor: Executor = this.db,
+  ): Promise<RunEventRow | null> {
+    const result = toJson([{ name: tool, status: 'success' }]);
+    const row = await executor
+      .selectFrom('run_events')
+      .selectAll()
+      .where('thread_id', '=', threadId)
+      .where('type', '=', 'evt.run.step')
+      .where(sql<boolean>`data -> 'results' @> ${result}::jsonb`)
+      .orderBy('position', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+
   async listByRun(runId: string, executor: Executor = this.db): Promise<RunEventRow[]> {
     const rows = await executor
       .selectFrom('run_events')

@@ -12,13 +12,28 @@ import { ActionForm, StopButton } from './take-part.js';
 
 type ThreadDetail = z.output<typeof threadDetailResponse>;
 
-function ThreadHeader({ thread, runs, queue }: ThreadDetail) {
+/** The thread's pull request: its number as a link, draft or ready, and its state when known. */
+function PullRequestLine({ pull }: { pull: NonNullable<ThreadDetail['pullRequest']> }) {
+  const state = pull.state ? ` · ${pull.state}` : '';
+  return (
+    <p className="pull-request">
+      {'Pull request '}
+      <a href={pull.url} rel="noopener noreferrer" aria-label={`pull request #${pull.number}`}>
+        {`#${pull.number}`}
+      </a>
+      {` · ${pull.draft ? 'draft' : 'ready for review'}${state}`}
+    </p>
+  );
+}
+
+function ThreadHeader({ thread, runs, queue, pullRequest }: ThreadDetail) {
   return (
     <header className="thread-header">
       <p>
         {`${thread.source} · ${repositoryOf(thread, 'no repository')} · `}
         <StatusBadge status={thread.status} />
       </p>
+      {pullRequest && <PullRequestLine pull={pullRequest} />}
       {queue && (
         <p className="queue-position">
           {`Its run waits: ${queue.position} of ${queue.waiting} in the queue, ${queue.repositoryPosition} of ${queue.repositoryWaiting} in ${queue.repository}, for ${queue.waitSeconds} s so far.`}
@@ -66,10 +81,26 @@ function useRunEvents(threadId: string, open: boolean): RunEvent[] {
   return events;
 }
 
-/** A thread's live view: its header and runs, its events as they arrive, and a way to take part. */
+/** Whether the header may have changed with `event`: a run began or ended, or a pull request opened. */
+function movesHeader(event: RunEvent): boolean {
+  if (event.type === 'evt.run.started' || event.type === 'evt.run.finished') return true;
+  const results = event.type === 'evt.run.step' ? event.data['results'] : undefined;
+  return (
+    Array.isArray(results) &&
+    results.some((r) => (r as { name?: unknown }).name === 'commit_and_open_pr')
+  );
+}
+
+/**
+ * A thread's live view: its header (read again as the stream brings a run's start or end, or the
+ * step that opened its pull request), its events as they arrive, and a way to take part.
+ */
 export function ThreadPage({ threadId }: { threadId: string }) {
-  const loaded = useApi<ThreadDetail>(`/api/threads/${threadId}`);
+  const [headerMoves, setHeaderMoves] = useState(0);
+  const loaded = useApi<ThreadDetail>(`/api/threads/${threadId}`, headerMoves);
   const events = useRunEvents(threadId, loaded.state !== 'failed');
+  const moves = events.filter(movesHeader).length;
+  if (moves !== headerMoves) setHeaderMoves(moves);
   const thread = loaded.state === 'done' ? loaded.data.thread : null;
   // A replay's request and its verdict arrive on the stream: the replays are read again at each.
   const replayMoves = events.filter(
