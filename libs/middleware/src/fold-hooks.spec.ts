@@ -5,7 +5,7 @@ import { createAgent, createMiddleware, type AgentMiddleware } from 'langchain';
 import { z } from 'zod';
 import { buildMiddlewareStack } from './build-middleware-stack.js';
 import { findAppError } from './error-inspection.js';
-import { FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
+import { FOLDED_AFTER_MODEL_NAME, FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
 import { graphRecursionLimitFor } from './recursion-limit.js';
 import { recordingTool, runAgent, throwingTool } from './testing/agent-harness.js';
 import { testStackOptions } from './testing/stack-options.js';
@@ -126,9 +126,26 @@ describe('foldHooks', () => {
         'tools',
       ].sort(),
     );
-    expect(folded.slice(1).map((m) => m.name)).toEqual(stack.map((m) => m.name));
-    expect(folded.slice(1).map((m) => m.wrapModelCall)).toEqual(stack.map((m) => m.wrapModelCall));
-    expect(folded.slice(1).map((m) => m.wrapToolCall)).toEqual(stack.map((m) => m.wrapToolCall));
+    const units = folded.slice(2);
+    expect(folded.slice(0, 2).map((m) => m.name)).toEqual([
+      FOLDED_AFTER_MODEL_NAME,
+      FOLDED_HOOKS_NAME,
+    ]);
+    expect(units.map((m) => m.name)).toEqual(stack.map((m) => m.name));
+    // A unit whose model-call wrapper reads its state fields has its wrappers wrapped to be
+    // given them; the others are kept as they are.
+    const reads = (m: AgentMiddleware) =>
+      m.wrapModelCall !== undefined && m.stateSchema !== undefined;
+    expect(units.map((m, i) => m.wrapModelCall === stack[i]!.wrapModelCall)).toEqual(
+      stack.map((m) => !reads(m)),
+    );
+    expect(units.map((m, i) => m.wrapToolCall === stack[i]!.wrapToolCall)).toEqual(
+      stack.map((m) => !reads(m) || m.wrapToolCall === undefined),
+    );
+    expect(units.map((m) => m.wrapToolCall === undefined)).toEqual(
+      stack.map((m) => m.wrapToolCall === undefined),
+    );
+    expect(units.filter(reads)).toEqual([]);
   });
 
   for (const [name, scenario] of Object.entries(SCENARIOS))
@@ -203,6 +220,38 @@ describe('foldHooks', () => {
       ['a', ['messages', 'x']],
     ]);
     expect([out['x'], out['y']]).toEqual([1, 1]);
+  });
+
+  it("gives a unit's model-call and tool-call wrappers its fields, as LangChain gives the unfolded unit", async () => {
+    const seen: unknown[] = [];
+    const planner = createMiddleware({
+      name: 'planner',
+      stateSchema: z.object({ planning: z.boolean().optional(), turns: z.number().default(0) }),
+      beforeAgent: () => ({ planning: true }),
+      wrapModelCall: (request, handler) => {
+        const { messages, ...fields } = request.state;
+        seen.push(['model', fields, messages.length]);
+        return handler(request);
+      },
+      wrapToolCall: (request, handler) => {
+        const { messages, ...fields } = request.state;
+        seen.push(['tool', fields, messages.length]);
+        return handler(request);
+      },
+    });
+    const run = (middleware: AgentMiddleware[]) =>
+      runAgent(new ScriptedChatModel([lsTurn(), textTurn('bye')]), [ls().tool], middleware);
+
+    await run([planner]);
+    const unfolded = seen.splice(0);
+    await run(foldHooks([planner]));
+
+    expect(unfolded).toEqual([
+      ['model', { planning: true, turns: 0 }, 1],
+      ['tool', { planning: true, turns: 0 }, 2],
+      ['model', { planning: true, turns: 0 }, 3],
+    ]);
+    expect(seen).toEqual(unfolded);
   });
 
   it('refuses an after-hook that may jump: its routing depends on its place', () => {

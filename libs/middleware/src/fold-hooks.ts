@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, type BaseMessageLike } from '@langchain/core/messages';
-import { Command, messagesStateReducer } from '@langchain/langgraph';
+import { Command, getCurrentTaskInput, messagesStateReducer } from '@langchain/langgraph';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { z } from 'zod';
 
@@ -25,6 +25,8 @@ interface BoundHook {
 
 /** The name of the middleware that carries a folded stack's node hooks. */
 export const FOLDED_HOOKS_NAME = 'folded-hooks';
+/** The name of the middleware that runs a folded stack's after-model hooks in the model node. */
+export const FOLDED_AFTER_MODEL_NAME = 'folded-after-model';
 
 const HOOKS: readonly NodeHookName[] = ['beforeAgent', 'beforeModel', 'afterModel', 'afterAgent'];
 /** LangChain runs these last-to-first: the way out of the onion. */
@@ -115,27 +117,66 @@ function foldedHook(hooks: readonly BoundHook[]) {
 /** What `createAgent` names an unnamed agent's answers, after the wrappers have returned. */
 const MODEL_NODE_NAME = 'model';
 
+type WrapModelCall = NonNullable<AgentMiddleware['wrapModelCall']>;
+type ModelRequest = Parameters<WrapModelCall>[0];
+
+/**
+ * The model node's whole input state, its fields parsed by `partial` (built once), as LangChain
+ * gives a wrapper whose middleware has a state schema — which it does by building that schema's
+ * partial copy anew at every model call (a zod object compiled per call, ~1 ms of a step).
+ */
+function stateFor(request: ModelRequest, partial: z.ZodObject): HookState {
+  const input = getCurrentTaskInput<HookState>();
+  return { ...partial.parse(input), messages: request.state.messages };
+}
+
 /**
  * The after-model hooks as the outermost model-call wrapper: they run on the answer once every
  * other wrapper has returned, as their nodes ran after the model node, and their update is
  * written with the answer in the same superstep (the answer first, so a repaired answer replaces
  * it in place).
  */
-function afterModelInModelNode(hooks: readonly BoundHook[]): WrapModelCall {
+function afterModelInModelNode(hooks: readonly BoundHook[], partial: z.ZodObject): WrapModelCall {
   return async (request, handler) => {
     const answer = await handler(request);
     if (!AIMessage.isInstance(answer)) return answer;
     // The hooks' nodes saw the answer named, and a hook's copy of it keeps the name.
     answer.name = MODEL_NODE_NAME;
     answer.lc_kwargs.name = MODEL_NODE_NAME;
-    const state = request.state as HookState;
+    const state = stateFor(request, partial);
     const after = { ...state, messages: messagesStateReducer(state.messages, [answer]) };
     const update = await runHooksInOrder(hooks, after, request.runtime);
     return update ? new Command({ update }) : answer;
   };
 }
 
-type WrapModelCall = NonNullable<AgentMiddleware['wrapModelCall']>;
+type WrapToolCall = NonNullable<AgentMiddleware['wrapToolCall']>;
+type ToolCallRequest = Parameters<WrapToolCall>[0];
+
+/**
+ * A unit whose model-call wrapper reads its state fields, without its state schema (the folded
+ * middleware declares the same fields): its wrapper gets them from the node's input, parsed by
+ * a partial schema built once instead of once per call. Its tool-call wrapper, which LangChain
+ * gives only the messages of a middleware with no schema, gets them from the tools node's input
+ * (the whole state the router sent) parsed by the unit's own schema, as LangChain parses it.
+ */
+function withStateReadOnce(unit: AgentMiddleware): AgentMiddleware {
+  const wrap = unit.wrapModelCall;
+  const shape = schemaShape(unit);
+  if (wrap === undefined || Object.keys(shape).length === 0) return unit;
+  const partial = z.object(shape).partial();
+  const wrapModelCall: WrapModelCall = (request, handler) =>
+    wrap({ ...request, state: stateFor(request, partial) } as ModelRequest, handler);
+  const wrapTool = unit.wrapToolCall;
+  if (wrapTool === undefined) return { ...unit, stateSchema: undefined, wrapModelCall };
+  const whole = z.object(shape);
+  const wrapToolCall: WrapToolCall = (request, handler) => {
+    const fields = whole.parse(getCurrentTaskInput<HookState>());
+    const state = { messages: request.state.messages, ...fields };
+    return wrapTool({ ...request, state } as ToolCallRequest, handler);
+  };
+  return { ...unit, stateSchema: undefined, wrapModelCall, wrapToolCall };
+}
 
 /**
  * The same stack in four graph nodes instead of one per hook. LangChain's `createAgent` makes
@@ -147,8 +188,11 @@ type WrapModelCall = NonNullable<AgentMiddleware['wrapModelCall']>;
  *
  * Every unit keeps its place, name, state schema, tools and `wrapModelCall` / `wrapToolCall`; its
  * node hooks run, in LangChain's order (before-hooks first-to-last, after-hooks last-to-first),
- * in one middleware, {@link FOLDED_HOOKS_NAME}, placed first so that its model-call wrapper, which
- * runs the after-model hooks, is the outermost. Each hook sees what its own node would have seen
+ * in two middlewares placed first: {@link FOLDED_AFTER_MODEL_NAME}, the outermost model-call
+ * wrapper, runs the after-model hooks; {@link FOLDED_HOOKS_NAME} declares every unit's state
+ * fields and runs the other hooks. A unit's model-call wrapper that reads its fields gets them
+ * as before, without LangChain re-building its schema at each call (see `withStateReadOnce`).
+ * Each hook sees what its own node would have seen
  * (the messages and its own fields, as its predecessors left them); a jump from a before-hook
  * stops the hooks after it, as the graph's router did. After-hooks may not jump.
  */
@@ -161,15 +205,20 @@ export function foldHooks(stack: readonly AgentMiddleware[]): AgentMiddleware[] 
     name: FOLDED_HOOKS_NAME,
     stateSchema: z.object(shape),
   };
+  let afterModel: AgentMiddleware[] = [];
   for (const name of HOOKS) {
     const ordered = OUTWARD.has(name) ? [...stack].reverse() : stack;
     const hooks = ordered.flatMap((unit) => bind(unit, name) ?? []);
     if (hooks.length === 0) continue;
-    if (name === 'afterModel') folded['wrapModelCall'] = afterModelInModelNode(hooks);
-    else folded[name] = foldedHook(hooks);
+    if (name !== 'afterModel') folded[name] = foldedHook(hooks);
+    else {
+      const wrapModelCall = afterModelInModelNode(hooks, z.object(shape).partial());
+      afterModel = [createMiddleware({ name: FOLDED_AFTER_MODEL_NAME, wrapModelCall })];
+    }
   }
   return [
+    ...afterModel,
     createMiddleware(folded as Parameters<typeof createMiddleware>[0]),
-    ...stack.map(withoutNodeHooks),
+    ...stack.map((unit) => withStateReadOnce(withoutNodeHooks(unit))),
   ];
 }

@@ -77,7 +77,7 @@ export {
   type MiddlewarePorts,
   type MiddlewareStackOptions,
 } from './build-middleware-stack.js';
-export { FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
+export { FOLDED_AFTER_MODEL_NAME, FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
 export { graphRecursionLimitFor } from './recursion-limit.js';
 export {
   contextWindowMiddleware,
