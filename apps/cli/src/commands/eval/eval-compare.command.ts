@@ -13,7 +13,7 @@ import {
 } from '@caravel/evals';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { verdictText, writeComparisonJson } from './gate-verdict.js';
+import { refuseDifferent, verdictText, writeComparisonJson } from './gate-verdict.js';
 
 /** The record a suite run leaves in its output folder (what `caravel eval run` writes). */
 export const EVAL_RUN_FILE = 'caravel-eval.json';
@@ -101,12 +101,7 @@ export async function reportComparison(
   candidate: EvalRun,
   options: Pick<CompareOptions, 'out' | 'policy'>,
 ): Promise<CompareReport> {
-  if (baseline.suite !== candidate.suite) {
-    throw new AppError(
-      'BAD_REQUEST',
-      `the runs are of different suites ('${baseline.suite}' and '${candidate.suite}'): nothing to compare`,
-    );
-  }
+  refuseDifferent('suites', baseline.suite, candidate.suite);
   const comparison = compareRuns(baseline, candidate);
   const verdict = gateVerdict(comparison, options.policy ?? DEFAULT_GATE_POLICY);
   const text = verdictText(comparisonTable(comparison), verdict);

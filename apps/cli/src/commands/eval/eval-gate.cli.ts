@@ -3,6 +3,7 @@ import { UsageError } from '../cli-args.js';
 import {
   gatePolicyOf,
   gateRecords,
+  refuseArguments,
   refuseOptions,
   stoppedOr,
   suiteRunSettings,
@@ -24,7 +25,7 @@ export async function gate(
   env: EnvSource,
   io: EvalIo,
 ): Promise<number> {
-  if (args.length > 0) throw new UsageError('eval', `unexpected '${args.join(' ')}'`);
+  refuseArguments(args);
   const suitePath = values['suite'];
   if (!suitePath)
     throw new UsageError('eval', 'gate needs --suite DIR (the suite of Harbor tasks)');

@@ -54,6 +54,11 @@ export const RUN_OPTIONS = [
 /** Options only `eval gate` takes. */
 export const GATE_OPTIONS = ['suite', 'against', 'proposal'];
 
+/** A subcommand that takes no positional argument refuses any, naming them. */
+export function refuseArguments(args: readonly string[]): void {
+  if (args.length > 0) throw new UsageError('eval', `unexpected '${args.join(' ')}'`);
+}
+
 export function refuseOptions(sub: string, values: Values, names: readonly string[]): void {
   const given = names.filter((name) => values[name] !== undefined);
   if (given.length > 0)

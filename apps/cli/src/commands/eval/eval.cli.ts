@@ -7,6 +7,7 @@ import {
   RUN_OPTIONS,
   gatePolicyOf,
   openRecords,
+  refuseArguments,
   refuseOptions,
   stoppedOr,
   suiteRunSettings,
@@ -30,7 +31,7 @@ async function compare(
   const [baseline, candidate, ...extra] = args;
   if (!baseline || !candidate)
     throw new UsageError('eval', 'compare needs two runs: BASE CANDIDATE (files or run folders)');
-  if (extra.length > 0) throw new UsageError('eval', `unexpected '${extra.join(' ')}'`);
+  refuseArguments(extra);
   refuseOptions('compare', values, [...RUN_OPTIONS, ...GATE_OPTIONS, 'set', 'sandbox']);
   const policy = gatePolicyOf(values);
   const out = values['out'];
@@ -67,7 +68,7 @@ async function run(
 ): Promise<number> {
   const [suite, ...extra] = args;
   if (!suite) throw new UsageError('eval', 'run needs a SUITE folder (of Harbor tasks)');
-  if (extra.length > 0) throw new UsageError('eval', `unexpected '${extra.join(' ')}'`);
+  refuseArguments(extra);
   refuseOptions('run', values, [...POLICY_OPTIONS, ...GATE_OPTIONS, 'set', 'sandbox']);
   const config = values['config'];
   if (!config)
@@ -109,7 +110,7 @@ async function scheduler(
   env: EnvSource,
   io: EvalIo,
 ): Promise<number | 'serving'> {
-  if (args.length > 0) throw new UsageError('eval', `unexpected '${args.join(' ')}'`);
+  refuseArguments(args);
   const others = Object.keys(values).filter((name) => name !== 'once');
   refuseOptions('scheduler', values, others);
   const { runEvalScheduler } = await import('./schedule/eval-scheduler.command.js');

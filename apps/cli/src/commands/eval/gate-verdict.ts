@@ -4,6 +4,19 @@ import { AppError } from '@caravel/errors';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+/** Two runs compare only on the same suite (or set): BAD_REQUEST naming both otherwise. */
+export function refuseDifferent(
+  what: 'suites' | 'sets',
+  baseline: string,
+  candidate: string,
+): void {
+  if (baseline !== candidate)
+    throw new AppError(
+      'BAD_REQUEST',
+      `the runs are of different ${what} ('${baseline}' and '${candidate}'): nothing to compare`,
+    );
+}
+
 /** What the terminal shows of a comparison: its table, then the gate's verdict and why. */
 export const verdictText = (table: string, verdict: GateVerdict): string =>
   `${table}\ngate: ${verdict.verdict} — ${verdict.reason}\n`;

@@ -16,7 +16,7 @@ import { reviewRunOfRecords } from '../review-eval/review-eval-records.js';
 import { REVIEW_EVAL_FILE } from '../review-eval/review-eval.service.js';
 import { isRunId } from './eval-compare.command.js';
 import type { EvalRecords } from './eval-records.js';
-import { verdictText, writeComparisonJson } from './gate-verdict.js';
+import { refuseDifferent, verdictText, writeComparisonJson } from './gate-verdict.js';
 
 /** A reviewer run's file: `review-eval.json`, or the run's folder holding it; null otherwise. */
 async function reviewFileOf(ref: string): Promise<string | null> {
@@ -100,11 +100,7 @@ export async function compareReviewRefs(
       'BAD_REQUEST',
       `${baseline ? refs.candidate : refs.baseline} is not a reviewer run, ${baseline ? refs.baseline : refs.candidate} is: nothing to compare`,
     );
-  if (baseline.set !== candidate.set)
-    throw new AppError(
-      'BAD_REQUEST',
-      `the runs are of different sets ('${baseline.set}' and '${candidate.set}'): nothing to compare`,
-    );
+  refuseDifferent('sets', baseline.set, candidate.set);
   const comparison = compareReviewRuns(baseline, candidate);
   const verdict = reviewGateVerdict(comparison, options.policy ?? DEFAULT_GATE_POLICY);
   const text = verdictText(reviewComparisonTable(comparison), verdict);

@@ -6,6 +6,7 @@ import { reviewerModelOf } from '../review-eval/review-eval.cli.js';
 import {
   gatePolicyOf,
   gateRecords,
+  refuseArguments,
   refuseOptions,
   stopOnSignal,
   type EvalIo,
@@ -27,7 +28,7 @@ export async function gateStyle(
   env: EnvSource,
   io: EvalIo,
 ): Promise<number> {
-  if (args.length > 0) throw new UsageError('eval', `unexpected '${args.join(' ')}'`);
+  refuseArguments(args);
   refuseOptions('gate-style', values, ['config', 'suite', 'attempts', 'repo-path', 'state-dir']);
   const proposalId = values['proposal'];
   const setPath = values['set'];
