@@ -42,23 +42,22 @@ const STAGES = {
       ['node', 'tools/scripts/jest.mjs', '-c', 'tools/scale/jest.config.cjs'],
     ],
   },
-  // Two lanes: the platform scenarios (tests/platform, the longest project) beside every other
-  // project. Medium tests mostly wait on services, sandboxes and git, so two share the cores well.
+  // Two lanes that take the projects' medium runs from one queue, each the next when its last
+  // ends: the platform scenarios first (the longest project), then the others by their number of
+  // medium test files. Medium tests mostly wait on services, sandboxes and git, so two share the
+  // cores well, and the queue keeps both busy to the end (fixed lanes left one idle for minutes).
   // Every other project's medium run takes minutes at most: one stuck there is stopped at 15
-  // minutes (tools/scripts/jest.mjs names its running files) rather than at the lane's end.
+  // minutes (tools/scripts/jest.mjs names its running files) rather than at the stage's end.
   medium: {
-    lanes: [
-      [...nx, '-t', 'test:medium', '--projects=platform-scenarios'],
-      [
-        'env',
-        'CARAVEL_JEST_CEILING_S=900',
-        ...nx,
-        '-t',
-        'test:medium',
-        '--exclude=platform-scenarios',
-        '--parallel=1',
-      ],
-    ],
+    queue: 2,
+    commands: () =>
+      mediumProjects().map((dir) => [
+        ...(dir === PLATFORM ? [] : ['env', 'CARAVEL_JEST_CEILING_S=900']),
+        'node',
+        'tools/scripts/jest.mjs',
+        '-c',
+        `${dir}/jest.medium.config.cjs`,
+      ]),
   },
   e2e: ['node', 'tools/scripts/jest.mjs', '-c', 'jest.e2e.config.cjs', '--runInBand'],
   // The chaos suite's short profile (docs/reliability.md): its own nats-server, databases and
@@ -79,6 +78,32 @@ const GROUPS = [
 ];
 // Stages that run the built workspace (each project's dist): built once before they start.
 const USES_BUILD = new Set(['chaos', 'e2e']);
+
+const PLATFORM = 'tests/platform';
+
+/** The medium test files below `dir` (its own `node_modules` and `dist` left out). */
+function mediumFiles(dir) {
+  let count = 0;
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) count += mediumFiles(path);
+    else if (entry.name.endsWith('.medium-spec.ts')) count += 1;
+  }
+  return count;
+}
+
+/** The projects with medium tests, the platform scenarios first, then the most files first. */
+function mediumProjects() {
+  const projects = ['apps', 'libs', 'tests'].flatMap((parent) =>
+    readdirSync(join(root, parent))
+      .map((name) => `${parent}/${name}`)
+      .filter((dir) => existsSync(join(root, dir, 'jest.medium.config.cjs'))),
+  );
+  const counted = projects.map((dir) => [dir, mediumFiles(dir)]).filter(([, n]) => n > 0);
+  const order = ([dir, n]) => (dir === PLATFORM ? Infinity : n);
+  return counted.sort((a, b) => order(b) - order(a)).map(([dir]) => dir);
+}
 
 const asked = process.argv.slice(2);
 const groups = asked.length ? asked.map((stage) => [stage]) : GROUPS;
@@ -112,15 +137,31 @@ async function inOrder(commands) {
   return true;
 }
 
-/** Runs one stage (its lanes side by side, or its steps in order); true when it passed. */
+/** Runs `commands` on `width` lanes, each lane taking the next command when its last ends. */
+async function fromQueue(width, commands) {
+  const waiting = [...commands];
+  let ok = true;
+  const lane = async () => {
+    for (let next = waiting.shift(); next; next = waiting.shift()) {
+      process.stdout.write(`\n=== start: ${next.join(' ')}\n`);
+      if ((await run(next)) !== 0) ok = false;
+    }
+  };
+  await Promise.all(Array.from({ length: width }, lane));
+  return ok;
+}
+
+/** Runs one stage (its lanes side by side, its steps in order, or its queue); true when it passed. */
 async function runStage(stage) {
-  const { lanes, steps } = STAGES[stage];
-  const commands = lanes ?? steps ?? [STAGES[stage]];
+  const { lanes, steps, queue } = STAGES[stage];
+  const commands = queue ? STAGES[stage].commands() : (lanes ?? steps ?? [STAGES[stage]]);
   for (const command of commands) process.stdout.write(`\n=== ${stage}: ${command.join(' ')}\n`);
   const started = Date.now();
-  const ok = lanes
-    ? (await Promise.all(lanes.map(run))).every((s) => s === 0)
-    : await inOrder(commands);
+  const ok = queue
+    ? await fromQueue(queue, commands)
+    : lanes
+      ? (await Promise.all(lanes.map(run))).every((s) => s === 0)
+      : await inOrder(commands);
   process.stdout.write(
     `=== ${stage}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
