@@ -6,3 +6,5 @@ export {
   dashboardEnvSchema,
   type DashboardConfig,
 } from './dashboard.config.js';
+/** The dashboard's signal that it indexed one of a thread's run events (what wakes its streams). */
+export { RunEventNotifier } from './services/run-event-notifier.service.js';
