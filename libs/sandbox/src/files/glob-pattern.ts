@@ -1,75 +1,13 @@
+import { isAppError } from '@caravel/errors';
+import { globToRegExp as compileGlob } from '@caravel/tools';
 import { sandboxError } from '../sandbox.errors.js';
 
-const SPECIAL = /[\\^$.|+()]/;
-
-function braceAlternatives(pattern: string, start: number): { regex: string; end: number } {
-  let depth = 0;
-  for (let i = start; i < pattern.length; i += 1) {
-    if (pattern[i] === '{') depth += 1;
-    else if (pattern[i] === '}' && --depth === 0) {
-      const parts = splitTopLevel(pattern.slice(start + 1, i));
-      return { regex: `(?:${parts.map(globBody).join('|')})`, end: i };
-    }
-  }
-  throw sandboxError('invalid_input', `unclosed { in glob ${JSON.stringify(pattern)}`);
-}
-
-function splitTopLevel(body: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const char of body) {
-    if (char === ',' && depth === 0) {
-      parts.push(current);
-      current = '';
-      continue;
-    }
-    if (char === '{') depth += 1;
-    if (char === '}') depth -= 1;
-    current += char;
-  }
-  return [...parts, current];
-}
-
-function charClass(pattern: string, start: number): { regex: string; end: number } {
-  const end = pattern.indexOf(']', start + 2);
-  if (end < 0) return { regex: '\\[', end: start };
-  let body = pattern.slice(start + 1, end).replace(/\\/g, '\\\\');
-  if (body.startsWith('!')) body = `^${body.slice(1)}`;
-  return { regex: `[${body}]`, end };
-}
-
-function globBody(pattern: string): string {
-  let regex = '';
-  for (let i = 0; i < pattern.length; i += 1) {
-    const char = pattern[i] as string;
-    if (char === '*' && pattern[i + 1] === '*') {
-      const slash = pattern[i + 2] === '/';
-      regex += slash ? '(?:.*/)?' : '.*';
-      i += slash ? 2 : 1;
-    } else if (char === '*') regex += '[^/]*';
-    else if (char === '?') regex += '[^/]';
-    else if (char === '[') {
-      const cls = charClass(pattern, i);
-      regex += cls.regex;
-      i = cls.end;
-    } else if (char === '{') {
-      const alt = braceAlternatives(pattern, i);
-      regex += alt.regex;
-      i = alt.end;
-    } else regex += SPECIAL.test(char) ? `\\${char}` : char;
-  }
-  return regex;
-}
-
-/**
- * Compiles a glob over `/`-separated relative paths: `*` and `?` stay within one segment, `**`
- * crosses segments, `[...]`/`[!...]` are classes and `{a,b}` alternatives.
- */
+/** The tools' glob compiler (`@caravel/tools`), refusing a bad pattern as the sandbox's `invalid_input`. */
 export function globToRegExp(pattern: string): RegExp {
-  if (typeof pattern !== 'string' || pattern.length === 0) {
-    throw sandboxError('invalid_input', 'a glob pattern must be a non-empty string');
+  try {
+    return compileGlob(pattern);
+  } catch (error) {
+    if (isAppError(error)) throw sandboxError('invalid_input', error.message);
+    throw error;
   }
-  const normal = pattern.replace(/^\.\//, '');
-  return new RegExp(`^${globBody(normal)}$`);
 }
