@@ -11,8 +11,9 @@ import {
   type GateVerdict,
   type RunComparison,
 } from '@caravel/evals';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseFile, readJsonFile } from './json-file.js';
 import { refuseDifferent, verdictText, writeComparisonJson } from './gate-verdict.js';
 
 /** The record a suite run leaves in its output folder (what `caravel eval run` writes). */
@@ -23,26 +24,11 @@ export async function readEvalRun(path: string): Promise<EvalRun> {
   const file = (await stat(path).catch(() => null))?.isDirectory()
     ? join(path, EVAL_RUN_FILE)
     : path;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not JSON';
-    throw new AppError(
-      'BAD_REQUEST',
-      `${file}: ${reason}; an eval run is the ${EVAL_RUN_FILE} of a run's folder`,
-    );
-  }
-  const parsed = evalRunSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : '(top level)';
-    throw new AppError(
-      'BAD_REQUEST',
-      `${file}: not an eval run: ${where}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data;
+  const raw = await readJsonFile(
+    file,
+    (why) => `${file}: ${why}; an eval run is the ${EVAL_RUN_FILE} of a run's folder`,
+  );
+  return parseFile(evalRunSchema, raw, `${file}: not an eval run`);
 }
 
 /** A recorded run's id (what `eval run` prints and the dashboard lists). */

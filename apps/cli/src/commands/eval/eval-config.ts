@@ -1,8 +1,8 @@
 import type { EnvSource } from '@caravel/config';
 import { AppError } from '@caravel/errors';
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
+import { parseFile, readJsonFile } from './json-file.js';
 
 /** The configuration a suite runs under: what the gate compares. */
 export interface EvalConfig {
@@ -26,20 +26,8 @@ const configFileSchema = z.strictObject({
 });
 
 async function readConfigFile(file: string): Promise<z.output<typeof configFileSchema>> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not JSON';
-    throw new AppError('BAD_REQUEST', `--config ${file}: ${why}`);
-  }
-  const parsed = configFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : '(top level)';
-    throw new AppError('BAD_REQUEST', `--config ${file}: ${where}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
+  const raw = await readJsonFile(file, (why) => `--config ${file}: ${why}`);
+  return parseFile(configFileSchema, raw, `--config ${file}`);
 }
 
 /**

@@ -3,6 +3,7 @@ import { attemptLedgerSchema, type AttemptLedger } from '@caravel/evals';
 import { randomUUID } from 'node:crypto';
 import { open, readFile, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { parseFile } from './json-file.js';
 
 /** The attempts ledger's file name in a run's output folder. */
 export const LEDGER_FILE = 'attempts.json';
@@ -23,15 +24,7 @@ export async function readLedger(dir: string): Promise<AttemptLedger | undefined
   } catch {
     throw new AppError('BAD_REQUEST', `${file}: not JSON; remove it (or the folder) to start over`);
   }
-  const parsed = attemptLedgerSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError(
-      'BAD_REQUEST',
-      `${file}: not an attempts ledger: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data;
+  return parseFile(attemptLedgerSchema, raw, `${file}: not an attempts ledger`);
 }
 
 /** Writes `text` to `file` so that a kill leaves the old or the new content, never a part. */

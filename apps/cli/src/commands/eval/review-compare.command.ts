@@ -10,12 +10,13 @@ import {
   type ReviewComparison,
   type ReviewRunRecord,
 } from '@caravel/evals';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { reviewRunOfRecords } from '../review-eval/review-eval-records.js';
 import { REVIEW_EVAL_FILE } from '../review-eval/review-eval.service.js';
 import { isRunId } from './eval-compare.command.js';
 import type { EvalRecords } from './eval-records.js';
+import { parseFile, readJsonFile } from './json-file.js';
 import { refuseDifferent, verdictText, writeComparisonJson } from './gate-verdict.js';
 
 /** A reviewer run's file: `review-eval.json`, or the run's folder holding it; null otherwise. */
@@ -29,24 +30,11 @@ async function reviewFileOf(ref: string): Promise<string | null> {
 }
 
 async function readReviewFile(file: string): Promise<ReviewRunRecord> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
-  } catch {
-    throw new AppError(
-      'BAD_REQUEST',
-      `${file}: not JSON; a reviewer run is its ${REVIEW_EVAL_FILE}`,
-    );
-  }
-  const parsed = reviewEvalResultSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError(
-      'BAD_REQUEST',
-      `${file}: not a reviewer run: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  const result = parsed.data;
+  const raw = await readJsonFile(
+    file,
+    (why) => `${file}: ${why}; a reviewer run is its ${REVIEW_EVAL_FILE}`,
+  );
+  const result = parseFile(reviewEvalResultSchema, raw, `${file}: not a reviewer run`);
   return {
     runId: result.runId ?? file,
     set: result.set,
