@@ -1,5 +1,3 @@
-import { resolveModel } from '@caravel/agent';
-import { createChatModel } from '@caravel/agent/langchain';
 import {
   analyzeTask,
   repoCachePath,
@@ -7,10 +5,9 @@ import {
   type AnalyzedTrial,
   type TaskAnalysis,
 } from '@caravel/swegen';
-import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { access, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { credentials, sandboxProvider } from './create.command.js';
+import { requiredModelRef, sandboxProvider, swegenChatModel } from './create.command.js';
 import type { SwegenEnv } from './swegen.config.js';
 
 /** The parsed options of `caravel swegen analyze`. */
@@ -28,12 +25,6 @@ export interface SwegenAnalyzeOptions {
   readonly classify: boolean;
   readonly maxModelCalls?: number;
   readonly write: (line: string) => void;
-}
-
-function chatModel(ref: string, env: SwegenEnv): BaseChatModel {
-  return createChatModel(resolveModel({ team: { model: ref } }), credentials(env), {
-    fileRoot: process.cwd(),
-  });
 }
 
 /** `--repo-path`, else the repo cache of the task's `source_repo` (task.toml). */
@@ -73,14 +64,8 @@ export async function swegenAnalyze(
   options: SwegenAnalyzeOptions,
   env: SwegenEnv,
 ): Promise<TaskAnalysis> {
-  const modelRef = options.model ?? env.CARAVEL_MODEL;
-  if (!modelRef)
-    throw swegenError(
-      'invalid_input',
-      'no model: pass --model (e.g. scripted:FILE) or set CARAVEL_MODEL',
-    );
   const stateDir = resolve(options.stateDir);
-  const model = chatModel(modelRef, env);
+  const model = swegenChatModel(requiredModelRef(options, env), env);
   const { provider, rootDir } = await sandboxProvider(options, stateDir);
   const analysis = await analyzeTask(resolve(options.task), {
     repoPath: await repoFor(options, stateDir),
@@ -89,7 +74,7 @@ export async function swegenAnalyze(
     concurrency: options.concurrency,
     model,
     ...(options.classify
-      ? { classifier: options.analysisModel ? chatModel(options.analysisModel, env) : model }
+      ? { classifier: options.analysisModel ? swegenChatModel(options.analysisModel, env) : model }
       : {}),
     provider,
     hostWorkspace: (id) => join(rootDir, id, 'workspace'),

@@ -20,6 +20,7 @@ import {
   type RuleCompat,
   type ValidationRunner,
 } from '@caravel/swegen';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { publishConfig, type SwegenPublishOptions } from './publish.options.js';
@@ -60,6 +61,24 @@ export interface SwegenCreateOptions extends SwegenGenerationOptions {
 /** The model credentials of the environment, read as the agent runner reads them. */
 export function credentials(env: SwegenEnv): ModelCredentials {
   return modelCredentialsOf(env);
+}
+
+/** The model `--model` names, else CARAVEL_MODEL; refused when neither is set. */
+export function requiredModelRef(options: { readonly model?: string }, env: SwegenEnv): string {
+  const ref = options.model ?? env.CARAVEL_MODEL;
+  if (!ref)
+    throw swegenError(
+      'invalid_input',
+      'no model: pass --model (e.g. scripted:FILE) or set CARAVEL_MODEL',
+    );
+  return ref;
+}
+
+/** A chat model for `ref` with the environment's credentials (a `scripted:` file under the cwd). */
+export function swegenChatModel(ref: string, env: SwegenEnv): BaseChatModel {
+  return createChatModel(resolveModel({ team: { model: ref } }), credentials(env), {
+    fileRoot: process.cwd(),
+  });
 }
 
 async function prSource(options: SwegenCreateOptions, env: SwegenEnv): Promise<PrSource> {
@@ -141,15 +160,7 @@ export async function createSettings(
   options: SharedCreateOptions,
   env: SwegenEnv,
 ): Promise<FarmCreateSettings> {
-  const modelRef = options.model ?? env.CARAVEL_MODEL;
-  if (!modelRef)
-    throw swegenError(
-      'invalid_input',
-      'no model: pass --model (e.g. scripted:FILE) or set CARAVEL_MODEL',
-    );
-  const model = createChatModel(resolveModel({ team: { model: modelRef } }), credentials(env), {
-    fileRoot: process.cwd(),
-  });
+  const model = swegenChatModel(requiredModelRef(options, env), env);
   const stateDir = resolve(options.stateDir);
   const { provider, rootDir } = await sandboxProvider(options, stateDir);
   const validateOptions = {
@@ -179,13 +190,7 @@ export async function createSettings(
 function manualSettings(options: SwegenCreateOptions, env: SwegenEnv): FarmCreateSettings {
   const modelRef = options.model ?? env.CARAVEL_MODEL;
   return {
-    ...(modelRef
-      ? {
-          model: createChatModel(resolveModel({ team: { model: modelRef } }), credentials(env), {
-            fileRoot: process.cwd(),
-          }),
-        }
-      : {}),
+    ...(modelRef ? { model: swegenChatModel(modelRef, env) } : {}),
     validate: false,
     ...gateSettings(options),
   };
