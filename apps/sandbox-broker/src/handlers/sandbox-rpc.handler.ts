@@ -124,14 +124,12 @@ export class SandboxRpcHandler {
 
   @ServeRequest(SandboxGitCommit)
   gitCommit(@Payload() request: RequestOf<typeof SandboxGitCommit>) {
-    const { requestId, threadId, message } = request;
-    return this.broker.once(requestId, () => this.broker.commitAll(threadId, message));
+    return this.broker.once(request.requestId, () => this.broker.commitAll(request));
   }
 
   @ServeRequest(SandboxGitDiff)
   gitDiff(@Payload() request: RequestOf<typeof SandboxGitDiff>) {
-    const { threadId, baseRef } = request;
-    return this.broker.diffSince(threadId, baseRef);
+    return this.broker.diffSince(request);
   }
 
   @ServeRequest(SandboxGitPush)

@@ -10,11 +10,12 @@ const MISSES_ALLOWED = 2;
 const PROBE_TIMEOUT_MS = 10_000;
 
 /**
- * Watches the client waiting on a long command: every `everyMs` it asks the client's
- * `SandboxCallerAlive` subject, and calls `onGone` once the client stopped answering (a runner
- * killed mid-command). The probes name the call (`callId`), so the client, in turn, fails the
- * call soon after they stop (this broker killed mid-command). Without this the command would finish in a sandbox nobody reads, and the
- * run that resumes elsewhere would run it a second time.
+ * Watches the client waiting on a long command (or other long request): every `everyMs` it asks
+ * the client's `SandboxCallerAlive` subject, and calls `onGone` once the client stopped answering
+ * (a runner killed mid-command). Without this the command would finish in a sandbox nobody reads,
+ * and the run that resumes elsewhere would run it a second time. The probes name the call
+ * (`callId`), so the client, in turn, fails the call soon after they stop (this broker killed
+ * mid-call).
  */
 export async function whileCallerAlive<T>(
   bus: Bus,

@@ -1,6 +1,8 @@
 import {
   SandboxAcquire,
   SandboxExec,
+  SandboxGitCommit,
+  SandboxGitDiff,
   SandboxGitPush,
   SandboxRecreate,
   type RepositoryRef,
@@ -31,6 +33,10 @@ type AcquireRequest = ReturnType<typeof SandboxAcquire.parseRequest>;
 type RecreateRequest = ReturnType<typeof SandboxRecreate.parseRequest>;
 type ExecRequest = ReturnType<typeof SandboxExec.parseRequest>;
 type PushRequest = ReturnType<typeof SandboxGitPush.parseRequest>;
+type CommitRequest = ReturnType<typeof SandboxGitCommit.parseRequest>;
+type DiffRequest = ReturnType<typeof SandboxGitDiff.parseRequest>;
+/** Who waits on a long request, and which call it is (both absent: an older client). */
+type WatchedCall = { callerId?: string | undefined; callId?: string | undefined };
 
 /**
  * The broker's decisions per request: lifecycle (through {@link SandboxLifecycle}), commands
@@ -84,11 +90,13 @@ export class SandboxBrokerService implements OnModuleDestroy {
     return this.handle(request, acquired);
   }
 
-  async recreate(request: RecreateRequest): Promise<SandboxHandle> {
-    await this.host.ensureReady();
-    const acquired = await this.lifecycle.recreate(request.threadId, this.host.setupFor(request));
-    this.log.log(`thread ${request.threadId} now has sandbox ${acquired.sandbox.id} (recreated)`);
-    return this.handle(request, acquired);
+  recreate(request: RecreateRequest): Promise<SandboxHandle> {
+    return this.probingCaller(request, async () => {
+      await this.host.ensureReady();
+      const acquired = await this.lifecycle.recreate(request.threadId, this.host.setupFor(request));
+      this.log.log(`thread ${request.threadId} now has sandbox ${acquired.sandbox.id} (recreated)`);
+      return this.handle(request, acquired);
+    });
   }
 
   async release(threadId: string): Promise<{ released: boolean }> {
@@ -174,7 +182,28 @@ export class SandboxBrokerService implements OnModuleDestroy {
     return this.lifecycle.use(threadId, work);
   }
 
-  commitAll(threadId: string, message: string): Promise<{ commitSha: string | null }> {
+  /**
+   * Long work other than a command (git, a recreate's clone), probing its caller like a command:
+   * the probes name the call, so the caller fails it soon if this broker dies. A caller gone
+   * meanwhile changes nothing: the work finishes, and its outcome is kept for a retry.
+   */
+  private probingCaller<T>(call: WatchedCall, work: () => Promise<T>): Promise<T> {
+    const { callerId, callId } = call;
+    if (callId === undefined) return work();
+    return whileCallerAlive(
+      this.bus,
+      { callerId, callId },
+      this.config.sandbox.callerProbeMs,
+      work(),
+      () => Promise.resolve(),
+    );
+  }
+
+  commitAll(request: CommitRequest): Promise<{ commitSha: string | null }> {
+    return this.probingCaller(request, () => this.commit(request.threadId, request.message));
+  }
+
+  private commit(threadId: string, message: string): Promise<{ commitSha: string | null }> {
     return this.lifecycle.use(threadId, async (sandbox) => {
       // The bot's commit runs no hook and no filesystem monitor of the repository's.
       const options = { timeoutMs: 60_000, env: HOOKLESS_GIT_ENV };
@@ -190,10 +219,13 @@ export class SandboxBrokerService implements OnModuleDestroy {
     });
   }
 
-  diffSince(threadId: string, baseRef: string): Promise<{ diff: string }> {
-    return this.lifecycle.use(threadId, async (sandbox) => ({
-      diff: await new ToolSandboxAdapter(sandbox, baseRef).diff(),
-    }));
+  diffSince(request: DiffRequest): Promise<{ diff: string }> {
+    const { threadId, baseRef } = request;
+    return this.probingCaller(request, () =>
+      this.lifecycle.use(threadId, async (sandbox) => ({
+        diff: await new ToolSandboxAdapter(sandbox, baseRef).diff(),
+      })),
+    );
   }
 
   /**
@@ -201,15 +233,17 @@ export class SandboxBrokerService implements OnModuleDestroy {
    * the branch to the thread's repository as the caller names it (on record), never to a remote
    * the workdir names.
    */
-  async push(request: PushRequest) {
+  push(request: PushRequest) {
     const { threadId, branch, repository, commitMessage } = request;
-    const commitSha = commitMessage
-      ? (await this.commitAll(threadId, commitMessage)).commitSha
-      : null;
-    const pushed = await this.lifecycle.use(threadId, (sandbox) =>
-      this.host.push(sandbox.id, branch, repository),
-    );
-    return { pushed: pushed.pushed, origin: pushed.origin, commitSha };
+    return this.probingCaller(request, async () => {
+      const commitSha = commitMessage
+        ? (await this.commit(threadId, commitMessage)).commitSha
+        : null;
+      const pushed = await this.lifecycle.use(threadId, (sandbox) =>
+        this.host.push(sandbox.id, branch, repository),
+      );
+      return { pushed: pushed.pushed, origin: pushed.origin, commitSha };
+    });
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -14,6 +14,13 @@ const env = z.record(z.string(), z.string());
  * work twice (an edit applied once, not refused the second time as if it never happened).
  */
 const requestId = z.uuid().optional();
+/**
+ * A long request's caller and call (a commit, push, diff or recreate, as `SandboxExec` has them):
+ * while the broker works on it, it asks `SandboxCallerAlive` on `callerId` naming `callId`, so the
+ * caller learns soon when that broker is gone instead of at the request's timeout. A request
+ * without them is not probed.
+ */
+const watchedCall = { callerId: z.uuid().optional(), callId: z.uuid().optional() };
 
 /** Where a thread's sandbox came from on this acquire. */
 export const sandboxAcquireOutcome = z.enum(['reused', 'reconnected', 'created', 'replaced']);
@@ -98,7 +105,9 @@ export const SandboxRecreate = defineRequest({
   service: 'sandbox',
   op: 'recreate',
   description: 'Bind a new sandbox to the thread, keeping the old one (retired, not deleted).',
-  request: acquireRequest.omit({ allowReplacement: true, purpose: true }).extend({ requestId }),
+  request: acquireRequest
+    .omit({ allowReplacement: true, purpose: true })
+    .extend({ requestId, ...watchedCall }),
   response: sandboxHandle,
 });
 
@@ -158,14 +167,14 @@ export const SandboxExec = defineRequest({
   response: sandboxExecResult,
 });
 
-/** Answered by a sandbox client while one of its commands runs (`sandbox-caller.<callerId>.alive`). */
+/** Answered by a sandbox client while a call of its runs (`sandbox-caller.<callerId>.alive`). */
 export const SandboxCallerAlive = defineRequest({
   service: 'sandbox-caller',
   op: 'alive',
-  description: 'Liveness of a client waiting on a sandbox command.',
+  description: 'Liveness of a client waiting on a sandbox command or long request.',
   request: z.object({
     callerId: z.uuid(),
-    /** The command this probe is sent for (its `callId`), and how often the broker sends one. */
+    /** The call this probe is sent for (its `callId`), and how often the broker sends one. */
     callId: z.uuid().optional(),
     everyMs: z.number().int().positive().optional(),
   }),
@@ -301,7 +310,12 @@ export const SandboxGitCommit = defineRequest({
   service: 'sandbox',
   op: 'git-commit',
   description: 'Stage everything and commit it as the bot (no commit when nothing changed).',
-  request: z.object({ requestId, threadId, message: z.string().min(1).max(10_000) }),
+  request: z.object({
+    requestId,
+    threadId,
+    message: z.string().min(1).max(10_000),
+    ...watchedCall,
+  }),
   response: z.object({ commitSha: z.string().nullable() }),
 });
 
@@ -309,7 +323,7 @@ export const SandboxGitDiff = defineRequest({
   service: 'sandbox',
   op: 'git-diff',
   description: 'Everything since a base commit, committed or not, new files included.',
-  request: z.object({ threadId, baseRef: z.string().min(1).max(200) }),
+  request: z.object({ threadId, baseRef: z.string().min(1).max(200), ...watchedCall }),
   response: z.object({ diff: z.string() }),
 });
 
@@ -329,6 +343,7 @@ export const SandboxGitPush = defineRequest({
     /** The thread's repository; absent: there is nowhere to push (`pushed: false`). */
     repository: repositoryRef.optional(),
     commitMessage: z.string().min(1).max(10_000).optional(),
+    ...watchedCall,
   }),
   response: z.object({
     pushed: z.boolean(),

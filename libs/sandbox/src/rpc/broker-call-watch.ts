@@ -12,12 +12,13 @@ const MIN_SILENCE_MS = 15_000;
 const CONFIRM_MS = 3_000;
 
 /**
- * The calls of one client that a broker runs for a long time (a command), and the liveness probes
- * the broker sends while it runs each (`SandboxCallerAlive` with the call's id). A broker killed
- * mid-call never answers it, and the request would wait out its whole timeout (the command's,
- * plus slack); once probes for a call have started and then stop for ten intervals (at least
- * 15 s), the call fails at once with `broker_gone` (DEPENDENCY_UNAVAILABLE, retryable), and the
- * next call goes to a broker that is there. A broker that sends no call ids is never watched.
+ * The calls of one client that a broker runs for a long time (a command, a commit or push, a diff,
+ * a recreate), and the liveness probes the broker sends while it runs each (`SandboxCallerAlive`
+ * with the call's id). A broker killed mid-call never answers it, and the request would wait out
+ * its whole timeout (the command's plus slack, a git request's 300 s); once probes for a call have
+ * started and then stop for ten intervals (at least 15 s), the call fails at once with
+ * `broker_gone` (DEPENDENCY_UNAVAILABLE, retryable), and the next call goes to a broker that is
+ * there. A broker that sends no call ids is never watched.
  */
 export class BrokerCallWatch {
   private readonly calls = new Map<string, (everyMs: number) => void>();
@@ -41,8 +42,11 @@ export class BrokerCallWatch {
     return this.calls.size;
   }
 
-  /** `running`'s outcome, unless the broker running it went silent first. */
-  watch<T>(callId: string, running: Promise<T>): Promise<T> {
+  /**
+   * `running`'s outcome, unless the broker running it went silent first; `what` names the call in
+   * that error (a command, a push…).
+   */
+  watch<T>(callId: string, running: Promise<T>, what = 'command'): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
@@ -58,9 +62,9 @@ export class BrokerCallWatch {
           reject(
             new AppError(
               'DEPENDENCY_UNAVAILABLE',
-              `the sandbox broker running this command stopped answering (no sign of it for ` +
+              `the sandbox broker running this ${what} stopped answering (no sign of it for ` +
                 `${Math.round(silentMs / 1000)} s): it was stopped or restarted, and what the ` +
-                `command did is unknown; run it again`,
+                `${what} did is unknown; run it again`,
               { retryable: true, details: { reason: 'broker_gone' } },
             ),
           ),

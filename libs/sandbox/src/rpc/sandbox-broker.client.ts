@@ -23,6 +23,7 @@ import {
   callSandbox,
   callSandboxOnce,
   callSandboxRepeatable,
+  type AttemptWatch,
   type SandboxRequester,
 } from './sandbox-requester.js';
 
@@ -63,7 +64,10 @@ export interface SandboxAcquireInput {
 export class SandboxBrokerClient {
   /** Streamed-output listeners of this client's running commands. */
   readonly streams = new OutputStreams();
-  /** This client's running commands, failed soon after the broker running one is gone. */
+  /**
+   * This client's running commands and long requests (commit, push, diff, recreate), failed soon
+   * after the broker running one is gone.
+   */
   readonly calls = new BrokerCallWatch();
 
   private constructor(
@@ -107,12 +111,14 @@ export class SandboxBrokerClient {
 
   /** A fresh sandbox for the thread; the broker keeps the old one for recovery. */
   async recreate(input: Omit<SandboxAcquireInput, 'allowReplacement' | 'purpose'>) {
+    const call = this.watchedCall('recreate');
     const handle = await callSandboxOnce(
       this.requester,
       SandboxRecreate,
       input.threadId,
-      { ...input },
+      { ...input, ...call.fields },
       ACQUIRE_TIMEOUT_MS,
+      call.watch,
     );
     return new RpcSandbox(this.requester, handle, this.callerId, this.streams, this.calls);
   }
@@ -155,22 +161,25 @@ export class SandboxBrokerClient {
 
   /** Stages and commits everything as the bot; null when there was nothing to commit. */
   async commitAll(threadId: string, message: string): Promise<string | null> {
-    const request = { threadId, message };
+    const call = this.watchedCall('commit');
+    const request = { threadId, message, ...call.fields };
     const answer = await callSandboxOnce(
       this.requester,
       SandboxGitCommit,
       threadId,
       request,
       GIT_TIMEOUT_MS,
+      call.watch,
     );
     return answer.commitSha;
   }
 
   /** Everything since `baseRef`, committed or not, new files included. */
   async diffSince(threadId: string, baseRef: string): Promise<string> {
-    const request = { threadId, baseRef };
-    return (await callSandbox(this.requester, SandboxGitDiff, threadId, request, GIT_TIMEOUT_MS))
-      .diff;
+    const call = this.watchedCall('diff');
+    const request = { threadId, baseRef, ...call.fields };
+    const answer = callSandbox(this.requester, SandboxGitDiff, threadId, request, GIT_TIMEOUT_MS);
+    return (await call.watch(answer)).diff;
   }
 
   /**
@@ -184,13 +193,31 @@ export class SandboxBrokerClient {
     commitMessage?: string;
   }) {
     const { repository, ...rest } = request;
+    const call = this.watchedCall('push');
     return callSandboxOnce(
       this.requester,
       SandboxGitPush,
       request.threadId,
-      { ...rest, ...(repository ? { repository } : {}) },
+      { ...rest, ...(repository ? { repository } : {}), ...call.fields },
       GIT_TIMEOUT_MS,
+      call.watch,
     );
+  }
+
+  /**
+   * A new long call: the fields that make its broker probe this client naming it, and the watch
+   * that fails it once those probes stop (see {@link BrokerCallWatch}; a broker that sends none
+   * leaves it unwatched).
+   */
+  private watchedCall(what: string): {
+    fields: { callerId: string; callId: string };
+    watch: AttemptWatch;
+  } {
+    const callId = randomUUID();
+    return {
+      fields: { callerId: this.callerId, callId },
+      watch: (attempt) => this.calls.watch(callId, attempt, what),
+    };
   }
 
   /** Stops answering liveness probes (commands still running are then abandoned). */

@@ -34,6 +34,12 @@ export async function callSandbox<TReq extends z.ZodObject, TRes extends z.ZodTy
   return definition.parseResponse(raw);
 }
 
+/**
+ * Stands between each attempt of a request and its caller: a `BrokerCallWatch` fails the attempt
+ * once the broker working on it has gone silent.
+ */
+export type AttemptWatch = <T>(attempt: Promise<T>) => Promise<T>;
+
 /** How many times a request that changes something is sent in all when no answer comes. */
 const ATTEMPTS_WITHOUT_ANSWER = 3;
 
@@ -42,7 +48,8 @@ const ATTEMPTS_WITHOUT_ANSWER = 3;
  * `requestId` kept across its retries: when no answer comes in time it is sent again with the same
  * id, and the broker answers with the outcome of the work it did (or is still doing) for that id,
  * so a slow answer is never reported as the opposite of what happened. Only after the last attempt
- * does it fail, saying the outcome is unknown.
+ * does it fail, saying the outcome is unknown. With `watch`, an attempt whose broker is gone fails
+ * at once with the watch's error, and is not sent again.
  */
 export async function callSandboxOnce<TReq extends z.ZodObject, TRes extends z.ZodType>(
   requester: SandboxRequester,
@@ -50,11 +57,12 @@ export async function callSandboxOnce<TReq extends z.ZodObject, TRes extends z.Z
   key: string,
   payload: z.input<TReq>,
   timeoutMs = DEFAULT_RPC_TIMEOUT_MS,
+  watch: AttemptWatch = (attempt) => attempt,
 ): Promise<z.output<TRes>> {
   const once = { requestId: randomUUID(), ...payload };
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await callSandbox(requester, definition, key, once, timeoutMs);
+      return await watch(callSandbox(requester, definition, key, once, timeoutMs));
     } catch (error) {
       if (!isAppError(error) || error.code !== 'TIMEOUT') throw error;
       if (attempt < ATTEMPTS_WITHOUT_ANSWER) continue;
