@@ -1,5 +1,10 @@
-import { signatureInvalid } from '../ingress.errors.js';
-import { hmacSha256Hex, matchesAnySecret, secretsOf } from './constant-time.js';
+import { verifyBodySignature, type BodySignatureScheme } from './signed-request.js';
+
+const GITHUB_SIGNATURE: BodySignatureScheme = {
+  setting: 'GITHUB_WEBHOOK_SECRET',
+  header: 'X-Hub-Signature-256',
+  prefix: 'sha256=',
+};
 
 /**
  * GitHub's `X-Hub-Signature-256`: `sha256=` + hex HMAC-SHA256 of the raw body. Fails closed: an
@@ -12,10 +17,8 @@ export function verifyGithubSignature(
   secret: string | undefined,
   previous?: string,
 ): void {
-  if (!secret) throw signatureInvalid('github', 'GITHUB_WEBHOOK_SECRET is not configured');
-  if (!signature) throw signatureInvalid('github', 'X-Hub-Signature-256 is missing');
-  const expectedFor = (key: string) => `sha256=${hmacSha256Hex(key, rawBody)}`;
-  if (!matchesAnySecret(secretsOf(secret, previous), expectedFor, signature.toLowerCase())) {
-    throw signatureInvalid('github', 'signature does not match');
-  }
+  verifyBodySignature('github', GITHUB_SIGNATURE, rawBody, signature, {
+    current: secret,
+    previous,
+  });
 }

@@ -1,5 +1,6 @@
 import { signatureInvalid } from '../ingress.errors.js';
 import { hmacSha256Hex, matchesAnySecret, secretsOf } from './constant-time.js';
+import { checkSignedTimestamp } from './signed-request.js';
 
 /** How far `X-Caravel-Timestamp` may be from our clock when the HMAC is required. */
 export const JIRA_MAX_SKEW_SECONDS = 300;
@@ -43,11 +44,7 @@ export function verifyJiraRequest(
   if (!timestamp || !signature) {
     throw signatureInvalid('jira', 'X-Caravel-Timestamp or X-Caravel-Signature is missing');
   }
-  if (!/^\d{1,12}$/.test(timestamp)) throw signatureInvalid('jira', 'timestamp is not a number');
-  const skew = Math.abs(Math.floor(now.getTime() / 1000) - Number(timestamp));
-  if (skew > JIRA_MAX_SKEW_SECONDS) {
-    throw signatureInvalid('jira', `timestamp is ${skew} s away from now`);
-  }
+  checkSignedTimestamp('jira', timestamp, now, JIRA_MAX_SKEW_SECONDS);
   const expectedFor = (key: string) => `sha256=${hmacSha256Hex(key, `${timestamp}.`, rawBody)}`;
   const hmacKeys = secretsOf(secrets.hmacSecret, secrets.previousHmacSecret);
   if (!matchesAnySecret(hmacKeys, expectedFor, signature.toLowerCase())) {

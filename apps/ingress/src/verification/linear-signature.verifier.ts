@@ -1,9 +1,14 @@
 import { AppError } from '@caravel/errors';
-import { signatureInvalid } from '../ingress.errors.js';
-import { hmacSha256Hex, matchesAnySecret, secretsOf } from './constant-time.js';
+import { verifyBodySignature, type BodySignatureScheme } from './signed-request.js';
 
 /** How far the signed `webhookTimestamp` may be from our clock (Linear's SDK uses 60 s). */
 export const LINEAR_MAX_SKEW_MS = 60_000;
+
+const LINEAR_SIGNATURE: BodySignatureScheme = {
+  setting: 'LINEAR_WEBHOOK_SECRET',
+  header: 'Linear-Signature',
+  prefix: '',
+};
 
 /**
  * Linear's `Linear-Signature`: hex HMAC-SHA256 of the raw body, no prefix. Fails closed on an
@@ -15,12 +20,10 @@ export function verifyLinearSignature(
   secret: string | undefined,
   previous?: string,
 ): void {
-  if (!secret) throw signatureInvalid('linear', 'LINEAR_WEBHOOK_SECRET is not configured');
-  if (!signature) throw signatureInvalid('linear', 'Linear-Signature is missing');
-  const expectedFor = (key: string) => hmacSha256Hex(key, rawBody);
-  if (!matchesAnySecret(secretsOf(secret, previous), expectedFor, signature.toLowerCase())) {
-    throw signatureInvalid('linear', 'signature does not match');
-  }
+  verifyBodySignature('linear', LINEAR_SIGNATURE, rawBody, signature, {
+    current: secret,
+    previous,
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { signatureInvalid } from '../ingress.errors.js';
 import { hmacSha256Hex, matchesAnySecret, secretsOf } from './constant-time.js';
+import { checkSignedTimestamp } from './signed-request.js';
 
 /** How far a request's timestamp may be from our clock, either way (Slack says 5 minutes). */
 export const SLACK_MAX_SKEW_SECONDS = 300;
@@ -27,11 +28,7 @@ export function verifySlackSignature(
   if (!signature || !timestamp) {
     throw signatureInvalid('slack', 'X-Slack-Signature or X-Slack-Request-Timestamp is missing');
   }
-  if (!/^\d{1,12}$/.test(timestamp)) throw signatureInvalid('slack', 'timestamp is not a number');
-  const skew = Math.abs(Math.floor(now.getTime() / 1000) - Number(timestamp));
-  if (skew > SLACK_MAX_SKEW_SECONDS) {
-    throw signatureInvalid('slack', `timestamp is ${skew} s away from now`);
-  }
+  checkSignedTimestamp('slack', timestamp, now, SLACK_MAX_SKEW_SECONDS);
   const expectedFor = (key: string) => `v0=${hmacSha256Hex(key, `v0:${timestamp}:`, rawBody)}`;
   if (!matchesAnySecret(secretsOf(secret, previous), expectedFor, signature)) {
     throw signatureInvalid('slack', 'signature does not match');
