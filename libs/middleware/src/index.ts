@@ -79,6 +79,7 @@ export {
 } from './build-middleware-stack.js';
 export { FOLDED_AFTER_MODEL_NAME, FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
 export { graphRecursionLimitFor } from './recursion-limit.js';
+export { briefAgent, type BriefAgent, type BriefAgentInputs } from './brief-agent.js';
 export {
   contextWindowMiddleware,
   summarizedTurns,

@@ -1,14 +1,13 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import type { BaseMessage } from '@langchain/core/messages';
 import {
-  graphRecursionLimitFor,
+  briefAgent,
   modelCallLimitMiddleware,
   sanitizeToolInputsMiddleware,
   toolErrorsMiddleware,
+  type BriefAgent,
 } from '@caravel/middleware';
 import { type CaravelTool } from '@caravel/tools';
-import { toLangChainTools } from '@caravel/tools/langchain';
-import { createAgent, type AgentMiddleware } from 'langchain';
+import type { AgentMiddleware } from 'langchain';
 import type { ReviewStyleRunContext } from './review-style.context.js';
 import { listSkillsTool, readSkillTool } from './skills.js';
 import { listMergedPullRequestsTool, readReviewCommentsTool } from './tools/crawl.tools.js';
@@ -50,10 +49,7 @@ export function analyzerBrief(context: ReviewStyleRunContext): string {
 }
 
 /** An analyzer run's agent. */
-export interface AnalyzerAgent {
-  tools: CaravelTool[];
-  run(brief: string): Promise<BaseMessage[]>;
-}
+export type AnalyzerAgent = BriefAgent;
 
 /** Builds the analyzer's agent on LangChain's agent loop with the runner's middleware units. */
 export function buildAnalyzerAgent(
@@ -67,20 +63,11 @@ export function buildAnalyzerAgent(
     modelCallLimitMiddleware({ limit: modelCallLimit }),
     toolErrorsMiddleware(),
   ];
-  const agent = createAgent({
+  return briefAgent({
     model,
-    tools: toLangChainTools(tools),
+    tools,
     middleware,
     systemPrompt: ANALYZER_SYSTEM_PROMPT,
+    modelCallLimit,
   });
-  return {
-    tools,
-    async run(brief) {
-      const state = (await agent.invoke(
-        { messages: [{ role: 'user', content: brief }] },
-        { recursionLimit: graphRecursionLimitFor(middleware, modelCallLimit) },
-      )) as { messages: BaseMessage[] };
-      return state.messages;
-    },
-  };
 }

@@ -1,11 +1,11 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import type { BaseMessage } from '@langchain/core/messages';
 import {
-  graphRecursionLimitFor,
+  briefAgent,
   modelCallLimitMiddleware,
   pullRequestVerdictGuardMiddleware,
   sanitizeToolInputsMiddleware,
   toolErrorsMiddleware,
+  type BriefAgent,
   type MiddlewareEventSink,
 } from '@caravel/middleware';
 import {
@@ -18,8 +18,7 @@ import {
   type CaravelTool,
   type ToolSandbox,
 } from '@caravel/tools';
-import { toLangChainTools } from '@caravel/tools/langchain';
-import { createAgent, type AgentMiddleware } from 'langchain';
+import type { AgentMiddleware } from 'langchain';
 import type { ReviewRunContext } from './review-run.context.js';
 import { fetchReviewDiffTool } from './tools/fetch-review-diff.tool.js';
 import { addFindingTool, listFindingsTool, updateFindingTool } from './tools/finding.tools.js';
@@ -101,30 +100,17 @@ function reviewerMiddleware(inputs: ReviewerAgentInputs): AgentMiddleware[] {
 }
 
 /** A review run's agent and how to run it on the prepared brief. */
-export interface ReviewerAgent {
-  tools: CaravelTool[];
-  run(brief: string): Promise<BaseMessage[]>;
-}
+export type ReviewerAgent = BriefAgent;
 
 /** Builds the reviewer's agent on LangChain's agent loop with the runner's middleware units. */
 export function buildReviewerAgent(inputs: ReviewerAgentInputs): ReviewerAgent {
   const tools = reviewerTools(inputs.context, inputs.workspace);
   const middleware = reviewerMiddleware(inputs);
-  const agent = createAgent({
+  return briefAgent({
     model: inputs.model,
-    tools: toLangChainTools(tools),
+    tools,
     middleware,
     systemPrompt: REVIEWER_SYSTEM_PROMPT,
+    modelCallLimit: inputs.modelCallLimit ?? REVIEW_MODEL_CALL_LIMIT,
   });
-  const limit = inputs.modelCallLimit ?? REVIEW_MODEL_CALL_LIMIT;
-  return {
-    tools,
-    async run(brief) {
-      const state = (await agent.invoke(
-        { messages: [{ role: 'user', content: brief }] },
-        { recursionLimit: graphRecursionLimitFor(middleware, limit) },
-      )) as { messages: BaseMessage[] };
-      return state.messages;
-    },
-  };
 }
