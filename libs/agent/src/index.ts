@@ -4,3 +4,4 @@ export * from './loop/index.js';
 export * from './trajectory/index.js';
 export * from './replay/index.js';
 export { LazyImport } from './lazy/lazy-import.js';
+export { lazyChatModel, type ChatModelKit } from './lazy/lazy-chat-model.js';

@@ -1,4 +1,4 @@
-import { resolveModel } from '@caravel/agent';
+import { lazyChatModel, resolveModel } from '@caravel/agent';
 import { githubCredentialMissing, IntegrationAdapters } from '@caravel/integrations';
 import type { ScmHistoryPort } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
@@ -47,14 +47,10 @@ export function analysisRunsOptionsOf(
   return {
     history: (repository) => integrations.scmHistory(repository),
     reactions: (repository) => integrations.scmHistory(repository),
-    model: async () => {
-      const { createChatModel, MAX_CLIENT_RETRIES } = await kit.get();
-      return createChatModel(model, analysis.credentials, {
-        timeoutMs: MODEL_TIMEOUT_MS,
-        maxRetries: MAX_CLIENT_RETRIES,
-        fileRoot: analysis.fileRoot,
-      });
-    },
+    model: lazyChatModel(kit, model, analysis.credentials, {
+      timeoutMs: MODEL_TIMEOUT_MS,
+      fileRoot: analysis.fileRoot,
+    }),
     modelName: spec,
     botLogin: analysis.botLogin,
   };

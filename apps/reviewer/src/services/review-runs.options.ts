@@ -1,4 +1,4 @@
-import { resolveModel } from '@caravel/agent';
+import { lazyChatModel, resolveModel } from '@caravel/agent';
 import { githubCredentialMissing, IntegrationAdapters } from '@caravel/integrations';
 import type { ReviewerKitLoader } from '../agent/reviewer-kit.loader.js';
 import type { ReviewerConfig } from '../reviewer.config.js';
@@ -48,14 +48,10 @@ export function reviewRunsOptionsOf(
   return {
     integrations: new IntegrationAdapters(config.integrations),
     botLogin: review.botLogin,
-    model: async () => {
-      const { createChatModel, MAX_CLIENT_RETRIES } = await kit.get();
-      return createChatModel(model, review.credentials, {
-        timeoutMs: MODEL_TIMEOUT_MS,
-        maxRetries: MAX_CLIENT_RETRIES,
-        fileRoot: review.fileRoot,
-      });
-    },
+    model: lazyChatModel(kit, model, review.credentials, {
+      timeoutMs: MODEL_TIMEOUT_MS,
+      fileRoot: review.fileRoot,
+    }),
     reReviewOnPush: () => review.reReviewOnPush,
     approveCleanReviews: repositoryMatcher(review.approveCleanRepos),
   };
