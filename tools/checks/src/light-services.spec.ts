@@ -36,6 +36,15 @@ const LAZY_AGENT_SERVICES = [
 const HEAVY =
   /^(@langchain\/|langchain$|langchain\/|openai$|openai\/|@anthropic-ai\/|deepagents$|deepagents\/)/;
 
+/**
+ * Clients `caravel start` does not use until a first call, or never on the embedded bus and PGlite:
+ * the NATS client, node-postgres, PGlite's pg-wire socket (the checkpointer's, at a first run),
+ * Octokit and the Slack Web API (~60 MB and ~1.5 s together). Each is loaded by a dynamic
+ * `import()` where it is first needed.
+ */
+const EMBEDDED_UNUSED =
+  /^(@nats-io\/|pg$|pg\/|@electric-sql\/pglite-socket$|@octokit\/|@slack\/web-api$)/;
+
 /** The file a workspace package's entry resolves to under the `@caravel/source` condition. */
 function workspaceEntry(specifier: string): string | undefined {
   const [scope, name, ...rest] = specifier.split('/');
@@ -92,7 +101,7 @@ function valueImports(file: string): string[] {
  * The heavy packages `entry` loads at start, each with the chain of workspace files that leads to
  * it (first found), e.g. `a.ts > b.ts > @langchain/core/messages`.
  */
-export function heavyLoads(entry: string): string[] {
+export function heavyLoads(entry: string, heavy: RegExp = HEAVY): string[] {
   const found: string[] = [];
   const seen = new Set<string>();
   const visit = (file: string, chain: readonly string[]): void => {
@@ -100,7 +109,7 @@ export function heavyLoads(entry: string): string[] {
     seen.add(file);
     const here = [...chain, relative(root, file)];
     for (const specifier of valueImports(file)) {
-      if (HEAVY.test(specifier)) {
+      if (heavy.test(specifier)) {
         found.push([...here, specifier].join(' > '));
         continue;
       }
@@ -155,5 +164,13 @@ describe('services that run no agent load no LangChain', () => {
 describe('services that run an agent load LangChain at their first run, not at start', () => {
   it.each(LAZY_AGENT_SERVICES)('%s', (entry) => {
     expect(heavyLoads(join(root, entry))).toEqual([]);
+  });
+});
+
+describe('the embedded host loads no client an idle start does not use', () => {
+  it('apps/cli/src/commands/start.command.ts', () => {
+    const entry = join(root, 'apps/cli/src/commands/start.command.ts');
+    expect(heavyLoads(entry, EMBEDDED_UNUSED)).toEqual([]);
+    expect(heavyLoads(entry, HEAVY)).toEqual([]);
   });
 });

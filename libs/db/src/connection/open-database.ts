@@ -4,9 +4,8 @@ import { defaultMigrationsDir } from '../migrations/migrations-dir.js';
 import { defaultCacheRoot } from '../pglite/cluster-template.js';
 import { migratedImageFile, existingImage, saveMigratedImage } from '../pglite/migrated-image.js';
 import { openPglite } from '../pglite/open-pglite.js';
-import { parseDatabaseUrl } from './database-url.js';
+import { parseDatabaseUrl, type DatabaseLocation } from './database-url.js';
 import { silentLogger, type Database, type DatabaseLogger } from './database.types.js';
-import { openPostgres } from './open-postgres.js';
 
 export interface OpenDatabaseOptions {
   /** `postgres://…`, `postgresql://…`, `pglite:memory` or `pglite:<dir>`. */
@@ -32,10 +31,19 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
   const database =
     location.kind === 'postgres'
-      ? await openPostgres(location, logger)
+      ? await openPostgresLazily(location, logger)
       : (await openPglite(location.dataDir, logger, undefined, options.cacheRoot)).database;
   if (options.migrate === false) return database;
   return migrated(database, logger, optionalMigrationsDir(options.migrationsDir));
+}
+
+/** PostgreSQL's client (`pg`, ~16 MiB) is loaded only by a process that opens PostgreSQL. */
+async function openPostgresLazily(
+  location: Extract<DatabaseLocation, { kind: 'postgres' }>,
+  logger: DatabaseLogger,
+): Promise<Database> {
+  const { openPostgres } = await import('./open-postgres.js');
+  return openPostgres(location, logger);
 }
 
 async function migrated(

@@ -1,7 +1,7 @@
 import { mkdirSync, openAsBlob } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { AppError } from '@caravel/errors';
 import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { parseInt8 } from '../connection/type-parsers.js';
@@ -129,6 +129,8 @@ export async function openPglite(
   });
 
   const startServer = async (): Promise<string> => {
+    // Loaded here: only the LangGraph checkpointer asks for a connection string, at a first run.
+    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
     const socketServer = new PGLiteSocketServer({
       db: session.socketFacade(),
       host: '127.0.0.1',

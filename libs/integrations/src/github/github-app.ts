@@ -1,8 +1,8 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { AppError } from '@caravel/errors';
 import type { ScopedToken, TokenMinter, TokenScope } from '@caravel/sandbox';
-import { Octokit } from '@octokit/rest';
 import { codeOctokitError, type GitHubRepository } from './github-client.js';
+import { loadOctokit } from './octokit-loader.js';
 
 /** Settings of {@link GitHubApp}. */
 export interface GitHubAppOptions {
@@ -58,6 +58,7 @@ export class GitHubApp {
 
   /** Mints a fresh installation token for exactly this repository. */
   async mint(repository: GitHubRepository): Promise<ScopedToken> {
+    const Octokit = await loadOctokit();
     const octokit = new Octokit({
       auth: appJwt(this.options.appId, this.key, this.now()),
       baseUrl: this.options.baseUrl,

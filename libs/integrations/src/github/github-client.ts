@@ -1,7 +1,8 @@
 import { isAppError, type AppError } from '@caravel/errors';
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 import { retryAfterSeconds, serviceError } from '../http/service-errors.js';
 import { retryPolicy, withRateLimitRetry, type RetryPolicy } from '../http/rate-limit-retry.js';
+import { loadOctokit } from './octokit-loader.js';
 
 /** `owner/name` of a GitHub repository. */
 export interface GitHubRepository {
@@ -47,6 +48,7 @@ export class GitHubApi {
   ): Promise<T> {
     return withRateLimitRetry(this.policy, async () => {
       const token = await this.options.tokens(repository);
+      const Octokit = await loadOctokit();
       const octokit = new Octokit({
         auth: token,
         baseUrl: this.options.baseUrl,

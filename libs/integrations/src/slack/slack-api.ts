@@ -1,5 +1,5 @@
 import { isAppError, type AppError } from '@caravel/errors';
-import { WebClient } from '@slack/web-api';
+import type { WebClient } from '@slack/web-api';
 import { notConfigured, serviceError } from '../http/service-errors.js';
 import { retryPolicy, withRateLimitRetry, type RetryPolicy } from '../http/rate-limit-retry.js';
 
@@ -34,24 +34,28 @@ const ACCESS_ERRORS = [
  * `PRECONDITION_FAILED`.
  */
 export class SlackApi {
-  private readonly client: WebClient | undefined;
+  private client: Promise<WebClient> | undefined;
   private readonly policy: RetryPolicy;
 
-  constructor(options: SlackApiOptions) {
+  constructor(private readonly options: SlackApiOptions) {
     this.policy = retryPolicy(options.retry);
-    this.client = options.botToken
-      ? new WebClient(options.botToken, {
-          slackApiUrl: options.apiUrl ?? 'https://slack.com/api/',
-          retryConfig: { retries: 0 },
-          rejectRateLimitedCalls: true,
-        })
-      : undefined;
   }
 
   /** Calls a Web API method; `action` names it in errors. */
   async call<T>(action: string, run: (client: WebClient) => Promise<T>): Promise<T> {
-    const client = this.client;
-    if (!client) throw notConfigured('Slack', 'SLACK_BOT_TOKEN');
+    const botToken = this.options.botToken;
+    if (!botToken) throw notConfigured('Slack', 'SLACK_BOT_TOKEN');
+    // The Web API client (~16-20 MiB) is loaded by the first call, not by every process that
+    // could make one.
+    this.client ??= import('@slack/web-api').then(
+      ({ WebClient }) =>
+        new WebClient(botToken, {
+          slackApiUrl: this.options.apiUrl ?? 'https://slack.com/api/',
+          retryConfig: { retries: 0 },
+          rejectRateLimitedCalls: true,
+        }),
+    );
+    const client = await this.client;
     return withRateLimitRetry(this.policy, async () => {
       try {
         return await run(client);
