@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 
-import { NO_OUTPUT_MESSAGE, shapeObservation, timeoutMessage } from './observation.js';
+import {
+  listingObservation,
+  NO_OUTPUT_MESSAGE,
+  shapeObservation,
+  timeoutMessage,
+} from './observation.js';
 
 describe('shapeObservation', () => {
   it('replaces empty or whitespace-only output with the fixed message', () => {
@@ -35,5 +40,17 @@ describe('timeoutMessage', () => {
   it('names the limit in seconds and suggests a way out', () => {
     expect(timeoutMessage(1500)).toContain('timed out after 1.5 seconds');
     expect(timeoutMessage(120_000)).toContain('timeout_seconds');
+  });
+});
+
+describe('listingObservation', () => {
+  it('lists the lines, and says how many are shown and what to narrow when more matched', () => {
+    const listing = { what: 'files', narrow: 'the pattern or the path' };
+    expect(listingObservation(['a.ts', 'b.ts'], { ...listing, truncated: false })).toBe(
+      'a.ts\nb.ts',
+    );
+    expect(listingObservation(['a.ts', 'b.ts'], { ...listing, truncated: true })).toBe(
+      'a.ts\nb.ts\n(more than 2 files match; only the first 2 are shown. Narrow the pattern or the path.)',
+    );
   });
 });

@@ -63,6 +63,21 @@ export function createShaper(maxChars: number = DEFAULT_MAX_OBSERVATION_CHARS): 
   return (raw) => shapeObservation(raw, { maxChars });
 }
 
+/**
+ * A listing the model reads: its lines, then, when more matched than are shown, how many are and
+ * what to narrow (`what`: the plural of what matched, `narrow`: "the pattern or the path").
+ */
+export function listingObservation(
+  lines: readonly string[],
+  listing: { truncated: boolean; what: string; narrow: string },
+): string {
+  if (!listing.truncated) return lines.join('\n');
+  const note =
+    `(more than ${lines.length} ${listing.what} match; only the first ${lines.length} are ` +
+    `shown. Narrow ${listing.narrow}.)`;
+  return [...lines, note].join('\n');
+}
+
 /** The sentence the model reads when a command was stopped at its time limit. */
 export function timeoutMessage(timeoutMs: number): string {
   const seconds = Math.round(timeoutMs / 100) / 10;

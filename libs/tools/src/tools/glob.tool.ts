@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { listingObservation } from '../core/observation.js';
 import { defineTool, type CaravelTool } from '../core/tool-definition.js';
 import type { ToolOptions } from '../core/tool-options.js';
 import type { ToolSandbox } from '../ports/tool-sandbox.port.js';
@@ -34,14 +35,11 @@ export function globTool(sandbox: ToolSandbox, options: ToolOptions): CaravelToo
     },
     observe: (output) => {
       if (output.paths.length === 0) return `No files match ${output.pattern}.`;
-      const lines = [...output.paths];
-      if (output.truncated) {
-        lines.push(
-          `(more than ${output.paths.length} files match; only the first ` +
-            `${output.paths.length} are shown. Narrow the pattern or the path.)`,
-        );
-      }
-      return lines.join('\n');
+      return listingObservation(output.paths, {
+        truncated: output.truncated,
+        what: 'files',
+        narrow: 'the pattern or the path',
+      });
     },
   });
 }

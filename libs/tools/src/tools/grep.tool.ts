@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { listingObservation } from '../core/observation.js';
 import { defineTool, type CaravelTool } from '../core/tool-definition.js';
 import type { ToolOptions } from '../core/tool-options.js';
 import type { GrepMatch, ToolSandbox } from '../ports/tool-sandbox.port.js';
@@ -44,14 +45,10 @@ export function grepTool(sandbox: ToolSandbox, options: ToolOptions): CaravelToo
     },
     observe: (output) => {
       if (output.matches.length === 0) return `No lines match ${output.pattern}.`;
-      const lines = output.matches.map((m) => `${m.path}:${m.line}: ${clip(m.text)}`);
-      if (output.truncated) {
-        lines.push(
-          `(more than ${output.matches.length} lines match; only the first ` +
-            `${output.matches.length} are shown. Narrow the pattern, the path or include.)`,
-        );
-      }
-      return lines.join('\n');
+      return listingObservation(
+        output.matches.map((m) => `${m.path}:${m.line}: ${clip(m.text)}`),
+        { truncated: output.truncated, what: 'lines', narrow: 'the pattern, the path or include' },
+      );
     },
   });
 }
