@@ -1,5 +1,6 @@
 import type { BusConsumerRepository, BusDeliveryRepository, ClaimedDelivery } from '@caravel/db';
 import { AppError } from '@caravel/errors';
+import { strictMock, type Stubs } from '@caravel/testing/doubles';
 import { describe, expect, it } from '@jest/globals';
 import type { Delivery } from '../bus.port.js';
 import { resolveConsumerOptions, silentLogger } from '../settlement/index.js';
@@ -22,7 +23,7 @@ function oneMessageStore(payload: string) {
     sinceClaim: false,
     count: 0,
   };
-  const deliveries = {
+  const deliveries: Stubs<BusDeliveryRepository> = {
     expireExhausted: () => Promise.resolve([]),
     msUntilDue: (_stream: string, _durable: string, lookBackMs = 0) => {
       // As the SQL reads it: an invisible pending row is a timer; a visible one is due now only
@@ -54,16 +55,9 @@ function oneMessageStore(payload: string) {
       return Promise.resolve();
     },
   };
-  const strict = <T extends object>(double: object) =>
-    new Proxy(double, {
-      get: (target, name) => {
-        if (name in target) return (target as Record<string | symbol, unknown>)[name];
-        throw new Error(`unexpected call: ${String(name)}`);
-      },
-    }) as T;
   return {
-    deliveries: strict<BusDeliveryRepository>(deliveries),
-    consumers: strict<BusConsumerRepository>({ fill: () => Promise.resolve() }),
+    deliveries: strictMock<BusDeliveryRepository>(deliveries, 'deliveries'),
+    consumers: strictMock<BusConsumerRepository>({ fill: () => Promise.resolve(0) }, 'consumers'),
   };
 }
 
