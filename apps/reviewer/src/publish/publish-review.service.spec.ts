@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { FindingRepository, ReviewLedgerRow } from '@caravel/db';
+import type { FindingRepository } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { renderReviewMarker, type Finding } from '@caravel/findings';
 import { aFinding, PR_LINES, sha } from '@caravel/findings/testing';
 import type { ListedReview, NewReview } from '@caravel/integrations';
@@ -15,7 +16,7 @@ const pr = { repository: { owner: 'acme', name: 'widgets' }, number: 42 };
 /** A ledger double holding `filed`: reads return it, writes replace findings in it. */
 function ledgerOf(filed: Finding[]): FindingRepository {
   let findings = [...filed];
-  const ledger = { threadId: THREAD } as ReviewLedgerRow;
+  const ledger = factory.reviewLedger({ threadId: THREAD });
   return strictMock<FindingRepository>(
     {
       getLedger: () => Promise.resolve(ledger),

@@ -5,7 +5,8 @@ import {
   ReviewRequestedV1,
   type EnvelopeOf,
 } from '@caravel/contracts';
-import type { FindingRepository, ReviewLedgerRow } from '@caravel/db';
+import type { FindingRepository } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { Logger } from '@nestjs/common';
 import { strictMock } from '@caravel/testing/doubles';
 import { PUSHES_NOT_REVIEWED, ReviewRequestsService } from './review-requests.service.js';
@@ -21,7 +22,7 @@ function request(data: Partial<EnvelopeOf<typeof ReviewRequestedV1>['data']> = {
 describe('ReviewRequestsService', () => {
   it('opens the ledger of the canonical reviewer thread and records the head', async () => {
     const threadId = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number: 42 });
-    const ledger = { threadId, headSha: HEAD } as ReviewLedgerRow;
+    const ledger = factory.reviewLedger({ threadId, headSha: HEAD });
     const calls: unknown[] = [];
     const findings = strictMock<FindingRepository>(
       {
@@ -67,7 +68,7 @@ describe('ReviewRequestsService', () => {
 
   it('says at start, and for each request, why it does not review (reviews off)', async () => {
     const threadId = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number: 42 });
-    const ledger = { threadId } as ReviewLedgerRow;
+    const ledger = factory.reviewLedger({ threadId });
     const skips: unknown[] = [];
     const findings = strictMock<FindingRepository>(
       {
@@ -129,14 +130,14 @@ describe('ReviewRequestsService', () => {
         {
           noteSkip: (_id, skip) => {
             skips.push(skip);
-            return Promise.resolve({ threadId } as ReviewLedgerRow);
+            return Promise.resolve(factory.reviewLedger({ threadId }));
           },
-          openLedger: () => Promise.resolve({ threadId } as ReviewLedgerRow),
+          openLedger: () => Promise.resolve(factory.reviewLedger({ threadId })),
           getLedger: () =>
-            Promise.resolve({ threadId, headSha: HEAD, lastReviewedSha } as ReviewLedgerRow),
+            Promise.resolve(factory.reviewLedger({ threadId, headSha: HEAD, lastReviewedSha })),
           moveLedger: (_id, heads) => {
             moves.push(heads);
-            return Promise.resolve({ threadId } as ReviewLedgerRow);
+            return Promise.resolve(factory.reviewLedger({ threadId }));
           },
         },
         'findings',
