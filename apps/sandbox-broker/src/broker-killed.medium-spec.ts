@@ -141,4 +141,27 @@ gate.describe('a sandbox broker process killed mid-call (NATS + PostgreSQL)', ()
     },
     TEST_TIMEOUT_MS,
   );
+
+  it(
+    'sends an acquire again soon after the broker setting the sandbox up is killed, and another broker answers it',
+    async () => {
+      const broker = await startBroker();
+      const threadId = randomUUID();
+      // The test holds the thread's lock: the broker waits for it, probing the caller meanwhile.
+      const held = await bus.leases.acquire(`sandbox.${threadId}`, 'test', 60_000);
+      if (!held) throw new Error("the test could not take the thread's lock");
+      const probesBefore = client.calls.probesHeard;
+      const acquiring = client.acquire({ threadId, branch: 'caravel/k3' });
+      acquiring.catch(() => undefined);
+      await waitUntil('a probe naming the acquire', () => client.calls.probesHeard > probesBefore);
+      await broker.kill();
+      await startBroker();
+      await bus.leases.release(held);
+      // Unwatched, the acquire's first attempt would wait out 150 s: past this test's budget.
+      const sandbox = await acquiring;
+      expect(sandbox.handle.threadId).toBe(threadId);
+      expect(client.calls.size).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -66,7 +66,9 @@ export class SandboxBrokerService implements OnModuleDestroy {
       throw replacementNotAllowed(request.threadId);
     }
     try {
-      const handle = await this.acquireFor(request);
+      // A setup may clone for minutes: probing the caller names the call, so the caller sends
+      // it again soon if this broker dies meanwhile (a caller gone changes nothing here).
+      const handle = await this.probingCaller(request, () => this.acquireFor(request));
       sandboxAcquires.inc({ outcome: 'ok' });
       return handle;
     } catch (error) {

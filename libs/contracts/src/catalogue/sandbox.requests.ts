@@ -83,7 +83,7 @@ export const SandboxAcquire = defineRequest({
   service: 'sandbox',
   op: 'acquire',
   description: "Get or create the thread's sandbox (never silently replaces one holding work).",
-  request: acquireRequest,
+  request: acquireRequest.extend(watchedCall),
   response: sandboxHandle,
 });
 

@@ -1,4 +1,4 @@
-import { AppError } from '@caravel/errors';
+import { AppError, isAppError } from '@caravel/errors';
 
 /** Probe intervals that may pass with no probe before the broker running a call counts as gone. */
 const SILENT_PROBES = 10;
@@ -10,6 +10,17 @@ const MIN_SILENCE_MS = 15_000;
  * watch's before the broker's probe has made its round trip.
  */
 const CONFIRM_MS = 3_000;
+/** The `details.reason` of the error a watched call fails with when its broker went silent. */
+const BROKER_GONE = 'broker_gone';
+
+/** Whether `error` is a watched call's failure because the broker running it went silent. */
+export function isBrokerGone(error: unknown): boolean {
+  return (
+    isAppError(error) &&
+    error.code === 'DEPENDENCY_UNAVAILABLE' &&
+    error.details['reason'] === BROKER_GONE
+  );
+}
 
 /**
  * The calls of one client that a broker runs for a long time (a command, a commit or push, a diff,
@@ -65,7 +76,7 @@ export class BrokerCallWatch {
               `the sandbox broker running this ${what} stopped answering (no sign of it for ` +
                 `${Math.round(silentMs / 1000)} s): it was stopped or restarted, and what the ` +
                 `${what} did is unknown; run it again`,
-              { retryable: true, details: { reason: 'broker_gone' } },
+              { retryable: true, details: { reason: BROKER_GONE } },
             ),
           ),
         );

@@ -139,6 +139,42 @@ describe('SandboxBrokerClient long requests', () => {
     },
   );
 
+  it('sends an acquire again, as a new call, soon after the probes of the broker setting it up stop', async () => {
+    const acquire = (c: SandboxBrokerClient) => c.acquire({ threadId, branch: 'b', repository });
+    const { bus, client, outcome } = await sending(acquire);
+    const [first] = bus.sent;
+    expect(first?.subject).toBe(`sandbox.${threadId}.acquire`);
+    for (let second = 0; second < 5; second += 1) {
+      await bus.probe(first!);
+      await jest.advanceTimersByTimeAsync(1_000);
+    }
+    // The broker is killed mid-clone (last probe 1 s ago): sent again once the silence (15 s)
+    // is confirmed (3 s), not at the attempt's 150 s.
+    await jest.advanceTimersByTimeAsync(16_000);
+    expect(bus.sent).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(bus.sent).toHaveLength(2);
+    const retry = bus.sent[1]!;
+    expect(retry.subject).toBe(first!.subject);
+    expect(retry.payload['callId']).not.toBe(first!.payload['callId']);
+    expect(retry.payload['callerId']).toBe(first!.payload['callerId']);
+    expect(outcome.settled).toBe(false);
+    retry.answer({
+      threadId,
+      sandboxId: 'sbx-2',
+      provider: 'local',
+      workdir: '/workspace/repo',
+      outcome: 'created',
+      branch: 'b',
+      baseCommit: 'abc123',
+      origin: null,
+    });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.settled).toBe(true);
+    expect(client.calls.size).toBe(0);
+  });
+
   it('returns the answer of a push whose broker probes it however long it takes', async () => {
     const { bus, client, outcome } = await sending(LONG_CALLS[0]!.call);
     const sent = bus.sent[0]!;

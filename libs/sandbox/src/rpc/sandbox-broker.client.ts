@@ -23,8 +23,8 @@ import {
   callSandbox,
   callSandboxOnce,
   callSandboxRepeatable,
-  type AttemptWatch,
   type SandboxRequester,
+  type WatchedAttempt,
 } from './sandbox-requester.js';
 
 /** Setting up a new sandbox clones the repository: allow it time. */
@@ -65,8 +65,8 @@ export class SandboxBrokerClient {
   /** Streamed-output listeners of this client's running commands. */
   readonly streams = new OutputStreams();
   /**
-   * This client's running commands and long requests (commit, push, diff, recreate), failed soon
-   * after the broker running one is gone.
+   * This client's running commands and long requests (acquire, commit, push, diff, recreate),
+   * failed soon after the broker running one is gone (an acquire is then sent again).
    */
   readonly calls = new BrokerCallWatch();
 
@@ -98,13 +98,15 @@ export class SandboxBrokerClient {
   }
 
   async acquire(input: SandboxAcquireInput): Promise<RpcSandbox> {
-    // Repeated when unanswered: a broker killed mid-acquire never answers, and NATS never says so.
+    // Repeated when unanswered: a broker killed mid-acquire never answers, and NATS never says so;
+    // each attempt is watched, so one whose broker died is sent again ~18 s later, not at 150 s.
     const handle = await callSandboxRepeatable(
       this.requester,
       SandboxAcquire,
       input.threadId,
       { ...input },
       { attemptMs: ACQUIRE_ATTEMPT_MS, totalMs: ACQUIRE_TIMEOUT_MS },
+      () => this.watchedCall('sandbox setup'),
     );
     return new RpcSandbox(this.requester, handle, this.callerId, this.streams, this.calls);
   }
@@ -209,10 +211,7 @@ export class SandboxBrokerClient {
    * that fails it once those probes stop (see {@link BrokerCallWatch}; a broker that sends none
    * leaves it unwatched).
    */
-  private watchedCall(what: string): {
-    fields: { callerId: string; callId: string };
-    watch: AttemptWatch;
-  } {
+  private watchedCall(what: string): WatchedAttempt {
     const callId = randomUUID();
     return {
       fields: { callerId: this.callerId, callId },

@@ -2,6 +2,7 @@ import type { RequestDefinition } from '@caravel/contracts';
 import { AppError, isAppError } from '@caravel/errors';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import { isBrokerGone } from './broker-call-watch.js';
 
 /**
  * What the sandbox RPC client needs of a message bus: request/reply and serving a subject. The
@@ -89,15 +90,22 @@ export interface RepeatBudget {
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** One attempt's call fields and the watch that fails it once its broker goes silent. */
+export interface WatchedAttempt {
+  fields: { callerId: string; callId: string };
+  watch: AttemptWatch;
+}
+
 /**
  * Sends a request that is safe to repeat as it is (`acquire`: the broker takes the thread's lock
  * and returns the sandbox bound to the thread, making one only when there is none) until it is
  * answered or the budget is spent. Each attempt waits `attemptMs`, so a broker killed while it held
  * the request costs one attempt instead of the whole budget (NATS never tells a requester that its
- * responder died); a TIMEOUT that came before the attempt's wait was up means no broker serves at
- * all (the only one restarting): sent again after a pause. A refusal because the thread's lock is
- * still held (a live broker still setting the sandbox up) is tried again too; any other error is
- * thrown at once.
+ * responder died); with `watched`, each attempt is a watched call of its own, and one whose broker
+ * went silent (`broker_gone`, ~18 s after it died) is sent again at once. A TIMEOUT that came
+ * before the attempt's wait was up means no broker serves at all (the only one restarting): sent
+ * again after a pause. A refusal because the thread's lock is still held (a live broker still
+ * setting the sandbox up) is tried again too; any other error is thrown at once.
  */
 export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes extends z.ZodType>(
   requester: SandboxRequester,
@@ -105,6 +113,7 @@ export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes exten
   key: string,
   payload: z.input<TReq>,
   budget: RepeatBudget,
+  watched?: () => WatchedAttempt,
 ): Promise<z.output<TRes>> {
   const now = budget.now ?? Date.now;
   const sleep = budget.sleep ?? pause;
@@ -112,9 +121,13 @@ export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes exten
   for (;;) {
     const wait = Math.min(budget.attemptMs, deadline - now());
     const started = now();
+    const attempt = watched?.();
+    const request = attempt ? { ...payload, ...attempt.fields } : payload;
     try {
-      return await callSandbox(requester, definition, key, payload, wait);
+      const answer = callSandbox(requester, definition, key, request, wait);
+      return await (attempt ? attempt.watch(answer) : answer);
     } catch (error) {
+      if (isBrokerGone(error) && deadline - now() > 0) continue;
       if (!isAppError(error) || !['TIMEOUT', 'LEASE_HELD'].includes(error.code)) throw error;
       const unserved = error.code === 'TIMEOUT' && now() - started < wait * 0.9;
       if (deadline - now() <= 0) throw error;
