@@ -1,11 +1,7 @@
 import { CannedChatModel } from '@caravel/agent/langchain';
 import { AnalyzeReviewStyleV1 } from '@caravel/contracts';
-import type {
-  FindingOutcomeRow,
-  NewReviewStyle,
-  ReviewStyleRepository,
-  ReviewStyleRow,
-} from '@caravel/db';
+import type { FindingOutcomeRow, NewReviewStyle, ReviewStyleRepository } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { strictMock } from '@caravel/testing/doubles';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
@@ -17,12 +13,12 @@ import { ReviewStyleService } from './review-style.service.js';
 const kit = new AnalyzerKitLoader();
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
-const current = {
+const current = factory.reviewStyle({
   version: 1,
   prompt: 'Be strict about names.',
   reviewers: ['alice', 'bob'],
   createdAt: new Date('2026-12-01T00:00:00Z'),
-} as ReviewStyleRow;
+});
 const dismissed: FindingOutcomeRow = {
   id: 'f_00000000aa',
   number: 12,
@@ -54,7 +50,7 @@ function stylesDouble(
     },
     save: (style: NewReviewStyle) => {
       saved.push(style);
-      return Promise.resolve({ ...style, version: 2 } as ReviewStyleRow);
+      return Promise.resolve(factory.reviewStyle({ ...style, version: 2 }));
     },
   });
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CiWatchRow } from '../repositories/ci-watch.repository.js';
+import type { EvalRunRow } from '../repositories/eval-run.repository.js';
 import type { ReviewLedgerRow } from '../repositories/finding.repository.js';
+import type { ReviewStyleRow } from '../repositories/review-style.repository.js';
 import type { RunEventRow } from '../repositories/run-event.repository.js';
 import type { RunQueueRow } from '../repositories/run-queue.repository.js';
 import type { RunRow } from '../repositories/run.repository.js';
@@ -192,6 +194,49 @@ export const factory = {
       version: 0,
       createdAt: FACTORY_TIME,
       updatedAt: FACTORY_TIME,
+      ...overrides,
+    };
+  },
+
+  /** Version 1 of `acme/widgets`'s review style, learned from its history by a scripted model. */
+  reviewStyle(overrides: Partial<ReviewStyleRow> = {}): ReviewStyleRow {
+    return {
+      id: randomUUID(),
+      repository: 'acme/widgets',
+      version: 1,
+      mode: 'bootstrap',
+      threadId: randomUUID(),
+      prompt: 'Name things for what they mean.',
+      summary: 'Names.',
+      wordCount: 5,
+      model: 'scripted:style.json',
+      pullRequests: [],
+      commentIds: [],
+      reviewers: [],
+      counts: { pullRequests: 0, comments: 0, reviewers: 0 },
+      editedBy: null,
+      proposalId: null,
+      createdAt: FACTORY_TIME,
+      ...overrides,
+    };
+  },
+
+  /** A Harbor eval run of suite `tasks` that is still recording its attempts. */
+  evalRun(overrides: Partial<EvalRunRow> = {}): EvalRunRow {
+    return {
+      id: randomUUID(),
+      suite: 'tasks',
+      config: 'current',
+      model: 'scripted:fix.json',
+      settings: {},
+      attemptsPerTask: 1,
+      status: 'running',
+      outDir: null,
+      createdAt: FACTORY_TIME,
+      finishedAt: null,
+      kind: 'harbor',
+      scheduleId: null,
+      scheduleSlot: null,
       ...overrides,
     };
   },

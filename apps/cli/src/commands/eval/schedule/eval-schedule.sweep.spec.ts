@@ -1,5 +1,6 @@
 import type { Clock } from '@caravel/config';
 import type { EvalRunRow, EvalScheduleRepository, EvalScheduleRow } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import type { Bus } from '@caravel/messaging';
 import type { PlatformRuntime } from '@caravel/platform';
 import { MemoryLeases, strictMock } from '@caravel/testing/doubles';
@@ -67,7 +68,7 @@ function world(schedules: EvalScheduleRow[], options: { failing?: string; at?: s
       },
       runFor: (id, slot) => {
         const status = w.runs.get(nightRunId(id, slot));
-        return Promise.resolve(status ? ({ status } as EvalRunRow) : null);
+        return Promise.resolve(status ? factory.evalRun({ status }) : null);
       },
       failed: (id, slot, error) => {
         w.failed.push({ id, slot, error });
