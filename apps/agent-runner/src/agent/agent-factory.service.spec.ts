@@ -7,6 +7,7 @@ import type {
   UserProfileRepository,
   UserProfileRow,
 } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import type { SandboxBrokerClient, ToolSandboxAdapter } from '@caravel/sandbox';
 import { strictMock } from '@caravel/testing/doubles';
 import type { ReplyChannel, ScmPort } from '@caravel/tools';
@@ -22,14 +23,14 @@ const THREAD = 't-1';
 const TEAM_MODEL = 'anthropic:claude-sonnet-4-5';
 
 function profile(overrides: Partial<UserProfileRow>): UserProfileRow {
-  return {
+  return factory.userProfile({
     identity: 'slack:U1',
     model: null,
     reasoningEffort: null,
     draftPullRequests: true,
     alwaysCreatePullRequests: null,
     ...overrides,
-  } as UserProfileRow;
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RunConclusion } from '@caravel/agent';
 import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
 import type { RunRow } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import type { GitHubCodeHost } from '@caravel/integrations';
 import type { Lease } from '@caravel/messaging';
 import { sandboxUnreachable, type ToolSandboxAdapter } from '@caravel/sandbox';
@@ -366,7 +367,7 @@ describe('RunExecutorService', () => {
   });
 
   it('publishes again the ending of a run concluded before, and runs nothing', async () => {
-    const run = { id: 'r', status: 'running', exitStatus: null } as RunRow;
+    const run = factory.run({ id: 'r', status: 'running', exitStatus: null });
     const { executor, events, log } = executorWith({ kind: 'ended', run });
     const again: RunRow[] = [];
     events.publishEndingAgain = (_command, ended) => Promise.resolve(again.push(ended) > 0);
@@ -378,7 +379,7 @@ describe('RunExecutorService', () => {
   });
 
   it('acknowledges a start for a run that ended with nothing to publish again', async () => {
-    const run = { id: 'r', status: 'completed', exitStatus: 'submitted' } as RunRow;
+    const run = factory.run({ id: 'r', status: 'completed', exitStatus: 'submitted' });
     const { executor, events, log } = executorWith({ kind: 'ended', run });
     events.publishEndingAgain = () => Promise.resolve(false);
 

@@ -1,5 +1,6 @@
 import { RunInterruptNotice } from '@caravel/contracts';
 import type { ThreadMessageRepository, ThreadMessageRow } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import type { Bus, Subscription } from '@caravel/messaging';
 import type { Sandbox } from '@caravel/sandbox';
 import { strictMock } from '@caravel/testing/doubles';
@@ -11,7 +12,7 @@ const THREAD = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const config = { run: { interruptPollMs: HOUR } } as AgentRunnerConfig;
 
 function message(overrides: Partial<ThreadMessageRow>): ThreadMessageRow {
-  return {
+  return factory.threadMessage({
     id: 'm-1',
     threadId: 't-1',
     author: 'slack:U1',
@@ -19,7 +20,7 @@ function message(overrides: Partial<ThreadMessageRow>): ThreadMessageRow {
     kind: 'message',
     trusted: true,
     ...overrides,
-  } as ThreadMessageRow;
+  });
 }
 
 /** A bus that serves the thread's interrupt notices: `notify` plays dispatch sending one. */

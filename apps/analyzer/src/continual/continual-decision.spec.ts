@@ -1,7 +1,8 @@
-import type { FindingOutcomeRow, ReviewStyleRow } from '@caravel/db';
+import type { FindingOutcomeRow } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { decideContinual } from './continual-decision.js';
 
-const style = { version: 1, prompt: 'Be strict.' } as ReviewStyleRow;
+const style = factory.reviewStyle({ version: 1, prompt: 'Be strict.' });
 const fixed: FindingOutcomeRow = {
   id: 'f_0000000001',
   number: 7,

@@ -1,5 +1,6 @@
 import type { Clock } from '@caravel/config';
-import type { ReviewStyleRepository, ReviewStyleRow } from '@caravel/db';
+import type { ReviewStyleRepository } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import type { Bus, LeaseStore } from '@caravel/messaging';
 import type { PlatformRuntime } from '@caravel/platform';
 import { MemoryLeases, strictMock } from '@caravel/testing/doubles';
@@ -12,7 +13,7 @@ const { hour, minute } = nightlySlot(REPO);
 const at = (day: number, h: number, m: number) => new Date(Date.UTC(2026, 11, day, h, m));
 
 function replica(name: string, leases: LeaseStore, clock: Clock, published: unknown[]) {
-  const first = { version: 1, createdAt: at(1, 0, 0) } as ReviewStyleRow;
+  const first = factory.reviewStyle({ version: 1, createdAt: at(1, 0, 0) });
   const styles = strictMock<ReviewStyleRepository>({
     repositories: () => Promise.resolve([REPO]),
     history: () => Promise.resolve([first]),

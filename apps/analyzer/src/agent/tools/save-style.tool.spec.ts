@@ -1,4 +1,5 @@
-import type { NewReviewStyle, ReviewStyleRepository, ReviewStyleRow } from '@caravel/db';
+import type { NewReviewStyle, ReviewStyleRepository } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import type { ScmComment, ScmHistoryPort } from '@caravel/tools';
 import { strictMock } from '@caravel/testing/doubles';
 import { reviewStyleRunContext, type ReviewStyleRunContext } from '../review-style.context.js';
@@ -18,7 +19,7 @@ function stylesDouble(saved: NewReviewStyle[]): ReviewStyleRepository {
   return strictMock<ReviewStyleRepository>({
     save: (style: NewReviewStyle) => {
       saved.push(style);
-      return Promise.resolve({ ...style, id: 'x', version: saved.length } as ReviewStyleRow);
+      return Promise.resolve(factory.reviewStyle({ ...style, id: 'x', version: saved.length }));
     },
   });
 }
