@@ -11,10 +11,10 @@ import { isAppError } from '@caravel/errors';
 import { strictMock } from '@caravel/testing/doubles';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import type { Caller } from '../auth/session.types.js';
 import { EvalSchedulesService } from './evals-schedules.service.js';
+import { personCaller } from '../testing/callers.js';
 
-const admin = { kind: 'person', session: { login: 'hubot', role: 'admin' } } as unknown as Caller;
+const admin = personCaller('hubot', 'admin');
 const ID = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e';
 
 const schedule = (overrides: Partial<EvalScheduleRow> = {}): EvalScheduleRow => ({

@@ -1,7 +1,6 @@
 import type {
   EvalAttemptRow,
   EvalProposalRepository,
-  EvalProposalRow,
   EvalReviewCaseRepository,
   EvalReviewCaseRow,
   EvalRunRepository,
@@ -9,15 +8,15 @@ import type {
   EvalRunSummaryRow,
   NewEvalProposal,
 } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import { isAppError } from '@caravel/errors';
 import { strictMock } from '@caravel/testing/doubles';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import type { Caller } from '../auth/session.types.js';
 import { EvalsService } from './evals.service.js';
+import { personCaller } from '../testing/callers.js';
 
-/** The service reads only who the caller is. */
-const admin = { kind: 'person', session: { login: 'hubot', role: 'admin' } } as unknown as Caller;
+const admin = personCaller('hubot', 'admin');
 
 const RUN_ID = '0b6f1a52-6f0e-4a43-9d7e-1f1a2b3c4d5e';
 const run: EvalRunRow = {
@@ -128,7 +127,11 @@ function service(options: { proposed?: NewEvalProposal[] } = {}): EvalsService {
     {
       propose: (proposal) => {
         options.proposed?.push(proposal);
-        return Promise.resolve({ ...proposal, status: 'pending' } as unknown as EvalProposalRow);
+        const { style, note, settings, ...fields } = proposal;
+        expect(style).toBeUndefined();
+        return Promise.resolve(
+          factory.evalProposal({ ...fields, settings: { ...settings }, note: note ?? null }),
+        );
       },
     },
     'eval proposals',

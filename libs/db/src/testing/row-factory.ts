@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CiWatchRow } from '../repositories/ci-watch.repository.js';
+import type { EvalProposalRow } from '../repositories/eval-proposal.repository.js';
 import type { EvalRunRow } from '../repositories/eval-run.repository.js';
 import type { ReviewLedgerRow } from '../repositories/finding.repository.js';
 import type { ReviewStyleRow } from '../repositories/review-style.repository.js';
@@ -237,6 +238,37 @@ export const factory = {
       kind: 'harbor',
       scheduleId: null,
       scheduleSlot: null,
+      ...overrides,
+    };
+  },
+
+  /** A pending proposal to run `candidate` with another model on suite `tasks`. */
+  evalProposal(overrides: Partial<EvalProposalRow> = {}): EvalProposalRow {
+    return {
+      id: randomUUID(),
+      suite: 'tasks',
+      config: 'candidate',
+      model: 'scripted:fix.json',
+      settings: {},
+      note: null,
+      proposedBy: 'octocat',
+      kind: 'agent-config',
+      repository: null,
+      stylePrompt: null,
+      styleSummary: null,
+      baseVersion: null,
+      styleVersion: null,
+      status: 'pending',
+      baselineRunId: null,
+      candidateRunId: null,
+      maxDrop: null,
+      alpha: null,
+      delta: null,
+      pValue: null,
+      reason: null,
+      numbers: null,
+      createdAt: FACTORY_TIME,
+      decidedAt: null,
       ...overrides,
     };
   },
