@@ -54,17 +54,16 @@ const start: Handler = async ({ positionals, values }, env, io) => {
   noArguments('start', { positionals, values, help: false });
   const port = portOption('start', values['port']);
   // A port in use is said before seconds of loading; the start checks it again once configured.
-  const fromEnv = Number(env['PORT'] ?? 3000);
-  const early = port ?? (Number.isInteger(fromEnv) ? fromEnv : undefined);
-  const { assertPortFree } = await import('./port-check.js');
-  if (early !== undefined && early >= 0 && early <= 65_535)
-    await assertPortFree(env['HOST'] ?? '127.0.0.1', early);
+  await (await import('./port-check.js')).assertStartPortFree(env, port);
   io.out('caravel: loading the services\n');
-  await loadNest();
-  const { startEmbedded } = await import('./start.command.js');
-  await startEmbedded(env, {
-    ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
-    ...(port === undefined ? {} : { port }),
+  const { withSmallYoungGeneration } = await import('./startup-memory.js');
+  await withSmallYoungGeneration(async () => {
+    await loadNest();
+    const { startEmbedded } = await import('./start.command.js');
+    await startEmbedded(env, {
+      ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+      ...(port === undefined ? {} : { port }),
+    });
   });
   return 'serving';
 };

@@ -1,3 +1,4 @@
+import type { EnvSource } from '@caravel/config';
 import { AppError } from '@caravel/errors';
 import { createServer } from 'node:net';
 
@@ -29,4 +30,15 @@ export async function assertPortFree(
       { details: { host, port } },
     );
   });
+}
+
+/**
+ * The port `caravel start` will listen on, checked before seconds of loading: `--port`, else
+ * PORT (3000 by default). A PORT that is not a port is left to the configuration's own error.
+ */
+export async function assertStartPortFree(env: EnvSource, port: number | undefined): Promise<void> {
+  const fromEnv = Number(env['PORT'] ?? 3000);
+  const early = port ?? (Number.isInteger(fromEnv) ? fromEnv : undefined);
+  if (early !== undefined && early >= 0 && early <= 65_535)
+    await assertPortFree(env['HOST'] ?? '127.0.0.1', early);
 }
