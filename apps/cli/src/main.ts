@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { runCli, type CliIo } from './commands/cli.js';
+import { withSmallYoungGeneration } from './commands/startup-memory.js';
 
 const io: CliIo = {
   // Readable lines for a person (the embedded host and every command); warnings and errors on
@@ -33,5 +34,8 @@ const io: CliIo = {
   },
 };
 
-const outcome = await runCli(process.argv.slice(2), process.env, io);
+const argv = process.argv.slice(2);
+const command = () => runCli(argv, process.env, io);
+// `caravel start` returns once the host is ready: its boot runs with a small young generation.
+const outcome = argv[0] === 'start' ? await withSmallYoungGeneration(command) : await command();
 if (outcome !== 'serving') process.exit(outcome);

@@ -56,14 +56,11 @@ const start: Handler = async ({ positionals, values }, env, io) => {
   // A port in use is said before seconds of loading; the start checks it again once configured.
   await (await import('./port-check.js')).assertStartPortFree(env, port);
   io.out('caravel: loading the services\n');
-  const { withSmallYoungGeneration } = await import('./startup-memory.js');
-  await withSmallYoungGeneration(async () => {
-    await loadNest();
-    const { startEmbedded } = await import('./start.command.js');
-    await startEmbedded(env, {
-      ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
-      ...(port === undefined ? {} : { port }),
-    });
+  await loadNest();
+  const { startEmbedded } = await import('./start.command.js');
+  await startEmbedded(env, {
+    ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+    ...(port === undefined ? {} : { port }),
   });
   return 'serving';
 };
