@@ -15,7 +15,7 @@ const PROBE_TIMEOUT_MS = 10_000;
  * (a runner killed mid-command). Without this the command would finish in a sandbox nobody reads,
  * and the run that resumes elsewhere would run it a second time. The probes name the call
  * (`callId`), so the client, in turn, fails the call soon after they stop (this broker killed
- * mid-call).
+ * mid-call). The first probe goes as the watch starts, the next every `everyMs`.
  */
 export async function whileCallerAlive<T>(
   bus: Bus,
@@ -49,6 +49,9 @@ export async function whileCallerAlive<T>(
       probing = false;
     }
   };
+  // The first probe goes at once: a caller hears from the call as soon as this broker has it, so
+  // its watch is armed even if this broker dies before the first interval.
+  void probe();
   const timer = setInterval(() => void probe(), everyMs);
   try {
     return await running;

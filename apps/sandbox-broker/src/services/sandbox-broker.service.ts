@@ -151,18 +151,27 @@ export class SandboxBrokerService implements OnModuleDestroy {
     };
     const elapsed = startTimer();
     let outcome = 'failed';
+    // Probed from the request's arrival, before a reconnect or a wait for the thread's sandbox:
+    // the caller hears of the call at once. A caller gone before the command starts stops it
+    // from starting; one gone while it runs has it abandoned.
+    let running: Sandbox | undefined;
+    let callerGone = false;
     try {
-      const result = await this.lifecycle.use(threadId, (sandbox) =>
-        whileCallerAlive(
-          this.bus,
-          { callerId, callId },
-          this.config.sandbox.callerProbeMs,
-          sandbox.exec(command, options),
-          async () => {
-            this.log.warn(`thread ${threadId}: the caller of a command is gone; abandoning it`);
-            await this.lifecycle.abandon(threadId, sandbox);
-          },
-        ),
+      const result = await whileCallerAlive(
+        this.bus,
+        { callerId, callId },
+        this.config.sandbox.callerProbeMs,
+        this.lifecycle.use(threadId, (sandbox) => {
+          if (callerGone) throw commandCallerGone(threadId);
+          running = sandbox;
+          return sandbox.exec(command, options);
+        }),
+        async () => {
+          callerGone = true;
+          if (!running) return;
+          this.log.warn(`thread ${threadId}: the caller of a command is gone; abandoning it`);
+          await this.lifecycle.abandon(threadId, running);
+        },
       );
       await relay?.finish();
       outcome = result.timedOut ? 'timed_out' : 'ok';
@@ -286,4 +295,12 @@ async function headCommit(sandbox: Sandbox): Promise<string> {
 
 function gitFailed(what: string, output: string) {
   return new AppError('PRECONDITION_FAILED', `${what} failed: ${output.trim().slice(-2000)}`);
+}
+
+/** A command whose caller went away before it started: it is not started at all. */
+function commandCallerGone(threadId: string) {
+  return new AppError(
+    'PRECONDITION_FAILED',
+    `thread ${threadId}: the caller of a command went away before it started; it was not run`,
+  );
 }
