@@ -11,6 +11,8 @@ export interface LoadPlan {
    * next kill waits for the replacement to be ready, so a slow start spaces them out.
    */
   killEveryMs: number;
+  /** The services whose processes may be killed; none given: every service's. */
+  killOnly?: readonly string[];
   /** How long a sender keeps retrying a request no ingress answered (as GitHub and Slack retry). */
   retryForMs: number;
 }
@@ -62,7 +64,7 @@ export async function driveLoad(
       await sleep(startedAt + k * plan.killEveryMs - Date.now());
       // A replacement that took longer than the interval pushed this kill past the load.
       if (Date.now() - startedAt >= plan.durationMs) break;
-      const [name, nth] = pickVictim(counts);
+      const [name, nth] = pickVictim(counts, plan.killOnly);
       say(`kill -9 ${name} #${nth} at ${Math.round((Date.now() - startedAt) / 1000)} s`);
       kills[name] = (kills[name] ?? 0) + 1;
       await platform.killAndReplace(name, nth);
@@ -79,11 +81,12 @@ export async function driveLoad(
   return { startedAt, sent, restarts, kills };
 }
 
-/** A process to kill: every live process equally likely. */
-function pickVictim(counts: ServiceCounts): [string, number] {
-  const all = Object.entries(counts).flatMap(([name, n]) =>
-    Array.from({ length: n }, (_, nth) => [name, nth] as [string, number]),
-  );
+/** A process to kill: every live process (of `only`'s services, when given) equally likely. */
+export function pickVictim(counts: ServiceCounts, only?: readonly string[]): [string, number] {
+  const all = Object.entries(counts)
+    .filter(([name]) => !only?.length || only.includes(name))
+    .flatMap(([name, n]) => Array.from({ length: n }, (_, nth) => [name, nth] as [string, number]));
+  if (all.length === 0) throw new Error(`no process to kill among ${only?.join(', ') ?? 'none'}`);
   return all[Math.floor(Math.random() * all.length)]!;
 }
 

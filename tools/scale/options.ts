@@ -4,6 +4,8 @@ import type { ServiceCounts } from '../chaos/harness/platform.js';
 export interface ScaleOptions {
   durationS: number;
   killEveryS: number;
+  /** `--kill-only`: the services whose processes may be killed, comma-separated; '' for all. */
+  killOnly?: string;
   rate: number;
   /** A preset name or `ingress=3,dispatch=2,...`. */
   replicas: string;
@@ -45,4 +47,18 @@ export function replicasOf(spec: string): ServiceCounts {
     counts[name] = count;
   }
   return counts;
+}
+
+/** `--kill-only`'s services (comma-separated), each one of the baseline's; throws on anything else. */
+export function killOnlyOf(spec: string): string[] {
+  const names = spec
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !(name in BASELINE));
+  if (unknown.length > 0)
+    throw new Error(
+      `--kill-only ${spec}: unknown service ${unknown.join(', ')}; one of ${Object.keys(BASELINE).join(', ')}`,
+    );
+  return names;
 }

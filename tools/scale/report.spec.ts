@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { replicasOf } from './options.js';
+import { pickVictim } from './load.js';
+import { killOnlyOf, replicasOf } from './options.js';
 import {
   failures,
   percentile,
@@ -102,5 +103,22 @@ describe('the scale report', () => {
     });
     expect(replicasOf('ingress=2')).toMatchObject({ ingress: 2, dispatch: 1 });
     expect(() => replicasOf('reviewer=2')).toThrow(/--replicas/);
+  });
+
+  it('kills only the named services when told, any process otherwise', () => {
+    const team = replicasOf('team');
+    expect(killOnlyOf('')).toEqual([]);
+    expect(killOnlyOf('sandbox-broker, dispatch')).toEqual(['sandbox-broker', 'dispatch']);
+    expect(() => killOnlyOf('reviewer')).toThrow(/--kill-only reviewer: unknown service reviewer/);
+    const picked = new Set<string>();
+    for (let i = 0; i < 200; i += 1) picked.add(pickVictim(team, ['sandbox-broker']).join('#'));
+    expect([...picked].sort()).toEqual(['sandbox-broker#0', 'sandbox-broker#1']);
+    for (let i = 0; i < 400; i += 1) picked.add(pickVictim(team, [])[0]);
+    expect([...picked].filter((p) => !p.includes('#')).sort()).toEqual([
+      'agent-runner',
+      'dispatch',
+      'ingress',
+      'sandbox-broker',
+    ]);
   });
 });

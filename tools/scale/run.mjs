@@ -6,22 +6,23 @@
 // <out>/scale.json and <out>/scale.md and exits 1 when anything was lost, duplicated or not
 // accounted for. Builds the workspace first; the run's processes, files and databases are swept
 // whatever happens (tools/chaos/launch.mjs).
-//   node tools/scale/run.mjs [--duration 60] [--kill-every 15] [--rate 0.5] [--replicas team]
-//     [--drain 300] [--no-baseline] [--log-level warn] [--out tmp/scale]
+//   node tools/scale/run.mjs [--duration 60] [--kill-every 15] [--kill-only sandbox-broker,...]
+//     [--rate 0.5] [--replicas team] [--drain 300] [--no-baseline] [--log-level warn] [--out tmp/scale]
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { newRunId, runMarkedSuite } from '../chaos/launch.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const USAGE =
-  'usage: node tools/scale/run.mjs [--duration 60] [--kill-every 15] [--rate 0.5] [--replicas team]\n' +
-  '         [--drain 300] [--no-baseline] [--log-level warn] [--out tmp/scale]\n';
+  'usage: node tools/scale/run.mjs [--duration 60] [--kill-every 15] [--kill-only <services>]\n' +
+  '         [--rate 0.5] [--replicas team] [--drain 300] [--no-baseline] [--log-level warn] [--out tmp/scale]\n';
 const parsed = (() => {
   try {
     return parseArgs({
       options: {
         duration: { type: 'string', default: '60' },
         'kill-every': { type: 'string', default: '15' },
+        'kill-only': { type: 'string', default: '' },
         rate: { type: 'string', default: '0.5' },
         replicas: { type: 'string', default: 'team' },
         drain: { type: 'string', default: '300' },
@@ -44,6 +45,7 @@ const { values } = parsed;
 const options = {
   durationS: Number(values.duration),
   killEveryS: Number(values['kill-every']),
+  killOnly: values['kill-only'],
   rate: Number(values.rate),
   replicas: values.replicas,
   drainS: Number(values.drain),

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ChannelsWorld } from '../../e2e/support/channels-world.js';
 import { ChaosRun } from '../chaos/harness/chaos-run.js';
 import { SENDER_SETTINGS } from '../chaos/senders.js';
-import { BASELINE, replicasOf, type ScaleOptions } from './options.js';
+import { BASELINE, killOnlyOf, replicasOf, type ScaleOptions } from './options.js';
 import { runPhase, type PhaseOutcome } from './phase.js';
 import { summarise } from './report.js';
 import { renderMarkdown, scaleReport, type ScaleReport } from './render.js';
@@ -67,6 +67,7 @@ describe('scale-out', () => {
               rate: options.rate,
               durationMs: options.durationS * 1000,
               killEveryMs: options.killEveryS * 1000,
+              killOnly: killOnlyOf(options.killOnly ?? ''),
               retryForMs: 90_000,
             },
             drainMs: options.drainS * 1000,
