@@ -16,14 +16,16 @@ export interface EmbeddedBusOptions {
   /**
    * The longest an idle consumer sleeps before it looks again. It wakes earlier on every local
    * publish and settlement and when the next redelivery falls due, so this only bounds how late
-   * it sees what another process did: the default is 60 s on PGlite (no other process can open
-   * it) and 1 s on PostgreSQL (other processes may publish to the same log).
+   * it sees what another process did: the default is 5 minutes on PGlite (no other process can
+   * open it, so the poll is only a safety net; each pass is a few queries per consumer on a
+   * database that shares the event loop) and 1 s on PostgreSQL (other processes may publish to
+   * the same log).
    */
   pollIntervalMs?: number;
 }
 
 /** The longest an idle consumer sleeps, by database kind (see `pollIntervalMs`). */
-export const DEFAULT_POLL_INTERVAL_MS = { pglite: 60_000, postgres: 1_000 } as const;
+export const DEFAULT_POLL_INTERVAL_MS = { pglite: 300_000, postgres: 1_000 } as const;
 /** The JetStream adapter's default too. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
