@@ -7,7 +7,7 @@
 //   node tools/codegen/db.mjs check                        drift check for CI (exit 1 on drift)
 // The schema engine needs a PostgreSQL server for its shadow database; it gets a throwaway one on
 // CARAVEL_CODEGEN_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderKyselyTypes } from './db/kysely-types.mjs';
@@ -26,7 +26,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const packageDir = join(root, 'libs', 'db');
 const schemaPath = join(packageDir, 'prisma', 'schema.prisma');
 const migrationsDir = join(packageDir, 'prisma', 'migrations');
-const typesPath = join(packageDir, 'src', 'generated', 'types.ts');
+const typesDir = join(packageDir, 'src', 'generated');
 const serverUrl = process.env.CARAVEL_CODEGEN_DATABASE_URL ?? DEFAULT_SERVER_URL;
 
 const rel = (path) => relative(root, path);
@@ -44,15 +44,37 @@ async function pendingSql({ fromEmpty }) {
   });
 }
 
+/**
+ * How the generated files differ from what the schema renders: the files to write (new or
+ * changed) and the stale ones to remove (a .ts file the generator no longer writes).
+ */
+function typesDrift() {
+  const rendered = renderKyselyTypes({ packageDir, schemaPath });
+  const onDisk = existsSync(typesDir)
+    ? readdirSync(typesDir).filter((name) => name.endsWith('.ts'))
+    : [];
+  const changed = [...rendered].filter(([name, content]) => {
+    const path = join(typesDir, name);
+    return !existsSync(path) || readFileSync(path, 'utf8') !== content;
+  });
+  return { changed, stale: onDisk.filter((name) => !rendered.has(name)) };
+}
+
 function generate() {
-  const next = renderKyselyTypes({ packageDir, schemaPath });
-  const current = existsSync(typesPath) ? readFileSync(typesPath, 'utf8') : '';
-  if (next === current) {
-    console.log(`${rel(typesPath)} is up to date`);
+  const { changed, stale } = typesDrift();
+  if (changed.length === 0 && stale.length === 0) {
+    console.log(`${rel(typesDir)} is up to date`);
     return;
   }
-  writeFileSync(typesPath, next);
-  console.log(`wrote ${rel(typesPath)}`);
+  mkdirSync(typesDir, { recursive: true });
+  for (const [name, content] of changed) {
+    writeFileSync(join(typesDir, name), content);
+    console.log(`wrote ${rel(join(typesDir, name))}`);
+  }
+  for (const name of stale) {
+    rmSync(join(typesDir, name));
+    console.log(`removed ${rel(join(typesDir, name))}`);
+  }
 }
 
 async function migrate(name, replace) {
@@ -115,9 +137,14 @@ async function check() {
       );
     }
   }
-  const current = existsSync(typesPath) ? readFileSync(typesPath, 'utf8') : '';
-  if (renderKyselyTypes({ packageDir, schemaPath }) !== current) {
-    problems.push(`${rel(typesPath)} is stale: run \`npm run db:generate\` and commit it`);
+  const { changed, stale } = typesDrift();
+  if (changed.length > 0 || stale.length > 0) {
+    const files = [...changed.map(([name]) => name), ...stale].map((name) =>
+      rel(join(typesDir, name)),
+    );
+    problems.push(
+      `${files.join(', ')} differ from what the schema renders: run \`npm run db:generate\` and commit them`,
+    );
   }
   if (problems.length > 0) {
     console.error(`database drift:\n- ${problems.join('\n- ')}`);
