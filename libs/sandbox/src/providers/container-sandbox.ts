@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { chown } from 'node:fs/promises';
-import type { FileOwner } from '../files/workdir-files.js';
+import { ConfinedFs } from '../files/confined-fs.js';
+import { WorkdirFiles, type FileOwner } from '../files/workdir-files.js';
 import { sandboxErrorReason } from '../sandbox.errors.js';
 import type { Sandbox, SandboxSpec } from '../sandbox.types.js';
-import type { SandboxPaths } from './sandbox-store.js';
+import { BashSession, type SessionProcess } from '../session/bash-session.js';
+import type { OpenedSession } from './directory-provider.js';
+import {
+  DEFAULT_SANDBOX_SETTINGS,
+  type SandboxDefaults,
+  type SandboxPaths,
+  type SandboxRecord,
+} from './sandbox-store.js';
+import { DEFAULT_SESSION_TIMING, type SessionTiming } from './session-timing.js';
 
 /**
  * The non-root user a container sandbox (`docker`, `kubernetes`) runs as: the configured one, or
@@ -66,4 +75,46 @@ export function containerFileHelperCommand(
   nodeArgs: readonly string[],
 ): string[] {
   return [bashPath, '-c', NODE_CHECK, 'caravel-files', node, ...nodeArgs];
+}
+
+/** The settings of a container provider (`docker`, `kubernetes`) that its sessions use. */
+export interface ContainerSessionOptions {
+  readonly bashPath?: string;
+  readonly nodePath?: string;
+  readonly defaults?: SandboxDefaults;
+  readonly timing?: SessionTiming;
+}
+
+/** Starts a command as an exec in the sandbox's container or pod (the provider knows how). */
+export type ContainerExec = (command: string[]) => Promise<SessionProcess & { disconnect(): void }>;
+
+/**
+ * A container sandbox's opened session: the persistent shell over `driver`, and its file
+ * operations served from inside the container or pod by the file helper, started through
+ * `startExec` as the sandbox user (never on the host's or the broker's view of the workdir); the
+ * helper goes with the session. `workdir` is the same path for commands and for the helper.
+ */
+export async function openContainerSession(
+  driver: SessionProcess,
+  terminate: () => void,
+  sandbox: { record: SandboxRecord; workdir: string; options: ContainerSessionOptions },
+  startExec: ContainerExec,
+): Promise<OpenedSession> {
+  const { record, workdir, options } = sandbox;
+  const session = await BashSession.attach(driver, terminate, {
+    defaultTimeoutMs: record.defaultTimeoutMs,
+    maxTimeoutMs: (options.defaults ?? DEFAULT_SANDBOX_SETTINGS).maxTimeoutMs,
+    outputLimitBytes: record.outputLimitBytes,
+    ...(options.timing ?? DEFAULT_SESSION_TIMING),
+  });
+  const fs = new ConfinedFs(async (nodeArgs) => {
+    const bash = options.bashPath ?? '/bin/bash';
+    const helper = await startExec(
+      containerFileHelperCommand(bash, options.nodePath ?? 'node', nodeArgs),
+    );
+    return { process: helper, end: () => helper.disconnect() };
+  });
+  session.onExit(() => void fs.close());
+  const roots = { host: workdir, inner: workdir };
+  return { session, files: new WorkdirFiles({ roots, fs }), workdir };
 }

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import Docker from 'dockerode';
-import { ConfinedFs } from '../../files/confined-fs.js';
-import { WorkdirFiles, type FileOwner } from '../../files/workdir-files.js';
+import type { FileOwner } from '../../files/workdir-files.js';
 import { DEFAULT_EGRESS_PORT, sandboxEgressEnvironment } from '../../proxy/sandbox-egress.js';
 import type { SandboxEgressSettings } from '../../proxy/sandbox-egress.js';
 import type { Sandbox, SandboxSpec } from '../../sandbox.types.js';
-import { BashSession } from '../../session/bash-session.js';
 import {
-  containerFileHelperCommand,
   containerUser,
   createRemovingLeftovers,
   handOver,
+  openContainerSession,
 } from '../container-sandbox.js';
 import { DirectoryProvider, type OpenedSession } from '../directory-provider.js';
 import { HOOKLESS_GIT_ENV, type OneShotSpawn } from '../one-shot.js';
@@ -175,34 +173,19 @@ export class DockerSandboxProvider extends DirectoryProvider {
     }).catch((error: unknown) => {
       throw dockerError(`starting a session in ${containerName(record.id)}`, error, record.id);
     });
-    const session = await BashSession.attach(driver, terminate, {
-      defaultTimeoutMs: record.defaultTimeoutMs,
-      maxTimeoutMs: (this.options.defaults ?? DEFAULT_SANDBOX_SETTINGS).maxTimeoutMs,
-      outputLimitBytes: record.outputLimitBytes,
-      ...timing,
-    });
     // File operations are served from inside the container, never on the host's bind of it.
-    const fs = new ConfinedFs(async (nodeArgs) => {
-      const helper = await startAttachedExec(container, {
-        cmd: containerFileHelperCommand(
-          this.options.bashPath ?? '/bin/bash',
-          this.options.nodePath ?? 'node',
-          nodeArgs,
-        ),
-        user: this.user,
-        env,
-      }).catch((error: unknown) => {
-        throw dockerError(
-          `starting the file helper in ${containerName(record.id)}`,
-          error,
-          record.id,
-        );
-      });
-      return { process: helper, end: () => helper.disconnect() };
-    });
-    session.onExit(() => void fs.close());
-    const roots = { host: DOCKER_WORKDIR, inner: DOCKER_WORKDIR };
-    return { session, files: new WorkdirFiles({ roots, fs }), workdir: DOCKER_WORKDIR };
+    const sandbox = { record, workdir: DOCKER_WORKDIR, options: this.options };
+    return openContainerSession(driver, terminate, sandbox, (command) =>
+      startAttachedExec(container, { cmd: command, user: this.user, env }).catch(
+        (error: unknown) => {
+          throw dockerError(
+            `starting the file helper in ${containerName(record.id)}`,
+            error,
+            record.id,
+          );
+        },
+      ),
+    );
   }
 
   private environment(record: SandboxRecord): Record<string, string> {

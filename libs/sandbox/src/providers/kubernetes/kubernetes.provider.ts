@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { CoreV1Api, Exec, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { ConfinedFs } from '../../files/confined-fs.js';
-import { WorkdirFiles, type FileOwner } from '../../files/workdir-files.js';
+import type { FileOwner } from '../../files/workdir-files.js';
 import { sandboxError, sandboxErrorReason } from '../../sandbox.errors.js';
 import type { Sandbox, SandboxLogger, SandboxSpec } from '../../sandbox.types.js';
-import { BashSession } from '../../session/bash-session.js';
 import {
-  containerFileHelperCommand,
   containerUser,
   createRemovingLeftovers,
   handOver,
+  openContainerSession,
 } from '../container-sandbox.js';
 import { DirectoryProvider, type OpenedSession } from '../directory-provider.js';
 import { driverExecCommand } from '../docker/docker-session.js';
@@ -205,27 +203,13 @@ export class KubernetesSandboxProvider extends DirectoryProvider {
         .catch(() => undefined)
         .finally(() => driver.disconnect());
     };
-    const session = await BashSession.attach(driver, terminate, {
-      defaultTimeoutMs: record.defaultTimeoutMs,
-      maxTimeoutMs: (this.options.defaults ?? DEFAULT_SANDBOX_SETTINGS).maxTimeoutMs,
-      outputLimitBytes: record.outputLimitBytes,
-      ...timing,
-    });
     // File operations are served from inside the pod, never on the broker's mount of the claim.
-    const fs = new ConfinedFs(async (nodeArgs) => {
-      const command = containerFileHelperCommand(
-        this.options.bashPath ?? '/bin/bash',
-        this.options.nodePath ?? 'node',
-        nodeArgs,
-      );
-      const helper = await KubernetesExecProcess.start(target, command).catch((error: unknown) => {
+    const sandbox = { record, workdir: mounts.workdir, options: this.options };
+    return openContainerSession(driver, terminate, sandbox, (command) =>
+      KubernetesExecProcess.start(target, command).catch((error: unknown) => {
         throw kubernetesError(`starting the file helper in pod ${target.pod}`, error, record.id);
-      });
-      return { process: helper, end: () => helper.disconnect() };
-    });
-    session.onExit(() => void fs.close());
-    const roots = { host: mounts.workdir, inner: mounts.workdir };
-    return { session, files: new WorkdirFiles({ roots, fs }), workdir: mounts.workdir };
+      }),
+    );
   }
 
   private get owner(): string {
