@@ -3,15 +3,9 @@ import { EvalScheduleRepository, type EvalScheduleRow } from '@caravel/db';
 import type { Bus, Lease } from '@caravel/messaging';
 import { BUS, LeasedSweep, RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import type { EvalScheduleSettings } from './eval-scheduler.config.js';
 import { latestNight, nightDir, nightRunId } from './schedule-night.js';
 import type { ScheduledSuiteRunner } from './scheduled-suite.runner.js';
-
-/** The sweep's settings (`EVAL_SCHEDULE_CHECK_MS`, `EVAL_SCHEDULE_DIR`). */
-export interface EvalScheduleSettings {
-  readonly checkMs: number;
-  /** Where each night's run keeps its files: `<dir>/<name>/<night>`. */
-  readonly dir: string;
-}
 
 export const EVAL_SCHEDULE_SETTINGS = Symbol('EVAL_SCHEDULE_SETTINGS');
 export const SCHEDULED_SUITE_RUNNER = Symbol('SCHEDULED_SUITE_RUNNER');

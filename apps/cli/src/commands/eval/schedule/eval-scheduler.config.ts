@@ -6,7 +6,6 @@ import {
 } from '@caravel/config';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import type { EvalScheduleSettings } from './eval-schedule.sweep.js';
 
 /**
  * The keys of scheduled eval suites, read by the two processes that sweep them: `caravel start`
@@ -25,6 +24,13 @@ export const evalScheduleEnvSchema = z.object({
     description: 'Attempts (or review cases) a scheduled eval suite runs at once',
   }),
 });
+
+/** The sweep's settings (`EVAL_SCHEDULE_CHECK_MS`, `EVAL_SCHEDULE_DIR`). */
+export interface EvalScheduleSettings {
+  readonly checkMs: number;
+  /** Where each night's run keeps its files: `<dir>/<name>/<night>`. */
+  readonly dir: string;
+}
 
 /** The sweep's settings and how many attempts a night runs at once. */
 export type EvalSchedulesConfig = EvalScheduleSettings & { concurrency: number };

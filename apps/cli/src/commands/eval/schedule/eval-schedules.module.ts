@@ -6,15 +6,15 @@ import {
   EVAL_SCHEDULE_SETTINGS,
   EvalScheduleSweep,
   SCHEDULED_SUITE_RUNNER,
-  type EvalScheduleSettings,
 } from './eval-schedule.sweep.js';
+import type { EvalSchedulesConfig } from './eval-scheduler.config.js';
 import { suiteRunner } from './scheduled-suite.runner.js';
 
 /** The embedded host's scheduled eval suites: their sweep and the runner it starts nights with. */
 @Module({})
 export class EvalSchedulesModule {
   static register(
-    settings: EvalScheduleSettings & { concurrency: number },
+    settings: EvalSchedulesConfig,
     env: EnvSource,
     clock: Clock = systemClock,
   ): DynamicModule {
