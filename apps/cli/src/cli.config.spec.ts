@@ -1,6 +1,6 @@
 import { loadConfig } from '@caravel/config';
 import { embeddedConfigSchema } from './cli.config.js';
-import { embeddedConfig } from './commands/start.command.js';
+import { embeddedConfig } from './commands/embedded-boot.js';
 
 describe("the embedded host's configuration", () => {
   it("maps one environment to the host's slice and each service's typed configuration", () => {

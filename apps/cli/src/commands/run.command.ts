@@ -12,7 +12,7 @@ import { branchDiff, localRepository } from './local-repository.js';
 import { runBundlesFor, runBundleSelection, type RunBundleOptions } from './run-bundles.js';
 import { writeRunTrajectory } from './run-trajectory.js';
 import { RunStatus, type StatusTerminal } from './run-status.js';
-import { bootEmbedded, embeddedConfig } from './start.command.js';
+import { bootEmbedded, embeddedConfig } from './embedded-boot.js';
 
 export interface RunOptions extends RunBundleOptions {
   repo: string;

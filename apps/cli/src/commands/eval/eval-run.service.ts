@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { embeddedConfig } from '../start.command.js';
+import { embeddedConfig } from '../embedded-boot.js';
 import { runAttempt } from './eval-attempt.js';
 import { EVAL_RUN_FILE } from './eval-compare.command.js';
 import type { EvalConfig } from './eval-config.js';
