@@ -7,7 +7,7 @@ import {
   type FakeLlmServer,
 } from '@caravel/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -117,8 +117,10 @@ gate.describe('a runner killed mid-run (kill -9)', () => {
   });
 
   it('injects a follow-up for the busy thread into the active run before its next model call', async () => {
+    // The first command holds the run until the follow-up has joined it (the test then writes
+    // `go`): an event, not a few seconds a loaded machine may not keep.
     fake.enqueue(
-      execute('touch busy.started; sleep 4; echo one >> calls.log'),
+      execute('touch busy.started; until [ -e go ]; do sleep 0.2; done; echo one >> calls.log'),
       execute('echo two >> calls.log'),
       { toolCalls: [{ name: 'submit', args: {} }] },
     );
@@ -145,7 +147,15 @@ gate.describe('a runner killed mid-run (kill -9)', () => {
     const followUp = trigger('also write two');
     await bus!.publish(TriggerReceivedV1, followUp);
 
+    // Dispatch queues the follow-up for the active run, then marks its own run merged.
     const dashboard = processes.find((p) => p.name === 'dashboard')!;
+    await eventually(async () => {
+      const response = await fetch(`${dashboard.url}/api/threads/${threadId}`);
+      const body = (await response.json()) as { runs: RunView[] };
+      const joined = body.runs.find((r) => r.id === runIdForTrigger(followUp.id));
+      return joined?.status === 'merged' ? true : undefined;
+    }, 120_000);
+    await writeFile(join(workspace, 'go'), '');
     const detail = await eventually(async () => {
       const response = await fetch(`${dashboard.url}/api/threads/${threadId}`);
       const body = (await response.json()) as { runs: RunView[] };
