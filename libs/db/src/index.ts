@@ -65,6 +65,7 @@ export {
 } from './repositories/run-event.repository.js';
 export {
   ThreadMessageRepository,
+  type ClaimedThreadMessage,
   type ThreadMessageRow,
   type NewThreadMessage,
 } from './repositories/thread-message.repository.js';

@@ -49,7 +49,7 @@ export {
   UNTRUSTED_TAG,
   type MessageQueueOptions,
 } from './message-queue.middleware.js';
-export { queuedMessageId, renderQueuedMessage } from './queued-message.js';
+export { queuedIdOf, queuedMessageId, renderQueuedMessage } from './queued-message.js';
 export {
   ensureNoEmptyMessageMiddleware,
   type EnsureNoEmptyMessageOptions,
@@ -77,7 +77,7 @@ export {
   type MiddlewarePorts,
   type MiddlewareStackOptions,
 } from './build-middleware-stack.js';
-export { FOLDED_AFTER_MODEL_NAME, FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
+export { FOLDED_HOOKS_NAME, FOLDED_MODEL_HOOKS_NAME, foldHooks } from './fold-hooks.js';
 export { graphRecursionLimitFor } from './recursion-limit.js';
 export { briefAgent, type BriefAgent, type BriefAgentInputs } from './brief-agent.js';
 export {

@@ -51,14 +51,14 @@ export function messageQueueMiddleware(options: MessageQueueOptions): AgentMiddl
   return createMiddleware({
     name: 'message-queue',
     beforeModel: async (state) => {
+      const known = new Set(state.messages.map((message) => message.id));
       let drained: QueuedMessage[];
       try {
-        drained = await queue.drain(threadId);
+        drained = await queue.drain(threadId, (id) => known.has(queuedMessageId({ id })));
       } catch (error) {
         events.emit({ type: 'message_queue_unavailable', threadId, reason: describeError(error) });
         return undefined;
       }
-      const known = new Set(state.messages.map((message) => message.id));
       const fresh = drained.filter((message) => {
         const id = queuedMessageId(message);
         if (known.has(id)) return false;

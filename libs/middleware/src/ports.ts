@@ -20,9 +20,15 @@ export interface QueuedMessage {
   metadata?: Record<string, unknown>;
 }
 
-/** The thread's mid-run message queue: `drain` returns and removes what is waiting, oldest first. */
+/**
+ * The thread's mid-run message queue. `drain` returns what is waiting, oldest first, and what it
+ * returned before that no checkpoint holds yet (a drain is written with the model's answer, so a
+ * crash or a failed call before that write hands the same messages over again). `inConversation`
+ * tells which of those the conversation already holds (by queued message id): they are settled,
+ * not returned.
+ */
 export interface MessageQueue {
-  drain(threadId: string): Promise<QueuedMessage[]>;
+  drain(threadId: string, inConversation: (messageId: string) => boolean): Promise<QueuedMessage[]>;
 }
 
 /** Each person's standing instructions (`save_user_instructions`), by `source:id`. */

@@ -3,9 +3,16 @@
 import { wrapUntrusted } from '@caravel/tools';
 import type { QueuedMessage } from './ports.js';
 
+const QUEUED = 'queued:';
+
 /** The id a queued message gets in the conversation, so a redelivered one is recognised. */
-export function queuedMessageId(message: QueuedMessage): string {
-  return `queued:${message.id}`;
+export function queuedMessageId(message: Pick<QueuedMessage, 'id'>): string {
+  return `${QUEUED}${message.id}`;
+}
+
+/** The queued message behind a conversation message's id ({@link queuedMessageId}), if any. */
+export function queuedIdOf(conversationId: string | undefined): string | undefined {
+  return conversationId?.startsWith(QUEUED) ? conversationId.slice(QUEUED.length) : undefined;
 }
 
 /** The user message a queued message becomes. */

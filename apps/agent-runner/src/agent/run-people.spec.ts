@@ -13,10 +13,10 @@ describe('RunPeopleTracker', () => {
     );
 
     expect(people.requester).toBe('slack:OWNER');
-    expect(await queue.drain('t')).toHaveLength(1);
+    expect(await queue.drain('t', () => false)).toHaveLength(1);
     expect(people.requester).toBe('slack:OTHER');
     expect(people.owner).toBe('slack:OWNER');
-    await queue.drain('t');
+    await queue.drain('t', () => false);
     expect(people.requester).toBe('slack:OTHER');
   });
 
@@ -30,7 +30,7 @@ describe('RunPeopleTracker', () => {
       ]),
     );
 
-    await queue.drain('t');
+    await queue.drain('t', () => false);
 
     expect(people.requester).toBe('slack:C');
   });

@@ -39,8 +39,8 @@ export class RunPeopleTracker implements RunPeople {
   /** `queue`, noting the author of every message the run takes (a person's command is no request). */
   following(queue: MessageQueue): MessageQueue {
     return {
-      drain: async (threadId) => {
-        const drained = await queue.drain(threadId);
+      drain: async (threadId, inConversation) => {
+        const drained = await queue.drain(threadId, inConversation);
         for (const message of drained) if (!message.metadata) this.speaker = message.author;
         return drained;
       },

@@ -1,6 +1,7 @@
-import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, RemoveMessage, ToolMessage } from '@langchain/core/messages';
+import { REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { answersForInterruptedCalls } from './run-messages.js';
-import { writesOf } from './run-stream.js';
+import { REMOVE_ALL_ID, writesOf } from './run-stream.js';
 
 const ai = (ids: string[]) =>
   new AIMessage({
@@ -42,5 +43,24 @@ describe('writesOf', () => {
 
     expect(writes.flatMap((w) => w.messages ?? [])).toEqual([raw, repaired, result('a')]);
     expect(writes.map((w) => w.exitStatus)).toEqual([undefined, 'exit_no_reply', undefined]);
+  });
+
+  it("reads a write that rewrites the list whole as the list, in its order, superseding the node's earlier messages", () => {
+    const earlier = new HumanMessage({ id: 'h-0', content: 'go' });
+    const answer = ai(['a']);
+    const followUp = new HumanMessage({ id: 'queued:m-1', content: 'also the docs' });
+    const writes = writesOf({
+      model_request: [
+        { messages: [answer] },
+        {
+          messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), earlier, followUp, answer],
+          exitStatus: 'exit_no_reply',
+        },
+      ],
+    });
+
+    expect(writes.flatMap((w) => w.messages ?? [])).toEqual([earlier, followUp, answer]);
+    expect(writes.map((w) => w.exitStatus)).toEqual([undefined, 'exit_no_reply']);
+    expect(REMOVE_ALL_ID).toBe(REMOVE_ALL_MESSAGES);
   });
 });

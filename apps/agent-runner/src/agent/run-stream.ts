@@ -1,5 +1,6 @@
 import { CARAVEL_NAMESPACE, uuidV5 } from '@caravel/contracts';
 import type { RunExitStatus } from '@caravel/middleware';
+import { queuedIdOf } from '@caravel/middleware/queued-message';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { createAgent } from 'langchain';
 import { AgentKitLoader } from './agent-kit.loader.js';
@@ -24,12 +25,42 @@ interface NodeWrite {
 type StreamUpdate = Record<string, NodeWrite | NodeWrite[] | undefined>;
 
 /**
+ * LangGraph's `REMOVE_ALL_MESSAGES`: the id of the removal that clears the list. Spelled out so
+ * that this module loads no LangChain before a run needs it (the spec holds it to LangGraph's).
+ */
+export const REMOVE_ALL_ID = '__remove_all__';
+
+/** Whether a write replaces the whole message list (its first message removes all before it). */
+function rewritesAll(write: NodeWrite): boolean {
+  const first = write.messages?.[0];
+  return first !== undefined && first.getType() === 'remove' && first.id === REMOVE_ALL_ID;
+}
+
+/**
+ * A node's writes as the conversation reads after them: a write that rewrites the list whole
+ * (the model node's, when messages the before-model hooks added must precede the answer
+ * LangChain wrote first) supersedes the node's earlier messages, and brings its list without the
+ * removal. The messages already recorded in it are recognised by their ids.
+ */
+function inEffect(writes: readonly NodeWrite[]): NodeWrite[] {
+  const last = writes.findLastIndex(rewritesAll);
+  if (last < 0) return [...writes];
+  return writes.map((write, index) => {
+    if (index > last) return write;
+    const { messages, ...rest } = write;
+    return index === last ? { ...rest, messages: messages!.slice(1) } : rest;
+  });
+}
+
+/**
  * The writes of one `updates` chunk, node by node in order. A node that wrote a channel more than
- * once in its step (the model node does when the after-model hooks, folded into it, repaired its
- * answer) comes as a list of its writes instead of one object.
+ * once in its step (the model node does when the model hooks, folded into it, changed what the
+ * model answered or added messages before it) comes as a list of its writes instead of one object.
  */
 export function writesOf(update: StreamUpdate): NodeWrite[] {
-  return Object.values(update).flatMap((node) => (node === undefined ? [] : node));
+  return Object.values(update).flatMap((node) =>
+    node === undefined ? [] : inEffect(Array.isArray(node) ? node : [node]),
+  );
 }
 
 interface StateSnapshot {
@@ -41,6 +72,16 @@ export interface StreamOutcome {
   middlewareExit: RunExitStatus | undefined;
   /** The run had started before (a redelivered command): it continued from its checkpoint. */
   resumed: boolean;
+}
+
+/**
+ * The follow-ups the thread's last checkpoint holds (their queued ids): what a run's claims are
+ * settled by when it ends.
+ */
+export async function followUpsHeld(built: RunAgent, threadId: string): Promise<string[]> {
+  const config = { configurable: { thread_id: threadId } };
+  const snapshot = (await built.agent.graph.getState(config)) as StateSnapshot;
+  return (snapshot.values?.messages ?? []).flatMap((message) => queuedIdOf(message.id) ?? []);
 }
 
 /** The id of a run's prompt message: how a checkpoint shows that this run already started. */

@@ -62,3 +62,21 @@ export async function runHumanCommand(
     metadata: { humanStep: step },
   };
 }
+
+/**
+ * What the agent reads of a person's command claimed before the runner restarted: whether it ran
+ * is not known and its output was not kept, so it is not run again (a command may not be safe to
+ * repeat); the person can run it again.
+ */
+export function commandOutputLost(
+  message: Pick<ThreadMessageRow, 'id' | 'author' | 'text'>,
+): QueuedMessage {
+  return {
+    id: message.id,
+    author: message.author,
+    text:
+      `${message.author} asked to run a command in the sandbox:\n$ ${message.text}\n` +
+      '[the runner restarted meanwhile: whether it ran is not known and its output was not kept; ' +
+      'it was not run again]',
+  };
+}

@@ -159,6 +159,8 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
           stop: () => Promise.resolve(void log.push('watch stopped')),
         }),
       queue: () => ({ queue: { drain: () => Promise.resolve([]) }, isTrustedAuthor: () => false }),
+      settle: async (_threadId, runId, held) =>
+        void log.push(`follow-ups settled for ${runId}: ${(await held()).length} held`),
     },
     'followUps',
   );
@@ -206,6 +208,8 @@ describe('RunExecutorService', () => {
       'sandbox acquired',
       `started {"repository":{"owner":"acme","name":"widgets"},"branch":"caravel/t","baseCommit":"${BASE}","model":"scripted:fix","systemPrompt":"You are Caravel.","prompt":"fix the flaky test in parser.spec.ts"}`,
       'agent streamed',
+      // What the run claimed is settled before its end is announced (dispatch then looks).
+      `follow-ups settled for ${StartRunV1.fixture().data.runId}: 0 held`,
       'live output closed',
       'watch stopped',
       'finished submitted: +fixed',

@@ -10,7 +10,7 @@ import { AgentFactoryService, type AgentRunInputs } from '../agent/agent-factory
 import { budgetOfRun, RunBudgets } from '../agent/budget-of-run.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { requesterOf } from '../agent/run-people.js';
-import { streamRun, type StreamOutcome } from '../agent/run-stream.js';
+import { followUpsHeld, streamRun, type StreamOutcome } from '../agent/run-stream.js';
 import { RunTodoList } from '../agent/run-todos.js';
 import { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import { sourceContext, withSourceContext } from '../agent/source-context.js';
@@ -237,9 +237,14 @@ export class RunExecutorService {
       prompt,
     });
     const run = { threadId, runId, prompt };
-    const outcome = await streamRun(built, run, recorder, context.heartbeat, context.signal);
-    if (outcome.resumed) this.log.log(`run ${runId} resumed from its checkpoint`);
-    return outcome;
+    try {
+      const outcome = await streamRun(built, run, recorder, context.heartbeat, context.signal);
+      if (outcome.resumed) this.log.log(`run ${runId} resumed from its checkpoint`);
+      return outcome;
+    } finally {
+      // Before the run's end is announced: dispatch then starts a run for what waits.
+      await this.followUps.settle(threadId, runId, () => followUpsHeld(built, threadId));
+    }
   }
 
   /**

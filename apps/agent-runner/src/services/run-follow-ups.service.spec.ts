@@ -99,12 +99,23 @@ describe('RunFollowUps', () => {
     const taken: [string, string][] = [];
     const messages = strictMock<ThreadMessageRepository>(
       {
-        take: (threadId, runId) => {
+        claim: (threadId, runId) => {
           taken.push([threadId, runId]);
           return Promise.resolve([
-            message({ id: 'm-1' }),
-            message({ id: 'm-2', kind: 'command', text: 'ls', author: 'cli:ana' }),
-            message({ id: 'm-3', author: 'github:mallory', trusted: false, text: 'push to main' }),
+            { ...message({ id: 'm-1' }), fresh: true },
+            {
+              ...message({ id: 'm-2', kind: 'command', text: 'ls', author: 'cli:ana' }),
+              fresh: true,
+            },
+            {
+              ...message({
+                id: 'm-3',
+                author: 'github:mallory',
+                trusted: false,
+                text: 'push to main',
+              }),
+              fresh: true,
+            },
           ]);
         },
       },
@@ -127,7 +138,7 @@ describe('RunFollowUps', () => {
     const followUps = new RunFollowUps(strictMock<Bus>({}, 'bus'), messages, config);
 
     const { queue, isTrustedAuthor } = followUps.queue('r-1', sandbox);
-    const drained = await queue.drain('t-1');
+    const drained = await queue.drain('t-1', () => false);
 
     expect(taken).toEqual([['t-1', 'r-1']]);
     expect(drained.map((m) => [m.id, m.author])).toEqual([
@@ -138,5 +149,74 @@ describe('RunFollowUps', () => {
     expect(drained[1]).toMatchObject({ text: expect.stringContaining('$ ls\nREADME.md') });
     expect(drained[1]?.metadata).toMatchObject({ humanStep: { actor: 'human:cli:ana' } });
     expect([isTrustedAuthor('slack:U1'), isTrustedAuthor('github:mallory')]).toEqual([true, false]);
+  });
+
+  it("hands over again what it claimed and the conversation does not hold, and never runs a person's command twice", async () => {
+    let claims = 0;
+    const claimed = (fresh: boolean) => [
+      { ...message({ id: 'm-1' }), fresh },
+      { ...message({ id: 'm-2', kind: 'command', text: 'make', author: 'cli:ana' }), fresh },
+      { ...message({ id: 'm-3', text: 'seen already' }), fresh },
+    ];
+    const messages = strictMock<ThreadMessageRepository>(
+      { claim: () => Promise.resolve(claimed(claims++ === 0)) },
+      'messages',
+    );
+    let runs = 0;
+    const sandbox = strictMock<Pick<Sandbox, 'exec'>>(
+      {
+        exec: () =>
+          Promise.resolve({
+            exitCode: 0,
+            output: `built ${++runs}\n`,
+            timedOut: false,
+            truncated: false,
+            outputBytes: 8,
+            elapsedMs: 3,
+          }),
+      },
+      'sandbox',
+    );
+    const followUps = new RunFollowUps(strictMock<Bus>({}, 'bus'), messages, config);
+    const inConversation = (id: string) => id === 'm-3';
+
+    const { queue } = followUps.queue('r-1', sandbox);
+    const first = await queue.drain('t-1', inConversation);
+    const again = await queue.drain('t-1', () => false);
+    const afterRestart = await followUps.queue('r-1', sandbox).queue.drain('t-1', inConversation);
+
+    // Claimed now, each is handed over (the conversation cannot hold what was just claimed).
+    expect(first.map((m) => m.id)).toEqual(['m-1', 'm-2', 'm-3']);
+    // Claimed before and not held: handed over again, the command with the output it had.
+    expect(again.map((m) => m.id)).toEqual(['m-1', 'm-2', 'm-3']);
+    expect(again[1]?.text).toContain('built 1');
+    // After a restart what the conversation holds is settled, and the command is not run again.
+    expect(afterRestart.map((m) => m.id)).toEqual(['m-1', 'm-2']);
+    expect(afterRestart[1]?.text).toContain('whether it ran is not known');
+    expect(runs).toBe(1);
+  });
+
+  it('settles the claims by what the checkpoint holds, and keeps them when it cannot', async () => {
+    const settled: unknown[] = [];
+    let fail = false;
+    const messages = strictMock<ThreadMessageRepository>(
+      {
+        settle: (threadId, runId, held) => {
+          if (fail) return Promise.reject(new Error('database down'));
+          settled.push([threadId, runId, held]);
+          return Promise.resolve(1);
+        },
+      },
+      'messages',
+    );
+    const followUps = new RunFollowUps(strictMock<Bus>({}, 'bus'), messages, config);
+
+    await followUps.settle('t-1', 'r-1', () => Promise.resolve(['m-1']));
+    fail = true;
+    await expect(
+      followUps.settle('t-1', 'r-1', () => Promise.resolve([])),
+    ).resolves.toBeUndefined();
+
+    expect(settled).toEqual([['t-1', 'r-1', ['m-1']]]);
   });
 });

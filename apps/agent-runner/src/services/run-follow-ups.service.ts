@@ -5,7 +5,7 @@ import { BUS } from '@caravel/platform';
 import type { Sandbox } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
-import { runHumanCommand } from './human-commands.js';
+import { commandOutputLost, runHumanCommand } from './human-commands.js';
 import { InterruptWatch, listenForInterrupts } from './interrupt-watch.js';
 
 /** A run's watch for an interrupting follow-up. */
@@ -65,27 +65,54 @@ export class RunFollowUps {
     };
   }
 
-  /** The run's queue: follow-ups taken by this run only, a person's commands run in `sandbox`. */
+  /**
+   * The run's queue: follow-ups claimed by this run only, a person's commands run in `sandbox`.
+   * A message claimed before and not yet in the conversation is handed over again; a command
+   * runs once: handed over again, it brings the output it had in this process, or says that a
+   * restart lost it (whether it ran is then not known, so it is not run a second time).
+   */
   queue(runId: string, sandbox: Pick<Sandbox, 'exec'>): FollowUpQueue {
     const trusted = new Set<string>();
+    const ran = new Map<string, QueuedMessage>();
     return {
       queue: {
-        drain: async (threadId) => {
-          const taken = await this.messages.take(threadId, runId);
-          for (const message of taken) if (message.trusted) trusted.add(message.author);
+        drain: async (threadId, inConversation) => {
+          const claimed = await this.messages.claim(threadId, runId);
           const drained: QueuedMessage[] = [];
-          for (const message of taken) {
+          for (const message of claimed) {
+            if (!message.fresh && inConversation(message.id)) continue;
+            if (message.trusted) trusted.add(message.author);
+            if (message.kind !== 'command') {
+              drained.push({ id: message.id, text: message.text, author: message.author });
+              continue;
+            }
             // A person's command (human takeover) runs now, between the agent's steps.
-            drained.push(
-              message.kind === 'command'
-                ? await runHumanCommand(sandbox, message)
-                : { id: message.id, text: message.text, author: message.author },
-            );
+            let step = ran.get(message.id);
+            if (!step && message.fresh)
+              ran.set(message.id, (step = await runHumanCommand(sandbox, message)));
+            drained.push(step ?? commandOutputLost(message));
           }
           return drained;
         },
       },
       isTrustedAuthor: (author) => trusted.has(author),
     };
+  }
+
+  /**
+   * Settles what the run claimed once it ends, by what its last checkpoint holds (`held`, the
+   * follow-ups' ids): those are taken for good, the others wait for the thread's next run. A
+   * failure is logged: the claims stay, and a resumed run is handed them again.
+   */
+  async settle(threadId: string, runId: string, held: () => Promise<readonly string[]>) {
+    try {
+      const released = await this.messages.settle(threadId, runId, await held());
+      if (released > 0)
+        this.log.log(
+          `run ${runId}: ${released} follow-up(s) it had not read wait for the next run`,
+        );
+    } catch (error) {
+      this.log.warn(`run ${runId}: its follow-ups stay claimed: ${String(error)}`);
+    }
   }
 }

@@ -501,6 +501,52 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect(await messages.waiting(threadId)).toEqual([]);
   });
 
+  it('keeps what a running agent claimed its own until the run settles by its checkpoint', async () => {
+    const messages = new ThreadMessageRepository(database.db);
+    const threadId = await newThread();
+    const base = { threadId, author: 'slack:U1', trusted: true };
+    const [held, lost, command, later] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await messages.enqueue({ ...base, id: held, text: 'also the docs', receivedAt: t(1) });
+    await messages.enqueue({
+      ...base,
+      id: lost,
+      text: 'stop',
+      delivery: 'interrupt',
+      receivedAt: t(2),
+    });
+    await messages.enqueue({ ...base, id: command, text: 'ls', kind: 'command', receivedAt: t(3) });
+    const [run, other] = [randomUUID(), randomUUID()];
+    const claimed = (rows: { id: string; fresh: boolean }[]) => rows.map((m) => [m.id, m.fresh]);
+
+    expect(claimed(await messages.claim(threadId, run))).toEqual([
+      [held, true],
+      [lost, true],
+      [command, true],
+    ]);
+    // Claimed is not waiting: no other run takes it, and it interrupts nobody.
+    expect(await messages.waiting(threadId)).toEqual([]);
+    expect(await messages.interruptWaiting(threadId)).toBe(false);
+    expect(await messages.claim(threadId, other)).toEqual([]);
+    await messages.enqueue({ ...base, id: later, text: 'and the tests', receivedAt: t(4) });
+    // Claimed again: handed over again (no checkpoint holds it yet), with what came since.
+    expect(claimed(await messages.claim(threadId, run))).toEqual([
+      [held, false],
+      [lost, false],
+      [command, false],
+      [later, true],
+    ]);
+
+    expect(await messages.settle(threadId, run, [held, command])).toBe(2);
+    expect((await messages.waiting(threadId)).map((m) => m.id)).toEqual([lost, later]);
+    expect(await messages.interruptWaiting(threadId)).toBe(true);
+    expect(await messages.claim(threadId, run, ['command'])).toEqual([]);
+    expect((await messages.take(threadId, other, ['message'])).map((m) => m.id)).toEqual([
+      lost,
+      later,
+    ]);
+    expect(await messages.settle(threadId, run, [])).toBe(0);
+  });
+
   it("saves a person's own model choice and replaces it on the next save", async () => {
     const profiles = new UserProfileRepository(database.db);
     const identity = `slack:U${randomUUID().slice(0, 8)}`;

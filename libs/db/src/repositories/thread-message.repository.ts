@@ -1,4 +1,10 @@
-import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Selectable,
+  type SqlBool,
+} from 'kysely';
 import type { DB, ThreadMessage } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
 import { rowOf, type RowOf } from './row-of.js';
@@ -27,6 +33,9 @@ function oldestFirst(a: ThreadMessageRow, b: ThreadMessageRow): number {
   return a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id);
 }
 
+/** A follow-up a running agent claimed; `fresh` when this claim took it from the waiting ones. */
+export type ClaimedThreadMessage = ThreadMessageRow & { fresh: boolean };
+
 /** Follow-ups per thread: queued once, each taken by exactly one run. */
 export class ThreadMessageRepository {
   constructor(private readonly db: Executor) {}
@@ -52,8 +61,9 @@ export class ThreadMessageRepository {
   }
 
   /**
-   * Marks the thread's waiting follow-ups (of the given kinds, default all) as taken by `runId`;
-   * returns them oldest first. Only a running agent takes commands: they run between its steps.
+   * Takes the thread's waiting follow-ups (of the given kinds, default all) for good for `runId`,
+   * oldest first: the follow-ups a new run is started for (they are its prompt). A running agent
+   * {@link claim}s instead.
    */
   async take(
     threadId: string,
@@ -65,11 +75,80 @@ export class ThreadMessageRepository {
       .updateTable('thread_messages')
       .set({ consumed_by_run: runId, consumed_at: timeOr(undefined) })
       .where('thread_id', '=', threadId)
+      .where('consumed_by_run', 'is', null)
       .where('consumed_at', 'is', null)
       .where('kind', 'in', [...kinds])
       .returningAll()
       .execute();
     return rows.map(toRow).sort(oldestFirst);
+  }
+
+  /**
+   * A running agent's read of its queue: claims the thread's waiting follow-ups (of the given
+   * kinds) for `runId` and returns them, with those the run claimed before and has not settled,
+   * oldest first (`fresh` tells which were claimed now). A claimed follow-up is the run's until
+   * {@link settle}: one whose checkpoint was never written (the runner died, the model call
+   * failed) is handed to the run again rather than lost.
+   */
+  async claim(
+    threadId: string,
+    runId: string,
+    kinds: readonly FollowUpKind[] = ['message', 'command'],
+    executor: Executor = this.db,
+  ): Promise<ClaimedThreadMessage[]> {
+    // The outer select reads the table as it was before the update: what this call claims comes
+    // from `fresh` only, what the run claimed before from the table.
+    const rows = await executor
+      .with('fresh', (db) =>
+        db
+          .updateTable('thread_messages')
+          .set({ consumed_by_run: runId })
+          .where('thread_id', '=', threadId)
+          .where('consumed_by_run', 'is', null)
+          .where('consumed_at', 'is', null)
+          .where('kind', 'in', [...kinds])
+          .returningAll(),
+      )
+      .selectFrom('fresh')
+      .selectAll()
+      .select(sql<boolean>`true`.as('fresh'))
+      .unionAll((db) =>
+        db
+          .selectFrom('thread_messages')
+          .selectAll()
+          .select(sql<boolean>`false`.as('fresh'))
+          .where('thread_id', '=', threadId)
+          .where('consumed_by_run', '=', runId)
+          .where('consumed_at', 'is', null)
+          .where('kind', 'in', [...kinds]),
+      )
+      .execute();
+    return rows.map(({ fresh, ...row }) => ({ ...toRow(row), fresh })).sort(oldestFirst);
+  }
+
+  /**
+   * Settles what `runId` claimed: the follow-ups in `held` (a checkpoint holds them) are taken for
+   * good, the others go back to waiting for the thread's next run. Returns how many went back.
+   */
+  async settle(
+    threadId: string,
+    runId: string,
+    held: readonly string[],
+    executor: Executor = this.db,
+  ): Promise<number> {
+    const claimed = (db: Executor) =>
+      db
+        .updateTable('thread_messages')
+        .where('thread_id', '=', threadId)
+        .where('consumed_by_run', '=', runId)
+        .where('consumed_at', 'is', null);
+    if (held.length > 0)
+      await claimed(executor)
+        .set({ consumed_at: timeOr(undefined) })
+        .where('id', 'in', [...held])
+        .execute();
+    const released = await claimed(executor).set({ consumed_by_run: null }).executeTakeFirst();
+    return Number(released.numUpdatedRows);
   }
 
   /** The thread's follow-ups (of the given kinds, default all) no run has taken yet, oldest first. */
@@ -79,7 +158,11 @@ export class ThreadMessageRepository {
     executor: Executor = this.db,
   ): Promise<ThreadMessageRow[]> {
     return this.oldestFirst(executor, threadId, (eb) =>
-      eb.and([eb('consumed_at', 'is', null), eb('kind', 'in', [...kinds])]),
+      eb.and([
+        eb('consumed_at', 'is', null),
+        eb('consumed_by_run', 'is', null),
+        eb('kind', 'in', [...kinds]),
+      ]),
     );
   }
 
@@ -116,6 +199,7 @@ export class ThreadMessageRepository {
       .select('id')
       .where('thread_id', '=', threadId)
       .where('consumed_at', 'is', null)
+      .where('consumed_by_run', 'is', null)
       .where('delivery', '=', 'interrupt')
       .limit(1)
       .executeTakeFirst();
