@@ -5,7 +5,7 @@ import { createAgent, createMiddleware, type AgentMiddleware } from 'langchain';
 import { z } from 'zod';
 import { buildMiddlewareStack } from './build-middleware-stack.js';
 import { findAppError } from './error-inspection.js';
-import { FOLDED_AFTER_MODEL_NAME, FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
+import { FOLDED_MODEL_HOOKS_NAME, FOLDED_HOOKS_NAME, foldHooks } from './fold-hooks.js';
 import { graphRecursionLimitFor } from './recursion-limit.js';
 import { recordingTool, runAgent, throwingTool } from './testing/agent-harness.js';
 import { testStackOptions } from './testing/stack-options.js';
@@ -112,7 +112,7 @@ function nodesOf(middleware: AgentMiddleware[]): string[] {
 }
 
 describe('foldHooks', () => {
-  it('makes one node of the before-model hooks, runs the after-model ones in the model node, and keeps every unit', () => {
+  it('runs the model hooks in the model node, the agent hooks in one node each, and keeps every unit', () => {
     const stack = buildMiddlewareStack(testStackOptions().options);
     const folded = foldHooks(stack);
 
@@ -121,14 +121,13 @@ describe('foldHooks', () => {
       [
         `${FOLDED_HOOKS_NAME}.after_agent`,
         `${FOLDED_HOOKS_NAME}.before_agent`,
-        `${FOLDED_HOOKS_NAME}.before_model`,
         'model_request',
         'tools',
       ].sort(),
     );
     const units = folded.slice(2);
     expect(folded.slice(0, 2).map((m) => m.name)).toEqual([
-      FOLDED_AFTER_MODEL_NAME,
+      FOLDED_MODEL_HOOKS_NAME,
       FOLDED_HOOKS_NAME,
     ]);
     expect(units.map((m) => m.name)).toEqual(stack.map((m) => m.name));

@@ -1,5 +1,15 @@
-import { AIMessage, type BaseMessage, type BaseMessageLike } from '@langchain/core/messages';
-import { Command, getCurrentTaskInput, messagesStateReducer } from '@langchain/langgraph';
+import {
+  AIMessage,
+  RemoveMessage,
+  type BaseMessage,
+  type BaseMessageLike,
+} from '@langchain/core/messages';
+import {
+  Command,
+  getCurrentTaskInput,
+  messagesStateReducer,
+  REMOVE_ALL_MESSAGES,
+} from '@langchain/langgraph';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { z } from 'zod';
 
@@ -25,10 +35,9 @@ interface BoundHook {
 
 /** The name of the middleware that carries a folded stack's node hooks. */
 export const FOLDED_HOOKS_NAME = 'folded-hooks';
-/** The name of the middleware that runs a folded stack's after-model hooks in the model node. */
-export const FOLDED_AFTER_MODEL_NAME = 'folded-after-model';
+/** The name of the middleware that runs a folded stack's model hooks in the model node. */
+export const FOLDED_MODEL_HOOKS_NAME = 'folded-model-hooks';
 
-const HOOKS: readonly NodeHookName[] = ['beforeAgent', 'beforeModel', 'afterModel', 'afterAgent'];
 /** LangChain runs these last-to-first: the way out of the onion. */
 const OUTWARD: ReadonlySet<NodeHookName> = new Set(['afterModel', 'afterAgent']);
 
@@ -130,23 +139,82 @@ function stateFor(request: ModelRequest, partial: z.ZodObject): HookState {
   return { ...partial.parse(input), messages: request.state.messages };
 }
 
+/** A hook result's messages as a list (a hook may return one message or several). */
+function messageList(result: HookResult): MessageLike[] {
+  const added = result?.messages;
+  if (added === undefined) return [];
+  return (Array.isArray(added) ? added : [added]) as MessageLike[];
+}
+
+/** The messages an update with `added` leaves, as LangGraph's messages reducer would. */
+function withMessages(messages: BaseMessage[], added: readonly MessageLike[]): BaseMessage[] {
+  return added.length === 0 ? messages : messagesStateReducer(messages, [...added]);
+}
+
+/** A hook result's fields other than its messages and its jump. */
+function fieldsOf(result: HookResult): Record<string, unknown> {
+  if (!result) return {};
+  const { jumpTo: _jump, messages: _messages, ...fields } = result;
+  return fields;
+}
+
 /**
- * The after-model hooks as the outermost model-call wrapper: they run on the answer once every
- * other wrapper has returned, as their nodes ran after the model node, and their update is
- * written with the answer in the same superstep (the answer first, so a repaired answer replaces
- * it in place).
+ * The model node's hooks, as the outermost model-call wrapper: the before-model hooks run first
+ * (a jump ends the step there, without a model call, as the graph routed away); the model is
+ * called on the messages they left; the after-model hooks run on its answer once every other
+ * wrapper has returned, as their nodes ran after the model node. Everything is written with the
+ * answer in one superstep, so a step checkpoints twice (model, tools) as a bare agent's does.
+ *
+ * LangChain writes the answer first. When the before-hooks added messages (a queued follow-up, a
+ * summary), they must come before it: the update then rewrites the list whole (rare; a drained
+ * queue keeps a message until a checkpoint holds it, so a crash before this write loses none).
+ * Otherwise only the after-hooks' messages are written after the answer, replacing it in place
+ * when they repair it.
  */
-function afterModelInModelNode(hooks: readonly BoundHook[], partial: z.ZodObject): WrapModelCall {
+function hooksInModelNode(
+  before: readonly BoundHook[],
+  after: readonly BoundHook[],
+  partial: z.ZodObject,
+): WrapModelCall {
   return async (request, handler) => {
-    const answer = await handler(request);
+    const state = stateFor(request, partial);
+    const prepared =
+      before.length > 0 ? await runHooksInOrder(before, state, request.runtime) : undefined;
+    const added = messageList(prepared);
+    if (prepared?.jumpTo !== undefined)
+      return new Command({ update: { ...fieldsOf(prepared), messages: added } });
+    const ready = {
+      ...state,
+      ...fieldsOf(prepared),
+      messages: withMessages(state.messages, added),
+    };
+    const answer = await handler(
+      added.length === 0
+        ? request
+        : { ...request, messages: withMessages(request.messages, added) },
+    );
     if (!AIMessage.isInstance(answer)) return answer;
     // The hooks' nodes saw the answer named, and a hook's copy of it keeps the name.
     answer.name = MODEL_NODE_NAME;
     answer.lc_kwargs.name = MODEL_NODE_NAME;
-    const state = stateFor(request, partial);
-    const after = { ...state, messages: messagesStateReducer(state.messages, [answer]) };
-    const update = await runHooksInOrder(hooks, after, request.runtime);
-    return update ? new Command({ update }) : answer;
+    const answered = { ...ready, messages: messagesStateReducer(ready.messages, [answer]) };
+    const finished =
+      after.length > 0 ? await runHooksInOrder(after, answered, request.runtime) : undefined;
+    const fields = { ...fieldsOf(prepared), ...fieldsOf(finished) };
+    if (added.length > 0) {
+      const messages = withMessages(answered.messages, messageList(finished));
+      return new Command({
+        update: {
+          ...fields,
+          messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...messages],
+        },
+      });
+    }
+    if (!prepared && !finished) return answer;
+    const repaired = messageList(finished);
+    return new Command({
+      update: { ...fields, ...(repaired.length > 0 ? { messages: repaired } : {}) },
+    });
   };
 }
 
@@ -182,19 +250,18 @@ function withStateReadOnce(unit: AgentMiddleware): AgentMiddleware {
  * The same stack in four graph nodes instead of one per hook. LangChain's `createAgent` makes
  * every `beforeModel` / `afterModel` hook of every middleware its own superstep, each writing a
  * full checkpoint: the whole stack made nine checkpointed supersteps of a step. Folded, a step is
- * three, one more than a bare agent's: the before-model hooks, the model (its after-model hooks
- * inside it), the tools. The before-model hooks keep a node of their own so that what they add
- * (a queued message, drained from its queue) is checkpointed before the model is called.
+ * two, as a bare agent's: the model (its before- and after-model hooks inside it) and the tools.
  *
  * Every unit keeps its place, name, state schema, tools and `wrapModelCall` / `wrapToolCall`; its
  * node hooks run, in LangChain's order (before-hooks first-to-last, after-hooks last-to-first),
- * in two middlewares placed first: {@link FOLDED_AFTER_MODEL_NAME}, the outermost model-call
- * wrapper, runs the after-model hooks; {@link FOLDED_HOOKS_NAME} declares every unit's state
- * fields and runs the other hooks. A unit's model-call wrapper that reads its fields gets them
- * as before, without LangChain re-building its schema at each call (see `withStateReadOnce`).
- * Each hook sees what its own node would have seen
- * (the messages and its own fields, as its predecessors left them); a jump from a before-hook
- * stops the hooks after it, as the graph's router did. After-hooks may not jump.
+ * in two middlewares placed first: {@link FOLDED_MODEL_HOOKS_NAME}, the outermost model-call
+ * wrapper, runs the before- and after-model hooks around the call; {@link FOLDED_HOOKS_NAME}
+ * declares every unit's state fields and runs the agent hooks. A unit's model-call wrapper that
+ * reads its fields gets them as before, without LangChain re-building its schema at each call
+ * (see `withStateReadOnce`). Each hook sees what its own node would have seen (the messages and
+ * its own fields, as its predecessors left them); a jump from a before-hook stops the hooks after
+ * it and the step, as the graph's router did. Before-model hooks may only jump to the end,
+ * after-hooks not at all.
  */
 export function foldHooks(stack: readonly AgentMiddleware[]): AgentMiddleware[] {
   for (const unit of stack)
@@ -205,19 +272,29 @@ export function foldHooks(stack: readonly AgentMiddleware[]): AgentMiddleware[] 
     name: FOLDED_HOOKS_NAME,
     stateSchema: z.object(shape),
   };
-  let afterModel: AgentMiddleware[] = [];
-  for (const name of HOOKS) {
-    const ordered = OUTWARD.has(name) ? [...stack].reverse() : stack;
-    const hooks = ordered.flatMap((unit) => bind(unit, name) ?? []);
-    if (hooks.length === 0) continue;
-    if (name !== 'afterModel') folded[name] = foldedHook(hooks);
-    else {
-      const wrapModelCall = afterModelInModelNode(hooks, z.object(shape).partial());
-      afterModel = [createMiddleware({ name: FOLDED_AFTER_MODEL_NAME, wrapModelCall })];
-    }
+  const bound = (name: NodeHookName) =>
+    (OUTWARD.has(name) ? [...stack].reverse() : stack).flatMap((unit) => bind(unit, name) ?? []);
+  for (const name of ['beforeAgent', 'afterAgent'] as const) {
+    const hooks = bound(name);
+    if (hooks.length > 0) folded[name] = foldedHook(hooks);
   }
+  const [before, after] = [bound('beforeModel'), bound('afterModel')];
+  for (const hook of before)
+    if (hook.canJumpTo.some((target) => target !== 'end'))
+      throw new Error(
+        `foldHooks: ${hook.unit}.beforeModel may jump to the model or the tools, which the model node cannot route`,
+      );
+  const modelHooks =
+    before.length + after.length === 0
+      ? []
+      : [
+          createMiddleware({
+            name: FOLDED_MODEL_HOOKS_NAME,
+            wrapModelCall: hooksInModelNode(before, after, z.object(shape).partial()),
+          }),
+        ];
   return [
-    ...afterModel,
+    ...modelHooks,
     createMiddleware(folded as Parameters<typeof createMiddleware>[0]),
     ...stack.map((unit) => withStateReadOnce(withoutNodeHooks(unit))),
   ];
