@@ -9,7 +9,7 @@ import { toLangChainTools } from '@caravel/tools/langchain';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { createAgent } from 'langchain';
-import type { RunAgent } from './run-stream.js';
+import type { RunAgent } from './run-agent.js';
 
 /** What one run's agent graph is made of. */
 export interface RunGraphInputs {

@@ -1,21 +1,24 @@
+import { LazyImport } from '@caravel/agent';
 import { CARAVEL_NAMESPACE, uuidV5 } from '@caravel/contracts';
 import type { RunExitStatus } from '@caravel/middleware';
 import { queuedIdOf } from '@caravel/middleware/queued-message';
 import type { BaseMessage } from '@langchain/core/messages';
-import type { createAgent } from 'langchain';
-import { AgentKitLoader } from './agent-kit.loader.js';
+import type { RunAgent } from './run-agent.js';
 import type { StepRecorder } from './step-recorder.js';
 
-/** The messages' side of the stream: loaded already when the run's agent was built. */
-const kit = new AgentKitLoader();
+/**
+ * The messages' side of the stream (LangChain's message classes), imported when a run streams so
+ * that this module loads no LangChain at start. The agent kit has loaded it already when the run's
+ * agent was built; it is imported here rather than through the kit's loader because the kit
+ * streams subagents through this module, and importing the loader would close an import cycle.
+ */
+const runMessages = new LazyImport(
+  "the run's messages (LangChain)",
+  () => import('./run-messages.js'),
+);
 
-/** What a run's agent is to its stream (the agent factory builds one per run). */
-export interface RunAgent {
-  agent: ReturnType<typeof createAgent>;
-  recursionLimit: number;
-  /** The run's opening message as the model sees it: with its authors' standing instructions. */
-  openingMessage: (prompt: string) => string;
-}
+/** Named here too for the agent factory, which builds the stream's agent. */
+export type { RunAgent };
 
 interface NodeWrite {
   messages?: BaseMessage[];
@@ -104,7 +107,7 @@ export async function streamRun(
 ): Promise<StreamOutcome> {
   const config = { configurable: { thread_id: run.threadId } };
   const promptId = promptMessageId(run.runId);
-  const { answersForInterruptedCalls, openingMessages, RunSpans } = await kit.get();
+  const { answersForInterruptedCalls, openingMessages, RunSpans } = await runMessages.get();
   const snapshot = (await built.agent.graph.getState(config)) as StateSnapshot;
   const history = snapshot.values?.messages ?? [];
   const promptIndex = history.findIndex((message) => message.id === promptId);
