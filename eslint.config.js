@@ -34,20 +34,12 @@ const depConstraints = [
     sourceTag: 'type:testing',
     onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra', 'type:testing'],
   },
-  {
-    sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra', 'type:testing'],
-  },
+  // Apps and the host reach the testing library only from their tests (testDepConstraints).
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra'] },
   { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
   {
     sourceTag: 'type:host',
-    onlyDependOnLibsWithTags: [
-      'type:domain',
-      'type:util',
-      'type:infra',
-      'type:testing',
-      'type:app',
-    ],
+    onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:infra', 'type:app'],
   },
   // Projects made only of tests (tests/platform, tools/checks): the one kind that may import the
   // embedded host (type:host), to start the whole platform or check the deployment against it.
@@ -225,18 +217,15 @@ export default tseslint.config(
   },
   {
     // Production code never loads the test library nor a library's `/testing` entry (its fakes,
-    // fixtures and row factories). The one exception is `caravel fake-model`, which ships its fake
-    // OpenAI-compatible server (no other test machinery) for trying Caravel without a key; test
-    // files are let back in just below.
+    // fixtures and row factories), with no exception; test files are let back in just below.
     files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
-    ignores: ['libs/testing/**', 'apps/cli/src/commands/fake-model.command.ts'],
+    ignores: ['libs/testing/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: TESTING_PATTERNS }] },
   },
   {
     // A service's handlers name the catalogue message, not a durable or a raw pattern: the
     // transport derives the durable (<service>-<message>) and parses requests.
     files: ['apps/*/src/**/*.ts'],
-    ignores: ['apps/cli/src/commands/fake-model.command.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -26,6 +26,7 @@ const caravelProjects = {
   metrics: 'libs/metrics',
   platform: 'libs/platform',
   testing: 'libs/testing',
+  'fake-llm': 'libs/fake-llm',
   agent: 'libs/agent',
   middleware: 'libs/middleware',
   tools: 'libs/tools',

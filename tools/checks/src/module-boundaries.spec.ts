@@ -88,6 +88,14 @@ describe('module boundaries (lint)', () => {
     expect(errors).toEqual([]);
   });
 
+  it("rejects the testing library in an app's production file, not in its specs", async () => {
+    const code =
+      "import { serviceGate } from '@caravel/testing';\nexport const probe = serviceGate;\n";
+    const errors = await boundaryErrors('apps/ingress/src', code);
+    expect(errors.join('\n')).toMatch(/type:app.*can only depend on libs tagged with/);
+    expect(await lintErrors('apps/ingress/src', code, BOUNDARIES, '.spec.ts')).toEqual([]);
+  });
+
   it('lets an app import an infrastructure library', async () => {
     const errors = await boundaryErrors(
       'apps/ingress/src',
@@ -107,6 +115,25 @@ describe('test code stays out of production code (lint)', () => {
   ])('refuses %s in a production file', async (_what, entry, name) => {
     const code = `import { ${name} } from '${entry}';\nexport const probe = ${name};\n`;
     const errors = await lintErrors('apps/dispatch/src/services', code, RESTRICTED);
+    expect(errors.join('\n')).toMatch(TEST_CODE);
+  });
+
+  it('refuses the test library in caravel fake-model too, which was the one exception', async () => {
+    // Linted as that very file (its text with the old import), not as a probe beside it.
+    const file = join(root, 'apps/cli/src/commands/fake-model.command.ts');
+    const code =
+      "import { startFakeOpenAi } from '@caravel/testing/fake-llm';\n" +
+      'export const probe = startFakeOpenAi;\n';
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfig: {
+        files: ['**/*.ts'],
+        languageOptions: { parserOptions: { project: false, projectService: false } },
+      },
+      ruleFilter: ({ ruleId }) => ruleId === RESTRICTED,
+    });
+    const [result] = await eslint.lintText(code, { filePath: file });
+    const errors = (result?.messages ?? []).map((m) => m.message);
     expect(errors.join('\n')).toMatch(TEST_CODE);
   });
 

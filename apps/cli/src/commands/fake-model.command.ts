@@ -1,13 +1,7 @@
-// The one production file that may load a test double: `caravel fake-model` ships the project's
-// loopback fake OpenAI-compatible server (libs/testing's `fake-llm`, a node:http server with no
-// other dependency) so that anyone can try Caravel end to end without a key. ESLint keeps every
-// other production file away from @caravel/testing.
+// `caravel fake-model`: the loopback fake OpenAI-compatible server (`@caravel/fake-llm`, node:http
+// only) answering a model script, so that anyone can try Caravel end to end without a key.
 import { loadModelScript, type CannedResponse } from '@caravel/agent';
-import {
-  startFakeOpenAi,
-  type FakeLlmReply,
-  type RecordedLlmRequest,
-} from '@caravel/testing/fake-llm';
+import { startFakeOpenAi, type FakeLlmReply, type RecordedLlmRequest } from '@caravel/fake-llm';
 import { resolve } from 'node:path';
 import { assertPortFree } from './port-check.js';
 

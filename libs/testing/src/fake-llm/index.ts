@@ -1,9 +1,3 @@
-export { FakeLlmServer, startFakeOpenAi, startFakeAnthropic } from './fake-llm-server.js';
-export type {
-  FakeLlmReply,
-  FakeMessageReply,
-  FakeErrorReply,
-  FakeToolCall,
-  FakeUsage,
-  RecordedLlmRequest,
-} from './fake-llm.types.js';
+// The fake LLM providers live in their own production library, where `caravel fake-model`
+// reaches them; the tests keep importing them from here.
+export * from '@caravel/fake-llm';
