@@ -1,8 +1,15 @@
-// Load shapes for the ingress bench: a burst of concurrent deliveries, and an open-loop rate.
+// Load shapes for the ingress bench: a burst of concurrent deliveries, an open-loop rate, and a
+// closed-loop peak (a fixed number of keep-alive connections, each sending as soon as answered).
 import { Agent, request } from 'node:http';
 import { percentile } from '../bus/measure.mjs';
 
-/** POSTs one delivery; resolves with its status and the time from `since` to the last byte. */
+/** What a server answers when it took a delivery as new (bare NestJS, Caravel's ingress). */
+const ACCEPTED = '"accepted":true';
+
+/**
+ * POSTs one delivery; resolves with its status, whether the answer says it was accepted, and the
+ * time from `since` to the last byte.
+ */
 function send(agent, base, delivery, since = performance.now()) {
   return new Promise((resolve) => {
     const outgoing = request(
@@ -13,9 +20,15 @@ function send(agent, base, delivery, since = performance.now()) {
         headers: { ...delivery.headers, 'content-length': Buffer.byteLength(delivery.body) },
       },
       (response) => {
-        response.resume();
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (body += chunk));
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, ms: performance.now() - since }),
+          resolve({
+            status: response.statusCode ?? 0,
+            accepted: body.includes(ACCEPTED),
+            ms: performance.now() - since,
+          }),
         );
       },
     );
@@ -26,7 +39,10 @@ function send(agent, base, delivery, since = performance.now()) {
   });
 }
 
-/** Latency percentiles over the 2xx answers, and what was not 2xx. */
+/**
+ * Latency percentiles over the 2xx answers, what was not 2xx, how many answers said `accepted`,
+ * and the 2xx answers completed per second of the load's wall time.
+ */
 export function summarise(results, wallMs) {
   const ok = results.filter((r) => r.status >= 200 && r.status < 300);
   const sorted = ok.map((r) => r.ms).sort((a, b) => a - b);
@@ -39,10 +55,11 @@ export function summarise(results, wallMs) {
   return {
     sent: results.length,
     ok: ok.length,
+    accepted: ok.filter((r) => r.accepted).length,
     failures,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
-    rate: (results.length / wallMs) * 1000,
+    rate: (ok.length / wallMs) * 1000,
     wallMs,
   };
 }
@@ -84,6 +101,30 @@ export async function sustained(base, deliveryOf, rate, seconds, offset = 0) {
     tick();
   });
   const results = await Promise.all(pending);
+  const wallMs = performance.now() - started;
+  agent.destroy();
+  return summarise(results, wallMs);
+}
+
+/**
+ * Closed loop: `connections` keep-alive connections, each sending its next delivery as soon as the
+ * last one is answered, for `seconds`. What a server completes per second this way is its peak.
+ * Deliveries are numbered from `offset`, in the order they are sent.
+ */
+export async function peak(base, deliveryOf, connections, seconds, offset = 0) {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const results = [];
+  let next = offset;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  const lanes = Array.from({ length: connections }, async () => {
+    while (performance.now() < until) {
+      const delivery = deliveryOf(next);
+      next += 1;
+      results.push(await send(agent, base, delivery));
+    }
+  });
+  await Promise.all(lanes);
   const wallMs = performance.now() - started;
   agent.destroy();
   return summarise(results, wallMs);

@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // One server under test, in its own process so the load generator does not share its event loop:
-//   node tools/bench/ingress/server.mjs bare|embedded|distributed
-// Prints `listening <url>` once it accepts requests, and shuts down cleanly on SIGTERM.
-// `bare` is a NestJS app with one JSON POST route (the baseline); `embedded` is the real ingress
-// on the embedded bus in PGlite (as `caravel start` runs it); `distributed` is the real ingress on
-// NATS JetStream and PostgreSQL (a fresh namespace and database, removed on exit).
+//   node tools/bench/ingress/server.mjs bare|octokit|bolt|bolt-express|embedded|distributed
+// Prints `listening <url>` once it accepts requests, and on SIGTERM `handled <n>` (the deliveries
+// its handler took, when it counts them) before it shuts down cleanly.
+// `bare` is a NestJS app with one JSON POST route (the floor); `octokit`, `bolt` and
+// `bolt-express` are the peers a user would pick instead (peers.mjs); `embedded` is the real
+// ingress on the embedded bus in PGlite (as `caravel start` runs it); `distributed` is the real
+// ingress on NATS JetStream and PostgreSQL (a fresh namespace and database, removed on exit).
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startBoltExpress, startBoltHttp, startOctokit } from './peers.mjs';
 import { BENCH_SECRETS } from './signing.mjs';
 
 const mode = process.argv[2];
@@ -20,8 +23,10 @@ const postgresUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5
 async function startBare() {
   const { Body, Controller, HttpCode, Module, Post } = await import('@nestjs/common');
   const { NestFactory } = await import('@nestjs/core');
+  let handled = 0;
   class BareController {
     hook(body) {
+      handled += 1;
       return { accepted: typeof body === 'object' };
     }
   }
@@ -34,7 +39,7 @@ async function startBare() {
   Module({ controllers: [BareController] })(BareModule);
   const app = await NestFactory.create(BareModule, { logger: ['fatal'], bodyParser: true });
   await app.listen(0, '127.0.0.1');
-  return { url: await app.getUrl(), close: () => app.close() };
+  return { url: await app.getUrl(), close: () => app.close(), handled: () => handled };
 }
 
 async function ingressHost(runtime) {
@@ -98,7 +103,14 @@ async function startDistributed() {
   };
 }
 
-const starters = { bare: startBare, embedded: startEmbedded, distributed: startDistributed };
+const starters = {
+  bare: startBare,
+  octokit: startOctokit,
+  bolt: startBoltHttp,
+  'bolt-express': startBoltExpress,
+  embedded: startEmbedded,
+  distributed: startDistributed,
+};
 const start = starters[mode];
 if (!start) {
   process.stderr.write(`usage: server.mjs ${Object.keys(starters).join('|')}\n`);
@@ -107,6 +119,7 @@ if (!start) {
 const server = await start();
 process.stdout.write(`listening ${server.url}\n`);
 process.once('SIGTERM', () => {
+  if (server.handled) process.stdout.write(`handled ${server.handled()}\n`);
   server
     .close()
     .then(() => process.exit(0))
