@@ -152,7 +152,11 @@ function builders(o: MiddlewareStackOptions): Builders {
         events: ports.events,
       }),
     'sanitize-tool-inputs': () => sanitizeToolInputsMiddleware({ maxArgBytes: o.maxToolArgBytes }),
-    'model-call-limit': () => modelCallLimitMiddleware({ limit: o.modelCallLimit }),
+    'model-call-limit': () =>
+      modelCallLimitMiddleware({
+        limit: o.modelCallLimit,
+        promptMessageId: o.run.promptMessageId,
+      }),
     'tool-errors': () => toolErrorsMiddleware(),
     'offload-tool-output': () =>
       offloadToolOutputMiddleware({
@@ -198,6 +202,7 @@ function builders(o: MiddlewareStackOptions): Builders {
         threadId: o.threadId,
         limit: o.modelCallLimit,
         noticeAt: o.stepLimitNoticeAt,
+        promptMessageId: o.run.promptMessageId,
         notifier: ports.notifier,
         events: ports.events,
       }),

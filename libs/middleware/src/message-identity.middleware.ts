@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { InvalidToolCall, ToolCall } from '@langchain/core/messages/tool';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
-import { summarizedTurns } from './context-window.middleware.js';
+import { answersThisRun } from './run-turns.js';
 
 /** Parameters of {@link messageIdentityMiddleware}. */
 export interface MessageIdentityOptions {
@@ -38,18 +38,6 @@ export function turnMessageId(runId: string, turn: number): string {
  */
 export function turnCallId(runId: string, turn: number, index: number): string {
   return `call_${runKey(runId)}_${turn}_${index}`;
-}
-
-/** The run's turn about to be answered: how many answers of the run the conversation holds. */
-function turnOf(messages: readonly BaseMessage[], promptMessageId: string): number {
-  const start = messages.findIndex((message) => message.id === promptMessageId);
-  return messages
-    .slice(start + 1)
-    .reduce(
-      (turns, message) =>
-        turns + (AIMessage.isInstance(message) ? 1 : 0) + summarizedTurns(message),
-      0,
-    );
 }
 
 function providerIdsOf(message: AIMessage): ProviderIds | undefined {
@@ -157,7 +145,7 @@ export function messageIdentityMiddleware(options: MessageIdentityOptions): Agen
   return createMiddleware({
     name: 'message-identity',
     wrapModelCall: async (request, handler) => {
-      const turn = turnOf(request.state.messages, options.promptMessageId);
+      const turn = answersThisRun(request.state.messages, options.promptMessageId);
       const answer = await handler({ ...request, messages: asProviderSaw(request.messages) });
       if (!AIMessage.isInstance(answer)) return answer;
       return withCaravelIds(answer, options.runId, turn);
