@@ -33,6 +33,8 @@ export function jetStreamAdapter(url) {
       await bus.ensureStreams([STREAMS.COMMANDS]);
       return {
         bus,
+        /** A stream's name on the server (namespaced). */
+        streamName: (spec) => `${namespace}_${spec.name}`,
         async cleanup() {
           await bus.close();
           await deleteNamespace(url, namespace);
@@ -70,6 +72,8 @@ export function embeddedAdapter(target, postgresUrl) {
       await bus.ensureStreams([STREAMS.COMMANDS]);
       return {
         bus,
+        /** A stream's name on the server (namespaced). */
+        streamName: (spec) => `${namespace}_${spec.name}`,
         async cleanup() {
           await bus.close();
           await database.close();

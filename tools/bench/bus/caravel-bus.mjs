@@ -5,7 +5,7 @@ import { defineMessage } from '@caravel/contracts';
 import { z } from 'zod';
 import { publishWindowed, Recorder, within } from './measure.mjs';
 
-const BenchPingV1 = defineMessage({
+export const BenchPingV1 = defineMessage({
   kind: 'cmd',
   name: 'bench.ping',
   version: 1,

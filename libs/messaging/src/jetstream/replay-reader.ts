@@ -13,7 +13,7 @@ import type { Namespace } from './namespace.js';
 import { isNotFound } from './stream-setup.js';
 
 const REPLAY_BATCH = 256;
-/** A fetch that comes back empty after this long means the reader has caught up. */
+/** No message for this long means the reader has caught up. */
 const CAUGHT_UP_AFTER_MS = 1_000;
 
 /**
@@ -51,18 +51,27 @@ export class ReplayReader {
     const filter = logical === undefined ? undefined : this.namespace.subject(logical);
     if (await this.nothingToRead(stream, filter)) return;
     const consumer = await this.js.consumers.get(stream, this.consumerOptions(filter, options));
-    for (;;) {
-      const batch = await consumer.fetch({
-        max_messages: REPLAY_BATCH,
-        expires: CAUGHT_UP_AFTER_MS,
-      });
-      let received = 0;
-      for await (const message of batch) {
-        received += 1;
+    // Consumed, not fetched batch by batch: the next pull is asked for while this one is read,
+    // so a long replay never waits a round trip between batches. The reader has caught up at the
+    // message after which none is pending, or when none came for a while (the messages it was
+    // to read were removed meanwhile). Only the wait for the server is timed, never the reader's
+    // own work between two messages.
+    const messages = await consumer.consume({ max_messages: REPLAY_BATCH });
+    let idle: NodeJS.Timeout | undefined;
+    const waitForNext = () => {
+      idle = setTimeout(() => messages.stop(), CAUGHT_UP_AFTER_MS);
+    };
+    try {
+      waitForNext();
+      for await (const message of messages) {
+        clearTimeout(idle);
         yield this.toStored(spec, message);
         if (message.info.pending === 0) return;
+        waitForNext();
       }
-      if (received === 0) return;
+    } finally {
+      clearTimeout(idle);
+      messages.stop();
     }
   }
 
