@@ -39,6 +39,7 @@ const BENCHES = [
   ],
   ['swegen', ['tools/bench/swegen/run.mjs', '--commits', '1000', '--runs', '3']],
   ['dashboard', ['tools/bench/dashboard/run.mjs', '--steps', '40']],
+  ['cli-run', ['tools/bench/cli-run/run.mjs', '--runs', '1']],
 ].filter(([name]) => !values.only || values.only.split(',').includes(name));
 
 const root = new URL('../..', import.meta.url).pathname;
