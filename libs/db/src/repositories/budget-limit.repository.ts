@@ -42,13 +42,7 @@ export class BudgetLimitRepository {
     const row = await executor
       .insertInto('budget_limits')
       .values(values)
-      .onConflict((conflict) =>
-        conflict.columns(['scope', 'subject']).doUpdateSet({
-          budget_usd: values.budget_usd,
-          updated_by: values.updated_by,
-          updated_at: values.updated_at,
-        }),
-      )
+      .onConflict((conflict) => conflict.columns(['scope', 'subject']).doUpdateSet(values))
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRow(row);

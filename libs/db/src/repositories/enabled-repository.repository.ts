@@ -47,15 +47,7 @@ export class EnabledRepositoryRepository {
     const row = await executor
       .insertInto('enabled_repositories')
       .values(values)
-      .onConflict((conflict) =>
-        conflict.column('repository').doUpdateSet({
-          agent: values.agent,
-          auto_review: values.auto_review,
-          ci_autofix: values.ci_autofix,
-          updated_by: values.updated_by,
-          updated_at: values.updated_at,
-        }),
-      )
+      .onConflict((conflict) => conflict.column('repository').doUpdateSet(values))
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRow(row);

@@ -7,7 +7,7 @@ import {
   type NewReviewStyle,
   type ReviewStyleRow,
 } from './review-style.repository.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 import type { EvalProposalKind, EvalProposalStatus } from './states.js';
 
 /** A proposed configuration change and, once the gate ran, its verdict (`eval_proposals`). */
@@ -218,30 +218,5 @@ export class EvalProposalRepository {
 }
 
 function proposalOf(row: Selectable<EvalProposal>): EvalProposalRow {
-  return {
-    id: row.id,
-    suite: row.suite,
-    config: row.config,
-    model: row.model,
-    settings: row.settings as Record<string, string>,
-    note: row.note,
-    proposedBy: row.proposed_by,
-    kind: row.kind,
-    repository: row.repository,
-    stylePrompt: row.style_prompt,
-    styleSummary: row.style_summary,
-    baseVersion: row.base_version,
-    styleVersion: row.style_version,
-    status: row.status,
-    baselineRunId: row.baseline_run_id,
-    candidateRunId: row.candidate_run_id,
-    maxDrop: row.max_drop,
-    alpha: row.alpha,
-    delta: row.delta,
-    pValue: row.p_value,
-    reason: row.reason,
-    numbers: row.numbers,
-    createdAt: row.created_at,
-    decidedAt: row.decided_at,
-  };
+  return { ...rowOf<EvalProposal>(row), settings: row.settings as Record<string, string> };
 }

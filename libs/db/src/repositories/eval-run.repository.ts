@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { EvalAttempt, EvalRun } from '../generated/types.js';
 import { toJson } from '../connection/json.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 import type { EvalRunKind } from './states.js';
 
 /** A recorded eval run (`eval_runs`), its settings parsed. */
@@ -223,21 +223,7 @@ interface ReviewSums {
 
 /** A run's row as the repository returns it. */
 export function runOf(row: Selectable<EvalRun>): EvalRunRow {
-  return {
-    id: row.id,
-    suite: row.suite,
-    config: row.config,
-    model: row.model,
-    settings: row.settings as Record<string, string>,
-    attemptsPerTask: row.attempts_per_task,
-    status: row.status,
-    outDir: row.out_dir,
-    createdAt: row.created_at,
-    finishedAt: row.finished_at,
-    kind: row.kind,
-    scheduleId: row.schedule_id,
-    scheduleSlot: row.schedule_slot,
-  };
+  return { ...rowOf<EvalRun>(row), settings: row.settings as Record<string, string> };
 }
 
 function attemptOf(row: Selectable<EvalAttempt>): EvalAttemptRow {

@@ -3,7 +3,7 @@ import type { EvalSchedule } from '../generated/types.js';
 import { toJson } from '../connection/json.js';
 import type { Executor } from './executor.js';
 import { runOf, type EvalRunRow } from './eval-run.repository.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 import type { EvalRunKind, EvalScheduleState } from './states.js';
 
 /** A suite run every night (`eval_schedules`), its settings parsed. */
@@ -119,21 +119,5 @@ export class EvalScheduleRepository {
 }
 
 function scheduleOf(row: Selectable<EvalSchedule>): EvalScheduleRow {
-  return {
-    id: row.id,
-    name: row.name,
-    kind: row.kind,
-    source: row.source,
-    config: row.config,
-    model: row.model,
-    settings: row.settings as Record<string, string>,
-    attempts: row.attempts,
-    hour: row.hour,
-    state: row.state,
-    createdBy: row.created_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    failedSlot: row.failed_slot,
-    lastError: row.last_error,
-  };
+  return { ...rowOf<EvalSchedule>(row), settings: row.settings as Record<string, string> };
 }

@@ -3,7 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { ReviewStyle } from '../generated/types.js';
 import { toJson } from '../connection/json.js';
 import { timeOr, type Executor } from './executor.js';
-import type { RowOf } from './row-of.js';
+import { rowOf, type RowOf } from './row-of.js';
 import type { ReviewStyleMode } from './states.js';
 
 /** What the saver counted when it saved a version. */
@@ -108,7 +108,7 @@ export class ReviewStyleRepository {
         .onConflict((oc) => oc.columns(['repository', 'version']).doNothing())
         .returningAll()
         .executeTakeFirst();
-      if (row) return rowOf(row);
+      if (row) return styleOf(row);
     }
     throw new Error(`review style of ${repository}: no free version after ${SAVE_ATTEMPTS} tries`);
   }
@@ -122,7 +122,7 @@ export class ReviewStyleRepository {
       .orderBy('version', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return row ? rowOf(row) : null;
+    return row ? styleOf(row) : null;
   }
 
   /** Every version of the repository, oldest first. */
@@ -133,7 +133,7 @@ export class ReviewStyleRepository {
       .where('repository', '=', repository.toLowerCase())
       .orderBy('version', 'asc')
       .execute();
-    return rows.map(rowOf);
+    return rows.map(styleOf);
   }
 
   /** One version of the repository, or null when it has no such version. */
@@ -144,7 +144,7 @@ export class ReviewStyleRepository {
       .where('repository', '=', repository.toLowerCase())
       .where('version', '=', version)
       .executeTakeFirst();
-    return row ? rowOf(row) : null;
+    return row ? styleOf(row) : null;
   }
 
   /** The repository's versions, the newest first, at most `limit`. */
@@ -156,7 +156,7 @@ export class ReviewStyleRepository {
       .orderBy('version', 'desc')
       .limit(limit)
       .execute();
-    return rows.map(rowOf);
+    return rows.map(styleOf);
   }
 
   /** Every repository with a style, by name: its version in force and its number of versions. */
@@ -287,23 +287,12 @@ function outcomeOf({ updated_at, ...columns }: OutcomeColumns): FindingOutcomeRo
   return { ...columns, updatedAt: updated_at };
 }
 
-function rowOf(row: Selectable<ReviewStyle>): ReviewStyleRow {
+function styleOf(row: Selectable<ReviewStyle>): ReviewStyleRow {
   return {
-    id: row.id,
-    repository: row.repository,
-    version: row.version,
-    mode: row.mode,
-    threadId: row.thread_id,
-    prompt: row.prompt,
-    summary: row.summary,
-    wordCount: row.word_count,
-    model: row.model,
+    ...rowOf<ReviewStyle>(row),
     pullRequests: row.pull_requests as number[],
     commentIds: row.comment_ids as string[],
     reviewers: row.reviewers as string[],
     counts: row.counts as ReviewStyleCounts,
-    editedBy: row.edited_by,
-    proposalId: row.proposal_id,
-    createdAt: row.created_at,
   };
 }

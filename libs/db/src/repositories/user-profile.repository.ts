@@ -55,19 +55,7 @@ export class UserProfileRepository {
     const row = await executor
       .insertInto('user_profiles')
       .values(values)
-      .onConflict((conflict) =>
-        conflict.column('identity').doUpdateSet({
-          model: values.model,
-          reasoning_effort: values.reasoning_effort,
-          draft_pull_requests: values.draft_pull_requests,
-          always_create_pull_requests: values.always_create_pull_requests,
-          default_repository: values.default_repository,
-          fallback_model: values.fallback_model,
-          autofix_ci: values.autofix_ci,
-          subagent_model: values.subagent_model,
-          updated_at: values.updated_at,
-        }),
-      )
+      .onConflict((conflict) => conflict.column('identity').doUpdateSet(values))
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRow(row);
