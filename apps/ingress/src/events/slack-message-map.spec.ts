@@ -53,7 +53,6 @@ function intake() {
   const service = new TriggerIntakeService(
     strictMock<DeliveryRepository>(
       {
-        findBySourceDelivery: () => Promise.resolve(null),
         findBySemanticKey: () => Promise.resolve(null),
         claim: () => Promise.resolve({ outcome: 'claimed' as const }),
         settle: () => Promise.resolve(),

@@ -61,7 +61,6 @@ describe('the intake of a stop request', () => {
     const service = new TriggerIntakeService(
       strictMock<DeliveryRepository>(
         {
-          findBySourceDelivery: jest.fn(() => Promise.resolve(null)),
           findBySemanticKey: jest.fn(() =>
             Promise.resolve(options.asked ? ({ threadId: options.asked } as DeliveryRow) : null),
           ),

@@ -62,6 +62,17 @@ describe('the public-repository gate', () => {
     );
   });
 
+  it('says which actors it would ask GitHub about: on an organization repository, when it can', () => {
+    const gate = new PublicRepoGate(true, members());
+    expect(gate.asksGithub(check({ association: 'CONTRIBUTOR' }))).toBe(true);
+    expect(gate.asksGithub(check({ association: 'MEMBER' }))).toBe(false);
+    expect(gate.asksGithub(check({ userType: 'Bot' }))).toBe(false);
+    expect(gate.asksGithub(check({ repository: { ...orgRepo, private: true } }))).toBe(false);
+    expect(gate.asksGithub(check({ repository: userRepo }))).toBe(false);
+    expect(new PublicRepoGate(false, members()).asksGithub(check({}))).toBe(false);
+    expect(new PublicRepoGate(true, null).asksGithub(check({}))).toBe(false);
+  });
+
   it('on a personal repository, admits its owner and collaborators only', async () => {
     const gate = new PublicRepoGate(true, members());
     const on = (login: string, association?: string) =>

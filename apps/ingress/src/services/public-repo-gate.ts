@@ -28,8 +28,7 @@ export class PublicRepoGate {
   /** Null when the actor may address Caravel; otherwise why not (said in the webhook answer). */
   async refusal(check: GithubActorCheck): Promise<string | null> {
     const { repository, login } = check;
-    if (!this.enabled || repository.private || check.userType === 'Bot') return null;
-    if (check.association && OWNER_SIDE.has(check.association)) return null;
+    if (this.passesOnThePayload(check)) return null;
     const slug = `${repository.owner}/${repository.name}`;
     if (!repository.ownerIsOrganization) {
       const own = login.toLowerCase() === repository.owner.toLowerCase();
@@ -44,5 +43,20 @@ export class PublicRepoGate {
     return member
       ? null
       : `on public repository ${slug}, @${login} is not a member of ${repository.owner}`;
+  }
+
+  /** Whether {@link refusal} would ask GitHub about this actor (a call, not a look at the payload). */
+  asksGithub(check: GithubActorCheck): boolean {
+    return (
+      !this.passesOnThePayload(check) &&
+      check.repository.ownerIsOrganization &&
+      this.membership !== null
+    );
+  }
+
+  /** The gate is off, the repository private, the actor a bot or on the owner's side. */
+  private passesOnThePayload(check: GithubActorCheck): boolean {
+    if (!this.enabled || check.repository.private || check.userType === 'Bot') return true;
+    return check.association !== undefined && OWNER_SIDE.has(check.association);
   }
 }

@@ -91,9 +91,7 @@ export class TriggerIntakeService {
     // A Slack message's thread is the one the message map knows (a moved thread, a deleted root).
     const decision = this.slack ? await this.slack.resolve(given) : given;
     if (decision.kind === 'ignore') return answers.ignored(decision.reason);
-    const seen = await this.deliveries.findBySourceDelivery(decision.source, decision.deliveryId);
-    // An unsettled row is a claim whose request failed or crashed: this retry takes it over.
-    if (seen?.settledAt) return answers.duplicate();
+    if (await this.isSettledRepeatAskingGithub(decision)) return answers.duplicate();
     switch (decision.kind) {
       case 'record':
         return this.recordOnly(decision, body);
@@ -112,6 +110,21 @@ export class TriggerIntakeService {
           : this.trigger(decision, body);
       }
     }
+  }
+
+  /**
+   * A repeat answers `duplicate` from its claim (its delivery id or semantic key is settled), so a
+   * delivery is not looked up before it is claimed: one database round trip less for every new
+   * one. The look-up stays where a repeat would otherwise ask GitHub again, through the
+   * public-repository gate's membership check. An unsettled row is a claim whose request failed
+   * or crashed: the retry takes it over, so only a settled one is a repeat.
+   */
+  private async isSettledRepeatAskingGithub(decision: Recorded): Promise<boolean> {
+    const check =
+      decision.kind === 'trigger' || decision.kind === 'review' ? decision.actorCheck : undefined;
+    if (!check || !this.gate.asksGithub(check)) return false;
+    const seen = await this.deliveries.findBySourceDelivery(decision.source, decision.deliveryId);
+    return Boolean(seen?.settledAt);
   }
 
   private async trigger(decision: TriggerDecision, body: UntrustedBody): Promise<WebhookAnswer> {

@@ -1,0 +1,107 @@
+import { TriggerReceivedV1 } from '@caravel/contracts';
+import type { DeliveryRepository, DeliveryRow, ThreadRepository } from '@caravel/db';
+import type { GitHubOrgMembership, IntegrationAdapters } from '@caravel/integrations';
+import type { MessagePublisher, PublishAck } from '@caravel/messaging';
+import { strictMock } from '@caravel/testing/doubles';
+import { describe, expect, it, jest } from '@jest/globals';
+import { mapGithubEvent } from '../events/github-event.mapper.js';
+import { githubPayload } from '../events/payload.factory.js';
+import { ingressConfigFrom } from '../ingress.config.js';
+import { TriggerIntakeService } from './trigger-intake.service.js';
+
+/** A mention of @caravel on acme/widgets (public, an organization's) by an author `association`. */
+function mentionBy(association: string) {
+  const payload = githubPayload.issueComment('@caravel fix the parser');
+  payload.comment.author_association = association;
+  const decision = mapGithubEvent(
+    { event: 'issue_comment', deliveryId: 'guid-7', payload },
+    { botHandle: 'caravel' },
+  );
+  if (decision.kind !== 'trigger') throw new Error(`expected a trigger, got ${decision.kind}`);
+  return { decision, body: { payload, sha256: 'sha-7' } };
+}
+
+/** The settled row a delivery left the first time it came. */
+function settledRow(threadId: string): DeliveryRow {
+  return {
+    id: 'row-7',
+    source: 'github',
+    deliveryId: 'guid-7',
+    semanticKey: null,
+    threadId,
+    event: 'issue_comment',
+    receivedAt: new Date('2026-01-02T10:00:00Z'),
+    payload: {},
+    payloadSha256: 'sha-7',
+    settledAt: new Date('2026-01-02T10:00:01Z'),
+  };
+}
+
+/** The intake over strict doubles: `deliveries` is what the test lets it touch. */
+function intake(deliveries: DeliveryRepository) {
+  const asked: string[] = [];
+  const membership = strictMock<GitHubOrgMembership>(
+    {
+      isMember: (org, login) => {
+        asked.push(`${org}:${login}`);
+        return Promise.resolve(true);
+      },
+    },
+    'membership',
+  );
+  const publish = jest.fn((_definition: unknown, _data: unknown, _options: unknown) =>
+    Promise.resolve<PublishAck>({ stream: 'TEST', sequence: 1, duplicate: false }),
+  );
+  const service = new TriggerIntakeService(
+    deliveries,
+    strictMock<ThreadRepository>({}, 'threads'),
+    strictMock<MessagePublisher>({ publish }, 'publisher'),
+    ingressConfigFrom({ GITHUB_BOT_HANDLE: 'caravel', PUBLIC_REPO_ORG_GATE: 'true' }),
+    strictMock<IntegrationAdapters>({ orgMembership: () => membership }, 'adapters'),
+  );
+  return { service, asked, publish };
+}
+
+describe('the trigger intake', () => {
+  it('claims a new delivery without looking it up first, then publishes and settles it', async () => {
+    const claim = jest.fn(() => Promise.resolve({ outcome: 'claimed' as const }));
+    const settle = jest.fn(() => Promise.resolve());
+    const { service, publish } = intake(
+      strictMock<DeliveryRepository>({ claim, settle }, 'deliveries'),
+    );
+    const { decision, body } = mentionBy('MEMBER');
+
+    const answer = await service.take(decision, body);
+
+    expect(answer).toEqual({ status: 200, body: { accepted: true, threadId: decision.threadId } });
+    expect(claim).toHaveBeenCalledTimes(1);
+    expect(publish).toHaveBeenCalledWith(TriggerReceivedV1, expect.anything(), expect.anything());
+    expect(settle).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers a settled repeat from its claim when the payload settles the gate', async () => {
+    const claim = jest.fn(() =>
+      Promise.resolve({ outcome: 'settled' as const, existing: settledRow('thread') }),
+    );
+    const { service, publish } = intake(strictMock<DeliveryRepository>({ claim }, 'deliveries'));
+    const { decision, body } = mentionBy('OWNER');
+
+    expect(await service.take(decision, body)).toMatchObject({ body: { reason: 'duplicate' } });
+    expect(publish).not.toHaveBeenCalled();
+  });
+
+  it('does not ask GitHub about the author of a settled repeat on a public repository', async () => {
+    const findBySourceDelivery = jest.fn((_source: string, _deliveryId: string) =>
+      Promise.resolve(settledRow('thread')),
+    );
+    const { service, asked, publish } = intake(
+      strictMock<DeliveryRepository>({ findBySourceDelivery }, 'deliveries'),
+    );
+    const { decision, body } = mentionBy('CONTRIBUTOR');
+
+    expect(await service.take(decision, body)).toMatchObject({ body: { reason: 'duplicate' } });
+    expect(findBySourceDelivery).toHaveBeenCalledWith('github', 'guid-7');
+    expect(asked).toEqual([]);
+    expect(publish).not.toHaveBeenCalled();
+  });
+});
