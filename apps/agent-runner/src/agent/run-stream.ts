@@ -17,9 +17,6 @@ const runMessages = new LazyImport(
   () => import('./run-messages.js'),
 );
 
-/** Named here too for the agent factory, which builds the stream's agent. */
-export type { RunAgent };
-
 interface NodeWrite {
   messages?: BaseMessage[];
   exitStatus?: RunExitStatus;
