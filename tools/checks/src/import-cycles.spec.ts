@@ -36,17 +36,35 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The files of the project that `file` imports or re-exports (type-only imports too). */
-function relativeImports(file: string): string[] {
+/** The module specifiers `file` imports, re-exports (type-only too) or loads with `import()`. */
+function specifiersOf(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
-  return source.statements.flatMap((statement) => {
-    const specifier =
-      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
-      statement.moduleSpecifier &&
-      ts.isStringLiteral(statement.moduleSpecifier)
-        ? statement.moduleSpecifier.text
-        : undefined;
-    if (!specifier?.startsWith('.')) return [];
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      found.push(node.moduleSpecifier.text);
+    // A lazy import is an edge too: deferring a load does not make a circle of modules a tree.
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    )
+      found.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The files of the project that `file` imports, re-exports or loads lazily. */
+function relativeImports(file: string): string[] {
+  return specifiersOf(file).flatMap((specifier) => {
+    if (!specifier.startsWith('.')) return [];
     const base = join(dirname(file), specifier).replace(/\.js$/, '');
     const target = [`${base}.ts`, join(base, 'index.ts')].find((path) => existsSync(path));
     return target ? [target] : [];
@@ -100,7 +118,7 @@ describe('import cycles', () => {
     ).toEqual([]);
   });
 
-  it('finds a cycle between real files, through a re-export and an index', () => {
+  it('finds a cycle between real files, through a re-export, an index and a lazy import', () => {
     const dir = mkdtempSync(join(tmpdir(), 'import-cycles-'));
     try {
       mkdirSync(join(dir, 'b'));
@@ -109,6 +127,12 @@ describe('import cycles', () => {
       writeFileSync(
         join(dir, 'b', 'c.ts'),
         "import type { a } from '../a.js';\nexport const b = 1;\n",
+      );
+      expect(cyclesOf(dir)).toEqual(['a.ts -> b/index.ts -> b/c.ts -> a.ts']);
+      // Lazily loaded, the same circle is still one.
+      writeFileSync(
+        join(dir, 'b', 'c.ts'),
+        "export const b = 1;\nexport const load = () => import('../a.js');\n",
       );
       expect(cyclesOf(dir)).toEqual(['a.ts -> b/index.ts -> b/c.ts -> a.ts']);
     } finally {
