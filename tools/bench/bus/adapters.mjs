@@ -72,8 +72,6 @@ export function embeddedAdapter(target, postgresUrl) {
       await bus.ensureStreams([STREAMS.COMMANDS]);
       return {
         bus,
-        /** A stream's name on the server (namespaced). */
-        streamName: (spec) => `${namespace}_${spec.name}`,
         async cleanup() {
           await bus.close();
           await database.close();
