@@ -23,7 +23,20 @@ const BENCHES = [
   ['startup', ['tools/bench/startup/run.mjs', '--runs', '1']],
   ['idle', ['tools/bench/idle/run.mjs', '--seconds', '30']],
   ['bus', ['tools/bench/bus/run.mjs', '--messages', '500']],
-  ['ingress', ['tools/bench/ingress/run.mjs', '--burst', '100', '--rate', '100', '--seconds', '5']],
+  [
+    'ingress',
+    [
+      'tools/bench/ingress/run.mjs',
+      '--burst',
+      '100',
+      '--rate',
+      '100',
+      '--seconds',
+      '5',
+      '--peak-seconds',
+      '3',
+    ],
+  ],
   ['runner', ['--expose-gc', 'tools/bench/runner/run.mjs', '--runs', '3', '--threads', '50']],
   [
     'sandbox',
