@@ -26,4 +26,26 @@ describe('Mutex', () => {
     release();
     await expect(mutex.runExclusive(() => Promise.resolve('free'))).resolves.toBe('free');
   });
+
+  it('hands over to a waiting holder after the event loop had a turn, and a free lock at once', async () => {
+    const mutex = new Mutex();
+    const order: string[] = [];
+    const first = await mutex.acquire();
+    const second = mutex.acquire().then((release) => {
+      order.push('second holds');
+      release();
+    });
+    await Promise.resolve();
+    setImmediate(() => order.push('sockets read'));
+    first();
+    await second;
+    // Free now: taken without waiting for a turn of the loop.
+    setImmediate(() => order.push('next turn'));
+    const third = await mutex.acquire();
+    order.push('third holds');
+    third();
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(order).toEqual(['sockets read', 'second holds', 'third holds', 'next turn']);
+  });
 });
