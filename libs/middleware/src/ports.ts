@@ -24,8 +24,8 @@ export interface QueuedMessage {
  * The thread's mid-run message queue. `drain` returns what is waiting, oldest first, and what it
  * returned before that no checkpoint holds yet (a drain is written with the model's answer, so a
  * crash or a failed call before that write hands the same messages over again). `inConversation`
- * tells which of those the conversation already holds (by queued message id): they are settled,
- * not returned.
+ * tells which of those the conversation already holds (by queued message id): they are not
+ * returned again (the run settles its claims when it ends).
  */
 export interface MessageQueue {
   drain(threadId: string, inConversation: (messageId: string) => boolean): Promise<QueuedMessage[]>;

@@ -545,6 +545,19 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
       later,
     ]);
     expect(await messages.settle(threadId, run, [])).toBe(0);
+
+    // A stop takes for good what waits and what the stopped run claimed: its settle puts none back.
+    const [claimedByStopped, waitingBehind] = [randomUUID(), randomUUID()];
+    await messages.enqueue({ ...base, id: claimedByStopped, text: 'also x', receivedAt: t(5) });
+    const stopped = randomUUID();
+    await messages.claim(threadId, stopped);
+    await messages.enqueue({ ...base, id: waitingBehind, text: 'and y', receivedAt: t(6) });
+    expect((await messages.take(threadId, stopped)).map((m) => m.id)).toEqual([
+      claimedByStopped,
+      waitingBehind,
+    ]);
+    expect(await messages.settle(threadId, stopped, [])).toBe(0);
+    expect(await messages.waiting(threadId)).toEqual([]);
   });
 
   it("saves a person's own model choice and replaces it on the next save", async () => {

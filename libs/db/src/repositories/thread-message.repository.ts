@@ -62,7 +62,9 @@ export class ThreadMessageRepository {
 
   /**
    * Takes the thread's waiting follow-ups (of the given kinds, default all) for good for `runId`,
-   * oldest first: the follow-ups a new run is started for (they are its prompt). A running agent
+   * with those `runId` claimed and has not settled, oldest first: the follow-ups a new run is
+   * started for (they are its prompt), or those a stop drops (the stopped run's own claims
+   * included, so its settle cannot put them back to start another run). A running agent
    * {@link claim}s instead.
    */
   async take(
@@ -75,7 +77,7 @@ export class ThreadMessageRepository {
       .updateTable('thread_messages')
       .set({ consumed_by_run: runId, consumed_at: timeOr(undefined) })
       .where('thread_id', '=', threadId)
-      .where('consumed_by_run', 'is', null)
+      .where((eb) => eb.or([eb('consumed_by_run', 'is', null), eb('consumed_by_run', '=', runId)]))
       .where('consumed_at', 'is', null)
       .where('kind', 'in', [...kinds])
       .returningAll()
