@@ -129,8 +129,9 @@ export class ThreadMessageRepository {
   }
 
   /**
-   * Settles what `runId` claimed: the follow-ups in `held` (a checkpoint holds them) are taken for
-   * good, the others go back to waiting for the thread's next run. Returns how many went back.
+   * Settles what `runId` claimed: the follow-ups in `held` (a checkpoint holds them) and every
+   * command are taken for good, the other messages go back to waiting for the thread's next run.
+   * Returns how many went back.
    */
   async settle(
     threadId: string,
@@ -144,11 +145,15 @@ export class ThreadMessageRepository {
         .where('thread_id', '=', threadId)
         .where('consumed_by_run', '=', runId)
         .where('consumed_at', 'is', null);
-    if (held.length > 0)
-      await claimed(executor)
-        .set({ consumed_at: timeOr(undefined) })
-        .where('id', 'in', [...held])
-        .execute();
+    // A person's command is never put back: a claimed one ran (or may have), and must not run twice.
+    await claimed(executor)
+      .set({ consumed_at: timeOr(undefined) })
+      .where((eb) =>
+        held.length > 0
+          ? eb.or([eb('id', 'in', [...held]), eb('kind', '=', 'command')])
+          : eb('kind', '=', 'command'),
+      )
+      .execute();
     const released = await claimed(executor).set({ consumed_by_run: null }).executeTakeFirst();
     return Number(released.numUpdatedRows);
   }
