@@ -100,19 +100,25 @@ gate.describe('a runner killed mid-run (kill -9)', () => {
 
     const dashboard = processes.find((p) => p.name === 'dashboard')!;
     const runId = runIdForTrigger(trigger.id);
+    const logs = () => processes.map((p) => `--- ${p.name}\n${p.log}`).join('\n');
+    const ended = new AbortController();
+    const resumed = script.finishSlowCommandOnResume(workspace, logs, ended.signal);
     const run = await eventually(async () => {
       const response = await fetch(`${dashboard.url}/api/runs?limit=50`);
       const runs = (await response.json()) as RunView[];
       return runs.find((r) => r.id === runId && r.status !== 'queued' && r.status !== 'running');
-    }, 150_000);
-    const logs = processes.map((p) => `--- ${p.name}\n${p.log}`).join('\n');
-    expect({ ...run, logs: run.status === 'completed' ? '' : logs }).toMatchObject({
+    }, 150_000).finally(() => ended.abort());
+    await resumed;
+    expect({ ...run, logs: run.status === 'completed' ? '' : logs() }).toMatchObject({
       status: 'completed',
       exitStatus: 'submitted',
       logs: '',
     });
-    await script.expectNothingRepeated(workspace, async () =>
-      (await fetch(`${dashboard.url}/api/threads/${trigger.data.threadId}/events`)).json(),
+    await script.expectNothingRepeated(
+      workspace,
+      async () =>
+        (await fetch(`${dashboard.url}/api/threads/${trigger.data.threadId}/events`)).json(),
+      logs,
     );
   });
 

@@ -90,22 +90,28 @@ describe('caravel start killed mid-run (kill -9) and started again on the same d
 
     const second = await caravelStart();
     const logs = () => processes.map((p) => `--- ${p.name}:${p.port}\n${p.log}`).join('\n');
+    const ended = new AbortController();
+    const resumed = script.finishSlowCommandOnResume(workspace, logs, ended.signal);
     const run = await eventually(async () => {
       const response = await fetch(`${second.url}/api/threads/${threadId}`);
       if (response.status !== 200) return undefined;
       const detail = (await response.json()) as { runs: RunView[] };
       return detail.runs.find((r) => !['queued', 'running'].includes(r.status));
-    }, 300_000).catch((error: unknown) => {
-      throw new Error(`${String(error)}\n${logs()}`);
-    });
+    }, 300_000)
+      .catch((error: unknown) => {
+        throw new Error(`${String(error)}\n${logs()}`);
+      })
+      .finally(() => ended.abort());
+    await resumed;
     expect({ ...run, logs: run.status === 'completed' ? '' : logs() }).toMatchObject({
       status: 'completed',
       exitStatus: 'submitted',
       logs: '',
     });
-    await script.expectNothingRepeated(workspace, async () => ({
-      events: await (await fetch(`${second.url}/api/threads/${threadId}/events`)).json(),
-      logs: logs(),
-    }));
+    await script.expectNothingRepeated(
+      workspace,
+      async () => (await fetch(`${second.url}/api/threads/${threadId}/events`)).json(),
+      logs,
+    );
   }, 600_000);
 });
