@@ -21,7 +21,7 @@ const { values } = parseArgs({
 /** Each bench with the arguments that keep it to a minute or two on a shared machine. */
 const BENCHES = [
   ['startup', ['tools/bench/startup/run.mjs', '--runs', '1']],
-  ['idle', ['tools/bench/idle/run.mjs', '--seconds', '30']],
+  ['idle', ['tools/bench/idle/run.mjs', '--seconds', '60']],
   ['bus', ['tools/bench/bus/run.mjs', '--messages', '500']],
   [
     'ingress',

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Idle benchmark: what `caravel start` (embedded: every service, the embedded bus, PGlite) costs
 // while nothing happens, against a bare Node.js process that only keeps itself alive, measured in
-// the same run. CPU comes from /proc/<pid>/stat (user + system ticks), memory from VmRSS.
+// the same run. CPU comes from /proc/<pid>/stat (user + system ticks), split between the main
+// thread and the others (V8's and libuv's workers: /proc/<pid>/task/<tid>/stat), memory from VmRSS.
 //   node tools/scripts/build.mjs && node tools/bench/idle/run.mjs [--seconds 60]
 // Fails loudly when the platform never became ready or died during the window (then its idle
 // figure would measure nothing).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,9 +20,21 @@ const root = new URL('../../..', import.meta.url).pathname;
 const TICKS_PER_SECOND = 100;
 const GOAL_CPU_SECONDS_PER_MINUTE = 0.5;
 
-function cpuTicks(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/** User + system ticks in a `stat` file (fields after the command name, which may hold spaces). */
+function ticksOf(statPath) {
+  const stat = readFileSync(statPath, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/** The process's ticks, and those of its main thread. */
+function cpuTicks(pid) {
+  return { all: ticksOf(`/proc/${pid}/stat`), main: ticksOf(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+/** How many threads the process runs (its main thread included). */
+function threadCount(pid) {
+  return readdirSync(`/proc/${pid}/task`).length;
 }
 
 function rssMiB(pid) {
@@ -61,9 +74,17 @@ async function idleOf(child, label) {
   const started = Date.now();
   await sleep(seconds * 1000);
   if (child.exitCode !== null) throw new Error(`${label} died during the idle window`);
-  const cpu = (cpuTicks(child.pid) - before) / TICKS_PER_SECOND;
+  const after = cpuTicks(child.pid);
+  const cpu = (after.all - before.all) / TICKS_PER_SECOND;
+  const main = (after.main - before.main) / TICKS_PER_SECOND;
   const minutes = (Date.now() - started) / 60_000;
-  return { label, cpuPerMinute: cpu / minutes, rss: rssMiB(child.pid) };
+  return {
+    label,
+    cpuPerMinute: cpu / minutes,
+    mainPerMinute: main / minutes,
+    threads: threadCount(child.pid),
+    rss: rssMiB(child.pid),
+  };
 }
 
 async function platform() {
@@ -112,10 +133,12 @@ const fmt = (n) => n.toFixed(2);
 process.stdout.write(
   [
     `idle for ${seconds} s (load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`,
-    `| process | CPU-s per minute | RSS MiB | ready after |`,
-    `|---|---|---|---|`,
-    `| ${bare.label} | ${fmt(bare.cpuPerMinute)} | ${fmt(bare.rss)} | — |`,
-    `| ${caravel.label} | ${fmt(caravel.cpuPerMinute)} | ${fmt(caravel.rss)} | ${fmt(caravel.readyMs / 1000)} s |`,
+    `| process | CPU-s per minute | of it, main thread / others | threads | RSS MiB | ready after |`,
+    `|---|---|---|---|---|---|`,
+    ...[bare, caravel].map(
+      (p) =>
+        `| ${p.label} | ${fmt(p.cpuPerMinute)} | ${fmt(p.mainPerMinute)} / ${fmt(p.cpuPerMinute - p.mainPerMinute)} | ${p.threads} | ${fmt(p.rss)} | ${p.readyMs ? `${fmt(p.readyMs / 1000)} s` : '—'} |`,
+    ),
     `goal: under ${GOAL_CPU_SECONDS_PER_MINUTE} CPU-s per minute — ${caravel.cpuPerMinute < GOAL_CPU_SECONDS_PER_MINUTE ? 'met' : 'NOT met'}`,
     '',
   ].join('\n'),
