@@ -1,12 +1,13 @@
 import { CLOCK, systemClock, type Clock } from '@caravel/config';
 import {
   ConnectTenantRepository,
+  type Database,
   DeliveryRepository,
   SlackMessageRepository,
   ThreadRepository,
 } from '@caravel/db';
 import { IntegrationAdapters } from '@caravel/integrations';
-import { repositoryProvider } from '@caravel/platform';
+import { DATABASE, repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConnectController } from './handlers/connect.controller.js';
 import { WebhooksController } from './handlers/webhooks.controller.js';
@@ -42,7 +43,15 @@ import { TriggerIntakeService } from './services/trigger-intake.service.js';
     ConfluenceConnectService,
     JiraReadBackService,
     DeliveryRetentionService,
-    repositoryProvider(DeliveryRepository),
+    {
+      // PGlite runs its statements on this thread: claims gather for a turn to go together.
+      provide: DeliveryRepository,
+      inject: [DATABASE],
+      useFactory: (database: Database) =>
+        new DeliveryRepository(database.db, {
+          statementsOnThisThread: database.kind === 'pglite',
+        }),
+    },
     repositoryProvider(ConnectTenantRepository),
     repositoryProvider(ThreadRepository),
     repositoryProvider(SlackMessageRepository),

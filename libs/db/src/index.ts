@@ -24,6 +24,7 @@ export type { Executor } from './repositories/executor.js';
 export {
   DeliveryRepository,
   type DeliveryClaim,
+  type DeliveryRepositoryOptions,
   type DeliveryRow,
   type NewDelivery,
 } from './repositories/delivery.repository.js';

@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeEachDatabase } from '@caravel/testing';
+import type { TriggerSource } from '@caravel/contracts';
 import type { Database } from '../connection/database.types.js';
 import { openDatabase } from '../connection/open-database.js';
+import { countingStatements } from '../testing/statement-counter.js';
 import { DeliveryRepository, type NewDelivery } from './delivery.repository.js';
 
 await describeEachDatabase('delivery claims', openDatabase, (target) => {
@@ -109,5 +111,83 @@ await describeEachDatabase('delivery claims', openDatabase, (target) => {
         await expect(deliveries.claim(delivery({ payload }))).rejects.toThrow(/json|unicode/i);
       },
     );
+  });
+
+  describe('group commit', () => {
+    it('claims 64 concurrent deliveries in two statements: the first alone, the rest together', async () => {
+      const counter = countingStatements(database.db);
+      const grouped = new DeliveryRepository(counter.db);
+      const batch = Array.from({ length: 64 }, () => delivery());
+      const claims = await Promise.all(batch.map((each) => grouped.claim(each)));
+      expect(claims).toEqual(batch.map(() => ({ outcome: 'claimed' })));
+      expect(counter.statements()).toBeLessThanOrEqual(2);
+      const stored = await Promise.all(batch.map((each) => deliveries.get(each.id)));
+      expect(stored.map((row) => row?.settledAt)).toEqual(batch.map(() => null));
+    });
+
+    it('gathers the claims made in one turn into one statement where statements run on this thread', async () => {
+      const counter = countingStatements(database.db);
+      const grouped = new DeliveryRepository(counter.db, { statementsOnThisThread: true });
+      const batch = Array.from({ length: 64 }, () => delivery());
+      const claims = await Promise.all(batch.map((each) => grouped.claim(each)));
+      expect(claims).toEqual(batch.map(() => ({ outcome: 'claimed' })));
+      expect(counter.statements()).toBe(1);
+    });
+
+    it('claims exactly one of twins in one batch; the other finds it pending', async () => {
+      const grouped = new DeliveryRepository(database.db);
+      const first = delivery();
+      const twin = delivery({ semanticKey: first.semanticKey ?? null });
+      const retry = { ...first };
+      // The lone claim goes at once; the three queued behind it go as one statement.
+      const [, ...claims] = await Promise.all(
+        [delivery(), first, twin, retry].map((each) => grouped.claim(each)),
+      );
+      expect(claims.filter((claim) => claim.outcome === 'claimed')).toHaveLength(1);
+      expect(claims.filter((claim) => claim.outcome === 'pending')).toEqual([
+        { outcome: 'pending', existing: expect.objectContaining({ settledAt: null }) as unknown },
+        { outcome: 'pending', existing: expect.objectContaining({ settledAt: null }) as unknown },
+      ]);
+    });
+
+    it('fails only the caller whose row the database refuses; the rest of its batch is claimed', async () => {
+      const grouped = new DeliveryRepository(database.db);
+      const refused = delivery({ source: 'carrier-pigeon' as TriggerSource });
+      const good = [delivery(), delivery(), delivery()];
+      const [lone, bad, ...rest] = await Promise.allSettled(
+        [delivery(), refused, ...good].map((each) => grouped.claim(each)),
+      );
+      expect(lone).toEqual({ status: 'fulfilled', value: { outcome: 'claimed' } });
+      expect(bad).toMatchObject({ status: 'rejected', reason: expect.any(Error) as unknown });
+      expect(rest).toEqual(
+        good.map(() => ({ status: 'fulfilled', value: { outcome: 'claimed' } })),
+      );
+      expect(await deliveries.get(refused.id)).toBeNull();
+    });
+
+    it('settles concurrent claims in two statements, each once', async () => {
+      const batch = Array.from({ length: 16 }, () => delivery());
+      await Promise.all(batch.map((each) => deliveries.claim(each)));
+      const counter = countingStatements(database.db);
+      const grouped = new DeliveryRepository(counter.db);
+      await Promise.all(batch.map((each) => grouped.settle(each.id)));
+      expect(counter.statements()).toBeLessThanOrEqual(2);
+      const stored = await Promise.all(batch.map((each) => deliveries.get(each.id)));
+      expect(stored.every((row) => row?.settledAt instanceof Date)).toBe(true);
+      expect(await grouped.claim({ ...batch[5]!, id: randomUUID() })).toMatchObject({
+        outcome: 'settled',
+      });
+    });
+
+    it('runs a claim given a transaction on that transaction, outside any batch', async () => {
+      const inside = delivery();
+      await expect(
+        database.transaction(async (trx) => {
+          expect(await deliveries.claim(inside, trx)).toEqual({ outcome: 'claimed' });
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect(await deliveries.get(inside.id)).toBeNull();
+    });
   });
 });

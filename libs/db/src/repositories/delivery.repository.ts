@@ -3,6 +3,7 @@ import type { RawBuilder, Selectable } from 'kysely';
 import { toJson } from '../connection/json.js';
 import type { Delivery } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
+import { GroupCommit } from './group-commit.js';
 import { rowOf, type RowOf } from './row-of.js';
 
 /** An accepted webhook delivery (`deliveries`). */
@@ -40,13 +41,56 @@ const CLAIM_ATTEMPTS = 3;
 
 const toRow: (row: Selectable<Delivery>) => DeliveryRow = rowOf<Delivery>;
 
+function valuesOf(delivery: NewDelivery, settledAt: Date | RawBuilder<Date> | null) {
+  return {
+    id: delivery.id,
+    source: delivery.source,
+    delivery_id: delivery.deliveryId,
+    semantic_key: delivery.semanticKey ?? null,
+    thread_id: delivery.threadId,
+    event: delivery.event,
+    payload: toJson(delivery.payload),
+    payload_sha256: delivery.payloadSha256 ?? null,
+    received_at: timeOr(delivery.receivedAt),
+    settled_at: settledAt,
+  };
+}
+
+/** Options of {@link DeliveryRepository}. */
+export interface DeliveryRepositoryOptions {
+  /**
+   * True where the database runs its statements on this thread (PGlite): a claim then waits for
+   * the event loop's turn to end, so the claims of requests read in that turn go together (see
+   * GroupCommit's `gatherForOneTurn`). Default false: the first claim goes at once.
+   */
+  statementsOnThisThread?: boolean;
+}
+
 /**
  * Webhook deliveries, deduplicated on (source, delivery id) and on (source, semantic key). A
  * delivery that publishes is claimed first (an unsettled row), settled once its message is
  * acknowledged, and released when the publish fails, so the sender's retry can claim it again.
+ *
+ * Claims and settles on the repository's own database are group-committed ({@link GroupCommit}):
+ * those of concurrent requests go as one multi-row statement, one round trip for all of them.
+ * Those given a transaction run on it, alone.
  */
 export class DeliveryRepository {
-  constructor(private readonly db: Executor) {}
+  private readonly claims: GroupCommit<NewDelivery, boolean>;
+  private readonly settles: GroupCommit<string, void>;
+
+  constructor(
+    private readonly db: Executor,
+    options: DeliveryRepositoryOptions = {},
+  ) {
+    this.claims = new GroupCommit((batch) => this.insertClaims(batch), {
+      gatherForOneTurn: options.statementsOnThisThread ?? false,
+    });
+    this.settles = new GroupCommit<string, void>(async (ids) => {
+      await this.settleEach(ids, undefined, this.db);
+      return ids.map(() => undefined);
+    });
+  }
 
   /** Records a settled delivery at once; false when either unique key was already seen. */
   async record(delivery: NewDelivery, executor: Executor = this.db): Promise<boolean> {
@@ -59,7 +103,11 @@ export class DeliveryRepository {
    */
   async claim(delivery: NewDelivery, executor: Executor = this.db): Promise<DeliveryClaim> {
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt += 1) {
-      if (await this.insert(delivery, null, executor)) return { outcome: 'claimed' };
+      const inserted =
+        executor === this.db
+          ? await this.claims.submit(delivery)
+          : await this.insert(delivery, null, executor);
+      if (inserted) return { outcome: 'claimed' };
       const holders = await this.holdersOf(delivery, executor);
       const settled = holders.find((row) => row.settledAt !== null);
       if (settled) return { outcome: 'settled', existing: settled };
@@ -69,14 +117,13 @@ export class DeliveryRepository {
     return { outcome: 'pending', existing: null };
   }
 
-  /** Marks a claimed delivery settled (its message was acknowledged); a settled one stays as is. */
+  /**
+   * Marks a claimed delivery settled (its message was acknowledged); a settled one stays as is.
+   * Without `at` or an executor, the settle is group-committed (settled at the statement's time).
+   */
   async settle(id: string, at?: Date, executor: Executor = this.db): Promise<void> {
-    await executor
-      .updateTable('deliveries')
-      .set({ settled_at: timeOr(at) })
-      .where('id', '=', id)
-      .where('settled_at', 'is', null)
-      .execute();
+    if (at === undefined && executor === this.db) return this.settles.submit(id);
+    await this.settleEach([id], at, executor);
   }
 
   /** Gives up an unsettled claim (its publish failed); true when there was one to release. */
@@ -96,22 +143,40 @@ export class DeliveryRepository {
   ): Promise<boolean> {
     const inserted = await executor
       .insertInto('deliveries')
-      .values({
-        id: delivery.id,
-        source: delivery.source,
-        delivery_id: delivery.deliveryId,
-        semantic_key: delivery.semanticKey ?? null,
-        thread_id: delivery.threadId,
-        event: delivery.event,
-        payload: toJson(delivery.payload),
-        payload_sha256: delivery.payloadSha256 ?? null,
-        received_at: timeOr(delivery.receivedAt),
-        settled_at: settledAt,
-      })
+      .values(valuesOf(delivery, settledAt))
       .onConflict((conflict) => conflict.doNothing())
       .returning('id')
       .executeTakeFirst();
     return inserted !== undefined;
+  }
+
+  /**
+   * One group commit of claims: one multi-row insert; for each delivery, whether its row went in.
+   * Of two in the batch with the same id (a retry alongside its original), only the first counts
+   * as inserted: the other looks at the holder as any repeat does.
+   */
+  private async insertClaims(batch: readonly NewDelivery[]): Promise<boolean[]> {
+    const rows = await this.db
+      .insertInto('deliveries')
+      .values(batch.map((delivery) => valuesOf(delivery, null)))
+      .onConflict((conflict) => conflict.doNothing())
+      .returning('id')
+      .execute();
+    const inserted = new Set(rows.map((row) => row.id));
+    return batch.map((delivery) => inserted.delete(delivery.id));
+  }
+
+  private async settleEach(
+    ids: readonly string[],
+    at: Date | undefined,
+    executor: Executor,
+  ): Promise<void> {
+    await executor
+      .updateTable('deliveries')
+      .set({ settled_at: timeOr(at) })
+      .where('id', 'in', ids)
+      .where('settled_at', 'is', null)
+      .execute();
   }
 
   /** The rows holding the delivery's id or its semantic key (at most one of each). */

@@ -2,3 +2,4 @@
 // only (production code may not import it: eslint.config.js).
 export { factory, FACTORY_TIME } from './row-factory.js';
 export { seedRun, type SeededCall, type SeededRun } from './ops-seed.js';
+export { countingStatements } from './statement-counter.js';

@@ -1,0 +1,89 @@
+/** The most items one statement carries (64 is the ingress bench's connection count). */
+export const GROUP_COMMIT_MAX_BATCH = 64;
+
+/** Options of {@link GroupCommit}. */
+export interface GroupCommitOptions {
+  /** The most items one statement carries (default {@link GROUP_COMMIT_MAX_BATCH}). */
+  maxBatch?: number;
+  /**
+   * When nothing is in flight, let the event loop finish its turn before the first call goes,
+   * so calls made in that turn (requests read from other sockets) go with it. For a database
+   * whose statements run on this thread (PGlite): a statement there is done before the loop
+   * reads the next request, so no call would ever find another in flight. Default false: the
+   * first call goes at once.
+   */
+  gatherForOneTurn?: boolean;
+}
+
+interface Waiting<I, O> {
+  item: I;
+  resolve: (result: O) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: concurrent calls go to the database together, as one statement. The first call
+ * goes at once; while a statement is in flight, later calls queue and go together as the next
+ * one (at most `maxBatch` items). Alone, a call waits for nothing (see `gatherForOneTurn` for
+ * the exception): there is no timer.
+ *
+ * `run` takes a batch and answers one result per item, in order. When it fails for a batch of
+ * several, each item is run again alone, so an item the database refuses fails only its own
+ * caller (a failed statement changed nothing, so running its items again is safe).
+ */
+export class GroupCommit<I, O> {
+  private readonly queue: Waiting<I, O>[] = [];
+  private draining = false;
+  private readonly maxBatch: number;
+  private readonly gatherForOneTurn: boolean;
+
+  constructor(
+    private readonly run: (items: readonly I[]) => Promise<readonly O[]>,
+    options: GroupCommitOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? GROUP_COMMIT_MAX_BATCH;
+    this.gatherForOneTurn = options.gatherForOneTurn ?? false;
+  }
+
+  /** Resolves with the item's result once the statement that carried it is done. */
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (this.draining) return;
+      this.draining = true;
+      if (this.gatherForOneTurn) setImmediate(() => void this.drain());
+      else void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        await (batch.length === 1 ? this.runAlone(batch[0]!) : this.runTogether(batch));
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async runTogether(batch: Waiting<I, O>[]): Promise<void> {
+    let results: readonly O[];
+    try {
+      results = await this.run(batch.map((waiting) => waiting.item));
+    } catch {
+      await Promise.all(batch.map((waiting) => this.runAlone(waiting)));
+      return;
+    }
+    batch.forEach((waiting, index) => waiting.resolve(results[index]!));
+  }
+
+  private async runAlone(waiting: Waiting<I, O>): Promise<void> {
+    try {
+      const [result] = await this.run([waiting.item]);
+      waiting.resolve(result!);
+    } catch (error) {
+      waiting.reject(error);
+    }
+  }
+}
