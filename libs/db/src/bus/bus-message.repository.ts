@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../generated/types.js';
+import { GroupCommit } from '../repositories/group-commit.js';
 import { toSequence } from './bus-sql.js';
 
 /** A message to append to the embedded bus log. */
@@ -37,40 +38,100 @@ export interface LogQuery {
   limit: number;
 }
 
+/** How {@link BusMessageRepository} may append. */
+export interface BusMessageRepositoryOptions {
+  /**
+   * True when every statement on the database runs one after another (PGlite: one session,
+   * shared under a mutex), so each append commits before the next takes its sequence. Appends
+   * are then autocommit inserts, and those made while one is in flight go together as one
+   * multi-row insert ({@link GroupCommit}). Otherwise (PostgreSQL, where sessions run side by
+   * side) each takes a per-stream advisory lock in a transaction.
+   */
+  appendsSerialised?: boolean;
+}
+
 /** The embedded bus's append-only log (`bus_messages`). */
 export class BusMessageRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** Group-committed appends, where appends are serialised; else none. */
+  private readonly appends: GroupCommit<NewBusMessage, AppendResult> | null;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    options: BusMessageRepositoryOptions = {},
+  ) {
+    this.appends = options.appendsSerialised
+      ? new GroupCommit((batch) => this.appendTogether(batch))
+      : null;
+  }
 
   /**
    * Appends a message; a message id already in the stream returns the stored sequence instead.
-   * Appends to one stream are serialised with a transaction-scoped advisory lock so sequences
-   * become visible in order: a consumer cursor that passed sequence N never misses a smaller
-   * sequence committed later.
+   * Sequences become visible in order, so a consumer cursor that passed sequence N never misses a
+   * smaller sequence committed later: on a database whose statements run one at a time
+   * (`appendsSerialised`) each append, or each group of appends made together, commits before
+   * the next starts; elsewhere appends to one stream are serialised with a transaction-scoped
+   * advisory lock.
    */
   async append(message: NewBusMessage): Promise<AppendResult> {
+    if (this.appends) return this.appends.submit(message);
     return this.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(hashtext(${message.stream}))`.execute(trx);
-      const inserted = await trx
-        .insertInto('bus_messages')
-        .values({
+      const [inserted] = await this.insert(trx, [message]);
+      return inserted ?? this.stored(trx, message);
+    });
+  }
+
+  /**
+   * One insert for a batch of appends, committed at once; a message whose id was already stored
+   * (or came earlier in the batch) returns the stored sequence.
+   */
+  private async appendTogether(batch: readonly NewBusMessage[]): Promise<AppendResult[]> {
+    const inserted = await this.insert(this.db, batch);
+    const results: AppendResult[] = [];
+    for (const [index, message] of batch.entries()) {
+      results.push(inserted[index] ?? (await this.stored(this.db, message)));
+    }
+    return results;
+  }
+
+  /** Inserts the messages; for each, its new sequence, or undefined when its id was taken. */
+  private async insert(
+    executor: Kysely<DB>,
+    messages: readonly NewBusMessage[],
+  ): Promise<(AppendResult | undefined)[]> {
+    const rows = await executor
+      .insertInto('bus_messages')
+      .values(
+        messages.map((message) => ({
           stream: message.stream,
           subject: message.subject,
           thread_id: message.threadId,
           message_id: message.messageId,
           payload: message.payload,
-        })
-        .onConflict((oc) => oc.columns(['stream', 'message_id']).doNothing())
-        .returning('sequence')
-        .executeTakeFirst();
-      if (inserted) return { sequence: toSequence(inserted.sequence), duplicate: false };
-      const existing = await trx
-        .selectFrom('bus_messages')
-        .select('sequence')
-        .where('stream', '=', message.stream)
-        .where('message_id', '=', message.messageId)
-        .executeTakeFirstOrThrow();
-      return { sequence: toSequence(existing.sequence), duplicate: true };
+        })),
+      )
+      .onConflict((oc) => oc.columns(['stream', 'message_id']).doNothing())
+      .returning(['sequence', 'stream', 'message_id'])
+      .execute();
+    const sequences = new Map(
+      rows.map((row) => [keyOf(row.stream, row.message_id), toSequence(row.sequence)]),
+    );
+    return messages.map((message) => {
+      const key = keyOf(message.stream, message.messageId);
+      const sequence = sequences.get(key);
+      sequences.delete(key);
+      return sequence === undefined ? undefined : { sequence, duplicate: false };
     });
+  }
+
+  private async stored(executor: Kysely<DB>, message: NewBusMessage): Promise<AppendResult> {
+    const existing = await executor
+      .selectFrom('bus_messages')
+      .select('sequence')
+      .where('stream', '=', message.stream)
+      .where('message_id', '=', message.messageId)
+      .executeTakeFirstOrThrow();
+    return { sequence: toSequence(existing.sequence), duplicate: true };
   }
 
   /** One page of a stream in sequence order. */
@@ -96,3 +157,5 @@ export class BusMessageRepository {
     }));
   }
 }
+
+const keyOf = (stream: string, messageId: string): string => `${stream}\n${messageId}`;

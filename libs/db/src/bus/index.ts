@@ -1,5 +1,6 @@
 export {
   BusMessageRepository,
+  type BusMessageRepositoryOptions,
   type NewBusMessage,
   type AppendResult,
   type BusMessageRow,

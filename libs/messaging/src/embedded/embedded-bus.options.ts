@@ -22,6 +22,13 @@ export interface EmbeddedBusOptions {
    * the same log).
    */
   pollIntervalMs?: number;
+  /**
+   * Whether every statement on the database runs one after another, so an append to the log is
+   * one autocommit insert (its sequence is committed before the next append takes one) instead of
+   * a transaction holding a per-stream advisory lock. Default: true on PGlite (one session under a
+   * mutex), false on PostgreSQL (sessions run side by side).
+   */
+  appendsSerialised?: boolean;
 }
 
 /** The longest an idle consumer sleeps, by database kind (see `pollIntervalMs`). */

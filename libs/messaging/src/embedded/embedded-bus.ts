@@ -76,7 +76,9 @@ export class EmbeddedBus implements Bus {
   constructor(private readonly options: EmbeddedBusOptions) {
     const db = options.database.db;
     this.repos = {
-      messages: new BusMessageRepository(db),
+      messages: new BusMessageRepository(db, {
+        appendsSerialised: options.appendsSerialised ?? options.database.kind === 'pglite',
+      }),
       consumers: new BusConsumerRepository(db),
       deliveries: new BusDeliveryRepository(db),
       deadLetters: new BusDeadLetterRepository(db),
