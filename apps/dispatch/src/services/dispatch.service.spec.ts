@@ -52,6 +52,8 @@ function setup(options: Setup) {
   const markFinished = jest.fn(() => Promise.resolve(null));
   const enqueue = jest.fn(() => Promise.resolve(true));
   const take = jest.fn(() => Promise.resolve(options.taken ?? []));
+  const settle = jest.fn(() => Promise.resolve(0));
+  const waiting = jest.fn(() => Promise.resolve(options.waiting ?? []));
   const threads = strictMock<ThreadRepository>(
     {
       upsert: jest.fn(() => Promise.resolve(factory.thread())),
@@ -65,7 +67,7 @@ function setup(options: Setup) {
     'runs',
   );
   const messages = strictMock<ThreadMessageRepository>(
-    { enqueue, take, waiting: jest.fn(() => Promise.resolve(options.waiting ?? [])) },
+    { enqueue, take, settle, waiting },
     'messages',
   );
   const service = new DispatchService(
@@ -85,6 +87,8 @@ function setup(options: Setup) {
     markFinished,
     enqueue,
     take,
+    settle,
+    waiting,
     admitWaiting,
     runEnded,
     received,
@@ -259,6 +263,15 @@ describe('DispatchService', () => {
     expect(publish).not.toHaveBeenCalled();
     expect(admitWaiting).toHaveBeenCalledTimes(1);
     expect(runEnded).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'completed' }));
+  });
+
+  it('puts back what the finished run claimed and never settled before it looks for follow-ups', async () => {
+    // A runner that died mid-run leaves its claims unsettled; the run is then ended without it.
+    const { service, settle, waiting } = setup({ created: factory.run(), claimed: null });
+    const finished = RunFinishedV1.fixture();
+    await service.onRunFinished(finished);
+    expect(settle).toHaveBeenCalledWith(finished.data.threadId, finished.data.runId, []);
+    expect(settle.mock.invocationCallOrder[0]!).toBeLessThan(waiting.mock.invocationCallOrder[0]!);
   });
 
   it('starts one run for the follow-ups the finished run did not take, untrusted text marked', async () => {

@@ -139,6 +139,10 @@ export class DispatchService {
     });
     // A stop that asked this run to end is done with: it must not interrupt a later run.
     await this.messages.take(threadId, runId, ['stop']);
+    // What the run claimed and never settled (its runner died and the run was ended without it,
+    // or its settle failed) would stay its own for good: its messages go back to waiting for the
+    // follow-up run below, its commands are taken (they ran, or may have). A no-op after a settle.
+    await this.messages.settle(threadId, runId, []);
     await this.startFollowUp(threadId, event);
     await this.admission.admitWaiting(causedBy(event, SOURCE));
     await this.notifier.runEnded({ threadId, runId, outcome, exitStatus, summary });
