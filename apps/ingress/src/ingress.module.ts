@@ -8,7 +8,7 @@ import {
 } from '@caravel/db';
 import { IntegrationAdapters } from '@caravel/integrations';
 import { DATABASE, repositoryProvider } from '@caravel/platform';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { ConnectController } from './handlers/connect.controller.js';
 import { WebhooksController } from './handlers/webhooks.controller.js';
 import { RawBodyInstaller } from './http/raw-body.middleware.js';
@@ -19,6 +19,21 @@ import { JiraReadBackService } from './services/jira-read-back.service.js';
 import { SlackMessageMap } from './services/slack-message-map.js';
 import { SourceWebhooksService } from './services/source-webhooks.service.js';
 import { TriggerIntakeService } from './services/trigger-intake.service.js';
+
+/**
+ * A repository whose statements of concurrent requests are group-committed. PGlite runs its
+ * statements on this thread, so there they gather for one turn of the event loop to go together.
+ */
+function groupCommittedProvider<T>(
+  repository: new (db: Database['db'], options: { statementsOnThisThread: boolean }) => T,
+): FactoryProvider<T> {
+  return {
+    provide: repository,
+    inject: [DATABASE],
+    useFactory: (database: Database) =>
+      new repository(database.db, { statementsOnThisThread: database.kind === 'pglite' }),
+  };
+}
 
 /**
  * HTTP webhooks: verify on raw bytes, dedupe, derive the thread id, publish `trigger.received`.
@@ -43,18 +58,10 @@ import { TriggerIntakeService } from './services/trigger-intake.service.js';
     ConfluenceConnectService,
     JiraReadBackService,
     DeliveryRetentionService,
-    {
-      // PGlite runs its statements on this thread: claims gather for a turn to go together.
-      provide: DeliveryRepository,
-      inject: [DATABASE],
-      useFactory: (database: Database) =>
-        new DeliveryRepository(database.db, {
-          statementsOnThisThread: database.kind === 'pglite',
-        }),
-    },
+    groupCommittedProvider(DeliveryRepository),
     repositoryProvider(ConnectTenantRepository),
     repositoryProvider(ThreadRepository),
-    repositoryProvider(SlackMessageRepository),
+    groupCommittedProvider(SlackMessageRepository),
     SlackMessageMap,
   ],
 })

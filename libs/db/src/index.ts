@@ -224,4 +224,5 @@ export {
 export {
   SlackMessageRepository,
   type SlackMessageKey,
+  type SlackMessageRepositoryOptions,
 } from './repositories/slack-message.repository.js';

@@ -7,6 +7,7 @@ import { BudgetLimitRepository } from './budget-limit.repository.js';
 import { BudgetPauseRepository } from './budget-pause.repository.js';
 import { RunRepository } from './run.repository.js';
 import { ThreadRepository } from './thread.repository.js';
+import { countingStatements } from '../testing/statement-counter.js';
 import { SlackMessageRepository } from './slack-message.repository.js';
 
 await describeEachDatabase('budgets and the Slack message map', openDatabase, (target) => {
@@ -188,6 +189,27 @@ await describeEachDatabase('budgets and the Slack message map', openDatabase, (t
       expect(await slack.markDeleted(root)).toBe(threadId);
       expect(await slack.threadOf(root)).toBe(threadId);
       expect(await slack.markDeleted({ team, channel: 'C1', ts: '9.9' })).toBeNull();
+    });
+
+    it('records and looks up the messages of concurrent requests together, the first thread kept', async () => {
+      const counter = countingStatements(database.db);
+      const slack = new SlackMessageRepository(counter.db, { statementsOnThisThread: true });
+      const team = `T${randomUUID().slice(0, 6)}`;
+      const places = Array.from({ length: 8 }, (_, n) => ({ team, channel: 'C1', ts: `${n}.1` }));
+      const threads = places.map(() => randomUUID());
+      // The first place twice in one batch: the second record gets the first one's thread.
+      const recorded = await Promise.all(
+        [...places, places[0]!].map((place, n) =>
+          slack.record({ ...place, threadId: threads[n] ?? randomUUID() }),
+        ),
+      );
+      expect(recorded).toEqual([...threads, threads[0]]);
+      expect(counter.statements()).toBe(2);
+
+      const unknown = { team, channel: 'C1', ts: '9.9' };
+      const found = await Promise.all([...places, unknown].map((place) => slack.threadOf(place)));
+      expect(found).toEqual([...threads, null]);
+      expect(counter.statements()).toBe(3);
     });
   });
 });

@@ -1,4 +1,5 @@
 import { timeOr, type Executor } from './executor.js';
+import { GroupCommit } from './group-commit.js';
 
 /** One Slack message's place: the workspace, the channel and its `ts`. */
 export interface SlackMessageKey {
@@ -7,43 +8,110 @@ export interface SlackMessageKey {
   ts: string;
 }
 
+type NewSlackMessage = SlackMessageKey & { threadId: string; at?: Date };
+
+/** Options of {@link SlackMessageRepository}. */
+export interface SlackMessageRepositoryOptions {
+  /**
+   * True where the database runs its statements on this thread (PGlite): the look-ups and
+   * records of one event-loop turn then go together (see `DeliveryRepositoryOptions`).
+   */
+  statementsOnThisThread?: boolean;
+}
+
+const placeOf = (message: SlackMessageKey): string =>
+  `${message.team}\n${message.channel}\n${message.ts}`;
+
 /**
  * Which thread each Slack message started or continued (`slack_messages`). A message keeps the
  * thread it was first recorded with; an edit or a move maps its new place to the same thread; a
  * deleted message is marked, never removed, so its thread's later replies still find the thread.
+ *
+ * Look-ups and records on the repository's own database are group-committed, as the deliveries'
+ * claims are: those of concurrent requests go as one statement.
  */
 export class SlackMessageRepository {
-  constructor(private readonly db: Executor) {}
+  private readonly lookups: GroupCommit<SlackMessageKey, string | null>;
+  private readonly records: GroupCommit<NewSlackMessage, string>;
+
+  constructor(
+    private readonly db: Executor,
+    options: SlackMessageRepositoryOptions = {},
+  ) {
+    const gatherForOneTurn = options.statementsOnThisThread ?? false;
+    this.lookups = new GroupCommit((batch) => this.threadsOf(batch), { gatherForOneTurn });
+    this.records = new GroupCommit((batch) => this.recordAll(batch, this.db), {
+      gatherForOneTurn,
+    });
+  }
 
   /** Maps the message to `threadId` unless it is mapped already; the thread it maps to. */
-  async record(
-    message: SlackMessageKey & { threadId: string; at?: Date },
-    executor: Executor = this.db,
-  ): Promise<string> {
-    await executor
-      .insertInto('slack_messages')
-      .values({
-        team: message.team,
-        channel: message.channel,
-        ts: message.ts,
-        thread_id: message.threadId,
-        recorded_at: timeOr(message.at),
-      })
-      .onConflict((conflict) => conflict.columns(['team', 'channel', 'ts']).doNothing())
-      .execute();
-    return (await this.threadOf(message, executor)) ?? message.threadId;
+  async record(message: NewSlackMessage, executor: Executor = this.db): Promise<string> {
+    if (executor === this.db) return this.records.submit(message);
+    const [threadId] = await this.recordAll([message], executor);
+    return threadId!;
   }
 
   /** The thread the message belongs to (deleted or not); null when it was never recorded. */
   async threadOf(message: SlackMessageKey, executor: Executor = this.db): Promise<string | null> {
-    const row = await executor
+    if (executor === this.db) return this.lookups.submit(message);
+    const [threadId] = await this.threadsOf([message], executor);
+    return threadId ?? null;
+  }
+
+  /**
+   * One insert for the messages; a message already mapped (or earlier in the batch) is looked
+   * up, so each gets the thread it maps to.
+   */
+  private async recordAll(
+    messages: readonly NewSlackMessage[],
+    executor: Executor,
+  ): Promise<string[]> {
+    const rows = await executor
+      .insertInto('slack_messages')
+      .values(
+        messages.map((message) => ({
+          team: message.team,
+          channel: message.channel,
+          ts: message.ts,
+          thread_id: message.threadId,
+          recorded_at: timeOr(message.at),
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['team', 'channel', 'ts']).doNothing())
+      .returning(['team', 'channel', 'ts', 'thread_id'])
+      .execute();
+    const inserted = new Map(rows.map((row) => [placeOf(row), row.thread_id]));
+    const fresh = messages.map((message) => {
+      const threadId = inserted.get(placeOf(message));
+      inserted.delete(placeOf(message));
+      return threadId;
+    });
+    const taken = messages.filter((_, index) => fresh[index] === undefined);
+    const found = taken.length > 0 ? await this.threadsOf(taken, executor) : [];
+    const stored = new Map(taken.map((message, index) => [placeOf(message), found[index]]));
+    return messages.map(
+      (message, index) => fresh[index] ?? stored.get(placeOf(message)) ?? message.threadId,
+    );
+  }
+
+  private async threadsOf(
+    messages: readonly SlackMessageKey[],
+    executor: Executor = this.db,
+  ): Promise<(string | null)[]> {
+    const rows = await executor
       .selectFrom('slack_messages')
-      .select('thread_id')
-      .where('team', '=', message.team)
-      .where('channel', '=', message.channel)
-      .where('ts', '=', message.ts)
-      .executeTakeFirst();
-    return row?.thread_id ?? null;
+      .select(['team', 'channel', 'ts', 'thread_id'])
+      .where((eb) =>
+        eb(
+          eb.refTuple('team', 'channel', 'ts'),
+          'in',
+          messages.map((message) => eb.tuple(message.team, message.channel, message.ts)),
+        ),
+      )
+      .execute();
+    const found = new Map(rows.map((row) => [placeOf(row), row.thread_id]));
+    return messages.map((message) => found.get(placeOf(message)) ?? null);
   }
 
   /**
