@@ -21,6 +21,15 @@ export interface LimitWatchOptions {
   /** How often the watch looks (default 1 s); disk walks are spaced by their own cost too. */
   readonly intervalMs?: number;
   readonly duPath?: string;
+  /** Told each time the watch stops the sandbox's processes, and why (for the operator's log). */
+  readonly onStop?: (stop: LimitStop) => void;
+}
+
+/** One stop of a sandbox's processes by its watch. */
+export interface LimitStop {
+  readonly limit: 'processes' | 'workspace';
+  /** Processes signalled (the command and what it started, background processes). */
+  readonly signalled: number;
 }
 
 /**
@@ -90,7 +99,7 @@ export class LimitWatch {
       const counters = await this.options.counters?.();
       if (counters && counters.processRefusals > this.refusalsSeen) {
         this.refusalsSeen = counters.processRefusals;
-        await this.stopSandboxProcesses();
+        await this.stopSandboxProcesses('processes');
       }
       const disk = await this.checkDisk(false);
       if (disk) this.pending.push(disk);
@@ -113,7 +122,7 @@ export class LimitWatch {
     const hits: LimitHit[] = [];
     const refusals = now.processRefusals - this.reported.processRefusals;
     if (refusals > 0) {
-      if (now.processRefusals > this.refusalsSeen) await this.stopSandboxProcesses();
+      if (now.processRefusals > this.refusalsSeen) await this.stopSandboxProcesses('processes');
       this.refusalsSeen = now.processRefusals;
       hits.push({ kind: 'processes', limit: this.options.limits.maxProcesses, refusals });
     }
@@ -136,7 +145,7 @@ export class LimitWatch {
     const usedBytes = this.disk.usage;
     let hit: LimitHit | undefined;
     if (usedBytes > limitBytes && usedBytes > this.disk.baseline) {
-      await this.stopSandboxProcesses();
+      await this.stopSandboxProcesses('workspace');
       // What was written between the walk and the stop is part of this hit, not a next one.
       await this.measureDisk(true);
       hit = { kind: 'workspace', limitBytes, usedBytes: this.disk.usage, stopped: true };
@@ -200,7 +209,7 @@ export class LimitWatch {
    * (its timeout watchdog, the `head`/`tail` that frame a result): the running command with all
    * it started, and every background process.
    */
-  private async stopSandboxProcesses(): Promise<void> {
+  private async stopSandboxProcesses(limit: LimitStop['limit']): Promise<void> {
     const tree = await descendants(this.options.hostPid);
     let driverHost: number | undefined;
     for (const entry of tree) {
@@ -208,7 +217,7 @@ export class LimitWatch {
     }
     // Without the driver in sight, stopping could take the session with it: leave it to the limits.
     if (driverHost === undefined) return;
-    await stopProcessesBelow(this.options.hostPid, async (entry) => {
+    const signalled = await stopProcessesBelow(this.options.hostPid, async (entry) => {
       const inner = await innerPid(entry.pid);
       if (inner === 1 || entry.pid === driverHost) return 'keep';
       if (entry.ppid !== driverHost) return 'freeze';
@@ -216,5 +225,6 @@ export class LimitWatch {
       const command = (await commandLine(entry.pid)).includes(this.options.commandMarker);
       return command ? 'kill' : 'keep';
     });
+    this.options.onStop?.({ limit, signalled });
   }
 }

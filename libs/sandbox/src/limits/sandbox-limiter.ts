@@ -182,12 +182,18 @@ export class SandboxLimiter {
   /** Starts the host-side watch of one session (see `LimitWatch`). */
   async watch(
     sandboxId: string,
-    options: Omit<LimitWatchOptions, 'counters' | 'intervalMs'>,
+    options: Omit<LimitWatchOptions, 'counters' | 'intervalMs' | 'onStop'>,
   ): Promise<LimitWatch> {
     const backend = await this.backend();
     const name = this.cgroupName(sandboxId);
+    const logger = this.options.logger;
     const watch = new LimitWatch({
       ...options,
+      onStop: ({ limit, signalled }) =>
+        logger?.warn(
+          `sandbox ${sandboxId}: past its ${limit} limit, ${signalled} of its processes stopped`,
+          { sandboxId, limit, signalled },
+        ),
       ...(backend ? { counters: () => backend.counters(name) } : {}),
       ...(this.options.watchIntervalMs ? { intervalMs: this.options.watchIntervalMs } : {}),
     });

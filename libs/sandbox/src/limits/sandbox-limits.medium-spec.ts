@@ -26,6 +26,8 @@ describeBwrap('bwrap sandbox limits', () => {
   let rootDir: string;
   let provider: BwrapSandboxProvider;
   let other: Sandbox;
+  /** What the provider told its operator (the watch's stops among it). */
+  const warnings: string[] = [];
 
   beforeAll(async () => {
     rootDir = await mkdtemp(join(tmpdir(), 'caravel-limits-'));
@@ -33,6 +35,7 @@ describeBwrap('bwrap sandbox limits', () => {
     await chmod(rootDir, 0o755);
     provider = new BwrapSandboxProvider({
       rootDir,
+      limits: { logger: { warn: (message) => void warnings.push(message) } },
       timing: { killGraceMs: 1_000, startTimeoutMs: 15_000, watchdogSlackMs: 5_000 },
     });
     other = await provider.create({ id: 'bystander' });
@@ -75,6 +78,13 @@ describeBwrap('bwrap sandbox limits', () => {
         expect(result.timedOut).toBe(false);
         expect(result.output).toContain("the sandbox's process limit (64 processes and threads)");
         expect(result.output).toContain('every background process were stopped');
+        expect(warnings).toContainEqual(
+          expect.stringMatching(
+            new RegExp(
+              `^sandbox ${box.id}: past its processes limit, [1-9]\\d* of its processes stopped$`,
+            ),
+          ),
+        );
         const after = await box.exec('echo survived; ls /proc | grep -c "^[0-9]"');
         const [line, count] = after.output.split('\n');
         expect(line).toBe('survived');
@@ -116,6 +126,9 @@ describeBwrap('bwrap sandbox limits', () => {
         expect(result.timedOut).toBe(false);
         expect(result.output).toMatch(
           /the workspace and home use [\d.]+ MiB of disk, over the sandbox's 64 MiB limit; the command and every background process were stopped/,
+        );
+        expect(warnings).toContainEqual(
+          expect.stringMatching(new RegExp(`^sandbox ${box.id}: past its workspace limit, `)),
         );
         const usage = await box.exec('du -sm /workspace | cut -f1');
         expect(Number(usage.output.trim())).toBeLessThan(1024);
