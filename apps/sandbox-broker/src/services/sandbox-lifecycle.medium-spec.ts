@@ -11,6 +11,7 @@ import {
   SandboxLifecycle,
   type FileOwner,
   type Sandbox,
+  type SandboxLogger,
   type SandboxProvider,
   type SandboxSetup,
   type ThreadLock,
@@ -80,12 +81,15 @@ const lifecycleSuite = (kind: LifecycleProvider) => (target: TestDatabaseTarget<
   });
 
   /** A lifecycle as one broker process would have it (its own provider, cache and lock). */
-  function broker(lock: ThreadLock = new BusThreadLock(bus.leases, 'broker')) {
+  function broker(
+    lock: ThreadLock = new BusThreadLock(bus.leases, 'broker'),
+    logger: SandboxLogger = quiet,
+  ) {
     const lifecycle = new SandboxLifecycle({
       provider: kind.make(rootDir),
       bindings: new RepositoryBindingStore(repository),
       lock,
-      logger: quiet,
+      logger,
     });
     lifecycles.push(lifecycle);
     return lifecycle;
@@ -117,6 +121,35 @@ const lifecycleSuite = (kind: LifecycleProvider) => (target: TestDatabaseTarget<
     const again = await lifecycle.acquire(threadId, { setup });
     expect(again).toMatchObject({ outcome: 'reused' });
     expect(again.sandbox).toBe(first.sandbox);
+  });
+
+  it('says so when it closes a session a command still runs on (released under it)', async () => {
+    const threadId = randomUUID();
+    const warnings: string[] = [];
+    const lifecycle = broker(undefined, { warn: (message) => void warnings.push(message) });
+    await lifecycle.acquire(threadId, { setup });
+    await lifecycle.use(threadId, (sandbox) => sandbox.exec('true'));
+    expect(await lifecycle.release(threadId)).toBe(true);
+    expect(warnings).toEqual([]); // nothing ran on it: closed quietly
+    await lifecycle.acquire(threadId, { setup });
+    const started = join(rootDir, threadId, 'workspace', 'started');
+    const running = lifecycle.use(threadId, (sandbox) =>
+      sandbox.exec('touch started; sleep 60', { timeoutMs: 120_000 }),
+    );
+    const ended = running.then(
+      (result) => `exit ${result.exitCode}`,
+      (error: unknown) => `failed: ${String(error)}`,
+    );
+    while (!(await exists(started))) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await lifecycle.release(threadId)).toBe(true);
+    expect(await ended).not.toBe('exit 0');
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^thread ${threadId}: its sandbox session is closed \\(released\\) while 1 operation`,
+        ),
+      ),
+    ]);
   });
 
   it('reconnects to the bound sandbox when this process has none cached, files intact', async () => {

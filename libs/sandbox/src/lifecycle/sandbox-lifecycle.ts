@@ -60,7 +60,7 @@ export class SandboxLifecycle {
     return this.options.lock.run(threadId, async () => {
       const binding = await this.options.bindings.get(threadId);
       if (!binding) return this.createAndBind(threadId, setup);
-      await this.forget(threadId);
+      await this.forget(threadId, 'recreated');
       return this.replace(threadId, binding, { reason: 'recreated', kept: true }, setup);
     });
   }
@@ -89,7 +89,7 @@ export class SandboxLifecycle {
 
   /** Ends the thread's session here (the sandbox and its work stay); false when none was open. */
   async release(threadId: string): Promise<boolean> {
-    return this.forget(threadId);
+    return this.forget(threadId, 'released');
   }
 
   /** Ends the session of a thread whose caller vanished mid-command (see the broker). */
@@ -111,7 +111,7 @@ export class SandboxLifecycle {
       const binding = await this.options.bindings.get(idle.threadId);
       if (!binding || binding.id !== idle.id || this.active.has(idle.threadId)) return false;
       if (binding.lastUsedAt && binding.lastUsedAt >= before) return false;
-      await this.forget(idle.threadId);
+      await this.forget(idle.threadId, 'reclaimed');
       const saved = await snapshot(binding);
       return this.retireDeleting(binding, {
         reason: 'reclaimed',
@@ -130,14 +130,14 @@ export class SandboxLifecycle {
     return this.options.lock.run(threadId, async () => {
       const binding = await this.options.bindings.get(threadId);
       if (!binding) return false;
-      await this.forget(threadId);
+      await this.forget(threadId, 'discarded');
       return this.retireDeleting(binding, { reason: 'reclaimed', kept: false });
     });
   }
 
   /** Closes every session this process holds (shutdown); the sandboxes stay. */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.cache.keys()].map((threadId) => this.forget(threadId)));
+    await Promise.all([...this.cache.keys()].map((threadId) => this.forget(threadId, 'shutdown')));
   }
 
   private async acquireLocked(threadId: string, options: AcquireOptions): Promise<AcquiredSandbox> {
@@ -148,7 +148,7 @@ export class SandboxLifecycle {
       await this.touchNow(threadId, true);
       return { sandbox: cached, binding, outcome: 'reused' };
     }
-    await this.forget(threadId);
+    await this.forget(threadId, 'stale or not answering');
     try {
       const sandbox = await this.connect(binding);
       return { sandbox, binding, outcome: 'reconnected' };
@@ -281,9 +281,20 @@ export class SandboxLifecycle {
     return retired;
   }
 
-  private async forget(threadId: string): Promise<boolean> {
+  /**
+   * Closes the thread's session here. Work running on it ends with it (a command is killed), which
+   * is logged with `why`: a session closed under a command is otherwise a kill from nowhere.
+   */
+  private async forget(threadId: string, why: string): Promise<boolean> {
     const open = this.cache.get(threadId);
     this.cache.delete(threadId);
+    const inUse = this.active.get(threadId) ?? 0;
+    if (open && inUse > 0) {
+      this.options.logger?.warn(
+        `thread ${threadId}: its sandbox session is closed (${why}) while ${inUse} operation(s) run on it; a running command is killed`,
+        { threadId, sandboxId: open.id, why, inUse },
+      );
+    }
     await open?.close().catch(() => undefined);
     return open !== undefined;
   }
