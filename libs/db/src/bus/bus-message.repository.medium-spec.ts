@@ -64,4 +64,23 @@ await describeEachDatabase('bus message appends', openDatabase, (target) => {
     const log = await messages.read({ stream, afterSequence: 0, limit: 10 });
     expect(log.map((row) => row.sequence)).toEqual(results.slice(0, 3).map((r) => r.sequence));
   });
+
+  it('fails only the append the database refuses; the rest of its group is appended once', async () => {
+    const messages = new BusMessageRepository(database.db, { appendsSerialised: true });
+    const stream = `s${randomUUID().slice(0, 8)}`;
+    const refused = { ...message(stream), payload: 'a\u0000b' };
+    const [lone, bad, ...rest] = await Promise.allSettled(
+      [message(stream), refused, message(stream), message(stream)].map((one) =>
+        messages.append(one),
+      ),
+    );
+    expect(lone).toMatchObject({ status: 'fulfilled', value: { duplicate: false } });
+    expect(bad).toMatchObject({ status: 'rejected' });
+    expect(rest).toEqual([
+      { status: 'fulfilled', value: { sequence: expect.any(Number) as unknown, duplicate: false } },
+      { status: 'fulfilled', value: { sequence: expect.any(Number) as unknown, duplicate: false } },
+    ]);
+    const log = await messages.read({ stream, afterSequence: 0, limit: 10 });
+    expect(log).toHaveLength(3);
+  });
 });

@@ -53,14 +53,14 @@ export interface BusMessageRepositoryOptions {
 /** The embedded bus's append-only log (`bus_messages`). */
 export class BusMessageRepository {
   /** Group-committed appends, where appends are serialised; else none. */
-  private readonly appends: GroupCommit<NewBusMessage, AppendResult> | null;
+  private readonly appends: GroupCommit<NewBusMessage, AppendResult | undefined> | null;
 
   constructor(
     private readonly db: Kysely<DB>,
     options: BusMessageRepositoryOptions = {},
   ) {
     this.appends = options.appendsSerialised
-      ? new GroupCommit((batch) => this.appendTogether(batch))
+      ? new GroupCommit((batch) => this.insert(this.db, batch))
       : null;
   }
 
@@ -73,25 +73,17 @@ export class BusMessageRepository {
    * advisory lock.
    */
   async append(message: NewBusMessage): Promise<AppendResult> {
-    if (this.appends) return this.appends.submit(message);
+    if (this.appends) {
+      // The look-up of a repeat is its own statement, outside the group's insert: a group whose
+      // statement failed is run again item by item, which an insert that went in must not be.
+      const appended = await this.appends.submit(message);
+      return appended ?? this.stored(this.db, message);
+    }
     return this.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(hashtext(${message.stream}))`.execute(trx);
       const [inserted] = await this.insert(trx, [message]);
       return inserted ?? this.stored(trx, message);
     });
-  }
-
-  /**
-   * One insert for a batch of appends, committed at once; a message whose id was already stored
-   * (or came earlier in the batch) returns the stored sequence.
-   */
-  private async appendTogether(batch: readonly NewBusMessage[]): Promise<AppendResult[]> {
-    const inserted = await this.insert(this.db, batch);
-    const results: AppendResult[] = [];
-    for (const [index, message] of batch.entries()) {
-      results.push(inserted[index] ?? (await this.stored(this.db, message)));
-    }
-    return results;
   }
 
   /** Inserts the messages; for each, its new sequence, or undefined when its id was taken. */

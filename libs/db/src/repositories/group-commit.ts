@@ -29,7 +29,8 @@ interface Waiting<I, O> {
  *
  * `run` takes a batch and answers one result per item, in order. When it fails for a batch of
  * several, each item is run again alone, so an item the database refuses fails only its own
- * caller (a failed statement changed nothing, so running its items again is safe).
+ * caller. So `run` must be safe to run again after it failed: one statement (which, failed,
+ * changed nothing), or statements whose second run answers the same.
  */
 export class GroupCommit<I, O> {
   private readonly queue: Waiting<I, O>[] = [];
