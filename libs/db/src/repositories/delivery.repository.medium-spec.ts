@@ -150,6 +150,13 @@ await describeEachDatabase('delivery claims', openDatabase, (target) => {
       ]);
     });
 
+    it('claims a delivery whose id is given in upper case', async () => {
+      const grouped = new DeliveryRepository(database.db);
+      const upper = delivery({ id: randomUUID().toUpperCase() });
+      const claims = await Promise.all([delivery(), upper].map((each) => grouped.claim(each)));
+      expect(claims).toEqual([{ outcome: 'claimed' }, { outcome: 'claimed' }]);
+    });
+
     it('fails only the caller whose row the database refuses; the rest of its batch is claimed', async () => {
       const grouped = new DeliveryRepository(database.db);
       const refused = delivery({ source: 'carrier-pigeon' as TriggerSource });

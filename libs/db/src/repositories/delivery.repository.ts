@@ -162,8 +162,9 @@ export class DeliveryRepository {
       .onConflict((conflict) => conflict.doNothing())
       .returning('id')
       .execute();
+    // The database answers a uuid in lower case, whatever case it was given in.
     const inserted = new Set(rows.map((row) => row.id));
-    return batch.map((delivery) => inserted.delete(delivery.id));
+    return batch.map((delivery) => inserted.delete(delivery.id.toLowerCase()));
   }
 
   private async settleEach(
