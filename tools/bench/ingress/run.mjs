@@ -7,7 +7,8 @@
 //   - a burst of 200 concurrent signed Slack `app_mention` deliveries, each on its own connection;
 //   - an open-loop 500 req/s of signed GitHub `issue_comment` mentions for 10 s;
 //   - the peak: 64 keep-alive connections in a closed loop for 10 s, GitHub then Slack deliveries:
-//     2xx answers completed per second.
+//     2xx answers completed per second, and the CPU a delivery cost the server, PostgreSQL, NATS
+//     and the load generator (they share the machine's cores: their sum bounds the peak).
 // Each server runs in its own process (server.mjs). The bench fails (exit 1) when a server answers
 // anything but 2xx, when Caravel or the bare endpoint does not say `accepted` for a new delivery,
 // or when a server's handler took fewer deliveries than were answered.
@@ -17,6 +18,7 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { printSummary } from '../summary.mjs';
+import { cpuLine, cpuPerDelivery, cpuSnapshot } from './cpu.mjs';
 import { burst, peak, sustained } from './load.mjs';
 import { problemsOf, resultRow, summaryRows } from './report.mjs';
 import { startServer } from './server-process.mjs';
@@ -59,11 +61,13 @@ const LOADS = {
     kind: 'github',
     label: `github peak ${CONNECTIONS} conn`,
     run: (url) => peak(url, githubDelivery, CONNECTIONS, PEAK_SECONDS, 2_000_000),
+    cpu: true,
   },
   slackPeak: {
     kind: 'slack',
     label: `slack peak ${CONNECTIONS} conn`,
     run: (url) => peak(url, slackDelivery, CONNECTIONS, PEAK_SECONDS, 2_000_000),
+    cpu: true,
   },
 };
 const EVERY_LOAD = Object.keys(LOADS);
@@ -99,7 +103,14 @@ async function measure(server) {
         RATE,
         WARMUP / RATE,
       );
-    for (const load of server.loads) results[load] = await LOADS[load].run(running.url);
+    for (const load of server.loads) {
+      const before = LOADS[load].cpu ? cpuSnapshot(running.pid) : undefined;
+      results[load] = await LOADS[load].run(running.url);
+      if (before) {
+        const delivered = results[load].ok;
+        results[load].cpu = cpuPerDelivery(before, cpuSnapshot(running.pid), delivered);
+      }
+    }
   } finally {
     results.handled = await running.stop();
   }
@@ -127,9 +138,9 @@ for (const server of SERVERS) {
   }
   for (const load of server.loads) {
     const floor = server.mode === 'bare' ? undefined : measured.bare?.[load];
-    process.stdout.write(
-      resultRow(server.name, LOADS[load].label, measured[server.mode][load], floor),
-    );
+    const result = measured[server.mode][load];
+    process.stdout.write(resultRow(server.name, LOADS[load].label, result, floor));
+    if (result.cpu) process.stdout.write(cpuLine(result.cpu, cpus().length));
   }
   problems.push(...problemsOf(server, measured[server.mode]));
 }

@@ -6,8 +6,9 @@ import { createInterface } from 'node:readline';
 const SERVER = new URL('./server.mjs', import.meta.url).pathname;
 
 /**
- * Starts `node server.mjs <mode>` and resolves once it prints its URL, with `stop()`, which
- * resolves with the deliveries the server says its handler took (`null` when it does not count).
+ * Starts `node server.mjs <mode>` and resolves once it prints its URL, with its `pid` and
+ * `stop()`, which resolves with the deliveries the server says its handler took (`null` when it
+ * does not count).
  */
 export function startServer(mode) {
   const child = spawn(process.execPath, [SERVER, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -31,7 +32,7 @@ export function startServer(mode) {
       const found = /^listening (\S+)/.exec(line);
       if (!found) return;
       clearTimeout(timer);
-      resolve({ url: found[1], stop });
+      resolve({ url: found[1], pid: child.pid, stop });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
