@@ -44,6 +44,15 @@ describe('message trace', () => {
     expect(spanId(child)).not.toBe(spanId(PARENT));
   });
 
+  it('draws ids that do not repeat across many refills of its random pool', () => {
+    // 1,000 new traces take 24 bytes each: the 4 KiB pool is refilled five times.
+    const made = Array.from({ length: 1_000 }, () => childTraceparent());
+    for (const traceparent of made) expect(traceparent).toMatch(TRACEPARENT_PATTERN);
+    expect(new Set(made.map(traceId)).size).toBe(made.length);
+    expect(new Set(made.map(spanId)).size).toBe(made.length);
+    expect(made.map(traceId)).not.toContain('0'.repeat(32));
+  });
+
   it('starts a new trace without a parent, or with a malformed one', () => {
     for (const parent of [undefined, 'nonsense', `00-${'0'.repeat(32)}-00f067aa0ba902b7-01`]) {
       const fresh = childTraceparent(parent);
