@@ -71,7 +71,7 @@ await describeEachPair('plan mode, end to end', (kind) => {
       });
       const first = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
 
-      expect(first.run.exitStatus).toBe('submitted');
+      expect(first.run).toMatchObject({ exitStatus: 'submitted' });
       const planning = offeredSince(before);
       expect(planning).toHaveLength(4);
       expect(planning[0]).toEqual(expect.arrayContaining(MUTATING));
@@ -92,7 +92,7 @@ await describeEachPair('plan mode, end to end', (kind) => {
       fake().enqueue(call('approve_plan', { feedback: 'go' }), call('submit', {}));
       const second = await followUp(started, 'approved, go ahead');
 
-      expect(second.run.exitStatus).toBe('submitted');
+      expect(second.run).toMatchObject({ exitStatus: 'submitted' });
       expect(observationOf(second, 'approve_plan')).toMatch(/FORBIDDEN.*Only the thread's owner/);
       for (const names of offeredSince(refusing)) {
         for (const mutating of MUTATING) expect(names).not.toContain(mutating);
@@ -104,7 +104,7 @@ await describeEachPair('plan mode, end to end', (kind) => {
       fake().enqueue(call('approve_plan', { feedback: 'looks right' }), call('submit', {}));
       const third = await followUp(started, 'Approved, go ahead with the plan.', OWNER);
 
-      expect(third.run.exitStatus).toBe('submitted');
+      expect(third.run).toMatchObject({ exitStatus: 'submitted' });
       expect(observationOf(third, 'approve_plan')).toMatch(
         /approved by synthetic:scenario; plan mode is off/,
       );
@@ -145,7 +145,7 @@ await describeEachPair('plan mode, end to end', (kind) => {
       );
       const fourth = await followUp(started, 'Now carry it out.', OWNER);
 
-      expect(fourth.run.exitStatus).toBe('submitted');
+      expect(fourth.run).toMatchObject({ exitStatus: 'submitted' });
       const edits = offeredSince(editing);
       expect(edits).toHaveLength(3);
       for (const names of edits) expect(names).toEqual(expect.arrayContaining(MUTATING));

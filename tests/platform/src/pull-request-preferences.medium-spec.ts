@@ -71,7 +71,7 @@ await describeEachPair('pull requests, as the person who asked wants them', (kin
 
       const out = await runFrom(author);
 
-      expect(out.run.exitStatus).toBe('submitted');
+      expect(out.run).toMatchObject({ exitStatus: 'submitted' });
       const [early, accepted] = observationsOf(out, 'submit');
       expect(early).toMatch(/submit was not run: the person who asked always wants a pull request/);
       expect(accepted).not.toMatch(/was not run/);
@@ -90,7 +90,7 @@ await describeEachPair('pull requests, as the person who asked wants them', (kin
 
       const out = await runFrom(`default-${kind}`);
 
-      expect(out.run.exitStatus).toBe('submitted');
+      expect(out.run).toMatchObject({ exitStatus: 'submitted' });
       expect(observationsOf(out, 'commit_and_open_pr')[0]).toMatch(
         /opened draft pull request #\d+/,
       );

@@ -70,7 +70,7 @@ await describeEachPair('a thread whose sandbox was deleted under it', (kind) => 
         origin,
       );
       const first = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
-      expect(first.run.exitStatus).toBe('submitted');
+      expect(first.run).toMatchObject({ exitStatus: 'submitted' });
       const sandboxes = new SandboxRepository(pair().database.db);
       const bound = await sandboxes.getByThread(started.threadId);
       expect(bound).not.toBeNull();

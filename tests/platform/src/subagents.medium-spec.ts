@@ -53,7 +53,7 @@ await describeEachPair('subagents and todos', (kind) => {
         options: MODEL,
       });
       const out = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
-      expect(out.run.exitStatus).toBe('submitted');
+      expect(out.run).toMatchObject({ exitStatus: 'submitted' });
 
       const extra = subagentsPart.parse(out.traj);
       const [subagent] = extra.caravel?.subagents ?? [];

@@ -99,7 +99,7 @@ await describeEachPair('traces', (kind) => {
         { source: 'synthetic', author: 'tracer' },
       );
       const out = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
-      expect(out.run.exitStatus).toBe('submitted');
+      expect(out.run).toMatchObject({ exitStatus: 'submitted' });
       const dispatched = await until(
         () => Promise.resolve(spanOf('trigger.received', started.threadId)),
         "dispatch's span",

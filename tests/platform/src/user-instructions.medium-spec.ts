@@ -77,7 +77,7 @@ await describeEachPair("a person's standing instructions", (kind) => {
   async function followUp(started: StartedScenario, text: string, author: string): Promise<void> {
     const runId = await sendFollowUp(pair(), started.threadId, text, 'synthetic', author);
     const out = await scenarioOutcome(pair(), started, runId, SLOW_RUN_TIMEOUT_MS);
-    expect(out.run.exitStatus).toBe('submitted');
+    expect(out.run).toMatchObject({ exitStatus: 'submitted' });
   }
 
   it(
@@ -99,7 +99,7 @@ await describeEachPair("a person's standing instructions", (kind) => {
         { source: 'synthetic', author: alice },
       );
       const opened = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
-      expect(opened.run.exitStatus).toBe('submitted');
+      expect(opened.run).toMatchObject({ exitStatus: 'submitted' });
       expect(userMessages(sentIn(first))).toHaveLength(1);
       expect(userMessages(sentIn(first))[0]?.content).not.toContain('user_instructions');
 
@@ -195,7 +195,7 @@ await describeEachPair("a person's standing instructions", (kind) => {
       fake().enqueue(call('submit', {}));
       await pair().bus.publish(TriggerReceivedV1, trigger);
       const out = await scenarioOutcome(pair(), started, started.runId, SLOW_RUN_TIMEOUT_MS);
-      expect(out.run.exitStatus).toBe('submitted');
+      expect(out.run).toMatchObject({ exitStatus: 'submitted' });
       expect(fake().requests[first]?.body?.['model']).toBe('team-model');
       const system = systemText(sentIn(first));
       expect(system).toContain(
