@@ -5,6 +5,7 @@ import type { RunRepository, RunRow } from '@caravel/db';
 import type { PlatformRuntime } from '@caravel/platform';
 import { strictMock } from '@caravel/testing/doubles';
 import { AIMessage } from '@langchain/core/messages';
+import { Logger } from '@nestjs/common';
 import { recordingPublisher } from '../testing/recording-publisher.js';
 import { RunEventPublisher, endingToPublishAgain } from './run-events.js';
 
@@ -111,6 +112,28 @@ describe('RunEventPublisher', () => {
     expect(first).toMatchObject({ outcome: 'interrupted', submission: null });
     expect(second).toMatchObject({ outcome: 'failed', exitStatus: 'exit_cost' });
     expect(second).not.toHaveProperty('submission');
+  });
+
+  it('logs why a run ended on a failed environment, and stays quiet for other endings', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const { events } = publisherWith();
+      const stopped = 'Stopped: the sandbox failed 3 times in a row (last error: TIMEOUT).';
+      const environment = { exitStatus: 'exit_environment_error', submission: null };
+      await events
+        .forRun(command)
+        .finish({ ...environment, observation: stopped } as RunConclusion);
+      await events.forRun(command).finish(submitted('diff'));
+      expect(warn.mock.calls).toEqual([
+        [
+          expect.stringMatching(
+            /ended exit_environment_error: Stopped: the sandbox failed 3 times/,
+          ),
+        ],
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('sends the live output in numbered pieces, and drops a piece the bus refuses', async () => {

@@ -128,6 +128,11 @@ export class RunEvents implements RunWorkEvents {
     await this.runs.recordConclusion(runId, ending);
     await this.publisher.publish(RunFinishedV1, ending, this.options('finished'));
     runsFinished.inc({ outcome: ending.outcome, exit_status: ending.exitStatus });
+    // The middleware that end a run on a failed environment (an unreachable sandbox, the circuit
+    // breaker) throw nothing: without this line the operator's log would not say why.
+    if (ending.exitStatus === 'exit_environment_error') {
+      this.log.warn(`run ${runId} ended exit_environment_error: ${ending.summary.slice(0, 500)}`);
+    }
   }
 
   /** The recorder of the run's steps, each published as it completes. */
