@@ -102,8 +102,8 @@ export class RunFollowUps {
   /**
    * Settles what the run claimed once it ends, by what its last checkpoint holds (`held`, the
    * follow-ups' ids): those and every command are taken for good, the other messages wait for
-   * the thread's next run. A
-   * failure is logged: the claims stay, and a resumed run is handed them again.
+   * the thread's next run. A failure is logged: the claims stay, a resumed run is handed them
+   * again, and a run that ends without resuming has them settled by dispatch.
    */
   async settle(threadId: string, runId: string, held: () => Promise<readonly string[]>) {
     try {
