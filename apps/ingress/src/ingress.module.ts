@@ -10,7 +10,7 @@ import { IntegrationAdapters } from '@caravel/integrations';
 import { DATABASE, repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { ConnectController } from './handlers/connect.controller.js';
-import { WebhooksController } from './handlers/webhooks.controller.js';
+import { WebhookRoutes } from './handlers/webhook-routes.js';
 import { RawBodyInstaller } from './http/raw-body.middleware.js';
 import { INGRESS_CONFIG, ingressConfigFrom, type IngressConfig } from './ingress.config.js';
 import { ConfluenceConnectService } from './services/confluence-connect.service.js';
@@ -42,7 +42,7 @@ function groupCommittedProvider<T>(
  * static ones of the same token).
  */
 @Module({
-  controllers: [WebhooksController, ConnectController],
+  controllers: [ConnectController],
   providers: [
     { provide: INGRESS_CONFIG, useValue: ingressConfigFrom({}) },
     { provide: CLOCK, useValue: systemClock },
@@ -53,6 +53,7 @@ function groupCommittedProvider<T>(
       useFactory: (config: IngressConfig) => new IntegrationAdapters(config.integrations),
     },
     RawBodyInstaller,
+    WebhookRoutes,
     SourceWebhooksService,
     TriggerIntakeService,
     ConfluenceConnectService,

@@ -1,16 +1,33 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** RFC 9562 name-based UUID, version 5 (SHA-1): the same namespace and name give the same id. */
+/** The 16 bytes of the namespaces seen (Caravel's own and RFC 9562's), each read once. */
+const namespaceBytes = new Map<string, Buffer>();
+const NAMESPACES_KEPT = 16;
+
+function bytesOfNamespace(namespace: string): Buffer {
+  let bytes = namespaceBytes.get(namespace);
+  if (!bytes) {
+    if (!UUID.test(namespace)) throw new Error(`namespace must be a UUID, got ${namespace}`);
+    bytes = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+    if (namespaceBytes.size < NAMESPACES_KEPT) namespaceBytes.set(namespace, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * RFC 9562 name-based UUID, version 5 (SHA-1): the same namespace and name give the same id.
+ * Three are derived for every webhook delivery, so the input is hashed in one call.
+ */
 export function uuidV5(name: string, namespace: string): string {
-  if (!UUID.test(namespace)) throw new Error(`namespace must be a UUID, got ${namespace}`);
-  const namespaceBytes = Buffer.from(namespace.replace(/-/g, ''), 'hex');
-  const hash = createHash('sha1').update(namespaceBytes).update(name, 'utf8').digest();
-  const bytes = hash.subarray(0, 16);
+  const input = Buffer.allocUnsafe(16 + Buffer.byteLength(name, 'utf8'));
+  bytesOfNamespace(namespace).copy(input, 0);
+  input.write(name, 16, 'utf8');
+  const bytes = hash('sha1', input, 'buffer');
   bytes[6] = (bytes[6]! & 0x0f) | 0x50;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
+  const hex = bytes.toString('hex', 0, 16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

@@ -1,23 +1,12 @@
-import { AppError, httpStatusFor, retryAfterSecondsFor } from '@caravel/errors';
-import {
-  Catch,
-  HttpException,
-  Logger,
-  type ArgumentsHost,
-  type ExceptionFilter,
-} from '@nestjs/common';
+import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { throwError, type Observable } from 'rxjs';
-
-interface ErrorBody {
-  error: { code: string; message: string };
-}
+import { httpAnswerOfError } from './http-answer.js';
 
 /**
  * One filter for HTTP and bus handlers. Bus handlers get their original error back (so the
- * messaging library can settle from `retryable`); HTTP callers get `{ error: { code, message } }`
- * with the mapped status (and `Retry-After` where the code calls for one, e.g. a dependency
- * outage's 503) and never a stack trace.
+ * messaging library can settle from `retryable`); HTTP callers get the coded answer of
+ * {@link httpAnswerOfError}, never a stack trace.
  */
 @Catch()
 export class AppErrorFilter implements ExceptionFilter {
@@ -26,30 +15,10 @@ export class AppErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): Observable<never> | void {
     if (host.getType() === 'rpc') return throwError(() => exception);
     const response = host.switchToHttp().getResponse<Response>();
-    const [status, body] = this.toHttp(exception);
-    if (status >= 500)
-      this.log.error(exception instanceof Error ? exception.stack : String(exception));
-    const retryAfter = exception instanceof AppError ? retryAfterSecondsFor(exception) : undefined;
-    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
-    response.status(status).json(body);
-  }
-
-  private toHttp(exception: unknown): [number, ErrorBody] {
-    if (exception instanceof AppError) {
-      return [
-        httpStatusFor(exception.code),
-        { error: { code: exception.code, message: exception.message } },
-      ];
+    const answer = httpAnswerOfError(exception, this.log);
+    for (const [name, value] of Object.entries(answer.headers ?? {})) {
+      response.setHeader(name, value);
     }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      return [
-        status,
-        {
-          error: { code: status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', message: exception.message },
-        },
-      ];
-    }
-    return [500, { error: { code: 'INTERNAL', message: 'internal error' } }];
+    response.status(answer.status).json(answer.body);
   }
 }

@@ -1,5 +1,6 @@
 import { httpRequestDuration, httpRequests, startTimer } from '@caravel/metrics';
 import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The matched route's pattern (`/api/threads/:id`), or `unmatched`: never the path a client sent. */
 export function routeOf(request: Request): string {
@@ -8,17 +9,26 @@ export function routeOf(request: Request): string {
 }
 
 /**
- * Counts and times every HTTP answer by method, route pattern and status. The label is the
- * matched route's pattern (`/api/threads/:id`), never the path a client sent: unknown paths all
- * count as `unmatched`, so a scanner cannot grow the series without bound.
+ * Counts and times one HTTP answer by method, route pattern and status once it is sent. The label
+ * is a route's pattern (`/api/threads/:id`), never the path a client sent: unknown paths all count
+ * as `unmatched`, so a scanner cannot grow the series without bound. `route` is asked then.
  */
-export function httpMetrics(request: Request, response: Response, next: NextFunction): void {
+export function countHttpAnswer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  route: () => string,
+): void {
   const elapsed = startTimer();
   response.once('finish', () => {
-    const route = routeOf(request);
-    const method = request.method;
-    httpRequests.inc({ method, route, status: String(response.statusCode) });
-    httpRequestDuration.observe({ method, route }, elapsed());
+    const matched = route();
+    const method = request.method ?? 'GET';
+    httpRequests.inc({ method, route: matched, status: String(response.statusCode) });
+    httpRequestDuration.observe({ method, route: matched }, elapsed());
   });
+}
+
+/** {@link countHttpAnswer} for every request the framework routes. */
+export function httpMetrics(request: Request, response: Response, next: NextFunction): void {
+  countHttpAnswer(request, response, () => routeOf(request));
   next();
 }

@@ -1,6 +1,12 @@
 export { BUS, DATABASE, RUNTIME } from './tokens.js';
 export { composeRuntime, type PlatformRuntime } from './runtime.js';
 export { AppErrorFilter } from './app-error.filter.js';
+export {
+  DirectRoutes,
+  readRequestBody,
+  type DirectAnswer,
+  type DirectHandler,
+} from './direct-routes.js';
 export { PlatformModule } from './platform.module.js';
 export { ReadinessService, type ReadinessReport } from './readiness.service.js';
 export { repositoryProvider } from './repository.provider.js';

@@ -2,6 +2,7 @@ import { MessagePublisher } from '@caravel/messaging';
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AppErrorFilter } from './app-error.filter.js';
+import { DirectRoutes } from './direct-routes.js';
 import { HealthController } from './health.controller.js';
 import { MetricsController } from './metrics.controller.js';
 import { ReadinessService } from './readiness.service.js';
@@ -10,7 +11,7 @@ import { RuntimeMetricsService } from './runtime-metrics.service.js';
 import { BUS, DATABASE, RUNTIME } from './tokens.js';
 
 /**
- * Provides the bus, the database, a typed publisher, health probes and the error filter to every
+ * Provides the bus, the database, a typed publisher, health probes, the error filter and the direct routes to every
  * service module of a process. Imported once per process (one service, or all of them embedded).
  */
 @Global()
@@ -26,10 +27,11 @@ export class PlatformModule {
         { provide: DATABASE, useValue: runtime.database },
         { provide: MessagePublisher, useValue: new MessagePublisher(runtime.bus, runtime.name) },
         { provide: APP_FILTER, useClass: AppErrorFilter },
+        DirectRoutes,
         ReadinessService,
         RuntimeMetricsService,
       ],
-      exports: [RUNTIME, BUS, DATABASE, MessagePublisher],
+      exports: [RUNTIME, BUS, DATABASE, MessagePublisher, DirectRoutes],
     };
   }
 }

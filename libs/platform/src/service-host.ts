@@ -10,6 +10,7 @@ import {
 import { NestFactory } from '@nestjs/core';
 import type { Server } from 'node:http';
 import { startTracing, type TracingEnv } from '@caravel/metrics';
+import { DirectRoutes, serveDirectRoutes } from './direct-routes.js';
 import { httpMetrics } from './http-metrics.js';
 import { httpTracing } from './http-tracing.js';
 import { PlatformModule } from './platform.module.js';
@@ -87,6 +88,7 @@ async function bootApp(options: ServiceHostOptions, traced: boolean): Promise<IN
   });
   app.use(httpMetrics);
   if (traced) app.use(httpTracing);
+  serveDirectRoutes(app.getHttpServer() as Server, app.get(DirectRoutes), traced);
   const definitions: readonly MessageDefinition[] = CATALOGUE;
   app.connectMicroservice(
     { strategy: new CaravelTransport(runtime.bus, definitions, REQUEST_CATALOGUE) },

@@ -54,17 +54,20 @@ function rename(object: Record<string, unknown>, key: string, cleanKey: string):
  * {@link storableText}, without recursion (so no depth can overflow a stack here), refused as a
  * 400 once it nests deeper than {@link MAX_JSON_DEPTH}. For bodies (via
  * {@link readUntrustedJson}) and for what a read-back returns (a Jira or Confluence comment).
+ * `textsAreStorable` (the caller knows no string can hold NUL or a lone surrogate) skips the
+ * string checks; the depth is checked all the same.
  */
-export function storable<T>(source: string, root: T): T {
-  if (typeof root === 'string') return storableText(root) as T;
+export function storable<T>(source: string, root: T, textsAreStorable = false): T {
+  if (typeof root === 'string') return textsAreStorable ? root : (storableText(root) as T);
   if (!isContainer(root)) return root;
+  const clean = textsAreStorable ? (text: string) => text : storableText;
   const pending: { node: Container; depth: number }[] = [{ node: root, depth: 1 }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const { node, depth } = next;
     const object = node as Record<string, unknown>;
     for (const key of Object.keys(node)) {
       const value = object[key];
-      if (typeof value === 'string') object[key] = storableText(value);
+      if (typeof value === 'string') object[key] = clean(value);
       else if (isContainer(value)) {
         if (depth >= MAX_JSON_DEPTH) {
           throw payloadMalformed(source, `the body nests deeper than ${MAX_JSON_DEPTH} levels`);
@@ -72,7 +75,7 @@ export function storable<T>(source: string, root: T): T {
         pending.push({ node: value, depth: depth + 1 });
       }
       if (!Array.isArray(node)) {
-        const cleanKey = storableText(key);
+        const cleanKey = clean(key);
         if (cleanKey !== key) rename(object, key, cleanKey);
       }
     }
@@ -98,8 +101,10 @@ export function readUntrustedJson(
   } catch {
     throw payloadMalformed(source, 'body is not JSON');
   }
+  // JSON text can only yield NUL or a lone surrogate through a `\u` escape: a raw control
+  // character is not JSON, and decoded UTF-8 holds no surrogates. Most bodies have none.
   return {
-    payload: storable(source, parsed),
+    payload: storable(source, parsed, !json.includes('\\u')),
     sha256: createHash('sha256').update(raw).digest('hex'),
   };
 }

@@ -47,7 +47,9 @@ export function readRawBody(request: Request, response: Response, next: NextFunc
 }
 
 /**
- * Mounts {@link readRawBody} on `/webhooks` and `/connect` when the module is instantiated. That is before
+ * Mounts {@link readRawBody} on `/connect` (and on `/webhooks`, whose known routes are direct ones:
+ * a path there that is none of them still answers 404 whatever its body) when the module is
+ * instantiated. That is before
  * Nest's `init()` registers its global JSON and urlencoded parsers, so for these routes the raw
  * reader runs first, consumes the stream, and the parsers then skip a finished request. Every
  * other route keeps Nest's parsing.
