@@ -172,6 +172,19 @@ export function ignore(reason: string): IgnoreDecision {
  */
 export function mentions(text: string | null | undefined, handle: string): boolean {
   if (!text) return false;
-  const escaped = handle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[^\\w@./-])@${escaped}(?![\\w-])`, 'i').test(text);
+  return mentionOf(handle).test(text);
+}
+
+/** The pattern of each handle asked for: one or two a process (the bot's handles). */
+const mentionPatterns = new Map<string, RegExp>();
+
+function mentionOf(handle: string): RegExp {
+  let pattern = mentionPatterns.get(handle);
+  if (!pattern) {
+    const escaped = handle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // No `g` flag: `test` keeps no position between texts.
+    pattern = new RegExp(`(^|[^\\w@./-])@${escaped}(?![\\w-])`, 'i');
+    if (mentionPatterns.size < 16) mentionPatterns.set(handle, pattern);
+  }
+  return pattern;
 }
