@@ -7,7 +7,8 @@ import { BudgetLimitRepository } from './budget-limit.repository.js';
 import { BudgetPauseRepository } from './budget-pause.repository.js';
 import { RunRepository } from './run.repository.js';
 import { ThreadRepository } from './thread.repository.js';
-import { countingStatements } from '../testing/statement-counter.js';
+import { capturingStatements, countingStatements } from '../testing/statement-counter.js';
+import { CompiledQuery } from 'kysely';
 import { SlackMessageRepository } from './slack-message.repository.js';
 
 await describeEachDatabase('budgets and the Slack message map', openDatabase, (target) => {
@@ -211,5 +212,56 @@ await describeEachDatabase('budgets and the Slack message map', openDatabase, (t
       expect(found).toEqual([...threads, null]);
       expect(counter.statements()).toBe(3);
     });
+
+    it("looks places up by index, not by scanning the channel's messages", async () => {
+      const team = `T${randomUUID().slice(0, 6)}`;
+      const recorder = new SlackMessageRepository(database.db);
+      const history = Array.from({ length: 300 }, (_, n) => ({
+        team,
+        channel: 'C1',
+        ts: `${n}.2`,
+      }));
+      await Promise.all(
+        history.map((place) => recorder.record({ ...place, threadId: randomUUID() })),
+      );
+      const captured = capturingStatements(database.db);
+      const slack = new SlackMessageRepository(captured.db, { statementsOnThisThread: true });
+      const asked = [history[7]!, { team, channel: 'C1', ts: 'absent' }];
+      expect(await Promise.all(asked.map((place) => slack.threadOf(place)))).toEqual([
+        expect.any(String),
+        null,
+      ]);
+      const [lookup] = captured.statements;
+      const explained = await database.db.executeQuery<{ 'QUERY PLAN': unknown }>(
+        CompiledQuery.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${lookup!.sql}`, [...lookup!.parameters]),
+      );
+      // The message rows the statement read: those it returned and those a filter threw away.
+      const read = rowsReadFrom('slack_messages', explained.rows[0]!['QUERY PLAN']);
+      expect(read).toBeLessThanOrEqual(asked.length);
+    });
   });
 });
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Rows the plan's scans of `table` produced or filtered out, over all their loops. */
+function rowsReadFrom(table: string, explained: unknown): number {
+  const plan = (typeof explained === 'string' ? JSON.parse(explained) : explained) as {
+    Plan: PlanNode;
+  }[];
+  const walk = (node: PlanNode): number =>
+    (node['Relation Name'] === table
+      ? ((node['Actual Rows'] ?? 0) +
+          (node['Rows Removed by Filter'] ?? 0) +
+          (node['Rows Removed by Index Recheck'] ?? 0)) *
+        (node['Actual Loops'] ?? 1)
+      : 0) + (node.Plans ?? []).reduce((sum, child) => sum + walk(child), 0);
+  return walk(plan[0]!.Plan);
+}

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { timeOr, type Executor } from './executor.js';
 import { GroupCommit } from './group-commit.js';
 
@@ -95,21 +96,24 @@ export class SlackMessageRepository {
     );
   }
 
+  /**
+   * The places are joined as a `VALUES` list, one index look-up each. Not `(team, channel, ts)
+   * IN (…)`: PostgreSQL factors the team and channel every place shares out of that list, and
+   * without statistics on the table (a new one, or before autovacuum's first analyse) scans every
+   * message of the channel by that prefix (20,000 rows read for 2 places, measured).
+   */
   private async threadsOf(
     messages: readonly SlackMessageKey[],
     executor: Executor = this.db,
   ): Promise<(string | null)[]> {
-    const rows = await executor
-      .selectFrom('slack_messages')
-      .select(['team', 'channel', 'ts', 'thread_id'])
-      .where((eb) =>
-        eb(
-          eb.refTuple('team', 'channel', 'ts'),
-          'in',
-          messages.map((message) => eb.tuple(message.team, message.channel, message.ts)),
-        ),
-      )
-      .execute();
+    const places = sql.join(
+      messages.map((message) => sql`(${message.team}, ${message.channel}, ${message.ts})`),
+    );
+    const { rows } = await sql<SlackMessageKey & { thread_id: string }>`
+      select m.team, m.channel, m.ts, m.thread_id
+      from (values ${places}) as place (team, channel, ts)
+      join slack_messages as m
+        on m.team = place.team and m.channel = place.channel and m.ts = place.ts`.execute(executor);
     const found = new Map(rows.map((row) => [placeOf(row), row.thread_id]));
     return messages.map((message) => found.get(placeOf(message)) ?? null);
   }

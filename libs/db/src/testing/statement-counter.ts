@@ -1,4 +1,4 @@
-import type { Kysely, KyselyPlugin } from 'kysely';
+import type { CompiledQuery, Kysely, KyselyPlugin } from 'kysely';
 import type { DB } from '../generated/types.js';
 
 /**
@@ -15,4 +15,23 @@ export function countingStatements(db: Kysely<DB>): { db: Kysely<DB>; statements
     transformResult: ({ result }) => Promise.resolve(result),
   };
   return { db: db.withPlugin(plugin), statements: () => statements };
+}
+
+/**
+ * `db` keeping each statement run through it as compiled (SQL and parameters), for specs that
+ * check how the database runs a repository's statement (`EXPLAIN ANALYZE` of the same text).
+ */
+export function capturingStatements(db: Kysely<DB>): {
+  db: Kysely<DB>;
+  statements: CompiledQuery[];
+} {
+  const statements: CompiledQuery[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery: ({ node, queryId }) => {
+      statements.push(db.getExecutor().compileQuery(node, queryId));
+      return node;
+    },
+    transformResult: ({ result }) => Promise.resolve(result),
+  };
+  return { db: db.withPlugin(plugin), statements };
 }
