@@ -1,18 +1,14 @@
 import { DirectRoutes, readRequestBody, type DirectAnswer } from '@caravel/platform';
 import { Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import { MAX_WEBHOOK_BYTES } from '../http/raw-body.middleware.js';
+import { BODY_TOO_LARGE, MAX_WEBHOOK_BYTES } from '../http/raw-body.middleware.js';
 import { SourceWebhooksService } from '../services/source-webhooks.service.js';
 import { countedWebhook } from './webhook-outcome.js';
 
 /** The sources that post webhooks to `POST /webhooks/<source>`. */
 const SOURCES = ['github', 'slack', 'linear', 'jira'] as const;
 
-const TOO_LARGE: DirectAnswer = {
-  status: 413,
-  body: { error: { code: 'BAD_REQUEST', message: 'webhook body too large' } },
-  dropRequest: true,
-};
+const TOO_LARGE: DirectAnswer = { ...BODY_TOO_LARGE, dropRequest: true };
 
 /**
  * `POST /webhooks/<source>`: the raw bytes in, the service's answer out. Served as direct routes

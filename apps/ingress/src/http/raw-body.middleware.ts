@@ -1,4 +1,4 @@
-import { AppError } from '@caravel/errors';
+import { readRequestBody } from '@caravel/platform';
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
@@ -15,35 +15,23 @@ export function rawBodyOf(request: Request): Buffer {
   return (request as WithRawBody)[RAW] ?? Buffer.alloc(0);
 }
 
-function tooLarge(response: Response): void {
-  response.status(413).json({ error: { code: 'BAD_REQUEST', message: 'webhook body too large' } });
-}
+/** The answer to a body over {@link MAX_WEBHOOK_BYTES}, given before the rest is read. */
+export const BODY_TOO_LARGE = {
+  status: 413,
+  body: { error: { code: 'BAD_REQUEST', message: 'webhook body too large' } },
+} as const;
 
-/** Reads the whole body into a Buffer, whatever its content type. */
+/** Reads the whole body into a Buffer, whatever its content type ({@link readRequestBody}). */
 export function readRawBody(request: Request, response: Response, next: NextFunction): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let failed = false;
-  request.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > MAX_WEBHOOK_BYTES && !failed) {
-      failed = true;
-      tooLarge(response);
+  readRequestBody(request, MAX_WEBHOOK_BYTES).then((body) => {
+    if (!body) {
+      response.status(BODY_TOO_LARGE.status).json(BODY_TOO_LARGE.body);
       request.destroy();
       return;
     }
-    if (!failed) chunks.push(chunk);
-  });
-  request.on('end', () => {
-    if (failed) return;
-    (request as WithRawBody)[RAW] = Buffer.concat(chunks);
+    (request as WithRawBody)[RAW] = body;
     next();
-  });
-  request.on('error', (error) => {
-    if (failed) return;
-    failed = true;
-    next(new AppError('BAD_REQUEST', 'webhook body could not be read', { cause: error }));
-  });
+  }, next);
 }
 
 /**
