@@ -18,20 +18,24 @@ import { DeliveryRetentionService } from './services/delivery-retention.service.
 import { JiraReadBackService } from './services/jira-read-back.service.js';
 import { SlackMessageMap } from './services/slack-message-map.js';
 import { SourceWebhooksService } from './services/source-webhooks.service.js';
-import { TriggerIntakeService } from './services/trigger-intake.service.js';
+import { SETTLE_GATHER_MS, TriggerIntakeService } from './services/trigger-intake.service.js';
 
 /**
  * A repository whose statements of concurrent requests are group-committed. PGlite runs its
  * statements on this thread, so there they gather for one turn of the event loop to go together.
  */
-function groupCommittedProvider<T>(
-  repository: new (db: Database['db'], options: { statementsOnThisThread: boolean }) => T,
+function groupCommittedProvider<T, O extends object>(
+  repository: new (db: Database['db'], options: O & { statementsOnThisThread: boolean }) => T,
+  options: O,
 ): FactoryProvider<T> {
   return {
     provide: repository,
     inject: [DATABASE],
     useFactory: (database: Database) =>
-      new repository(database.db, { statementsOnThisThread: database.kind === 'pglite' }),
+      new repository(database.db, {
+        ...options,
+        statementsOnThisThread: database.kind === 'pglite',
+      }),
   };
 }
 
@@ -59,10 +63,11 @@ function groupCommittedProvider<T>(
     ConfluenceConnectService,
     JiraReadBackService,
     DeliveryRetentionService,
-    groupCommittedProvider(DeliveryRepository),
+    // A request is answered before its claim's settle is done: settles go in batches.
+    groupCommittedProvider(DeliveryRepository, { settleGatherMs: SETTLE_GATHER_MS }),
     repositoryProvider(ConnectTenantRepository),
     repositoryProvider(ThreadRepository),
-    groupCommittedProvider(SlackMessageRepository),
+    groupCommittedProvider(SlackMessageRepository, {}),
     SlackMessageMap,
   ],
 })

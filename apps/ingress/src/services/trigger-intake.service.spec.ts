@@ -79,6 +79,35 @@ describe('the trigger intake', () => {
     expect(settle).toHaveBeenCalledTimes(1);
   });
 
+  it('answers once the bus acknowledged, before the settle is done; shutdown waits for it', async () => {
+    let settled: () => void = () => undefined;
+    const settle = jest.fn(() => new Promise<void>((resolve) => (settled = resolve)));
+    const claim = jest.fn(() => Promise.resolve({ outcome: 'claimed' as const }));
+    const { service } = intake(strictMock<DeliveryRepository>({ claim, settle }, 'deliveries'));
+    const { decision, body } = mentionBy('MEMBER');
+
+    expect(await service.take(decision, body)).toMatchObject({ body: { accepted: true } });
+    let shutDown = false;
+    const shutdown = service.onApplicationShutdown().then(() => (shutDown = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settle).toHaveBeenCalledTimes(1);
+    expect(shutDown).toBe(false);
+    settled();
+    await shutdown;
+    expect(shutDown).toBe(true);
+  });
+
+  it('answers 2xx when the settle fails after the publish: the repeat settles it', async () => {
+    const settle = jest.fn(() => Promise.reject(new Error('database lost')));
+    const claim = jest.fn(() => Promise.resolve({ outcome: 'claimed' as const }));
+    const { service } = intake(strictMock<DeliveryRepository>({ claim, settle }, 'deliveries'));
+    const { decision, body } = mentionBy('MEMBER');
+
+    expect(await service.take(decision, body)).toMatchObject({ body: { accepted: true } });
+    await service.onApplicationShutdown();
+    expect(settle).toHaveBeenCalledTimes(1);
+  });
+
   it('answers a settled repeat from its claim when the payload settles the gate', async () => {
     const claim = jest.fn(() =>
       Promise.resolve({ outcome: 'settled' as const, existing: settledRow('thread') }),

@@ -64,6 +64,11 @@ export interface DeliveryRepositoryOptions {
    * GroupCommit's `gatherForOneTurn`). Default false: the first claim goes at once.
    */
   statementsOnThisThread?: boolean;
+  /**
+   * How long a settle waits for others to go with it (see GroupCommit's `gatherForMs`): for a
+   * caller that answers its request before the settle is done. Default 0: at once.
+   */
+  settleGatherMs?: number;
 }
 
 /**
@@ -86,10 +91,13 @@ export class DeliveryRepository {
     this.claims = new GroupCommit((batch) => this.insertClaims(batch), {
       gatherForOneTurn: options.statementsOnThisThread ?? false,
     });
-    this.settles = new GroupCommit<string, void>(async (ids) => {
-      await this.settleEach(ids, undefined, this.db);
-      return ids.map(() => undefined);
-    });
+    this.settles = new GroupCommit<string, void>(
+      async (ids) => {
+        await this.settleEach(ids, undefined, this.db);
+        return ids.map(() => undefined);
+      },
+      { gatherForMs: options.settleGatherMs ?? 0 },
+    );
   }
 
   /** Records a settled delivery at once; false when either unique key was already seen. */

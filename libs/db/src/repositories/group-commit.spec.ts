@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { GroupCommit } from './group-commit.js';
 
 /** A statement runner that records each batch it ran and refuses negative items. */
@@ -66,5 +66,22 @@ describe('GroupCommit', () => {
     const rest = [2, 3].map((item) => group.submit(item));
     expect(await Promise.all([first, ...rest, later])).toEqual([10, 20, 30, 0]);
     expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it('holds the first call for gatherForMs, so the calls of later turns go with it', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const { batches, run } = runner();
+      const group = new GroupCommit(run, { gatherForMs: 50 });
+      const first = group.submit(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      const rest = [2, 3].map((item) => group.submit(item));
+      expect(batches).toEqual([]);
+      jest.advanceTimersByTime(50);
+      expect(await Promise.all([first, ...rest])).toEqual([10, 20, 30]);
+      expect(batches).toEqual([[1, 2, 3]]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

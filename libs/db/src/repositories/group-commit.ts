@@ -13,6 +13,12 @@ export interface GroupCommitOptions {
    * first call goes at once.
    */
   gatherForOneTurn?: boolean;
+  /**
+   * When nothing is in flight, the first call waits this long so the calls of the next
+   * milliseconds go with it: for work no request waits on (a settle after the answer), where
+   * fewer statements matter and a few milliseconds do not. Default 0 (no timer).
+   */
+  gatherForMs?: number;
 }
 
 interface Waiting<I, O> {
@@ -24,8 +30,8 @@ interface Waiting<I, O> {
 /**
  * Group commit: concurrent calls go to the database together, as one statement. The first call
  * goes at once; while a statement is in flight, later calls queue and go together as the next
- * one (at most `maxBatch` items). Alone, a call waits for nothing (see `gatherForOneTurn` for
- * the exception): there is no timer.
+ * one (at most `maxBatch` items). Alone, a call waits for nothing unless asked to gather (see
+ * `gatherForOneTurn` and `gatherForMs`).
  *
  * `run` takes a batch and answers one result per item, in order. When it fails for a batch of
  * several, each item is run again alone, so an item the database refuses fails only its own
@@ -37,6 +43,7 @@ export class GroupCommit<I, O> {
   private draining = false;
   private readonly maxBatch: number;
   private readonly gatherForOneTurn: boolean;
+  private readonly gatherForMs: number;
 
   constructor(
     private readonly run: (items: readonly I[]) => Promise<readonly O[]>,
@@ -44,6 +51,7 @@ export class GroupCommit<I, O> {
   ) {
     this.maxBatch = options.maxBatch ?? GROUP_COMMIT_MAX_BATCH;
     this.gatherForOneTurn = options.gatherForOneTurn ?? false;
+    this.gatherForMs = options.gatherForMs ?? 0;
   }
 
   /** Resolves with the item's result once the statement that carried it is done. */
@@ -52,7 +60,8 @@ export class GroupCommit<I, O> {
       this.queue.push({ item, resolve, reject });
       if (this.draining) return;
       this.draining = true;
-      if (this.gatherForOneTurn) setImmediate(() => void this.drain());
+      if (this.gatherForMs > 0) setTimeout(() => void this.drain(), this.gatherForMs);
+      else if (this.gatherForOneTurn) setImmediate(() => void this.drain());
       else void this.drain();
     });
   }
