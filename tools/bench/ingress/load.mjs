@@ -107,6 +107,35 @@ export async function sustained(base, deliveryOf, rate, seconds, offset = 0) {
 }
 
 /**
+ * The open loop `runs` times, one window after the other on new deliveries: the run with the
+ * median p99, with every run's p99 (`p99Runs`) and the counts of all the runs. A p99 of one 10 s
+ * window is decided by its worst 50 answers, so one stall of the machine (a neighbour, a
+ * checkpoint) moves it; the median of three says what a window usually gives, and the range
+ * shows the stalls.
+ */
+export async function sustainedRuns(base, deliveryOf, rate, seconds, runs) {
+  const results = [];
+  for (let run = 0; run < runs; run += 1)
+    results.push(
+      await sustained(base, deliveryOf, rate, seconds, run * Math.round(rate * seconds)),
+    );
+  const byP99 = [...results].sort((a, b) => a.p99 - b.p99);
+  const failures = {};
+  for (const result of results)
+    for (const [what, count] of Object.entries(result.failures))
+      failures[what] = (failures[what] ?? 0) + count;
+  const sum = (key) => results.reduce((total, result) => total + result[key], 0);
+  return {
+    ...byP99[Math.floor((byP99.length - 1) / 2)],
+    sent: sum('sent'),
+    ok: sum('ok'),
+    accepted: sum('accepted'),
+    failures,
+    p99Runs: results.map((result) => result.p99),
+  };
+}
+
+/**
  * Closed loop: `connections` keep-alive connections, each sending its next delivery as soon as the
  * last one is answered, for `seconds`. What a server completes per second this way is its peak.
  * Deliveries are numbered from `offset`, in the order they are sent.

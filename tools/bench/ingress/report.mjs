@@ -21,10 +21,14 @@ export function resultRow(name, label, result, floor) {
       `  x${fmt(result.p99 / floor.p99, 2)} p99`
     : '';
   const failures = failuresOf(result);
+  const runs = result.p99Runs
+    ? `  (p99 of each run: ${result.p99Runs.map((p99) => fmt(p99)).join(' / ')} ms)`
+    : '';
   return (
     `${name.padEnd(37)} ${label.padEnd(22)} ${String(result.ok).padStart(6)}/${result.sent} 2xx` +
     `  ${fmt(result.rate, 0).padStart(5)} done/s  p50 ${fmt(result.p50).padStart(7)} ms` +
-    `  p99 ${fmt(result.p99).padStart(7)} ms${ratio}${failures ? `  non-2xx ${failures}` : ''}\n`
+    `  p99 ${fmt(result.p99).padStart(7)} ms${ratio}${failures ? `  non-2xx ${failures}` : ''}` +
+    `${runs}\n`
   );
 }
 
@@ -65,9 +69,18 @@ function fasterBolt(measured) {
 }
 
 /** The peers against the bare endpoint: the anchors the goals are read with. */
-function anchorRows({ bare, octokit, ...rest }) {
+function anchorRows({ bare, octokit, floor, ...rest }, { rate }) {
   if (!bare) return [];
   const rows = [];
+  if (floor)
+    rows.push(
+      row({
+        what: `durable floor: github ${rate}/s p99 (ms)`,
+        value: floor.githubRate.p99,
+        floor: 'bare NestJS',
+        floorValue: bare.githubRate.p99,
+      }),
+    );
   if (octokit)
     rows.push(
       row({
@@ -103,7 +116,7 @@ function peakRow(what, value, floor, floorValue, factor, goalOf) {
 }
 
 /** One Caravel mode against the floor and the peers, with issue 22's goals. */
-function caravelRows(mode, caravel, { bare, octokit, bolt }, { burst, rate }) {
+function caravelRows(mode, caravel, { bare, octokit, bolt, durable }, { burst, rate }) {
   const github = `${mode}: github peak done/s`;
   const rows = [];
   if (bare)
@@ -141,6 +154,25 @@ function caravelRows(mode, caravel, { bare, octokit, bolt }, { burst, rate }) {
       goal: `<= ${GITHUB_RATE_P99_GOAL_MS} ms`,
       met: caravel.githubRate.p99 <= GITHUB_RATE_P99_GOAL_MS,
     }),
+  );
+  // The same claim, publish and settle written plainly: what the machine allows a durable
+  // ingress. Informational (no goal): it tells the ingress's own cost from the machine's.
+  if (durable)
+    rows.push(
+      row({
+        what: `${mode}: github ${rate}/s p99 (ms)`,
+        value: caravel.githubRate.p99,
+        floor: 'durable floor',
+        floorValue: durable.githubRate.p99,
+      }),
+      row({
+        what: `${mode}: github peak done/s`,
+        value: caravel.githubPeak.rate,
+        floor: 'durable floor',
+        floorValue: durable.githubPeak.rate,
+      }),
+    );
+  rows.push(
     row({
       what: `${mode}: slack burst ${burst} p99 (ms)`,
       value: caravel.slackBurst.p99,
@@ -155,9 +187,14 @@ function caravelRows(mode, caravel, { bare, octokit, bolt }, { burst, rate }) {
 
 /** Every BENCH-SUMMARY row of the run: the anchors, then each Caravel mode measured. */
 export function summaryRows(measured, loads) {
-  const peers = { bare: measured.bare, octokit: measured.octokit, bolt: fasterBolt(measured) };
+  const peers = {
+    bare: measured.bare,
+    octokit: measured.octokit,
+    bolt: fasterBolt(measured),
+    durable: measured.floor,
+  };
   return [
-    ...anchorRows(measured),
+    ...anchorRows(measured, loads),
     ...['embedded', 'distributed']
       .filter((mode) => measured[mode])
       .flatMap((mode) => caravelRows(mode, measured[mode], peers, loads)),

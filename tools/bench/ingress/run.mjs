@@ -3,9 +3,14 @@
 // acked by the bus) against the floor — a bare NestJS JSON endpoint — and against what a user
 // would pick instead, doing the same verification and an in-memory dedupe and publish on the same
 // signed deliveries: Probot's way (`@octokit/webhooks` middleware) for GitHub, Slack Bolt (its
-// HTTPReceiver and its ExpressReceiver) for Slack. All measured in the same run, the same way:
+// HTTPReceiver and its ExpressReceiver) for Slack; and against the durable floor, the same claim,
+// publish and settle on the same PostgreSQL and NATS written plainly with `node:http`, `pg` and
+// the JetStream client (durable-floor.mjs). All measured in the same run, the same way:
 //   - a burst of 200 concurrent signed Slack `app_mention` deliveries, each on its own connection;
-//   - an open-loop 500 req/s of signed GitHub `issue_comment` mentions for 10 s;
+//   - an open-loop 500 req/s of signed GitHub `issue_comment` mentions for 10 s, three times in a
+//     row (the run with the median p99 is reported, with each run's p99), after 8 s of the
+//     same load as a warm-up (JIT, connection pools, keep-alive sockets), for every server alike,
+//     with the CPU a delivery cost each party (as for the peak);
 //   - the peak: 64 keep-alive connections in a closed loop for 10 s, GitHub then Slack deliveries:
 //     2xx answers completed per second, and the CPU a delivery cost the server, PostgreSQL, NATS
 //     and the load generator (they share the machine's cores: their sum bounds the peak).
@@ -13,13 +18,14 @@
 // anything but 2xx, when Caravel or the bare endpoint does not say `accepted` for a new delivery,
 // or when a server's handler took fewer deliveries than were answered.
 //   node tools/scripts/build.mjs && node tools/bench/ingress/run.mjs [--burst 200] [--rate 500]
-//     [--seconds 10] [--connections 64] [--peak-seconds 10] [--warmup 200]
-//     [--only bare,octokit,bolt,bolt-express,embedded,distributed]
+//     [--seconds 10] [--connections 64] [--peak-seconds 10] [--warmup 200] [--warmup-seconds 8]
+//     [--rate-runs 3]
+//     [--only bare,octokit,bolt,bolt-express,floor,embedded,distributed]
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { printSummary } from '../summary.mjs';
 import { cpuLine, cpuPerDelivery, cpuSnapshot } from './cpu.mjs';
-import { burst, peak, sustained } from './load.mjs';
+import { burst, peak, sustained, sustainedRuns } from './load.mjs';
 import { problemsOf, resultRow, summaryRows } from './report.mjs';
 import { startServer } from './server-process.mjs';
 import { githubDelivery, slackDelivery } from './signing.mjs';
@@ -32,6 +38,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '64' },
     'peak-seconds': { type: 'string', default: '10' },
     warmup: { type: 'string', default: '200' },
+    'warmup-seconds': { type: 'string', default: '8' },
+    'rate-runs': { type: 'string', default: '3' },
     only: { type: 'string' },
   },
 });
@@ -41,6 +49,8 @@ const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const PEAK_SECONDS = Number(values['peak-seconds']);
 const WARMUP = Number(values.warmup);
+const WARMUP_SECONDS = Number(values['warmup-seconds']);
+const RATE_RUNS = Number(values['rate-runs']);
 
 /**
  * The loads, each on deliveries numbered apart from the others' so every measured delivery is new
@@ -54,8 +64,9 @@ const LOADS = {
   },
   githubRate: {
     kind: 'github',
-    label: `github ${RATE}/s ${SECONDS}s`,
-    run: (url) => sustained(url, githubDelivery, RATE, SECONDS),
+    label: `github ${RATE}/s ${RATE_RUNS}x${SECONDS}s`,
+    run: (url) => sustainedRuns(url, githubDelivery, RATE, SECONDS, RATE_RUNS),
+    cpu: true,
   },
   githubPeak: {
     kind: 'github',
@@ -78,6 +89,13 @@ const SERVERS = [
   { mode: 'octokit', name: "Probot's way, @octokit/webhooks", loads: ['githubRate', 'githubPeak'] },
   { mode: 'bolt', name: 'Slack Bolt, HTTPReceiver', loads: ['slackBurst', 'slackPeak'] },
   { mode: 'bolt-express', name: 'Slack Bolt, ExpressReceiver', loads: ['slackBurst', 'slackPeak'] },
+  {
+    mode: 'floor',
+    name: 'durable floor: http + pg + JetStream',
+    loads: ['githubRate', 'githubPeak'],
+    accepts: true,
+    optional: true,
+  },
   { mode: 'embedded', name: 'ingress, embedded bus on PGlite', loads: EVERY_LOAD, accepts: true },
   {
     mode: 'distributed',
@@ -101,7 +119,7 @@ async function measure(server) {
         running.url,
         (n) => githubDelivery(1_000_000 + n),
         RATE,
-        WARMUP / RATE,
+        WARMUP_SECONDS,
       );
     for (const load of server.loads) {
       const before = LOADS[load].cpu ? cpuSnapshot(running.pid) : undefined;
@@ -119,7 +137,8 @@ async function measure(server) {
 
 process.stdout.write(
   `ingress bench: burst of ${BURST} concurrent signed Slack deliveries; ` +
-    `open-loop ${RATE} req/s of signed GitHub deliveries for ${SECONDS} s; ` +
+    `open-loop ${RATE} req/s of signed GitHub deliveries for ${SECONDS} s, ${RATE_RUNS} times ` +
+    `(after ${WARMUP_SECONDS} s of it as a warm-up); ` +
     `peak: ${CONNECTIONS} keep-alive connections in a closed loop for ${PEAK_SECONDS} s; ` +
     `time to the last byte of a 2xx\n` +
     `machine: ${cpus().length} cores, load average ${loadavg()

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // One server under test, in its own process so the load generator does not share its event loop:
-//   node tools/bench/ingress/server.mjs bare|octokit|bolt|bolt-express|embedded|distributed
+//   node tools/bench/ingress/server.mjs bare|octokit|bolt|bolt-express|floor|embedded|distributed
 // Prints `listening <url>` once it accepts requests, and on SIGTERM `handled <n>` (the deliveries
 // its handler took, when it counts them) before it shuts down cleanly.
 // `bare` is a NestJS app with one JSON POST route (the floor); `octokit`, `bolt` and
-// `bolt-express` are the peers a user would pick instead (peers.mjs); `embedded` is the real
+// `bolt-express` are the peers a user would pick instead (peers.mjs); `floor` is the distributed
+// ingress's durable work written plainly (durable-floor.mjs); `embedded` is the real
 // ingress on the embedded bus in PGlite (as `caravel start` runs it); `distributed` is the real
 // ingress on NATS JetStream and PostgreSQL (a fresh namespace and database, removed on exit).
 import 'reflect-metadata';
@@ -12,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startDurableFloor } from './durable-floor.mjs';
 import { startBoltExpress, startBoltHttp, startOctokit } from './peers.mjs';
 import { BENCH_SECRETS } from './signing.mjs';
 
@@ -108,6 +110,7 @@ const starters = {
   octokit: startOctokit,
   bolt: startBoltHttp,
   'bolt-express': startBoltExpress,
+  floor: () => startDurableFloor({ natsUrl, postgresUrl }),
   embedded: startEmbedded,
   distributed: startDistributed,
 };
