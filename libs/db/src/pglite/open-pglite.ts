@@ -158,6 +158,9 @@ export async function openPglite(
       (closing ??= (async () => {
         await stopServer();
         await db.destroy();
+        // Kysely closes its driver (and so PGlite) only if a query went through it: a database
+        // opened and closed without one would keep PGlite, and the process, alive.
+        if (!pglite.closed) await pglite.close();
       })()),
   };
   return {
