@@ -38,6 +38,8 @@ export async function startDurableFloor({ natsUrl, postgresUrl }) {
   await manager.streams.add({ name: stream, subjects: [`${stream}.>`] });
   const js = jetstream(nats);
   let handled = 0;
+  // Settles not yet done (they run after the answer): close waits for them.
+  const settling = new Set();
 
   async function take(request, raw) {
     if (!signatureMatches(raw, request.headers['x-hub-signature-256'])) return [401, {}];
@@ -52,9 +54,11 @@ export async function startDurableFloor({ natsUrl, postgresUrl }) {
     const message = { deliveryId: id, text: payload.comment?.body };
     await js.publish(`${stream}.github`, JSON.stringify(message), { msgID: id });
     handled += 1;
-    pool
+    const settle = pool
       .query(`UPDATE ${table} SET settled_at = now() WHERE id = $1`, [id])
-      .catch((error) => process.stderr.write(`settle failed: ${String(error)}\n`));
+      .catch((error) => process.stderr.write(`settle failed: ${String(error)}\n`))
+      .finally(() => settling.delete(settle));
+    settling.add(settle);
     return [200, { accepted: true }];
   }
 
@@ -73,6 +77,7 @@ export async function startDurableFloor({ natsUrl, postgresUrl }) {
     handled: () => handled,
     async close() {
       await new Promise((resolve) => server.close(resolve));
+      await Promise.all(settling);
       await manager.streams.delete(stream);
       await nats.close();
       await pool.query(`DROP TABLE ${table}`);
