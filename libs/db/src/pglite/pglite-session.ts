@@ -1,6 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { Mutex } from './mutex.js';
+import { PreparedStatements } from './prepared-statements.js';
 import { ProtocolSequence } from './protocol-sequence.js';
+import { mayChangeSchema, statementTexts } from './schema-change.js';
 
 const MAX_BACKOFF_MS = 20;
 
@@ -17,8 +19,12 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export class PgliteSession {
   private readonly mutex = new Mutex();
   private readonly sequence = new ProtocolSequence();
+  /** The in-process connections' prepared statements (the socket's clients have their own). */
+  readonly statements: PreparedStatements;
 
-  constructor(readonly pglite: PGlite) {}
+  constructor(readonly pglite: PGlite) {
+    this.statements = new PreparedStatements(pglite);
+  }
 
   /** Whether a socket client holds the backend between its messages. */
   private heldBySocket(): boolean {
@@ -40,10 +46,11 @@ export class PgliteSession {
    * to roll back a disconnected client's transaction) queue behind in-process connections. Its
    * `isInTransaction` also answers true while a client's extended-protocol query is unfinished:
    * the server's queue then serves only the client that sent the last message (as it does for
-   * transactions), so no other client's Parse or Bind lands between that client's messages.
+   * transactions), so no other client's Parse or Bind lands between that client's messages. A
+   * client's statement that may change the schema makes our prepared statements be prepared anew.
    */
   socketFacade(): PGlite {
-    const { mutex, pglite, sequence } = this;
+    const { mutex, pglite, sequence, statements } = this;
     const heldBySocket = () => this.heldBySocket();
     return new Proxy(pglite, {
       get(target, property) {
@@ -57,6 +64,7 @@ export class PgliteSession {
             options: Parameters<PGlite['execProtocolRawStream']>[1],
           ) => {
             sequence.before(message);
+            if (statementTexts(message).some(mayChangeSchema)) statements.forget();
             try {
               return await target.execProtocolRawStream(message, options);
             } finally {

@@ -7,6 +7,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { PgliteSession } from './pglite-session.js';
+import type { PreparedStatements } from './prepared-statements.js';
 
 // As Kysely's PostgresDriver does with pg's command tag.
 const ROW_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
@@ -15,7 +16,10 @@ const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"
 
 /** One lease of the PGlite backend, as Kysely sees a connection. */
 class PgliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly statements: PreparedStatements,
+  ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.run<R>(compiled);
@@ -36,14 +40,16 @@ class PgliteConnection implements DatabaseConnection {
   }
 
   // Like pg, a statement without parameters goes through the simple protocol, so a migration
-  // script with several statements runs as one query on both drivers.
+  // script with several statements runs as one query on both drivers; one with parameters is a
+  // prepared statement, parsed once.
   private async run<R>(compiled: CompiledQuery): Promise<Results<R>> {
     if (compiled.parameters.length === 0) {
+      this.statements.ranElsewhere(compiled.sql);
       const results = await this.pglite.exec(compiled.sql, { rowMode: 'object' });
       const last = results[results.length - 1];
       return (last ?? { rows: [], fields: [], affectedRows: 0 }) as Results<R>;
     }
-    return this.pglite.query<R>(compiled.sql, [...compiled.parameters], { rowMode: 'object' });
+    return this.statements.query<R>(compiled.sql, compiled.parameters);
   }
 }
 
@@ -65,7 +71,7 @@ export class PgliteDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const release = await this.session.acquire();
-    const connection = new PgliteConnection(this.session.pglite);
+    const connection = new PgliteConnection(this.session.pglite, this.session.statements);
     this.releases.set(connection, release);
     return connection;
   }
