@@ -23,16 +23,18 @@ import { SETTLE_GATHER_MS, TriggerIntakeService } from './services/trigger-intak
 /**
  * A repository whose statements of concurrent requests are group-committed. PGlite runs its
  * statements on this thread, so there they gather for one turn of the event loop to go together.
+ * `relaxedCommits`: its commits do not wait for the disk (see `Database.relaxedCommits`).
  */
 function groupCommittedProvider<T, O extends object>(
   repository: new (db: Database['db'], options: O & { statementsOnThisThread: boolean }) => T,
   options: O,
+  commits: 'durable' | 'relaxed' = 'durable',
 ): FactoryProvider<T> {
   return {
     provide: repository,
     inject: [DATABASE],
     useFactory: (database: Database) =>
-      new repository(database.db, {
+      new repository(commits === 'relaxed' ? database.relaxedCommits() : database.db, {
         ...options,
         statementsOnThisThread: database.kind === 'pglite',
       }),
@@ -63,8 +65,9 @@ function groupCommittedProvider<T, O extends object>(
     ConfluenceConnectService,
     JiraReadBackService,
     DeliveryRetentionService,
-    // A request is answered before its claim's settle is done: settles go in batches.
-    groupCommittedProvider(DeliveryRepository, { settleGatherMs: SETTLE_GATHER_MS }),
+    // A request is answered before its claim's settle is done: settles go in batches. A claim
+    // lost to a crash of PostgreSQL costs nothing: the bus and dispatch's inbox drop the repeat.
+    groupCommittedProvider(DeliveryRepository, { settleGatherMs: SETTLE_GATHER_MS }, 'relaxed'),
     repositoryProvider(ConnectTenantRepository),
     repositoryProvider(ThreadRepository),
     groupCommittedProvider(SlackMessageRepository, {}),

@@ -2,8 +2,9 @@
 // nothing of Caravel's. A `node:http` server that verifies `X-Hub-Signature-256` on the raw bytes,
 // parses the body, claims the delivery with one `INSERT … ON CONFLICT DO NOTHING` in PostgreSQL,
 // publishes one message to JetStream with its `Nats-Msg-Id` and waits for the ack, answers, then
-// settles the claim with an `UPDATE` (as the ingress does, after the answer). Same PostgreSQL and
-// NATS as the ingress, a table and a stream of its own, removed on close. Returns
+// settles the claim with an `UPDATE` (as the ingress does, after the answer). Its commits do not
+// wait for the disk (`synchronous_commit = off`), as the ingress's claims (`relaxedCommits`). Same
+// PostgreSQL and NATS as the ingress, a table and a stream of its own, removed on close. Returns
 // { url, close, handled }.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -28,7 +29,11 @@ export async function startDurableFloor({ natsUrl, postgresUrl }) {
   const suffix = randomBytes(4).toString('hex');
   const table = `bench_floor_deliveries_${suffix}`;
   const stream = `BENCH_FLOOR_${suffix}`;
-  const pool = new pg.Pool({ connectionString: postgresUrl, max: 10 });
+  const pool = new pg.Pool({
+    connectionString: postgresUrl,
+    max: 10,
+    options: '-c synchronous_commit=off',
+  });
   await pool.query(
     `CREATE TABLE ${table} (id text PRIMARY KEY, payload jsonb NOT NULL, settled_at timestamptz)
        WITH (fillfactor = 50)`,

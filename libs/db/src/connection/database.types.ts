@@ -17,6 +17,15 @@ export interface Database {
    * connections) on first call.
    */
   connectionString(): Promise<string>;
+  /**
+   * The database for writes whose commit need not wait for its log to reach the disk (PostgreSQL
+   * `synchronous_commit = off`, on connections of their own, opened at the first call): a crash
+   * of the database server may lose the last such commits (a fraction of a second's), never
+   * half of one, and a commit is seen by every other session at once. Only for records another
+   * durable record covers, such as the ingress's claims of webhook deliveries (the bus and
+   * dispatch's inbox drop a repeat whose claim was lost). PGlite: `db` (it never flushes).
+   */
+  relaxedCommits(): Kysely<DB>;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
   /**

@@ -52,6 +52,26 @@ await describeEachDatabase('openDatabase', openDatabase, (target) => {
     expect(count.n).toBe(1);
   });
 
+  it('commits relaxed writes without waiting for the disk, seen at once by other sessions', async () => {
+    const relaxed = database.relaxedCommits();
+    const setting = async (db: typeof relaxed) =>
+      (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0]!
+        .synchronous_commit;
+    if (target.label === 'postgres') {
+      expect(await setting(relaxed)).toBe('off');
+      expect(await setting(database.db)).toBe('on');
+    } else {
+      expect(relaxed).toBe(database.db);
+    }
+    await relaxed.insertInto('inbox').values({ consumer: 'relaxed', message_id: 'one' }).execute();
+    const seen = await database.db
+      .selectFrom('inbox')
+      .select('message_id')
+      .where('consumer', '=', 'relaxed')
+      .execute();
+    expect(seen).toEqual([{ message_id: 'one' }]);
+  });
+
   it('commits a transaction that resolves and rolls back one that throws', async () => {
     const insert = (id: string) =>
       database.transaction((trx) =>

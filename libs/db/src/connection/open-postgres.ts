@@ -16,15 +16,16 @@ function getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string)
 
 const typeParsers: pg.CustomTypesConfig = { getTypeParser };
 
-/** Opens a PostgreSQL server database; fails with DEPENDENCY_UNAVAILABLE when it cannot be used. */
-export async function openPostgres(
-  location: { url: string; host: string; port: number; database: string },
-  logger: DatabaseLogger,
-): Promise<Database> {
+/** Connections of the pool whose commits do not wait for their flush (`relaxedCommits`). */
+const RELAXED_POOL_MAX = 4;
+
+/** A pg pool on `url` that reports lost connections instead of crashing the process. */
+function poolOf(url: string, logger: DatabaseLogger, extra: pg.PoolConfig = {}): pg.Pool {
   const pool = new pg.Pool({
-    connectionString: location.url,
+    connectionString: url,
     types: typeParsers,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...extra,
   });
   // A client dropped by the server must not crash the process: the pool replaces an idle one,
   // and one in use rejects its query (DEPENDENCY_UNAVAILABLE); node-postgres emits 'error' on
@@ -33,7 +34,26 @@ export async function openPostgres(
   pool.on('connect', (client) => {
     client.on('error', (error) => logger.warn(`PostgreSQL connection lost: ${error.message}`));
   });
+  return pool;
+}
+
+/** Opens a PostgreSQL server database; fails with DEPENDENCY_UNAVAILABLE when it cannot be used. */
+export async function openPostgres(
+  location: { url: string; host: string; port: number; database: string },
+  logger: DatabaseLogger,
+): Promise<Database> {
+  const pool = poolOf(location.url, logger);
   const db = new Kysely<DB>({ dialect: new CodedPostgresDialect({ pool }) });
+  let relaxed: Kysely<DB> | null = null;
+  const relaxedCommits = (): Kysely<DB> =>
+    (relaxed ??= new Kysely<DB>({
+      dialect: new CodedPostgresDialect({
+        pool: poolOf(location.url, logger, {
+          max: RELAXED_POOL_MAX,
+          options: '-c synchronous_commit=off',
+        }),
+      }),
+    }));
   const ping = async (): Promise<void> => {
     await sql`select 1`.execute(db);
   };
@@ -51,9 +71,11 @@ export async function openPostgres(
     kind: 'postgres',
     db,
     connectionString: () => Promise.resolve(location.url),
+    relaxedCommits,
     transaction: (work) => db.transaction().execute(work),
     pool: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     ping,
-    close: () => (closing ??= db.destroy()),
+    close: () =>
+      (closing ??= Promise.all([db.destroy(), relaxed?.destroy()]).then(() => undefined)),
   };
 }

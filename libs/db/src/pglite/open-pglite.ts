@@ -149,6 +149,7 @@ export async function openPglite(
     kind: 'pglite',
     db,
     connectionString: () => (serverUrl ??= startServer()),
+    relaxedCommits: () => db,
     transaction: (work) => db.transaction().execute(work),
     pool: () => null,
     ping: async () => {
