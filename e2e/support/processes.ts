@@ -7,16 +7,29 @@ import { performance } from 'node:perf_hooks';
 
 export const repoRoot = join(new URL('.', import.meta.url).pathname, '..', '..');
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports below the kernel's ephemeral range (Linux's default starts at 32768): the port a test
+ * gives a service must not be taken between this check and the service's `listen`, and an
+ * outgoing connection of any process (a pg or NATS client) takes its local port from the
+ * ephemeral range — once one took 40707 there, and ingress failed with EADDRINUSE.
+ */
+const SERVICE_PORTS = { first: 20_000, count: 12_000 };
+
+function listensOn(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A port nobody listens on right now, outside the range outgoing connections take theirs from. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = SERVICE_PORTS.first + Math.floor(Math.random() * SERVICE_PORTS.count);
+    if (await listensOn(port)) return port;
+  }
+  throw new Error('no free port below the ephemeral range after 100 tries');
 }
 
 /**
