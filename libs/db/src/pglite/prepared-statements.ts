@@ -33,6 +33,11 @@ function isStalePreparedStatement(error: unknown): boolean {
   );
 }
 
+/** The backend's error with the statement's SQL on it (its values are left out: secrets). */
+function withQuery(error: unknown, sql: string): StatementError {
+  return Object.assign(error as StatementError, { query: sql });
+}
+
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const joined = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
   let at = 0;
@@ -66,11 +71,6 @@ export class PreparedStatements {
     private readonly kept = PREPARED_STATEMENTS_KEPT,
   ) {}
 
-  /** How many statements are prepared now. */
-  get size(): number {
-    return this.prepared.size;
-  }
-
   /** Drops every cached statement: the next call of each prepares it again. */
   forget(): void {
     for (const statement of this.prepared.values()) this.closing.push(statement.name);
@@ -88,10 +88,12 @@ export class PreparedStatements {
       return await this.run<R>(sql, parameters);
     } catch (error) {
       if (!isStalePreparedStatement(error) || this.pglite.isInTransaction()) {
-        throw Object.assign(error as StatementError, { query: sql });
+        throw withQuery(error, sql);
       }
       this.forget();
-      return this.run<R>(sql, parameters);
+      return this.run<R>(sql, parameters).catch((again: unknown) => {
+        throw withQuery(again, sql);
+      });
     }
   }
 
