@@ -13,6 +13,7 @@ import {
   integrationsConfigOf,
   modelCredentialsOf,
   modelSettingsSchema,
+  serviceModelOf,
   type IntegrationsConfig,
 } from '@caravel/integrations';
 import { z } from 'zod';
@@ -62,14 +63,9 @@ export interface AnalyzerConfig {
 
 /** Maps the analyzer's parsed keys to its typed configuration. */
 export function analyzerConfigOf(env: AnalyzerEnv): AnalyzerConfig {
-  const model = env.ANALYZER_MODEL
-    ? { model: env.ANALYZER_MODEL, modelKey: 'ANALYZER_MODEL' as const }
-    : env.CARAVEL_MODEL
-      ? { model: env.CARAVEL_MODEL, modelKey: 'CARAVEL_MODEL' as const }
-      : {};
   return {
     analysis: {
-      ...model,
+      ...serviceModelOf('ANALYZER_MODEL', env),
       credentials: modelCredentialsOf(env),
       fileRoot: env.CARAVEL_FILE_ROOT,
       botLogin: env.ANALYZER_GITHUB_LOGIN,

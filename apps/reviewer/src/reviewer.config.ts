@@ -14,6 +14,7 @@ import {
   integrationsConfigOf,
   modelCredentialsOf,
   modelSettingsSchema,
+  serviceModelOf,
   type IntegrationsConfig,
 } from '@caravel/integrations';
 import { z } from 'zod';
@@ -76,18 +77,11 @@ export interface ReviewerConfig {
   integrations: IntegrationsConfig;
 }
 
-/** The model the keys name, and which key named it. */
-function reviewModelOf(env: ReviewerEnv): Pick<ReviewerConfig['review'], 'model' | 'modelKey'> {
-  if (env.REVIEWER_MODEL) return { model: env.REVIEWER_MODEL, modelKey: 'REVIEWER_MODEL' };
-  if (env.CARAVEL_MODEL) return { model: env.CARAVEL_MODEL, modelKey: 'CARAVEL_MODEL' };
-  return {};
-}
-
 /** Maps the reviewer's parsed keys to its typed configuration. */
 export function reviewerConfigOf(env: ReviewerEnv): ReviewerConfig {
   return {
     review: {
-      ...reviewModelOf(env),
+      ...serviceModelOf('REVIEWER_MODEL', env),
       credentials: modelCredentialsOf(env),
       fileRoot: env.CARAVEL_FILE_ROOT,
       botLogin: env.REVIEWER_GITHUB_LOGIN,

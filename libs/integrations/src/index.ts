@@ -142,7 +142,9 @@ export {
   checkModelKeys,
   modelCredentialsOf,
   modelSettingsSchema,
+  serviceModelOf,
   type ModelSettings,
+  type ServiceModel,
 } from './settings/model.settings.js';
 export { GitHubHosting, type HostedRepositoryRef } from './github/github-hosting.js';
 

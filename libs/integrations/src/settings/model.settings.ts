@@ -69,3 +69,23 @@ export function checkModelKeys<K extends string>(keys: readonly K[]) {
     }
   };
 }
+
+/** The model a service runs on, and which key named it (for messages about that key). */
+export interface ServiceModel<K extends string> {
+  model?: string;
+  modelKey?: K | 'CARAVEL_MODEL';
+}
+
+/**
+ * The model of a service with its own model key (`REVIEWER_MODEL`, `ANALYZER_MODEL`): that key,
+ * else the team default (`CARAVEL_MODEL`), else none.
+ */
+export function serviceModelOf<K extends string>(
+  key: K,
+  env: Pick<ModelSettings, 'CARAVEL_MODEL'> & Partial<Record<K, string>>,
+): ServiceModel<K> {
+  const own = env[key];
+  if (own) return { model: own, modelKey: key };
+  if (env.CARAVEL_MODEL) return { model: env.CARAVEL_MODEL, modelKey: 'CARAVEL_MODEL' };
+  return {};
+}
