@@ -3,8 +3,11 @@
 // while nothing happens, against a bare Node.js process that only keeps itself alive, measured in
 // the same run. CPU comes from /proc/<pid>/stat (user + system ticks), split between the main
 // thread and the others (V8's and libuv's workers: /proc/<pid>/task/<tid>/stat), memory from VmRSS.
+// Two windows of --seconds each, one after the other: the first starts 5 s after ready and holds
+// what a start leaves behind (V8's memory reducer compacting the heap, PGlite's WebAssembly tiering
+// up); the second is what an idle Caravel costs from then on, and the goal is judged on it.
 //   node tools/scripts/build.mjs && node tools/bench/idle/run.mjs [--seconds 60]
-// Fails loudly when the platform never became ready or died during the window (then its idle
+// Fails loudly when the platform never became ready or died during a window (then its idle
 // figure would measure nothing).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -67,24 +70,26 @@ async function waitReady(url, child, timeoutMs) {
   throw new Error(`caravel was not ready at ${url} within ${timeoutMs} ms`);
 }
 
-/** CPU-seconds and RSS of `child` over the window, after it settled for a few seconds. */
-async function idleOf(child, label) {
-  await sleep(5_000);
+/** CPU-seconds per minute (all threads, main thread) of `child` over the next window. */
+async function windowOf(child, label) {
   const before = cpuTicks(child.pid);
   const started = Date.now();
   await sleep(seconds * 1000);
-  if (child.exitCode !== null) throw new Error(`${label} died during the idle window`);
+  if (child.exitCode !== null) throw new Error(`${label} died during an idle window`);
   const after = cpuTicks(child.pid);
-  const cpu = (after.all - before.all) / TICKS_PER_SECOND;
-  const main = (after.main - before.main) / TICKS_PER_SECOND;
   const minutes = (Date.now() - started) / 60_000;
   return {
-    label,
-    cpuPerMinute: cpu / minutes,
-    mainPerMinute: main / minutes,
-    threads: threadCount(child.pid),
-    rss: rssMiB(child.pid),
+    cpuPerMinute: (after.all - before.all) / TICKS_PER_SECOND / minutes,
+    mainPerMinute: (after.main - before.main) / TICKS_PER_SECOND / minutes,
   };
+}
+
+/** The first and the settled window of `child` after it settled for a few seconds, then its RSS. */
+async function idleOf(child, label) {
+  await sleep(5_000);
+  const first = await windowOf(child, label);
+  const settled = await windowOf(child, label);
+  return { label, first, settled, threads: threadCount(child.pid), rss: rssMiB(child.pid) };
 }
 
 async function platform() {
@@ -128,30 +133,38 @@ async function floor() {
   }
 }
 
-const [bare, caravel] = [await floor(), await platform()];
+// The floor idles beside the platform: it costs nothing, and the bench takes half the time.
+const [bare, caravel] = await Promise.all([floor(), platform()]);
 const fmt = (n) => n.toFixed(2);
+const met = caravel.settled.cpuPerMinute < GOAL_CPU_SECONDS_PER_MINUTE;
+const windowRow = (p, name) =>
+  `| ${p.label} | ${name} | ${fmt(p[name].cpuPerMinute)} | ${fmt(p[name].mainPerMinute)} / ${fmt(p[name].cpuPerMinute - p[name].mainPerMinute)} | ${p.threads} | ${fmt(p.rss)} | ${p.readyMs ? `${fmt(p.readyMs / 1000)} s` : '—'} |`;
 process.stdout.write(
   [
-    `idle for ${seconds} s (load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`,
-    `| process | CPU-s per minute | of it, main thread / others | threads | RSS MiB | ready after |`,
-    `|---|---|---|---|---|---|`,
-    ...[bare, caravel].map(
-      (p) =>
-        `| ${p.label} | ${fmt(p.cpuPerMinute)} | ${fmt(p.mainPerMinute)} / ${fmt(p.cpuPerMinute - p.mainPerMinute)} | ${p.threads} | ${fmt(p.rss)} | ${p.readyMs ? `${fmt(p.readyMs / 1000)} s` : '—'} |`,
-    ),
-    `goal: under ${GOAL_CPU_SECONDS_PER_MINUTE} CPU-s per minute — ${caravel.cpuPerMinute < GOAL_CPU_SECONDS_PER_MINUTE ? 'met' : 'NOT met'}`,
+    `idle, two windows of ${seconds} s from 5 s after ready (load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`,
+    `| process | window | CPU-s per minute | of it, main thread / others | threads | RSS MiB | ready after |`,
+    `|---|---|---|---|---|---|---|`,
+    ...[bare, caravel].flatMap((p) => [windowRow(p, 'first'), windowRow(p, 'settled')]),
+    `goal: under ${GOAL_CPU_SECONDS_PER_MINUTE} CPU-s per minute once settled — ${met ? 'met' : 'NOT met'}`,
     '',
   ].join('\n'),
 );
 printSummary('idle', [
   row({
-    what: 'idle CPU-s per minute',
-    value: caravel.cpuPerMinute,
+    what: 'idle CPU-s per minute, settled',
+    value: caravel.settled.cpuPerMinute,
     floor: 'bare node',
-    floorValue: bare.cpuPerMinute,
+    floorValue: bare.settled.cpuPerMinute,
     ratio: null,
     goal: `< ${GOAL_CPU_SECONDS_PER_MINUTE}`,
-    met: caravel.cpuPerMinute < GOAL_CPU_SECONDS_PER_MINUTE,
+    met,
+  }),
+  row({
+    what: 'idle CPU-s per minute, first after ready',
+    value: caravel.first.cpuPerMinute,
+    floor: 'bare node',
+    floorValue: bare.first.cpuPerMinute,
+    ratio: null,
   }),
   row({
     what: 'idle RSS (MiB, fresh data dir)',
