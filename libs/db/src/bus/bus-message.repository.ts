@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../generated/types.js';
 import { GroupCommit } from '../repositories/group-commit.js';
+import { ShapedInsert } from '../repositories/shaped-insert.js';
 import { toSequence } from './bus-sql.js';
 
 /** A message to append to the embedded bus log. */
@@ -50,8 +51,39 @@ export interface BusMessageRepositoryOptions {
   appendsSerialised?: boolean;
 }
 
+/** An append's values, each a parameter. */
+interface AppendValues {
+  stream: string;
+  subject: string;
+  thread_id: string | null;
+  message_id: string;
+  payload: string;
+}
+
+const APPEND_COLUMNS = [
+  'stream',
+  'subject',
+  'thread_id',
+  'message_id',
+  'payload',
+] as const satisfies readonly (keyof AppendValues)[];
+
+interface AppendedRow {
+  sequence: string | number | bigint;
+  stream: string;
+  message_id: string;
+}
+
 /** The embedded bus's append-only log (`bus_messages`). */
 export class BusMessageRepository {
+  /** Appends of a batch: compiled once per batch size (the statement is the same on any executor). */
+  private readonly inserts = new ShapedInsert<AppendValues, AppendedRow>(APPEND_COLUMNS, (rows) =>
+    this.db
+      .insertInto('bus_messages')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['stream', 'message_id']).doNothing())
+      .returning(['sequence', 'stream', 'message_id']),
+  );
   /** Group-committed appends, where appends are serialised; else none. */
   private readonly appends: GroupCommit<NewBusMessage, AppendResult | undefined> | null;
 
@@ -91,9 +123,8 @@ export class BusMessageRepository {
     executor: Kysely<DB>,
     messages: readonly NewBusMessage[],
   ): Promise<(AppendResult | undefined)[]> {
-    const rows = await executor
-      .insertInto('bus_messages')
-      .values(
+    const { rows } = await executor.executeQuery(
+      this.inserts.compile(
         messages.map((message) => ({
           stream: message.stream,
           subject: message.subject,
@@ -101,10 +132,8 @@ export class BusMessageRepository {
           message_id: message.messageId,
           payload: message.payload,
         })),
-      )
-      .onConflict((oc) => oc.columns(['stream', 'message_id']).doNothing())
-      .returning(['sequence', 'stream', 'message_id'])
-      .execute();
+      ),
+    );
     const sequences = new Map(
       rows.map((row) => [keyOf(row.stream, row.message_id), toSequence(row.sequence)]),
     );

@@ -58,27 +58,31 @@ class PgliteConnection implements DatabaseConnection {
  * single connection: acquiring it waits for the previous holder, and a transaction keeps it.
  */
 export class PgliteDriver implements Driver {
-  private readonly releases = new WeakMap<DatabaseConnection, () => void>();
+  /** The one connection, lent to one holder at a time (the session's lock decides who). */
+  private readonly connection: PgliteConnection;
+  /** Gives the session back; set while the connection is lent. */
+  private release: (() => void) | null = null;
 
   constructor(
     private readonly session: PgliteSession,
     private readonly onDestroy: () => Promise<void>,
-  ) {}
+  ) {
+    this.connection = new PgliteConnection(session.pglite, session.statements);
+  }
 
   async init(): Promise<void> {
     await this.session.pglite.waitReady;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.session.acquire();
-    const connection = new PgliteConnection(this.session.pglite, this.session.statements);
-    this.releases.set(connection, release);
-    return connection;
+    this.release = await this.session.acquire();
+    return this.connection;
   }
 
-  releaseConnection(connection: DatabaseConnection): Promise<void> {
-    this.releases.get(connection)?.();
-    this.releases.delete(connection);
+  releaseConnection(): Promise<void> {
+    const release = this.release;
+    this.release = null;
+    release?.();
     return Promise.resolve();
   }
 

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeEachDatabase } from '@caravel/testing';
+import { sql } from 'kysely';
 import type { TriggerSource } from '@caravel/contracts';
 import type { Database } from '../connection/database.types.js';
 import { openDatabase } from '../connection/open-database.js';
@@ -51,6 +52,31 @@ await describeEachDatabase('delivery claims', openDatabase, (target) => {
       outcome: 'settled',
       existing: { id: first.id },
     });
+  });
+
+  it('stores a claim as given: its payload, fingerprint and receipt time, else the time of the statement', async () => {
+    const received = new Date('2026-11-30T12:34:56.789Z');
+    const given = delivery({ receivedAt: received, semanticKey: null });
+    const unstamped = delivery({ payloadSha256: null });
+    const before = await sql<{ now: Date }>`select now() as now`.execute(database.db);
+    await Promise.all([deliveries.claim(given), deliveries.claim(unstamped)]);
+    const [storedGiven, storedUnstamped] = await Promise.all(
+      [given, unstamped].map((each) => deliveries.get(each.id)),
+    );
+    expect(storedGiven).toMatchObject({
+      deliveryId: given.deliveryId,
+      semanticKey: null,
+      threadId: given.threadId,
+      event: given.event,
+      payload: given.payload,
+      payloadSha256: given.payloadSha256,
+      receivedAt: received,
+      settledAt: null,
+    });
+    expect(storedUnstamped).toMatchObject({ payloadSha256: null, settledAt: null });
+    expect(storedUnstamped!.receivedAt.getTime()).toBeGreaterThanOrEqual(
+      new Date(before.rows[0]!.now).getTime(),
+    );
   });
 
   it('releases an unsettled claim so the retry claims it again, and never a settled one', async () => {

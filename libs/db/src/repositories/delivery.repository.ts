@@ -1,10 +1,11 @@
 import type { TriggerSource } from '@caravel/contracts';
-import type { RawBuilder, Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { toJson } from '../connection/json.js';
 import type { Delivery } from '../generated/types.js';
 import { timeOr, type Executor } from './executor.js';
 import { GroupCommit } from './group-commit.js';
 import { rowOf, type RowOf } from './row-of.js';
+import { ShapedInsert } from './shaped-insert.js';
 
 /** An accepted webhook delivery (`deliveries`). */
 export type DeliveryRow = RowOf<Delivery>;
@@ -41,7 +42,32 @@ const CLAIM_ATTEMPTS = 3;
 
 const toRow: (row: Selectable<Delivery>) => DeliveryRow = rowOf<Delivery>;
 
-function valuesOf(delivery: NewDelivery, settledAt: Date | RawBuilder<Date> | null) {
+/** A claim's values, each a parameter; `received_at` null is the statement's time. */
+interface ClaimValues {
+  id: string;
+  source: TriggerSource;
+  delivery_id: string;
+  semantic_key: string | null;
+  thread_id: string;
+  event: string;
+  payload: string;
+  payload_sha256: string | null;
+  received_at: Date | null;
+}
+
+const CLAIM_COLUMNS = [
+  'id',
+  'source',
+  'delivery_id',
+  'semantic_key',
+  'thread_id',
+  'event',
+  'payload',
+  'payload_sha256',
+  'received_at',
+] as const satisfies readonly (keyof ClaimValues)[];
+
+function claimValuesOf(delivery: NewDelivery): ClaimValues {
   return {
     id: delivery.id,
     source: delivery.source,
@@ -51,6 +77,13 @@ function valuesOf(delivery: NewDelivery, settledAt: Date | RawBuilder<Date> | nu
     event: delivery.event,
     payload: toJson(delivery.payload),
     payload_sha256: delivery.payloadSha256 ?? null,
+    received_at: delivery.receivedAt ?? null,
+  };
+}
+
+function valuesOf(delivery: NewDelivery, settledAt: Date | RawBuilder<Date> | null) {
+  return {
+    ...claimValuesOf(delivery),
     received_at: timeOr(delivery.receivedAt),
     settled_at: settledAt,
   };
@@ -83,6 +116,21 @@ export interface DeliveryRepositoryOptions {
 export class DeliveryRepository {
   private readonly claims: GroupCommit<NewDelivery, boolean>;
   private readonly settles: GroupCommit<string, void>;
+  /** A batch of claims, unsettled: compiled once per batch size. */
+  private readonly claimInsert = new ShapedInsert<ClaimValues, { id: string }>(
+    CLAIM_COLUMNS,
+    (rows) =>
+      this.db
+        .insertInto('deliveries')
+        .values(
+          rows.map((row) => ({
+            ...row,
+            received_at: sql<Date>`coalesce(${row.received_at}::timestamptz, now())`,
+          })),
+        )
+        .onConflict((conflict) => conflict.doNothing())
+        .returning('id'),
+  );
 
   constructor(
     private readonly db: Executor,
@@ -164,12 +212,7 @@ export class DeliveryRepository {
    * as inserted: the other looks at the holder as any repeat does.
    */
   private async insertClaims(batch: readonly NewDelivery[]): Promise<boolean[]> {
-    const rows = await this.db
-      .insertInto('deliveries')
-      .values(batch.map((delivery) => valuesOf(delivery, null)))
-      .onConflict((conflict) => conflict.doNothing())
-      .returning('id')
-      .execute();
+    const { rows } = await this.db.executeQuery(this.claimInsert.compile(batch.map(claimValuesOf)));
     // The database answers a uuid in lower case, whatever case it was given in.
     const inserted = new Set(rows.map((row) => row.id));
     return batch.map((delivery) => inserted.delete(delivery.id.toLowerCase()));
