@@ -79,6 +79,7 @@ export {
 } from './tools/reply-to-user.tool.js';
 export {
   commitAndOpenPrTool,
+  namesNoPullRequest,
   type CommitAndOpenPrOutput,
 } from './tools/commit-and-open-pr.tool.js';
 export {

@@ -71,6 +71,7 @@ describe('GitScm', () => {
       number: 0,
       url: 'https://git.example.org/acme/widgets.git#caravel/t-1',
       draft: false,
+      standIn: 'branch',
     });
     expect(await scm.findOpenPullRequest('caravel/t-1')).toEqual(opened);
     expect(await scm.findOpenPullRequest('other')).toBeNull();
@@ -131,7 +132,7 @@ describe('HeldScm', () => {
     expect(outcome).toEqual({ branch: 'caravel/t-1', commitSha: 'beef' });
     expect(commits).toEqual(['Try 2']);
     expect(pushes).toEqual([]);
-    expect(placeholder.url).toMatch(/^attempt 2 \(published only if this attempt is selected\)/);
+    expect(placeholder).toEqual({ number: 0, url: 'attempt 2', draft: true, standIn: 'held' });
     expect(scm.held).toEqual({
       commitMessage: 'Try 2',
       pullRequest: { branch: 'caravel/t-1', title: 'T2', body: 'B2' },

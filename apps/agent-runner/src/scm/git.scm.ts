@@ -50,7 +50,7 @@ export class GitScm implements ScmPort {
     const where = this.workspace.origin ?? `sandbox:${this.workspace.sandbox.id}`;
     // The pushed branch stands for the pull request; it records whether it was asked as a draft.
     const draft = request.draft ?? true;
-    this.pullRequest = { number: 0, url: `${where}#${request.branch}`, draft };
+    this.pullRequest = { number: 0, url: `${where}#${request.branch}`, draft, standIn: 'branch' };
     return Promise.resolve(this.pullRequest);
   }
 

@@ -52,10 +52,6 @@ export class HeldScm implements ScmPort {
   }
 
   private placeholder(): PullRequestRef {
-    return {
-      number: 0,
-      url: `${this.label} (published only if this attempt is selected)`,
-      draft: true,
-    };
+    return { number: 0, url: this.label, draft: true, standIn: 'held' };
   }
 }

@@ -3,6 +3,7 @@ import type { CiWatchRepository, NewCiWatch } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import { strictMock } from '@caravel/testing/doubles';
 import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { dispatchConfigOf, dispatchEnvSchema } from '../dispatch.config.js';
 import { CiWatchIntakeService, ciWatchId } from './ci-watch-intake.service.js';
 import type { CiWatchService } from './ci-watch.service.js';
@@ -60,6 +61,38 @@ describe('CiWatchIntakeService', () => {
         }),
       ],
     ]);
+  });
+
+  it('watches nothing, and warns of nothing, where the result says no pull request exists', async () => {
+    const { intake, start } = setup();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const step = (content: string) =>
+      RunStepV1.create(
+        {
+          ...RunStepV1.fixture().data,
+          threadId: THREAD,
+          results: [{ toolCallId: 'c1', name: 'commit_and_open_pr', status: 'success', content }],
+        },
+        { source: 'agent-runner' },
+      );
+    try {
+      await intake.onRunStep(
+        step(
+          "Committed 0123456789ab and pushed caravel/5f2b7c1e; the repository's remote has no pull requests, so the pushed branch stands for the draft pull request: /srv/widgets.git#caravel/5f2b7c1e",
+        ),
+      );
+      await intake.onRunStep(
+        step(
+          'Committed 0123456789ab on caravel/5f2b7c1e; nothing is pushed or opened for an attempt: its pull request is opened only if it is selected (attempt 2)',
+        ),
+      );
+      expect(warn).not.toHaveBeenCalled();
+      await intake.onRunStep(step('Committed 0123456789ab somewhere'));
+      expect(warn.mock.calls).toEqual([[expect.stringContaining('names no pull request')]]);
+      expect(start).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('starts a watch a person asked for (an opt-in) and stops it on request', async () => {

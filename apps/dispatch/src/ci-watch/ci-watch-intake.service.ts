@@ -13,6 +13,7 @@ import {
 import { AppError } from '@caravel/errors';
 import { CiWatchRepository, ciWatchKey, type CiWatchRow } from '@caravel/db';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { namesNoPullRequest } from '@caravel/tools';
 import { DISPATCH_CONFIG, type DispatchConfig } from '../dispatch.config.js';
 import { autofixToggle } from './autofix-toggle.js';
 import { agentPushOf, pullRequestOf, type AgentPush } from './ci-watch-state.js';
@@ -85,6 +86,8 @@ export class CiWatchIntakeService {
       if (result.name !== OPEN_PR_TOOL || result.status !== 'success') continue;
       const push = agentPushOf(result.content);
       if (!push) {
+        // A remote without pull requests, or an attempt of retry-and-select: none to watch.
+        if (namesNoPullRequest(result.content)) continue;
         this.log.warn(`run ${event.data.runId}: ${OPEN_PR_TOOL} result names no pull request`);
         continue;
       }

@@ -53,6 +53,13 @@ export interface PullRequestRef {
   number: number;
   url: string;
   draft: boolean;
+  /**
+   * Set when there is no pull request and this stands for one (`number` is then 0): `branch`, the
+   * repository's remote has no pull requests (a local path or a plain git URL), so the pushed
+   * branch is the result; `held`, an attempt of retry-and-select, whose commit stays in its
+   * sandbox and whose pull request is opened only if the attempt is selected.
+   */
+  standIn?: 'branch' | 'held';
 }
 
 /** A branch end of a pull request: its head may live in a fork (`repository`), or in none left. */

@@ -61,16 +61,40 @@ export function commitAndOpenPrTool(
       });
       return { branch: commit.branch, commitSha: commit.commitSha, pullRequest, action: 'opened' };
     },
-    observe: (output) => {
-      const commit =
-        output.commitSha === null
-          ? 'There was nothing new to commit'
-          : `Committed ${output.commitSha.slice(0, 12)}`;
-      const { draft, number } = output.pullRequest;
-      const pr = draft
-        ? `draft pull request #${number}`
-        : `pull request #${number} (ready for review)`;
-      return `${commit} and pushed ${output.branch}; ${output.action} ${pr}: ${output.pullRequest.url}`;
-    },
+    observe: observeCommitAndOpenPr,
   });
+}
+
+/** What stands in for a pull request, said as it is (see {@link PullRequestRef.standIn}). */
+const STAND_IN_NOTES = {
+  branch: "the repository's remote has no pull requests",
+  held: 'nothing is pushed or opened for an attempt: its pull request is opened only if it is selected',
+} as const;
+
+/**
+ * The observation: `Committed <sha> and pushed <branch>; opened draft pull request #7: <url>`
+ * (dispatch's CI watch and the dashboard read the pull request from it). Where no pull request
+ * exists the observation says so and names none: a model told "pull request #0" repeats it.
+ */
+function observeCommitAndOpenPr(output: CommitAndOpenPrOutput): string {
+  const commit =
+    output.commitSha === null
+      ? 'There was nothing new to commit'
+      : `Committed ${output.commitSha.slice(0, 12)}`;
+  const { draft, number, url, standIn } = output.pullRequest;
+  if (standIn === 'held') return `${commit} on ${output.branch}; ${STAND_IN_NOTES.held} (${url})`;
+  if (standIn === 'branch') {
+    const asked = draft ? 'the draft pull request' : 'the pull request (ready for review)';
+    return `${commit} and pushed ${output.branch}; ${STAND_IN_NOTES.branch}, so the pushed branch stands for ${asked}: ${url}`;
+  }
+  const pr = draft ? `draft pull request #${number}` : `pull request #${number} (ready for review)`;
+  return `${commit} and pushed ${output.branch}; ${output.action} ${pr}: ${url}`;
+}
+
+/**
+ * True when a `commit_and_open_pr` observation says no pull request exists (a remote without
+ * pull requests, an attempt of retry-and-select): there is none to look for, not a lost one.
+ */
+export function namesNoPullRequest(observation: string): boolean {
+  return Object.values(STAND_IN_NOTES).some((note) => observation.includes(note));
 }
