@@ -19,6 +19,11 @@ const SERVICES = [
   'dashboard',
 ];
 
+/** Each service's output, for a failure to explain itself (they log at warn and above). */
+function logsOf(processes: readonly ServiceProcess[]): string {
+  return processes.map((p) => `--- ${p.name}\n${p.log.slice(-4000)}`).join('\n');
+}
+
 const gate = await serviceGate(['nats', 'postgres']);
 
 gate.describe(
@@ -75,14 +80,21 @@ gate.describe(
       });
       const dashboard = processes.find((p) => p.name === 'dashboard');
       if (!dashboard) throw new Error('no dashboard process');
-      await driveWalkingSkeleton(bus, dashboard.url);
+      await driveWalkingSkeleton(bus, dashboard.url).catch((error: unknown) => {
+        throw new Error(`${String(error)}\n${logsOf(processes)}`);
+      });
     });
 
     it('drains and exits 0 on SIGTERM', async () => {
       const codes = await Promise.all(
         processes.map(async (p) => [p.name, await p.stop()] as const),
       );
-      expect(Object.fromEntries(codes)).toEqual(Object.fromEntries(SERVICES.map((s) => [s, 0])));
+      const exits = Object.fromEntries(codes);
+      const clean = Object.fromEntries(SERVICES.map((s) => [s, 0]));
+      if (JSON.stringify(exits) !== JSON.stringify(clean)) {
+        throw new Error(`exit codes ${JSON.stringify(exits)}\n${logsOf(processes)}`);
+      }
+      expect(exits).toEqual(clean);
     });
   },
 );
