@@ -1,7 +1,5 @@
 import { CompiledQuery, type Compilable } from 'kysely';
-
-/** Row counts whose text is kept: a group commit's largest batch (GROUP_COMMIT_MAX_BATCH). */
-const KEPT_ROW_COUNTS = 64;
+import { GROUP_COMMIT_MAX_BATCH } from './group-commit.js';
 
 /** Where a row's value goes: compiled in its place, found again among the parameters. */
 class Slot {
@@ -16,7 +14,10 @@ class Slot {
  *
  * `statementFor` builds the statement for rows given as objects with `columns`; it is called with
  * stand-ins, once per row count. A statement that adds a parameter of its own, drops one or
- * reorders them (a raw SQL value, a `where` with a value) is refused when first compiled.
+ * reorders them (a raw SQL value, a `where` with a value) is refused when first compiled. The
+ * text is compiled by the database `statementFor` builds on, so that database's plugins shape it
+ * once; a statement run later through an executor with plugins of its own is not reshaped by them
+ * (their `transformResult` still runs). The texts of up to GROUP_COMMIT_MAX_BATCH rows are kept.
  */
 export class ShapedInsert<V, R> {
   private readonly texts = new Map<number, string>();
@@ -56,7 +57,7 @@ export class ShapedInsert<V, R> {
         `ShapedInsert: the statement's parameters are not its rows' values in column order: ${compiled.sql}`,
       );
     }
-    if (count <= KEPT_ROW_COUNTS) this.texts.set(count, compiled.sql);
+    if (count <= GROUP_COMMIT_MAX_BATCH) this.texts.set(count, compiled.sql);
     return compiled.sql;
   }
 }
