@@ -1,6 +1,13 @@
 import { AppError } from '@caravel/errors';
+import { z } from 'zod';
 import {
   CATALOGUE,
+  defineMessage,
+  defineMessageFamily,
+  FAMILIES,
+  RunEvents,
+  RunFinishedV1,
+  RunStartedV1,
   STREAMS,
   StartRunV1,
   TriggerReceivedV1,
@@ -64,6 +71,85 @@ describe('message catalogue', () => {
   it('keeps stream subjects disjoint', () => {
     const all = Object.values(STREAMS).flatMap((s) => s.subjects);
     expect(new Set(all).size).toBe(all.length);
+  });
+});
+
+describe('message families', () => {
+  const catalogue: readonly MessageDefinition[] = CATALOGUE;
+  const underPrefix = (family: (typeof FAMILIES)[number]) =>
+    catalogue.filter((d) => d.type.startsWith(family.type.slice(0, -1)));
+
+  it.each(FAMILIES.map((f) => [f.pattern, f] as const))(
+    'holds every catalogue message under %s, and its filters capture exactly those',
+    (_p, family) => {
+      expect(new Set<unknown>(family.members)).toEqual(new Set(underPrefix(family)));
+      for (const definition of catalogue) {
+        const data = definition.fixture().data;
+        const subject = definition.subjectFor(data);
+        const member = (family.members as readonly unknown[]).includes(definition);
+        expect([definition.type, subjectMatches(family.filter(), subject)]).toEqual([
+          definition.type,
+          member,
+        ]);
+        const threadId = (data as { threadId?: string }).threadId;
+        if (!member || threadId === undefined) continue;
+        const partition = threadPartition(threadId);
+        expect(subjectMatches(family.filter({ partition }), subject)).toBe(true);
+        expect(subjectMatches(family.filter({ threadId }), subject)).toBe(true);
+        const other = (partition + 1) % THREAD_PARTITIONS;
+        expect(subjectMatches(family.filter({ partition: other }), subject)).toBe(false);
+      }
+    },
+  );
+
+  it.each(FAMILIES.map((f) => [f.pattern, f] as const))(
+    'parses the fixture of each member of %s as that member',
+    (_p, family) => {
+      for (const member of family.members) {
+        const fixture = member.fixture();
+        expect(family.parse(JSON.parse(JSON.stringify(fixture)))).toEqual(fixture);
+      }
+    },
+  );
+
+  it('parses each member as that member, and refuses anything else under its prefix', () => {
+    const started = RunStartedV1.fixture();
+    const finished = RunFinishedV1.fixture();
+    expect(RunEvents.parse(JSON.parse(JSON.stringify(started)))).toEqual(started);
+    expect(RunEvents.parse(JSON.parse(JSON.stringify(finished)))).toEqual(finished);
+    expect(() => RunEvents.parse({ ...started, type: 'evt.run.paused' })).toThrow(
+      'evt.run.paused v1 is not a member of evt.run.*',
+    );
+    expect(() => RunEvents.parse({ ...started, version: 2 })).toThrow(/evt\.run\.started v2/);
+    expect(() => RunEvents.parse({ ...started, data: { runId: 7 } })).toThrow(/data\.runId/);
+    expect(() => RunEvents.parse('hello')).toThrow(/a message is not a member/);
+  });
+
+  it('refuses members with a longer name or of another kind, and a family of none', () => {
+    const make = (kind: 'evt' | 'cmd', name: string) =>
+      defineMessage({
+        kind,
+        name,
+        version: 1,
+        description: 'test',
+        data: z.object({ threadId: z.uuid() }),
+        fixture: { threadId: '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e' },
+      });
+    const family = (members: readonly ReturnType<typeof make>[]) =>
+      defineMessageFamily({
+        kind: 'evt',
+        prefix: 'run',
+        description: 't',
+        consumerName: 't',
+        members,
+      });
+    expect(() => family([make('evt', 'run.step.extra')])).toThrow(/not evt\.run\.<word>/);
+    expect(() => family([make('cmd', 'run.other')])).toThrow(/not evt\.run\.<word>/);
+    expect(() => family([make('evt', 'run.a'), make('cmd', 'run.b')])).toThrow(/not evt/);
+    expect(() => family([])).toThrow(/has no members/);
+    expect(family([make('evt', 'run.a')]).filter({ partition: 3 })).toBe(
+      'thread.*.evt.run.*.*.p03',
+    );
   });
 });
 

@@ -6,14 +6,9 @@ import {
   type Envelope,
   type EnvelopeOptions,
 } from './envelope.js';
+import type { Consumable } from './define-family.js';
 import { partitionToken, threadPartition } from './partition.js';
-import {
-  KIND_STREAM,
-  STREAMS,
-  THREAD_KINDS,
-  type MessageKind,
-  type StreamSpec,
-} from './streams.js';
+import { KIND_STREAM, STREAMS, THREAD_KINDS, type MessageKind } from './streams.js';
 
 const threadIdSchema = z.uuid();
 
@@ -36,30 +31,22 @@ interface DefinitionInput<TSchema extends z.ZodObject> {
 }
 
 /** Everything derived from one message definition. */
-export interface MessageDefinition<TSchema extends z.ZodObject = z.ZodObject> {
-  readonly type: string;
+export interface MessageDefinition<TSchema extends z.ZodObject = z.ZodObject> extends Consumable<
+  z.output<TSchema>
+> {
   readonly version: number;
   readonly kind: MessageKind;
-  readonly description: string;
-  readonly threadScoped: boolean;
-  readonly stream: StreamSpec;
   readonly dataSchema: TSchema;
   readonly envelopeSchema: z.ZodType<Envelope<z.output<TSchema>>>;
-  /** Stable handler pattern, e.g. `cmd.run.start.v1` (what `@EventPattern` takes). */
-  readonly pattern: string;
-  /** A consumer's name after its service: `<service>-<consumerName>` is its durable. */
-  readonly consumerName: string;
   /** The concrete subject one message is published on. */
   subjectFor(data: z.output<TSchema>): string;
-  /** A subject filter; narrowed to one thread or one partition when asked. */
-  filter(scope?: { threadId?: string; partition?: number }): string;
   create(data: z.input<TSchema>, options: EnvelopeOptions): Envelope<z.output<TSchema>>;
-  /** Validates an unknown value as this message; throws `MESSAGE_MALFORMED` naming each problem. */
-  parse(raw: unknown): Envelope<z.output<TSchema>>;
   fixture(options?: Partial<EnvelopeOptions>): Envelope<z.output<TSchema>>;
 }
 
-export type DataOf<D> = D extends MessageDefinition<infer S> ? z.output<S> : never;
+/** The payload of a message, or of any member of a family. */
+export type DataOf<D> =
+  D extends MessageDefinition<infer S> ? z.output<S> : D extends Consumable<infer T> ? T : never;
 export type EnvelopeOf<D> = Envelope<DataOf<D>>;
 
 function describeIssues(error: z.ZodError): string {

@@ -2,6 +2,7 @@ export * from './envelope.js';
 export * from './partition.js';
 export * from './streams.js';
 export * from './define-message.js';
+export * from './define-family.js';
 export * from './define-request.js';
 export * from './ids.js';
 export * from './catalogue/index.js';

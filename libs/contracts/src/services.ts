@@ -1,4 +1,4 @@
-import type { MessageDefinition } from './define-message.js';
+import type { Consumable } from './define-family.js';
 
 /** Caravel's services: what a durable consumer is named after, beside the message it takes. */
 export const SERVICE_NAMES = [
@@ -19,6 +19,9 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
  * own. Nobody types a durable name: renaming one starts a new consumer on the server (see
  * docs/messaging.md, "Durable names").
  */
-export function durableName(service: ServiceName, definition: MessageDefinition): string {
+export function durableName(
+  service: ServiceName,
+  definition: Pick<Consumable, 'consumerName'>,
+): string {
   return `${service}-${definition.consumerName}`;
 }

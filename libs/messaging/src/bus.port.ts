@@ -1,4 +1,4 @@
-import type { Envelope, MessageDefinition, StreamSpec } from '@caravel/contracts';
+import type { Consumable, Envelope, MessageDefinition, StreamSpec } from '@caravel/contracts';
 import type { DeadLetter, DeadLetterSelection } from '@caravel/db';
 import type { z } from 'zod';
 
@@ -144,10 +144,11 @@ export interface Bus {
     definition: MessageDefinition<S>,
     envelope: Envelope<z.output<S>>,
   ): Promise<PublishAck>;
-  consume<S extends z.ZodObject>(
-    definition: MessageDefinition<S>,
+  /** Takes one message, or a family of them in their order per thread, through a durable. */
+  consume<T>(
+    definition: Consumable<T>,
     options: ConsumerOptions,
-    handler: DeliveryHandler<z.output<S>>,
+    handler: DeliveryHandler<T>,
   ): Promise<Subscription>;
   /** Serves request/reply on a subject (wildcards allowed); replies are not durable. */
   serve(

@@ -1,8 +1,10 @@
 import {
+  RunEvents,
+  RunStartedV1,
   SandboxAcquire,
   StartRunV1,
+  type Consumable,
   type Envelope,
-  type MessageDefinition,
   type StreamSpec,
 } from '@caravel/contracts';
 import type { Database } from '@caravel/db';
@@ -21,7 +23,6 @@ import {
   type LeaseStore,
   type RequestHandler,
 } from '@caravel/messaging';
-import type { z } from 'zod';
 import { Controller, Get, Inject, Module } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { composeRuntime } from './runtime.js';
@@ -31,7 +32,7 @@ import { startServiceHost, type ServiceHost } from './service-host.js';
 class RecordingBus implements Bus {
   readonly kind = 'embedded' as const;
   readonly consumers: {
-    definition: MessageDefinition;
+    definition: Consumable;
     durable: string;
     handler: DeliveryHandler<unknown>;
   }[] = [];
@@ -44,11 +45,7 @@ class RecordingBus implements Bus {
   publish(): Promise<never> {
     return Promise.reject(new Error('unexpected publish'));
   }
-  consume<S extends z.ZodObject>(
-    definition: MessageDefinition<S>,
-    options: ConsumerOptions,
-    handler: DeliveryHandler<z.output<S>>,
-  ) {
+  consume<T>(definition: Consumable<T>, options: ConsumerOptions, handler: DeliveryHandler<T>) {
     this.consumers.push({
       definition: definition,
       durable: options.durable,
@@ -102,6 +99,11 @@ class ProbeHandlers {
   @ConsumeEvent(StartRunV1, { service: 'dashboard' })
   second(@Payload() envelope: Envelope<{ prompt: string }>): void {
     seen.push(`b:${envelope.data.prompt}`);
+  }
+
+  @ConsumeEvent(RunEvents, { service: 'dashboard', ordered: true })
+  runEvent(@Payload() envelope: Envelope<{ runId: string }>): void {
+    seen.push(`run:${envelope.type}`);
   }
 
   @ServeRequest(SandboxAcquire)
@@ -172,7 +174,16 @@ describe('service host', () => {
     expect(bus.consumers.map((c) => [c.definition.pattern, c.durable])).toEqual([
       [StartRunV1.pattern, 'agent-runner-run-start'],
       [StartRunV1.pattern, 'dashboard-run-start'],
+      ['evt.run.*', 'dashboard-run-events'],
     ]);
+  });
+
+  it('gives a family one durable, its handler every member', async () => {
+    seen.length = 0;
+    const family = bus.consumers[2]!;
+    expect(family.definition).toBe(RunEvents);
+    await family.handler({ ...delivery('x'), envelope: RunStartedV1.fixture() });
+    expect(seen).toEqual(['run:evt.run.started']);
   });
 
   it('runs only the consumer that received the delivery', async () => {

@@ -1,4 +1,4 @@
-import { CATALOGUE, REQUEST_CATALOGUE, type MessageDefinition } from '@caravel/contracts';
+import { CONSUMABLES, REQUEST_CATALOGUE, type Consumable } from '@caravel/contracts';
 import { CaravelTransport } from '@caravel/messaging';
 import {
   Module,
@@ -89,7 +89,7 @@ async function bootApp(options: ServiceHostOptions, traced: boolean): Promise<IN
   app.use(httpMetrics);
   if (traced) app.use(httpTracing);
   serveDirectRoutes(app.getHttpServer() as Server, app.get(DirectRoutes), traced);
-  const definitions: readonly MessageDefinition[] = CATALOGUE;
+  const definitions: readonly Consumable[] = CONSUMABLES;
   app.connectMicroservice(
     { strategy: new CaravelTransport(runtime.bus, definitions, REQUEST_CATALOGUE) },
     { inheritAppConfig: true },

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addStep, progressLine, runTask } from './run.command.js';
+import { addStep, progressLine } from './run-progress.js';
+import { runTask } from './run.command.js';
 
 let dir: string | undefined;
 afterEach(() => {

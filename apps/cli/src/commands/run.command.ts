@@ -11,6 +11,7 @@ import { AppError } from '@caravel/errors';
 import { branchDiff, localRepository } from './local-repository.js';
 import { runBundlesFor, runBundleSelection, type RunBundleOptions } from './run-bundles.js';
 import { writeRunTrajectory } from './run-trajectory.js';
+import { RunProgress, type RunTotals } from './run-progress.js';
 import { RunStatus, type StatusTerminal } from './run-status.js';
 import { bootEmbedded, embeddedConfig } from './embedded-boot.js';
 
@@ -49,61 +50,11 @@ export interface RunReport {
 }
 
 const POLL_MS = 250;
-
-/** What a step event says about its model call and tool calls. */
-interface StepData {
-  step?: number;
-  action?: string;
-  observation?: string;
-  thought?: string;
-  toolCalls?: unknown[];
-  usage?: { inputTokens?: number; outputTokens?: number; costUsd?: number };
-}
-
-/** A run's progress so far, summed over its steps. */
-export interface RunTotals {
-  toolCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-}
-
-/** Adds one step to the totals. */
-export function addStep(totals: RunTotals, step: StepData): RunTotals {
-  return {
-    toolCalls: totals.toolCalls + (step.toolCalls?.length ?? 0),
-    inputTokens: totals.inputTokens + (step.usage?.inputTokens ?? 0),
-    outputTokens: totals.outputTokens + (step.usage?.outputTokens ?? 0),
-    costUsd: totals.costUsd + (step.usage?.costUsd ?? 0),
-  };
-}
-
-/** `tool calls 3 · tokens 2,400 in / 120 out · $0.0123 · 4.2 s` */
-export function progressLine(totals: RunTotals, elapsedMs: number): string {
-  const n = (value: number) => value.toLocaleString('en-US');
-  return (
-    `tool calls ${totals.toolCalls} · tokens ${n(totals.inputTokens)} in / ${n(totals.outputTokens)} out` +
-    ` · $${totals.costUsd.toFixed(4)} · ${(elapsedMs / 1000).toFixed(1)} s`
-  );
-}
-
-function submits(step: StepData): boolean {
-  return (step.toolCalls ?? []).some((call) => (call as { name?: unknown }).name === 'submit');
-}
-
-function firstLine(text: string, max = 100): string {
-  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
-
-function lastLine(text: string, max = 100): string {
-  const line =
-    text
-      .split('\n')
-      .reverse()
-      .find((l) => l.trim() !== '') ?? '';
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
+/**
+ * How long the index may trail a run the runner concluded before the report goes out without
+ * the run's last events (on a healthy process it trails by milliseconds).
+ */
+const INDEX_GRACE_MS = 60_000;
 
 /** The last line of a run that did not complete: its status and why. */
 export function failureLine(run: Pick<RunRow, 'status' | 'exitStatus' | 'summary'>): string {
@@ -232,40 +183,34 @@ async function drive(
   const runs = new RunRepository(database.db);
   const events = new RunEventRepository(database.db);
   const runId = runIdForTrigger(trigger.id);
-  let after = 0;
-  let steps = 0;
-  let totals: RunTotals = { toolCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  const progress = new RunProgress(status, runId, started);
+  let endedAt: number | null = null;
   for (;;) {
     options.signal?.throwIfAborted();
-    for (const event of await events.listByThread(trigger.data.threadId, {
-      afterPosition: after,
-    })) {
-      after = event.position;
-      const data = event.data as StepData & { text?: string };
-      if (event.type === 'evt.run.started') status.set(`step ${steps}: calling the model`);
-      if (event.type === 'evt.run.output') {
-        status.set(`step ${steps}: running a command`);
-        status.note(lastLine(data.text ?? ''));
-      }
-      if (event.type === 'evt.run.step') {
-        steps += 1;
-        totals = addStep(totals, data);
-        status.line(
-          `  step ${data.step ?? steps - 1}: ${firstLine(data.action || data.thought || '(no action)')}`,
-        );
-        if (data.observation) status.line(`    → ${firstLine(data.observation)}`);
-        status.line(`    ${progressLine(totals, Date.now() - started)}`);
-        status.set(submits(data) ? 'finishing the run' : `step ${steps}: calling the model`);
-      }
-      if (event.type === 'evt.run.finished') status.set('finishing the run');
-    }
+    progress.show(await events.listByThread(trigger.data.threadId, progress.next()));
     const run = await runs.get(runId);
-    if (run && run.finishedAt && run.status !== 'queued' && run.status !== 'running') {
+    const ended = run && run.finishedAt && run.status !== 'queued' && run.status !== 'running';
+    endedAt = ended ? (endedAt ?? Date.now()) : null;
+    // A run the runner concluded has its end on the bus: the index takes a run's events in
+    // order, so once it holds the end every step is listed and counted. A run that ended before
+    // a runner took it (stopped while queued) has no events to wait for.
+    const indexed = progress.endShown || run?.concludedAt === null;
+    const overdue = endedAt !== null && Date.now() - endedAt > INDEX_GRACE_MS;
+    if (run && ended && (indexed || overdue)) {
+      if (!indexed)
+        status.line('  (the event index trails the run: its last steps are not listed)');
       status.stop();
       const trajectory = await trajectoryOf(events, trigger.data.threadId, runId, options);
       return {
-        ...(await report(run, trigger.data.threadId, repository.path, steps, started, status)),
-        totals,
+        ...(await report(
+          run,
+          trigger.data.threadId,
+          repository.path,
+          progress.steps,
+          started,
+          status,
+        )),
+        totals: progress.totals,
         ...trajectory,
       };
     }

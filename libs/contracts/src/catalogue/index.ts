@@ -1,8 +1,10 @@
+import type { Consumable } from '../define-family.js';
 import type { RequestDefinition } from '../define-request.js';
 import { RunSubagentV1, RunTodosV1 } from './agent-work.messages.js';
 import { AgentChat, RunInterruptNotice } from './agent.requests.js';
 import { CiCheckReportedV1 } from './ci.messages.js';
 import { DeadLetterRecordedV1 } from './dead-letter.messages.js';
+import { ReplayEvents, RunEvents } from './families.js';
 import { ManageBabySit, ScheduleThreadWakeup } from './dispatch.requests.js';
 import {
   RunAttemptsSelectedV1,
@@ -41,6 +43,7 @@ export {
   StopThreadV1,
   TriggerReceivedV1,
 };
+export { ReplayEvents, RunEvents };
 export { todoItem, todoStatus } from './agent-work.messages.js';
 export * from './common.js';
 export {
@@ -79,6 +82,15 @@ export const CATALOGUE = [
   ReplayStepV1,
   ReplayFinishedV1,
 ] as const;
+
+/**
+ * The families a service may take through one durable, in their order per thread (see
+ * `defineMessageFamily`). Contract tests check each holds every catalogue message under it.
+ */
+export const FAMILIES = [RunEvents, ReplayEvents] as const;
+
+/** Everything a durable consumer can take: each message, and each family. */
+export const CONSUMABLES: readonly Consumable[] = [...CATALOGUE, ...FAMILIES];
 
 /**
  * Every request/reply operation Caravel serves. The Nest transport parses a request against its

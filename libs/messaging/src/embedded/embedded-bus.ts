@@ -1,6 +1,6 @@
 import { busPublished } from '@caravel/metrics';
 import { randomUUID } from 'node:crypto';
-import type { Envelope, MessageDefinition, StreamSpec } from '@caravel/contracts';
+import type { Consumable, Envelope, MessageDefinition, StreamSpec } from '@caravel/contracts';
 import {
   BusConsumerRepository,
   BusDeadLetterRepository,
@@ -123,15 +123,15 @@ export class EmbeddedBus implements Bus {
     };
   }
 
-  async consume<S extends z.ZodObject>(
-    definition: MessageDefinition<S>,
+  async consume<T>(
+    definition: Consumable<T>,
     options: ConsumerOptions,
-    handler: DeliveryHandler<z.output<S>>,
+    handler: DeliveryHandler<T>,
   ): Promise<Subscription> {
     const resolved = resolveConsumerOptions(options);
     const storedStream = namespaced(this.namespace, definition.stream.name);
     const filter = definition.filter();
-    const consumer = new EmbeddedConsumer<S>({
+    const consumer = new EmbeddedConsumer<T>({
       ...this.repos,
       definition,
       options: resolved,

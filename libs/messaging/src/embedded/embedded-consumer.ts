@@ -1,11 +1,10 @@
-import type { MessageDefinition } from '@caravel/contracts';
+import type { Consumable } from '@caravel/contracts';
 import type {
   BusConsumerRepository,
   BusDeliveryRepository,
   ClaimedDelivery,
   DeliveryKey,
 } from '@caravel/db';
-import type { z } from 'zod';
 import type { DeliveryHandler, Subscription } from '../bus.port.js';
 import {
   describeFailure,
@@ -19,12 +18,12 @@ import {
 } from '../settlement/index.js';
 import { WakeSignal } from './wake-signal.js';
 
-export interface EmbeddedConsumerDeps<S extends z.ZodObject> {
+export interface EmbeddedConsumerDeps<T> {
   deliveries: BusDeliveryRepository;
   consumers: BusConsumerRepository;
-  definition: MessageDefinition<S>;
+  definition: Consumable<T>;
   options: ResolvedConsumerOptions;
-  handler: DeliveryHandler<z.output<S>>;
+  handler: DeliveryHandler<T>;
   /** The stream's stored name (namespaced) and its name as callers know it. */
   storedStream: string;
   stream: string;
@@ -49,7 +48,7 @@ const MAX_UNSETTLED = 5000;
  * deadline), and at most `pollIntervalMs` (what another process did). An idle process does no
  * work at all between those.
  */
-export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
+export class EmbeddedConsumer<T> implements Subscription {
   private readonly signal = new WakeSignal();
   private readonly running = new Set<Promise<void>>();
   private readonly breaker: OutageBreaker;
@@ -59,7 +58,7 @@ export class EmbeddedConsumer<S extends z.ZodObject> implements Subscription {
   /** When (`performance.now()`) the last claim began: the idle wait looks back to it. */
   private claimedAt = 0;
 
-  constructor(private readonly deps: EmbeddedConsumerDeps<S>) {
+  constructor(private readonly deps: EmbeddedConsumerDeps<T>) {
     this.breaker = new OutageBreaker({
       delayMs: (failures) => outageDelay(deps.options, failures),
       probeTimeoutMs: deps.options.ackWaitMs,

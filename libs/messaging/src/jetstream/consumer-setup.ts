@@ -1,4 +1,4 @@
-import type { MessageDefinition } from '@caravel/contracts';
+import type { Consumable } from '@caravel/contracts';
 import { THREAD_PARTITIONS } from '@caravel/contracts';
 import {
   AckPolicy,
@@ -42,7 +42,7 @@ function durableConfig(
  * strictly in order while the partitions proceed in parallel (2.9 has no multi-filter consumers).
  */
 export function planDurables(
-  definition: MessageDefinition,
+  definition: Consumable,
   options: ResolvedConsumerOptions,
   namespace: Namespace,
 ): DurablePlan[] {

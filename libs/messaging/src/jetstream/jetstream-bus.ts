@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import {
   STREAMS,
   type Envelope,
+  type Consumable,
   type MessageDefinition,
   type StreamSpec,
 } from '@caravel/contracts';
@@ -45,6 +46,9 @@ export interface JetStreamBusParts {
   logger: BusLogger;
 }
 
+/** What the bus keeps of each consumer it opened, whatever it takes. */
+type OpenConsumer = Pick<JetStreamSubscription<never>, 'durable' | 'backlog' | 'drain' | 'abandon'>;
+
 /** The {@link Bus} on NATS JetStream (server 2.9+). Create it with `connectJetStreamBus`. */
 export class JetStreamBus implements Bus {
   readonly kind = 'jetstream' as const;
@@ -52,7 +56,7 @@ export class JetStreamBus implements Bus {
   private readonly reader: ReplayReader;
   private readonly deadLetterStore: DeadLetterStore;
   private readonly replayer: DeadLetterReplayer;
-  private readonly consumers = new Set<JetStreamSubscription<z.ZodObject>>();
+  private readonly consumers = new Set<OpenConsumer>();
   private readonly served = new Set<Subscription>();
   /** This instance's name on parked-thread claims. */
   private readonly holder: string;
@@ -103,10 +107,10 @@ export class JetStreamBus implements Bus {
     }
   }
 
-  async consume<S extends z.ZodObject>(
-    definition: MessageDefinition<S>,
+  async consume<T>(
+    definition: Consumable<T>,
     options: ConsumerOptions,
-    handler: DeliveryHandler<z.output<S>>,
+    handler: DeliveryHandler<T>,
   ): Promise<Subscription> {
     const { nc, js, jsm, namespace, logger } = this.parts;
     const deadLetters = this.deadLetterStore;
@@ -124,7 +128,7 @@ export class JetStreamBus implements Bus {
 
   async backlog(): Promise<ConsumerBacklog[]> {
     // Replicas of one durable in this process read the same server-side figures: one of each.
-    const byDurable = new Map<string, JetStreamSubscription<z.ZodObject>>();
+    const byDurable = new Map<string, OpenConsumer>();
     for (const subscription of this.consumers) byDurable.set(subscription.durable, subscription);
     return Promise.all([...byDurable.values()].map((subscription) => subscription.backlog()));
   }

@@ -1,7 +1,6 @@
-import type { MessageDefinition } from '@caravel/contracts';
+import type { Consumable } from '@caravel/contracts';
 import type { JetStreamClient, JetStreamManager, JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
-import type { z } from 'zod';
 import type {
   ConsumerBacklog,
   ConsumerOptions,
@@ -50,7 +49,7 @@ export interface SubscriptionDeps {
  * shared one on an outage, so the outage's retries leave the server's count of deliveries. An
  * outage also pauses the pulls until a probe finds the dependency back ({@link OutageBreaker}).
  */
-export class JetStreamSubscription<S extends z.ZodObject> implements Subscription {
+export class JetStreamSubscription<T> implements Subscription {
   private readonly loops: PullLoop[] = [];
   private readonly deadLetters: ConsumerDeadLetters;
   private readonly limiter: SlotLimiter;
@@ -63,9 +62,9 @@ export class JetStreamSubscription<S extends z.ZodObject> implements Subscriptio
 
   constructor(
     private readonly deps: SubscriptionDeps,
-    private readonly definition: MessageDefinition<S>,
+    private readonly definition: Consumable<T>,
     options: ConsumerOptions,
-    private readonly handler: DeliveryHandler<z.output<S>>,
+    private readonly handler: DeliveryHandler<T>,
   ) {
     this.options = resolveConsumerOptions(options);
     this.limiter = new SlotLimiter(this.options.concurrency);

@@ -1,4 +1,4 @@
-import type { MessageDefinition, RequestDefinition } from '@caravel/contracts';
+import type { Consumable, RequestDefinition } from '@caravel/contracts';
 import { runWithLogFields, threadIdOfSubject } from '@caravel/logging';
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
@@ -27,14 +27,14 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
   override readonly transportId = CARAVEL_TRANSPORT;
   /** Handler failures reach the bus, which settles (nak/term) and logs them. */
   override readonly propagatesEventHandlerErrors = true;
-  private readonly definitions: Map<string, MessageDefinition>;
+  private readonly definitions: Map<string, Consumable>;
   private readonly requests: Map<string, RequestDefinition>;
   private readonly subscriptions: Subscription[] = [];
   private readonly log = new Logger('CaravelTransport');
 
   constructor(
     private readonly bus: Bus,
-    definitions: readonly MessageDefinition[],
+    definitions: readonly Consumable[],
     requests: readonly RequestDefinition[] = [],
   ) {
     super();

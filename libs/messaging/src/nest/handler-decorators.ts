@@ -1,6 +1,6 @@
 import {
   durableName,
-  type MessageDefinition,
+  type Consumable,
   type RequestDefinition,
   type ServiceName,
 } from '@caravel/contracts';
@@ -14,11 +14,12 @@ export type ConsumeOptions = Omit<ConsumerOptions, 'durable'> & {
 };
 
 /**
- * Makes a handler a durable consumer of a catalogue message (`@EventPattern` with its durable
- * derived by {@link durableName}). The handler receives the parsed envelope.
+ * Makes a handler a durable consumer of a catalogue message, or of a family of them in their
+ * order per thread (`@EventPattern` with its durable derived by {@link durableName}). The handler
+ * receives the parsed envelope.
  */
 export function ConsumeEvent(
-  definition: MessageDefinition,
+  definition: Consumable,
   { service, ...options }: ConsumeOptions,
 ): MethodDecorator {
   return EventPattern<string>(definition.pattern, {

@@ -1,7 +1,6 @@
-import type { MessageDefinition } from '@caravel/contracts';
+import type { Consumable } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import { busDeliveries, busHandlerDuration, startTimer } from '@caravel/metrics';
-import type { z } from 'zod';
 import type { Delivery, DeliveryHandler } from '../bus.port.js';
 import type { DependencyVerdict } from './outage-breaker.js';
 import {
@@ -33,15 +32,12 @@ export interface DeliveryResult {
   dependency: DependencyVerdict;
 }
 
-function parsePayload<S extends z.ZodObject>(definition: MessageDefinition<S>, payload: string) {
+function parsePayload<T>(definition: Consumable<T>, payload: string) {
   let json: unknown;
   try {
     json = JSON.parse(payload);
   } catch {
-    throw new AppError(
-      'MESSAGE_MALFORMED',
-      `${definition.type} v${definition.version} payload is not JSON`,
-    );
+    throw new AppError('MESSAGE_MALFORMED', `a ${definition.pattern} payload is not JSON`);
   }
   return definition.parse(json);
 }
@@ -50,10 +46,10 @@ function parsePayload<S extends z.ZodObject>(definition: MessageDefinition<S>, p
  * Validates a raw delivery against its definition, runs the handler on it and decides the
  * settlement. An envelope that fails its schema never reaches the handler and is termed.
  */
-export async function runDelivery<S extends z.ZodObject>(
-  definition: MessageDefinition<S>,
+export async function runDelivery<T>(
+  definition: Consumable<T>,
   raw: RawDelivery,
-  handler: DeliveryHandler<z.output<S>>,
+  handler: DeliveryHandler<T>,
   policy: SettlementPolicy,
   now: () => number = Date.now,
 ): Promise<DeliveryResult> {
@@ -62,7 +58,7 @@ export async function runDelivery<S extends z.ZodObject>(
   const elapsed = startTimer();
   try {
     const envelope = parsePayload(definition, raw.payload);
-    const delivery: Delivery<z.output<S>> = {
+    const delivery: Delivery<T> = {
       envelope,
       subject: raw.subject,
       stream: raw.stream,

@@ -3,11 +3,13 @@ import { AppError } from '@caravel/errors';
 import type { Delivery } from '../bus.port.js';
 import type { BehaviourContext } from './bus-behaviour-context.js';
 import {
+  probeFamily,
   probeMessage,
   threadsInDifferentPartitions,
   threadsInSamePartition,
   uniqueName,
   type ProbeData,
+  type ProbeDefinition,
 } from './bus-test-messages.js';
 import { eventually, sleep, type Gate } from './eventually.js';
 
@@ -69,6 +71,44 @@ export function describeOrderingBehaviour(ctx: BehaviourContext): void {
       expect(logs.get(threadA)!.maxInFlight).toBe(1);
       expect(logs.get(threadB)!.maxInFlight).toBe(1);
       expect(overlaps).toEqual([true, true]);
+    });
+
+    it("handles a family's members in one thread's publish order through one durable, and dead-letters a non-member", async () => {
+      const { family, members, outsider } = probeFamily('family', ['slow', 'quick']);
+      const [slow, quick] = members as [ProbeDefinition, ProbeDefinition];
+      const durable = uniqueName('family');
+      const [thread] = threadsInDifferentPartitions();
+      const order: string[] = [];
+      let inFlight = 0;
+      let maxInFlight = 0;
+      const handler = async (delivery: Delivery<ProbeData>): Promise<void> => {
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        // The slow member's messages take longer: through a durable each, quick ones overtook them.
+        await sleep(delivery.envelope.type === slow.type ? 150 : 0);
+        order.push(`${delivery.envelope.type.split('.').at(-1)} ${delivery.envelope.data.n}`);
+        inFlight -= 1;
+      };
+      const buses = await ctx.replicas(2);
+      for (const bus of buses) await bus.consume(family, { durable, ordered: true }, handler);
+
+      const sequence = [slow, quick, slow, outsider, quick, slow, quick];
+      for (const [n, definition] of sequence.entries()) {
+        await buses[n % 2]!.publish(
+          definition,
+          definition.create({ threadId: thread, n }, { source: 'suite' }),
+        );
+      }
+
+      await eventually(() => expect(order).toHaveLength(6));
+      expect(order).toEqual(['slow 0', 'quick 1', 'slow 2', 'quick 4', 'slow 5', 'quick 6']);
+      expect(maxInFlight).toBe(1);
+      await eventually(async () => {
+        const letters = await buses[0]!.deadLetters({ consumer: durable });
+        expect(letters.map((letter) => letter.reason)).toEqual([
+          expect.stringContaining(`${outsider.type} v1 is not a member of ${family.type}`),
+        ]);
+      });
     });
 
     it('lets the other threads of a partition go on while one thread keeps failing, keeps that thread in order and dead-letters its message once', async () => {

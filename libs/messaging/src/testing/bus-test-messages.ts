@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { defineMessage, threadPartition, type MessageDefinition } from '@caravel/contracts';
+import {
+  defineMessage,
+  defineMessageFamily,
+  threadPartition,
+  type MessageDefinition,
+} from '@caravel/contracts';
 import { z } from 'zod';
 
 const probeData = z.object({
@@ -28,6 +33,33 @@ export function probeMessage(kind: 'cmd' | 'evt', label: string): ProbeDefinitio
     data: probeData,
     fixture: { threadId: '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e', n: 0, note: '' },
   });
+}
+
+/**
+ * A test-only family `evt.probe.<label>-N.*` of the given members, each a probe message, and
+ * `outsider`: a message under the family's prefix that is not a member.
+ */
+export function probeFamily(label: string, members: readonly string[]) {
+  counter += 1;
+  const prefix = `probe.${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${counter}`;
+  const define = (word: string) =>
+    defineMessage({
+      kind: 'evt',
+      name: `${prefix}.${word}`,
+      version: 1,
+      description: `behaviour-suite probe family ${label}: ${word}`,
+      data: probeData,
+      fixture: { threadId: '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e', n: 0, note: '' },
+    });
+  const definitions = members.map(define);
+  const family = defineMessageFamily({
+    kind: 'evt',
+    prefix,
+    description: `behaviour-suite probe family: ${label}`,
+    consumerName: prefix.replace(/\./g, '-'),
+    members: definitions,
+  });
+  return { family, members: definitions, outsider: define('outsider') };
 }
 
 /** Two fresh thread ids that land in different ordering partitions. */

@@ -71,14 +71,16 @@ async function finished(pair: PlatformPair, runId: string, timeoutMs: number): P
   }
 }
 
-/** The run's events once the dashboard's index holds its end (it may trail dispatch a little). */
+/**
+ * The run's events once the dashboard's index holds its end (it may trail dispatch): the index
+ * takes a run's events in their published order, so then it holds all of them.
+ */
 async function indexedEvents(pair: PlatformPair, threadId: string, runId: string) {
   const index = new RunEventRepository(pair.database.db);
-  for (let attempt = 0; ; attempt += 1) {
+  return until(async () => {
     const events = (await index.listByThread(threadId, {})).filter((e) => e.runId === runId);
-    if (events.some((e) => e.type === 'evt.run.finished') || attempt > 100) return events;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return events.some((e) => e.type === 'evt.run.finished') ? events : undefined;
+  }, `the dashboard to index the end of run ${runId}`);
 }
 
 /** A task sent to the platform, before its run finished. */
