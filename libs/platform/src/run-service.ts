@@ -41,10 +41,16 @@ export function closeOnSignals(
     if (closing) return;
     closing = true;
     process.stderr.write(`${signal}: draining (up to ${graceMs} ms)\n`);
-    setTimeout(() => exit(1), graceMs).unref();
+    setTimeout(() => {
+      process.stderr.write(`${signal}: not drained within ${graceMs} ms; exiting 1\n`);
+      exit(1);
+    }, graceMs).unref();
     host.close().then(
       () => exit(0),
-      () => exit(1),
+      (error: unknown) => {
+        process.stderr.write(`${signal}: closing failed: ${String(error)}; exiting 1\n`);
+        exit(1);
+      },
     );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));

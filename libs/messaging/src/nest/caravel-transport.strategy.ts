@@ -8,6 +8,9 @@ import { inSpan, runInTrace, SpanKind, traceOfEnvelope, traceOfHeaders } from '.
 import { CaravelContext } from './caravel.context.js';
 import { isConsumerExtras } from './consumer-extras.js';
 
+/** How long a consumer may take to drain at shutdown before a warning names it. */
+export const SLOW_DRAIN_WARNING_MS = 5_000;
+
 /** Symbol identifying the Caravel transport in Nest's microservice registry. */
 export const CARAVEL_TRANSPORT = Symbol('caravel');
 
@@ -29,7 +32,7 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
   override readonly propagatesEventHandlerErrors = true;
   private readonly definitions: Map<string, Consumable>;
   private readonly requests: Map<string, RequestDefinition>;
-  private readonly subscriptions: Subscription[] = [];
+  private readonly subscriptions: { label: string; subscription: Subscription }[] = [];
   private readonly log = new Logger('CaravelTransport');
 
   constructor(
@@ -49,9 +52,26 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
     );
   }
 
+  /**
+   * Drains every consumer and request server. One still draining after
+   * {@link SLOW_DRAIN_WARNING_MS} is named in a warning (a handler that does not end holds the
+   * process past its shutdown grace, which otherwise exits 1 without saying on what).
+   */
   async close(): Promise<void> {
     const subscriptions = this.subscriptions.splice(0);
-    await Promise.all(subscriptions.map((s) => s.drain()));
+    await Promise.all(
+      subscriptions.map(async ({ label, subscription }) => {
+        const slow = setTimeout(() => {
+          this.log.warn(`still draining ${label}: a handler has not ended`);
+        }, SLOW_DRAIN_WARNING_MS);
+        slow.unref();
+        try {
+          await subscription.drain();
+        } finally {
+          clearTimeout(slow);
+        }
+      }),
+    );
   }
 
   on(): never {
@@ -65,13 +85,16 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
   private async start(): Promise<void> {
     for (const [pattern, head] of this.messageHandlers) {
       if (!head.isEventHandler) {
-        this.subscriptions.push(await this.serveRequest(pattern, head));
+        const subscription = await this.serveRequest(pattern, head);
+        this.subscriptions.push({ label: `requests on ${pattern}`, subscription });
         continue;
       }
       // Nest chains event handlers of one pattern; each gets its own durable consumer here, so
       // the chain is cut and every handler is settled on its own.
       for (const handler of unchain(head)) {
-        this.subscriptions.push(await this.subscribeEvent(pattern, handler));
+        const subscription = await this.subscribeEvent(pattern, handler);
+        const durable = isConsumerExtras(handler.extras) ? handler.extras.durable : pattern;
+        this.subscriptions.push({ label: `consumer ${durable}`, subscription });
       }
     }
   }
