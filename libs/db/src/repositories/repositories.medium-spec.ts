@@ -634,6 +634,23 @@ await describeEachDatabase('wave-1 repositories', openDatabase, (target) => {
     expect(taken.map((m) => [m.id, m.kind])).toEqual([[command, 'command']]);
   });
 
+  it('keeps follow-ups queued in one tick of the clock in the order they came', async () => {
+    const messages = new ThreadMessageRepository(database.db);
+    const threadId = await newThread();
+    const texts = Array.from({ length: 20 }, (_, n) => `follow-up ${n}`);
+    for (const text of texts) {
+      await messages.enqueue({
+        threadId,
+        author: 'slack:U1',
+        trusted: true,
+        id: randomUUID(),
+        text,
+      });
+    }
+    expect((await messages.waiting(threadId)).map((m) => m.text)).toEqual(texts);
+    expect((await messages.take(threadId, randomUUID())).map((m) => m.text)).toEqual(texts);
+  });
+
   it('tells a run when a waiting follow-up asks to interrupt it, until a run takes it', async () => {
     const messages = new ThreadMessageRepository(database.db);
     const threadId = await newThread();

@@ -2,6 +2,7 @@ import {
   sql,
   type Expression,
   type ExpressionBuilder,
+  type RawBuilder,
   type Selectable,
   type SqlBool,
 } from 'kysely';
@@ -29,6 +30,16 @@ export interface NewThreadMessage {
 
 const toRow: (row: Selectable<ThreadMessage>) => ThreadMessageRow = rowOf<ThreadMessage>;
 
+/**
+ * When a follow-up queued now is received: now, or a millisecond after the thread's latest,
+ * whichever is later. Follow-ups are read oldest first, and two queued within one tick of the
+ * clock (PGlite's is coarse) tied, to be ordered by their random ids; a millisecond apart they
+ * keep the order they came in, also where rows are sorted as `Date`s (millisecond precision).
+ */
+function afterLatest(threadId: string): RawBuilder<Date> {
+  return sql<Date>`greatest(now(), (select max(received_at) + interval '1 millisecond' from thread_messages where thread_id = ${threadId}))`;
+}
+
 function oldestFirst(a: ThreadMessageRow, b: ThreadMessageRow): number {
   return a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id);
 }
@@ -52,7 +63,7 @@ export class ThreadMessageRepository {
         trusted: message.trusted,
         delivery: message.delivery ?? 'inject',
         kind: message.kind ?? 'message',
-        received_at: timeOr(message.receivedAt),
+        received_at: message.receivedAt ?? afterLatest(message.threadId),
       })
       .onConflict((conflict) => conflict.column('id').doNothing())
       .returning('id')
