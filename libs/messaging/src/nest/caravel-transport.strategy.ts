@@ -11,6 +11,12 @@ import { isConsumerExtras } from './consumer-extras.js';
 /** How long a consumer may take to drain at shutdown before a warning names it. */
 export const SLOW_DRAIN_WARNING_MS = 5_000;
 
+/** A consumer or request server, with what a slow drain names it by. */
+interface Named {
+  label: string;
+  subscription: Subscription;
+}
+
 /** Symbol identifying the Caravel transport in Nest's microservice registry. */
 export const CARAVEL_TRANSPORT = Symbol('caravel');
 
@@ -32,7 +38,7 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
   override readonly propagatesEventHandlerErrors = true;
   private readonly definitions: Map<string, Consumable>;
   private readonly requests: Map<string, RequestDefinition>;
-  private readonly subscriptions: { label: string; subscription: Subscription }[] = [];
+  private readonly subscriptions: Named[] = [];
   private readonly log = new Logger('CaravelTransport');
 
   constructor(
@@ -92,14 +98,12 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
       // Nest chains event handlers of one pattern; each gets its own durable consumer here, so
       // the chain is cut and every handler is settled on its own.
       for (const handler of unchain(head)) {
-        const subscription = await this.subscribeEvent(pattern, handler);
-        const durable = isConsumerExtras(handler.extras) ? handler.extras.durable : pattern;
-        this.subscriptions.push({ label: `consumer ${durable}`, subscription });
+        this.subscriptions.push(await this.subscribeEvent(pattern, handler));
       }
     }
   }
 
-  private async subscribeEvent(pattern: string, handler: MessageHandler): Promise<Subscription> {
+  private async subscribeEvent(pattern: string, handler: MessageHandler): Promise<Named> {
     const definition = this.definitions.get(pattern);
     if (!definition) {
       throw new Error(`@EventPattern('${pattern}') names no message in the catalogue`);
@@ -109,7 +113,7 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
       throw new Error(`@EventPattern('${pattern}') needs extras with a durable consumer name`);
     }
     this.log.log(`consuming ${pattern} as ${extras.durable}${extras.ordered ? ' (ordered)' : ''}`);
-    return this.bus.consume(definition, extras, (delivery: Delivery) => {
+    const subscription = await this.bus.consume(definition, extras, (delivery: Delivery) => {
       const trace = traceOfEnvelope(delivery.envelope);
       const context = new CaravelContext([delivery, delivery.subject, trace]);
       const fields = {
@@ -131,6 +135,7 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
         ),
       );
     });
+    return { label: `consumer ${extras.durable}`, subscription };
   }
 
   private async serveRequest(pattern: string, handler: MessageHandler): Promise<Subscription> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { AppError } from '@caravel/errors';
 import type { Delivery } from '../bus.port.js';
 import type { BehaviourContext } from './bus-behaviour-context.js';
@@ -77,7 +78,7 @@ export function describeOrderingBehaviour(ctx: BehaviourContext): void {
       const { family, members, outsider } = probeFamily('family', ['slow', 'quick']);
       const [slow, quick] = members as [ProbeDefinition, ProbeDefinition];
       const durable = uniqueName('family');
-      const [thread] = threadsInDifferentPartitions();
+      const thread = randomUUID();
       const order: string[] = [];
       let inFlight = 0;
       let maxInFlight = 0;
