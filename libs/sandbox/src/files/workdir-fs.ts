@@ -52,16 +52,31 @@ export function entryType(entry: Dirent | Stats): FsEntryType {
   return entry.isFile() ? 'file' : 'other';
 }
 
-/** Reads at most `maxBytes` of an open file (EFBIG beyond), whatever its size said at first. */
+/** What a read asks for first when a file's size is smaller (it may be 0 and still hold bytes). */
+const FIRST_READ_BYTES = 8191;
+
+/**
+ * Reads an open file to its end, at most `maxBytes` (EFBIG beyond), whatever its size said at
+ * first: a file that grows while it is read, or one whose size says 0 (`/proc`), is read whole
+ * or refused, never cut short. The sandbox's file helper (`confined-fs-server.ts`) runs a plain
+ * copy of this inside the sandbox, where it cannot import it; `read-capped.spec.ts` holds both
+ * to the same cases.
+ */
 export async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw fsError('EISDIR', `${path} is not a regular file`);
     if (info.size > maxBytes) throw fsError('EFBIG', `${path} is ${info.size} bytes`);
-    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    let buffer = Buffer.alloc(Math.min(Math.max(info.size, FIRST_READ_BYTES), maxBytes) + 1);
     let length = 0;
-    while (length < buffer.length) {
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > maxBytes) break;
+        const grown = Buffer.alloc(Math.min(length * 2, maxBytes + 1));
+        buffer.copy(grown);
+        buffer = grown;
+      }
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
