@@ -78,12 +78,16 @@ export async function burst(base, deliveryOf, count) {
 /**
  * Open loop at `rate` requests per second for `seconds`: request n is due at start + n/rate and
  * its time-to-2xx counts from then, so a server that falls behind shows it in the latencies
- * (no coordinated omission) instead of quietly lowering the rate.
+ * (no coordinated omission) instead of quietly lowering the rate. On keep-alive sockets (up to
+ * 256, one opened whenever every open one is busy) unless `perDelivery`: then each delivery opens
+ * a connection of its own and closes it, as GitHub's deliveries arrive.
  */
-export async function sustained(base, deliveryOf, rate, seconds, offset = 0) {
+export async function sustained(base, deliveryOf, rate, seconds, offset = 0, perDelivery = false) {
   const total = Math.round(rate * seconds);
   const deliveries = Array.from({ length: total }, (_, n) => deliveryOf(offset + n));
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const agent = perDelivery
+    ? new Agent({ keepAlive: false, maxSockets: Infinity })
+    : new Agent({ keepAlive: true, maxSockets: 256 });
   const pending = [];
   const started = performance.now();
   let next = 0;
@@ -113,11 +117,18 @@ export async function sustained(base, deliveryOf, rate, seconds, offset = 0) {
  * checkpoint) moves it; the median of three says what a window usually gives, and the range
  * shows the stalls.
  */
-export async function sustainedRuns(base, deliveryOf, rate, seconds, runs) {
+export async function sustainedRuns(base, deliveryOf, rate, seconds, runs, perDelivery = false) {
   const results = [];
   for (let run = 0; run < runs; run += 1)
     results.push(
-      await sustained(base, deliveryOf, rate, seconds, run * Math.round(rate * seconds)),
+      await sustained(
+        base,
+        deliveryOf,
+        rate,
+        seconds,
+        run * Math.round(rate * seconds),
+        perDelivery,
+      ),
     );
   const byP99 = [...results].sort((a, b) => a.p99 - b.p99);
   const failures = {};

@@ -19,7 +19,7 @@
 // or when a server's handler took fewer deliveries than were answered.
 //   node tools/scripts/build.mjs && node tools/bench/ingress/run.mjs [--burst 200] [--rate 500]
 //     [--seconds 10] [--connections 64] [--peak-seconds 10] [--warmup 200] [--warmup-seconds 8]
-//     [--rate-runs 3]
+//     [--rate-runs 3] [--connection-per-delivery]
 //     [--only bare,octokit,bolt,bolt-express,floor,embedded,distributed]
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -40,6 +40,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '200' },
     'warmup-seconds': { type: 'string', default: '8' },
     'rate-runs': { type: 'string', default: '3' },
+    'connection-per-delivery': { type: 'boolean', default: false },
     only: { type: 'string' },
   },
 });
@@ -51,6 +52,8 @@ const PEAK_SECONDS = Number(values['peak-seconds']);
 const WARMUP = Number(values.warmup);
 const WARMUP_SECONDS = Number(values['warmup-seconds']);
 const RATE_RUNS = Number(values['rate-runs']);
+/** The open loop (and its warm-up) opens a connection a delivery, as GitHub does. */
+const PER_DELIVERY = values['connection-per-delivery'];
 
 /**
  * The loads, each on deliveries numbered apart from the others' so every measured delivery is new
@@ -64,8 +67,8 @@ const LOADS = {
   },
   githubRate: {
     kind: 'github',
-    label: `github ${RATE}/s ${RATE_RUNS}x${SECONDS}s`,
-    run: (url) => sustainedRuns(url, githubDelivery, RATE, SECONDS, RATE_RUNS),
+    label: `github ${RATE}/s ${RATE_RUNS}x${SECONDS}s${PER_DELIVERY ? ', a connection each' : ''}`,
+    run: (url) => sustainedRuns(url, githubDelivery, RATE, SECONDS, RATE_RUNS, PER_DELIVERY),
     cpu: true,
   },
   githubPeak: {
@@ -120,6 +123,8 @@ async function measure(server) {
         (n) => githubDelivery(1_000_000 + n),
         RATE,
         WARMUP_SECONDS,
+        0,
+        PER_DELIVERY,
       );
     for (const load of server.loads) {
       const before = LOADS[load].cpu ? cpuSnapshot(running.pid) : undefined;
@@ -138,6 +143,7 @@ async function measure(server) {
 process.stdout.write(
   `ingress bench: burst of ${BURST} concurrent signed Slack deliveries; ` +
     `open-loop ${RATE} req/s of signed GitHub deliveries for ${SECONDS} s, ${RATE_RUNS} times ` +
+    (PER_DELIVERY ? 'on a new connection each ' : '') +
     `(after ${WARMUP_SECONDS} s of it as a warm-up); ` +
     `peak: ${CONNECTIONS} keep-alive connections in a closed loop for ${PEAK_SECONDS} s; ` +
     `time to the last byte of a 2xx\n` +
