@@ -10,6 +10,7 @@ import {
   ThreadMessageRepository,
   ThreadPlanRepository,
   ThreadRepository,
+  ThreadStopRepository,
   ThreadWakeupRepository,
   UserProfileRepository,
 } from '@caravel/db';
@@ -103,6 +104,7 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
     repositoryProvider(SlackMessageRepository),
     repositoryProvider(ThreadPlanRepository),
     repositoryProvider(ThreadRepository),
+    repositoryProvider(ThreadStopRepository),
     repositoryProvider(RunRepository),
     repositoryProvider(ThreadMessageRepository),
     repositoryProvider(RunQueueRepository),

@@ -107,6 +107,7 @@ export {
   type ThreadPlanRow,
   type ThreadPlanSave,
 } from './repositories/thread-plan.repository.js';
+export { ThreadStopRepository, type ThreadStopRow } from './repositories/thread-stop.repository.js';
 export {
   UserInstructionsRepository,
   type UserInstructionsRow,

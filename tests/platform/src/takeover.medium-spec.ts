@@ -1,13 +1,16 @@
-import { RunRepository } from '@caravel/db';
+import { StopThreadV1, TriggerReceivedV1 } from '@caravel/contracts';
+import { RunRepository, ThreadStopRepository } from '@caravel/db';
 import { sql } from 'kysely';
 import { FakeSlack, startFakeOpenAi, type FakeLlmServer } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { attachThread } from '@caravel/cli';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 import {
   scenarioOutcome,
   startScenario,
+  scenarioTrigger,
   startScenarioFrom,
   until as eventually,
 } from './harness/scenario-run.js';
@@ -160,6 +163,53 @@ await describeEachPair('human takeover', (kind) => {
     expect(runs.map((run) => run.status)).toEqual(['interrupted']);
     expect(fake.requests.length).toBe(before + 2);
     expect(botPosts(threadTs)).toEqual([expect.stringMatching(/^Stopped\./)]);
+  });
+
+  it('a ❌ handled before the message sent ahead of it starts nothing and says so once', async () => {
+    const before = fake.requests.length;
+    const threadTs = slack.seed(CHANNEL, '<@UBOT> a task taken back at once', 'U-person');
+    const { trigger, started } = await scenarioTrigger(
+      {
+        prompt: 'a task taken back at once',
+        options: { model: 'openai-compatible:takeover-model' },
+      },
+      { source: 'slack', replyTo: { channel: CHANNEL, threadTs }, author: 'U-person' },
+    );
+    // The ❌ came a second after the message, and its consumer got to it first.
+    const stop = StopThreadV1.create(
+      {
+        threadId: started.threadId,
+        source: 'slack',
+        requestedBy: { externalId: 'U-person' },
+        requestId: `Ev-${randomUUID()}`,
+      },
+      { source: 'ingress', occurredAt: new Date(Date.parse(trigger.occurredAt) + 1_000) },
+    );
+    await pair.bus.publish(StopThreadV1, stop);
+    const stops = new ThreadStopRepository(pair.database.db);
+    await eventually(
+      async () => (await stops.since(started.threadId, new Date(0))) ?? undefined,
+      'the stop recorded',
+    );
+    await pair.bus.publish(TriggerReceivedV1, trigger);
+
+    const runs = new RunRepository(pair.database.db);
+    const run = await eventually(async () => {
+      const found = await runs.get(started.runId);
+      return found && found.status !== 'queued' ? found : undefined;
+    }, "the trigger's run settled");
+    expect(run).toMatchObject({
+      status: 'interrupted',
+      exitStatus: 'exit_interrupted',
+      summary: 'stopped by slack:U-person before it started',
+    });
+    await until(
+      () => botPosts(threadTs).length > 0,
+      () => 'the acknowledgement',
+    );
+    expect(botPosts(threadTs)).toEqual([expect.stringMatching(/^Stopped\./)]);
+    expect(await runs.listByThread(started.threadId)).toHaveLength(1);
+    expect(fake.requests.length).toBe(before);
   });
 
   it('replays a finished run from the dashboard in a fresh sandbox; a tampered recording differs', async () => {

@@ -15,6 +15,7 @@ export const TABLE_GROUPS = {
       'Thread',
       'ThreadOwner',
       'ThreadPlan',
+      'ThreadStop',
       'Run',
       'RunEvent',
       'RunNotice',

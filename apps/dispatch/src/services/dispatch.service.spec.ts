@@ -11,6 +11,8 @@ import type {
   ThreadMessageRow,
   ThreadRepository,
   ThreadRow,
+  ThreadStopRepository,
+  ThreadStopRow,
 } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import { strictMock } from '@caravel/testing/doubles';
@@ -34,6 +36,10 @@ interface Setup {
   active?: RunRow;
   /** The trigger's run exists already (the trigger is handled again). */
   redelivered?: boolean;
+  /** The thread's latest stop, as `stops.since` finds it for the trigger's time. */
+  stoppedSince?: ThreadStopRow;
+  /** The thread as the trigger's upsert leaves it. */
+  upserted?: ThreadRow;
 }
 
 const NOW = new Date('2026-11-30T10:00:00Z');
@@ -44,6 +50,12 @@ function setup(options: Setup) {
   const admitWaiting = jest.fn(() => Promise.resolve(0));
   const runEnded = jest.fn(() => Promise.resolve());
   const received = jest.fn((_trigger: { threadId: string }) => Promise.resolve());
+  const announce = jest.fn((_threadId: string, _key: string, _text: string) =>
+    Promise.resolve('posted' as const),
+  );
+  const since = jest.fn((_threadId: string, _at: Date) =>
+    Promise.resolve(options.stoppedSince ?? null),
+  );
   const notify = jest.fn((_threadId: string, _messageId: string) => Promise.resolve());
   const setStatus = jest.fn(() => Promise.resolve(options.claimed));
   const create = jest.fn(() =>
@@ -56,7 +68,7 @@ function setup(options: Setup) {
   const waiting = jest.fn(() => Promise.resolve(options.waiting ?? []));
   const threads = strictMock<ThreadRepository>(
     {
-      upsert: jest.fn(() => Promise.resolve(factory.thread())),
+      upsert: jest.fn(() => Promise.resolve(options.upserted ?? factory.thread())),
       setStatus,
       get: jest.fn(() => Promise.resolve(options.current ?? null)),
     },
@@ -75,9 +87,10 @@ function setup(options: Setup) {
     runs,
     messages,
     strictMock<AdmissionService>({ request: publish, admitWaiting }, 'admission'),
-    strictMock<RunNotifierService>({ runEnded, received }, 'notifier'),
+    strictMock<RunNotifierService>({ runEnded, received, announce }, 'notifier'),
     { now: () => NOW },
     strictMock<InterruptNotifier>({ notify }, 'interrupts'),
+    strictMock<ThreadStopRepository>({ since }, 'stops'),
   );
   return {
     service,
@@ -93,6 +106,8 @@ function setup(options: Setup) {
     runEnded,
     received,
     notify,
+    announce,
+    since,
   };
 }
 
@@ -124,6 +139,63 @@ describe('DispatchService', () => {
     expect(slot.userKey).toBe('synthetic:octocat');
     expect(slot.repositoryKey).toBe('(none)');
     expect(cause.causationId).toBe(trigger.id);
+  });
+
+  it('starts nothing for a trigger handled after a stop that was asked after it', async () => {
+    const stop: ThreadStopRow = {
+      threadId: trigger.data.threadId,
+      requestedAt: new Date(new Date(trigger.occurredAt).getTime() + 1_000),
+      requestedBy: 'slack:U024BE7LH',
+    };
+    const { service, since, publish, setStatus, enqueue, markFinished, received, announce } = setup(
+      { created: factory.run({ id: runId }), claimed: null, stoppedSince: stop },
+    );
+
+    await service.onTrigger(trigger);
+
+    expect(since).toHaveBeenCalledWith(trigger.data.threadId, new Date(trigger.occurredAt));
+    expect(markFinished).toHaveBeenCalledWith(runId, {
+      status: 'interrupted',
+      exitStatus: 'exit_interrupted',
+      summary: 'stopped by slack:U024BE7LH before it started',
+      at: NOW,
+    });
+    // Neither claimed nor queued behind another run; the thread is told once, not 👀'd.
+    for (const effect of [publish, setStatus, enqueue, received]) {
+      expect(effect).not.toHaveBeenCalled();
+    }
+    expect(announce.mock.calls).toEqual([
+      [trigger.data.threadId, expect.any(String), expect.stringMatching(/^Stopped\./)],
+    ]);
+  });
+
+  it('starts the run of a trigger received after the thread was last stopped', async () => {
+    const { service, since, publish, markFinished } = setup({
+      created: factory.run({ id: runId }),
+      claimed: factory.thread({ activeRunId: runId }),
+    });
+    await service.onTrigger(trigger);
+    expect(since).toHaveBeenCalledTimes(1);
+    expect(publish).toHaveBeenCalledTimes(1);
+    expect(markFinished).not.toHaveBeenCalled();
+  });
+
+  it('leaves a run that already holds the thread to the stop path (a redelivered trigger)', async () => {
+    const stop: ThreadStopRow = {
+      threadId: trigger.data.threadId,
+      requestedAt: new Date(trigger.occurredAt),
+      requestedBy: 'slack:U1',
+    };
+    const { service, since, publish } = setup({
+      created: factory.run({ id: runId }),
+      upserted: factory.thread({ activeRunId: runId }),
+      claimed: factory.thread({ activeRunId: runId }),
+      redelivered: true,
+      stoppedSince: stop,
+    });
+    await service.onTrigger(trigger);
+    expect(since).not.toHaveBeenCalled();
+    expect(publish).toHaveBeenCalledTimes(1);
   });
 
   it('acknowledges a new trigger once, and a redelivered one not again', async () => {

@@ -22,10 +22,13 @@ import {
   RunRepository,
   ThreadMessageRepository,
   ThreadRepository,
+  ThreadStopRepository,
   type RunRow,
   type ThreadRow,
+  type ThreadStopRow,
 } from '@caravel/db';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { stoppedText } from '../replies/notice-texts.js';
 import { RunNotifierService } from '../replies/run-notifier.service.js';
 import { AdmissionService, repositoryKey } from './admission.service.js';
 import { followUpDelivery } from './follow-up-policy.js';
@@ -83,6 +86,7 @@ export class DispatchService {
     @Inject(RunNotifierService) private readonly notifier: RunNotifierService,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(InterruptNotifier) private readonly interrupts: InterruptNotifier,
+    @Inject(ThreadStopRepository) private readonly stops: ThreadStopRepository,
   ) {}
 
   async onTrigger(trigger: EnvelopeOf<typeof TriggerReceivedV1>): Promise<void> {
@@ -104,6 +108,12 @@ export class DispatchService {
       triggerId: trigger.id,
       createdAt: this.clock.now(),
     });
+    // A stop asked after this trigger arrived but handled before it (the two are separate
+    // consumers): the trigger starts and joins nothing, as if it had been handled first.
+    if (run.status === 'queued' && thread.activeRunId !== run.id) {
+      const stop = await this.stops.since(threadId, new Date(trigger.occurredAt));
+      if (stop) return this.stoppedBeforeHandled(trigger, run, stop);
+    }
     // 👀 on the message that asked, once per trigger, before any run starts or joins.
     if (created && isHumanTrigger(trigger.data)) await this.notifier.received(trigger.data);
     switch (triggerStep(run.status, trigger.data.kind)) {
@@ -146,6 +156,29 @@ export class DispatchService {
     await this.startFollowUp(threadId, event);
     await this.admission.admitWaiting(causedBy(event, SOURCE));
     await this.notifier.runEnded({ threadId, runId, outcome, exitStatus, summary });
+  }
+
+  /** Ends the trigger's run unstarted, says so in the thread once, and queues none of its text. */
+  private async stoppedBeforeHandled(
+    trigger: EnvelopeOf<typeof TriggerReceivedV1>,
+    run: RunRow,
+    stop: ThreadStopRow,
+  ): Promise<void> {
+    const { threadId } = trigger.data;
+    await this.runs.markFinished(run.id, {
+      status: 'interrupted',
+      exitStatus: 'exit_interrupted',
+      summary: `stopped by ${stop.requestedBy} before it started`,
+      at: this.clock.now(),
+    });
+    this.log.log(
+      `thread ${threadId}: trigger ${trigger.id} was stopped by ${stop.requestedBy} before it was handled; nothing starts`,
+    );
+    await this.notifier.announce(
+      threadId,
+      uuidV5(`stopped:${run.id}`, CARAVEL_NAMESPACE),
+      stoppedText(),
+    );
   }
 
   /** The trigger's run asks for a slot once it holds the thread; a busy thread it joins instead. */

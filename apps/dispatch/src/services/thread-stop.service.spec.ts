@@ -7,6 +7,7 @@ import type {
   ThreadMessageRepository,
   ThreadMessageRow,
   ThreadRepository,
+  ThreadStopRepository,
 } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import type { Bus, MessagePublisher, PublishAck } from '@caravel/messaging';
@@ -37,6 +38,7 @@ function setup(options: {
   const enqueue = jest.fn<ThreadMessageRepository['enqueue']>(() => Promise.resolve(true));
   const take = jest.fn(() => Promise.resolve([]));
   const markFinished = jest.fn(() => Promise.resolve(null));
+  const record = jest.fn((_stop: { threadId: string; at: Date; by: string }) => Promise.resolve());
   const publish = jest.fn(() =>
     Promise.resolve<PublishAck>({ stream: 'TEST', sequence: 1, duplicate: false }),
   );
@@ -76,8 +78,9 @@ function setup(options: {
     ),
     { now: () => NOW },
     strictMock<BudgetPauseRepository>({ withdraw }, 'pauses'),
+    strictMock<ThreadStopRepository>({ record }, 'stops'),
   );
-  return { service, announce, notify, enqueue, take, markFinished, publish, withdraw };
+  return { service, announce, notify, enqueue, take, markFinished, publish, withdraw, record };
 }
 
 function run(status: RunStatus): RunRow {
@@ -171,6 +174,22 @@ describe('ThreadStopService', () => {
     for (const effect of [take, enqueue, announce, publish]) expect(effect).not.toHaveBeenCalled();
     expect(withdraw).toHaveBeenCalledWith({ threadId, by: 'slack:U024BE7LH', at: NOW });
   });
+
+  it.each([
+    ['nothing runs', {}],
+    ['a run is active', { active: run('running') }],
+  ])(
+    'records the stop with the time it was asked when %s, for a trigger handled after it',
+    async (_case, options) => {
+      const { service, record } = setup(options);
+      await service.onStop(stop);
+      expect(record).toHaveBeenCalledWith({
+        threadId,
+        at: new Date(stop.occurredAt),
+        by: 'slack:U024BE7LH',
+      });
+    },
+  );
 
   it('withdraws the budget pause an idle thread waits on, and says so once per paused run', async () => {
     const paused = run('interrupted');

@@ -11,6 +11,7 @@ import {
   RunRepository,
   ThreadMessageRepository,
   ThreadRepository,
+  ThreadStopRepository,
   type RunRow,
   type RunStatus,
 } from '@caravel/db';
@@ -50,6 +51,7 @@ export class ThreadStopService {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(BudgetPauseRepository) private readonly pauses: BudgetPauseRepository,
+    @Inject(ThreadStopRepository) private readonly stops: ThreadStopRepository,
   ) {}
 
   async onStop(request: EnvelopeOf<typeof StopThreadV1>): Promise<StopStep> {
@@ -57,6 +59,9 @@ export class ThreadStopService {
     const who = `${source}:${requestedBy.externalId}`;
     // One stop row per request: a redelivered request finds its own row and finishes its work.
     const stopId = uuidV5(`stop:${threadId}:${request.data.requestId}`, CARAVEL_NAMESPACE);
+    // Kept even when nothing runs: a trigger received before this stop and handled after it
+    // (its consumer is behind) must start nothing either.
+    await this.stops.record({ threadId, at: new Date(request.occurredAt), by: who });
     const thread = await this.threads.get(threadId);
     const active = thread?.activeRunId ? await this.runs.get(thread.activeRunId) : null;
     const stops = await this.messages.waiting(threadId, ['stop']);

@@ -225,6 +225,17 @@ export type ThreadPlan = {
   feedback: string | null;
   created_at: Generated<Timestamp>;
 };
+export type ThreadStop = {
+  thread_id: string;
+  /**
+   * When the stop was asked, as the envelope that carried it says (ingress or the dashboard).
+   */
+  requested_at: Timestamp;
+  /**
+   * Who asked, as `source:externalId`.
+   */
+  requested_by: string;
+};
 export type ThreadWakeup = {
   id: string;
   thread_id: string;

@@ -13,6 +13,7 @@ import type {
   ThreadMessage,
   ThreadOwner,
   ThreadPlan,
+  ThreadStop,
   ThreadWakeup,
 } from './threads.tables.js';
 import type {
@@ -92,6 +93,7 @@ export type DB = {
   thread_messages: ThreadMessage;
   thread_owners: ThreadOwner;
   thread_plans: ThreadPlan;
+  thread_stops: ThreadStop;
   thread_wakeups: ThreadWakeup;
   threads: Thread;
   user_instructions: UserInstructions;
