@@ -1,4 +1,4 @@
-import { FindingRepository, ReviewStyleRepository } from '@caravel/db';
+import { FindingRepository, PullRequestHeadRepository, ReviewStyleRepository } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ReviewerKitLoader } from './agent/reviewer-kit.loader.js';
@@ -48,6 +48,7 @@ export class ReviewerModule {
         { provide: REVIEWER_CONFIG, useValue: config },
         ReviewRequestsService,
         repositoryProvider(FindingRepository),
+        repositoryProvider(PullRequestHeadRepository),
         ...reviewProviders(config),
       ],
     };

@@ -109,6 +109,11 @@ export {
 } from './repositories/thread-plan.repository.js';
 export { ThreadStopRepository, type ThreadStopRow } from './repositories/thread-stop.repository.js';
 export {
+  PullRequestHeadRepository,
+  type PullRequestHeadRow,
+  type PullRequestKey,
+} from './repositories/pull-request-head.repository.js';
+export {
   UserInstructionsRepository,
   type UserInstructionsRow,
 } from './repositories/user-instructions.repository.js';

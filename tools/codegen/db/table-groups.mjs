@@ -61,7 +61,7 @@ export const TABLE_GROUPS = {
   },
   reviews: {
     about: "pull requests: the reviewer's ledger and findings, learned styles, CI babysitting",
-    tables: ['ReviewLedger', 'LedgerFinding', 'ReviewStyle', 'CiWatch'],
+    tables: ['ReviewLedger', 'LedgerFinding', 'PullRequestHead', 'ReviewStyle', 'CiWatch'],
   },
   evals: {
     about: 'eval runs, their attempts and review cases, schedules and gated proposals',

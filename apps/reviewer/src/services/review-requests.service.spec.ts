@@ -5,7 +5,7 @@ import {
   ReviewRequestedV1,
   type EnvelopeOf,
 } from '@caravel/contracts';
-import type { FindingRepository } from '@caravel/db';
+import type { FindingRepository, PullRequestHeadRepository, PullRequestHeadRow } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import { Logger } from '@nestjs/common';
 import { strictMock } from '@caravel/testing/doubles';
@@ -13,6 +13,20 @@ import { PUSHES_NOT_REVIEWED, ReviewRequestsService } from './review-requests.se
 import type { ReviewJob, ReviewRunsService } from './review-runs.service.js';
 
 const HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
+
+/** The pushed heads the reviewer heard of: `since` finds `latest`; what it records is kept. */
+function heads(latest: PullRequestHeadRow | null = null, recorded: unknown[] = []) {
+  return strictMock<PullRequestHeadRepository>(
+    {
+      since: () => Promise.resolve(latest),
+      record: (pullRequest, head) => {
+        recorded.push([pullRequest, head]);
+        return Promise.resolve();
+      },
+    },
+    'heads',
+  );
+}
 
 function request(data: Partial<EnvelopeOf<typeof ReviewRequestedV1>['data']> = {}) {
   const fixture = ReviewRequestedV1.fixture();
@@ -42,7 +56,7 @@ describe('ReviewRequestsService', () => {
       'findings',
     );
 
-    await new ReviewRequestsService(findings).onRequested(
+    await new ReviewRequestsService(findings, heads()).onRequested(
       request({
         threadId,
         repository: { owner: 'Acme', name: 'Widgets' },
@@ -62,7 +76,7 @@ describe('ReviewRequestsService', () => {
     const other = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number: 43 });
 
     await expect(
-      new ReviewRequestsService(findings).onRequested(request({ threadId: other })),
+      new ReviewRequestsService(findings, heads()).onRequested(request({ threadId: other })),
     ).rejects.toMatchObject({ code: 'MESSAGE_MALFORMED', retryable: false });
   });
 
@@ -84,7 +98,12 @@ describe('ReviewRequestsService', () => {
     const info = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     try {
-      const service = new ReviewRequestsService(findings, null, 'no reviewer model is configured');
+      const service = new ReviewRequestsService(
+        findings,
+        heads(),
+        null,
+        'no reviewer model is configured',
+      );
       service.onModuleInit();
       expect(info.mock.calls.map(([line]) => String(line))).toEqual([
         "reviews are off: no reviewer model is configured; review requests only keep their pull requests' ledgers",
@@ -146,7 +165,7 @@ describe('ReviewRequestsService', () => {
     it('reviews a requested pull request without a verdict of its own asking', async () => {
       const jobs: ReviewJob[] = [];
       const skips: unknown[] = [];
-      await new ReviewRequestsService(ledgerAt(null, [], skips), runs(jobs)).onRequested(
+      await new ReviewRequestsService(ledgerAt(null, [], skips), heads(), runs(jobs)).onRequested(
         request({ threadId }),
       );
 
@@ -158,9 +177,54 @@ describe('ReviewRequestsService', () => {
       expect(jobs[0]?.verdictRequested).toBe(false);
     });
 
+    it('reviews the head a push moved to after the request, when the push was handled first', async () => {
+      const jobs: ReviewJob[] = [];
+      const moves: unknown[] = [];
+      const asked = request({ threadId });
+      const asOf: unknown[] = [];
+      const pushedSince = strictMock<PullRequestHeadRepository>(
+        {
+          since: (pullRequest, at) => {
+            asOf.push([pullRequest, at]);
+            return Promise.resolve({
+              owner: 'acme',
+              repo: 'widgets',
+              number: 42,
+              headSha: NEXT,
+              seenAt: new Date(Date.parse(asked.occurredAt) + 1_000),
+            });
+          },
+        },
+        'heads',
+      );
+      await new ReviewRequestsService(ledgerAt(null, moves), pushedSince, runs(jobs)).onRequested(
+        asked,
+      );
+
+      expect(asOf).toEqual([
+        [{ owner: 'acme', repo: 'widgets', number: 42 }, new Date(asked.occurredAt)],
+      ]);
+      expect(moves).toEqual([{ headSha: NEXT }]);
+      expect(jobs).toEqual([expect.objectContaining({ threadId, headSha: NEXT })]);
+    });
+
+    it('records each push with the time it was heard of, reviewed pull request or not', async () => {
+      const recorded: unknown[] = [];
+      const push = pushed();
+      await new ReviewRequestsService(ledgerAt(null), heads(null, recorded), runs([])).onHeadMoved(
+        push,
+      );
+      expect(recorded).toEqual([
+        [
+          { owner: 'acme', repo: 'widgets', number: 42 },
+          { headSha: NEXT, at: new Date(push.occurredAt) },
+        ],
+      ]);
+    });
+
     it('passes on a verdict the request asked for', async () => {
       const jobs: ReviewJob[] = [];
-      await new ReviewRequestsService(ledgerAt(null), runs(jobs)).onRequested(
+      await new ReviewRequestsService(ledgerAt(null), heads(), runs(jobs)).onRequested(
         request({ threadId, verdictRequested: true }),
       );
       expect(jobs[0]?.verdictRequested).toBe(true);
@@ -171,6 +235,7 @@ describe('ReviewRequestsService', () => {
       const moves: unknown[] = [];
       const outcome = await new ReviewRequestsService(
         ledgerAt(HEAD, moves),
+        heads(),
         runs(jobs),
       ).onHeadMoved(pushed());
 
@@ -187,14 +252,16 @@ describe('ReviewRequestsService', () => {
       const skips: unknown[] = [];
 
       expect(
-        await new ReviewRequestsService(ledgerAt(null, [], skips), runs(jobs)).onHeadMoved(
+        await new ReviewRequestsService(ledgerAt(null, [], skips), heads(), runs(jobs)).onHeadMoved(
           pushed(),
         ),
       ).toBeNull();
       expect(skips).toEqual([]);
-      await new ReviewRequestsService(ledgerAt(HEAD, moves, skips), runs(jobs, false)).onHeadMoved(
-        pushed(),
-      );
+      await new ReviewRequestsService(
+        ledgerAt(HEAD, moves, skips),
+        heads(),
+        runs(jobs, false),
+      ).onHeadMoved(pushed());
 
       expect(jobs).toEqual([]);
       expect(moves).toEqual([{ headSha: NEXT }]);

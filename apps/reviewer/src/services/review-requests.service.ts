@@ -4,7 +4,12 @@ import {
   ReviewRequestedV1,
   type EnvelopeOf,
 } from '@caravel/contracts';
-import { FindingRepository, type ReviewLedgerRow } from '@caravel/db';
+import {
+  FindingRepository,
+  PullRequestHeadRepository,
+  type PullRequestKey,
+  type ReviewLedgerRow,
+} from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { REVIEWS_OFF } from './review-runs.options.js';
@@ -33,6 +38,7 @@ export class ReviewRequestsService implements OnModuleInit {
 
   constructor(
     @Inject(FindingRepository) private readonly findings: FindingRepository,
+    @Inject(PullRequestHeadRepository) private readonly heads: PullRequestHeadRepository,
     @Optional() @Inject(ReviewRunsService) private readonly runs: ReviewRunsService | null = null,
     @Optional() @Inject(REVIEWS_OFF) private readonly off: string | null = null,
   ) {}
@@ -59,7 +65,11 @@ export class ReviewRequestsService implements OnModuleInit {
       );
     }
     await this.findings.openLedger({ threadId, owner, repo, number: pullRequest.number });
-    const headSha = pullRequest.headSha.toLowerCase();
+    const headSha = await this.headToReview(
+      { owner, repo, number: pullRequest.number },
+      pullRequest.headSha.toLowerCase(),
+      envelope.occurredAt,
+    );
     const ledger = await this.findings.moveLedger(threadId, { headSha });
     await this.review({
       threadId,
@@ -81,9 +91,15 @@ export class ReviewRequestsService implements OnModuleInit {
     const owner = repository.owner.toLowerCase();
     const repo = repository.name.toLowerCase();
     const threadId = githubReviewThreadId({ owner, repo, number });
+    const headSha = envelope.data.headSha.toLowerCase();
+    // Kept whether or not the pull request was reviewed: a request handled after this push
+    // reviews this head, not the older one it names.
+    await this.heads.record(
+      { owner, repo, number },
+      { headSha, at: new Date(envelope.occurredAt) },
+    );
     const ledger = await this.findings.getLedger(threadId);
     if (!ledger?.lastReviewedSha) return null;
-    const headSha = envelope.data.headSha.toLowerCase();
     if (ledger.headSha === headSha && ledger.lastReviewedSha === headSha) return ledger;
     const moved = await this.findings.moveLedger(threadId, { headSha });
     if (!(this.runs?.reReviewsOnPush(repository) ?? true)) {
@@ -99,6 +115,24 @@ export class ReviewRequestsService implements OnModuleInit {
       verdictRequested: false,
     });
     return moved;
+  }
+
+  /**
+   * The head a request reviews: the one it names, or a push heard of at or after the request was
+   * made (the pushes' consumer got to it first), so the review is of the pull request as it is.
+   */
+  private async headToReview(
+    pullRequest: PullRequestKey,
+    requested: string,
+    requestedAt: string,
+  ): Promise<string> {
+    const pushed = await this.heads.since(pullRequest, new Date(requestedAt));
+    if (!pushed || pushed.headSha === requested) return requested;
+    const { owner, repo, number } = pullRequest;
+    this.logger.log(
+      `${owner}/${repo}#${number}: asked at ${requested.slice(0, 7)}, pushed since to ${pushed.headSha.slice(0, 7)}: reviewing that`,
+    );
+    return pushed.headSha;
   }
 
   /**

@@ -144,6 +144,16 @@ export type LedgerFinding = {
   created_at: Timestamp;
   updated_at: Timestamp;
 };
+export type PullRequestHead = {
+  owner: string;
+  repo: string;
+  number: number;
+  head_sha: string;
+  /**
+   * When the push was heard of, as the envelope that carried it says.
+   */
+  seen_at: Timestamp;
+};
 export type ReviewLedger = {
   /**
    * The reviewer thread id of the pull request (docs/thread-ids.md).

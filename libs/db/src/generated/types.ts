@@ -40,7 +40,13 @@ import type {
   RepositoryInstructions,
   TeamDefaults,
 } from './settings.tables.js';
-import type { CiWatch, LedgerFinding, ReviewLedger, ReviewStyle } from './reviews.tables.js';
+import type {
+  CiWatch,
+  LedgerFinding,
+  PullRequestHead,
+  ReviewLedger,
+  ReviewStyle,
+} from './reviews.tables.js';
 import type {
   EvalAttempt,
   EvalProposal,
@@ -79,6 +85,7 @@ export type DB = {
   leases: Lease;
   outbox: OutboxEntry;
   personal_tokens: PersonalToken;
+  pull_request_heads: PullRequestHead;
   repository_instructions: RepositoryInstructions;
   retired_sandboxes: RetiredSandbox;
   review_ledgers: ReviewLedger;

@@ -1,0 +1,56 @@
+import type { Selectable } from 'kysely';
+import type { PullRequestHead } from '../generated/types.js';
+import type { Executor } from './executor.js';
+import { rowOf, type RowOf } from './row-of.js';
+
+/** The latest head the reviewer heard of for a pull request (`pull_request_heads`). */
+export type PullRequestHeadRow = RowOf<PullRequestHead>;
+
+/** A pull request, as its repository's lower-cased owner and name and its number. */
+export interface PullRequestKey {
+  owner: string;
+  repo: string;
+  number: number;
+}
+
+const toRow: (row: Selectable<PullRequestHead>) => PullRequestHeadRow = rowOf<PullRequestHead>;
+
+/**
+ * Each pull request's latest pushed head. Pushes and review requests reach the reviewer through
+ * separate consumers, so a request can be handled after a later push; the request asks here
+ * whether a newer head is known. A push heard of again, or an older one handled late, keeps the
+ * latest.
+ */
+export class PullRequestHeadRepository {
+  constructor(private readonly db: Executor) {}
+
+  /** Records `headSha` as pushed at `at`, unless a later push is recorded. */
+  async record(pullRequest: PullRequestKey, head: { headSha: string; at: Date }): Promise<void> {
+    await this.db
+      .insertInto('pull_request_heads')
+      .values({ ...pullRequest, head_sha: head.headSha, seen_at: head.at })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['owner', 'repo', 'number'])
+          .doUpdateSet((eb) => ({
+            head_sha: eb.ref('excluded.head_sha'),
+            seen_at: eb.ref('excluded.seen_at'),
+          }))
+          .where('pull_request_heads.seen_at', '<', (eb) => eb.ref('excluded.seen_at')),
+      )
+      .execute();
+  }
+
+  /** The pull request's latest pushed head when it was pushed at or after `at`; else null. */
+  async since(pullRequest: PullRequestKey, at: Date): Promise<PullRequestHeadRow | null> {
+    const row = await this.db
+      .selectFrom('pull_request_heads')
+      .selectAll()
+      .where('owner', '=', pullRequest.owner)
+      .where('repo', '=', pullRequest.repo)
+      .where('number', '=', pullRequest.number)
+      .where('seen_at', '>=', at)
+      .executeTakeFirst();
+    return row ? toRow(row) : null;
+  }
+}
