@@ -5,7 +5,7 @@ import {
   ReviewRequestedV1,
   reviewStyleThreadId,
 } from '@caravel/contracts';
-import { FindingRepository, ReviewStyleRepository } from '@caravel/db';
+import { FindingRepository, PullRequestHeadRepository, ReviewStyleRepository } from '@caravel/db';
 import { createGitRepo, type GitRepo } from '@caravel/findings/testing';
 import {
   FakeGitHub,
@@ -29,7 +29,8 @@ import { scriptedModel, until, type ScriptedResponse } from './harness/scenario-
 // server answering from a queue filled before each review, whose recorded requests show what the
 // model was sent), the analyzer's (a script file), GitHub's API root and a development token,
 // through the environment only. Then the analyzer learns the repository's review style from its
-// merged pull requests on the fake GitHub, and the next review's model request carries it.
+// merged pull requests on the fake GitHub, and the next review's model request carries it. Last,
+// a push handled before the review request made ahead of it: the pushed head is reviewed, once.
 const BOT = 'caravel[bot]';
 const REPO = 'acme/widgets';
 const NUMBER = 7;
@@ -384,5 +385,75 @@ await describeEachPair('a pull request reviewed, pushed to, and reviewed again',
       pullRequests: [NUMBER],
       counts: { outcomes: 1 },
     });
+  }, 120_000);
+
+  it('reviews the pushed head once when the push is handled before the request made ahead of it', async () => {
+    const number = 8;
+    const reviewThread = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number });
+    fake.setReviewablePull(REPO, number, {
+      author: 'bob',
+      commentable: { 'src/app.ts': { RIGHT: lines(2, 15), LEFT: lines(2, 15) } },
+    });
+    const opened = origin.commit('open it', { 'src/app.ts': app({ 3: 'const opened = 3;' }) });
+    const head = origin.commit('push to it', {
+      'src/app.ts': app({ 3: 'const opened = 3;', 4: 'const pushed = 4;' }),
+    });
+    await script([
+      [{ name: 'fetch_review_diff', args: {} }],
+      [{ name: 'publish_review', args: {} }],
+    ]);
+    const before = llm.requests.length;
+    // The request was made when the pull request opened; the push came after it, and its
+    // consumer got to it first.
+    const madeAt = new Date(Date.now() - 5_000);
+    await pair.bus.publish(
+      PullRequestHeadMovedV1,
+      PullRequestHeadMovedV1.create(
+        {
+          threadId: randomUUID(),
+          source: 'github',
+          deliveryId: randomUUID(),
+          repository: repository(),
+          pullRequest: number,
+          headSha: head,
+          previousSha: opened,
+        },
+        { source: 'platform-scenario' },
+      ),
+    );
+    const heads = new PullRequestHeadRepository(pair.database.db);
+    await until(
+      async () =>
+        (await heads.since({ owner: 'acme', repo: 'widgets', number }, madeAt)) ?? undefined,
+      'the push recorded',
+    );
+    await pair.bus.publish(
+      ReviewRequestedV1,
+      ReviewRequestedV1.create(
+        {
+          threadId: reviewThread,
+          pullRequestThreadId: randomUUID(),
+          source: 'github',
+          deliveryId: randomUUID(),
+          repository: repository(),
+          pullRequest: { number, headSha: opened, draft: false },
+          author: { externalId: 'bob' },
+          reason: 'opened',
+        },
+        { source: 'platform-scenario', occurredAt: madeAt },
+      ),
+    );
+
+    const ledger = await until(
+      () => findings.getLedger(reviewThread).then((l) => (l?.lastReviewedSha ? l : undefined)),
+      'the review',
+    );
+    expect(ledger).toMatchObject({ headSha: head, lastReviewedSha: head });
+    const checked = (fake.reviews.checkRuns.get(REPO) ?? []).map((c) => c.head_sha);
+    expect(checked).toContain(head);
+    expect(checked).not.toContain(opened);
+    // One review's model calls (the diff, the publish, the answer), no second review after it.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(llm.requests.length - before).toBe(3);
   }, 120_000);
 });
