@@ -1,14 +1,16 @@
-import { WAKEUP_BUDGET } from '@caravel/contracts';
-import { RunRepository, ThreadWakeupRepository } from '@caravel/db';
+import { StopThreadV1, WAKEUP_BUDGET } from '@caravel/contracts';
+import { RunRepository, ThreadStopRepository, ThreadWakeupRepository } from '@caravel/db';
 import { DispatchSweepService } from '@caravel/dispatch';
 import { startFakeOpenAi, type FakeLlmReply, type FakeLlmServer } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 import { scenarioOutcome, startScenario, until } from './harness/scenario-run.js';
 
 // schedule_thread_wakeup on both pairs: a run schedules wakeups through dispatch until the budget
 // (10 per message from a person) refuses the 11th; once dispatch's injected clock passes the
-// first one's time, the sweep wakes the thread and a new run starts from the wakeup's note.
+// first one's time, the sweep wakes the thread and a new run starts from the wakeup's note; a stop
+// then withdraws the wakeups still waiting, so none fires.
 const MODEL = 'openai-compatible:wakeup-model';
 const NOTE = 'WAKEUP-NOTE: check whether CI went green, then carry on.';
 // A pair's first run also prepares its sandbox; a loaded machine needs more than the default.
@@ -105,6 +107,36 @@ await describeEachPair('schedule_thread_wakeup, end to end', (kind) => {
       expect(pending.filter((w) => w.threadId === started.threadId)).toHaveLength(
         WAKEUP_BUDGET - 1,
       );
+
+      // A person stops the thread: the nine still waiting are withdrawn, not fired, when due.
+      await pair.bus.publish(
+        StopThreadV1,
+        StopThreadV1.create(
+          {
+            threadId: started.threadId,
+            source: 'synthetic',
+            requestedBy: { externalId: 'alice' },
+            requestId: randomUUID(),
+          },
+          { source: 'scenario' },
+        ),
+      );
+      const stops = new ThreadStopRepository(pair.database.db);
+      await until(
+        async () => (await stops.since(started.threadId, new Date(0))) ?? undefined,
+        'the stop recorded',
+      );
+      offsetMs = 2 * 86_400_000;
+      await sweeps.sweep();
+      const settled = await pair.database.db
+        .selectFrom('thread_wakeups')
+        .select(['fired_at', 'withdrawn_at'])
+        .where('thread_id', '=', started.threadId)
+        .execute();
+      expect(settled.filter((w) => w.withdrawn_at !== null)).toHaveLength(WAKEUP_BUDGET - 1);
+      expect(settled.filter((w) => w.fired_at !== null)).toHaveLength(1);
+      expect(await runs.listByThread(started.threadId)).toHaveLength(2);
+      expect(fake.requests.length).toBe(before + 1);
     },
     SCENARIO_TIMEOUT_MS,
   );

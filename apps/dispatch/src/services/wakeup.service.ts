@@ -9,7 +9,7 @@ import {
   type ScheduleWakeupResponse,
 } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
-import { ThreadRepository, ThreadWakeupRepository } from '@caravel/db';
+import { ThreadRepository, ThreadStopRepository, ThreadWakeupRepository } from '@caravel/db';
 import { MessagePublisher } from '@caravel/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { z } from 'zod';
@@ -36,6 +36,7 @@ export class WakeupService {
     @Inject(ThreadWakeupRepository) private readonly wakeups: ThreadWakeupRepository,
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ThreadStopRepository) private readonly stops: ThreadStopRepository,
   ) {}
 
   async schedule(request: WakeupRequest): Promise<ScheduleWakeupResponse> {
@@ -70,10 +71,23 @@ export class WakeupService {
     };
   }
 
-  /** Fires every wakeup due now; returns how many fired. */
+  /**
+   * Fires every wakeup due now; returns how many fired. One scheduled before the thread's latest
+   * stop is withdrawn instead: a person who stopped the thread asked for its work to end, later
+   * work the agent planned included.
+   */
   async fireDue(): Promise<number> {
     const due = await this.wakeups.due(this.clock.now());
+    let fired = 0;
     for (const wakeup of due) {
+      const stop = await this.stops.since(wakeup.threadId, wakeup.createdAt);
+      if (stop) {
+        await this.wakeups.withdraw(wakeup.id, this.clock.now());
+        this.log.log(
+          `wakeup ${wakeup.id} of thread ${wakeup.threadId} withdrawn: ${stop.requestedBy} stopped the thread after it was scheduled`,
+        );
+        continue;
+      }
       const thread = await this.threads.get(wakeup.threadId);
       const repository = repositoryRef.safeParse(thread?.repository);
       await this.publisher.publish(
@@ -91,7 +105,8 @@ export class WakeupService {
       );
       await this.wakeups.markFired(wakeup.id, this.clock.now());
       this.log.log(`woke thread ${wakeup.threadId} (wakeup ${wakeup.id})`);
+      fired += 1;
     }
-    return due.length;
+    return fired;
   }
 }

@@ -247,4 +247,8 @@ export type ThreadWakeup = {
   due_at: Timestamp;
   created_at: Generated<Timestamp>;
   fired_at: Timestamp | null;
+  /**
+   * Set instead of `fired_at` when a person stopped the thread after the wakeup was scheduled.
+   */
+  withdrawn_at: Timestamp | null;
 };

@@ -257,6 +257,24 @@ await describeEachDatabase(
         expect(await wakeups.markFired(id, t(202))).toBe(false);
         expect((await wakeups.due(t(200))).map((w) => w.id)).not.toContain(id);
       });
+
+      it('withdraws a wakeup not fired yet, once: it is no longer due and never fires', async () => {
+        const threadId = randomUUID();
+        const [kept, withdrawn] = [randomUUID(), randomUUID()];
+        await wakeups.scheduleWithin({ id: kept, threadId, prompt: 'p', dueAt: t(100) }, null, 10);
+        await wakeups.scheduleWithin(
+          { id: withdrawn, threadId, prompt: 'p', dueAt: t(100) },
+          null,
+          10,
+        );
+        expect(await wakeups.withdraw(withdrawn, t(150))).toBe(true);
+        expect(await wakeups.withdraw(withdrawn, t(151))).toBe(false);
+        const due = (await wakeups.due(t(200))).map((w) => w.id);
+        expect(due).toContain(kept);
+        expect(due).not.toContain(withdrawn);
+        expect(await wakeups.markFired(kept, t(201))).toBe(true);
+        expect(await wakeups.withdraw(kept, t(202))).toBe(false);
+      });
     });
 
     describe('CI watches', () => {

@@ -82,18 +82,32 @@ export class ThreadWakeupRepository {
     return Number(row.n);
   }
 
-  /** Unfired wakeups due at or before `now`, earliest first. */
+  /** Wakeups neither fired nor withdrawn, due at or before `now`, earliest first. */
   async due(now: Date, limit = 100, executor: Executor = this.db): Promise<ThreadWakeupRow[]> {
     const rows = await executor
       .selectFrom('thread_wakeups')
       .selectAll()
       .where('fired_at', 'is', null)
+      .where('withdrawn_at', 'is', null)
       .where('due_at', '<=', now)
       .orderBy('due_at', 'asc')
       .orderBy('id', 'asc')
       .limit(limit)
       .execute();
     return rows.map(toRow);
+  }
+
+  /** Withdraws a wakeup that has not fired (its thread was stopped); false when it had. */
+  async withdraw(id: string, at?: Date, executor: Executor = this.db): Promise<boolean> {
+    const row = await executor
+      .updateTable('thread_wakeups')
+      .set({ withdrawn_at: timeOr(at) })
+      .where('id', '=', id)
+      .where('fired_at', 'is', null)
+      .where('withdrawn_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Marks a wakeup fired; false when it was fired before. */
