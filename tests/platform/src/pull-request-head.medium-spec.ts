@@ -1,12 +1,13 @@
 import { githubThreadId } from '@caravel/contracts';
-import { ThreadRepository } from '@caravel/db';
+import { PullRequestHeadRepository, ThreadRepository } from '@caravel/db';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { postGithubWebhook } from './harness/github-webhook.js';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 import { until } from './harness/scenario-run.js';
 
 // A signed `pull_request.synchronize` travels ingress -> bus -> dispatch on both pairs, and the
-// pull request's thread learns its new head.
+// pull request's thread learns its new head, and the push is kept for the pull request (what a
+// check report on the older head, handled after it, is weighed against).
 const SECRET = 'pr-head-secret';
 const OLD_HEAD = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
 const NEW_HEAD = '34c5c7793cb3b279e22454cb6750c80560547b3a';
@@ -65,5 +66,10 @@ await describeEachPair("a pull request's new head", (kind) => {
       return sha === NEW_HEAD ? sha : undefined;
     }, 'the new head on the thread');
     expect(head).toBe(NEW_HEAD);
+    const pushed = await new PullRequestHeadRepository(pair.database.db).since(
+      { owner: 'acme', repo: 'widgets', number },
+      new Date(0),
+    );
+    expect(pushed).toMatchObject({ headSha: NEW_HEAD });
   }, 60_000);
 });

@@ -1,5 +1,10 @@
 import { CiCheckReportedV1, RunStepV1, TriggerReceivedV1 } from '@caravel/contracts';
-import type { CiWatchRepository, NewCiWatch } from '@caravel/db';
+import type {
+  CiWatchRepository,
+  NewCiWatch,
+  PullRequestHeadRepository,
+  PullRequestHeadRow,
+} from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import { strictMock } from '@caravel/testing/doubles';
 import { jest } from '@jest/globals';
@@ -11,7 +16,8 @@ import type { CiWatchService } from './ci-watch.service.js';
 const THREAD = '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e';
 const URL = 'https://github.com/acme/widgets/pull/7';
 
-function setup() {
+/** `pushed`: the pull request's latest push heard of at or after a report, as `since` finds it. */
+function setup(pushed: PullRequestHeadRow | null = null) {
   const start = jest.fn((watch: NewCiWatch) =>
     Promise.resolve(factory.ciWatch({ id: watch.id, threadId: watch.threadId })),
   );
@@ -20,13 +26,15 @@ function setup() {
   const watch = factory.ciWatch();
   const findByPullRequest = jest.fn(() => Promise.resolve(watch));
   const evaluate = jest.fn<CiWatchService['evaluate']>(() => Promise.resolve(null));
+  const since = jest.fn<PullRequestHeadRepository['since']>(() => Promise.resolve(pushed));
   const intake = new CiWatchIntakeService(
     strictMock<CiWatchRepository>({ start, stop, setAutofix, findByPullRequest }),
     strictMock<CiWatchService>({ evaluate }),
     { now: () => new Date('2026-12-01T10:00:00Z') },
     dispatchConfigOf(dispatchEnvSchema.parse({})),
+    strictMock<PullRequestHeadRepository>({ since }),
   );
-  return { intake, start, stop, setAutofix, evaluate, watch };
+  return { intake, start, stop, setAutofix, evaluate, watch, since };
 }
 
 describe('CiWatchIntakeService', () => {
@@ -150,5 +158,39 @@ describe('CiWatchIntakeService', () => {
       headSha: fixture.headSha,
       check: { kind: 'check_run', name: 'App', status: 'queued', conclusion: null },
     });
+  });
+
+  it('leaves a check on a head the pull request was pushed past before the check was handled', async () => {
+    const fixture = CiCheckReportedV1.fixture().data;
+    const cancelled = CiCheckReportedV1.create(
+      {
+        ...fixture,
+        check: { kind: 'check_run', name: 'App', status: 'completed', conclusion: 'cancelled' },
+      },
+      { source: 'ingress' },
+    );
+    const pushedTo = (headSha: string): PullRequestHeadRow => ({
+      owner: 'acme',
+      repo: 'widgets',
+      number: 7,
+      headSha,
+      seenAt: new Date(Date.parse(cancelled.occurredAt) + 1_000),
+    });
+
+    const moved = setup(pushedTo('f'.repeat(40)));
+    await moved.intake.onCheckReported(cancelled);
+    expect(moved.evaluate).not.toHaveBeenCalled();
+    const [pullRequest, at] = moved.since.mock.calls[0]!;
+    expect(pullRequest).toEqual({
+      owner: moved.watch.repositoryOwner.toLowerCase(),
+      repo: moved.watch.repositoryName.toLowerCase(),
+      number: moved.watch.pullRequest,
+    });
+    expect(at).toEqual(new Date(cancelled.occurredAt));
+
+    // The push it was reported before is to its own head: the check counts.
+    const same = setup(pushedTo(fixture.headSha));
+    await same.intake.onCheckReported(cancelled);
+    expect(same.evaluate).toHaveBeenCalledTimes(1);
   });
 });

@@ -11,7 +11,12 @@ import {
   type TriggerReceivedV1,
 } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
-import { CiWatchRepository, ciWatchKey, type CiWatchRow } from '@caravel/db';
+import {
+  CiWatchRepository,
+  PullRequestHeadRepository,
+  ciWatchKey,
+  type CiWatchRow,
+} from '@caravel/db';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { namesNoPullRequest } from '@caravel/tools';
 import { DISPATCH_CONFIG, type DispatchConfig } from '../dispatch.config.js';
@@ -43,6 +48,7 @@ export class CiWatchIntakeService {
     @Inject(CiWatchService) private readonly evaluations: CiWatchService,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(DISPATCH_CONFIG) private readonly config: DispatchConfig,
+    @Inject(PullRequestHeadRepository) private readonly heads: PullRequestHeadRepository,
   ) {}
 
   /**
@@ -77,7 +83,31 @@ export class CiWatchIntakeService {
       this.log.debug(`${repository.owner}/${repository.name} ${where}: no watched pull request`);
       return;
     }
-    for (const watch of found) await this.evaluations.evaluate(watch.id, { headSha, check });
+    for (const watch of found) {
+      const movedTo = await this.pushedSince(watch, headSha, new Date(envelope.occurredAt));
+      if (movedTo) {
+        this.log.log(
+          `${watch.pullRequestKey}: ${check.name} at ${headSha.slice(0, 12)} was reported before the push to ${movedTo.slice(0, 12)}; not evaluated`,
+        );
+        continue;
+      }
+      await this.evaluations.evaluate(watch.id, { headSha, check });
+    }
+  }
+
+  /**
+   * The pull request's head when a push to another commit than `headSha` was heard of at or after
+   * the report (`at`): the report is of a head the pull request has left, handled late (checks and
+   * pushes are separate consumers), and must not move the watch back to it. Null otherwise.
+   */
+  private async pushedSince(watch: CiWatchRow, headSha: string, at: Date): Promise<string | null> {
+    const pullRequest = {
+      owner: watch.repositoryOwner.toLowerCase(),
+      repo: watch.repositoryName.toLowerCase(),
+      number: watch.pullRequest,
+    };
+    const pushed = await this.heads.since(pullRequest, at);
+    return pushed && pushed.headSha !== headSha.toLowerCase() ? pushed.headSha : null;
   }
 
   /** Starts (or restarts) the watch of each pull request the agent pushed to in this step. */

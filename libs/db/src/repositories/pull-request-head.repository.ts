@@ -3,7 +3,7 @@ import type { PullRequestHead } from '../generated/types.js';
 import type { Executor } from './executor.js';
 import { rowOf, type RowOf } from './row-of.js';
 
-/** The latest head the reviewer heard of for a pull request (`pull_request_heads`). */
+/** The latest head heard of for a pull request (`pull_request_heads`). */
 export type PullRequestHeadRow = RowOf<PullRequestHead>;
 
 /** A pull request, as its repository's lower-cased owner and name and its number. */
@@ -16,9 +16,9 @@ export interface PullRequestKey {
 const toRow: (row: Selectable<PullRequestHead>) => PullRequestHeadRow = rowOf<PullRequestHead>;
 
 /**
- * Each pull request's latest pushed head. Pushes and review requests reach the reviewer through
- * separate consumers, so a request can be handled after a later push; the request asks here
- * whether a newer head is known. A push heard of again, or an older one handled late, keeps the
+ * Each pull request's latest pushed head. Pushes reach the reviewer and dispatch through other
+ * consumers than review requests and check reports, so either can be handled after a later push;
+ * they ask here whether a newer head is known. A push heard of again, or an older one handled late, keeps the
  * latest.
  */
 export class PullRequestHeadRepository {
