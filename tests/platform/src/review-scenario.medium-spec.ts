@@ -177,8 +177,8 @@ await describeEachPair('a pull request reviewed, pushed to, and reviewed again',
     cloneUrl: origin.root,
     baseBranch: 'main',
   });
-  /** A push to the pull request, as ingress reports it. */
-  const pushed = (headSha: string, previousSha?: string) =>
+  /** A push to the pull request (#7 unless said), as ingress reports it. */
+  const pushed = (headSha: string, previousSha?: string, pullRequest = NUMBER) =>
     pair.bus.publish(
       PullRequestHeadMovedV1,
       PullRequestHeadMovedV1.create(
@@ -187,7 +187,7 @@ await describeEachPair('a pull request reviewed, pushed to, and reviewed again',
           source: 'github',
           deliveryId: randomUUID(),
           repository: repository(),
-          pullRequest: NUMBER,
+          pullRequest,
           headSha,
           ...(previousSha ? { previousSha } : {}),
         },
@@ -406,21 +406,7 @@ await describeEachPair('a pull request reviewed, pushed to, and reviewed again',
     // The request was made when the pull request opened; the push came after it, and its
     // consumer got to it first.
     const madeAt = new Date(Date.now() - 5_000);
-    await pair.bus.publish(
-      PullRequestHeadMovedV1,
-      PullRequestHeadMovedV1.create(
-        {
-          threadId: randomUUID(),
-          source: 'github',
-          deliveryId: randomUUID(),
-          repository: repository(),
-          pullRequest: number,
-          headSha: head,
-          previousSha: opened,
-        },
-        { source: 'platform-scenario' },
-      ),
-    );
+    await pushed(head, opened, number);
     const heads = new PullRequestHeadRepository(pair.database.db);
     await until(
       async () =>

@@ -182,8 +182,8 @@ describe('CiWatchIntakeService', () => {
     expect(moved.evaluate).not.toHaveBeenCalled();
     const [pullRequest, at] = moved.since.mock.calls[0]!;
     expect(pullRequest).toEqual({
-      owner: moved.watch.repositoryOwner.toLowerCase(),
-      repo: moved.watch.repositoryName.toLowerCase(),
+      owner: moved.watch.repositoryOwner,
+      repo: moved.watch.repositoryName,
       number: moved.watch.pullRequest,
     });
     expect(at).toEqual(new Date(cancelled.occurredAt));

@@ -102,8 +102,8 @@ export class CiWatchIntakeService {
    */
   private async pushedSince(watch: CiWatchRow, headSha: string, at: Date): Promise<string | null> {
     const pullRequest = {
-      owner: watch.repositoryOwner.toLowerCase(),
-      repo: watch.repositoryName.toLowerCase(),
+      owner: watch.repositoryOwner,
+      repo: watch.repositoryName,
       number: watch.pullRequest,
     };
     const pushed = await this.heads.since(pullRequest, at);

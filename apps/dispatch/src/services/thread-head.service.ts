@@ -22,12 +22,8 @@ export class ThreadHeadService {
     const { threadId, headSha, pullRequest, repository } = envelope.data;
     // The pull request's latest push, for check reports handled after it (the CI watch).
     await this.heads.record(
-      {
-        owner: repository.owner.toLowerCase(),
-        repo: repository.name.toLowerCase(),
-        number: pullRequest,
-      },
-      { headSha: headSha.toLowerCase(), at: new Date(envelope.occurredAt) },
+      { owner: repository.owner, repo: repository.name, number: pullRequest },
+      { headSha, at: new Date(envelope.occurredAt) },
     );
     const known = await this.threads.setHead(threadId, headSha);
     if (!known)

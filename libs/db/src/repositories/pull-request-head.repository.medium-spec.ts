@@ -46,4 +46,17 @@ await describeEachDatabase('pull request head repository', openDatabase, (target
     await heads.record(pr, { headSha: C, at: at('30') });
     expect(await heads.since(pr, at('25'))).toMatchObject({ headSha: C });
   });
+
+  it('keeps one head per pull request whatever the case of its names and sha', async () => {
+    const pr = pullRequest();
+    await heads.record(
+      { ...pr, owner: 'Acme', repo: 'Widgets' },
+      { headSha: 'ABC'.repeat(13) + 'A', at: at('40') },
+    );
+    expect(await heads.since(pr, at('00'))).toMatchObject({
+      ...pr,
+      headSha: 'abc'.repeat(13) + 'a',
+    });
+    expect(await heads.since({ ...pr, owner: 'ACME' }, at('00'))).not.toBeNull();
+  });
 });

@@ -6,11 +6,20 @@ import { rowOf, type RowOf } from './row-of.js';
 /** The latest head heard of for a pull request (`pull_request_heads`). */
 export type PullRequestHeadRow = RowOf<PullRequestHead>;
 
-/** A pull request, as its repository's lower-cased owner and name and its number. */
+/** A pull request: its repository's owner and name (in any case) and its number. */
 export interface PullRequestKey {
   owner: string;
   repo: string;
   number: number;
+}
+
+/** GitHub's owner and repository names ignore case, as hex shas do: one key, one head. */
+function keyOf(pullRequest: PullRequestKey): PullRequestKey {
+  return {
+    owner: pullRequest.owner.toLowerCase(),
+    repo: pullRequest.repo.toLowerCase(),
+    number: pullRequest.number,
+  };
 }
 
 const toRow: (row: Selectable<PullRequestHead>) => PullRequestHeadRow = rowOf<PullRequestHead>;
@@ -18,8 +27,8 @@ const toRow: (row: Selectable<PullRequestHead>) => PullRequestHeadRow = rowOf<Pu
 /**
  * Each pull request's latest pushed head. Pushes reach the reviewer and dispatch through other
  * consumers than review requests and check reports, so either can be handled after a later push;
- * they ask here whether a newer head is known. A push heard of again, or an older one handled late, keeps the
- * latest.
+ * they ask here whether a newer head is known. A push heard of again, or an older one handled
+ * late, keeps the latest. Keys and shas are stored lower-cased, whatever case callers use.
  */
 export class PullRequestHeadRepository {
   constructor(private readonly db: Executor) {}
@@ -28,7 +37,7 @@ export class PullRequestHeadRepository {
   async record(pullRequest: PullRequestKey, head: { headSha: string; at: Date }): Promise<void> {
     await this.db
       .insertInto('pull_request_heads')
-      .values({ ...pullRequest, head_sha: head.headSha, seen_at: head.at })
+      .values({ ...keyOf(pullRequest), head_sha: head.headSha.toLowerCase(), seen_at: head.at })
       .onConflict((conflict) =>
         conflict
           .columns(['owner', 'repo', 'number'])
@@ -43,12 +52,13 @@ export class PullRequestHeadRepository {
 
   /** The pull request's latest pushed head when it was pushed at or after `at`; else null. */
   async since(pullRequest: PullRequestKey, at: Date): Promise<PullRequestHeadRow | null> {
+    const { owner, repo, number } = keyOf(pullRequest);
     const row = await this.db
       .selectFrom('pull_request_heads')
       .selectAll()
-      .where('owner', '=', pullRequest.owner)
-      .where('repo', '=', pullRequest.repo)
-      .where('number', '=', pullRequest.number)
+      .where('owner', '=', owner)
+      .where('repo', '=', repo)
+      .where('number', '=', number)
       .where('seen_at', '>=', at)
       .executeTakeFirst();
     return row ? toRow(row) : null;
