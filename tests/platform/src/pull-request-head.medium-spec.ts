@@ -1,16 +1,45 @@
-import { githubThreadId } from '@caravel/contracts';
-import { PullRequestHeadRepository, ThreadRepository } from '@caravel/db';
+import { CiCheckReportedV1, githubThreadId } from '@caravel/contracts';
+import { CiWatchRepository, PullRequestHeadRepository, ThreadRepository } from '@caravel/db';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { postGithubWebhook } from './harness/github-webhook.js';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 import { until } from './harness/scenario-run.js';
 
 // A signed `pull_request.synchronize` travels ingress -> bus -> dispatch on both pairs, and the
 // pull request's thread learns its new head, and the push is kept for the pull request (what a
-// check report on the older head, handled after it, is weighed against).
+// check report on the older head, handled after it, is weighed against: GitHub cancels the older
+// commit's runs when the next push comes, and that cancellation, sent before the push but handled
+// after it, must not stop the watch of the pull request's CI).
 const SECRET = 'pr-head-secret';
 const OLD_HEAD = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
 const NEW_HEAD = '34c5c7793cb3b279e22454cb6750c80560547b3a';
+
+const REPOSITORY = { owner: 'acme', name: 'widgets' };
+
+function pullRequestUrl(number: number): string {
+  return `https://github.com/acme/widgets/pull/${number}`;
+}
+
+/** A completed `check_run` delivery at `headSha` on pull request `number`, as GitHub sends it. */
+function checkRun(number: number, headSha: string, conclusion: string) {
+  return {
+    action: 'completed',
+    check_run: {
+      name: 'lint',
+      head_sha: headSha,
+      status: 'completed',
+      conclusion,
+      details_url: 'https://ci.example/lint/2',
+      pull_requests: [{ number, url: pullRequestUrl(number) }],
+    },
+    repository: {
+      name: 'widgets',
+      private: true,
+      owner: { login: 'acme', type: 'Organization' },
+    },
+  };
+}
 
 function synchronize(number: number) {
   return {
@@ -71,5 +100,73 @@ await describeEachPair("a pull request's new head", (kind) => {
       new Date(0),
     );
     expect(pushed).toMatchObject({ headSha: NEW_HEAD });
+  }, 60_000);
+
+  it('leaves the CI watch alone when a report on the older head is handled after the push', async () => {
+    const number = 2_000 + Math.floor(Math.random() * 1000);
+    const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number });
+    const threads = new ThreadRepository(pair.database.db);
+    const watches = new CiWatchRepository(pair.database.db);
+    await threads.upsert({ id: threadId, source: 'github' });
+    await threads.setHead(threadId, OLD_HEAD);
+    const watch = await watches.start({
+      id: randomUUID(),
+      owner: 'acme',
+      repo: 'widgets',
+      number,
+      url: pullRequestUrl(number),
+      threadId,
+      asked: true,
+      agentHead: OLD_HEAD.slice(0, 12),
+    });
+
+    const pushSent = new Date();
+    await postGithubWebhook(pair.host.url, SECRET, 'pull_request', synchronize(number));
+    const pushes = new PullRequestHeadRepository(pair.database.db);
+    const pushed = await until(
+      async () =>
+        (await pushes.since({ owner: 'acme', repo: 'widgets', number }, new Date(0))) ?? undefined,
+      'the push kept for the pull request',
+    );
+    expect(pushed.headSha).toBe(NEW_HEAD);
+    // The older head's lint, cancelled by GitHub as the push came: received before the push (as
+    // when dispatch runs behind), handled after it on the check consumer.
+    await pair.bus.publish(
+      CiCheckReportedV1,
+      CiCheckReportedV1.create(
+        {
+          threadId,
+          source: 'github',
+          deliveryId: `stale-${number}`,
+          event: 'check_run',
+          repository: REPOSITORY,
+          headSha: OLD_HEAD,
+          pullRequests: [{ number, url: pullRequestUrl(number) }],
+          check: { kind: 'check_run', name: 'lint', status: 'completed', conclusion: 'cancelled' },
+        },
+        { source: 'scenario', occurredAt: new Date(pushSent.getTime() - 1_000) },
+      ),
+    );
+    // The new head's lint passes; the check consumer is ordered, so once this one is evaluated
+    // the stale one was handled before it.
+    const answer = await postGithubWebhook(
+      pair.host.url,
+      SECRET,
+      'check_run',
+      checkRun(number, NEW_HEAD, 'success'),
+    );
+    expect(await answer.json()).toMatchObject({ reason: 'recorded' });
+    // Stopped by the stale report ('cancelled' needs its owner), the watch would never see it.
+    const settled = await until(async () => {
+      const current = await watches.get(watch.id);
+      const evaluated = current?.headSha === NEW_HEAD && current.greenSince;
+      return evaluated || current?.active === false ? current : undefined;
+    }, 'the new head green on the watch');
+    expect(settled).toMatchObject({
+      active: true,
+      stoppedReason: null,
+      headSha: NEW_HEAD,
+      fixRuns: 0,
+    });
   }, 60_000);
 });
