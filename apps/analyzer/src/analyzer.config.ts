@@ -1,4 +1,3 @@
-import type { ModelCredentials } from '@caravel/agent';
 import {
   distributedServiceSchema,
   documented,
@@ -11,10 +10,10 @@ import {
   githubAppSettingsSchema,
   githubTokenSettingsSchema,
   integrationsConfigOf,
-  modelCredentialsOf,
   modelSettingsSchema,
-  serviceModelOf,
+  serviceModelConfigOf,
   type IntegrationsConfig,
+  type ServiceModelConfig,
 } from '@caravel/integrations';
 import { z } from 'zod';
 
@@ -44,14 +43,11 @@ type AnalyzerEnv = z.output<typeof analyzerEnvSchema>;
 
 /** What the analyzer learns review styles with, typed. */
 export interface AnalyzerConfig {
-  analysis: {
-    /** The analyzer's model (`ANALYZER_MODEL`, else the team default); unset: no analyses. */
-    model?: string;
-    /** The key that named the model, for messages (`ANALYZER_MODEL` or `CARAVEL_MODEL`). */
-    modelKey?: 'ANALYZER_MODEL' | 'CARAVEL_MODEL';
-    credentials: ModelCredentials;
-    /** What relative `scripted:`/`replay:` model files resolve against. */
-    fileRoot: string;
+  /**
+   * The analyzer's model (`ANALYZER_MODEL`, else the team default; unset: no analyses) and what
+   * it learns from.
+   */
+  analysis: ServiceModelConfig<'ANALYZER_MODEL'> & {
     /** Caravel's GitHub login: its own comments are not learned from. */
     botLogin: string;
     /** How often due nightly runs are looked for, in milliseconds. */
@@ -65,9 +61,7 @@ export interface AnalyzerConfig {
 export function analyzerConfigOf(env: AnalyzerEnv): AnalyzerConfig {
   return {
     analysis: {
-      ...serviceModelOf('ANALYZER_MODEL', env),
-      credentials: modelCredentialsOf(env),
-      fileRoot: env.CARAVEL_FILE_ROOT,
+      ...serviceModelConfigOf('ANALYZER_MODEL', env),
       botLogin: env.ANALYZER_GITHUB_LOGIN,
       nightlyCheckMs: env.ANALYZER_NIGHTLY_CHECK_MS,
     },

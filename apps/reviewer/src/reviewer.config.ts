@@ -1,4 +1,3 @@
-import type { ModelCredentials } from '@caravel/agent';
 import {
   commaList,
   distributedServiceSchema,
@@ -12,10 +11,10 @@ import {
   githubAppSettingsSchema,
   githubTokenSettingsSchema,
   integrationsConfigOf,
-  modelCredentialsOf,
   modelSettingsSchema,
-  serviceModelOf,
+  serviceModelConfigOf,
   type IntegrationsConfig,
+  type ServiceModelConfig,
 } from '@caravel/integrations';
 import { z } from 'zod';
 
@@ -58,14 +57,11 @@ type ReviewerEnv = z.output<typeof reviewerEnvSchema>;
 
 /** What review runs are made with, typed: the model, who Caravel is on GitHub, and GitHub. */
 export interface ReviewerConfig {
-  review: {
-    /** The reviewer's model (`REVIEWER_MODEL`, else the team default); unset: no reviews. */
-    model?: string;
-    /** The key that named the model, for messages (`REVIEWER_MODEL` or `CARAVEL_MODEL`). */
-    modelKey?: 'REVIEWER_MODEL' | 'CARAVEL_MODEL';
-    credentials: ModelCredentials;
-    /** What relative `scripted:`/`replay:` model files resolve against. */
-    fileRoot: string;
+  /**
+   * The reviewer's model (`REVIEWER_MODEL`, else the team default; unset: no reviews) and how its
+   * reviews are published.
+   */
+  review: ServiceModelConfig<'REVIEWER_MODEL'> & {
     /** Caravel's GitHub login: its own pull requests get no verdict, its comments are its own. */
     botLogin: string;
     /** A push to a reviewed pull request is reviewed again. */
@@ -81,9 +77,7 @@ export interface ReviewerConfig {
 export function reviewerConfigOf(env: ReviewerEnv): ReviewerConfig {
   return {
     review: {
-      ...serviceModelOf('REVIEWER_MODEL', env),
-      credentials: modelCredentialsOf(env),
-      fileRoot: env.CARAVEL_FILE_ROOT,
+      ...serviceModelConfigOf('REVIEWER_MODEL', env),
       botLogin: env.REVIEWER_GITHUB_LOGIN,
       reReviewOnPush: env.REVIEWER_REREVIEW_ON_PUSH,
       approveCleanRepos: env.REVIEWER_APPROVE_CLEAN_REPOS,

@@ -142,9 +142,11 @@ export {
   checkModelKeys,
   modelCredentialsOf,
   modelSettingsSchema,
+  serviceModelConfigOf,
   serviceModelOf,
   type ModelSettings,
   type ServiceModel,
+  type ServiceModelConfig,
 } from './settings/model.settings.js';
 export { GitHubHosting, type HostedRepositoryRef } from './github/github-hosting.js';
 

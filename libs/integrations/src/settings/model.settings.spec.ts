@@ -1,4 +1,4 @@
-import { modelCredentialsOf, serviceModelOf } from './model.settings.js';
+import { modelCredentialsOf, serviceModelConfigOf, serviceModelOf } from './model.settings.js';
 
 describe('serviceModelOf', () => {
   it("takes the service's own key first and says so", () => {
@@ -19,6 +19,23 @@ describe('serviceModelOf', () => {
 
   it('names no model when neither key is set', () => {
     expect(serviceModelOf('ANALYZER_MODEL', {})).toEqual({});
+  });
+});
+
+describe('serviceModelConfigOf', () => {
+  it('adds the credentials and the file root to the model the keys name', () => {
+    expect(
+      serviceModelConfigOf('ANALYZER_MODEL', {
+        ANALYZER_MODEL: 'openai:gpt-5',
+        OPENAI_API_KEY: 'sk-test',
+        CARAVEL_FILE_ROOT: '/srv/models',
+      }),
+    ).toEqual({
+      model: 'openai:gpt-5',
+      modelKey: 'ANALYZER_MODEL',
+      credentials: { openaiApiKey: 'sk-test' },
+      fileRoot: '/srv/models',
+    });
   });
 });
 

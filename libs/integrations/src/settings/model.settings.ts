@@ -89,3 +89,26 @@ export function serviceModelOf<K extends string>(
   if (env.CARAVEL_MODEL) return { model: env.CARAVEL_MODEL, modelKey: 'CARAVEL_MODEL' };
   return {};
 }
+
+/**
+ * Everything a service with its own model key builds its model from: the model and the key that
+ * named it, the providers' credentials, and where relative model files resolve. The reviewer and
+ * the analyzer read it the same way; only the key differs.
+ */
+export interface ServiceModelConfig<K extends string> extends ServiceModel<K> {
+  credentials: ModelCredentials;
+  /** What relative `scripted:`/`replay:` model files resolve against. */
+  fileRoot: string;
+}
+
+/** {@link serviceModelOf}, with the credentials and the file root from the same keys. */
+export function serviceModelConfigOf<K extends string>(
+  key: K,
+  env: ModelSettings & Partial<Record<K, string>>,
+): ServiceModelConfig<K> {
+  return {
+    ...serviceModelOf(key, env),
+    credentials: modelCredentialsOf(env),
+    fileRoot: env.CARAVEL_FILE_ROOT,
+  };
+}
