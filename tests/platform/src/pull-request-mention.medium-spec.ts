@@ -3,6 +3,7 @@ import {
   EnabledRepositoryRepository,
   RunEventRepository,
   RunRepository,
+  ThreadRepository,
 } from '@caravel/db';
 import { CiWatchSweepService } from '@caravel/dispatch';
 import { seedRemote } from '@caravel/sandbox/testing';
@@ -352,7 +353,9 @@ describe('a mention on a pull request [embedded bus + PGlite]', () => {
     expect(green()[0]?.body).toContain(`at ${newHead.slice(0, 12)}`);
 
     // A person pushes: their head fails, and the watch stops instead of fighting it.
-    await deliver(checkRun('e'.repeat(40), 'failure'), 'check_run');
+    const personHead = 'e'.repeat(40);
+    if (pull) pull.headSha = personHead;
+    await deliver(checkRun(personHead, 'failure'), 'check_run');
     const stopped = await until(async () => {
       const current = await watches.get(watch!.id);
       return current?.active === false ? current : undefined;
@@ -360,6 +363,61 @@ describe('a mention on a pull request [embedded bus + PGlite]', () => {
     expect(stopped.stoppedReason).toBe('human_commit_at_head');
     expect(await fresh()).toHaveLength(1);
   }, 180_000);
+
+  it('starts no fix run for a check that fails after the pull request was merged', async () => {
+    // CI still running at the merge reports afterwards; no push event says "merged".
+    const number = 11;
+    const head = 'd'.repeat(40);
+    const threadId = githubThreadIdOf(number);
+    github.state.pulls.get(REPO)?.push({
+      number,
+      title: 'Late check',
+      body: '',
+      draft: false,
+      state: 'closed',
+      mergedAt: '2026-12-04T12:00:00Z',
+      head: 'late-check',
+      base: 'main',
+      requestedReviewers: [],
+      headSha: head,
+    });
+    await new ThreadRepository(pair.database.db).upsert({ id: threadId, source: 'github' });
+    const watches = new CiWatchRepository(pair.database.db);
+    const watch = await watches.start({
+      id: randomUUID(),
+      owner: 'acme',
+      repo: 'widgets',
+      number,
+      url: `https://github.com/${REPO}/pull/${number}`,
+      threadId,
+      asked: true,
+      agentHead: head.slice(0, 12),
+    });
+    const failed = {
+      action: 'completed',
+      check_run: {
+        name: 'e2e',
+        head_sha: head,
+        status: 'completed',
+        conclusion: 'failure',
+        details_url: 'https://ci.example/e2e/1',
+        pull_requests: [{ number }],
+      },
+      repository: {
+        name: 'widgets',
+        private: true,
+        owner: { login: 'acme', type: 'Organization' },
+      },
+    };
+    await deliver(failed, 'check_run');
+    const settled = await until(async () => {
+      const current = await watches.get(watch.id);
+      return current && (!current.active || current.fixRuns > 0) ? current : undefined;
+    }, 'the watch evaluated');
+    expect(settled).toMatchObject({ active: false, stoppedReason: 'pull_request_merged' });
+    expect(settled.fixRuns).toBe(0);
+    expect(await new RunRepository(pair.database.db).listByThread(threadId)).toEqual([]);
+  }, 120_000);
 
   it('answers a question on a pull request from its diff, read-only, in its conversation', async () => {
     const head = 'f'.repeat(40);

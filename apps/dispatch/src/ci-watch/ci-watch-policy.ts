@@ -196,6 +196,27 @@ export function decideCiWatch(
   };
 }
 
+/**
+ * True when carrying out the decision changes something outside the watch's counts: a fix run, a
+ * message in the thread's channel, or the watch stopped at a person's commit. Such a decision,
+ * when it was made on a check delivery alone, is worth one read of the pull request first: a
+ * delivery says nothing of a merge or a push it raced with.
+ */
+export function actsOnPullRequest(decision: CiWatchDecision): boolean {
+  switch (decision.action) {
+    case 'fix':
+    case 'enqueue_fix':
+    case 'announce_green':
+    case 'announce_limit':
+    case 'needs_owner_triage':
+      return true;
+    case 'skip':
+      return decision.reason === 'human_commit_at_head';
+    case 'finish_watch':
+      return false;
+  }
+}
+
 export const INITIAL_CI_WATCH_STATE: CiWatchState = {
   headSha: null,
   fixRuns: 0,

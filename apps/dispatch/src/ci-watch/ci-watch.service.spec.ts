@@ -16,7 +16,7 @@ import { jest } from '@jest/globals';
 import type { RunNotifierService } from '../replies/run-notifier.service.js';
 import { agentPushOf } from './ci-watch-state.js';
 import { CiWatchService } from './ci-watch.service.js';
-import type { PullRequestStatePort } from './pull-request-state.port.js';
+import type { PullRequestState, PullRequestStatePort } from './pull-request-state.port.js';
 
 const AGENT_HEAD = 'a'.repeat(40);
 const PERSON_HEAD = 'b'.repeat(40);
@@ -39,6 +39,7 @@ function setup(
   overrides: Partial<CiWatchRow> = {},
   busy = false,
   base: () => Promise<ReadonlySet<string> | null> = () => Promise.resolve(new Set()),
+  hostSays: () => Promise<PullRequestState | null> = () => Promise.resolve(null),
 ) {
   let row: CiWatchRow = factory.ciWatch({ agentHeads: [AGENT_HEAD.slice(0, 12)], ...overrides });
   let now = T0;
@@ -64,6 +65,7 @@ function setup(
   );
   const announce = jest.fn<RunNotifierService['announce']>(() => Promise.resolve('posted'));
   const failingOnBase = jest.fn<PullRequestStatePort['failingOnBase']>(base);
+  const read = jest.fn<PullRequestStatePort['read']>(hostSays);
   let requester: { owner: string | null; autofixCi: boolean | null } = {
     owner: 'slack:U1',
     autofixCi: null,
@@ -94,7 +96,7 @@ function setup(
     strictMock<UserProfileRepository>({ get: profile }),
     strictMock<MessagePublisher>({ publish }),
     strictMock<RunNotifierService>({ announce }),
-    strictMock<PullRequestStatePort>({ failingOnBase }),
+    strictMock<PullRequestStatePort>({ failingOnBase, read }),
     { now: () => new Date(now) },
     config,
   );
@@ -103,6 +105,7 @@ function setup(
     publish,
     announce,
     failingOnBase,
+    read,
     ownerOf,
     profile,
     row: () => row,
@@ -245,6 +248,53 @@ describe('CiWatchService', () => {
     expect(publish).not.toHaveBeenCalled();
     expect(row()).toMatchObject({ active: false, stoppedReason: 'human_commit_at_head' });
     expect(await service.evaluate(row().id)).toBeNull();
+  });
+
+  it('reads the pull request before a fix and leaves one merged since the failure alone', async () => {
+    const merged = { state: 'merged' as const, headSha: AGENT_HEAD, mergeable: null };
+    const { service, publish, announce, read, row } = setup({}, false, undefined, () =>
+      Promise.resolve(merged),
+    );
+    const decision = await service.evaluate(row().id, {
+      headSha: AGENT_HEAD,
+      check: check('lint', 'failure'),
+    });
+    expect(decision).toEqual({ action: 'finish_watch', reason: 'pull_request_merged' });
+    expect(read).toHaveBeenCalledTimes(1);
+    expect(publish).not.toHaveBeenCalled();
+    expect(announce).not.toHaveBeenCalled();
+    expect(row()).toMatchObject({ active: false, stoppedReason: 'pull_request_merged' });
+  });
+
+  it('takes a failure at a head the pull request was pushed past at the head it has now', async () => {
+    const next = 'c'.repeat(40);
+    const { service, publish, row } = setup({}, false, undefined, () =>
+      Promise.resolve({ state: 'open', headSha: next, mergeable: true }),
+    );
+    const decision = await service.evaluate(row().id, {
+      headSha: AGENT_HEAD,
+      check: check('lint', 'failure'),
+    });
+    // Nothing is known of the new head's checks yet: the watch waits for them there.
+    expect(decision).toEqual({ action: 'skip', reason: 'checks_pending' });
+    expect(publish).not.toHaveBeenCalled();
+    expect(row()).toMatchObject({ active: true, headSha: next, fixRuns: 0 });
+  });
+
+  it('acts on the delivery when the pull request cannot be read, and reads it once only', async () => {
+    const { service, publish, read, row } = setup({}, false, undefined, () =>
+      Promise.reject(new Error('GitHub answered 502')),
+    );
+    const decision = await service.evaluate(row().id, {
+      headSha: AGENT_HEAD,
+      check: check('lint', 'failure'),
+    });
+    expect(decision).toMatchObject({ action: 'fix' });
+    expect(publish).toHaveBeenCalledTimes(1);
+    // A read the sweep made (it says the state) is not read again; a skip needs no read.
+    await service.evaluate(row().id, { headSha: AGENT_HEAD, state: 'open', mergeable: false });
+    await service.evaluate(row().id, { headSha: AGENT_HEAD, check: check('lint', 'failure') });
+    expect(read).toHaveBeenCalledTimes(1);
   });
 
   it('posts "limit reached" once at the loop cap', async () => {

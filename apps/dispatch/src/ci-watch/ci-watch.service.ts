@@ -22,6 +22,7 @@ import { DISPATCH_CONFIG, type DispatchConfig } from '../dispatch.config.js';
 import { RunNotifierService } from '../replies/run-notifier.service.js';
 import { ciFixPrompt } from './ci-fix-prompt.js';
 import {
+  actsOnPullRequest,
   evaluateCiWatch,
   weighsBaseFailures,
   type CiWatchContext,
@@ -36,7 +37,11 @@ import {
   policyStateOf,
   savedStateOf,
 } from './ci-watch-state.js';
-import { PULL_REQUEST_STATE, type PullRequestStatePort } from './pull-request-state.port.js';
+import {
+  PULL_REQUEST_STATE,
+  type PullRequestState,
+  type PullRequestStatePort,
+} from './pull-request-state.port.js';
 
 /** What an evaluation learnt since the last one (a check delivery, the sweep's read of the PR). */
 export interface CiObservation {
@@ -45,6 +50,16 @@ export interface CiObservation {
   /** GitHub's word on a merge conflict (false: conflict). */
   mergeable?: boolean | null;
   state?: 'open' | 'closed' | 'merged';
+}
+
+/**
+ * True when the pull request is no longer what a delivery at `headSha` was about: closed or merged
+ * (a check finishing after the merge), or pushed to another head (a report handled before the
+ * push's delivery). A host that names no head (a stand-in's pull request) has not moved.
+ */
+function leftBehind(current: PullRequestState, headSha: string): boolean {
+  if (current.state !== 'open') return true;
+  return current.headSha !== '' && current.headSha.toLowerCase() !== headSha.toLowerCase();
 }
 
 /** Evaluations that lose the compare-and-set this often in a row give up (the bus redelivers). */
@@ -113,6 +128,15 @@ export class CiWatchService {
       const pr = { headSha, mergeable, state: seen.state, rerunStarted };
       const context = await this.contextOf(row, pr, checks);
       const { decision, state } = evaluateCiWatch(context);
+      if (seen.state === undefined && actsOnPullRequest(decision)) {
+        const current = await this.currentState(row);
+        if (current && leftBehind(current, headSha)) {
+          this.log.log(
+            `${row.pullRequestKey} at ${headSha.slice(0, 12)}: ${outcomeOf(decision)} not done, the pull request is ${current.state} at ${current.headSha.slice(0, 12)}`,
+          );
+          return this.evaluate(id, current);
+        }
+      }
       await this.act(row, decision);
       const saved = savedStateOf(state, { checks, mergeable }, decision);
       if (await this.watches.saveState(id, row.version, saved, this.clock.now())) {
@@ -124,6 +148,20 @@ export class CiWatchService {
     throw new AppError('CONFLICT', `CI watch ${id}: ${ATTEMPTS} evaluations raced; try again`, {
       retryable: true,
     });
+  }
+
+  /**
+   * The pull request as its code host has it now; null when it cannot be read here (no App) or
+   * the read failed (logged: the evaluation then goes on as the delivery says, as before a read).
+   */
+  private async currentState(row: CiWatchRow): Promise<PullRequestState | null> {
+    const repository = { owner: row.repositoryOwner, name: row.repositoryName };
+    try {
+      return await this.pulls.read(repository, row.pullRequest);
+    } catch (error) {
+      this.log.warn(`${row.pullRequestKey}: not read before acting (${String(error)})`);
+      return null;
+    }
   }
 
   private async contextOf(

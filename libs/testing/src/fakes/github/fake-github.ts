@@ -10,7 +10,7 @@ import {
 } from '../http/loopback-api.js';
 import { Collaborators, registerCollaboratorRoutes } from './collaborator-routes.js';
 import { CommitStatuses, registerCommitCheckRoutes } from './commit-check-routes.js';
-import { exposePullHead } from './fork-pulls.js';
+import { branchHead, exposePullHead } from './fork-pulls.js';
 import { serveGitHttpBackend } from './git-cgi-bridge.js';
 import { GitHubState, registerGitHubRoutes, type FakeGitHubPull } from './github-routes.js';
 import { GitHubReviewState, registerReviewRoutes, type CommentableLines } from './review-routes.js';
@@ -203,8 +203,24 @@ export class FakeGitHub extends LoopbackApi {
       return true;
     }
     this.accepted.push(token);
-    serveGitHttpBackend(req, res, this.options.root, 'x-access-token');
+    const root = this.options.root;
+    if (path.endsWith('/git-receive-pack')) {
+      res.once('finish', () => this.followPush(root, `${git[1]}/${git[2]}`));
+    }
+    serveGitHttpBackend(req, res, root, 'x-access-token');
     return true;
+  }
+
+  /**
+   * After a push, each open pull request of the repository whose branch is its own (not a fork's)
+   * takes the branch's new commit as its head, as GitHub's do.
+   */
+  private followPush(root: string, fullName: string): void {
+    for (const pull of this.state.pulls.get(fullName.toLowerCase()) ?? []) {
+      if (pull.state !== 'open' || pull.headRepository !== undefined) continue;
+      const head = branchHead(root, fullName, pull.head);
+      if (head) pull.headSha = head;
+    }
   }
 
   private issue(repositories: string[] | 'all', login = 'caravel[bot]'): FakeMintedToken {

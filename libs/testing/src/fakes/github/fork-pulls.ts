@@ -22,3 +22,19 @@ export function exposePullHead(
   git('fetch', '--quiet', '--no-tags', fork.path, `+refs/heads/${fork.branch}:${ref}`);
   return git('rev-parse', ref);
 }
+
+/**
+ * The commit `branch` of `<root>/<fullName>.git` points at, or null when it has no such branch:
+ * what GitHub reports as the head of a pull request from that branch after a push to it.
+ */
+export function branchHead(root: string, fullName: string, branch: string): string | null {
+  try {
+    return execFileSync(
+      'git',
+      ['-c', 'safe.directory=*', 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`],
+      { cwd: join(root, `${fullName}.git`), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    ).trim();
+  } catch {
+    return null;
+  }
+}

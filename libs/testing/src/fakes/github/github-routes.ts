@@ -32,7 +32,10 @@ export interface FakeGitHubPull {
   head: string;
   base: string;
   requestedReviewers: string[];
-  /** The head commit, when a test set one (GitHub always knows it; the fake only if told). */
+  /**
+   * The head commit, when a test set one or its branch (in the served repository, not a fork's)
+   * was pushed to through the fake since (GitHub always knows it; the fake only then).
+   */
   headSha?: string;
   /** `owner/name` holding the head branch (a fork), null for a deleted fork; the base's else. */
   headRepository?: string | null;
