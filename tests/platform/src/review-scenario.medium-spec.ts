@@ -144,7 +144,13 @@ await describeEachPair('a pull request reviewed, pushed to, and reviewed again',
     fake.setReviewablePull(REPO, NUMBER, {
       author: 'alice',
       commentable: { 'src/app.ts': { RIGHT: lines(2, 15), LEFT: lines(2, 15) } },
+      title: 'Show the user and the last item',
+      body: 'Reads the signed-in user and the list tail.',
     });
+    fake.state.issueComments.set(`${REPO}#${NUMBER}`, [
+      fake.state.comment(REPO, 'The tail read is for the pager.', 'bob', `pull/${NUMBER}`),
+      fake.state.comment(REPO, 'Coverage -2%', 'codecov[bot]', `pull/${NUMBER}`),
+    ]);
     origin = createGitRepo();
     origin.commit('base', { 'src/app.ts': app({}) });
     origin.git('checkout', '--quiet', '-b', 'feature');
@@ -194,6 +200,24 @@ await describeEachPair('a pull request reviewed, pushed to, and reviewed again',
         { source: 'platform-scenario' },
       ),
     );
+  /** A review request for pull request `number` at `headSha`, opened by `author`, made at `at`. */
+  const requested = (number: number, headSha: string, author: string, at?: Date) =>
+    pair.bus.publish(
+      ReviewRequestedV1,
+      ReviewRequestedV1.create(
+        {
+          threadId: githubReviewThreadId({ owner: 'acme', repo: 'widgets', number }),
+          pullRequestThreadId: randomUUID(),
+          source: 'github',
+          deliveryId: randomUUID(),
+          repository: repository(),
+          pullRequest: { number, headSha, draft: false },
+          author: { externalId: author },
+          reason: 'opened',
+        },
+        { source: 'platform-scenario', ...(at ? { occurredAt: at } : {}) },
+      ),
+    );
   const reviewedAt = (sha: string) =>
     until(
       () => findings.getLedger(threadId).then((l) => (l?.lastReviewedSha === sha ? l : undefined)),
@@ -210,23 +234,15 @@ await describeEachPair('a pull request reviewed, pushed to, and reviewed again',
       [{ name: 'add_finding', args: defect(12, 'items[items.length] is always undefined.') }],
       [{ name: 'publish_review', args: { verdict: 'approve' } }],
     ]);
-    await pair.bus.publish(
-      ReviewRequestedV1,
-      ReviewRequestedV1.create(
-        {
-          threadId,
-          pullRequestThreadId: randomUUID(),
-          source: 'github',
-          deliveryId: randomUUID(),
-          repository: repository(),
-          pullRequest: { number: NUMBER, headSha: first, draft: false },
-          author: { externalId: 'alice' },
-          reason: 'opened',
-        },
-        { source: 'platform-scenario' },
-      ),
-    );
+    await requested(NUMBER, first, 'alice');
     await reviewedAt(first);
+    // The brief carries the pull request's own words, as untrusted data, and not a bot's.
+    const brief = JSON.stringify(llm.requests[0]?.body?.['messages'] ?? []);
+    expect(brief).toMatch(
+      /<untrusted_content source=\\"pull_request\\" author=\\"alice\\"[^>]*>\\nShow the user and the last item\\n\\nReads the signed-in user and the list tail\./,
+    );
+    expect(brief).toContain('The tail read is for the pager.');
+    expect(brief).not.toContain('Coverage -2%');
 
     const reviews = fake.reviews.reviews.get(KEY) ?? [];
     expect(reviews.map((r) => [r.state, r.commit_id])).toEqual([['COMMENTED', first]]);
@@ -387,6 +403,41 @@ await describeEachPair('a pull request reviewed, pushed to, and reviewed again',
     });
   }, 120_000);
 
+  it('reviews nothing on a pull request merged before its review started, and says why', async () => {
+    const number = 9;
+    const reviewThread = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number });
+    const head = origin.commit('merged quickly', { 'src/app.ts': app({ 6: 'const quick = 6;' }) });
+    fake.state.pulls.get(REPO)?.push({
+      number,
+      title: 'Merged quickly',
+      body: '',
+      draft: false,
+      state: 'closed',
+      mergedAt: new Date().toISOString(),
+      head: 'quick',
+      base: 'main',
+      requestedReviewers: [],
+      author: 'bob',
+      headSha: head,
+    });
+    fake.setReviewablePull(REPO, number, { author: 'bob' });
+    const before = llm.requests.length;
+    await requested(number, head, 'bob');
+    const ledger = await until(
+      () => findings.getLedger(reviewThread).then((l) => (l?.skipReason ? l : undefined)),
+      'the skip noted on the ledger',
+    );
+    expect(ledger).toMatchObject({
+      skipReason: 'the pull request is merged',
+      skippedSha: head,
+      lastReviewedSha: null,
+    });
+    expect(llm.requests.length).toBe(before);
+    expect(fake.reviews.reviews.get(`${REPO}#${number}`) ?? []).toEqual([]);
+    const checked = (fake.reviews.checkRuns.get(REPO) ?? []).map((c) => c.head_sha);
+    expect(checked).not.toContain(head);
+  }, 120_000);
+
   it('reviews the pushed head once when the push is handled before the request made ahead of it', async () => {
     const number = 8;
     const reviewThread = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number });
@@ -413,22 +464,7 @@ await describeEachPair('a pull request reviewed, pushed to, and reviewed again',
         (await heads.since({ owner: 'acme', repo: 'widgets', number }, madeAt)) ?? undefined,
       'the push recorded',
     );
-    await pair.bus.publish(
-      ReviewRequestedV1,
-      ReviewRequestedV1.create(
-        {
-          threadId: reviewThread,
-          pullRequestThreadId: randomUUID(),
-          source: 'github',
-          deliveryId: randomUUID(),
-          repository: repository(),
-          pullRequest: { number, headSha: opened, draft: false },
-          author: { externalId: 'bob' },
-          reason: 'opened',
-        },
-        { source: 'platform-scenario', occurredAt: madeAt },
-      ),
-    );
+    await requested(number, opened, 'bob', madeAt);
 
     const ledger = await until(
       () => findings.getLedger(reviewThread).then((l) => (l?.lastReviewedSha ? l : undefined)),

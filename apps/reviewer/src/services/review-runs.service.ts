@@ -5,14 +5,18 @@ import type { IntegrationAdapters } from '@caravel/integrations';
 import { ToolSandboxAdapter } from '@caravel/sandbox';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { NO_REVIEW_SOURCES } from '../preparation/prepare-review.js';
+import { NO_REVIEW_SOURCES, type ReviewSources } from '../preparation/prepare-review.js';
+import { pullRequestTextOf } from '../preparation/pull-request-text.js';
 import { ReviewSandboxService } from '../preparation/review-sandbox.service.js';
 import { runReview, type ReviewRunOutcome } from '../run/review-run.js';
 
 /** What review runs are made with: built from the configuration by `reviewRunsOptionsOf`. */
 export interface ReviewRunsOptions {
-  /** GitHub through the one credential model (`reviews(repository)`). */
-  integrations: Pick<IntegrationAdapters, 'reviews'>;
+  /**
+   * GitHub through the one credential model: what a review publishes (`reviews`) and what it
+   * reads of the pull request, its state, title, description and conversation (`scmHistory`).
+   */
+  integrations: Pick<IntegrationAdapters, 'reviews' | 'scmHistory'>;
   /** The reviewer's model for one run (the first one loads the providers' SDKs). */
   model: () => Promise<BaseChatModel>;
   /** Caravel's GitHub login (its own pull requests get no verdict; its comments are its own). */
@@ -62,16 +66,35 @@ export class ReviewRunsService {
     return this.options.reReviewOnPush?.(repository) ?? true;
   }
 
-  async review(job: ReviewJob): Promise<ReviewRunOutcome> {
+  /**
+   * Runs one review; null when the pull request was closed or merged before it started (a request
+   * or a push handled late): nothing is published on it, and the ledger says why.
+   */
+  async review(job: ReviewJob): Promise<ReviewRunOutcome | null> {
     const { repository, threadId } = job;
     const github = this.options.integrations.reviews(repository);
-    if (!github) {
+    const reader = this.options.integrations.scmHistory(repository);
+    if (!github || !reader) {
       throw new AppError(
         'PRECONDITION_FAILED',
         `no GitHub credential can review ${repository.owner}/${repository.name}: install the GitHub App on it (or set GITHUB_TOKEN in development)`,
         { retryable: false },
       );
     }
+    const pullRequest = await reader.getPullRequest(job.number);
+    if (pullRequest.state !== 'open') {
+      const reason = `the pull request is ${pullRequest.state}`;
+      this.logger.log(
+        `${repository.owner}/${repository.name}#${job.number} at ${job.headSha.slice(0, 7)} not reviewed: ${reason}`,
+      );
+      await this.findings.noteSkip(threadId, { reason, sha: job.headSha });
+      return null;
+    }
+    const sources: ReviewSources = {
+      ...NO_REVIEW_SOURCES,
+      pullRequestText: () => pullRequestTextOf(reader, pullRequest, this.options.botLogin),
+      reviewStyle: () => this.reviewStyle(repository),
+    };
     const { sandbox, git } = await this.sandboxes.checkout(threadId, repository);
     try {
       return await runReview(
@@ -92,7 +115,7 @@ export class ReviewRunsService {
           model: await this.options.model(),
           git,
           workspace: new ToolSandboxAdapter(sandbox, job.headSha),
-          sources: { ...NO_REVIEW_SOURCES, reviewStyle: () => this.reviewStyle(repository) },
+          sources,
           verdict: {
             verdictRequested: job.verdictRequested,
             ownPullRequest:

@@ -119,12 +119,28 @@ export class FakeGitHub extends LoopbackApi {
   setReviewablePull(
     fullName: string,
     number: number,
-    pull: { author: string; commentable?: CommentableLines },
+    pull: { author: string; commentable?: CommentableLines; title?: string; body?: string },
   ): this {
     const key = `${fullName}#${number}`.toLowerCase();
     this.reviews.authors.set(key, pull.author);
     if (pull.commentable) this.reviews.commentable.set(key, pull.commentable);
     else this.reviews.commentable.delete(key);
+    // It is a pull request too (`GET …/pulls/<n>`): open, unless a test already listed it.
+    const listed = this.state.pulls.get(fullName.toLowerCase()) ?? [];
+    if (!listed.some((existing) => existing.number === number)) {
+      const opened: FakeGitHubPull = {
+        number,
+        title: pull.title ?? `Pull request ${number}`,
+        body: pull.body ?? '',
+        draft: false,
+        state: 'open',
+        head: `pull-${number}`,
+        base: 'main',
+        requestedReviewers: [],
+        author: pull.author,
+      };
+      this.state.pulls.set(fullName.toLowerCase(), [...listed, opened]);
+    }
     return this;
   }
 
