@@ -1,3 +1,4 @@
+import { AppError } from '@caravel/errors';
 import type {
   CommitOutcome,
   CommitRequest,
@@ -10,10 +11,18 @@ import type {
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { commitAndPushBranch } from './git.scm.js';
 
+/** Reads the pull request as its code host has it now; null when it cannot be read. */
+export type PullRequestNow = () => Promise<PullRequestDetails | null>;
+
 /**
  * The SCM of a run asked on an open pull request whose branch it checked out: commits are pushed
  * to that branch (through the broker, as any push), so they land on the pull request; there is
  * never a second pull request, and the one there keeps the title and body its author wrote.
+ *
+ * A run takes minutes, and the pull request may be merged or closed meanwhile: a push to its
+ * branch would then land on no pull request (and recreate a branch deleted at the merge) while
+ * the agent said it updated one. So the pull request is read again before each commit, and one
+ * no longer open refuses it, saying why; a read that fails lets the push go ahead as before.
  */
 export class PullRequestScm implements ScmPort {
   private readonly ref: PullRequestRef;
@@ -21,11 +30,20 @@ export class PullRequestScm implements ScmPort {
   constructor(
     private readonly workspace: ThreadWorkspace,
     private readonly pull: PullRequestDetails,
+    private readonly now: PullRequestNow = () => Promise.resolve(null),
   ) {
     this.ref = { number: pull.number, url: pull.url, draft: pull.draft };
   }
 
-  commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
+  async commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
+    const current = await this.now().catch(() => null);
+    if (current && current.state !== 'open') {
+      throw new AppError(
+        'CONFLICT',
+        `Pull request #${this.pull.number} was ${current.state} while you worked, so nothing was committed or pushed to its branch ${this.pull.head.ref}. Tell the person what you changed and that it is not on the pull request; asked again, a new pull request can carry it.`,
+        { retryable: false, details: { pullRequest: this.pull.number, state: current.state } },
+      );
+    }
     return commitAndPushBranch(this.workspace, request);
   }
 

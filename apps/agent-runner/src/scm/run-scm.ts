@@ -1,9 +1,10 @@
 import type { PullRequestHost } from '@caravel/integrations';
-import type { ScmPort } from '@caravel/tools';
+import type { PullRequestDetails, ScmPort, ScmReadPort } from '@caravel/tools';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { GitScm } from './git.scm.js';
 import { GitHubScm } from './github.scm.js';
 import { HeldScm } from './held.scm.js';
+import { PullRequestScm } from './pull-request.scm.js';
 
 /**
  * The SCM a run publishes through: GitHub's draft pull requests when its repository is on the
@@ -21,4 +22,20 @@ export function scmForRun(workspace: ThreadWorkspace, host: PullRequestHost | nu
  */
 export function scmForAttempt(workspace: ThreadWorkspace, index: number): HeldScm {
   return new HeldScm(workspace, `attempt ${index}`);
+}
+
+/**
+ * The SCM of a run on an open pull request's own branch, reading the pull request again before
+ * each commit through `reader` (the run's GitHub reader; without one, it is not read again).
+ */
+export function scmOnPullRequestBranch(
+  workspace: ThreadWorkspace,
+  pull: PullRequestDetails,
+  reader: Pick<ScmReadPort, 'getPullRequest'> | null,
+): PullRequestScm {
+  return new PullRequestScm(
+    workspace,
+    pull,
+    reader ? () => reader.getPullRequest(pull.number) : undefined,
+  );
 }

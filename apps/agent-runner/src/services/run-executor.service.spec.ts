@@ -2,7 +2,7 @@ import type { RunConclusion } from '@caravel/agent';
 import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
 import type { RunRow } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
-import type { GitHubCodeHost } from '@caravel/integrations';
+import type { GitHubCodeHost, GitHubScmReader } from '@caravel/integrations';
 import type { Lease } from '@caravel/messaging';
 import { sandboxUnreachable, type ToolSandboxAdapter } from '@caravel/sandbox';
 import { strictMock } from '@caravel/testing/doubles';
@@ -146,6 +146,7 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
     {
       replyChannel: () => channel,
       pullRequestHost: () => null,
+      scmReader: () => null,
       channelPorts: () => ({}),
       assistantStatus: () => ({}),
     },
@@ -248,7 +249,7 @@ describe('RunExecutorService', () => {
       base: { ref: 'main', sha: BASE },
     };
     const comment = { id: 5, author: 'hubot', body: 'rename this', bot: false, path: 'a.ts' };
-    const { executor, inputs, acquired, streamed } = executorWith(
+    const { executor, inputs, acquired, streamed, integrations } = executorWith(
       { kind: 'run', lease },
       {
         kind: 'pull-request',
@@ -258,11 +259,27 @@ describe('RunExecutorService', () => {
         threadHead: null,
       },
     );
+    // The pull request is merged while the run works: its SCM reads it again before a commit.
+    const reads: number[] = [];
+    integrations.scmReader = () =>
+      strictMock<GitHubScmReader>(
+        {
+          getPullRequest: (number: number) => {
+            reads.push(number);
+            return Promise.resolve({ ...pull, state: 'merged' });
+          },
+        },
+        'reader',
+      );
     await executor.execute(startCommand(), heartbeat);
 
     expect(acquired[0]?.[1]).toEqual({ ...repository, baseBranch: 'caravel/t' });
     expect(acquired[0]?.[2]).toMatchObject({ branch: 'caravel/t' });
     expect(inputs[0]?.scm).toBeInstanceOf(PullRequestScm);
+    await expect(inputs[0]?.scm.commitAndPush({ message: 'Fix' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    expect(reads).toEqual([7]);
     const opening = JSON.stringify(streamed[0]);
     expect(opening).toContain('fix the flaky test in parser.spec.ts');
     expect(opening).toContain('You were asked on pull request #7');

@@ -18,8 +18,7 @@ import type { StepRecorder } from '../agent/step-recorder.js';
 import { RunToolBundles } from '../agent/tool-bundles.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
-import { PullRequestScm } from '../scm/pull-request.scm.js';
-import { scmForRun } from '../scm/run-scm.js';
+import { scmForRun, scmOnPullRequestBranch } from '../scm/run-scm.js';
 import { ForkPullRequestScm, forkWorkspace } from '../scm/fork-pull-request.scm.js';
 import { forkPullRequestOpened, workBranchOf, type RunSubject } from '../scm/run-subject.js';
 import { RunSubjectService } from '../scm/run-subject.service.js';
@@ -258,8 +257,10 @@ export class RunExecutorService {
     subject: RunSubject,
     onItsBranch: PullRequestDetails | null,
   ): ScmPort {
-    if (onItsBranch) return new PullRequestScm(workspace, onItsBranch);
-    const scm = scmForRun(workspace, this.integrations.pullRequestHost(context.command.data));
+    const github = this.integrations;
+    const run = context.command.data;
+    if (onItsBranch) return scmOnPullRequestBranch(workspace, onItsBranch, github.scmReader(run));
+    const scm = scmForRun(workspace, github.pullRequestHost(run));
     if (subject.kind !== 'fork') return scm;
     const { channel, command } = context;
     return new ForkPullRequestScm(scm, subject.pull, (opened) =>
