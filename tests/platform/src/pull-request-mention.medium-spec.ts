@@ -10,6 +10,7 @@ import { seedRemote } from '@caravel/sandbox/testing';
 import { FakeGitHub, type FakeGitHubComment } from '@caravel/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,25 @@ const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 20
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd, encoding: 'utf8' }).trim();
+
+/**
+ * The fake GitHub, able to merge a pull request while a run works: armed with its number, it
+ * merges it as the repository's next clone or fetch is served (a run's sandbox setup, after the
+ * run read the pull request it was asked on, before the agent commits).
+ */
+class MergingGitHub extends FakeGitHub {
+  mergeOnNextFetch: number | null = null;
+
+  protected override handleRaw(req: IncomingMessage, res: ServerResponse): boolean {
+    const number = this.mergeOnNextFetch;
+    if (number !== null && (req.url ?? '').includes('git-upload-pack')) {
+      const pull = this.state.pulls.get(REPO)?.find((p) => p.number === number);
+      if (pull) Object.assign(pull, { state: 'closed', mergedAt: new Date().toISOString() });
+      this.mergeOnNextFetch = null;
+    }
+    return super.handleRaw(req, res);
+  }
+}
 
 /** Pushes a branch with one commit on top of `main` to the bare remote; returns its head. */
 async function pushBranch(bare: string, branch: string, scratch: string): Promise<string> {
@@ -84,7 +104,7 @@ function reviewComment(number: number, head: { ref: string; sha: string; owner: 
 
 describe('a mention on a pull request [embedded bus + PGlite]', () => {
   let dir: string;
-  let github: FakeGitHub;
+  let github: MergingGitHub;
   let pair: PlatformPair;
   let bare: string;
   let offsetMs = 0;
@@ -122,7 +142,7 @@ describe('a mention on a pull request [embedded bus + PGlite]', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'caravel-pr-mention-'));
     execFileSync('chmod', ['755', dir]);
-    github = new FakeGitHub({ root: join(dir, 'remotes'), app: { id: APP_ID, publicKey } });
+    github = new MergingGitHub({ root: join(dir, 'remotes'), app: { id: APP_ID, publicKey } });
     github.addRepository(REPO);
     bare = await seedRemote(join(dir, 'remotes'), REPO, '# widgets\n');
     const model = await scriptedModel(dir, 'pr-fix', [
@@ -418,6 +438,53 @@ describe('a mention on a pull request [embedded bus + PGlite]', () => {
     expect(settled.fixRuns).toBe(0);
     expect(await new RunRepository(pair.database.db).listByThread(threadId)).toEqual([]);
   }, 120_000);
+
+  it('pushes nothing to a pull request merged while the run worked, and the agent is told', async () => {
+    const number = 12;
+    const head = await pushBranch(bare, 'merged-meanwhile', dir);
+    github.state.pulls.get(REPO)?.push({
+      number,
+      title: 'Parser again',
+      body: '',
+      draft: false,
+      state: 'open',
+      head: 'merged-meanwhile',
+      base: 'main',
+      requestedReviewers: [],
+      headSha: head,
+    });
+    await scriptedModel(dir, 'pr-fix', [
+      { tool_calls: [{ name: 'execute', args: { command: 'echo late > LATE.md' } }] },
+      {
+        tool_calls: [
+          {
+            name: 'commit_and_open_pr',
+            args: { commit_message: 'Add LATE.md', title: 'Late', body: 'Late' },
+          },
+        ],
+      },
+      { tool_calls: [{ name: 'submit', args: {} }] },
+    ]);
+    github.mergeOnNextFetch = number;
+
+    const threadId = await deliver(
+      reviewComment(number, { ref: 'merged-meanwhile', sha: head, owner: 'acme' }),
+    );
+    await finishedRun(threadId);
+    expect(github.mergeOnNextFetch).toBeNull();
+    expect(git(bare, 'rev-parse', 'merged-meanwhile')).toBe(head);
+    const steps = (await new RunEventRepository(pair.database.db).listByThread(threadId))
+      .filter((e) => e.type === 'evt.run.step')
+      .flatMap((e) => (e.data as { results: { name: string; content: string }[] }).results);
+    const commit = steps.find((result) => result.name === 'commit_and_open_pr');
+    expect(commit?.content).toContain(
+      `Pull request #${number} was merged while you worked, so nothing was committed or pushed`,
+    );
+    // Nothing was pushed, so no CI watch started on it.
+    expect(
+      await new CiWatchRepository(pair.database.db).findByPullRequest('acme', 'widgets', number),
+    ).toBeNull();
+  }, 180_000);
 
   it('answers a question on a pull request from its diff, read-only, in its conversation', async () => {
     const head = 'f'.repeat(40);
