@@ -1,5 +1,5 @@
 import type { PullRequestDetails, ScmComment } from '@caravel/tools';
-import type { PullRequestText } from './review-context.js';
+import { capped, type PullRequestText } from './review-context.js';
 
 /** The conversation's latest comments a review reads (older ones are rarely about the code). */
 export const PULL_REQUEST_COMMENTS_READ = 20;
@@ -11,10 +11,6 @@ const COMMENT_CHARS = 4_000;
 /** What a review reads of a pull request's conversation on its code host. */
 export interface PullRequestConversation {
   listIssueComments(number: number, limit: number): Promise<ScmComment[]>;
-}
-
-function cut(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}\n[… cut at ${limit} characters]`;
 }
 
 /**
@@ -35,10 +31,10 @@ export async function pullRequestTextOf(
   );
   return {
     title: pullRequest.title,
-    body: cut(pullRequest.body, BODY_CHARS),
+    body: capped(pullRequest.body, BODY_CHARS),
     author: pullRequest.author ?? 'ghost',
     comments: comments
       .filter((comment) => !comment.bot && comment.author.toLowerCase() !== own)
-      .map((comment) => ({ author: comment.author, body: cut(comment.body, COMMENT_CHARS) })),
+      .map((comment) => ({ author: comment.author, body: capped(comment.body, COMMENT_CHARS) })),
   };
 }

@@ -45,10 +45,9 @@ export async function instructionFiles(
   return found;
 }
 
-function capped(text: string): string {
-  return text.length <= MAX_INSTRUCTION_CHARS
-    ? text
-    : `${text.slice(0, MAX_INSTRUCTION_CHARS)}\n[… cut at ${MAX_INSTRUCTION_CHARS} characters]`;
+/** `text` cut at `limit` characters, saying so, for the review's brief. */
+export function capped(text: string, limit = MAX_INSTRUCTION_CHARS): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}\n[… cut at ${limit} characters]`;
 }
 
 /** Everything the opening message of a review run is made of. */
