@@ -38,6 +38,7 @@ import {
   runnerIntegrations,
 } from './integrations/run-integrations.service.js';
 import { ThreadSandboxService } from './sandbox/thread-sandbox.service.js';
+import { RunWorkspaces } from './sandbox/run-workspaces.js';
 import { RunSubjectService } from './scm/run-subject.service.js';
 import { AttemptsService } from './services/attempts.service.js';
 import { ChatAgentService } from './services/chat-agent.service.js';
@@ -102,6 +103,7 @@ export class AgentRunnerModule {
         },
         RunIntegrationsService,
         RunSubjectService,
+        RunWorkspaces,
         ReplayService,
         repositoryProvider(RunEventRepository),
       ],

@@ -4,9 +4,9 @@ import { DashboardModule } from '@caravel/dashboard';
 import { RunRepository, ThreadRepository, type Database } from '@caravel/db';
 import type { Bus } from '@caravel/messaging';
 import { openEmbeddedRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
-import { FakeGitHub, type FakeGithubOAuth } from '@caravel/testing';
+import { FakeGitHub, githubAppEnv, githubAppKeys, type FakeGithubOAuth } from '@caravel/testing';
 import { execFileSync } from 'node:child_process';
-import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { chmod, cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -92,7 +92,7 @@ export async function startBrowserPlatform(
 ): Promise<BrowserPlatform> {
   const scratch = await mkdtemp(join(tmpdir(), 'caravel-dashboard-browser-'));
   await chmod(scratch, 0o755); // the sandbox user must reach the sandboxes inside
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = githubAppKeys();
   const github = new HeldPushGitHub({
     root: join(scratch, 'remotes'),
     app: { id: APP_ID, publicKey },
@@ -107,13 +107,7 @@ export async function startBrowserPlatform(
     SANDBOX_PROVIDER: 'bwrap',
     CARAVEL_MODEL: `scripted:${join(EXAMPLES, 'fix-sample.script.yaml')}`,
     GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    GITHUB_APP_ID: APP_ID,
-    GITHUB_APP_PRIVATE_KEY: privateKey
-      .export({ type: 'pkcs8', format: 'pem' })
-      .toString()
-      .replace(/\n/g, '\\n'),
-    GITHUB_API_URL: origin,
-    GITHUB_HOST: origin,
+    ...githubAppEnv(APP_ID, privateKey, origin),
     TRUSTED_AUTHORS: 'github:octocat',
     GITHUB_OAUTH_CLIENT_ID: oauth.clientId,
     GITHUB_OAUTH_CLIENT_SECRET: oauth.clientSecret,

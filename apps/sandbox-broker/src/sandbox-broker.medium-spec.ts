@@ -156,6 +156,45 @@ for (const target of targets) {
       expect(git(remote, 'rev-parse', 'caravel/t3')).toBe(commitSha);
     });
 
+    it("continues a thread's pushed branch in a new sandbox, or starts at the base when asked", async () => {
+      const threadId = randomUUID();
+      const branch = 'caravel/t9';
+      const first = await client.acquire({ threadId, branch, repository: repository() });
+      await first.exec('echo pushed > pushed.txt');
+      const pushed = await client.commitAll(threadId, 'Pushed work');
+      await client.push({ threadId, branch, repository: repository() });
+      expect(await client.discard(threadId)).toBe(true);
+
+      // Its sandbox gone (reclaimed), the thread's next one starts where the branch is.
+      const again = await client.acquire({ threadId, branch, repository: repository() });
+      expect(again.handle).toMatchObject({ outcome: 'created', baseCommit: pushed, branch });
+      expect(await again.readFile('pushed.txt')).toBe('pushed\n');
+      // So its next push goes on top of the branch instead of restarting it from main.
+      await again.exec('echo more > more.txt');
+      const more = await client.commitAll(threadId, 'More work');
+      await client.push({ threadId, branch, repository: repository() });
+      expect(git(remote, 'rev-parse', `${branch}^`)).toBe(pushed);
+      expect(git(remote, 'rev-parse', branch)).toBe(more);
+      expect(await client.discard(threadId)).toBe(true);
+
+      // With atBase (the branch's pull request was merged), it starts at main instead.
+      const restarted = await client.acquire({
+        threadId,
+        branch,
+        repository: repository(),
+        atBase: true,
+      });
+      expect(restarted.handle).toMatchObject({
+        outcome: 'created',
+        baseCommit: git(remote, 'rev-parse', 'main'),
+        branch,
+      });
+      expect((await restarted.exec('git rev-parse --abbrev-ref HEAD')).output.trim()).toBe(branch);
+      await expect(restarted.readFile('pushed.txt')).rejects.toMatchObject({
+        details: { reason: 'file_not_found' },
+      });
+    });
+
     it("starts a sandbox at another thread's HEAD, and discards it with nothing left", async () => {
       const threadId = randomUUID();
       const thread = await client.acquire({

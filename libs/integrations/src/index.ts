@@ -34,6 +34,7 @@ export {
   type GitHubReaction,
   type PostedComment,
   type PullRequestHost,
+  type BranchPullRequest,
 } from './github/github-code-host.js';
 export { GitHubOrgMembership } from './github/github-org-membership.js';
 export { GitHubScmReader } from './github/github-scm-reader.js';

@@ -7,11 +7,11 @@ import {
 } from '@caravel/db';
 import { CiWatchSweepService } from '@caravel/dispatch';
 import { seedRemote } from '@caravel/sandbox/testing';
-import { FakeGitHub, type FakeGitHubComment } from '@caravel/testing';
+import { FakeGitHub, githubAppEnv, githubAppKeys, type FakeGitHubComment } from '@caravel/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ const githubThreadIdOf = (number: number) =>
   githubThreadId({ owner: 'acme', repo: 'widgets', number });
 const REPO = 'acme/widgets';
 const APP_ID = '4242';
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const { privateKey, publicKey } = githubAppKeys();
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -163,13 +163,7 @@ describe('a mention on a pull request [embedded bus + PGlite]', () => {
       'embedded',
       {
         GITHUB_WEBHOOK_SECRET: SECRET,
-        GITHUB_APP_ID: APP_ID,
-        GITHUB_APP_PRIVATE_KEY: privateKey
-          .export({ type: 'pkcs8', format: 'pem' })
-          .toString()
-          .replace(/\n/g, '\\n'),
-        GITHUB_API_URL: origin,
-        GITHUB_HOST: origin,
+        ...githubAppEnv(APP_ID, privateKey, origin),
         TRUSTED_AUTHORS: 'github:octocat',
         CARAVEL_MODEL: model,
       },

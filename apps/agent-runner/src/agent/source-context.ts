@@ -162,7 +162,14 @@ function contextBody(subject: RunSubject, sandboxHead: string): string[] | null 
   }
 }
 
-/** The run's prompt with what it was asked on after the request itself. */
-export function withSourceContext(prompt: string, context: string | null): string {
-  return context ? `${prompt}\n\n${context}` : prompt;
+/**
+ * The run's prompt with what it was asked on after the request itself, then where its sandbox
+ * starts when that needs saying (`startNote`).
+ */
+export function withSourceContext(
+  prompt: string,
+  context: string | null,
+  startNote?: string,
+): string {
+  return [prompt, context, startNote].filter((part) => part).join('\n\n');
 }

@@ -144,6 +144,7 @@ describe('ReplayService', () => {
             branch: 'caravel/5f2b7c1e',
             baseCommit: 'b'.repeat(40),
             origin: null,
+            outcome: 'created',
           }),
       },
     });

@@ -1,4 +1,4 @@
-import { threadBranch, type RepositoryRef } from '@caravel/contracts';
+import { threadBranch, type RepositoryRef, type SandboxHandle } from '@caravel/contracts';
 import type { Bus } from '@caravel/messaging';
 import { BUS } from '@caravel/platform';
 import {
@@ -23,6 +23,8 @@ export interface ThreadWorkspace {
   origin: string | null;
   /** The thread's repository on record: what the branch is pushed to. */
   repository?: RepositoryRef;
+  /** How the broker got it: `created` for a new sandbox (set up from the repository). */
+  outcome: SandboxHandle['outcome'];
 }
 
 /**
@@ -42,7 +44,8 @@ export class ThreadSandboxService implements OnModuleDestroy {
    * sandbox is a clone of the repository or, with `startFrom`, of the HEAD of that thread's
    * sandbox (a retry-and-select attempt starts where its thread is); `branch` (default the
    * thread's `caravel/<id8>`) is the branch a new sandbox is set up on, started at `startRef`
-   * of the repository when given (a fork's pull request head, `refs/pull/<N>/head`).
+   * of the repository when given (a fork's pull request head, `refs/pull/<N>/head`), else at the
+   * branch as the repository has it, or at the base with `atBase` or when it has none.
    */
   async forRun(
     threadId: string,
@@ -52,6 +55,7 @@ export class ThreadSandboxService implements OnModuleDestroy {
       startFrom?: string;
       branch?: string;
       startRef?: string;
+      atBase?: boolean;
     } = {},
   ): Promise<ThreadWorkspace> {
     const broker = await this.broker();
@@ -62,8 +66,9 @@ export class ThreadSandboxService implements OnModuleDestroy {
       ...(repository ? { repository } : {}),
       ...(options.startFrom ? { startFrom: options.startFrom } : {}),
       ...(options.startRef ? { startRef: options.startRef } : {}),
+      ...(options.atBase ? { atBase: true } : {}),
     });
-    const { branch, baseCommit, origin } = sandbox.handle;
+    const { branch, baseCommit, origin, outcome } = sandbox.handle;
     return {
       threadId,
       sandbox,
@@ -73,6 +78,7 @@ export class ThreadSandboxService implements OnModuleDestroy {
       baseCommit,
       origin,
       ...(repository ? { repository } : {}),
+      outcome,
     };
   }
 

@@ -96,11 +96,18 @@ export function pullFromSubject(subject: PullRequestSubject): PullRequestDetails
  * The branch a run works on, the repository ref its sandbox is cloned with, and the ref a new
  * sandbox's branch starts at when it is not the clone's (a fork's pull request head).
  */
+export interface WorkBranch {
+  branch: string;
+  repository: RepositoryRef | undefined;
+  startRef?: string;
+}
+
+/** Where a run works, from what it was asked on (see {@link WorkBranch}). */
 export function workBranchOf(
   subject: RunSubject,
   threadBranch: string,
   repository: RepositoryRef | undefined,
-): { branch: string; repository: RepositoryRef | undefined; startRef?: string } {
+): WorkBranch {
   if (!repository) return { branch: threadBranch, repository };
   if (subject.kind === 'fork') {
     return {

@@ -17,6 +17,7 @@ import type { LiveOutput } from '../agent/live-output.js';
 import type { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import type { StepRecorder } from '../agent/step-recorder.js';
 import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
+import { RunWorkspaces, type RunWorkspace } from '../sandbox/run-workspaces.js';
 import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { GitHubScm } from '../scm/github.scm.js';
 import { GitScm } from '../scm/git.scm.js';
@@ -49,8 +50,10 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
   const streamed: unknown[] = [];
   const inputs: AgentRunInputs[] = [];
   const interrupt = new AbortController();
-  const workspace = strictMock<ThreadWorkspace>(
+  const workspace = strictMock<RunWorkspace>(
     {
+      startNote: undefined,
+      outcome: 'reused',
       branch: 'caravel/t',
       baseCommit: BASE,
       sandbox: strictMock<ThreadWorkspace['sandbox']>({}, 'sandbox'),
@@ -177,7 +180,7 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
   const executor = new RunExecutorService(
     keeper,
     events,
-    sandboxes,
+    new RunWorkspaces(sandboxes, integrations),
     factory,
     integrations,
     followUps,
@@ -229,11 +232,33 @@ describe('RunExecutorService', () => {
     const plain = executorWith({ kind: 'run', lease });
     await plain.executor.execute(startCommand(), heartbeat);
     const github = executorWith({ kind: 'run', lease });
-    github.integrations.pullRequestHost = () => strictMock<GitHubCodeHost>({}, 'host');
+    github.integrations.pullRequestHost = () =>
+      strictMock<GitHubCodeHost>({ branchPullRequest: () => Promise.resolve(null) }, 'host');
     await github.executor.execute(startCommand(), heartbeat);
 
     expect(plain.inputs[0]?.scm).toBeInstanceOf(GitScm);
     expect(github.inputs[0]?.scm).toBeInstanceOf(GitHubScm);
+  });
+
+  it("starts over at the base when the thread branch's pull request was merged, and says so", async () => {
+    const { executor, acquired, streamed, integrations } = executorWith({ kind: 'run', lease });
+    const merged = {
+      number: 4,
+      url: 'https://github.example/acme/widgets/pull/4',
+      draft: true,
+      state: 'merged' as const,
+      headSha: 'f'.repeat(40),
+    };
+    integrations.pullRequestHost = () =>
+      strictMock<GitHubCodeHost>({ branchPullRequest: () => Promise.resolve(merged) }, 'host');
+    await executor.execute(startCommand(), heartbeat);
+
+    expect(acquired[0]?.[2]).toMatchObject({ atBase: true });
+    // The double's sandbox is not at #4's head: it holds more, so it is kept and the run told.
+    expect(acquired).toHaveLength(1);
+    expect(JSON.stringify(streamed[0])).toContain(
+      'Your earlier pull request #4 (https://github.example/acme/widgets/pull/4)',
+    );
   });
 
   it("works on a pull request's own branch, with what it was asked on after the request", async () => {

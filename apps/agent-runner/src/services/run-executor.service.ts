@@ -17,7 +17,8 @@ import { sourceContext, withSourceContext } from '../agent/source-context.js';
 import type { StepRecorder } from '../agent/step-recorder.js';
 import { RunToolBundles } from '../agent/tool-bundles.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
-import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { RunWorkspaces, type RunWorkspace } from '../sandbox/run-workspaces.js';
+import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { scmForRun, scmOnPullRequestBranch } from '../scm/run-scm.js';
 import { ForkPullRequestScm, forkWorkspace } from '../scm/fork-pull-request.scm.js';
 import { forkPullRequestOpened, workBranchOf, type RunSubject } from '../scm/run-subject.js';
@@ -66,7 +67,7 @@ export class RunExecutorService {
   constructor(
     @Inject(LeaseKeeper) private readonly keeper: LeaseKeeper,
     @Inject(RunEventPublisher) private readonly events: RunEventPublisher,
-    @Inject(ThreadSandboxService) private readonly sandboxes: ThreadSandboxService,
+    @Inject(RunWorkspaces) private readonly sandboxes: RunWorkspaces,
     @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
     @Inject(RunIntegrationsService) private readonly integrations: RunIntegrationsService,
     @Inject(RunFollowUps) private readonly followUps: RunFollowUps,
@@ -148,7 +149,7 @@ export class RunExecutorService {
     const { threadId, repository } = context.command.data;
     const recorder = context.events.steps();
     const live = context.events.liveOutput();
-    let workspace: ThreadWorkspace | undefined;
+    let workspace: RunWorkspace | undefined;
     try {
       return await concludeStream({
         recorder,
@@ -159,11 +160,7 @@ export class RunExecutorService {
           const subject = await this.subjects.resolve(context.command.data);
           const target = workBranchOf(subject, threadBranch(threadId), repository);
           const acquiring = sandboxForRun(
-            this.sandboxes.forRun(threadId, target.repository, {
-              branch: target.branch,
-              ...(target.startRef ? { startRef: target.startRef } : {}),
-              onExecOutput: (text) => live.push(text),
-            }),
+            this.sandboxes.acquire(context.command.data, target, (text) => live.push(text)),
           );
           workspace =
             subject.kind === 'fork'
@@ -209,7 +206,7 @@ export class RunExecutorService {
   /** Builds the run's agent in its workspace, announces the run, and streams it to its end. */
   private async stream(
     context: RunContext,
-    workspace: ThreadWorkspace,
+    workspace: RunWorkspace,
     recorder: StepRecorder,
     subject: RunSubject = { kind: 'none' },
   ): Promise<StreamOutcome> {
@@ -227,7 +224,7 @@ export class RunExecutorService {
       onItsBranch || subject.kind !== 'pull-request' ? subject : { kind: 'none' },
       workspace.baseCommit,
     );
-    const prompt = withSourceContext(context.command.data.prompt, askedOn);
+    const prompt = withSourceContext(context.command.data.prompt, askedOn, workspace.startNote);
     await context.announce({
       branch: workspace.branch,
       baseCommit: workspace.baseCommit,

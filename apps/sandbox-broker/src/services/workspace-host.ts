@@ -9,6 +9,7 @@ import {
   snapshotWork,
   START_REF,
   type EgressProxyPool,
+  type HostMirror,
   type OneShotRunner,
   type SandboxBind,
   type SandboxBindingRecord,
@@ -39,6 +40,8 @@ export interface WorkspaceRequest {
   fromSandbox?: string;
   /** Start at this pull request head ref of the repository (`refs/pull/<N>/head`). */
   startRef?: string;
+  /** Start at the base even when the repository has the branch (its pull request was merged). */
+  atBase?: boolean;
 }
 
 /**
@@ -173,7 +176,7 @@ export class WorkspaceHost {
   /**
    * Sets a new sandbox up: its mirror (a clone of the thread's repository, with a pull request's
    * head fetched when `startRef` names one; another sandbox's HEAD; or one empty commit), then its
-   * workdir cloned from the mirror on the thread's branch, started there when asked.
+   * workdir cloned from the mirror on the thread's branch, started where {@link startOf} says.
    * A thread whose repository cannot be cloned fails here, before any run starts on nothing.
    */
   setupFor(request: WorkspaceRequest): SandboxSetup {
@@ -184,11 +187,7 @@ export class WorkspaceHost {
       await prepareWorkspace({
         workdir: this.hostWorkdir(sandbox.id),
         cloneUrl: mirror.path,
-        ...(request.fromSandbox || request.startRef
-          ? { startRef: START_REF }
-          : repository?.baseBranch
-            ? { baseBranch: repository.baseBranch }
-            : {}),
+        ...(await startOf(request, mirror)),
         branch: request.branch,
         origin: this.mirrors.remoteUrl(repository),
         ...(this.provider.name === 'bwrap' && process.getuid?.() === 0
@@ -232,4 +231,22 @@ export class WorkspaceHost {
     const destination = join(this.snapshotDir, binding.threadId, `${binding.externalId}.bundle`);
     return snapshotWork(this.provider, binding.externalId, destination, binding.externalId);
   };
+}
+
+/**
+ * Where a new workdir's branch starts: at {@link START_REF} (a fetched pull request head, or
+ * another sandbox's HEAD); else at the branch as the repository has it, so a thread whose sandbox
+ * was reclaimed continues from what it pushed instead of pushing a restart over it (not with
+ * `atBase`: the branch's pull request was merged); else at the repository's base.
+ */
+async function startOf(
+  request: WorkspaceRequest,
+  mirror: HostMirror,
+): Promise<{ startRef?: string; baseBranch?: string }> {
+  if (request.fromSandbox || request.startRef) return { startRef: START_REF };
+  const { repository } = request;
+  if (repository && !request.atBase && (await mirror.hasBranch(request.branch))) {
+    return { baseBranch: request.branch };
+  }
+  return repository?.baseBranch ? { baseBranch: repository.baseBranch } : {};
 }

@@ -76,6 +76,12 @@ const acquireRequest = z.object({
    * Not with `startFrom`.
    */
   startRef: pullRequestHeadRef.optional(),
+  /**
+   * On first setup, start the branch at the repository's base even when the repository has the
+   * branch already (a new sandbox otherwise continues the branch from its pushed head): the
+   * branch's pull request was merged, so its commits are in the base.
+   */
+  atBase: z.boolean().optional(),
 });
 
 /** Gets the thread's sandbox: reuse, reconnect, or create (bound only after setup succeeded). */

@@ -59,6 +59,46 @@ describe('GitHubCodeHost against the fake GitHub with the real Octokit', () => {
     await expect(host().findOpenPullRequest('other')).resolves.toBeNull();
   });
 
+  it("finds a branch's open pull request first, else its latest, and says whether it was merged", async () => {
+    const pull = (number: number, state: 'open' | 'closed', extra = {}) => ({
+      number,
+      title: `#${number}`,
+      body: '',
+      draft: true,
+      state,
+      head: 'caravel/t9',
+      base: 'trunk',
+      requestedReviewers: [],
+      headSha: String(number).repeat(40).slice(0, 40),
+      ...extra,
+    });
+    github.state.pulls.set('acme/widgets', [
+      pull(3, 'closed', { mergedAt: '2026-12-01T10:00:00Z' }),
+      pull(5, 'closed'),
+      { ...pull(6, 'open'), head: 'other' },
+    ]);
+
+    await expect(host().branchPullRequest('caravel/t9')).resolves.toEqual({
+      number: 5,
+      url: expect.stringContaining('/pull/5'),
+      draft: true,
+      state: 'closed',
+      headSha: '5'.repeat(40),
+    });
+    github.state.pulls.get('acme/widgets')?.splice(1, 1);
+    await expect(host().branchPullRequest('caravel/t9')).resolves.toMatchObject({
+      number: 3,
+      state: 'merged',
+      headSha: '3'.repeat(40),
+    });
+    github.state.pulls.get('acme/widgets')?.push(pull(2, 'open'));
+    await expect(host().branchPullRequest('caravel/t9')).resolves.toMatchObject({
+      number: 2,
+      state: 'open',
+    });
+    await expect(host().branchPullRequest('caravel/none')).resolves.toBeNull();
+  });
+
   it('opens the pull request ready for review when the request says draft: false', async () => {
     const opened = await host().openPullRequest({
       branch: 'caravel/t2',

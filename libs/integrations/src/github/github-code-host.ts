@@ -40,6 +40,23 @@ interface PullJson {
   draft?: boolean | undefined;
 }
 
+/** A pull request a branch had, as far as what a run on that branch starts from goes. */
+export interface BranchPullRequest extends PullRequestRef {
+  state: 'open' | 'closed' | 'merged';
+  /** The head it had: at the merge, for a merged one. */
+  headSha: string;
+}
+
+/** The branch's pull request a run continues: an open one, else the latest. */
+function currentOf(pulls: readonly BranchPullRequest[]): BranchPullRequest | null {
+  const open = pulls.find((pull) => pull.state === 'open');
+  if (open) return open;
+  return pulls.reduce<BranchPullRequest | null>(
+    (latest, pull) => (latest && latest.number > pull.number ? latest : pull),
+    null,
+  );
+}
+
 const toRef = (pull: PullJson): PullRequestRef => ({
   number: pull.number,
   url: pull.html_url,
@@ -76,6 +93,24 @@ export class GitHubCodeHost implements PullRequestHost, ReviewRequester {
     );
     const pull = pulls.data[0];
     return pull ? toRef(pull) : null;
+  }
+
+  /**
+   * The pull request of `branch` (this repository's own) that a run on it continues: its open
+   * one, else its most recent, merged or closed; null when it never had one.
+   */
+  async branchPullRequest(branch: string): Promise<BranchPullRequest | null> {
+    const head = `${this.repository.owner}:${branch}`;
+    const pulls = await this.call('list pull requests', (o) =>
+      o.rest.pulls.list({ ...this.repo, head, state: 'all', per_page: 100 }),
+    );
+    return currentOf(
+      pulls.data.map((pull) => ({
+        ...toRef(pull),
+        state: pull.merged_at ? 'merged' : pull.state === 'open' ? 'open' : 'closed',
+        headSha: pull.head.sha,
+      })),
+    );
   }
 
   async openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {

@@ -85,6 +85,15 @@ export class HostMirror {
     return (await stat(this.path).catch(() => undefined))?.isDirectory() === true;
   }
 
+  /** True when the remote, as this mirror last saw it, has `branch`. */
+  async hasBranch(branch: string): Promise<boolean> {
+    const ref = `refs/heads/${await checkedBranch(branch)}`;
+    return hostGit(this.path, ['rev-parse', '--verify', '--quiet', ref]).then(
+      () => true,
+      () => false,
+    );
+  }
+
   /**
    * Fetches a pull request's head from `url` (`refs/pull/<N>/head`, the only ref accepted: a fork's
    * branch as its base repository exposes it) into {@link START_REF}, where a new workdir starts.

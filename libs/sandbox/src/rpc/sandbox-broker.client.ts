@@ -50,6 +50,8 @@ export interface SandboxAcquireInput {
   startFrom?: string;
   /** A new sandbox's branch starts at this pull request head of the repository (a fork's). */
   startRef?: string;
+  /** A new sandbox's branch starts at the base even when the repository has the branch. */
+  atBase?: boolean;
 }
 
 /**

@@ -9,6 +9,7 @@ export {
   type RouteHandler,
   type ScriptedFailure,
 } from './http/loopback-api.js';
+export { githubAppEnv, githubAppKeys } from './github/app-env.js';
 export { FakeGitHub, type FakeGitHubOptions, type FakeMintedToken } from './github/fake-github.js';
 export { FakeGithubOAuth, type FakeGithubAccount } from './github/fake-github-oauth.js';
 export type {
