@@ -5,7 +5,7 @@ import { factory } from '@caravel/db/testing';
 import { strictMock } from '@caravel/testing/doubles';
 import type { PullRequestDetails } from '@caravel/tools';
 import type { ReviewSandboxService } from '../preparation/review-sandbox.service.js';
-import { ReviewRunsService, type ReviewJob } from './review-runs.service.js';
+import { isOwnPullRequest, ReviewRunsService, type ReviewJob } from './review-runs.service.js';
 
 const HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
 
@@ -83,5 +83,15 @@ describe('ReviewRunsService', () => {
       },
     );
     await expect(service.review(job)).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+  });
+
+  it("takes a pull request as Caravel's own by its author as read, else the trigger's, else unknown", () => {
+    const own = (trigger: string | null, read: string | null) =>
+      isOwnPullRequest({ author: trigger }, { author: read }, 'caravel-bot');
+    // A push names no author: the pull request read says it is a person's.
+    expect(own(null, 'alice')).toBe(false);
+    expect(own('alice', 'Caravel-Bot')).toBe(true);
+    expect(own('alice', null)).toBe(false);
+    expect(own(null, null)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { FindingRepository, ReviewStyleRepository } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import type { IntegrationAdapters } from '@caravel/integrations';
 import { ToolSandboxAdapter } from '@caravel/sandbox';
+import type { PullRequestDetails } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { NO_REVIEW_SOURCES, type ReviewSources } from '../preparation/prepare-review.js';
@@ -36,8 +37,8 @@ export interface ReviewJob {
   number: number;
   headSha: string;
   /**
-   * The pull request's author's login; null when the trigger does not say (a push), which is
-   * taken as Caravel's own: the verdict is then a comment at most, never a refused approval.
+   * The pull request's author's login as the trigger says it; null when it does not (a push).
+   * The pull request as GitHub answers it is asked first ({@link isOwnPullRequest}).
    */
   author: string | null;
   /** The request explicitly asked for a verdict (never an auto-review or a push). */
@@ -118,9 +119,7 @@ export class ReviewRunsService {
           sources,
           verdict: {
             verdictRequested: job.verdictRequested,
-            ownPullRequest:
-              job.author === null ||
-              job.author.toLowerCase() === this.options.botLogin.toLowerCase(),
+            ownPullRequest: isOwnPullRequest(job, pullRequest, this.options.botLogin),
             approveCleanReviews: this.options.approveCleanReviews?.(repository) ?? false,
           },
         },
@@ -135,4 +134,20 @@ export class ReviewRunsService {
     const style = await this.styles.latest(`${repository.owner}/${repository.name}`);
     return style?.prompt ?? null;
   }
+}
+
+/**
+ * Whether the reviewed pull request is Caravel's own, for the verdict (GitHub refuses both
+ * verdicts on one's own pull request): its author as GitHub answered (`pullRequest`), else as
+ * the trigger said. An unknown author counts as Caravel's: the verdict is then a comment at most,
+ * never a refused approval. So a push's re-review, whose trigger names no author, can still
+ * approve a person's pull request once its findings are fixed.
+ */
+export function isOwnPullRequest(
+  job: Pick<ReviewJob, 'author'>,
+  pullRequest: Pick<PullRequestDetails, 'author'>,
+  botLogin: string,
+): boolean {
+  const author = pullRequest.author ?? job.author;
+  return author === null || author.toLowerCase() === botLogin.toLowerCase();
 }
