@@ -7,7 +7,7 @@ import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, s
 import { parseInt8 } from '../connection/type-parsers.js';
 import type { Database, DatabaseLogger } from '../connection/database.types.js';
 import type { DB } from '../generated/types.js';
-import { PgliteDriver } from './pglite.driver.js';
+import { PgliteDriver, PgliteKysely } from './pglite.driver.js';
 import { PgliteSession } from './pglite-session.js';
 import { defaultCacheRoot, initialiseCluster, memoryClusterImage } from './cluster-template.js';
 import { unpackImage } from './migrated-image.js';
@@ -119,14 +119,18 @@ export async function openPglite(
     if (server) await server.stop();
     server = null;
   };
-  const db = new Kysely<DB>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new PgliteDriver(session, () => pglite.close()),
-      createIntrospector: (kysely) => new PostgresIntrospector(kysely),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
+  const driver = new PgliteDriver(session, () => pglite.close());
+  const db: Kysely<DB> = new PgliteKysely<DB>(
+    {
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => driver,
+        createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
     },
-  });
+    driver,
+  );
 
   const startServer = async (): Promise<string> => {
     // Loaded here: only the LangGraph checkpointer asks for a connection string, at a first run.

@@ -1,10 +1,10 @@
-import { PGlite } from '@electric-sql/pglite';
+import { MemoryFS, PGlite } from '@electric-sql/pglite';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../connection/database.types.js';
 import { openPglite } from './open-pglite.js';
-import { PREPARED_STATEMENTS_KEPT } from './prepared-statements.js';
+import { PREPARED_STATEMENTS_KEPT, PreparedStatements } from './prepared-statements.js';
 import { statementTexts } from './schema-change.js';
 
 const silent = { log: () => undefined, warn: () => undefined };
@@ -35,17 +35,21 @@ describe('parameterised statements on PGlite', () => {
   });
 
   it('parses a statement once however often it runs, and runs it in one exchange', async () => {
-    const exchanges = jest.spyOn(PGlite.prototype, 'execProtocolStream');
+    const prepares = jest.spyOn(PGlite.prototype, 'execProtocolStream');
+    const runs = jest.spyOn(PGlite.prototype, 'execProtocolRawStream');
     const answers: number[] = [];
     for (const n of [1, 2, 3]) {
       const { rows } = await sql<{ n: number }>`select ${n}::int * 10 as n`.execute(db);
       answers.push(rows[0]!.n);
     }
     expect(answers).toEqual([10, 20, 30]);
-    const parsed = exchanges.mock.calls.flatMap(([message]) => statementTexts(message));
-    expect(parsed).toEqual(['select $1::int * 10 as n']);
+    const sent = [...prepares.mock.calls, ...runs.mock.calls].map(([message]) => message);
+    expect(sent.flatMap((message) => statementTexts(message))).toEqual([
+      'select $1::int * 10 as n',
+    ]);
     // One exchange to prepare it, then one a run.
-    expect(exchanges).toHaveBeenCalledTimes(4);
+    expect(prepares).toHaveBeenCalledTimes(1);
+    expect(runs).toHaveBeenCalledTimes(3);
   });
 
   it("serialises values and parses rows as PGlite's own query does", async () => {
@@ -83,6 +87,46 @@ describe('parameterised statements on PGlite', () => {
     expect(stored).toMatchObject({ id: row.id, body: row.body, at: row.at, tags: row.tags });
     expect(stored!.bytes).toEqual(row.bytes);
     expect(stored!.big).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it("answers as PGlite's own query does, whatever the size and text of the values", async () => {
+    const exchanges = jest.spyOn(PGlite.prototype, 'execProtocolRawStream');
+    await sql`create table wide_values (id int primary key, body jsonb, note text)`.execute(db);
+    // Larger than the buffers the exchange starts with (16 KiB out, 64 KiB back).
+    const body = { text: 'é中😀'.repeat(30_000), list: Array.from({ length: 500 }, (_, n) => n) };
+    const notes = ['\uFEFFa byte-order mark first', 'ünïcödé 😀', ''];
+    const inserted = await sql`
+      insert into wide_values values (${1}, ${JSON.stringify(body)}, ${notes[0]}),
+        (${2}, ${null}, ${notes[1]}), (${3}, ${null}, ${notes[2]})
+    `.execute(db);
+    const pglite = exchanges.mock.contexts[0] as PGlite;
+    const statement = 'select id, body, note, id as "__proto__" from wide_values where id > $1';
+    const { rows } = await db.executeQuery(CompiledQuery.raw(statement, [0]));
+    const reference = await pglite.query(statement, [0], { rowMode: 'object' });
+    expect(rows).toEqual(reference.rows);
+    expect(rows).toHaveLength(3);
+    expect(Object.keys(rows[0] as object)).toEqual(['id', 'body', 'note', '__proto__']);
+    expect((rows[0] as { body: unknown }).body).toEqual(body);
+    expect(inserted.numAffectedRows).toBe(3n);
+    const updated = await db.executeQuery(
+      CompiledQuery.raw('update wide_values set note = $1 where id < $2', ['x', 3]),
+    );
+    expect(updated.numAffectedRows).toBe(2n);
+  });
+
+  it('throws an error the backend raises after the statement completed (at its commit)', async () => {
+    await sql`
+      create table deferred_ids (id int, constraint one_each unique (id) deferrable initially deferred)
+    `.execute(db);
+    await sql`insert into deferred_ids values (${1})`.execute(db);
+    const failure = (await sql`insert into deferred_ids values (${1})`
+      .execute(db)
+      .catch((error: unknown) => error)) as { code?: string; constraint?: string };
+    expect(failure).toMatchObject({ code: '23505', constraint: 'one_each' });
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from deferred_ids where id = ${1}`.execute(db);
+    expect(rows).toEqual([{ n: 1 }]);
   });
 
   it('prepares again after a schema change, made through the driver or by a socket client', async () => {
@@ -158,4 +202,34 @@ describe('parameterised statements on PGlite', () => {
     await sql`select ${1}::int as n`.execute(db);
     expect(await preparedCount(db)).toBe(PREPARED_STATEMENTS_KEPT);
   });
+});
+
+describe('the file system after a statement', () => {
+  it("is synced where PGlite's file system syncs, and not where its sync does nothing", async () => {
+    const synced: string[] = [];
+    class CountedFs extends MemoryFS {
+      override syncToFs(): Promise<void> {
+        synced.push('synced');
+        return Promise.resolve();
+      }
+    }
+    const { database } = await openPglite(null, silent);
+    const counted = await PGlite.create({ fs: new CountedFs() });
+    const builtIn = jest.spyOn(PGlite.prototype, 'syncToFs');
+    try {
+      await sql`select ${1}::int as n`.execute(database.db);
+      await sql`select ${2}::int as n`.execute(database.db);
+      expect(builtIn).not.toHaveBeenCalled();
+      builtIn.mockRestore();
+
+      synced.length = 0;
+      const statements = new PreparedStatements(counted);
+      for (const n of [1, 2]) await statements.query('select $1::int as n', [n]);
+      // The statement's preparation, then each of its two runs.
+      expect(synced).toEqual(['synced', 'synced', 'synced']);
+    } finally {
+      builtIn.mockRestore();
+      await Promise.all([database.close(), counted.close()]);
+    }
+  }, 120_000);
 });

@@ -1,10 +1,13 @@
 import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite';
 import { mayChangeSchema } from './schema-change.js';
+import { WireExchange } from './wire-exchange.js';
 
 const { serialize } = protocol;
 
 /** Statements kept prepared at once; the least recently used one is closed past this. */
 export const PREPARED_STATEMENTS_KEPT = 256;
+
+const NO_CLOSES: readonly Uint8Array[] = [];
 
 /** Our statements' names: no pg-wire client of the socket server names its own so. */
 const NAME_PREFIX = 'caravel_kysely_';
@@ -13,6 +16,8 @@ interface Prepared {
   name: string;
   /** Each parameter's type OID, as the backend inferred it: how its value is serialised. */
   parameterTypes: number[];
+  /** When it last ran (a count of runs): the least recent is closed first. */
+  lastRun: number;
 }
 
 /** An error the backend raised about a statement, as PGlite's `query` reports it. */
@@ -50,11 +55,11 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 
 /**
  * Parameterised statements on PGlite, each parsed once as a named prepared statement and then
- * run as one wire-protocol exchange (Bind, Describe, Execute, Sync). PGlite's own `query` parses
- * the text again on every call and crosses into its WebAssembly backend six times (Parse,
- * Describe, Bind, Describe, Execute, Sync): for the ingress's inserts that is about twice the
- * CPU. Values are serialised by the parameter types the backend inferred, as `query` does, and
- * rows parsed by the same parsers, so results are the same.
+ * run as one wire-protocol exchange (Bind, Describe, Execute, Sync: {@link WireExchange}).
+ * PGlite's own `query` parses the text again on every call and crosses into its WebAssembly
+ * backend six times (Parse, Describe, Bind, Describe, Execute, Sync): for the ingress's inserts
+ * that is about twice the CPU. Values are serialised by the parameter types the backend
+ * inferred, as `query` does, and rows parsed by the same parsers, so results are the same.
  *
  * A cached plan is only valid while the schema it was planned against stands: every statement
  * that may change it ({@link mayChangeSchema}), whether run through our driver or by a client of
@@ -65,11 +70,15 @@ export class PreparedStatements {
   /** Statements forgotten or evicted, closed with the next exchange. */
   private readonly closing: string[] = [];
   private named = 0;
+  private runs = 0;
+  private readonly wire: WireExchange;
 
   constructor(
     private readonly pglite: PGlite,
     private readonly kept = PREPARED_STATEMENTS_KEPT,
-  ) {}
+  ) {
+    this.wire = new WireExchange(pglite);
+  }
 
   /** Drops every cached statement: the next call of each prepares it again. */
   forget(): void {
@@ -91,47 +100,46 @@ export class PreparedStatements {
         throw withQuery(error, sql);
       }
       this.forget();
-      return this.run<R>(sql, parameters).catch((again: unknown) => {
+      try {
+        return await this.run<R>(sql, parameters);
+      } catch (again) {
         throw withQuery(again, sql);
-      });
+      }
     }
   }
 
-  private async run<R>(sql: string, parameters: readonly unknown[]): Promise<Results<R>> {
-    const statement = this.prepared.get(sql) ?? (await this.prepare(sql));
-    // Least recently used first: a hit moves to the end.
-    this.prepared.delete(sql);
-    this.prepared.set(sql, statement);
-    const values = parameters.map((value, index) =>
-      this.serialised(value, statement.parameterTypes[index]),
-    );
-    const messages = await this.exchange([
-      serialize.bind({ statement: statement.name, values }),
-      serialize.describe({ type: 'P' }),
-      serialize.execute({}),
-    ]);
-    return parse.parseResults(messages, this.pglite.parsers, {
-      rowMode: 'object',
-    })[0] as Results<R>;
+  private run<R>(sql: string, parameters: readonly unknown[]): Promise<Results<R>> {
+    const statement = this.prepared.get(sql);
+    if (!statement) return this.prepare(sql).then(() => this.run<R>(sql, parameters));
+    // Stamped, not moved to the end of the map: a map's deletes leave holes it rebuilds for.
+    statement.lastRun = ++this.runs;
+    const values = new Array<string | null>(parameters.length);
+    for (let index = 0; index < parameters.length; index += 1) {
+      values[index] = this.serialised(parameters[index], statement.parameterTypes[index]);
+    }
+    return this.wire.run<R>(this.closes(), statement.name, values);
   }
 
-  private async prepare(sql: string): Promise<Prepared> {
+  private async prepare(sql: string): Promise<void> {
     this.named += 1;
     const name = `${NAME_PREFIX}${this.named}`;
     const messages = await this.exchange([
       serialize.parse({ name, text: sql }),
       serialize.describe({ type: 'S', name }),
     ]);
-    const statement = { name, parameterTypes: parse.parseDescribeStatementResults(messages) };
-    this.prepared.set(sql, statement);
-    if (this.prepared.size > this.kept) {
-      const [oldest] = this.prepared;
-      if (oldest) {
-        this.prepared.delete(oldest[0]);
-        this.closing.push(oldest[1].name);
-      }
+    const parameterTypes = parse.parseDescribeStatementResults(messages);
+    this.prepared.set(sql, { name, parameterTypes, lastRun: ++this.runs });
+    if (this.prepared.size > this.kept) this.closeLeastRecent();
+  }
+
+  private closeLeastRecent(): void {
+    let oldest: [string, Prepared] | undefined;
+    for (const entry of this.prepared) {
+      if (!oldest || entry[1].lastRun < oldest[1].lastRun) oldest = entry;
     }
-    return statement;
+    if (!oldest) return;
+    this.prepared.delete(oldest[0]);
+    this.closing.push(oldest[1].name);
   }
 
   /**
@@ -139,14 +147,18 @@ export class PreparedStatements {
    * once the backend has answered them all (the Sync included), so the session is ready again.
    */
   private async exchange(messages: readonly Uint8Array[]) {
-    const closes = this.closing.splice(0).map((name) => serialize.close({ type: 'S', name }));
     const answers = await this.pglite.execProtocolStream(
-      concat([...closes, ...messages, serialize.sync()]),
+      concat([...this.closes(), ...messages, serialize.sync()]),
       { syncToFs: false },
     );
-    // As PGlite's `query`: the file system is synced after a statement outside a transaction.
-    if (!this.pglite.isInTransaction()) await this.pglite.syncToFs();
+    await this.wire.syncFileSystem();
     return answers;
+  }
+
+  /** The Close messages due, taken. */
+  private closes(): readonly Uint8Array[] {
+    if (this.closing.length === 0) return NO_CLOSES;
+    return this.closing.splice(0).map((name) => serialize.close({ type: 'S', name }));
   }
 
   private serialised(value: unknown, type: number | undefined): string | null {

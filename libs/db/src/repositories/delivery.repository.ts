@@ -37,6 +37,8 @@ export type DeliveryClaim =
   | { outcome: 'settled'; existing: DeliveryRow }
   | { outcome: 'pending'; existing: DeliveryRow | null };
 
+const CLAIMED: DeliveryClaim = Object.freeze({ outcome: 'claimed' });
+
 /** Claim attempts when the row in the way is released between the insert and the look. */
 const CLAIM_ATTEMPTS = 3;
 
@@ -163,7 +165,7 @@ export class DeliveryRepository {
         executor === this.db
           ? await this.claims.submit(delivery)
           : await this.insert(delivery, null, executor);
-      if (inserted) return { outcome: 'claimed' };
+      if (inserted) return CLAIMED;
       const holders = await this.holdersOf(delivery, executor);
       const settled = holders.find((row) => row.settledAt !== null);
       if (settled) return { outcome: 'settled', existing: settled };
