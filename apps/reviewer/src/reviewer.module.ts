@@ -1,4 +1,9 @@
-import { FindingRepository, PullRequestHeadRepository, ReviewStyleRepository } from '@caravel/db';
+import {
+  FindingRepository,
+  PullRequestHeadRepository,
+  ReviewStyleRepository,
+  UserInstructionsRepository,
+} from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { ReviewerKitLoader } from './agent/reviewer-kit.loader.js';
@@ -26,6 +31,7 @@ function reviewProviders(config: ReviewerConfig): Provider[] {
       useFactory: (kit: ReviewerKitLoader) => reviewRunsOptionsOf(config, kit),
     },
     repositoryProvider(ReviewStyleRepository),
+    repositoryProvider(UserInstructionsRepository),
     ReviewSandboxService,
     ReviewRunsService,
   ];

@@ -19,7 +19,7 @@ const PULL: PullRequestDetails = {
   number: 7,
   title: 'T',
   body: '',
-  author: 'octocat',
+  author: 'hubot',
   state: 'open',
   draft: true,
   url: 'https://github.example/acme/widgets/pull/7',
@@ -82,7 +82,9 @@ describe('request_pr_review in a run', () => {
       reason: 'requested',
       instructions: 'focus on the parser',
       verdictRequested: true,
-      author: { externalId: 'octocat' },
+      // The pull request's author as GitHub says, and who asked, as Caravel names people.
+      author: { externalId: 'hubot' },
+      requestedBy: 'github:octocat',
     });
     // What the reviewer consumes passes the contract.
     expect(() => ReviewRequestedV1.envelopeSchema.parse(published[0])).not.toThrow();

@@ -10,14 +10,15 @@ import {
 import { AppError } from '@caravel/errors';
 import type { Bus } from '@caravel/messaging';
 import type { ReviewRequest, ReviewRequested, ReviewRequester, ScmReadPort } from '@caravel/tools';
+import { requesterOf } from '../agent/run-people.js';
 
 type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
 
 /**
  * `request_pr_review` for a run: people are asked on GitHub (the code host's review requests);
  * with no people named, Caravel's reviewer is asked by publishing `trigger.review.requested`
- * on the pull request's reviewer thread, at its current head, with the person's instructions and
- * whether they asked for a verdict. The tool says it was queued only once the bus took it.
+ * on the pull request's reviewer thread, at its current head, with the pull request's author, the
+ * person who asked (`<source>:<id>`), their instructions and whether they asked for a verdict. The tool says it was queued only once the bus took it.
  */
 export class RunReviewRequests implements ReviewRequester {
   constructor(
@@ -45,8 +46,9 @@ export class RunReviewRequests implements ReviewRequester {
         deliveryId: key,
         repository: { owner: repository.owner, name: repository.name },
         pullRequest: { number: pull.number, headSha: pull.head.sha, draft: pull.draft },
-        author: this.run.requestedBy,
+        author: pull.author ? { externalId: pull.author } : this.run.requestedBy,
         reason: 'requested',
+        requestedBy: requesterOf(this.run),
         verdictRequested: request.verdictRequested,
         ...(request.instructions ? { instructions: request.instructions } : {}),
       },

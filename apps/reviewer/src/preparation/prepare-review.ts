@@ -34,8 +34,10 @@ export interface ReviewTarget {
 export interface ReviewSources {
   /** The pull request's title, description and comments. */
   pullRequestText(): Promise<PullRequestText | null>;
-  /** Standing instructions of the person who asked for the review. */
+  /** Standing instructions of the person who asked for the review (saved by them: guidance). */
   personInstructions(): Promise<string | null>;
+  /** What the request asked the review to look at, relayed by the coding agent (untrusted). */
+  requestInstructions(): Promise<string | null>;
   /** The repository's learned review style (the analyzer's), when one exists. */
   reviewStyle(): Promise<string | null>;
 }
@@ -97,9 +99,10 @@ export async function prepareReview(
   const rangeDiff = range.kind === 'pull_request' ? pullRequestDiff : await diffOf(git, range);
   const since = await sinceLastReview(git, target, mergeBaseSha, range, rangeDiff);
   const instructions = await instructionFiles(git, baseCommit, pullRequestDiff.lines);
-  const [text, personInstructions, reviewStyle] = await Promise.all([
+  const [text, personInstructions, requestInstructions, reviewStyle] = await Promise.all([
     sources.pullRequestText(),
     sources.personInstructions(),
+    sources.requestInstructions(),
     sources.reviewStyle(),
   ]);
   const brief = reviewBrief({
@@ -109,6 +112,7 @@ export async function prepareReview(
     changed: rangeDiff.lines,
     instructions,
     personInstructions,
+    requestInstructions,
     reviewStyle,
     text,
     openFindings: openFindings(ledger).length,
@@ -142,5 +146,6 @@ async function sinceLastReview(
 export const NO_REVIEW_SOURCES: ReviewSources = {
   pullRequestText: () => Promise.resolve(null),
   personInstructions: () => Promise.resolve(null),
+  requestInstructions: () => Promise.resolve(null),
   reviewStyle: () => Promise.resolve(null),
 };

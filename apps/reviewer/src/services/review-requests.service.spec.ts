@@ -230,6 +230,19 @@ describe('ReviewRequestsService', () => {
       expect(jobs[0]?.verdictRequested).toBe(true);
     });
 
+    it('names who asked and what, for a request only: an auto-review was asked by nobody', async () => {
+      const jobs: ReviewJob[] = [];
+      const service = new ReviewRequestsService(ledgerAt(null), heads(), runs(jobs));
+      const asked = { requestedBy: 'slack:U0PERSON', instructions: 'Check the null paths.' };
+      await service.onRequested(request({ threadId, reason: 'requested', ...asked }));
+      await service.onRequested(request({ threadId, reason: 'opened', ...asked }));
+
+      expect(jobs.map((job) => [job.requestedBy, job.instructions])).toEqual([
+        ['slack:U0PERSON', 'Check the null paths.'],
+        [null, 'Check the null paths.'],
+      ]);
+    });
+
     it('reviews a push to a reviewed pull request on its reviewer thread, its author unknown', async () => {
       const jobs: ReviewJob[] = [];
       const moves: unknown[] = [];

@@ -79,6 +79,10 @@ export class ReviewRequestsService implements OnModuleInit {
       author: author.externalId,
       // A person who asked for a verdict (request_pr_review) gets one; an auto-review does not.
       verdictRequested: envelope.data.verdictRequested,
+      // Only a request names who asked; an auto-review's pull request author asked nothing.
+      requestedBy:
+        envelope.data.reason === 'requested' ? (envelope.data.requestedBy ?? null) : null,
+      instructions: envelope.data.instructions ?? null,
     });
     return ledger;
   }
@@ -113,6 +117,8 @@ export class ReviewRequestsService implements OnModuleInit {
       headSha,
       author: null,
       verdictRequested: false,
+      requestedBy: null,
+      instructions: null,
     });
     return moved;
   }

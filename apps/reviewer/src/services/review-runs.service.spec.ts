@@ -1,5 +1,9 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import type { FindingRepository, ReviewStyleRepository } from '@caravel/db';
+import type {
+  FindingRepository,
+  ReviewStyleRepository,
+  UserInstructionsRepository,
+} from '@caravel/db';
 import type { GitHubReviews, GitHubScmReader } from '@caravel/integrations';
 import { factory } from '@caravel/db/testing';
 import { strictMock } from '@caravel/testing/doubles';
@@ -16,6 +20,8 @@ const job: ReviewJob = {
   headSha: HEAD,
   author: 'alice',
   verdictRequested: false,
+  requestedBy: null,
+  instructions: null,
 };
 
 function pullRequest(state: string): PullRequestDetails {
@@ -44,6 +50,7 @@ function setup(state: string) {
     strictMock<FindingRepository>({ noteSkip }, 'findings'),
     strictMock<ReviewSandboxService>({}, 'sandboxes'),
     strictMock<ReviewStyleRepository>({}, 'styles'),
+    strictMock<UserInstructionsRepository>({}, 'people'),
     {
       integrations: {
         reviews: () => strictMock<GitHubReviews>({}, 'reviews'),
@@ -76,6 +83,7 @@ describe('ReviewRunsService', () => {
       strictMock<FindingRepository>({}, 'findings'),
       strictMock<ReviewSandboxService>({}, 'sandboxes'),
       strictMock<ReviewStyleRepository>({}, 'styles'),
+      strictMock<UserInstructionsRepository>({}, 'people'),
       {
         integrations: { reviews: () => null, scmHistory: () => null },
         model: () => Promise.reject(new Error('no model call expected')),

@@ -1,5 +1,5 @@
 import type { RepositoryRef } from '@caravel/contracts';
-import { FindingRepository, ReviewStyleRepository } from '@caravel/db';
+import { FindingRepository, ReviewStyleRepository, UserInstructionsRepository } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import type { IntegrationAdapters } from '@caravel/integrations';
 import { ToolSandboxAdapter } from '@caravel/sandbox';
@@ -43,6 +43,13 @@ export interface ReviewJob {
   author: string | null;
   /** The request explicitly asked for a verdict (never an auto-review or a push). */
   verdictRequested: boolean;
+  /**
+   * Who asked for this review (`<source>:<id>`): their standing instructions guide it. Null for
+   * an auto-review or a push: nobody asked, and the author's own must not steer their review.
+   */
+  requestedBy: string | null;
+  /** What the request asked the review to look at (the coding agent's words: untrusted). */
+  instructions: string | null;
 }
 
 /**
@@ -59,6 +66,7 @@ export class ReviewRunsService {
     @Inject(FindingRepository) private readonly findings: FindingRepository,
     @Inject(ReviewSandboxService) private readonly sandboxes: ReviewSandboxService,
     @Inject(ReviewStyleRepository) private readonly styles: ReviewStyleRepository,
+    @Inject(UserInstructionsRepository) private readonly people: UserInstructionsRepository,
     @Inject(REVIEW_RUNS_OPTIONS) private readonly options: ReviewRunsOptions,
   ) {}
 
@@ -94,6 +102,8 @@ export class ReviewRunsService {
     const sources: ReviewSources = {
       ...NO_REVIEW_SOURCES,
       pullRequestText: () => pullRequestTextOf(reader, pullRequest, this.options.botLogin),
+      personInstructions: () => this.personInstructions(job.requestedBy),
+      requestInstructions: () => Promise.resolve(job.instructions),
       reviewStyle: () => this.reviewStyle(repository),
     };
     const { sandbox, git } = await this.sandboxes.checkout(threadId, repository);
@@ -127,6 +137,12 @@ export class ReviewRunsService {
     } finally {
       await this.sandboxes.release(threadId);
     }
+  }
+
+  /** The standing instructions the person who asked saved, or null (nobody asked, none saved). */
+  private async personInstructions(person: string | null): Promise<string | null> {
+    if (person === null) return null;
+    return (await this.people.find(person))?.instructions ?? null;
   }
 
   /** The repository's latest saved review style (the analyzer's), or null before any. */

@@ -34,6 +34,12 @@ export const ReviewRequestedV1 = defineMessage({
     reason: z.enum(['opened', 'ready_for_review', 'requested']),
     /** The person's review instructions, verbatim (untrusted text for the reviewer's model). */
     instructions: z.string().max(20_000).optional(),
+    /**
+     * `requested`: the person the coding agent asked for, as Caravel names people
+     * (`<source>:<id>`, the key of their standing instructions). Never the pull request's author
+     * unless they asked: an author's own instructions must not steer the review of their code.
+     */
+    requestedBy: z.string().min(1).max(300).optional(),
     /** True only when the person explicitly asked for an approval or a request for changes. */
     verdictRequested: z.boolean().default(false),
   }),
