@@ -195,6 +195,31 @@ for (const target of targets) {
       });
     });
 
+    it('pushes again to a branch deleted on the remote, never over one someone moved', async () => {
+      const threadId = randomUUID();
+      const branch = 'caravel/t10';
+      const sandbox = await client.acquire({ threadId, branch, repository: repository() });
+      const push = () => client.push({ threadId, branch, repository: repository() });
+      await sandbox.exec('echo one > one.txt');
+      await client.commitAll(threadId, 'One');
+      await push();
+
+      // Its pull request closed, the branch was deleted: the next push creates it again.
+      git(remote, 'update-ref', '-d', `refs/heads/${branch}`);
+      await sandbox.exec('echo two > two.txt');
+      const two = String(await client.commitAll(threadId, 'Two'));
+      await push();
+      expect(git(remote, 'rev-parse', branch)).toBe(two);
+
+      // Someone else moved it: the push is refused, their commit stays.
+      const theirs = git(remote, 'commit-tree', `${two}^{tree}`, '-p', two, '-m', 'Theirs');
+      git(remote, 'update-ref', `refs/heads/${branch}`, theirs);
+      await sandbox.exec('echo three > three.txt');
+      await client.commitAll(threadId, 'Three');
+      await expect(push()).rejects.toThrow();
+      expect(git(remote, 'rev-parse', branch)).toBe(theirs);
+    });
+
     it("starts a sandbox at another thread's HEAD, and discards it with nothing left", async () => {
       const threadId = randomUUID();
       const thread = await client.acquire({

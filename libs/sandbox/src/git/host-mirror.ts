@@ -184,6 +184,8 @@ export class HostMirror {
   /**
    * Pushes the exported `branch` to `url`, leased on the remote branch as this mirror last saw
    * it (absent: it must not exist yet), so a push never overwrites commits someone else made.
+   * A branch deleted on the remote since (its pull request closed or merged, the branch removed)
+   * holds nobody's commits: the push then creates it again instead of failing on a stale lease.
    */
   async push(push: MirrorPush): Promise<string> {
     const branch = await checkedBranch(push.branch);
@@ -196,16 +198,32 @@ export class HostMirror {
     const seen = await hostGit(this.path, ['rev-parse', '--verify', '--quiet', head]).catch(
       () => '',
     );
-    await hostGit(this.path, [
-      ...(push.gitArgs ?? []),
-      'push',
-      '--quiet',
-      '--no-verify',
-      `--force-with-lease=${head}:${seen}`,
-      push.url,
-      `${commit}:${head}`,
-    ]);
+    const leased = (expected: string) =>
+      hostGit(this.path, [
+        ...(push.gitArgs ?? []),
+        'push',
+        '--quiet',
+        '--no-verify',
+        `--force-with-lease=${head}:${expected}`,
+        push.url,
+        `${commit}:${head}`,
+      ]);
+    await leased(seen).catch(async (error: unknown) => {
+      if (!seen || !(await this.remoteLacks(push, head))) throw error;
+      await leased('');
+    });
     await hostGit(this.path, ['update-ref', head, commit]);
     return commit;
+  }
+
+  /** True when the remote answers that it has no `ref` (false when it has it, or cannot say). */
+  private async remoteLacks(push: MirrorPush, ref: string): Promise<boolean> {
+    const listed = await hostGit(this.path, [
+      ...(push.gitArgs ?? []),
+      'ls-remote',
+      push.url,
+      ref,
+    ]).catch(() => null);
+    return listed === '';
   }
 }
