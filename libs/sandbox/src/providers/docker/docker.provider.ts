@@ -3,23 +3,12 @@ import Docker from 'dockerode';
 import type { FileOwner } from '../../files/workdir-files.js';
 import { DEFAULT_EGRESS_PORT, sandboxEgressEnvironment } from '../../proxy/sandbox-egress.js';
 import type { SandboxEgressSettings } from '../../proxy/sandbox-egress.js';
-import type { Sandbox, SandboxSpec } from '../../sandbox.types.js';
-import {
-  containerUser,
-  createRemovingLeftovers,
-  handOver,
-  openContainerSession,
-} from '../container-sandbox.js';
-import { DirectoryProvider, type OpenedSession } from '../directory-provider.js';
+import { ContainerProvider } from '../container-provider.js';
+import { openContainerSession } from '../container-sandbox.js';
+import type { OpenedSession } from '../directory-provider.js';
 import { HOOKLESS_GIT_ENV, type OneShotSpawn } from '../one-shot.js';
 import { safeEnvironment } from '../safe-env.js';
-import {
-  DEFAULT_SANDBOX_SETTINGS,
-  SandboxStore,
-  type SandboxDefaults,
-  type SandboxPaths,
-  type SandboxRecord,
-} from '../sandbox-store.js';
+import type { SandboxDefaults, SandboxPaths, SandboxRecord } from '../sandbox-store.js';
 import { DEFAULT_SESSION_TIMING, type SessionTiming } from '../session-timing.js';
 import {
   containerName,
@@ -100,36 +89,13 @@ export async function dockerEngineProblem(docker: Docker = new Docker()): Promis
  * the kernel resolves their paths in the container, as the sandbox user. A container that is gone (engine restart, pruned) is created again on `connect`: the
  * work lives in the bound workspace, not in the container.
  */
-export class DockerSandboxProvider extends DirectoryProvider {
+export class DockerSandboxProvider extends ContainerProvider {
   readonly name = 'docker' as const;
   private readonly docker: Docker;
-  private readonly user: FileOwner;
-  private readonly chownTo: FileOwner | undefined;
 
   constructor(private readonly options: DockerProviderOptions) {
-    super(
-      new SandboxStore(options.rootDir, 'docker', options.defaults ?? DEFAULT_SANDBOX_SETTINGS),
-    );
+    super('docker', options);
     this.docker = options.docker ?? new Docker();
-    ({ user: this.user, chownTo: this.chownTo } = containerUser(options.user));
-  }
-
-  override create(spec: SandboxSpec = {}): Promise<Sandbox> {
-    return createRemovingLeftovers(
-      spec,
-      (fixed) => super.create(fixed),
-      (id) => this.removeContainer(id),
-    );
-  }
-
-  override async delete(id: string): Promise<void> {
-    await this.store.load(id);
-    await this.removeContainer(id);
-    await super.delete(id);
-  }
-
-  protected prepare(paths: SandboxPaths): Promise<void> {
-    return handOver(paths, this.chownTo);
   }
 
   /**
@@ -253,7 +219,7 @@ export class DockerSandboxProvider extends DirectoryProvider {
     };
   }
 
-  private async removeContainer(id: string): Promise<void> {
+  protected async removeContainer(id: string): Promise<void> {
     await this.docker
       .getContainer(containerName(id))
       .remove({ force: true, v: true })

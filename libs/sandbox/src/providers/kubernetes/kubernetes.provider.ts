@@ -3,24 +3,14 @@ import { posix } from 'node:path';
 import { CoreV1Api, Exec, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import type { FileOwner } from '../../files/workdir-files.js';
 import { sandboxError, sandboxErrorReason } from '../../sandbox.errors.js';
-import type { Sandbox, SandboxLogger, SandboxSpec } from '../../sandbox.types.js';
-import {
-  containerUser,
-  createRemovingLeftovers,
-  handOver,
-  openContainerSession,
-} from '../container-sandbox.js';
-import { DirectoryProvider, type OpenedSession } from '../directory-provider.js';
+import type { SandboxLogger } from '../../sandbox.types.js';
+import { ContainerProvider } from '../container-provider.js';
+import { openContainerSession } from '../container-sandbox.js';
+import type { OpenedSession } from '../directory-provider.js';
 import { driverExecCommand } from '../docker/docker-session.js';
 import type { OneShotOptions, OneShotResult, OneShotSpawn } from '../one-shot.js';
 import { safeEnvironment } from '../safe-env.js';
-import {
-  DEFAULT_SANDBOX_SETTINGS,
-  SandboxStore,
-  type SandboxDefaults,
-  type SandboxPaths,
-  type SandboxRecord,
-} from '../sandbox-store.js';
+import type { SandboxDefaults, SandboxPaths, SandboxRecord } from '../sandbox-store.js';
 import { DEFAULT_SESSION_TIMING, type SessionTiming } from '../session-timing.js';
 import { kubernetesError } from './kubernetes-errors.js';
 import { KubernetesExecProcess, type ExecTarget } from './kubernetes-exec.js';
@@ -98,39 +88,19 @@ const GIB = 1024 ** 3;
  * in the pod, as the sandbox user, never on the broker's mount of the claim. A pod that is gone is created again on
  * `connect`: the work lives on the claim, not in the pod.
  */
-export class KubernetesSandboxProvider extends DirectoryProvider {
+export class KubernetesSandboxProvider extends ContainerProvider {
   readonly name = 'kubernetes' as const;
   private readonly pods: KubernetesPods;
   private readonly exec: Exec;
-  private readonly user: FileOwner;
-  private readonly chownTo: FileOwner | undefined;
 
   constructor(private readonly options: KubernetesProviderOptions) {
-    super(
-      new SandboxStore(options.rootDir, 'kubernetes', options.defaults ?? DEFAULT_SANDBOX_SETTINGS),
-    );
+    super('kubernetes', options);
     const api = options.kubeConfig.makeApiClient(CoreV1Api);
     this.pods = new KubernetesPods(api, options.namespace, {
       ...DEFAULT_POD_TIMING,
       ...options.podTiming,
     });
     this.exec = new Exec(options.kubeConfig);
-    ({ user: this.user, chownTo: this.chownTo } = containerUser(options.user));
-  }
-
-  override create(spec: SandboxSpec = {}): Promise<Sandbox> {
-    return createRemovingLeftovers(
-      spec,
-      (fixed) => super.create(fixed),
-      (id) => this.pods.delete(podName(id), id),
-    );
-  }
-
-  override async delete(id: string): Promise<void> {
-    await this.store.load(id);
-    this.options.podAddresses?.unregister(id);
-    await this.pods.delete(podName(id), id);
-    await super.delete(id);
   }
 
   override async runOneShot(
@@ -168,8 +138,10 @@ export class KubernetesSandboxProvider extends DirectoryProvider {
     return reaped;
   }
 
-  protected prepare(paths: SandboxPaths): Promise<void> {
-    return handOver(paths, this.chownTo);
+  /** Deletes the sandbox's pod and forgets its address (the pod no longer speaks for it). */
+  protected async removeContainer(id: string): Promise<void> {
+    this.options.podAddresses?.unregister(id);
+    await this.pods.delete(podName(id), id);
   }
 
   /** Never called: `runOneShot` runs its command as an exec (no local process to spawn). */
