@@ -14,6 +14,9 @@ import type {
 import type { RunBudgets, RunBudgetLimit } from '../agent/budget-of-run.js';
 import type { RunModels } from '../agent/run-models.js';
 import { agentRunnerConfigFrom } from '../agent-runner.config.js';
+import type { GitHubCodeHost } from '@caravel/integrations';
+import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
+import { RunWorkspaces } from '../sandbox/run-workspaces.js';
 import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { recordingPublisher } from '../testing/recording-publisher.js';
 import { attemptIds } from './attempt-runner.js';
@@ -68,6 +71,7 @@ function workspaceOf(thread: string, diff: string, log: string[], applies = true
   return strictMock<ThreadWorkspace>(
     {
       threadId: thread,
+      outcome: 'created',
       branch: `caravel/${thread}`,
       baseCommit: HEAD,
       sandbox,
@@ -120,14 +124,19 @@ function attemptsWith(
   scores: Record<string, number>,
   applies = true,
   budgets?: RunBudgets,
+  host: GitHubCodeHost | null = null,
 ) {
   const log: string[] = [];
+  const threadOptions: Parameters<ThreadSandboxService['forRun']>[2][] = [];
   const recording = recordingPublisher();
   const thread = workspaceOf('thread', '', log, applies);
   const sandboxes = strictMock<ThreadSandboxService>(
     {
       forRun: (id, _repository, options = {}) => {
-        if (!options.startFrom) return Promise.resolve(thread);
+        if (!options.startFrom) {
+          threadOptions.push(options);
+          return Promise.resolve(thread);
+        }
         const index = scripts.findIndex((_s, i) => attemptIds(runId, i).threadId === id);
         expect(options.startFrom).toBe(threadId);
         return Promise.resolve(workspaceOf(`attempt ${index}`, scripts[index]!.diff, log));
@@ -173,6 +182,10 @@ function attemptsWith(
     strictMock<PlatformRuntime>({ name: 'runner-b' }, 'runtime'),
     recording.publisher,
     sandboxes,
+    new RunWorkspaces(
+      sandboxes,
+      strictMock<RunIntegrationsService>({ pullRequestHost: () => host }, 'integrations'),
+    ),
     factory,
     models,
     config,
@@ -196,12 +209,13 @@ function attemptsWith(
     signal: new AbortController().signal,
     reply: (text) => Promise.resolve(log.push(`reply ${text}`)),
     scmFor: (workspace) => {
-      expect(workspace).toBe(thread);
+      // The thread's own workspace (with its start note, when it started over), not an attempt's.
+      expect(workspace).toMatchObject({ threadId: 'thread', baseCommit: thread.baseCommit });
       return scm;
     },
     announce: (details) => Promise.resolve(void log.push(`announce ${details.model}`)),
   };
-  return { service, context, log, recording, inputs };
+  return { service, context, log, recording, inputs, threadOptions };
 }
 
 const attemptsOf = (published: Record<string, unknown>) =>
@@ -253,6 +267,37 @@ describe('AttemptsService', () => {
     expect(recording.dataOf('evt.run.started').map((d) => [d['runId'], d['attemptOf']])).toEqual([
       [attemptIds(runId, 0).runId, runId],
       [attemptIds(runId, 1).runId, runId],
+    ]);
+  });
+
+  it("starts the thread's sandbox over at the base when its branch's pull request was merged", async () => {
+    const merged = {
+      number: 4,
+      url: 'https://github.example/acme/widgets/pull/4',
+      draft: true,
+      state: 'merged' as const,
+      headSha: 'f'.repeat(40),
+    };
+    const host = strictMock<GitHubCodeHost>(
+      { branchPullRequest: () => Promise.resolve(merged) },
+      'host',
+    );
+    const { service, context, threadOptions } = attemptsWith(
+      [
+        { diff: '+A', commitMessage: 'Try A', pullRequest: true },
+        { diff: '+B', commitMessage: 'Try B', pullRequest: true },
+      ],
+      { '+A': 3, '+B': 1 },
+      true,
+      undefined,
+      host,
+    );
+
+    const conclusion = await service.run(command, context);
+
+    expect(conclusion).toMatchObject({ exitStatus: 'submitted', submission: '+A' });
+    expect(threadOptions).toEqual([
+      expect.objectContaining({ branch: `caravel/${threadId.slice(0, 8)}`, atBase: true }),
     ]);
   });
 

@@ -10,6 +10,7 @@ import {
   CARAVEL_NAMESPACE,
   RunAttemptsSelectedV1,
   causedBy,
+  threadBranch,
   uuidV5,
   type EnvelopeOf,
   type StartRunV1,
@@ -25,6 +26,7 @@ import { RunBudgets, type RunBudgetLimit } from '../agent/budget-of-run.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { RunModels } from '../agent/run-models.js';
 import { requesterOf } from '../agent/run-people.js';
+import { RunWorkspaces } from '../sandbox/run-workspaces.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
 import {
@@ -68,6 +70,7 @@ export class AttemptsService {
     @Inject(RUNTIME) private readonly runtime: PlatformRuntime,
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
     @Inject(ThreadSandboxService) private readonly sandboxes: ThreadSandboxService,
+    @Inject(RunWorkspaces) private readonly workspaces: RunWorkspaces,
     @Inject(AgentFactoryService) private readonly factory: AgentFactoryService,
     @Inject(RunModels) private readonly models: RunModels,
     @Inject(AGENT_RUNNER_CONFIG) private readonly config: AgentRunnerConfig,
@@ -79,7 +82,12 @@ export class AttemptsService {
     context: AttemptsRunContext,
   ): Promise<RunConclusion> {
     const { threadId, repository, options } = command.data;
-    const thread = await sandboxForRun(this.sandboxes.forRun(threadId, repository));
+    // The thread's own sandbox, where the winner is published: started over at the base when
+    // the thread branch's pull request was merged, as a single run's is.
+    const ownBranch = { branch: threadBranch(threadId), repository };
+    const thread = await sandboxForRun(
+      this.workspaces.acquire(command.data, ownBranch, () => undefined),
+    );
     const attempts = options.attempts ?? 1;
     await context.announce({
       branch: thread.branch,
