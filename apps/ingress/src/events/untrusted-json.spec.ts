@@ -21,6 +21,16 @@ describe('storableText', () => {
 describe('readUntrustedJson', () => {
   const read = (json: string) => readUntrustedJson('github', Buffer.from(json));
 
+  it('keeps the JSON text to store when reading it changed nothing, and not when it did', () => {
+    const plain = '{"comment": {"body": "@caravel go \\n"}, "n": 1.50}';
+    expect(read(plain).json).toBe(plain);
+    expect(read('{"text": "a\\u0000b"}').json).toBeUndefined();
+    // Any escape (even one that makes nothing storable) takes the serialised payload.
+    expect(read('{"text": "\\u00e9"}')).toEqual(
+      expect.not.objectContaining({ json: expect.anything() as unknown }),
+    );
+  });
+
   it('makes every string and key storable, at any position, and serialises again', () => {
     const raw = JSON.stringify({
       'k\u0000': 'v\uD800',
@@ -55,6 +65,17 @@ describe('readUntrustedJson', () => {
     }
   });
 
+  it('counts the levels of objects and arrays alike, with or without strings to make storable', () => {
+    const objects = (depth: number, leaf: string) =>
+      `${'{"k":['.repeat(depth / 2 - 1)}${leaf}${']}'.repeat(depth / 2 - 1)}`;
+    for (const leaf of ['{"t":"x"}', '{"t":"\\u0000"}']) {
+      expect(() => read(objects(MAX_JSON_DEPTH, leaf))).not.toThrow();
+      expect(refusal(() => read(objects(MAX_JSON_DEPTH + 2, leaf)))).toMatchObject({
+        code: 'MESSAGE_MALFORMED',
+      });
+    }
+  });
+
   it('refuses a body that is not JSON with a 400', () => {
     for (const text of ['', '{', 'payload=%7B%7D', '{"a":"\u0000"}']) {
       expect(refusal(() => read(text))).toMatchObject({ code: 'MESSAGE_MALFORMED' });
@@ -67,6 +88,7 @@ describe('readUntrustedJson', () => {
     expect(body).toEqual({
       payload: { a: 1 },
       sha256: createHash('sha256').update(raw).digest('hex'),
+      json: '{"a":1}',
     });
   });
 

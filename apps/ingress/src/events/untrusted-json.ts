@@ -15,6 +15,11 @@ export interface UntrustedBody {
   payload: unknown;
   /** Hex SHA-256 of the raw bytes as received: the record of what the signature covered. */
   sha256: string;
+  /**
+   * The JSON text `payload` was parsed from, when reading it changed nothing (no string needed
+   * making storable): the delivery is stored from it instead of the payload serialised again.
+   */
+  json?: string;
 }
 
 // NUL, and a UTF-16 surrogate that is not half of a pair. Neither survives PostgreSQL (jsonb and
@@ -49,6 +54,38 @@ function rename(object: Record<string, unknown>, key: string, cleanKey: string):
   });
 }
 
+const tooDeep = (source: string) =>
+  payloadMalformed(source, `the body nests deeper than ${MAX_JSON_DEPTH} levels`);
+
+/**
+ * Refuses a value nesting deeper than {@link MAX_JSON_DEPTH}, reading it without recursion and
+ * without copying anything (no key lists: every webhook body goes through here).
+ */
+function checkDepth(source: string, root: Container): void {
+  const nodes: Container[] = [root];
+  const depths: number[] = [1];
+  for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
+    const depth = depths.pop()!;
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index += 1) {
+        const value: unknown = node[index];
+        if (!isContainer(value)) continue;
+        if (depth >= MAX_JSON_DEPTH) throw tooDeep(source);
+        nodes.push(value);
+        depths.push(depth + 1);
+      }
+      continue;
+    }
+    for (const key in node) {
+      const value = Object.hasOwn(node, key) ? node[key] : undefined;
+      if (!isContainer(value)) continue;
+      if (depth >= MAX_JSON_DEPTH) throw tooDeep(source);
+      nodes.push(value);
+      depths.push(depth + 1);
+    }
+  }
+}
+
 /**
  * Makes a value built from untrusted JSON storable, in place: every string and key through
  * {@link storableText}, without recursion (so no depth can overflow a stack here), refused as a
@@ -60,7 +97,11 @@ function rename(object: Record<string, unknown>, key: string, cleanKey: string):
 export function storable<T>(source: string, root: T, textsAreStorable = false): T {
   if (typeof root === 'string') return textsAreStorable ? root : (storableText(root) as T);
   if (!isContainer(root)) return root;
-  const clean = textsAreStorable ? (text: string) => text : storableText;
+  if (textsAreStorable) {
+    checkDepth(source, root);
+    return root;
+  }
+  const clean = storableText;
   const pending: { node: Container; depth: number }[] = [{ node: root, depth: 1 }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const { node, depth } = next;
@@ -69,9 +110,7 @@ export function storable<T>(source: string, root: T, textsAreStorable = false): 
       const value = object[key];
       if (typeof value === 'string') object[key] = clean(value);
       else if (isContainer(value)) {
-        if (depth >= MAX_JSON_DEPTH) {
-          throw payloadMalformed(source, `the body nests deeper than ${MAX_JSON_DEPTH} levels`);
-        }
+        if (depth >= MAX_JSON_DEPTH) throw tooDeep(source);
         pending.push({ node: value, depth: depth + 1 });
       }
       if (!Array.isArray(node)) {
@@ -103,8 +142,11 @@ export function readUntrustedJson(
   }
   // JSON text can only yield NUL or a lone surrogate through a `\u` escape: a raw control
   // character is not JSON, and decoded UTF-8 holds no surrogates. Most bodies have none.
-  return {
-    payload: storable(source, parsed, !json.includes('\\u')),
+  const unescaped = !json.includes('\\u');
+  const body: UntrustedBody = {
+    payload: storable(source, parsed, unescaped),
     sha256: createHash('sha256').update(raw).digest('hex'),
   };
+  if (unescaped) body.json = json;
+  return body;
 }

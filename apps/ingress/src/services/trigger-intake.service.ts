@@ -335,6 +335,7 @@ export class TriggerIntakeService implements OnApplicationShutdown {
       threadId: decision.threadId,
       event: decision.event,
       payload: body.payload,
+      payloadJson: body.json,
       payloadSha256: body.sha256,
     };
   }

@@ -120,6 +120,18 @@ await describeEachDatabase('delivery claims', openDatabase, (target) => {
     });
   });
 
+  it("stores the payload's JSON text as given when there is one, instead of the payload", async () => {
+    const stored = delivery({
+      payload: { ignored: true },
+      payloadJson: '{"comment": {"body": "@caravel go"}, "big": 12345678901234567890}',
+    });
+    await deliveries.claim(stored);
+    const { rows } = await sql<{ text: string }>`
+      select payload::text as text from deliveries where id = ${stored.id}
+    `.execute(database.db);
+    expect(rows[0]!.text).toBe('{"big": 12345678901234567890, "comment": {"body": "@caravel go"}}');
+  });
+
   describe('what the database accepts', () => {
     it('stores replacement characters, pairs and control characters as given', async () => {
       const payload = { text: 'a\uFFFDb 😀 \u0001\u001b', '\uFFFDkey': ['\uFFFD'] };

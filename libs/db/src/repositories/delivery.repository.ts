@@ -21,6 +21,11 @@ export interface NewDelivery {
   event: string;
   /** The body as it is to be stored: already storable (the caller's boundary makes it so). */
   payload: unknown;
+  /**
+   * `payload`'s JSON text, when the caller has it (the body as received, which reading changed
+   * in nothing): stored as it is instead of `payload` serialised again.
+   */
+  payloadJson?: string | undefined;
   /** Hex SHA-256 of the raw bytes received. */
   payloadSha256?: string | null;
   receivedAt?: Date;
@@ -77,7 +82,7 @@ function claimValuesOf(delivery: NewDelivery): ClaimValues {
     semantic_key: delivery.semanticKey ?? null,
     thread_id: delivery.threadId,
     event: delivery.event,
-    payload: toJson(delivery.payload),
+    payload: delivery.payloadJson ?? toJson(delivery.payload),
     payload_sha256: delivery.payloadSha256 ?? null,
     received_at: delivery.receivedAt ?? null,
   };
