@@ -14,6 +14,8 @@
 //   - the peak: 64 keep-alive connections in a closed loop for 10 s, GitHub then Slack deliveries:
 //     2xx answers completed per second, and the CPU a delivery cost the server, PostgreSQL, NATS
 //     and the load generator (they share the machine's cores: their sum bounds the peak).
+// For the open loop and the peaks, what the server allocated a delivery and its GC pauses too
+// (gc.mjs): at a steady rate the scavenges are what the worst answers are made of.
 // Each server runs in its own process (server.mjs). The bench fails (exit 1) when a server answers
 // anything but 2xx, when Caravel or the bare endpoint does not say `accepted` for a new delivery,
 // or when a server's handler took fewer deliveries than were answered.
@@ -25,6 +27,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { printSummary } from '../summary.mjs';
 import { cpuLine, cpuPerDelivery, cpuSnapshot } from './cpu.mjs';
+import { gcLine } from './gc.mjs';
 import { burst, peak, sustained, sustainedRuns } from './load.mjs';
 import { problemsOf, resultRow, summaryRows } from './report.mjs';
 import { startServer } from './server-process.mjs';
@@ -128,10 +131,12 @@ async function measure(server) {
       );
     for (const load of server.loads) {
       const before = LOADS[load].cpu ? cpuSnapshot(running.pid) : undefined;
+      if (before) running.gcStart();
       results[load] = await LOADS[load].run(running.url);
       if (before) {
         const delivered = results[load].ok;
         results[load].cpu = cpuPerDelivery(before, cpuSnapshot(running.pid), delivered);
+        results[load].gc = await running.gcStop();
       }
     }
   } finally {
@@ -166,6 +171,7 @@ for (const server of SERVERS) {
     const result = measured[server.mode][load];
     process.stdout.write(resultRow(server.name, LOADS[load].label, result, floor));
     if (result.cpu) process.stdout.write(cpuLine(result.cpu, cpus().length));
+    if (result.gc) process.stdout.write(gcLine(result.gc, result.ok));
   }
   problems.push(...problemsOf(server, measured[server.mode]));
 }

@@ -2,7 +2,8 @@
 // One server under test, in its own process so the load generator does not share its event loop:
 //   node tools/bench/ingress/server.mjs bare|octokit|bolt|bolt-express|floor|embedded|distributed
 // Prints `listening <url>` once it accepts requests, and on SIGTERM `handled <n>` (the deliveries
-// its handler took, when it counts them) before it shuts down cleanly.
+// its handler took, when it counts them) before it shuts down cleanly; SIGUSR2 starts and stops a
+// count of its garbage collection (gc.mjs).
 // `bare` is a NestJS app with one JSON POST route (the floor); `octokit`, `bolt` and
 // `bolt-express` are the peers a user would pick instead (peers.mjs); `floor` is the distributed
 // ingress's durable work written plainly (durable-floor.mjs); `embedded` is the real
@@ -14,6 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDurableFloor } from './durable-floor.mjs';
+import { reportGcOnSignal } from './gc.mjs';
 import { startBoltExpress, startBoltHttp, startOctokit } from './peers.mjs';
 import { BENCH_SECRETS } from './signing.mjs';
 
@@ -114,6 +116,7 @@ const starters = {
   embedded: startEmbedded,
   distributed: startDistributed,
 };
+reportGcOnSignal();
 const start = starters[mode];
 if (!start) {
   process.stderr.write(`usage: server.mjs ${Object.keys(starters).join('|')}\n`);
