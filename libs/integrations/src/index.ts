@@ -35,6 +35,7 @@ export {
   type PostedComment,
   type PullRequestHost,
   type BranchPullRequest,
+  type CommitComparison,
 } from './github/github-code-host.js';
 export { GitHubOrgMembership } from './github/github-org-membership.js';
 export { GitHubScmReader } from './github/github-scm-reader.js';

@@ -11,25 +11,26 @@ import { postGithubWebhook } from './harness/github-webhook.js';
 import { startPair, type PlatformPair } from './harness/platform-pairs.js';
 import { scriptedModel, until } from './harness/scenario-run.js';
 
-// A follow-up in a thread whose pull request was squash-merged, its branch deleted, as GitHub
-// repositories commonly do: the next run starts over at the base (which holds the merged work)
-// on the thread's branch and opens a new pull request with only the new change, instead of
-// failing to push to the deleted branch or carrying the merged commits again.
+// Follow-ups in a thread whose pull request moved on without it. Squash-merged, its branch
+// deleted (as GitHub repositories commonly do): the next run starts over at the base (which
+// holds the merged work) on the thread's branch and opens a new pull request with only the new
+// change, instead of failing to push to the deleted branch or carrying the merged commits again.
+// Pushed to by a person: the next run starts at their commit and pushes on top of it, instead of
+// starting behind it and having its push refused.
 
 const SECRET = 'merged-follow-up-secret';
 const REPO = 'acme/widgets';
 const APP_ID = '4343';
-const ISSUE = 12;
 const { privateKey, publicKey } = githubAppKeys();
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd, encoding: 'utf8' }).trim();
 
-/** A mention in a comment on issue #12, as GitHub sends it. */
-function mention(commentId: number, body: string) {
+/** A mention in a comment on issue `issue`, as GitHub sends it. */
+function mention(issue: number, commentId: number, body: string) {
   return {
     action: 'created',
-    issue: { id: 7_000_012, number: ISSUE, title: 'Notes', body: 'We need notes.' },
+    issue: { id: 7_000_000 + issue, number: issue, title: 'Notes', body: 'We need notes.' },
     comment: {
       id: commentId,
       body,
@@ -41,39 +42,67 @@ function mention(commentId: number, body: string) {
   };
 }
 
-describe('a follow-up after the thread pull request was merged [embedded bus + PGlite]', () => {
+describe('a follow-up after the thread pull request moved on [embedded bus + PGlite]', () => {
   let dir: string;
   let github: FakeGitHub;
   let pair: PlatformPair;
   let bare: string;
 
-  /** The thread's next run to finish, besides the runs in `seen`. */
-  async function nextFinishedRun(threadId: string, seen: Set<string>): Promise<RunRow> {
+  /**
+   * Mentions Caravel on issue `issue` and waits for the run it starts in the issue's thread (one
+   * not in `seen`, then added to it) to complete.
+   */
+  async function mentionRun(issue: number, commentId: number, seen: Set<string>) {
+    const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number: issue });
+    const answer = await postGithubWebhook(
+      pair.host.url,
+      SECRET,
+      'issue_comment',
+      mention(issue, commentId, '@caravel add a note'),
+    );
+    expect(await answer.json()).toMatchObject({ accepted: true, threadId });
     const runs = new RunRepository(pair.database.db);
-    return until(async () => {
-      const run = (await runs.listByThread(threadId)).find((r) => r.finishedAt && !seen.has(r.id));
-      return run ?? undefined;
+    const run = await until(async () => {
+      const done = (await runs.listByThread(threadId)).find((r) => r.finishedAt && !seen.has(r.id));
+      return done ?? undefined;
     }, `a finished run on ${threadId}`);
+    seen.add(run.id);
+    expect(run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    return { threadId, branch: threadBranch(threadId), run };
   }
 
-  /** Squash-merges pull request `number` into main as a person would, deleting its branch. */
-  function squashMerge(number: number): void {
-    const pull = github.state.pulls.get(REPO)?.find((p) => p.number === number);
-    if (!pull) throw new Error(`no pull request #${number}`);
-    const head = git(bare, 'rev-parse', pull.head);
-    const squash = git(
+  /** The prompt a run opened with. */
+  async function promptOf(run: RunRow): Promise<string> {
+    const events = await new RunEventRepository(pair.database.db).listByThread(run.threadId);
+    const prompts = events
+      .filter((e) => e.type === 'evt.run.started' && e.runId === run.id)
+      .map((e) => (e.data as { prompt: string }).prompt);
+    expect(prompts).toHaveLength(1);
+    return prompts[0]!;
+  }
+
+  /** A commit of a person's in the remote: `tree` on top of `parent`. */
+  const personCommit = (tree: string, parent: string, message: string): string =>
+    git(
       bare,
       '-c',
       'user.name=Person',
       '-c',
       'user.email=person@example.com',
       'commit-tree',
-      `${head}^{tree}`,
+      tree,
       '-p',
-      'main',
+      parent,
       '-m',
-      `${pull.title} (#${number})`,
+      message,
     );
+
+  /** Squash-merges pull request `number` into main as a person would, deleting its branch. */
+  function squashMerge(number: number): void {
+    const pull = github.state.pulls.get(REPO)?.find((p) => p.number === number);
+    if (!pull) throw new Error(`no pull request #${number}`);
+    const head = git(bare, 'rev-parse', pull.head);
+    const squash = personCommit(`${head}^{tree}`, 'main', `${pull.title} (#${number})`);
     git(bare, 'update-ref', 'refs/heads/main', squash);
     git(bare, 'update-ref', '-d', `refs/heads/${pull.head}`);
     Object.assign(pull, { state: 'closed', mergedAt: new Date().toISOString(), headSha: head });
@@ -123,20 +152,8 @@ describe('a follow-up after the thread pull request was merged [embedded bus + P
   });
 
   it('starts over at the merged base and opens a new pull request with only the new work', async () => {
-    const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number: ISSUE });
-    const branch = threadBranch(threadId);
-    const deliver = async (commentId: number, body: string) => {
-      const answer = await postGithubWebhook(pair.host.url, SECRET, 'issue_comment', {
-        ...mention(commentId, body),
-      });
-      expect(await answer.json()).toMatchObject({ accepted: true, threadId });
-    };
     const seen = new Set<string>();
-
-    await deliver(8_100_001, '@caravel add a note');
-    const first = await nextFinishedRun(threadId, seen);
-    seen.add(first.id);
-    expect(first).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    const { branch } = await mentionRun(12, 8_100_001, seen);
     const opened = github.state.pulls.get(REPO)?.find((p) => p.head === branch);
     expect(opened).toMatchObject({ state: 'open', draft: true });
     expect(git(bare, 'show', `${branch}:NOTE-1.md`)).toBe('note');
@@ -144,9 +161,7 @@ describe('a follow-up after the thread pull request was merged [embedded bus + P
     squashMerge(opened!.number);
     const mergedMain = git(bare, 'rev-parse', 'main');
 
-    await deliver(8_100_002, '@caravel add another note');
-    const second = await nextFinishedRun(threadId, seen);
-    expect(second).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    const { run: second } = await mentionRun(12, 8_100_002, seen);
 
     // A new pull request from the same branch, which starts at the merged main: only NOTE-2.md.
     const pulls = github.state.pulls.get(REPO)?.filter((p) => p.head === branch) ?? [];
@@ -156,12 +171,29 @@ describe('a follow-up after the thread pull request was merged [embedded bus + P
     expect(git(bare, 'diff', '--name-only', `main...${branch}`)).toBe('NOTE-2.md');
 
     // The run was told why it started over.
-    const events = await new RunEventRepository(pair.database.db).listByThread(threadId);
-    const prompts = events
-      .filter((e) => e.type === 'evt.run.started' && e.runId === second.id)
-      .map((e) => (e.data as { prompt: string }).prompt);
-    expect(prompts).toHaveLength(1);
-    expect(prompts[0]).toContain(`Your earlier pull request #${opened!.number}`);
-    expect(prompts[0]).toContain('starts over');
+    const prompt = await promptOf(second);
+    expect(prompt).toContain(`Your earlier pull request #${opened!.number}`);
+    expect(prompt).toContain('starts over');
+  }, 300_000);
+
+  it("starts at a person's commit on its open pull request's branch and pushes on top of it", async () => {
+    const seen = new Set<string>();
+    const { branch } = await mentionRun(13, 8_100_011, seen);
+    const pull = github.state.pulls.get(REPO)?.find((p) => p.head === branch);
+    expect(pull).toMatchObject({ state: 'open' });
+
+    // A person pushes a commit of theirs to the pull request's branch.
+    const agents = git(bare, 'rev-parse', branch);
+    const theirs = personCommit(`${agents}^{tree}`, agents, 'A fixup of mine');
+    git(bare, 'update-ref', `refs/heads/${branch}`, theirs);
+    pull!.headSha = theirs;
+
+    const { run: second } = await mentionRun(13, 8_100_012, seen);
+
+    // The agent's new commit sits on the person's; still one pull request.
+    expect(git(bare, 'rev-parse', `${branch}^`)).toBe(theirs);
+    expect(git(bare, 'diff', '--name-only', `${theirs}..${branch}`)).toMatch(/^NOTE-\d\.md$/);
+    expect(github.state.pulls.get(REPO)?.filter((p) => p.head === branch)).toHaveLength(1);
+    expect(await promptOf(second)).toContain(`Someone pushed to \`${branch}\``);
   }, 300_000);
 });

@@ -162,6 +162,7 @@ describe('where a run works', () => {
     expect(workBranchOf(subject, 'caravel/t', repository)).toEqual({
       branch: 'fix-parser',
       repository: { ...repository, baseBranch: 'fix-parser' },
+      head: PULL.head.sha,
     });
     // A fork's pull request: the thread's own branch, started at the head the base repository keeps.
     const forked = {

@@ -1,6 +1,6 @@
 import { StartRunV1, threadBranch } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
-import type { BranchPullRequest, GitHubCodeHost } from '@caravel/integrations';
+import type { BranchPullRequest, CommitComparison, GitHubCodeHost } from '@caravel/integrations';
 import type { ToolSandboxAdapter } from '@caravel/sandbox';
 import { strictMock } from '@caravel/testing/doubles';
 import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
@@ -40,7 +40,11 @@ function workspaceOf(
  * The service over strict doubles: the broker hands out `handed` in turn, and the branch's pull
  * request is `pull` (a function, to throw). `log` says what was asked of the broker, in order.
  */
-function workspacesWith(handed: ThreadWorkspace[], pull: () => Promise<BranchPullRequest | null>) {
+function workspacesWith(
+  handed: ThreadWorkspace[],
+  pull: () => Promise<BranchPullRequest | null>,
+  comparison: () => Promise<CommitComparison> = () => Promise.reject(new Error('no compare')),
+) {
   const log: string[] = [];
   const options: Parameters<ThreadSandboxService['forRun']>[2][] = [];
   const sandboxes = strictMock<ThreadSandboxService>(
@@ -57,15 +61,22 @@ function workspacesWith(handed: ThreadWorkspace[], pull: () => Promise<BranchPul
     'sandboxes',
   );
   const looked: string[] = [];
+  const compared: string[] = [];
   const host = strictMock<GitHubCodeHost>(
-    { branchPullRequest: (branch: string) => (looked.push(branch), pull()) },
+    {
+      branchPullRequest: (branch: string) => (looked.push(branch), pull()),
+      compare: (base: string, head: string) => {
+        compared.push(`${base.slice(0, 1)}...${head.slice(0, 1)}`);
+        return comparison();
+      },
+    },
     'host',
   );
   const integrations = strictMock<RunIntegrationsService>(
     { pullRequestHost: () => host },
     'integrations',
   );
-  return { workspaces: new RunWorkspaces(sandboxes, integrations), log, options, looked };
+  return { workspaces: new RunWorkspaces(sandboxes, integrations), log, options, looked, compared };
 }
 
 const onOwnBranch = { branch: ownBranch, repository };
@@ -74,7 +85,7 @@ const noOutput = () => undefined;
 describe('RunWorkspaces', () => {
   it("continues the thread's branch as before while its pull request is open", async () => {
     const open = { ...merged, state: 'open' as const };
-    const kept = workspaceOf('reused', 'a'.repeat(40));
+    const kept = workspaceOf('reused', MERGED_HEAD);
     const { workspaces, log, options, looked } = workspacesWith([kept], () =>
       Promise.resolve(open),
     );
@@ -131,6 +142,72 @@ describe('RunWorkspaces', () => {
 
     expect(log).toEqual(['acquired']);
     expect(workspace.startNote).toContain("would carry #4's commits again");
+  });
+
+  describe('a kept sandbox behind its branch (someone pushed since)', () => {
+    const BEHIND = 'a'.repeat(40);
+    const open = { ...merged, state: 'open' as const };
+
+    it("is set up again at the open pull request's head when it holds nothing of its own", async () => {
+      const fresh = workspaceOf('created', MERGED_HEAD);
+      const { workspaces, log, compared } = workspacesWith(
+        [workspaceOf('reused', BEHIND), fresh],
+        () => Promise.resolve(open),
+        () => Promise.resolve('ahead'),
+      );
+
+      const workspace = await workspaces.acquire(run, onOwnBranch, noOutput);
+
+      expect(compared).toEqual(['a...f']);
+      expect(log).toEqual(['acquired', 'released', 'discarded', 'acquired']);
+      expect(workspace.baseCommit).toBe(MERGED_HEAD);
+      expect(workspace.startNote).toContain(`Someone pushed to \`${ownBranch}\``);
+    });
+
+    it("uses a pull request's own head, read with the request", async () => {
+      const { workspaces, log, looked, compared } = workspacesWith(
+        [workspaceOf('reused', BEHIND), workspaceOf('created', MERGED_HEAD)],
+        () => Promise.resolve(null),
+        () => Promise.resolve('ahead'),
+      );
+
+      await workspaces.acquire(
+        run,
+        { branch: 'fix-parser', repository, head: MERGED_HEAD },
+        noOutput,
+      );
+
+      expect(looked).toEqual([]);
+      expect(compared).toEqual(['a...f']);
+      expect(log).toEqual(['acquired', 'released', 'discarded', 'acquired']);
+    });
+
+    it.each([
+      ['commits of its own (diverged)', 'diverged' as const, ''],
+      ['uncommitted changes', 'ahead' as const, 'diff --git a/x b/x\n+mine'],
+    ])('is kept when it holds %s', async (_what, how, diff) => {
+      const kept = workspaceOf('reused', BEHIND, diff);
+      const { workspaces, log } = workspacesWith(
+        [kept],
+        () => Promise.resolve(open),
+        () => Promise.resolve(how),
+      );
+
+      expect(await workspaces.acquire(run, onOwnBranch, noOutput)).toBe(kept);
+      expect(log).toEqual(['acquired']);
+    });
+
+    it('is kept when GitHub cannot say (a commit it does not have)', async () => {
+      const kept = workspaceOf('reused', BEHIND);
+      const { workspaces, log } = workspacesWith(
+        [kept],
+        () => Promise.resolve(open),
+        () => Promise.reject(new AppError('NOT_FOUND', 'No commit found')),
+      );
+
+      expect(await workspaces.acquire(run, onOwnBranch, noOutput)).toBe(kept);
+      expect(log).toEqual(['acquired']);
+    });
   });
 
   it('works as before when the pull request cannot be read', async () => {

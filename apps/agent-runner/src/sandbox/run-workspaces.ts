@@ -1,6 +1,6 @@
 import { threadBranch, type EnvelopeOf, type StartRunV1 } from '@caravel/contracts';
 import { isAppError } from '@caravel/errors';
-import type { BranchPullRequest } from '@caravel/integrations';
+import type { BranchPullRequest, GitHubCodeHost } from '@caravel/integrations';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import type { WorkBranch } from '../scm/run-subject.js';
@@ -25,6 +25,16 @@ export function startedOverNote(merged: BranchPullRequest, branch: string): stri
   );
 }
 
+/** What a run says when its sandbox was behind its branch and was set up again at its head. */
+export function caughtUpNote(branch: string, before: ThreadWorkspace, head: string): string {
+  return (
+    `Someone pushed to \`${branch}\` since your last run: your sandbox was at ` +
+    `${before.baseCommit.slice(0, 12)}, behind the branch's head ${head.slice(0, 12)}, with ` +
+    'nothing of its own, so it was set up again at that head. Read what they changed (git log) ' +
+    'before you build on it.'
+  );
+}
+
 /** What it says when the sandbox was kept although its pull request was merged. */
 export function keptAfterMergeNote(merged: BranchPullRequest, branch: string): string {
   return (
@@ -35,12 +45,25 @@ export function keptAfterMergeNote(merged: BranchPullRequest, branch: string): s
   );
 }
 
+/** What a run's sandbox is acquired against: the code host, and its branch's pull request. */
+interface BranchState {
+  host: GitHubCodeHost | null;
+  /** The thread branch's pull request, when the run works there and GitHub answered. */
+  pull: BranchPullRequest | null;
+}
+
 /**
- * Gets a run's sandbox on the branch it works on. On the thread's own branch, the branch's pull
- * request is read first: once merged (and none open), the run starts over at the base, in a new
- * sandbox when the thread's holds nothing beyond the merged head (else it is kept, and the run
- * told); otherwise a new sandbox continues the branch as the repository has it (the broker's
- * default), so a reclaimed sandbox never restarts a pull request's branch from the base.
+ * Gets a run's sandbox on the branch it works on, where that branch is now:
+ * - on the thread's own branch, its pull request is read first: once merged (and none open), the
+ *   run starts over at the base, in a new sandbox when the thread's holds nothing beyond the
+ *   merged head (else it is kept, and the run told);
+ * - a kept sandbox with nothing of its own that is behind the branch's head on GitHub (someone
+ *   pushed to the branch since: a pull request's head, or the thread branch's open pull
+ *   request's) is set up again at that head, instead of starting behind and having its push
+ *   refused;
+ * - a new sandbox continues the branch as the repository has it (the broker's default), so a
+ *   reclaimed sandbox never restarts a pull request's branch from the base.
+ * A read that fails leaves the sandbox as the broker gave it.
  */
 @Injectable()
 export class RunWorkspaces {
@@ -56,30 +79,23 @@ export class RunWorkspaces {
     target: WorkBranch,
     onExecOutput: (text: string) => void,
   ): Promise<RunWorkspace> {
-    const { threadId } = run;
-    const merged = await this.mergedPullRequest(run, target);
+    const branch = await this.branchState(run, target);
+    const merged = branch.pull?.state === 'merged' ? branch.pull : null;
     const acquire = () =>
-      this.sandboxes.forRun(threadId, target.repository, {
+      this.sandboxes.forRun(run.threadId, target.repository, {
         branch: target.branch,
         ...(target.startRef ? { startRef: target.startRef } : {}),
         ...(merged ? { atBase: true } : {}),
         onExecOutput,
       });
     const workspace = await acquire();
-    if (!merged) return workspace;
-    if (workspace.outcome === 'created') {
-      return { ...workspace, startNote: startedOverNote(merged, target.branch) };
-    }
-    if (!(await holdsOnly(workspace, merged.headSha))) {
-      this.log.log(
-        `thread ${threadId}: #${merged.number} was merged; its sandbox holds more, kept`,
-      );
-      return { ...workspace, startNote: keptAfterMergeNote(merged, target.branch) };
-    }
-    await this.sandboxes.release(threadId);
-    await this.sandboxes.discard(threadId);
-    this.log.log(`thread ${threadId}: #${merged.number} was merged; a new sandbox at the base`);
-    return { ...(await acquire()), startNote: startedOverNote(merged, target.branch) };
+    if (merged) return this.afterMerge(run.threadId, workspace, merged, target.branch, acquire);
+    const head = target.head ?? (branch.pull?.state === 'open' ? branch.pull.headSha : null);
+    if (!head || !branch.host || workspace.outcome === 'created') return workspace;
+    if (!(await this.behind(run.threadId, branch.host, workspace, head))) return workspace;
+    await this.replace(run.threadId);
+    this.log.log(`thread ${run.threadId}: its sandbox was behind ${target.branch}; set up again`);
+    return { ...(await acquire()), startNote: caughtUpNote(target.branch, workspace, head) };
   }
 
   /** Ends the thread's session on the broker (the sandbox and its work stay). */
@@ -87,25 +103,73 @@ export class RunWorkspaces {
     return this.sandboxes.release(threadId);
   }
 
-  /**
-   * The merged pull request of the thread's own branch, when the run works there, the branch has
-   * no open one, and GitHub answers; null otherwise (the run then works as before).
-   */
-  private async mergedPullRequest(
-    run: StartRun,
-    target: WorkBranch,
-  ): Promise<BranchPullRequest | null> {
-    if (target.branch !== threadBranch(run.threadId) || target.startRef) return null;
+  /** Where the run starts once its branch's pull request was merged (see the class). */
+  private async afterMerge(
+    threadId: string,
+    workspace: ThreadWorkspace,
+    merged: BranchPullRequest,
+    branch: string,
+    acquire: () => Promise<ThreadWorkspace>,
+  ): Promise<RunWorkspace> {
+    if (workspace.outcome === 'created') {
+      return { ...workspace, startNote: startedOverNote(merged, branch) };
+    }
+    if (!(await holdsOnly(workspace, merged.headSha))) {
+      this.log.log(
+        `thread ${threadId}: #${merged.number} was merged; its sandbox holds more, kept`,
+      );
+      return { ...workspace, startNote: keptAfterMergeNote(merged, branch) };
+    }
+    await this.replace(threadId);
+    this.log.log(`thread ${threadId}: #${merged.number} was merged; a new sandbox at the base`);
+    return { ...(await acquire()), startNote: startedOverNote(merged, branch) };
+  }
+
+  /** The code host, and the thread branch's pull request when the run works on that branch. */
+  private async branchState(run: StartRun, target: WorkBranch): Promise<BranchState> {
     const host = this.integrations.pullRequestHost(run);
-    if (!host) return null;
+    const ownBranch = target.branch === threadBranch(run.threadId) && !target.startRef;
+    if (!host || !ownBranch) return { host, pull: null };
+    const pull = await this.readOrNull(run.threadId, "its branch's pull request", () =>
+      host.branchPullRequest(target.branch),
+    );
+    return { host, pull };
+  }
+
+  /**
+   * True when the kept sandbox has nothing of its own (no change since its HEAD) and GitHub says
+   * the branch's `head` is ahead of that HEAD: everything the sandbox holds is in the branch.
+   */
+  private async behind(
+    threadId: string,
+    host: GitHubCodeHost,
+    workspace: ThreadWorkspace,
+    head: string,
+  ): Promise<boolean> {
+    if (workspace.baseCommit === head || (await workspace.tools.diff()) !== '') return false;
+    const how = await this.readOrNull(threadId, 'how its sandbox relates to the branch', () =>
+      host.compare(workspace.baseCommit, head),
+    );
+    return how === 'ahead';
+  }
+
+  /** Deletes the thread's sandbox, whose work is all on GitHub, for a new one. */
+  private async replace(threadId: string): Promise<void> {
+    await this.sandboxes.release(threadId);
+    await this.sandboxes.discard(threadId);
+  }
+
+  /** A read from GitHub, or null (logged) when it answers with a coded error. */
+  private async readOrNull<T>(
+    threadId: string,
+    what: string,
+    read: () => Promise<T>,
+  ): Promise<T | null> {
     try {
-      const pull = await host.branchPullRequest(target.branch);
-      return pull?.state === 'merged' ? pull : null;
+      return await read();
     } catch (error) {
       if (!isAppError(error)) throw error;
-      this.log.warn(
-        `thread ${run.threadId}: its branch's pull request is unreadable: ${error.message}`,
-      );
+      this.log.warn(`thread ${threadId}: ${what} is unreadable: ${error.message}`);
       return null;
     }
   }

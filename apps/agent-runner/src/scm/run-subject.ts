@@ -100,6 +100,8 @@ export interface WorkBranch {
   branch: string;
   repository: RepositoryRef | undefined;
   startRef?: string;
+  /** The branch's head on the code host, when the run knows it (a pull request's head). */
+  head?: string;
 }
 
 /** Where a run works, from what it was asked on (see {@link WorkBranch}). */
@@ -117,8 +119,12 @@ export function workBranchOf(
     };
   }
   if (subject.kind !== 'pull-request') return { branch: threadBranch, repository };
-  const ref = subject.pull.head.ref;
-  return { branch: ref, repository: { ...repository, baseBranch: ref } };
+  const { ref, sha } = subject.pull.head;
+  return {
+    branch: ref,
+    repository: { ...repository, baseBranch: ref },
+    ...(sha ? { head: sha } : {}),
+  };
 }
 
 /** Where a fork's pull request branch lives, in words. */

@@ -1,4 +1,8 @@
 import { AppError } from '@caravel/errors';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FakeGitHub, rateLimited } from '@caravel/testing';
 import { GitHubApi } from './github-client.js';
 import { GitHubCodeHost } from './github-code-host.js';
@@ -97,6 +101,39 @@ describe('GitHubCodeHost against the fake GitHub with the real Octokit', () => {
       state: 'open',
     });
     await expect(host().branchPullRequest('caravel/none')).resolves.toBeNull();
+  });
+
+  it('compares two commits as GitHub does, and fails on a commit it lacks', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'caravel-compare-'));
+    try {
+      await github.close();
+      github = new FakeGitHub({ root }).addRepository('acme/widgets');
+      github.addUserToken(USER_TOKEN, 'octocat');
+      await github.start();
+      const bare = join(root, 'acme', 'widgets.git');
+      execFileSync('git', ['init', '--quiet', '--bare', bare]);
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+          cwd: bare,
+          encoding: 'utf8',
+        }).trim();
+      const tree = git('hash-object', '-t', 'tree', '-w', '/dev/null');
+      const base = git('commit-tree', tree, '-m', 'base');
+      const ahead = git('commit-tree', tree, '-p', base, '-m', 'ahead');
+      const other = git('commit-tree', tree, '-p', base, '-m', 'other');
+      git('update-ref', 'refs/heads/a', ahead);
+      git('update-ref', 'refs/heads/o', other);
+
+      await expect(host().compare(base, ahead)).resolves.toBe('ahead');
+      await expect(host().compare(ahead, base)).resolves.toBe('behind');
+      await expect(host().compare(base, base)).resolves.toBe('identical');
+      await expect(host().compare(ahead, other)).resolves.toBe('diverged');
+      await expect(host().compare(base, 'f'.repeat(40))).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('opens the pull request ready for review when the request says draft: false', async () => {

@@ -47,6 +47,9 @@ export interface BranchPullRequest extends PullRequestRef {
   headSha: string;
 }
 
+/** How one commit relates to another (GitHub's compare status). */
+export type CommitComparison = 'ahead' | 'behind' | 'identical' | 'diverged';
+
 /** The branch's pull request a run continues: an open one, else the latest. */
 function currentOf(pulls: readonly BranchPullRequest[]): BranchPullRequest | null {
   const open = pulls.find((pull) => pull.state === 'open');
@@ -111,6 +114,22 @@ export class GitHubCodeHost implements PullRequestHost, ReviewRequester {
         headSha: pull.head.sha,
       })),
     );
+  }
+
+  /**
+   * How commit `head` relates to commit `base` in this repository: `ahead` when `head` has
+   * commits `base` lacks and not the other way (`base` is behind it), `identical`, `behind` or
+   * `diverged`. A commit GitHub does not have fails (NOT_FOUND).
+   */
+  async compare(base: string, head: string): Promise<CommitComparison> {
+    const compared = await this.call(`compare ${base.slice(0, 12)}...${head.slice(0, 12)}`, (o) =>
+      o.rest.repos.compareCommitsWithBasehead({
+        ...this.repo,
+        basehead: `${base}...${head}`,
+        per_page: 1,
+      }),
+    );
+    return compared.data.status;
   }
 
   async openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {

@@ -10,6 +10,7 @@ import {
 } from '../http/loopback-api.js';
 import { Collaborators, registerCollaboratorRoutes } from './collaborator-routes.js';
 import { CommitStatuses, registerCommitCheckRoutes } from './commit-check-routes.js';
+import { compareCommits } from './compare-commits.js';
 import { branchHead, exposePullHead } from './fork-pulls.js';
 import { serveGitHttpBackend } from './git-cgi-bridge.js';
 import { GitHubState, registerGitHubRoutes, type FakeGitHubPull } from './github-routes.js';
@@ -92,6 +93,12 @@ export class FakeGitHub extends LoopbackApi {
       this.loginOf(call),
     );
     registerCollaboratorRoutes(this, this.collaborators);
+    this.route('GET', '/repos/:owner/:repo/compare/:basehead', (_call, p) => {
+      const fullName = `${p['owner']}/${p['repo']}`.toLowerCase();
+      return root === undefined
+        ? { status: 404, body: { message: 'Not Found' } }
+        : compareCommits(root, fullName, String(p['basehead']));
+    });
   }
 
   /** Starts the server; returns its origin (the Octokit `baseUrl`). */
