@@ -4,20 +4,14 @@ import type { BranchPullRequest, CommitComparison, GitHubCodeHost } from '@carav
 import type { ToolSandboxAdapter } from '@caravel/sandbox';
 import { strictMock } from '@caravel/testing/doubles';
 import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
+import { MERGED_HEAD, MERGED_PULL } from '../testing/branch-pulls.js';
 import { RunWorkspaces } from './run-workspaces.js';
 import type { ThreadSandboxService, ThreadWorkspace } from './thread-sandbox.service.js';
 
 const repository = { owner: 'acme', name: 'widgets' };
 const run = { ...StartRunV1.fixture().data, repository };
 const ownBranch = threadBranch(run.threadId);
-const MERGED_HEAD = 'f'.repeat(40);
-const merged: BranchPullRequest = {
-  number: 4,
-  url: 'https://github.example/acme/widgets/pull/4',
-  draft: true,
-  state: 'merged',
-  headSha: MERGED_HEAD,
-};
+const merged = MERGED_PULL;
 
 /** A workspace as the broker hands it out: `outcome`, its HEAD, and what its diff holds. */
 function workspaceOf(

@@ -16,6 +16,7 @@ import type { RunModels } from '../agent/run-models.js';
 import { agentRunnerConfigFrom } from '../agent-runner.config.js';
 import type { GitHubCodeHost } from '@caravel/integrations';
 import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
+import { MERGED_PULL } from '../testing/branch-pulls.js';
 import { RunWorkspaces } from '../sandbox/run-workspaces.js';
 import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { recordingPublisher } from '../testing/recording-publisher.js';
@@ -271,13 +272,7 @@ describe('AttemptsService', () => {
   });
 
   it("starts the thread's sandbox over at the base when its branch's pull request was merged", async () => {
-    const merged = {
-      number: 4,
-      url: 'https://github.example/acme/widgets/pull/4',
-      draft: true,
-      state: 'merged' as const,
-      headSha: 'f'.repeat(40),
-    };
+    const merged = MERGED_PULL;
     const host = strictMock<GitHubCodeHost>(
       { branchPullRequest: () => Promise.resolve(merged) },
       'host',

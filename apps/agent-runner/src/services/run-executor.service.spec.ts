@@ -17,6 +17,7 @@ import type { LiveOutput } from '../agent/live-output.js';
 import type { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import type { StepRecorder } from '../agent/step-recorder.js';
 import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
+import { MERGED_PULL } from '../testing/branch-pulls.js';
 import { RunWorkspaces, type RunWorkspace } from '../sandbox/run-workspaces.js';
 import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { GitHubScm } from '../scm/github.scm.js';
@@ -242,13 +243,7 @@ describe('RunExecutorService', () => {
 
   it("starts over at the base when the thread branch's pull request was merged, and says so", async () => {
     const { executor, acquired, streamed, integrations } = executorWith({ kind: 'run', lease });
-    const merged = {
-      number: 4,
-      url: 'https://github.example/acme/widgets/pull/4',
-      draft: true,
-      state: 'merged' as const,
-      headSha: 'f'.repeat(40),
-    };
+    const merged = MERGED_PULL;
     integrations.pullRequestHost = () =>
       strictMock<GitHubCodeHost>({ branchPullRequest: () => Promise.resolve(merged) }, 'host');
     await executor.execute(startCommand(), heartbeat);
