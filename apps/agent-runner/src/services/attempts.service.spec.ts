@@ -246,7 +246,7 @@ describe('AttemptsService', () => {
       'attempt 1: commit Try B',
       'release attempt 1',
       'discard attempt 0',
-      'thread: write .caravel-selected-attempt.patch',
+      'thread: write .caravel-apply.patch',
       'thread: git apply',
       'thread scm: commit and push Try B',
       'thread scm: pull request PR +B',
@@ -321,7 +321,7 @@ describe('AttemptsService', () => {
 
     await expect(service.run(command, context)).resolves.toMatchObject({ submission: '+A' });
     expect(log.filter((line) => line.startsWith('thread'))).toEqual([
-      'thread: write .caravel-selected-attempt.patch',
+      'thread: write .caravel-apply.patch',
       'thread: git apply',
     ]);
   });

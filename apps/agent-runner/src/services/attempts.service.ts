@@ -18,7 +18,6 @@ import {
 import { AppError } from '@caravel/errors';
 import { MessagePublisher } from '@caravel/messaging';
 import { RUNTIME, type PlatformRuntime } from '@caravel/platform';
-import { shellQuote } from '@caravel/sandbox';
 import type { ScmPort } from '@caravel/tools';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
@@ -26,6 +25,7 @@ import { RunBudgets, type RunBudgetLimit } from '../agent/budget-of-run.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { RunModels } from '../agent/run-models.js';
 import { requesterOf } from '../agent/run-people.js';
+import { applyPatch } from '../sandbox/apply-patch.js';
 import { RunWorkspaces } from '../sandbox/run-workspaces.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
@@ -36,9 +36,6 @@ import {
   type AttemptRunContext,
 } from './attempt-runner.js';
 import { attemptsBudgetStop, budgetLimitName } from './attempts-budget.js';
-
-/** Where the winner's patch is staged in the thread's sandbox, for the length of one command. */
-const PATCH_FILE = '.caravel-selected-attempt.patch';
 
 /** What a retry-and-select run needs from the run executor. */
 export interface AttemptsRunContext {
@@ -227,15 +224,11 @@ export class AttemptsService {
     winner: AttemptOutcome,
     context: AttemptsRunContext,
   ): Promise<void> {
-    await thread.sandbox.writeFile(PATCH_FILE, winner.submission ?? '');
-    const applied = await thread.sandbox.exec(
-      `git apply --whitespace=nowarn ${shellQuote(PATCH_FILE)}; status=$?; rm -f ${shellQuote(PATCH_FILE)}; exit $status`,
-      { timeoutMs: 120_000 },
-    );
-    if (applied.exitCode !== 0) {
+    const applied = await applyPatch(thread.sandbox, winner.submission ?? '');
+    if (!applied.applied) {
       throw new AppError(
         'CONFLICT',
-        `the selected attempt's patch does not apply to the thread: ${applied.output.trim()}`,
+        `the selected attempt's patch does not apply to the thread: ${applied.output}`,
       );
     }
     const { commitMessage, pullRequest } = winner.publication;
