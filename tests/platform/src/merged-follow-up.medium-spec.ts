@@ -15,6 +15,8 @@ import { scriptedModel, until } from './harness/scenario-run.js';
 // deleted (as GitHub repositories commonly do): the next run starts over at the base (which
 // holds the merged work) on the thread's branch and opens a new pull request with only the new
 // change, instead of failing to push to the deleted branch or carrying the merged commits again.
+// Merged while the sandbox held uncommitted changes: the next run starts over at the base with
+// those changes carried over, instead of keeping the sandbox and carrying the merged commits again.
 // Pushed to by a person: the next run starts at their commit and pushes on top of it, instead of
 // starting behind it and having its push refused.
 
@@ -22,6 +24,8 @@ const SECRET = 'merged-follow-up-secret';
 const REPO = 'acme/widgets';
 const APP_ID = '4343';
 const { privateKey, publicKey } = githubAppKeys();
+/** The branch of issue 14's thread, whose runs leave a draft uncommitted after opening their PR. */
+const DRAFTING = threadBranch(githubThreadId({ owner: 'acme', repo: 'widgets', number: 14 }));
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -50,9 +54,14 @@ describe('a follow-up after the thread pull request moved on [embedded bus + PGl
 
   /**
    * Mentions Caravel on issue `issue` and waits for the run it starts in the issue's thread (one
-   * not in `seen`, then added to it) to complete.
+   * not in `seen`, then added to it) to end as `ending` says (by default completed, submitted).
    */
-  async function mentionRun(issue: number, commentId: number, seen: Set<string>) {
+  async function mentionRun(
+    issue: number,
+    commentId: number,
+    seen: Set<string>,
+    ending: Partial<RunRow> = { status: 'completed', exitStatus: 'submitted' },
+  ) {
     const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number: issue });
     const answer = await postGithubWebhook(
       pair.host.url,
@@ -67,7 +76,7 @@ describe('a follow-up after the thread pull request moved on [embedded bus + PGl
       return done ?? undefined;
     }, `a finished run on ${threadId}`);
     seen.add(run.id);
-    expect(run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    expect(run).toMatchObject(ending);
     return { threadId, branch: threadBranch(threadId), run };
   }
 
@@ -134,6 +143,16 @@ describe('a follow-up after the thread pull request moved on [embedded bus + PGl
           },
         ],
       },
+      {
+        tool_calls: [
+          {
+            name: 'execute',
+            args: {
+              command: `if [ "$(git branch --show-current)" = '${DRAFTING}' ]; then echo draft > DRAFT.md; fi`,
+            },
+          },
+        ],
+      },
       { tool_calls: [{ name: 'submit', args: {} }] },
     ]);
     const origin = await github.start();
@@ -174,6 +193,36 @@ describe('a follow-up after the thread pull request moved on [embedded bus + PGl
     const prompt = await promptOf(second);
     expect(prompt).toContain(`Your earlier pull request #${opened!.number}`);
     expect(prompt).toContain('starts over');
+  }, 300_000);
+
+  it('carries uncommitted changes over onto the merged base, not the merged commits', async () => {
+    const seen = new Set<string>();
+    // The first run opens its pull request, then leaves DRAFT.md uncommitted in its sandbox (how
+    // a run with unpublished changes ends is not this test's concern).
+    const { branch } = await mentionRun(14, 8_100_021, seen, {});
+    expect(branch).toBe(DRAFTING);
+    const opened = github.state.pulls.get(REPO)?.find((p) => p.head === branch);
+    expect(git(bare, 'ls-tree', '--name-only', branch)).not.toContain('DRAFT.md');
+
+    squashMerge(opened!.number);
+    const mergedMain = git(bare, 'rev-parse', 'main');
+
+    const { run: second } = await mentionRun(14, 8_100_022, seen);
+
+    // A new pull request whose branch sits on the merged main, with the draft carried over and the
+    // new note: not NOTE-1.md again.
+    const pulls = github.state.pulls.get(REPO)?.filter((p) => p.head === branch) ?? [];
+    expect(pulls.map((p) => p.state)).toEqual(['closed', 'open']);
+    expect(git(bare, 'rev-parse', `${branch}^`)).toBe(mergedMain);
+    expect(git(bare, 'diff', '--name-only', `main...${branch}`).split('\n')).toEqual([
+      'DRAFT.md',
+      expect.stringMatching(/^NOTE-\d\.md$/),
+    ]);
+    expect(git(bare, 'show', `${branch}:DRAFT.md`)).toBe('draft');
+
+    const prompt = await promptOf(second);
+    expect(prompt).toContain(`Your earlier pull request #${opened!.number}`);
+    expect(prompt).toContain('were carried over onto the base');
   }, 300_000);
 
   it("starts at a person's commit on its open pull request's branch and pushes on top of it", async () => {

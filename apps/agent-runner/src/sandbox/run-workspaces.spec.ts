@@ -1,7 +1,7 @@
 import { StartRunV1, threadBranch } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import type { BranchPullRequest, CommitComparison, GitHubCodeHost } from '@caravel/integrations';
-import type { ToolSandboxAdapter } from '@caravel/sandbox';
+import type { Sandbox, ToolSandboxAdapter } from '@caravel/sandbox';
 import { strictMock } from '@caravel/testing/doubles';
 import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { MERGED_HEAD, MERGED_PULL } from '../testing/branch-pulls.js';
@@ -13,17 +13,46 @@ const run = { ...StartRunV1.fixture().data, repository };
 const ownBranch = threadBranch(run.threadId);
 const merged = MERGED_PULL;
 
-/** A workspace as the broker hands it out: `outcome`, its HEAD, and what its diff holds. */
+/** What `git apply` answers in a sandbox: 0, or 1 with its output. */
+type Applies = { exitCode: 0 } | { exitCode: 1; output: string };
+
+/**
+ * A workspace as the broker hands it out: `outcome`, its HEAD, and what its diff holds; `applies`
+ * says how `git apply` goes in it (its commands are told in `commands`).
+ */
 function workspaceOf(
   outcome: ThreadWorkspace['outcome'],
   head: string,
   diff = '',
+  applies?: Applies,
+  commands: string[] = [],
 ): ThreadWorkspace {
+  const sandbox = strictMock<Sandbox>(
+    {
+      writeFile: (path: string, content: string) =>
+        Promise.resolve(void commands.push(`${head.slice(0, 1)}: write ${path} ${content}`)),
+      exec: (command: string) => {
+        commands.push(`${head.slice(0, 1)}: ${command.split(' ').slice(0, 2).join(' ')}`);
+        if (!applies) return Promise.reject(new Error(`unexpected command: ${command}`));
+        const output = applies.exitCode === 0 ? '' : applies.output;
+        return Promise.resolve({
+          exitCode: applies.exitCode,
+          output,
+          timedOut: false,
+          truncated: false,
+          outputBytes: output.length,
+          elapsedMs: 1,
+        });
+      },
+    },
+    `sandbox ${outcome}`,
+  );
   return strictMock<ThreadWorkspace>(
     {
       outcome,
       baseCommit: head,
       branch: ownBranch,
+      sandbox,
       tools: strictMock<ToolSandboxAdapter>({ diff: () => Promise.resolve(diff) }, 'tools'),
     },
     `workspace ${outcome}`,
@@ -40,17 +69,19 @@ function workspacesWith(
   comparison: () => Promise<CommitComparison> = () => Promise.reject(new Error('no compare')),
 ) {
   const log: string[] = [];
+  /** Another thread's sandbox than the run's is the carry-over's trial. */
+  const of = (threadId: string) => (threadId === run.threadId ? '' : ' trial');
   const options: Parameters<ThreadSandboxService['forRun']>[2][] = [];
   const sandboxes = strictMock<ThreadSandboxService>(
     {
-      forRun: (_threadId, _repository, asked) => {
+      forRun: (threadId, _repository, asked) => {
         options.push(asked);
-        log.push('acquired');
+        log.push(`acquired${of(threadId)}`);
         const next = handed.shift();
         return next ? Promise.resolve(next) : Promise.reject(new Error('no workspace left'));
       },
-      release: () => Promise.resolve(void log.push('released')),
-      discard: () => Promise.resolve(log.push('discarded') > 0),
+      release: (threadId) => Promise.resolve(void log.push(`released${of(threadId)}`)),
+      discard: (threadId) => Promise.resolve(log.push(`discarded${of(threadId)}`) > 0),
     },
     'sandboxes',
   );
@@ -125,10 +156,10 @@ describe('RunWorkspaces', () => {
   });
 
   it.each([
-    ['a commit after the merged head', 'c'.repeat(40), ''],
-    ['uncommitted changes', MERGED_HEAD, 'diff --git a/x b/x\n+more'],
-  ])('keeps a sandbox holding %s, and tells the run', async (_what, head, diff) => {
-    const { workspaces, log } = workspacesWith([workspaceOf('reused', head, diff)], () =>
+    ['a commit after the merged head', ''],
+    ['a commit after the merged head and uncommitted changes', 'diff --git a/x b/x\n+more'],
+  ])('keeps a sandbox holding %s, and tells the run', async (_what, diff) => {
+    const { workspaces, log } = workspacesWith([workspaceOf('reused', 'c'.repeat(40), diff)], () =>
       Promise.resolve(merged),
     );
 
@@ -136,6 +167,76 @@ describe('RunWorkspaces', () => {
 
     expect(log).toEqual(['acquired']);
     expect(workspace.startNote).toContain("would carry #4's commits again");
+  });
+
+  describe('a kept sandbox at the merged head with uncommitted changes', () => {
+    const BASE = 'b'.repeat(40);
+    const patch = 'diff --git a/NOTE.md b/NOTE.md\n+more';
+
+    it('carries them over onto a new sandbox at the base, tried there first, and says so', async () => {
+      const commands: string[] = [];
+      const kept = workspaceOf('reused', MERGED_HEAD, patch, undefined, commands);
+      const trial = workspaceOf('created', BASE, '', { exitCode: 0 }, commands);
+      const fresh = workspaceOf('created', BASE, '', { exitCode: 0 }, commands);
+      const { workspaces, log, options } = workspacesWith([kept, trial, fresh], () =>
+        Promise.resolve(merged),
+      );
+
+      const workspace = await workspaces.acquire(run, onOwnBranch, noOutput);
+
+      expect(log).toEqual([
+        'acquired',
+        'acquired trial',
+        'released trial',
+        'released',
+        'discarded',
+        'acquired',
+        'discarded trial',
+      ]);
+      // The trial at the base, the thread's new sandbox from the trial's HEAD.
+      expect(options[1]).toEqual({ branch: ownBranch, atBase: true });
+      expect(options[2]).toMatchObject({ branch: ownBranch, startFrom: expect.any(String) });
+      expect(options[2]).not.toHaveProperty('atBase');
+      // The kept sandbox's diff, applied as a retry-and-select winner's patch is, twice.
+      const apply = [`b: write .caravel-apply.patch ${patch}`, 'b: git apply'];
+      expect(commands).toEqual([...apply, ...apply]);
+      expect(workspace.sandbox).toBe(fresh.sandbox);
+      expect(workspace.baseCommit).toBe(BASE);
+      expect(workspace.startNote).toContain(`Your earlier pull request #4 (${merged.url})`);
+      expect(workspace.startNote).toContain('starts over');
+      expect(workspace.startNote).toContain('were carried over onto the base');
+    });
+
+    it('keeps the sandbox when they do not apply on the base, and names the files', async () => {
+      const output =
+        'error: patch failed: NOTE.md:1\nerror: NOTE.md: patch does not apply\n' +
+        'error: gone.txt: No such file or directory';
+      const kept = workspaceOf('reused', MERGED_HEAD, patch);
+      const trial = workspaceOf('created', BASE, '', { exitCode: 1, output });
+      const { workspaces, log } = workspacesWith([kept, trial], () => Promise.resolve(merged));
+
+      const workspace = await workspaces.acquire(run, onOwnBranch, noOutput);
+
+      // Nothing of the thread's sandbox is released or deleted: only the trial goes.
+      expect(log).toEqual(['acquired', 'acquired trial', 'released trial', 'discarded trial']);
+      expect(workspace.sandbox).toBe(kept.sandbox);
+      expect(workspace.startNote).toContain("would carry #4's commits again");
+      expect(workspace.startNote).toContain(
+        'not carried over onto the base branch because they do not apply there: ' +
+          '`NOTE.md` (patch does not apply), `gone.txt` (No such file or directory).',
+      );
+    });
+
+    it('keeps the sandbox when the trial fails, and deletes the trial', async () => {
+      const kept = workspaceOf('reused', MERGED_HEAD, patch);
+      const broken = workspaceOf('created', BASE);
+      const { workspaces, log } = workspacesWith([kept, broken], () => Promise.resolve(merged));
+
+      await expect(workspaces.acquire(run, onOwnBranch, noOutput)).rejects.toThrow(
+        'unexpected command',
+      );
+      expect(log).toEqual(['acquired', 'acquired trial', 'released trial', 'discarded trial']);
+    });
   });
 
   describe('a kept sandbox behind its branch (someone pushed since)', () => {

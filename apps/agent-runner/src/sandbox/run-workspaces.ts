@@ -1,9 +1,16 @@
-import { threadBranch, type EnvelopeOf, type StartRunV1 } from '@caravel/contracts';
-import { isAppError } from '@caravel/errors';
+import {
+  CARAVEL_NAMESPACE,
+  threadBranch,
+  uuidV5,
+  type EnvelopeOf,
+  type StartRunV1,
+} from '@caravel/contracts';
+import { AppError, isAppError } from '@caravel/errors';
 import type { BranchPullRequest, GitHubCodeHost } from '@caravel/integrations';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import type { WorkBranch } from '../scm/run-subject.js';
+import { applyPatch, type PatchApplied } from './apply-patch.js';
 import { ThreadSandboxService, type ThreadWorkspace } from './thread-sandbox.service.js';
 
 type StartRun = EnvelopeOf<typeof StartRunV1>['data'];
@@ -35,15 +42,44 @@ export function caughtUpNote(branch: string, before: ThreadWorkspace, head: stri
   );
 }
 
-/** What it says when the sandbox was kept although its pull request was merged. */
-export function keptAfterMergeNote(merged: BranchPullRequest, branch: string): string {
+/**
+ * What it says when the sandbox was kept although its pull request was merged; `refused` when its
+ * uncommitted changes were tried on the base and did not apply there.
+ */
+export function keptAfterMergeNote(
+  merged: BranchPullRequest,
+  branch: string,
+  refused?: Extract<PatchApplied, { applied: false }>,
+): string {
+  const why = refused
+    ? ' Its uncommitted changes were not carried over onto the base branch because they do not ' +
+      `apply there: ${unappliedText(refused)}.`
+    : '';
   return (
     `Your earlier pull request #${merged.number} (${merged.url}) from \`${branch}\` was merged, ` +
     'but your sandbox holds work that was not in it (changes or commits since), so it was kept ' +
     `as it is: a new pull request from \`${branch}\` would carry #${merged.number}'s commits ` +
-    'again. Say so with reply_to_user if that matters for what you were asked.'
+    `again.${why} Say so with reply_to_user if that matters for what you were asked.`
   );
 }
+
+/** What a run says when its sandbox's uncommitted changes were carried over onto the base. */
+export function carriedOverNote(merged: BranchPullRequest, branch: string): string {
+  return (
+    `${startedOverNote(merged, branch)} Your sandbox held uncommitted changes that were not in ` +
+    `#${merged.number}: they were carried over onto the base in the new sandbox, still ` +
+    'uncommitted (git status and git diff show them), and are part of what you change now.'
+  );
+}
+
+/** The files a patch refused, with why: `a.ts` (patch does not apply), … */
+function unappliedText(refused: Extract<PatchApplied, { applied: false }>): string {
+  if (refused.files.length === 0) return refused.output.split('\n')[0] ?? 'git apply failed';
+  return refused.files.map((file) => `\`${file.path}\` (${file.reason})`).join(', ');
+}
+
+/** Acquires the thread's sandbox on the run's branch; by default at the base after a merge. */
+type Acquire = (from?: { atBase?: true; startFrom?: string }) => Promise<ThreadWorkspace>;
 
 /** What a run's sandbox is acquired against: the code host, and its branch's pull request. */
 interface BranchState {
@@ -56,7 +92,8 @@ interface BranchState {
  * Gets a run's sandbox on the branch it works on, where that branch is now:
  * - on the thread's own branch, its pull request is read first: once merged (and none open), the
  *   run starts over at the base, in a new sandbox when the thread's holds nothing beyond the
- *   merged head (else it is kept, and the run told);
+ *   merged head, or only uncommitted changes that apply on the base (carried over there); else
+ *   it is kept, and the run told;
  * - a kept sandbox with nothing of its own that is behind the branch's head on GitHub (someone
  *   pushed to the branch since: a pull request's head, or the thread branch's open pull
  *   request's) is set up again at that head, instead of starting behind and having its push
@@ -81,15 +118,15 @@ export class RunWorkspaces {
   ): Promise<RunWorkspace> {
     const branch = await this.branchState(run, target);
     const merged = branch.pull?.state === 'merged' ? branch.pull : null;
-    const acquire = () =>
+    const acquire: Acquire = (from = merged ? { atBase: true } : {}) =>
       this.sandboxes.forRun(run.threadId, target.repository, {
         branch: target.branch,
         ...(target.startRef ? { startRef: target.startRef } : {}),
-        ...(merged ? { atBase: true } : {}),
+        ...from,
         onExecOutput,
       });
     const workspace = await acquire();
-    if (merged) return this.afterMerge(run.threadId, workspace, merged, target.branch, acquire);
+    if (merged) return this.afterMerge(run, workspace, merged, target, acquire);
     const head = target.head ?? (branch.pull?.state === 'open' ? branch.pull.headSha : null);
     if (!head || !branch.host || workspace.outcome === 'created') return workspace;
     if (!(await this.behind(run.threadId, branch.host, workspace, head))) return workspace;
@@ -105,24 +142,84 @@ export class RunWorkspaces {
 
   /** Where the run starts once its branch's pull request was merged (see the class). */
   private async afterMerge(
-    threadId: string,
+    run: StartRun,
     workspace: ThreadWorkspace,
     merged: BranchPullRequest,
-    branch: string,
-    acquire: () => Promise<ThreadWorkspace>,
+    target: WorkBranch,
+    acquire: Acquire,
   ): Promise<RunWorkspace> {
+    const { threadId } = run;
     if (workspace.outcome === 'created') {
-      return { ...workspace, startNote: startedOverNote(merged, branch) };
+      return { ...workspace, startNote: startedOverNote(merged, target.branch) };
     }
-    if (!(await holdsOnly(workspace, merged.headSha))) {
+    // At the merged head, what the sandbox holds beyond the merge is its uncommitted changes.
+    const changes = workspace.baseCommit === merged.headSha ? await workspace.tools.diff() : null;
+    if (changes === null) {
       this.log.log(
-        `thread ${threadId}: #${merged.number} was merged; its sandbox holds more, kept`,
+        `thread ${threadId}: #${merged.number} was merged; its sandbox has commits since, kept`,
       );
-      return { ...workspace, startNote: keptAfterMergeNote(merged, branch) };
+      return { ...workspace, startNote: keptAfterMergeNote(merged, target.branch) };
     }
+    if (changes !== '') return this.carryOver(run, workspace, changes, merged, target, acquire);
     await this.replace(threadId);
     this.log.log(`thread ${threadId}: #${merged.number} was merged; a new sandbox at the base`);
-    return { ...(await acquire()), startNote: startedOverNote(merged, branch) };
+    return { ...(await acquire()), startNote: startedOverNote(merged, target.branch) };
+  }
+
+  /**
+   * Starts the run over at the base with the kept sandbox's uncommitted changes (`patch`) applied
+   * there, as a retry-and-select winner's patch is. They are tried first in a sandbox of its own
+   * at the base: the thread's sandbox is deleted only once they apply, and its new one starts from
+   * that trial's HEAD, so they apply again to the same tree. Changes that do not apply leave the
+   * sandbox kept, and the run told which files.
+   */
+  private async carryOver(
+    run: StartRun,
+    kept: ThreadWorkspace,
+    patch: string,
+    merged: BranchPullRequest,
+    target: WorkBranch,
+    acquire: Acquire,
+  ): Promise<RunWorkspace> {
+    const { threadId } = run;
+    const trialId = uuidV5(`carry-over:${run.runId}`, CARAVEL_NAMESPACE);
+    const tried = await this.tryOnBase(trialId, target, patch);
+    if (!tried.applied) {
+      this.log.log(
+        `thread ${threadId}: #${merged.number} was merged; its uncommitted changes do not apply on the base, kept`,
+      );
+      return { ...kept, startNote: keptAfterMergeNote(merged, target.branch, tried) };
+    }
+    await this.replace(threadId);
+    const fresh = await acquire({ startFrom: trialId });
+    const applied = await applyPatch(fresh.sandbox, patch);
+    if (!applied.applied) {
+      throw new AppError(
+        'CONFLICT',
+        `thread ${threadId}: its uncommitted changes no longer apply on the base (they are in the sandbox of ${trialId}): ${applied.output}`,
+      );
+    }
+    await this.sandboxes.discard(trialId);
+    this.log.log(
+      `thread ${threadId}: #${merged.number} was merged; its uncommitted changes carried over to a new sandbox at the base`,
+    );
+    return { ...fresh, startNote: carriedOverNote(merged, target.branch) };
+  }
+
+  /** Applies `patch` in a new sandbox at the base (`trialId`'s), deleted again unless it applied. */
+  private async tryOnBase(trialId: string, target: WorkBranch, patch: string) {
+    const trial = await this.sandboxes.forRun(trialId, target.repository, {
+      branch: target.branch,
+      atBase: true,
+    });
+    let tried: PatchApplied | undefined;
+    try {
+      tried = await applyPatch(trial.sandbox, patch);
+      return tried;
+    } finally {
+      await this.sandboxes.release(trialId);
+      if (!tried?.applied) await this.sandboxes.discard(trialId);
+    }
   }
 
   /** The code host, and the thread branch's pull request when the run works on that branch. */
@@ -173,9 +270,4 @@ export class RunWorkspaces {
       return null;
     }
   }
-}
-
-/** True when the sandbox is at `head` with nothing changed since (its work is all in `head`). */
-async function holdsOnly(workspace: ThreadWorkspace, head: string): Promise<boolean> {
-  return workspace.baseCommit === head && (await workspace.tools.diff()) === '';
 }
