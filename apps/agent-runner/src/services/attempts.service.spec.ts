@@ -17,7 +17,7 @@ import { agentRunnerConfigFrom } from '../agent-runner.config.js';
 import type { GitHubCodeHost } from '@caravel/integrations';
 import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { MERGED_PULL } from '../testing/branch-pulls.js';
-import { RunWorkspaces } from '../sandbox/run-workspaces.js';
+import { RunWorkspaces, type RunWorkspace } from '../sandbox/run-workspaces.js';
 import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { recordingPublisher } from '../testing/recording-publisher.js';
 import { attemptIds } from './attempt-runner.js';
@@ -69,12 +69,14 @@ function workspaceOf(thread: string, diff: string, log: string[], applies = true
     },
     'broker',
   );
-  return strictMock<ThreadWorkspace>(
+  return strictMock<RunWorkspace>(
     {
       threadId: thread,
       outcome: 'created',
       branch: `caravel/${thread}`,
       baseCommit: HEAD,
+      // What RunWorkspaces hands out when the sandbox starts where it always does.
+      startNote: undefined,
       sandbox,
       broker,
       tools: strictMock<ToolSandboxAdapter>({ diff: () => Promise.resolve(diff) }, 'tools'),
@@ -83,8 +85,11 @@ function workspaceOf(thread: string, diff: string, log: string[], applies = true
   );
 }
 
-/** A built agent that acts out `script` through the run's SCM and channel, as its tools would. */
-function scriptedAgent(run: AgentRunInputs, script: AttemptScript): BuiltAgent {
+/**
+ * A built agent that acts out `script` through the run's SCM and channel, as its tools would; the
+ * prompt it opens with goes to `prompts`.
+ */
+function scriptedAgent(run: AgentRunInputs, script: AttemptScript, prompts: string[]): BuiltAgent {
   const agent = strictMock<BuiltAgent['agent']>(
     {
       graph: strictMock<BuiltAgent['agent']['graph']>(
@@ -111,7 +116,7 @@ function scriptedAgent(run: AgentRunInputs, script: AttemptScript): BuiltAgent {
     model: { provider: 'scripted', modelId: 'attempt' } as BuiltAgent['model'],
     systemPrompt: 'You are Caravel.',
     recursionLimit: 25,
-    openingMessage: (prompt) => prompt,
+    openingMessage: (prompt) => (prompts.push(prompt), prompt),
   };
 }
 
@@ -153,11 +158,12 @@ function attemptsWith(
   };
   let built = 0;
   const inputs: Parameters<AgentFactoryService['build']>[0][] = [];
+  const prompts: string[] = [];
   const factory = strictMock<AgentFactoryService>(
     {
       build: (run) => {
         inputs.push(run);
-        return Promise.resolve(scriptedAgent(run, scripts[built++]!));
+        return Promise.resolve(scriptedAgent(run, scripts[built++]!, prompts));
       },
     },
     'factory',
@@ -205,6 +211,7 @@ function attemptsWith(
     },
     'thread scm',
   );
+  const announced: string[] = [];
   const context: AttemptsRunContext = {
     heartbeat: () => Promise.resolve(),
     signal: new AbortController().signal,
@@ -214,9 +221,12 @@ function attemptsWith(
       expect(workspace).toMatchObject({ threadId: 'thread', baseCommit: thread.baseCommit });
       return scm;
     },
-    announce: (details) => Promise.resolve(void log.push(`announce ${details.model}`)),
+    announce: (details) => {
+      announced.push(details.prompt);
+      return Promise.resolve(void log.push(`announce ${details.model}`));
+    },
   };
-  return { service, context, log, recording, inputs, threadOptions };
+  return { service, context, log, recording, inputs, threadOptions, prompts, announced };
 }
 
 const attemptsOf = (published: Record<string, unknown>) =>
@@ -271,13 +281,13 @@ describe('AttemptsService', () => {
     ]);
   });
 
-  it("starts the thread's sandbox over at the base when its branch's pull request was merged", async () => {
+  it("starts the thread's sandbox over at the base when its branch's pull request was merged, and tells every attempt why", async () => {
     const merged = MERGED_PULL;
     const host = strictMock<GitHubCodeHost>(
       { branchPullRequest: () => Promise.resolve(merged) },
       'host',
     );
-    const { service, context, threadOptions } = attemptsWith(
+    const { service, context, threadOptions, prompts, announced, recording } = attemptsWith(
       [
         { diff: '+A', commitMessage: 'Try A', pullRequest: true },
         { diff: '+B', commitMessage: 'Try B', pullRequest: true },
@@ -294,6 +304,25 @@ describe('AttemptsService', () => {
     expect(threadOptions).toEqual([
       expect.objectContaining({ branch: `caravel/${threadId.slice(0, 8)}`, atBase: true }),
     ]);
+    // Every attempt is told why it starts over, after the request, as a single run is.
+    const told = `${command.data.prompt}\n\nYour earlier pull request #4 (${merged.url})`;
+    expect(prompts).toEqual([expect.stringMatching(/starts over/), expect.any(String)]);
+    expect(prompts[1]).toBe(prompts[0]);
+    expect(prompts[0]!.startsWith(told)).toBe(true);
+    expect(recording.dataOf('evt.run.started').map((d) => d['prompt'])).toEqual(prompts);
+    expect(announced).toEqual([prompts[0]]);
+  });
+
+  it('opens every attempt with the request alone when the sandbox has nothing to say', async () => {
+    const { service, context, prompts, announced } = attemptsWith(
+      [{ diff: '+A' }, { diff: '+B' }],
+      { '+A': 3, '+B': 1 },
+    );
+
+    await service.run(command, context);
+
+    expect(prompts).toEqual([command.data.prompt, command.data.prompt]);
+    expect(announced).toEqual([command.data.prompt]);
   });
 
   it("gives each attempt its own todo list and subagents, told under the attempt's run id", async () => {

@@ -25,6 +25,7 @@ import { RunBudgets, type RunBudgetLimit } from '../agent/budget-of-run.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { RunModels } from '../agent/run-models.js';
 import { requesterOf } from '../agent/run-people.js';
+import { withSourceContext } from '../agent/source-context.js';
 import { applyPatch } from '../sandbox/apply-patch.js';
 import { RunWorkspaces } from '../sandbox/run-workspaces.js';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
@@ -45,8 +46,13 @@ export interface AttemptsRunContext {
   reply: (text: string) => Promise<unknown>;
   /** How the thread publishes (a GitHub draft PR, or a pushed branch). */
   scmFor: (workspace: ThreadWorkspace) => ScmPort;
-  /** Announces the run (once) with its starting point. */
-  announce: (details: { branch: string; baseCommit: string; model: string }) => Promise<void>;
+  /** Announces the run (once) with its starting point and the prompt its attempts open with. */
+  announce: (details: {
+    branch: string;
+    baseCommit: string;
+    model: string;
+    prompt: string;
+  }) => Promise<void>;
 }
 
 /**
@@ -86,10 +92,15 @@ export class AttemptsService {
       this.workspaces.acquire(command.data, ownBranch, () => undefined),
     );
     const attempts = options.attempts ?? 1;
+    // Each attempt is told where the thread's sandbox starts when that needs saying (it started
+    // over after a merge, …), as a single run is; the reviewer still judges the request itself.
+    const prompt = withSourceContext(command.data.prompt, null, thread.startNote);
+    const attempted = { ...command, data: { ...command.data, prompt } };
     await context.announce({
       branch: thread.branch,
       baseCommit: thread.baseCommit,
       model: `${options.selection ?? 'score'} of ${attempts} attempts`,
+      prompt,
     });
     const budget = await this.budgetOf(command);
     const outcomes = new Map<number, AttemptOutcome>();
@@ -102,7 +113,7 @@ export class AttemptsService {
           runAttempt: async (index, budgetUsd) => {
             live.add(index);
             const outcome = await runAttempt(
-              this.attemptContext(command, context),
+              this.attemptContext(attempted, context),
               index,
               options.attemptModels?.[index % options.attemptModels.length],
               budgetUsd,
