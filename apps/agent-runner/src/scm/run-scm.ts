@@ -1,10 +1,42 @@
+import type { EnvelopeOf, StartRunV1 } from '@caravel/contracts';
 import type { PullRequestHost } from '@caravel/integrations';
 import type { PullRequestDetails, ScmPort, ScmReadPort } from '@caravel/tools';
+import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { ForkPullRequestScm } from './fork-pull-request.scm.js';
 import { GitScm } from './git.scm.js';
 import { GitHubScm } from './github.scm.js';
 import { HeldScm } from './held.scm.js';
 import { PullRequestScm } from './pull-request.scm.js';
+import { forkPullRequestOpened, type RunSubject } from './run-subject.js';
+
+/** What decides where a single run publishes. */
+export interface RunScmChoice {
+  run: EnvelopeOf<typeof StartRunV1>['data'];
+  workspace: ThreadWorkspace;
+  subject: RunSubject;
+  /** The pull request whose head branch the sandbox has checked out, if any. */
+  onItsBranch: PullRequestDetails | null;
+  /** The run's GitHub, asked only for what the choice needs. */
+  github: Pick<RunIntegrationsService, 'scmReader' | 'pullRequestHost'>;
+  /** Tells the person who asked (that a fork's new pull request is open). */
+  tell: (text: string) => Promise<void>;
+}
+
+/**
+ * Where a single run publishes: the pull request's own branch when it is checked out; for a
+ * fork's pull request a new pull request against its base (the person who asked is told once it
+ * is open); else the thread's branch and its pull request.
+ */
+export function scmOfRun(choice: RunScmChoice): ScmPort {
+  const { run, workspace, subject, onItsBranch, github } = choice;
+  if (onItsBranch) return scmOnPullRequestBranch(workspace, onItsBranch, github.scmReader(run));
+  const scm = scmForRun(workspace, github.pullRequestHost(run));
+  if (subject.kind !== 'fork') return scm;
+  return new ForkPullRequestScm(scm, subject.pull, (opened) =>
+    choice.tell(forkPullRequestOpened(subject.pull, opened)),
+  );
+}
 
 /**
  * The SCM a run publishes through: GitHub's draft pull requests when its repository is on the

@@ -104,6 +104,16 @@ export interface WorkBranch {
   head?: string;
 }
 
+/** The pull request a run works on when its sandbox is on that pull request's head branch. */
+export function onPullRequestBranch(
+  subject: RunSubject,
+  workspace: { branch: string },
+): PullRequestDetails | null {
+  return subject.kind === 'pull-request' && workspace.branch === subject.pull.head.ref
+    ? subject.pull
+    : null;
+}
+
 /** Where a run works, from what it was asked on (see {@link WorkBranch}). */
 export function workBranchOf(
   subject: RunSubject,

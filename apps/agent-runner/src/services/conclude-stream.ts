@@ -18,6 +18,13 @@ export interface StreamToConclude {
   signal: AbortSignal;
 }
 
+/** How an interrupted run ends: nothing submitted, its work goes on in the next run. */
+export const INTERRUPTED: RunConclusion = {
+  exitStatus: 'exit_interrupted',
+  submission: null,
+  observation: 'Interrupted: a new message arrived; the next run continues from here',
+};
+
 /** How a stream ended. */
 export type StreamEnding =
   /** The stream ran out: submitted, a middleware's exit, or a forfeit, each with its diff. */

@@ -114,6 +114,25 @@ describe('RunEventPublisher', () => {
     expect(second).not.toHaveProperty('submission');
   });
 
+  it('ends a submission its pull request does not hold as failed, its patch carried', async () => {
+    const { events, recording } = publisherWith();
+    const unpublished = {
+      exitStatus: 'submitted (exit_unpublished)',
+      submission: '+fix',
+      observation: 'The changes are not in a pull request: their last publish failed',
+    } as const;
+
+    await events.forRun(command).finish(unpublished);
+
+    expect(recording.dataOf('evt.run.finished')).toEqual([
+      expect.objectContaining({
+        outcome: 'failed',
+        exitStatus: 'submitted (exit_unpublished)',
+        submission: '+fix',
+      }),
+    ]);
+  });
+
   it('logs why a run ended on a failed environment, and stays quiet for other endings', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     try {

@@ -52,10 +52,14 @@ function carriedSubmission(submission: string | null): { submission?: string | n
   return { submission };
 }
 
-/** An interrupted run is healthy: the next run resumes it; so is one paused at its budget. */
+/**
+ * An interrupted run is healthy: the next run resumes it; so is one paused at its budget. One that
+ * submitted changes no pull request holds failed what it was asked (dispatch says so).
+ */
 function outcomeOf(conclusion: RunConclusion): RunEnding['outcome'] {
   if (conclusion.exitStatus === 'exit_interrupted') return 'interrupted';
   if (conclusion.exitStatus === 'exit_budget_paused') return 'interrupted';
+  if (conclusion.exitStatus === 'submitted (exit_unpublished)') return 'failed';
   return conclusion.exitStatus.startsWith('submitted') ? 'completed' : 'failed';
 }
 

@@ -22,6 +22,7 @@ import { RunWorkspaces, type RunWorkspace } from '../sandbox/run-workspaces.js';
 import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { GitHubScm } from '../scm/github.scm.js';
 import { GitScm } from '../scm/git.scm.js';
+import type { SandboxBrokerClient } from '@caravel/sandbox';
 import type { AttemptsRunContext, AttemptsService } from './attempts.service.js';
 import type { LeaseKeeper, RunClaim } from './lease-keeper.js';
 import type { RunEventPublisher, RunEvents } from './run-events.js';
@@ -51,10 +52,26 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
   const streamed: unknown[] = [];
   const inputs: AgentRunInputs[] = [];
   const interrupt = new AbortController();
+  const pushes: string[] = [];
+  const broker = strictMock<SandboxBrokerClient>(
+    {
+      push: (request) =>
+        Promise.resolve(void pushes.push(request.commitMessage ?? '')).then(() => ({
+          pushed: true,
+          origin: '/remotes/acme/widgets.git',
+          commitSha: 'c'.repeat(40),
+        })),
+    },
+    'broker',
+  );
   const workspace = strictMock<RunWorkspace>(
     {
       startNote: undefined,
       outcome: 'reused',
+      threadId: 't',
+      repository,
+      origin: '/remotes/acme/widgets.git',
+      broker,
       branch: 'caravel/t',
       baseCommit: BASE,
       sandbox: strictMock<ThreadWorkspace['sandbox']>({}, 'sandbox'),
@@ -190,7 +207,7 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
     subjects,
   );
   const doubles = { keeper, events, sandboxes, factory, integrations, attempts, sandboxLoss };
-  const run = { executor, log, inputs, interrupt, agent, acquired, streamed };
+  const run = { executor, log, inputs, interrupt, agent, acquired, streamed, broker, pushes };
   return { ...run, channel, replied, ...doubles };
 }
 
@@ -237,8 +254,8 @@ describe('RunExecutorService', () => {
       strictMock<GitHubCodeHost>({ branchPullRequest: () => Promise.resolve(null) }, 'host');
     await github.executor.execute(startCommand(), heartbeat);
 
-    expect(plain.inputs[0]?.scm).toBeInstanceOf(GitScm);
-    expect(github.inputs[0]?.scm).toBeInstanceOf(GitHubScm);
+    expect(plain.inputs[0]?.scm).toMatchObject({ inner: expect.any(GitScm) });
+    expect(github.inputs[0]?.scm).toMatchObject({ inner: expect.any(GitHubScm) });
   });
 
   it("starts over at the base when the thread branch's pull request was merged, and says so", async () => {
@@ -295,7 +312,7 @@ describe('RunExecutorService', () => {
 
     expect(acquired[0]?.[1]).toEqual({ ...repository, baseBranch: 'caravel/t' });
     expect(acquired[0]?.[2]).toMatchObject({ branch: 'caravel/t' });
-    expect(inputs[0]?.scm).toBeInstanceOf(PullRequestScm);
+    expect(inputs[0]?.scm).toMatchObject({ inner: expect.any(PullRequestScm) });
     await expect(inputs[0]?.scm.commitAndPush({ message: 'Fix' })).rejects.toMatchObject({
       code: 'CONFLICT',
     });
@@ -353,7 +370,7 @@ describe('RunExecutorService', () => {
       startRef: 'refs/pull/7/head',
     });
     const scm = inputs[0]?.scm;
-    expect(scm).toBeInstanceOf(ForkPullRequestScm);
+    expect(scm).toMatchObject({ inner: expect.any(ForkPullRequestScm) });
     const opening = JSON.stringify(streamed[0]);
     expect(opening).toContain('You were asked on pull request #7, whose head branch `patch-1`');
     expect(opening).toContain('a new pull request against `release-2`');
@@ -397,6 +414,67 @@ describe('RunExecutorService', () => {
       ),
     ]);
     expect(log).toContainEqual(expect.stringMatching(/^finished exit_forfeit/));
+  });
+
+  /** An agent that calls `commit_and_open_pr` once per message in `messages`, as the tool does. */
+  function publishingAgent(run: ReturnType<typeof executorWith>, messages: string[]): void {
+    run.agent.stream = (async () => {
+      const scm = run.inputs[0]!.scm;
+      for (const message of messages) {
+        try {
+          await scm.commitAndPush({ message });
+          await scm.openPullRequest({ branch: 'caravel/t', title: message, body: '' });
+        } catch {
+          // The tool's error goes back to the model, which goes on (here: to submit).
+        }
+      }
+      return (async function* () {})();
+    }) as never;
+  }
+
+  it('ends a run whose last publish failed `submitted (exit_unpublished)`, a failure that says why', async () => {
+    const run = executorWith({ kind: 'run', lease });
+    run.broker.push = () =>
+      Promise.reject(new AppError('CONFLICT', 'the remote refused the push\nhook declined'));
+    publishingAgent(run, ['Fix the parser']);
+
+    await run.executor.execute(startCommand(), heartbeat);
+
+    expect(run.log).toContainEqual(
+      'finished submitted (exit_unpublished): The changes are not in a pull request: their last ' +
+        "publish failed: the remote refused the push (CONFLICT). They are kept in the thread's " +
+        'sandbox; reply to publish them again.',
+    );
+  });
+
+  it('ends a run clean when a failed publish was retried and went through', async () => {
+    const run = executorWith({ kind: 'run', lease });
+    let refusals = 1;
+    const push = run.broker.push;
+    run.broker.push = (request) =>
+      refusals-- > 0 ? Promise.reject(new Error('the remote hung up')) : push(request);
+    publishingAgent(run, ['Fix the parser', 'Fix the parser']);
+
+    await run.executor.execute(startCommand(), heartbeat);
+
+    expect(run.pushes).toEqual(['Fix the parser']);
+    expect(run.log).toContainEqual('finished submitted: +fixed');
+  });
+
+  it('ends a run `submitted (exit_unpublished)` when the always-create policy let it finish without a pull request', async () => {
+    const run = executorWith({ kind: 'run', lease });
+    run.agent.stream = (() => {
+      run.inputs[0]!.events.emit({ type: 'pull_request_policy_unmet' });
+      return Promise.resolve((async function* () {})());
+    }) as never;
+
+    await run.executor.execute(startCommand(), heartbeat);
+
+    expect(run.log).toContainEqual(
+      expect.stringMatching(
+        /^finished submitted \(exit_unpublished\): The changes are not in a pull request: the person who asked always wants a pull request/,
+      ),
+    );
   });
 
   it('runs nothing for a start that a live runner of the same run holds', async () => {

@@ -4,7 +4,7 @@ import type { RunRow } from '@caravel/db';
 import { isAppError } from '@caravel/errors';
 import type { MiddlewareEvent } from '@caravel/middleware';
 import { isSandboxUnreachable } from '@caravel/sandbox';
-import type { PullRequestDetails, ReplyChannel, ScmPort } from '@caravel/tools';
+import type { ReplyChannel, ScmPort } from '@caravel/tools';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AgentFactoryService, type AgentRunInputs } from '../agent/agent-factory.service.js';
 import { budgetOfRun, RunBudgets } from '../agent/budget-of-run.js';
@@ -19,25 +19,24 @@ import { RunToolBundles } from '../agent/tool-bundles.js';
 import { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { RunWorkspaces, type RunWorkspace } from '../sandbox/run-workspaces.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
-import { scmForRun, scmOnPullRequestBranch } from '../scm/run-scm.js';
-import { ForkPullRequestScm, forkWorkspace } from '../scm/fork-pull-request.scm.js';
-import { forkPullRequestOpened, workBranchOf, type RunSubject } from '../scm/run-subject.js';
+import { scmForRun, scmOfRun } from '../scm/run-scm.js';
+import { forkWorkspace } from '../scm/fork-pull-request.scm.js';
+import { PublishRecord } from '../scm/publish-record.js';
+import { onPullRequestBranch, workBranchOf, type RunSubject } from '../scm/run-subject.js';
 import { RunSubjectService } from '../scm/run-subject.service.js';
 import { AttemptsService } from './attempts.service.js';
-import { concludeFailure, concludeStream, type StreamEnding } from './conclude-stream.js';
+import {
+  concludeFailure,
+  concludeStream,
+  INTERRUPTED,
+  type StreamEnding,
+} from './conclude-stream.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { PullRequestChatService } from './pr-chat.service.js';
 import { RunEventPublisher, type RunEvents, type RunStartDetails } from './run-events.js';
 import { RunFollowUps } from './run-follow-ups.service.js';
 
 type StartRun = EnvelopeOf<typeof StartRunV1>;
-
-/** How an interrupted run ends: nothing submitted, its work goes on in the next run. */
-const INTERRUPTED: RunConclusion = {
-  exitStatus: 'exit_interrupted',
-  submission: null,
-  observation: 'Interrupted: a new message arrived; the next run continues from here',
-};
 
 /** What every way of running one start command shares. */
 interface RunContext {
@@ -144,14 +143,18 @@ export class RunExecutorService {
     }
   }
 
-  /** One agent in the thread's own sandbox. */
+  /**
+   * One agent in the thread's own sandbox. A submission whose changes did not reach the run's pull
+   * request ends `submitted (exit_unpublished)` ({@link PublishRecord}), never a clean success.
+   */
   private async runOnce(context: RunContext): Promise<StreamEnding> {
     const { threadId, repository } = context.command.data;
     const recorder = context.events.steps();
     const live = context.events.liveOutput();
+    const publishing = new PublishRecord();
     let workspace: RunWorkspace | undefined;
     try {
-      return await concludeStream({
+      const ending = await concludeStream({
         recorder,
         signal: context.signal,
         diff: () => (workspace ? workspace.tools.diff() : Promise.reject(new Error('no sandbox'))),
@@ -175,9 +178,11 @@ export class RunExecutorService {
             workspace,
             channel: context.channel,
           });
-          return this.stream({ ...context, budget }, workspace, recorder, subject);
+          return this.stream({ ...context, budget }, workspace, recorder, publishing, subject);
         },
       });
+      if (ending.kind !== 'ended') return ending;
+      return { kind: 'ended', conclusion: publishing.conclude(ending.conclusion) };
     } finally {
       await live.close();
     }
@@ -208,16 +213,26 @@ export class RunExecutorService {
     context: RunContext,
     workspace: RunWorkspace,
     recorder: StepRecorder,
+    publishing: PublishRecord,
     subject: RunSubject = { kind: 'none' },
   ): Promise<StreamOutcome> {
     const { threadId, runId } = context.command.data;
     const onItsBranch = onPullRequestBranch(subject, workspace);
-    const scm = this.scmOf(context, workspace, subject, onItsBranch);
+    const scm = publishing.track(
+      scmOfRun({
+        run: context.command.data,
+        workspace,
+        subject,
+        onItsBranch,
+        github: this.integrations,
+        tell: (text) => this.replyOrLog(context.channel, threadId, text),
+      }),
+    );
     // SWE-agent bundles: installed before the agent is built (their commands are in its prompt).
     const bundles = await this.toolBundles?.open(workspace.sandbox);
     if (bundles) recorder.recordStateWith((callIds) => bundles.takeState(callIds));
     const built = await this.factory.build({
-      ...this.agentInputs(context, workspace, recorder, scm),
+      ...this.agentInputs(context, workspace, recorder, scm, publishing),
       ...(bundles ? { toolBundles: bundles } : {}),
     });
     const askedOn = sourceContext(
@@ -243,34 +258,13 @@ export class RunExecutorService {
     }
   }
 
-  /**
-   * Where the run publishes: the pull request's own branch when it is checked out; for a fork's
-   * pull request a new pull request against its base (the person who asked is told once it is
-   * open); else the thread's branch and its pull request.
-   */
-  private scmOf(
-    context: RunContext,
-    workspace: ThreadWorkspace,
-    subject: RunSubject,
-    onItsBranch: PullRequestDetails | null,
-  ): ScmPort {
-    const github = this.integrations;
-    const run = context.command.data;
-    if (onItsBranch) return scmOnPullRequestBranch(workspace, onItsBranch, github.scmReader(run));
-    const scm = scmForRun(workspace, github.pullRequestHost(run));
-    if (subject.kind !== 'fork') return scm;
-    const { channel, command } = context;
-    return new ForkPullRequestScm(scm, subject.pull, (opened) =>
-      this.replyOrLog(channel, command.data.threadId, forkPullRequestOpened(subject.pull, opened)),
-    );
-  }
-
   /** What the run's agent is built from: its workspace, SCM, channels, people and follow-ups. */
   private agentInputs(
     context: RunContext,
     workspace: ThreadWorkspace,
     recorder: StepRecorder,
     scm: ScmPort,
+    publishing: PublishRecord,
   ): AgentRunInputs {
     const run = context.command.data;
     const todos = new RunTodoList();
@@ -291,7 +285,9 @@ export class RunExecutorService {
             this.log.warn(`thread ${notice.threadId}: ${notice.remaining} model calls left`),
           ),
       },
-      events: { emit: (event) => this.onMiddlewareEvent(run.threadId, event, recorder) },
+      events: {
+        emit: (event) => this.onMiddlewareEvent(run.threadId, event, recorder, publishing),
+      },
       work: todos.recording(context.events),
       signal: context.signal,
       ...this.followUps.queue(run.runId, workspace.sandbox),
@@ -316,12 +312,17 @@ export class RunExecutorService {
     if (isSandboxUnreachable(error)) await this.sandboxLoss.tell(context.channel, runId, error);
   }
 
-  /** Refused answers go to the trajectory; everything else a middleware reports is logged. */
+  /**
+   * Refused answers go to the trajectory, an unmet pull request policy to the run's publish
+   * record; everything else a middleware reports is logged.
+   */
   private onMiddlewareEvent(
     threadId: string,
     event: MiddlewareEvent,
     recorder: StepRecorder,
+    publishing: PublishRecord,
   ): void {
+    if (event.type === 'pull_request_policy_unmet') publishing.notePolicyUnmet();
     if (event.type === 'requery') {
       const { reply, failure, message } = event;
       recorder.noteFailedAttempt({ ...reply, failure, message });
@@ -337,14 +338,4 @@ export class RunExecutorService {
       this.log.warn(`thread ${threadId}: could not reply (${code}): ${String(error)}`);
     });
   }
-}
-
-/** The pull request a run works on when its sandbox is on that pull request's head branch. */
-function onPullRequestBranch(
-  subject: RunSubject,
-  workspace: ThreadWorkspace,
-): PullRequestDetails | null {
-  return subject.kind === 'pull-request' && workspace.branch === subject.pull.head.ref
-    ? subject.pull
-    : null;
 }

@@ -11,7 +11,7 @@ import {
 import { LoopExitError, exitReasonOf } from './loop-exit.error.js';
 
 describe('exit statuses', () => {
-  it("knows SWE-agent reasons and Caravel's stuck and interrupted extensions", () => {
+  it("knows SWE-agent reasons and Caravel's stuck, interrupted, paused and unpublished extensions", () => {
     expect([...EXIT_REASONS].sort()).toEqual(
       [
         'exit_api',
@@ -26,6 +26,7 @@ describe('exit statuses', () => {
         'exit_stuck',
         'exit_interrupted',
         'exit_budget_paused',
+        'exit_unpublished',
         'exit_total_execution_time',
       ].sort(),
     );

@@ -3,8 +3,10 @@ import { AppError } from '@caravel/errors';
 /**
  * Why a run stopped without a clean submission, in SWE-agent's vocabulary. `exit_stuck` (stuck
  * detection), `exit_interrupted` (a new message stopped the run; the next run resumes its
- * history) and `exit_budget_paused` (its next model call would cross its budget: it waits for
- * someone to grant more) are Caravel's additions; every other reason is SWE-agent's own.
+ * history), `exit_budget_paused` (its next model call would cross its budget: it waits for
+ * someone to grant more) and `exit_unpublished` (it submitted changes its pull request does not
+ * hold: their last publish failed, or the person who asked always wants one and none was opened)
+ * are Caravel's additions; every other reason is SWE-agent's own.
  */
 export const EXIT_REASONS = [
   'exit_cost',
@@ -20,6 +22,7 @@ export const EXIT_REASONS = [
   'exit_stuck',
   'exit_interrupted',
   'exit_budget_paused',
+  'exit_unpublished',
 ] as const;
 
 /** One of {@link EXIT_REASONS}. */
