@@ -1,5 +1,6 @@
 import { AppError } from '@caravel/errors';
 import { z } from 'zod';
+import { compiledSchema } from './compiled-schema.js';
 import {
   buildHeader,
   envelopeHeaderSchema,
@@ -55,13 +56,16 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
-/** Parses with a schema, turning zod's error into a coded one that lists every bad field. */
+/**
+ * Parses with a schema (compiled on first use: {@link compiledSchema}), turning zod's error into a
+ * coded one that lists every bad field.
+ */
 export function parseOrThrow<S extends z.ZodType>(
   schema: S,
   raw: unknown,
   what: string,
 ): z.output<S> {
-  const result = schema.safeParse(raw);
+  const result = compiledSchema(schema).safeParse(raw);
   if (result.success) return result.data;
   throw new AppError('MESSAGE_MALFORMED', `${what} is malformed: ${describeIssues(result.error)}`, {
     details: {
@@ -89,7 +93,7 @@ export function defineMessage<TSchema extends z.ZodObject>(
   }
 
   const threadIdOf = (data: z.output<TSchema>): string =>
-    threadIdSchema.parse((data as { threadId?: unknown }).threadId);
+    compiledSchema(threadIdSchema).parse((data as { threadId?: unknown }).threadId);
 
   const definition: MessageDefinition<TSchema> = {
     type,

@@ -1,6 +1,7 @@
 export * from './envelope.js';
 export * from './partition.js';
 export * from './streams.js';
+export * from './compiled-schema.js';
 export * from './define-message.js';
 export * from './define-family.js';
 export * from './define-request.js';

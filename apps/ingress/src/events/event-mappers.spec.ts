@@ -1,5 +1,6 @@
 import { githubThreadId, linearThreadId, slackThreadId } from '@caravel/contracts';
 import { mapGithubEvent } from './github-event.mapper.js';
+import { issueCommentPayload } from './github-payload.schemas.js';
 import { mapLinearEvent } from './linear-event.mapper.js';
 import { githubPayload, linearComment, linearIssueUpdate, slackEvent } from './payload.factory.js';
 import { mapSlackEvent } from './slack-event.mapper.js';
@@ -108,6 +109,16 @@ describe('GitHub events', () => {
   it('ignores events it does not handle and rejects a malformed body', () => {
     expect(github('ping', { zen: 'Keep it logically awesome.' })).toMatchObject({ kind: 'ignore' });
     expect(() => github('issue_comment', { action: 'created' })).toThrow(/body malformed/);
+  });
+
+  it('names every malformed field of a payload as zod does', () => {
+    const payload = githubPayload.issueComment('@caravel fix the test');
+    const malformed = { ...payload, comment: { ...payload.comment, id: '1000001', user: {} } };
+    const issues = issueCommentPayload.safeParse(malformed).error?.message;
+    expect(issues).toContain('comment');
+    expect(() => github('issue_comment', malformed)).toThrow(
+      `github webhook body malformed: issue_comment: ${issues}`,
+    );
   });
 });
 

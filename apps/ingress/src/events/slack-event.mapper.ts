@@ -1,4 +1,4 @@
-import { slackThreadId } from '@caravel/contracts';
+import { compiledSchema, slackThreadId } from '@caravel/contracts';
 import { z } from 'zod';
 import { payloadMalformed } from '../ingress.errors.js';
 import { mapSlackReaction } from './slack-reaction.mapper.js';
@@ -58,7 +58,7 @@ export function mapSlackEvent(
   payload: unknown,
   settings: SlackMapperSettings,
 ): WebhookDecision | SlackChallenge {
-  const parsed = slackBody.safeParse(payload);
+  const parsed = compiledSchema(slackBody).safeParse(payload);
   if (!parsed.success) {
     const type = (payload as { type?: unknown } | null)?.type;
     if (typeof type === 'string' && type !== 'url_verification' && type !== 'event_callback') {
