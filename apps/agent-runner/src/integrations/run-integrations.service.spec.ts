@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { StartRunV1, type EnvelopeOf } from '@caravel/contracts';
 import type { SlackMessageRepository, UserTokenRepository } from '@caravel/db';
@@ -5,6 +6,7 @@ import type { Bus } from '@caravel/messaging';
 import { parseKeyring, TokenCipher } from '@caravel/integrations';
 import { FakeConfluence, FakeGitHub, FakeSlack } from '@caravel/testing';
 import { strictMock } from '@caravel/testing/doubles';
+import { Logger } from '@nestjs/common';
 import { agentRunnerConfigFrom } from '../agent-runner.config.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { GitScm } from '../scm/git.scm.js';
@@ -162,6 +164,25 @@ describe('RunIntegrationsService', () => {
     await expect(bare.replyChannel(run({})).reply('hello')).resolves.toHaveProperty('messageId');
     expect(bare.pullRequestHost(run({}))).toBeNull();
     expect(github.calls).toHaveLength(0);
+  });
+
+  it('says once per process that the GitHub App is not set, however often runs ask for GitHub', () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const bare = serviceOf({ GITHUB_API_URL: github.origin, GITHUB_HOST: github.origin });
+      const first = run({});
+      const second = run({ threadId: '7d1e0c44-3b9a-5f2e-8c61-0a9b8c7d6e5f' });
+
+      for (const each of [first, first, second]) {
+        expect(bare.pullRequestHost(each)).toBeNull();
+        bare.channelPorts(each);
+      }
+
+      const said = `thread ${first.threadId}: GITHUB_APP_ID/GITHUB_APP_PRIVATE_KEY unset, so no pull request can be opened on acme/widgets`;
+      expect(warn.mock.calls).toEqual([[said]]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('gives Slack tools to Slack threads only, and request_pr_review to GitHub repositories', () => {

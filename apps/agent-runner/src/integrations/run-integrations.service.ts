@@ -50,6 +50,8 @@ export function runnerIntegrations(
 @Injectable()
 export class RunIntegrationsService {
   private readonly log = new Logger('RunIntegrations');
+  /** The missing GitHub App is a setting of the process: said once, not on each call of a run. */
+  private saidNoApp = false;
 
   constructor(
     @Inject(AGENT_RUNNER_CONFIG) private readonly config: AgentRunnerConfig,
@@ -141,7 +143,8 @@ export class RunIntegrationsService {
     const repository = run.repository;
     if (!repository || !this.adapters.hosting.isOnHost(repository)) return null;
     const host = this.adapters.codeHost(repository, actingFor(run).actingFor);
-    if (!host && run.source === 'github') {
+    if (!host && run.source === 'github' && !this.saidNoApp) {
+      this.saidNoApp = true;
       this.log.warn(
         `thread ${run.threadId}: GITHUB_APP_ID/GITHUB_APP_PRIVATE_KEY unset, so no pull request can be opened on ${repository.owner}/${repository.name}`,
       );
