@@ -227,6 +227,29 @@ describe('RunWorkspaces', () => {
       );
     });
 
+    it('sets a trial left by an earlier try of the run up again before trying', async () => {
+      const commands: string[] = [];
+      const kept = workspaceOf('reused', MERGED_HEAD, patch);
+      const stale = workspaceOf('reconnected', BASE);
+      const trial = workspaceOf('created', BASE, '', { exitCode: 0 }, commands);
+      const fresh = workspaceOf('created', BASE, '', { exitCode: 0 }, commands);
+      const { workspaces, log } = workspacesWith([kept, stale, trial, fresh], () =>
+        Promise.resolve(merged),
+      );
+
+      const workspace = await workspaces.acquire(run, onOwnBranch, noOutput);
+
+      expect(log.slice(0, 5)).toEqual([
+        'acquired',
+        'acquired trial',
+        'released trial',
+        'discarded trial',
+        'acquired trial',
+      ]);
+      expect(commands).toHaveLength(4);
+      expect(workspace.sandbox).toBe(fresh.sandbox);
+    });
+
     it('keeps the sandbox when the trial fails, and deletes the trial', async () => {
       const kept = workspaceOf('reused', MERGED_HEAD, patch);
       const broken = workspaceOf('created', BASE);

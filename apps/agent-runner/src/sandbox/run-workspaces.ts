@@ -208,10 +208,14 @@ export class RunWorkspaces {
 
   /** Applies `patch` in a new sandbox at the base (`trialId`'s), deleted again unless it applied. */
   private async tryOnBase(trialId: string, target: WorkBranch, patch: string) {
-    const trial = await this.sandboxes.forRun(trialId, target.repository, {
-      branch: target.branch,
-      atBase: true,
-    });
+    const atBase = () =>
+      this.sandboxes.forRun(trialId, target.repository, { branch: target.branch, atBase: true });
+    let trial = await atBase();
+    // One left by an earlier try of this run (its runner died) may hold the patch already.
+    if (trial.outcome !== 'created') {
+      await this.replace(trialId);
+      trial = await atBase();
+    }
     let tried: PatchApplied | undefined;
     try {
       tried = await applyPatch(trial.sandbox, patch);
