@@ -216,7 +216,11 @@ await describeEachPair('the runner loop, end to end', (kind) => {
     ]);
     const out = await runScenario(pair, { prompt: 'wait', options: { model } });
 
-    expect(out.run.exitStatus).toBe('submitted (exit_command_timeout)');
+    // Stopped short: failed, its work so far kept as the submission.
+    expect(out.run).toMatchObject({
+      status: 'failed',
+      exitStatus: 'submitted (exit_command_timeout)',
+    });
     expect(out.traj.info.submission).toContain('first.txt');
     expect(out.traj.info.submission).not.toContain('never.txt');
   });
@@ -396,7 +400,7 @@ await describeEachPair('the runner loop with a small total command time', (kind)
     const out = await runScenario(pair, { prompt: 'take your time', options: { model } });
 
     expect(out.run).toMatchObject({
-      status: 'completed',
+      status: 'failed',
       exitStatus: 'submitted (exit_total_execution_time)',
     });
     expect(out.traj.info.submission).toContain('first.txt');

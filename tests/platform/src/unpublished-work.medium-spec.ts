@@ -21,7 +21,7 @@ const SECRET = 'unpublished-work-secret';
 const REPO = 'acme/widgets';
 const APP_ID = '4545';
 const ISSUE = 21;
-const FAILURE = /wasn't able to finish this task \(submitted \(exit_unpublished\)\)/;
+const FAILURE = /wasn't able to finish this task: .*\(submitted \(exit_unpublished\)\)/;
 const { privateKey, publicKey } = githubAppKeys();
 
 const git = (cwd: string, ...args: string[]): string =>

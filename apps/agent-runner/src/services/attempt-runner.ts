@@ -16,7 +16,7 @@ import { streamRun } from '../agent/run-stream.js';
 import { StepRecorder } from '../agent/step-recorder.js';
 import type { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
 import { concludeStream } from './conclude-stream.js';
-import { RunWorkPublisher } from './run-events.js';
+import { runOutcomeOf, RunWorkPublisher } from './run-events.js';
 import type { HeldPublication } from '../scm/held.scm.js';
 import { scmForAttempt } from '../scm/run-scm.js';
 
@@ -126,7 +126,7 @@ export async function runAttempt(
       {
         threadId: parent.threadId,
         runId: ids.runId,
-        outcome: conclusion.exitStatus.startsWith('submitted') ? 'completed' : 'failed',
+        outcome: runOutcomeOf(conclusion.exitStatus),
         exitStatus: conclusion.exitStatus,
         summary: conclusion.observation.slice(0, 4000),
         submission: conclusion.submission,

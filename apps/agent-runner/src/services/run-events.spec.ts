@@ -7,7 +7,7 @@ import { strictMock } from '@caravel/testing/doubles';
 import { AIMessage } from '@langchain/core/messages';
 import { Logger } from '@nestjs/common';
 import { recordingPublisher } from '../testing/recording-publisher.js';
-import { RunEventPublisher, endingToPublishAgain } from './run-events.js';
+import { RunEventPublisher, endingToPublishAgain, runOutcomeOf } from './run-events.js';
 
 const command = StartRunV1.fixture();
 const { threadId, runId } = command.data;
@@ -112,6 +112,19 @@ describe('RunEventPublisher', () => {
     expect(first).toMatchObject({ outcome: 'interrupted', submission: null });
     expect(second).toMatchObject({ outcome: 'failed', exitStatus: 'exit_cost' });
     expect(second).not.toHaveProperty('submission');
+  });
+
+  it.each([
+    ['submitted', 'completed'],
+    ['submitted (exit_forfeit)', 'completed'],
+    ['submitted (exit_cost)', 'failed'],
+    ['submitted (exit_total_execution_time)', 'failed'],
+    ['exit_forfeit', 'failed'],
+    ['exit_format', 'failed'],
+    ['exit_budget_paused', 'interrupted'],
+    ['exit_interrupted', 'interrupted'],
+  ] as const)('a run that ends %s has %s', (exitStatus, outcome) => {
+    expect(runOutcomeOf(exitStatus)).toBe(outcome);
   });
 
   it('ends a submission its pull request does not hold as failed, its patch carried', async () => {

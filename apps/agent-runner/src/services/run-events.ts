@@ -1,4 +1,4 @@
-import type { RunConclusion } from '@caravel/agent';
+import { parseExitStatus, type ExitStatus, type RunConclusion } from '@caravel/agent';
 import {
   CARAVEL_NAMESPACE,
   RunFinishedV1,
@@ -53,14 +53,17 @@ function carriedSubmission(submission: string | null): { submission?: string | n
 }
 
 /**
- * An interrupted run is healthy: the next run resumes it; so is one paused at its budget. One that
- * submitted changes no pull request holds failed what it was asked (dispatch says so).
+ * How a run ended, for dispatch and the people waiting on it. It completed when its agent
+ * finished on its own: `submit`, or giving up with the changes it made (`submitted
+ * (exit_forfeit)`: it told the person why). An interrupted run is healthy: the next run resumes
+ * it; so is one paused at its budget. Every other ending failed what it was asked, its changes
+ * autosubmitted or not: a limit, an error, or a submission no pull request holds (dispatch says so).
  */
-function outcomeOf(conclusion: RunConclusion): RunEnding['outcome'] {
-  if (conclusion.exitStatus === 'exit_interrupted') return 'interrupted';
-  if (conclusion.exitStatus === 'exit_budget_paused') return 'interrupted';
-  if (conclusion.exitStatus === 'submitted (exit_unpublished)') return 'failed';
-  return conclusion.exitStatus.startsWith('submitted') ? 'completed' : 'failed';
+export function runOutcomeOf(exitStatus: ExitStatus): RunEnding['outcome'] {
+  const { submitted, reason } = parseExitStatus(exitStatus);
+  if (reason === 'exit_interrupted' || reason === 'exit_budget_paused') return 'interrupted';
+  if (submitted && (reason === null || reason === 'exit_forfeit')) return 'completed';
+  return 'failed';
 }
 
 /**
@@ -124,7 +127,7 @@ export class RunEvents implements RunWorkEvents {
     const ending: RunEnding = {
       threadId,
       runId,
-      outcome: outcomeOf(conclusion),
+      outcome: runOutcomeOf(conclusion.exitStatus),
       exitStatus: conclusion.exitStatus,
       summary: conclusion.observation.slice(0, 4000),
       ...carriedSubmission(conclusion.submission),

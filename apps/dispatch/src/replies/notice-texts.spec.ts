@@ -1,0 +1,28 @@
+import { describe, expect, it } from '@jest/globals';
+import { failureText } from './notice-texts.js';
+
+describe('failureText', () => {
+  it('says why a run stopped, that its autosubmitted changes are kept, and its last state', () => {
+    expect(failureText('submitted (exit_cost)', 'Exited (autosubmitted)\nmore')).toBe(
+      [
+        "Caravel wasn't able to finish this task: it reached its limit of model calls or its " +
+          'cost budget (submitted (exit_cost)).',
+        "The changes it made are kept in the thread's sandbox.",
+        'Last known state: Exited (autosubmitted)',
+        'Reply here to try again.',
+      ].join('\n'),
+    );
+  });
+
+  it('names no kept changes for a run that stopped with none, and no reason it does not know', () => {
+    expect(failureText('exit_api', '')).toBe(
+      [
+        "Caravel wasn't able to finish this task: the model's API kept failing (exit_api).",
+        'Reply here to try again.',
+      ].join('\n'),
+    );
+    expect(failureText('exit_something_new', 'x')).toMatch(
+      /^Caravel wasn't able to finish this task \(exit_something_new\)\.\nLast known state: x/,
+    );
+  });
+});
