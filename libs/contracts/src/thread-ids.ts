@@ -45,8 +45,8 @@ export interface ConfluenceThreadRef {
 }
 
 function required(kind: string, parts: Record<string, string | number>): void {
-  for (const [name, value] of Object.entries(parts)) {
-    if (String(value).trim() === '') throw new Error(`${kind} thread key needs a ${name}`);
+  for (const name in parts) {
+    if (String(parts[name]).trim() === '') throw new Error(`${kind} thread key needs a ${name}`);
   }
 }
 

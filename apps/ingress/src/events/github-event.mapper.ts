@@ -66,7 +66,8 @@ function repoRef(repository: GithubRepository) {
 
 function factsOf(repository: GithubRepository): GithubRepositoryFacts {
   return {
-    ...repoRef(repository),
+    owner: repository.owner.login,
+    name: repository.name,
     ownerIsOrganization: repository.owner.type === 'Organization',
     private: repository.private === true,
   };
@@ -117,43 +118,53 @@ function commentEvent<S extends z.ZodType>(
   return { schema, action, read };
 }
 
-/** What a comment, review comment or review item says of itself; `kind` keys it per delivery. */
+/**
+ * A comment, review comment or review item: what it says of itself (`kind` keys it per
+ * delivery) and where it was written. One object literal, not spread ones: every delivery of
+ * these events is read here.
+ */
 function written(
   kind: string,
   item: { id: number; body: string | null; user: GithubUser; author_association?: string },
   repository: GithubRepository,
-): Pick<Comment, 'semanticKey' | 'body' | 'user' | 'association' | 'repository'> {
+  on: { number: number; replyTo: Comment['replyTo']; subject: SourceSubject },
+): Comment {
   return {
     semanticKey: `${kind}:${item.id}`,
     body: item.body,
     user: item.user,
     association: item.author_association,
     repository,
+    number: on.number,
+    replyTo: on.replyTo,
+    subject: on.subject,
   };
 }
 
 const COMMENT_EVENTS: Record<string, CommentEvent<z.ZodType>> = {
-  issue_comment: commentEvent(issueCommentPayload, 'created', (p) => ({
-    ...written('issue_comment', p.comment, p.repository),
-    number: p.issue.number,
-    replyTo: {
-      [p.issue.pull_request ? 'pullRequest' : 'issue']: p.issue.number,
-      commentId: p.comment.id,
-    },
-    subject: subjectOfIssue(p.issue),
-  })),
-  pull_request_review_comment: commentEvent(reviewCommentPayload, 'created', (p) => ({
-    ...written('review_comment', p.comment, p.repository),
-    number: p.pull_request.number,
-    replyTo: { pullRequest: p.pull_request.number, reviewCommentId: p.comment.id },
-    subject: subjectOfPullRequest(p.pull_request, p.comment),
-  })),
-  pull_request_review: commentEvent(reviewPayload, 'submitted', (p) => ({
-    ...written('review', p.review, p.repository),
-    number: p.pull_request.number,
-    replyTo: { pullRequest: p.pull_request.number, reviewId: p.review.id },
-    subject: subjectOfPullRequest(p.pull_request),
-  })),
+  issue_comment: commentEvent(issueCommentPayload, 'created', (p) =>
+    written('issue_comment', p.comment, p.repository, {
+      number: p.issue.number,
+      replyTo: p.issue.pull_request
+        ? { pullRequest: p.issue.number, commentId: p.comment.id }
+        : { issue: p.issue.number, commentId: p.comment.id },
+      subject: subjectOfIssue(p.issue),
+    }),
+  ),
+  pull_request_review_comment: commentEvent(reviewCommentPayload, 'created', (p) =>
+    written('review_comment', p.comment, p.repository, {
+      number: p.pull_request.number,
+      replyTo: { pullRequest: p.pull_request.number, reviewCommentId: p.comment.id },
+      subject: subjectOfPullRequest(p.pull_request, p.comment),
+    }),
+  ),
+  pull_request_review: commentEvent(reviewPayload, 'submitted', (p) =>
+    written('review', p.review, p.repository, {
+      number: p.pull_request.number,
+      replyTo: { pullRequest: p.pull_request.number, reviewId: p.review.id },
+      subject: subjectOfPullRequest(p.pull_request),
+    }),
+  ),
 };
 
 /** The repository any GitHub payload names, read leniently (for the allowlist). */

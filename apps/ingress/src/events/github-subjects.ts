@@ -17,16 +17,22 @@ function optionalText(field: string, value: string | null | undefined) {
  * request without its branches, which the runner then reads from GitHub.
  */
 export function subjectOfIssue(issue: GithubIssue): SourceSubject {
-  const described = {
-    number: issue.number,
-    ...optionalText('title', issue.title),
-    ...optionalText('body', issue.body),
-    ...(issue.user ? { author: issue.user.login } : {}),
-  };
-  if (issue.pull_request) return { kind: 'pull_request', ...described };
-  const labels = (issue.labels ?? []).map((label) => label.name.slice(0, 100)).slice(0, 100);
-  return { kind: 'issue', ...described, labels } satisfies IssueSubject;
+  // Filled in place, not spread together: every issue comment delivery is described here.
+  const subject: Described = issue.pull_request
+    ? { kind: 'pull_request', number: issue.number }
+    : { kind: 'issue', number: issue.number, labels: [] };
+  if (typeof issue.title === 'string') subject.title = cut(issue.title);
+  if (typeof issue.body === 'string') subject.body = cut(issue.body);
+  if (issue.user) subject.author = issue.user.login;
+  if (subject.kind === 'issue' && issue.labels) {
+    const labels = issue.labels.length > 100 ? issue.labels.slice(0, 100) : issue.labels;
+    subject.labels = labels.map((label) => label.name.slice(0, 100));
+  }
+  return subject;
 }
+
+/** A subject of {@link subjectOfIssue} while it is described. */
+type Described = PullRequestSubject | IssueSubject;
 
 /** Where a review comment sits: its file, lines and hunk. */
 function reviewThreadOf(comment: GithubComment): PullRequestSubject['reviewThread'] {

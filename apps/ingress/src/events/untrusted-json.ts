@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { payloadMalformed } from '../ingress.errors.js';
 
 /**
@@ -145,7 +145,7 @@ export function readUntrustedJson(
   const unescaped = !json.includes('\\u');
   const body: UntrustedBody = {
     payload: storable(source, parsed, unescaped),
-    sha256: createHash('sha256').update(raw).digest('hex'),
+    sha256: hash('sha256', raw, 'hex'),
   };
   if (unescaped) body.json = json;
   return body;

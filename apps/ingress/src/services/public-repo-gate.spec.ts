@@ -73,6 +73,16 @@ describe('the public-repository gate', () => {
     expect(new PublicRepoGate(true, null).asksGithub(check({}))).toBe(false);
   });
 
+  it('says which actors pass on the payload alone: those refusal admits without a call', async () => {
+    const gate = new PublicRepoGate(true, members());
+    expect(gate.passes(check({ repository: { ...orgRepo, private: true } }))).toBe(true);
+    expect(gate.passes(check({ userType: 'Bot' }))).toBe(true);
+    expect(gate.passes(check({ association: 'OWNER' }))).toBe(true);
+    expect(new PublicRepoGate(false, null).passes(check({}))).toBe(true);
+    expect(gate.passes(check({ association: 'CONTRIBUTOR' }))).toBe(false);
+    expect(gate.passes(check({ repository: userRepo, login: 'octocat' }))).toBe(false);
+  });
+
   it('on a personal repository, admits its owner and collaborators only', async () => {
     const gate = new PublicRepoGate(true, members());
     const on = (login: string, association?: string) =>

@@ -25,6 +25,14 @@ export class PublicRepoGate {
     private readonly membership: OrgMembershipCheck | null,
   ) {}
 
+  /**
+   * Whether the payload alone lets the actor address Caravel (the gate is off, the repository
+   * private, the actor a bot or on the owner's side): {@link refusal} would answer null.
+   */
+  passes(check: GithubActorCheck): boolean {
+    return this.passesOnThePayload(check);
+  }
+
   /** Null when the actor may address Caravel; otherwise why not (said in the webhook answer). */
   async refusal(check: GithubActorCheck): Promise<string | null> {
     const { repository, login } = check;

@@ -15,6 +15,12 @@ export class SlackMessageMap {
 
   constructor(@Inject(SlackMessageRepository) private readonly messages: SlackMessageRepository) {}
 
+  /** Whether {@link resolve} has anything to do for `decision` (a Slack message or change). */
+  static concerns(decision: WebhookDecision): boolean {
+    if (decision.kind === 'stop' || decision.kind === 'trigger') return !!decision.slackMessage;
+    return decision.kind === 'record' && !!decision.slackChange;
+  }
+
   /** The decision on the thread the map knows for its Slack message, or as it came. */
   async resolve(decision: WebhookDecision): Promise<WebhookDecision> {
     if (decision.kind === 'stop' && decision.slackMessage) {

@@ -104,9 +104,14 @@ export class TriggerIntakeService implements OnApplicationShutdown {
   /** `body` is what {@link readUntrustedJson} made of the request: stored as the delivery. */
   async take(given: WebhookDecision, body: UntrustedBody): Promise<WebhookAnswer> {
     // A Slack message's thread is the one the message map knows (a moved thread, a deleted root).
-    const decision = this.slack ? await this.slack.resolve(given) : given;
+    // Each step below that may wait is awaited only where it has something to do: most deliveries
+    // have nothing for the map or the gate, and an await costs every one of them.
+    const decision =
+      this.slack && SlackMessageMap.concerns(given) ? await this.slack.resolve(given) : given;
     if (decision.kind === 'ignore') return answers.ignored(decision.reason);
-    if (await this.isSettledRepeatAskingGithub(decision)) return answers.duplicate();
+    if (this.repeatAsksGithub(decision) && (await this.isSettled(decision))) {
+      return answers.duplicate();
+    }
     switch (decision.kind) {
       case 'record':
         return this.recordOnly(decision, body);
@@ -118,7 +123,8 @@ export class TriggerIntakeService implements OnApplicationShutdown {
         return this.stop(decision, body);
       case 'review':
       case 'trigger': {
-        const refusal = decision.actorCheck ? await this.gate.refusal(decision.actorCheck) : null;
+        const actor = decision.actorCheck;
+        const refusal = actor && !this.gate.passes(actor) ? await this.gate.refusal(actor) : null;
         if (refusal) return answers.ignored(refusal);
         return decision.kind === 'review'
           ? this.reviewRequested(decision, body)
@@ -134,10 +140,13 @@ export class TriggerIntakeService implements OnApplicationShutdown {
    * public-repository gate's membership check. An unsettled row is a claim whose request failed
    * or crashed: the retry takes it over, so only a settled one is a repeat.
    */
-  private async isSettledRepeatAskingGithub(decision: Recorded): Promise<boolean> {
+  private repeatAsksGithub(decision: Recorded): boolean {
     const check =
       decision.kind === 'trigger' || decision.kind === 'review' ? decision.actorCheck : undefined;
-    if (!check || !this.gate.asksGithub(check)) return false;
+    return check !== undefined && this.gate.asksGithub(check);
+  }
+
+  private async isSettled(decision: Recorded): Promise<boolean> {
     const seen = await this.deliveries.findBySourceDelivery(decision.source, decision.deliveryId);
     return Boolean(seen?.settledAt);
   }
@@ -152,24 +161,27 @@ export class TriggerIntakeService implements OnApplicationShutdown {
     if (decision.requiresKnownThread && !(await this.threads.get(decision.threadId))) {
       return answers.ignored('not a thread Caravel is in');
     }
-    const repository = await resolveRepository(decision, this.routes, async () =>
-      Boolean((await this.threads.get(decision.threadId))?.repository),
-    );
+    const repository =
+      decision.repository ??
+      (await resolveRepository(decision, this.routes, async () =>
+        Boolean((await this.threads.get(decision.threadId))?.repository),
+      ));
     // A repository named in a chat or tracker passes the same allowlist as GitHub's own.
     const refusal = repository ? this.allowed.refusal(repository) : null;
     if (refusal) return answers.ignored(refusal);
-    const duplicate = await this.publishOnce(decision, body, TriggerReceivedV1, {
+    const data: z.input<typeof TriggerReceivedV1.dataSchema> = {
       threadId: decision.threadId,
       source: decision.source,
       deliveryId: decision.deliveryId,
       author: decision.author,
       text: decision.text,
       trusted: this.trusted.has(decision.source, decision.author.externalId),
-      ...(repository ? { repository } : {}),
       replyTo: decision.replyTo,
-      ...(decision.subject ? { subject: decision.subject } : {}),
-    });
-    await this.slack?.remember(decision);
+    };
+    if (repository) data.repository = repository;
+    if (decision.subject) data.subject = decision.subject;
+    const duplicate = await this.publishOnce(decision, body, TriggerReceivedV1, data);
+    if (this.slack && decision.slackMessage) await this.slack.remember(decision);
     return this.answer(decision, duplicate);
   }
 
