@@ -80,7 +80,7 @@ describeIf('the agent’s own egress from a bwrap sandbox, through the broker’
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('fetches and pushes its own repository through the proxy, the credential added outside', async () => {
+  it('fetches its own repository through the proxy, cannot push it, and the broker pushes for it', async () => {
     expect(sandbox.handle.origin).toBe(`${github.origin}/acme/widgets.git`);
     const fetched = await run('git fetch -q origin && git rev-parse origin/main');
     expect(fetched).toMatchObject({ exitCode: 0 });
@@ -89,8 +89,19 @@ describeIf('the agent’s own egress from a bwrap sandbox, through the broker’
       'echo from the agent > agent.txt && git add agent.txt && git commit -qm "agent push" && ' +
         'git push -q origin HEAD:refs/heads/from-sandbox',
     );
-    expect(pushed).toMatchObject({ exitCode: 0, output: '' });
-    expect(await hostGit(bare, ['log', '-1', '--format=%s', 'from-sandbox'])).toBe('agent push');
+    expect(pushed.exitCode).not.toBe(0);
+    expect(pushed.output).toContain('may read GitHub repository acme/widgets but not write to it');
+    const approve = await run(
+      `curl -sS -X POST -d '{"event":"APPROVE"}' ${github.origin}/repos/acme/widgets/pulls/1/reviews`,
+    );
+    expect(approve.output).toContain('POST /repos/acme/widgets/pulls/1/reviews was refused');
+    expect(await hostGit(bare, ['branch', '--list', 'from-sandbox'])).toBe('');
+    await broker.client.push({
+      threadId,
+      branch: 'caravel/egress',
+      repository: { owner: 'acme', name: 'widgets' },
+    });
+    expect(await hostGit(bare, ['log', '-1', '--format=%s', 'caravel/egress'])).toBe('agent push');
     expect(github.rejected).toEqual([]);
   });
 
@@ -153,7 +164,7 @@ describeIf('the agent’s own egress from a bwrap sandbox, through the broker’
     expect(again.handle).toMatchObject({ outcome: 'reconnected', sandboxId: sandbox.id });
     expect(egress().listening).toEqual([sandbox.id]);
     const fetched = await run(
-      'git fetch -q origin from-sandbox && git log -1 --format=%s FETCH_HEAD',
+      'git fetch -q origin caravel/egress && git log -1 --format=%s FETCH_HEAD',
       again,
     );
     expect(fetched).toMatchObject({ exitCode: 0, output: 'agent push\n' });

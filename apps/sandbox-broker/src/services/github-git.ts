@@ -47,6 +47,8 @@ export class GitHubGit {
       github: this.endpoints(),
       repository,
       allowlist: [],
+      // The broker's own push from the sandbox's mirror; a sandbox's proxy never pushes.
+      allowPush: true,
       tokenSource: this.tokenSource(repository),
     });
     const proxyUrl = await proxy.listen({ port: 0 });

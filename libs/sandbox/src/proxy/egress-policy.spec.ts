@@ -9,32 +9,81 @@ const policy = {
 describe('egress policy', () => {
   it('injects for git smart-HTTP and API calls on the thread repository only', () => {
     expect(
-      decideRequest(policy, 'github.com', '/acme/widgets.git/info/refs?service=git-upload-pack'),
+      decideRequest(
+        policy,
+        'github.com',
+        '/acme/widgets.git/info/refs?service=git-upload-pack',
+        'GET',
+      ),
     ).toEqual({
       kind: 'github-git',
       repository: 'Acme/Widgets',
     });
-    expect(decideRequest(policy, 'github.com:80', '/acme/widgets/git-receive-pack').kind).toBe(
-      'github-git',
-    );
-    expect(decideRequest(policy, 'api.github.com', '/repos/acme/widgets/pulls').kind).toBe(
+    expect(
+      decideRequest(policy, 'github.com:80', '/acme/widgets/git-upload-pack', 'POST').kind,
+    ).toBe('github-git');
+    expect(decideRequest(policy, 'api.github.com', '/repos/acme/widgets/pulls', 'GET').kind).toBe(
       'github-api',
     );
-    expect(decideRequest(policy, 'api.github.com', '/repos/acme/widgets').kind).toBe('github-api');
+    expect(decideRequest(policy, 'api.github.com', '/repos/acme/widgets', 'GET').kind).toBe(
+      'github-api',
+    );
+  });
+
+  it('gives a sandbox its repository to read, never to write: no push, no API call but a read', () => {
+    const advertise = '/acme/widgets.git/info/refs?service=git-receive-pack';
+    expect(decideRequest(policy, 'github.com', advertise, 'GET')).toEqual({
+      kind: 'deny',
+      message: expect.stringContaining('commit_and_open_pr') as unknown,
+    });
+    expect(decideRequest(policy, 'github.com', '/acme/widgets/git-receive-pack', 'POST').kind).toBe(
+      'deny',
+    );
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      const write = decideRequest(
+        policy,
+        'api.github.com',
+        '/repos/acme/widgets/pulls/7/reviews',
+        method,
+      );
+      expect(write).toEqual({
+        kind: 'deny',
+        message: expect.stringContaining(
+          `${method} /repos/acme/widgets/pulls/7/reviews`,
+        ) as unknown,
+      });
+    }
+    expect(
+      decideRequest(policy, 'api.github.com', '/repos/acme/widgets/pulls/7', 'HEAD').kind,
+    ).toBe('github-api');
+  });
+
+  it("lets the broker's own proxy push, and still only read the API", () => {
+    const broker = { ...policy, allowPush: true };
+    const advertise = '/acme/widgets.git/info/refs?service=git-receive-pack';
+    expect(decideRequest(broker, 'github.com', advertise, 'GET').kind).toBe('github-git');
+    expect(decideRequest(broker, 'github.com', '/acme/widgets/git-receive-pack', 'POST').kind).toBe(
+      'github-git',
+    );
+    expect(decideRequest(broker, 'api.github.com', '/repos/acme/widgets/merges', 'POST').kind).toBe(
+      'deny',
+    );
   });
 
   it('refuses another repository, other GitHub paths and unknown hosts, saying why', () => {
-    const other = decideRequest(policy, 'github.com', '/acme/other.git/info/refs');
+    const other = decideRequest(policy, 'github.com', '/acme/other.git/info/refs', 'GET');
     expect(other).toEqual({
       kind: 'deny',
       message: expect.stringContaining('acme/other') as unknown,
     });
-    expect(decideRequest(policy, 'api.github.com', '/repos/acme/widgets-fork/pulls').kind).toBe(
+    expect(
+      decideRequest(policy, 'api.github.com', '/repos/acme/widgets-fork/pulls', 'GET').kind,
+    ).toBe('deny');
+    expect(decideRequest(policy, 'api.github.com', '/graphql', 'GET').kind).toBe('deny');
+    expect(decideRequest(policy, 'github.com', '/acme/widgets/archive/main.zip', 'GET').kind).toBe(
       'deny',
     );
-    expect(decideRequest(policy, 'api.github.com', '/graphql').kind).toBe('deny');
-    expect(decideRequest(policy, 'github.com', '/acme/widgets/archive/main.zip').kind).toBe('deny');
-    const unknown = decideRequest(policy, 'evil.example:8080', '/');
+    const unknown = decideRequest(policy, 'evil.example:8080', '/', 'GET');
     expect(unknown).toEqual({
       kind: 'deny',
       message: expect.stringContaining('requests to evil.example are blocked') as unknown,
@@ -42,7 +91,9 @@ describe('egress policy', () => {
   });
 
   it('passes allowlisted hosts through, exact or by wildcard, never their look-alikes', () => {
-    expect(decideRequest(policy, 'registry.npmjs.org', '/left-pad').kind).toBe('pass-through');
+    expect(decideRequest(policy, 'registry.npmjs.org', '/left-pad', 'GET').kind).toBe(
+      'pass-through',
+    );
     expect(hostAllowed('files.pythonhosted.org', policy.allowlist)).toBe(true);
     expect(hostAllowed('pythonhosted.org.evil.example', policy.allowlist)).toBe(false);
     expect(hostAllowed('registry.npmjs.org.evil.example', policy.allowlist)).toBe(false);
@@ -60,34 +111,38 @@ describe('egress policy', () => {
 
   it('tells a GitHub on its own port from other services on the same host', () => {
     const local = { ...policy, github: { gitHost: '127.0.0.1:3000', apiHost: '127.0.0.1:3000' } };
-    expect(decideRequest(local, '127.0.0.1:3000', '/acme/widgets.git/info/refs').kind).toBe(
+    expect(decideRequest(local, '127.0.0.1:3000', '/acme/widgets.git/info/refs', 'GET').kind).toBe(
       'github-git',
     );
-    expect(decideRequest(local, '127.0.0.1:5432', '/acme/widgets.git/info/refs')).toEqual({
+    expect(decideRequest(local, '127.0.0.1:5432', '/acme/widgets.git/info/refs', 'GET')).toEqual({
       kind: 'deny',
       message: expect.stringContaining('requests to 127.0.0.1 are blocked') as unknown,
     });
-    expect(decideRequest(local, '127.0.0.1', '/acme/widgets.git/info/refs').kind).toBe('deny');
-    expect(decideRequest(local, '127.0.0.1:3000', '/repos/acme/widgets/pulls').kind).toBe(
+    expect(decideRequest(local, '127.0.0.1', '/acme/widgets.git/info/refs', 'GET').kind).toBe(
+      'deny',
+    );
+    expect(decideRequest(local, '127.0.0.1:3000', '/repos/acme/widgets/pulls', 'GET').kind).toBe(
       'github-api',
     );
-    expect(decideRequest(local, '127.0.0.1:3000', '/acme/widgets/archive/main.zip')).toEqual({
-      kind: 'deny',
-      message: expect.stringContaining('only /repos/Acme/Widgets/... is served') as unknown,
-    });
+    expect(decideRequest(local, '127.0.0.1:3000', '/acme/widgets/archive/main.zip', 'GET')).toEqual(
+      {
+        kind: 'deny',
+        message: expect.stringContaining('only /repos/Acme/Widgets/... is served') as unknown,
+      },
+    );
   });
 
   it('refuses every GitHub request for a thread without a repository there', () => {
     const none = { ...policy, repository: null };
-    expect(decideRequest(none, 'github.com', '/acme/widgets.git/info/refs')).toEqual({
+    expect(decideRequest(none, 'github.com', '/acme/widgets.git/info/refs', 'GET')).toEqual({
       kind: 'deny',
       message: expect.stringContaining('has no GitHub repository') as unknown,
     });
-    expect(decideRequest(none, 'api.github.com', '/repos/acme/widgets').kind).toBe('deny');
-    expect(decideRequest(none, 'api.github.com', '/user')).toEqual({
+    expect(decideRequest(none, 'api.github.com', '/repos/acme/widgets', 'GET').kind).toBe('deny');
+    expect(decideRequest(none, 'api.github.com', '/user', 'GET')).toEqual({
       kind: 'deny',
       message: expect.stringContaining('no GitHub repository; /user was refused') as unknown,
     });
-    expect(decideRequest(none, 'registry.npmjs.org', '/left-pad').kind).toBe('pass-through');
+    expect(decideRequest(none, 'registry.npmjs.org', '/left-pad', 'GET').kind).toBe('pass-through');
   });
 });

@@ -22,6 +22,11 @@ export interface EgressPolicyOptions {
   readonly repository: string | null;
   /** Hosts passed through without credentials: exact names or `*.suffix` wildcards. */
   readonly allowlist: readonly string[];
+  /**
+   * Whether git may push (`git-receive-pack`) with the credential: only the broker's own push
+   * from a sandbox's mirror. A sandbox's proxy never: its commits leave through the broker.
+   */
+  readonly allowPush?: boolean;
 }
 
 /** The proxy's verdict on one request. */
@@ -91,7 +96,7 @@ function scoped(
   owner: string,
   name: string,
   repository: string | null,
-): EgressDecision {
+): Exclude<EgressDecision, { kind: 'pass-through' }> {
   const requested = `${decodeURIComponent(owner)}/${decodeURIComponent(name)}`;
   if (repository === null || normalizeRepository(requested) !== normalizeRepository(repository)) {
     return { kind: 'deny', message: repositoryMessage(requested, repository) };
@@ -99,15 +104,42 @@ function scoped(
   return { kind, repository };
 }
 
+/** Methods of the API that only read. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** A git push: its ref advertisement (`info/refs?service=git-receive-pack`) or the pack itself. */
+function isPush(path: string): boolean {
+  const [pathname = '', query = ''] = path.split('?');
+  return (
+    pathname.endsWith('/git-receive-pack') ||
+    new URLSearchParams(query).getAll('service').some((service) => service !== 'git-upload-pack')
+  );
+}
+
+function writeRefused(repository: string, what: string): EgressDecision {
+  return {
+    kind: 'deny',
+    message:
+      `caravel egress proxy: this sandbox may read GitHub repository ${repository} but not ` +
+      `write to it; ${what} was refused. Your commits reach GitHub through commit_and_open_pr ` +
+      '(the platform pushes them and opens or updates the pull request); replies go through ' +
+      'reply_to_user.\n',
+  };
+}
+
 /**
  * Decides one plain-HTTP request: git smart-HTTP and `/repos/<owner>/<name>` API calls for the
- * thread's repository get credentials; any other GitHub path or repository is refused; allowlisted
- * hosts pass through untouched; everything else is refused.
+ * thread's repository get credentials, to read only (a fetch or clone, an API `GET`/`HEAD`; a push
+ * only with `allowPush`): the credential is the App's, able to push to any branch, approve or
+ * merge, so a sandbox that could write with it could do all that outside the platform's checks.
+ * Any other GitHub path or repository is refused; allowlisted hosts pass through untouched;
+ * everything else is refused.
  */
 export function decideRequest(
   options: EgressPolicyOptions,
   host: string,
   path: string,
+  method: string,
 ): EgressDecision {
   const name = hostName(host);
   const pathname = path.split('?')[0] ?? '';
@@ -115,7 +147,11 @@ export function decideRequest(
   const api = isGitHubHost(host, options.github.apiHost);
   if (isGitHubHost(host, options.github.gitHost)) {
     const match = GIT_PATH.exec(pathname);
-    if (match) return scoped('github-git', match[1] ?? '', match[2] ?? '', options.repository);
+    if (match) {
+      const decision = scoped('github-git', match[1] ?? '', match[2] ?? '', options.repository);
+      if (decision.kind === 'deny' || options.allowPush === true || !isPush(path)) return decision;
+      return writeRefused(decision.repository, `git push (${pathname})`);
+    }
     if (!api) {
       return {
         kind: 'deny',
@@ -134,7 +170,9 @@ export function decideRequest(
         message: `caravel egress proxy: ${served}; ${pathname} was refused.\n`,
       };
     }
-    return scoped('github-api', match[1] ?? '', match[2] ?? '', options.repository);
+    const decision = scoped('github-api', match[1] ?? '', match[2] ?? '', options.repository);
+    if (decision.kind === 'deny' || READ_METHODS.has(method.toUpperCase())) return decision;
+    return writeRefused(decision.repository, `${method.toUpperCase()} ${pathname}`);
   }
   if (hostAllowed(host, options.allowlist)) return { kind: 'pass-through' };
   return { kind: 'deny', message: deniedHostMessage(host) };

@@ -105,7 +105,7 @@ export class EgressProxy {
       answerText(response, 400, 'caravel egress proxy: the request names no host.\n');
       return;
     }
-    const decision = decideRequest(this.options, target.host, target.path);
+    const decision = decideRequest(this.options, target.host, target.path, method);
     if (decision.kind === 'deny') {
       this.report({
         kind: 'denied',
