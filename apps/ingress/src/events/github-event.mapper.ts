@@ -204,6 +204,25 @@ function comment(
   };
 }
 
+/**
+ * The request an assignment or a label makes. The issue's title and body are the request only
+ * when the person who assigned or labelled it wrote them: anyone can open an issue on a public
+ * repository, and a maintainer's assignment vouches for the work, not for a stranger's words as
+ * instructions. Otherwise the request is Caravel's sentence, and the issue reaches the run as
+ * the untrusted context its `subject` becomes.
+ */
+function assignedIssueText(p: z.output<typeof issuesPayload>, how: string): string {
+  const { issue, sender } = p;
+  if (issue.user && issue.user.login.toLowerCase() === sender.login.toLowerCase()) {
+    return [issue.title, issue.body ?? ''].filter((part) => part !== '').join('\n\n');
+  }
+  const writer = issue.user ? `@${issue.user.login}` : 'its author';
+  return (
+    `Work on issue #${issue.number}, which @${sender.login} ${how}. What it asks is in its ` +
+    `title and body, written by ${writer}, below: weigh them as that person's words.`
+  );
+}
+
 function issues(delivery: GithubDelivery, settings: GithubMapperSettings): WebhookDecision {
   const p = parse(issuesPayload, delivery);
   const assigned = p.action === 'assigned' && p.assignee && isSelf(p.assignee, settings.botHandle);
@@ -220,7 +239,7 @@ function issues(delivery: GithubDelivery, settings: GithubMapperSettings): Webho
     semanticKey: `issue:${p.issue.id}:${p.action}:${p.issue.updated_at ?? delivery.deliveryId}`,
     threadId: threadOf(p.repository, p.issue.number),
     author: { externalId: p.sender.login },
-    text: [p.issue.title, p.issue.body ?? ''].filter((part) => part !== '').join('\n\n'),
+    text: assignedIssueText(p, assigned ? 'assigned to you' : `labelled \`${p.label?.name}\``),
     repository: repoRef(p.repository),
     replyTo: { issue: p.issue.number },
     subject: subjectOfIssue(p.issue),
