@@ -1,3 +1,4 @@
+import { workingTreeInstructionFiles } from './agents-file-finder.js';
 import { LazyImport } from '@caravel/agent';
 import { MemorySaver } from '@langchain/langgraph';
 import type {
@@ -134,6 +135,7 @@ function inputs(
     runId: 'r-1',
     options: {},
     workspace,
+    instructions: workingTreeInstructionFiles(sandbox),
     channel: strictMock<ReplyChannel>({}, 'channel'),
     scm: strictMock<ScmPort>({}, 'scm'),
     notifier: strictMock<AgentRunInputs['notifier']>({}, 'notifier'),

@@ -36,7 +36,7 @@ import { randomUUID } from 'node:crypto';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { AgentKitLoader, type AgentKit } from './agent-kit.loader.js';
-import { SandboxAgentsFileFinder } from './agents-file-finder.js';
+import { InstructionFileFinder, type InstructionFiles } from './agents-file-finder.js';
 import { CheckpointerService } from './checkpointer.service.js';
 import { loopDiscipline, toolOptionsFor, type LoopDisciplineInputs } from './loop-discipline.js';
 import { RunModels } from './run-models.js';
@@ -85,6 +85,12 @@ export interface AgentRunInputs {
   signal?: AbortSignal;
   /** SWE-agent bundles installed in the sandbox: their commands in the prompt, their state per call. */
   toolBundles?: RunBundleSession;
+  /**
+   * Where the repository's AGENTS.md files are read (the root one into the system prompt, the
+   * scoped ones as files are read): the repository's base on GitHub for a GitHub run, never the
+   * branch the agent writes; the working tree for a local repository (`runInstructionFiles`).
+   */
+  instructions: InstructionFiles;
 }
 
 /** One run's agent, ready to stream, and the model it resolved to. */
@@ -256,7 +262,7 @@ export class AgentFactoryService {
     kit: AgentKit,
   ): MiddlewareStackOptions['ports'] {
     return {
-      agentsFiles: new SandboxAgentsFileFinder(inputs.workspace.sandbox),
+      agentsFiles: new InstructionFileFinder(inputs.instructions),
       queue: people.following(inputs.queue),
       userInstructions: instructionsLookup(this.instructions),
       notifier: inputs.notifier,
@@ -272,7 +278,10 @@ export class AgentFactoryService {
    * dashboard, the pull-request policy when it applies, and the SWE-agent bundles' commands.
    */
   private async systemPrompt(inputs: AgentRunInputs, alwaysCreatePrs: boolean): Promise<string> {
-    const agentsMd = await inputs.workspace.sandbox.readFile('AGENTS.md').catch(() => undefined);
+    const agentsMd = await inputs.instructions.read('AGENTS.md').catch((error: unknown) => {
+      this.log.warn(`run ${inputs.runId}: AGENTS.md could not be read: ${String(error)}`);
+      return undefined;
+    });
     return buildSystemPrompt({
       repositoryInstructions: agentsMd,
       dashboardInstructions: await this.team?.instructionsFor(inputs.workspace.repository),

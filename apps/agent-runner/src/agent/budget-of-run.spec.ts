@@ -1,3 +1,4 @@
+import { workingTreeInstructionFiles } from './agents-file-finder.js';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -143,6 +144,7 @@ async function runOnce(
     runId,
     options: {},
     workspace,
+    instructions: workingTreeInstructionFiles(workspace.sandbox),
     channel,
     ...budget,
     scm: strictMock<ScmPort>({}, 'scm'),

@@ -15,8 +15,10 @@ import {
 import type { ChannelPorts, ReplyChannel, WikiPort } from '@caravel/tools';
 import type { Bus } from '@caravel/messaging';
 import { BUS } from '@caravel/platform';
+import type { Sandbox } from '@caravel/sandbox';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AGENT_RUNNER_CONFIG, type AgentRunnerConfig } from '../agent-runner.config.js';
+import { runInstructionFiles, type InstructionFiles } from '../agent/agents-file-finder.js';
 import { RunDispatch } from './run-dispatch.js';
 import { RunReviewRequests } from './run-review-requests.js';
 import { loggingReplyChannel } from './logging-reply-channel.js';
@@ -120,6 +122,18 @@ export class RunIntegrationsService {
     const repository = run.repository;
     if (!repository || !this.adapters.hosting.isOnHost(repository)) return null;
     return this.adapters.scmReader(repository, actingFor(run).actingFor);
+  }
+
+  /**
+   * Where the run reads its repository's AGENTS.md files: at `base` (a commit or a branch; the
+   * default branch when absent) on GitHub, else, off the configured GitHub, in `sandbox`.
+   */
+  instructionFiles(
+    run: StartRun,
+    base: string | undefined,
+    sandbox: Pick<Sandbox, 'readFile'>,
+  ): InstructionFiles {
+    return runInstructionFiles(this.scmReader(run), base, sandbox);
   }
 
   /**

@@ -104,6 +104,20 @@ export interface WorkBranch {
   head?: string;
 }
 
+/**
+ * The commit or branch whose files a run trusts as its repository's own (its instructions): a
+ * pull request's base commit when it was asked on one (its head is the author's, a fork's
+ * included), else the thread's base branch (`undefined`: the repository's default branch).
+ */
+export function trustedBaseOf(
+  subject: RunSubject,
+  repository: RepositoryRef | undefined,
+): string | undefined {
+  return subject.kind === 'pull-request' || subject.kind === 'fork'
+    ? subject.pull.base.sha
+    : repository?.baseBranch;
+}
+
 /** The pull request a run works on when its sandbox is on that pull request's head branch. */
 export function onPullRequestBranch(
   subject: RunSubject,

@@ -14,7 +14,8 @@ import type { AgentFactoryService } from '../agent/agent-factory.service.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { streamRun } from '../agent/run-stream.js';
 import { StepRecorder } from '../agent/step-recorder.js';
-import type { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
+import type { InstructionFiles } from '../agent/agents-file-finder.js';
+import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { concludeStream } from './conclude-stream.js';
 import { runOutcomeOf, RunWorkPublisher } from './run-events.js';
 import type { HeldPublication } from '../scm/held.scm.js';
@@ -37,6 +38,8 @@ export interface AttemptRunContext {
   publisher: MessagePublisher;
   sandboxes: ThreadSandboxService;
   factory: AgentFactoryService;
+  /** Where the attempt reads the repository's AGENTS.md files (its run's source). */
+  instructionsFor: (workspace: ThreadWorkspace) => InstructionFiles;
 }
 
 const NO_STATS: ModelStats = { instanceCost: 0, tokensSent: 0, tokensReceived: 0, apiCalls: 0 };
@@ -95,6 +98,7 @@ export async function runAttempt(
       options: { ...parent.options, ...(model ? { model } : {}) },
       workspace,
       scm,
+      instructions: context.instructionsFor(workspace),
       ...(budgetUsd === null ? {} : { budgetUsd }),
       channel: { reply: (text) => Promise.resolve({ messageId: `${replies.push(text)}` }) },
       notifier: { notifyStepLimit: () => Promise.resolve() },

@@ -1,3 +1,4 @@
+import { workingTreeInstructionFiles } from '../agent/agents-file-finder.js';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { BaseMessage } from '@langchain/core/messages';
 import { LoopExitError } from '@caravel/agent';
@@ -216,6 +217,7 @@ function attemptsWith(
     heartbeat: () => Promise.resolve(),
     signal: new AbortController().signal,
     reply: (text) => Promise.resolve(log.push(`reply ${text}`)),
+    instructionsFor: (workspace) => workingTreeInstructionFiles(workspace.sandbox),
     scmFor: (workspace) => {
       // The thread's own workspace (with its start note, when it started over), not an attempt's.
       expect(workspace).toMatchObject({ threadId: 'thread', baseCommit: thread.baseCommit });

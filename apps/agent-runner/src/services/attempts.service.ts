@@ -21,6 +21,7 @@ import { RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import type { ScmPort } from '@caravel/tools';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AgentFactoryService } from '../agent/agent-factory.service.js';
+import type { InstructionFiles } from '../agent/agents-file-finder.js';
 import { RunBudgets, type RunBudgetLimit } from '../agent/budget-of-run.js';
 import { sandboxForRun } from '../agent/exit-reasons.js';
 import { RunModels } from '../agent/run-models.js';
@@ -46,6 +47,8 @@ export interface AttemptsRunContext {
   reply: (text: string) => Promise<unknown>;
   /** How the thread publishes (a GitHub draft PR, or a pushed branch). */
   scmFor: (workspace: ThreadWorkspace) => ScmPort;
+  /** Where an attempt in `workspace` reads the repository's AGENTS.md files (the run's source). */
+  instructionsFor: (workspace: ThreadWorkspace) => InstructionFiles;
   /** Announces the run (once) with its starting point and the prompt its attempts open with. */
   announce: (details: {
     branch: string;
@@ -190,6 +193,7 @@ export class AttemptsService {
       publisher: this.publisher,
       sandboxes: this.sandboxes,
       factory: this.factory,
+      instructionsFor: context.instructionsFor,
     };
   }
 

@@ -227,6 +227,8 @@ export class RunWorkPublisher implements RunWorkEvents {
 /** The runner's events: per run ({@link RunEvents}), and the ending of a run concluded before. */
 @Injectable()
 export class RunEventPublisher {
+  private readonly log = new Logger('RunExecutor');
+
   constructor(
     @Inject(MessagePublisher) private readonly publisher: MessagePublisher,
     @Inject(RunRepository) private readonly runs: RunRepository,
@@ -250,5 +252,20 @@ export class RunEventPublisher {
       id: eventId(run.id, 'finished'),
     });
     return true;
+  }
+
+  /**
+   * Answers a start for a run that has ended: its recorded ending, not yet seen by dispatch, goes
+   * out again ({@link publishEndingAgain}); else nothing but a log line.
+   */
+  async answerEndedStart(command: StartRun, run: RunRow): Promise<void> {
+    if (await this.publishEndingAgain(command, run)) {
+      this.log.log(
+        `run ${run.id} was concluded before: its ending is published again, not the run`,
+      );
+      return;
+    }
+    const how = run.exitStatus ? `${run.status}, ${run.exitStatus}` : run.status;
+    this.log.log(`run ${run.id} has ended (${how}): this start is acknowledged, nothing run`);
   }
 }

@@ -13,6 +13,7 @@ import type {
   AgentRunInputs,
   BuiltAgent,
 } from '../agent/agent-factory.service.js';
+import { runInstructionFiles } from '../agent/agents-file-finder.js';
 import type { LiveOutput } from '../agent/live-output.js';
 import type { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import type { StepRecorder } from '../agent/step-recorder.js';
@@ -168,6 +169,9 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
       replyChannel: () => channel,
       pullRequestHost: () => null,
       scmReader: () => null,
+      // As the service does: through the run's GitHub reader when there is one.
+      instructionFiles: (run, base, sandbox) =>
+        runInstructionFiles(integrations.scmReader(run), base, sandbox),
       channelPorts: () => ({}),
       assistantStatus: () => ({}),
     },
@@ -477,6 +481,31 @@ describe('RunExecutorService', () => {
     );
   });
 
+  it("gives the agent the repository's AGENTS.md files as its base has them on GitHub, not the sandbox's", async () => {
+    const github = executorWith({ kind: 'run', lease }, forkSubject);
+    const reads: string[] = [];
+    github.integrations.scmReader = () =>
+      strictMock<GitHubScmReader>(
+        {
+          readFileAt: (path: string, ref?: string) =>
+            Promise.resolve(`${reads.push(`${path}@${ref}`)}: the team's rules`),
+        },
+        'reader',
+      );
+    github.integrations.pullRequestHost = () => null;
+    await github.executor.execute(startCommand(), heartbeat);
+
+    expect(await github.inputs[0]?.instructions.read('AGENTS.md')).toBe("1: the team's rules");
+    expect(reads).toEqual([`AGENTS.md@${'a'.repeat(40)}`]);
+    // Off GitHub, the working tree is the repository's own.
+    const local = executorWith({ kind: 'run', lease });
+    await local.executor.execute(startCommand(), heartbeat);
+    const sandbox = local.inputs[0]?.workspace.sandbox;
+    expect(sandbox).toBeDefined();
+    sandbox!.readFile = () => Promise.resolve('Use tabs.');
+    expect(await local.inputs[0]?.instructions.read('AGENTS.md')).toBe('Use tabs.');
+  });
+
   it('runs nothing for a start that a live runner of the same run holds', async () => {
     const { executor, log } = executorWith({ kind: 'held', holder: 'runner-a/run/r' });
 
@@ -485,24 +514,15 @@ describe('RunExecutorService', () => {
     expect(log).toEqual([]);
   });
 
-  it('publishes again the ending of a run concluded before, and runs nothing', async () => {
+  it('answers a start for a run that has ended through its events, and runs nothing', async () => {
     const run = factory.run({ id: 'r', status: 'running', exitStatus: null });
     const { executor, events, log } = executorWith({ kind: 'ended', run });
-    const again: RunRow[] = [];
-    events.publishEndingAgain = (_command, ended) => Promise.resolve(again.push(ended) > 0);
+    const answered: RunRow[] = [];
+    events.answerEndedStart = (_command, ended) => Promise.resolve(void answered.push(ended));
 
     await executor.execute(startCommand(), heartbeat);
 
-    expect(again).toEqual([run]);
-    expect(log).toEqual([]);
-  });
-
-  it('acknowledges a start for a run that ended with nothing to publish again', async () => {
-    const run = factory.run({ id: 'r', status: 'completed', exitStatus: 'submitted' });
-    const { executor, events, log } = executorWith({ kind: 'ended', run });
-    events.publishEndingAgain = () => Promise.resolve(false);
-
-    await expect(executor.execute(startCommand(), heartbeat)).resolves.toBeUndefined();
+    expect(answered).toEqual([run]);
     expect(log).toEqual([]);
   });
 

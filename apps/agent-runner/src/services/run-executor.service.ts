@@ -1,6 +1,5 @@
 import type { RunConclusion } from '@caravel/agent';
 import { threadBranch, type EnvelopeOf, type StartRunV1 } from '@caravel/contracts';
-import type { RunRow } from '@caravel/db';
 import { isAppError } from '@caravel/errors';
 import type { MiddlewareEvent } from '@caravel/middleware';
 import { isSandboxUnreachable } from '@caravel/sandbox';
@@ -22,7 +21,12 @@ import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { scmForRun, scmOfRun } from '../scm/run-scm.js';
 import { forkWorkspace } from '../scm/fork-pull-request.scm.js';
 import { PublishRecord } from '../scm/publish-record.js';
-import { onPullRequestBranch, workBranchOf, type RunSubject } from '../scm/run-subject.js';
+import {
+  onPullRequestBranch,
+  trustedBaseOf,
+  workBranchOf,
+  type RunSubject,
+} from '../scm/run-subject.js';
 import { RunSubjectService } from '../scm/run-subject.service.js';
 import { AttemptsService } from './attempts.service.js';
 import {
@@ -89,7 +93,7 @@ export class RunExecutorService {
       this.log.log(`run ${runId}: ${claim.holder} works on it; this start is a duplicate, not run`);
       return;
     }
-    if (claim.kind === 'ended') return this.alreadyEnded(command, claim.run);
+    if (claim.kind === 'ended') return this.events.answerEndedStart(command, claim.run);
     const events = this.events.forRun(command);
     await this.keeper.hold(claim.lease, heartbeat, async () => {
       try {
@@ -98,18 +102,6 @@ export class RunExecutorService {
         await this.sandboxes.release(threadId);
       }
     });
-  }
-
-  /** A start for a run that has ended runs nothing; a recorded ending not yet seen goes out again. */
-  private async alreadyEnded(command: StartRun, run: RunRow): Promise<void> {
-    if (await this.events.publishEndingAgain(command, run)) {
-      this.log.log(
-        `run ${run.id} was concluded before: its ending is published again, not the run`,
-      );
-      return;
-    }
-    const how = run.exitStatus ? `${run.status}, ${run.exitStatus}` : run.status;
-    this.log.log(`run ${run.id} has ended (${how}): this start is acknowledged, nothing run`);
   }
 
   private async run(
@@ -191,12 +183,15 @@ export class RunExecutorService {
   /** Retry-and-select: attempts in sandboxes of their own, the winner adopted by the thread. */
   private async runAttempts(context: RunContext): Promise<StreamEnding> {
     const { command, channel } = context;
+    const { repository } = command.data;
     try {
       const conclusion = await this.attempts.run(command, {
         heartbeat: context.heartbeat,
         signal: context.signal,
         reply: (text) => this.replyOrLog(channel, command.data.threadId, text),
         scmFor: (thread) => scmForRun(thread, this.integrations.pullRequestHost(command.data)),
+        instructionsFor: (attempt) =>
+          this.integrations.instructionFiles(command.data, repository?.baseBranch, attempt.sandbox),
         announce: context.announce,
       });
       return { kind: 'ended', conclusion };
@@ -234,6 +229,12 @@ export class RunExecutorService {
     const built = await this.factory.build({
       ...this.agentInputs(context, workspace, recorder, scm, publishing),
       ...(bundles ? { toolBundles: bundles } : {}),
+      // The repository's instructions as its base has them on GitHub, never the branch's.
+      instructions: this.integrations.instructionFiles(
+        context.command.data,
+        trustedBaseOf(subject, context.command.data.repository),
+        workspace.sandbox,
+      ),
     });
     const askedOn = sourceContext(
       onItsBranch || subject.kind !== 'pull-request' ? subject : { kind: 'none' },
@@ -265,7 +266,7 @@ export class RunExecutorService {
     recorder: StepRecorder,
     scm: ScmPort,
     publishing: PublishRecord,
-  ): AgentRunInputs {
+  ): Omit<AgentRunInputs, 'instructions'> {
     const run = context.command.data;
     const todos = new RunTodoList();
     return {

@@ -1,3 +1,4 @@
+import { workingTreeInstructionFiles } from '../agent/agents-file-finder.js';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -125,6 +126,7 @@ export async function scriptedRun(
     runId,
     options: {},
     workspace,
+    instructions: workingTreeInstructionFiles(workspace.sandbox),
     channel: strictMock<ReplyChannel>(
       { reply: (text) => Promise.resolve({ messageId: String(replies.push(text)) }) },
       'channel',

@@ -26,6 +26,15 @@ function contentsApi(): Server {
         content: Buffer.from(text).toString('base64'),
       });
     }
+    if (at === null && path === '/repos/acme/app/contents/AGENTS.md') {
+      const text = 'Run the linter.\n';
+      return answer(200, {
+        type: 'file',
+        encoding: 'base64',
+        size: text.length,
+        content: Buffer.from(text).toString('base64'),
+      });
+    }
     if (at === HEAD && path === '/repos/acme/app/contents/big.json') {
       return answer(200, { type: 'file', encoding: 'none', size: 2_000_000, content: '' });
     }
@@ -52,6 +61,10 @@ describe("GitHubScmReader's file at a commit, over GitHub's contents API", () =>
 
   it('reads the file as it is at the commit', async () => {
     expect(await reader.readFileAt('src/cache.ts', HEAD)).toBe('export const cached = true;\n');
+  });
+
+  it("reads the file on the repository's default branch when no ref is given", async () => {
+    expect(await reader.readFileAt('AGENTS.md')).toBe('Run the linter.\n');
   });
 
   it('says NOT_FOUND for a file the commit does not have', async () => {

@@ -123,13 +123,17 @@ export class GitHubScmReader implements ScmReadPort, ScmHistoryPort, ScmFileRead
     }));
   }
 
-  /** A file's text at `ref` (a sha or a branch), through the contents API (files up to 1 MB). */
-  async readFileAt(path: string, ref: string): Promise<string> {
-    const { data } = await this.api.call(this.repository, `read ${path} at ${ref}`, (o) =>
-      o.rest.repos.getContent({ ...this.repo, path, ref }),
+  /**
+   * A file's text at `ref` (a sha or a branch; the repository's default branch when absent),
+   * through the contents API (files up to 1 MB). A path the ref does not hold fails NOT_FOUND.
+   */
+  async readFileAt(path: string, ref?: string): Promise<string> {
+    const at = ref ?? 'the default branch';
+    const { data } = await this.api.call(this.repository, `read ${path} at ${at}`, (o) =>
+      o.rest.repos.getContent({ ...this.repo, path, ...(ref ? { ref } : {}) }),
     );
     if (Array.isArray(data) || data.type !== 'file') {
-      throw new AppError('BAD_REQUEST', `${path} is not a file at ${ref.slice(0, 12)}.`);
+      throw new AppError('BAD_REQUEST', `${path} is not a file at ${ref?.slice(0, 12) ?? at}.`);
     }
     if (!('content' in data) || (data.encoding !== 'base64' && data.size > 0)) {
       throw new AppError(

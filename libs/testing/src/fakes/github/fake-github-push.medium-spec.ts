@@ -24,6 +24,7 @@ describe('FakeGitHub pull request heads', () => {
   let dir: string;
   let github: FakeGitHub;
   let work: string;
+  let api: (path: string) => Promise<{ status: number; body: unknown }>;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'caravel-fake-push-'));
@@ -35,6 +36,12 @@ describe('FakeGitHub pull request heads', () => {
     github.addRepository(REPO);
     const origin = await github.start();
     const { token } = await github.mint({ repository: REPO });
+    api = async (path) => {
+      const response = await fetch(`${origin}${path}`, {
+        headers: { authorization: `token ${token}` },
+      });
+      return { status: response.status, body: await response.json() };
+    };
     const url = new URL(`${origin}/${REPO}.git`);
     url.username = 'x-access-token';
     url.password = token;
@@ -84,4 +91,27 @@ describe('FakeGitHub pull request heads', () => {
     expect(((await served.json()) as { head: { sha: string } }).head.sha).toBe(second);
     expect([open.headSha, closed.headSha, fromFork.headSha]).toEqual([second, first, first]);
   }, 60_000);
+
+  it("answers the contents API from the served repository's commits, as GitHub does", async () => {
+    await commitAndPush('main', 'base.txt');
+    const onFeature = await commitAndPush('docs', 'docs.txt');
+    const file = (text: string) => ({
+      type: 'file',
+      encoding: 'base64',
+      content: Buffer.from(text).toString('base64'),
+    });
+    const contents = `/repos/${REPO}/contents`;
+
+    // The default branch without a ref; a branch or a commit with one; GitHub's 404 otherwise.
+    expect(await api(`${contents}/base.txt`)).toEqual({
+      status: 200,
+      body: expect.objectContaining(file('base.txt\n')),
+    });
+    expect(await api(`${contents}/docs.txt?ref=${onFeature}`)).toEqual({
+      status: 200,
+      body: expect.objectContaining(file('docs.txt\n')),
+    });
+    expect((await api(`${contents}/docs.txt`)).status).toBe(404);
+    expect((await api(`${contents}/nothing.txt?ref=docs`)).status).toBe(404);
+  });
 });

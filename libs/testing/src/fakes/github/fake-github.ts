@@ -11,6 +11,7 @@ import {
 import { Collaborators, registerCollaboratorRoutes } from './collaborator-routes.js';
 import { CommitStatuses, registerCommitCheckRoutes } from './commit-check-routes.js';
 import { compareCommits } from './compare-commits.js';
+import { fileContents } from './file-contents.js';
 import { branchHead, exposePullHead } from './fork-pulls.js';
 import { serveGitHttpBackend } from './git-cgi-bridge.js';
 import { GitHubState, registerGitHubRoutes, type FakeGitHubPull } from './github-routes.js';
@@ -98,6 +99,13 @@ export class FakeGitHub extends LoopbackApi {
       return root === undefined
         ? { status: 404, body: { message: 'Not Found' } }
         : compareCommits(root, fullName, String(p['basehead']));
+    });
+    this.route('GET', '/repos/:owner/:repo/contents/:path', (call, p) => {
+      const fullName = `${p['owner']}/${p['repo']}`.toLowerCase();
+      const declared = this.state.repositories.get(fullName);
+      if (root === undefined || !declared) return { status: 404, body: { message: 'Not Found' } };
+      const ref = call.query['ref'] ?? declared.defaultBranch;
+      return fileContents(root, fullName, String(p['path']), ref);
     });
   }
 
