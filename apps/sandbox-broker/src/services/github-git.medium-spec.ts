@@ -116,17 +116,23 @@ describe('the broker clones and pushes GitHub repositories through the credentia
     headRepository: 'someone/widgets',
   });
 
-  it("starts the thread's branch at a fork's pull request head the repository keeps, and pushes it here", async () => {
-    const fork = await forkWithCommit('patch-1', 'fork.txt');
-    const forkHead = github.openForkPull('acme/widgets', forkPull(5, 'patch-1'), { path: fork });
-    const host = hostWith(true);
-    const sandbox = await host.provider.create({ id: 'sbx-fork' });
+  /** A sandbox set up on `branch` at fork pull request `number`'s head (`patch-<number>`). */
+  async function setUpAtFork(host: WorkspaceHost, id: string, branch: string, number: number) {
+    const fork = await forkWithCommit(`patch-${number}`, 'fork.txt');
+    const forkHead = github.openForkPull('acme/widgets', forkPull(number, `patch-${number}`), {
+      path: fork,
+    });
+    const sandbox = await host.provider.create({ id });
     opened.push(sandbox);
-    await host.setupFor({
-      branch: 'caravel/f1',
-      repository: WIDGETS,
-      startRef: 'refs/pull/5/head',
-    })(sandbox);
+    await host.setupFor({ branch, repository: WIDGETS, startRef: `refs/pull/${number}/head` })(
+      sandbox,
+    );
+    return { fork, forkHead, sandbox };
+  }
+
+  it("starts the thread's branch at a fork's pull request head the repository keeps, and pushes it here", async () => {
+    const host = hostWith(true);
+    const { fork, forkHead, sandbox } = await setUpAtFork(host, 'sbx-fork', 'caravel/f1', 5);
 
     expect((await sandbox.exec('git rev-parse HEAD')).output.trim()).toBe(forkHead);
     expect((await sandbox.exec('git branch --show-current')).output.trim()).toBe('caravel/f1');
@@ -138,8 +144,34 @@ describe('the broker clones and pushes GitHub repositories through the credentia
 
     expect(await hostGit(bare, ['rev-parse', 'refs/heads/caravel/f1'])).toBe(head);
     expect(await hostGit(bare, ['rev-parse', 'refs/heads/caravel/f1^'])).toBe(forkHead);
-    expect(await hostGit(fork, ['rev-parse', 'refs/heads/patch-1'])).toBe(forkHead);
+    expect(await hostGit(fork, ['rev-parse', 'refs/heads/patch-5'])).toBe(forkHead);
     expect(github.rejected).toEqual([]);
+  });
+
+  it("refuses to push CI definitions from a sandbox started at a fork's head, whoever committed them", async () => {
+    // The sandbox holds the fork's files: an agent they misled can write the workflow itself.
+    const host = hostWith(true);
+    const { sandbox } = await setUpAtFork(host, 'sbx-fork-ci', 'caravel/f4', 8);
+    await sandbox.exec('mkdir -p .github/actions/setup');
+    await commitInside(sandbox, '.github/actions/setup/action.yml');
+
+    await expect(host.push('sbx-fork-ci', 'caravel/f4', WIDGETS)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      details: { reason: 'push_changes_ci', paths: ['.github/actions/setup/action.yml'] },
+    });
+    await expect(
+      hostGit(bare, ['rev-parse', '--verify', 'refs/heads/caravel/f4']),
+    ).rejects.toThrow();
+
+    // Taken out of its commits, the branch pushes; a sandbox started at the repository's own branch may
+    // change its CI (a person asked for it there).
+    await sandbox.exec('git reset -q --hard HEAD~1');
+    await host.push('sbx-fork-ci', 'caravel/f4', WIDGETS);
+    const own = await setUp(host, 'sbx-own-ci');
+    await own.exec('mkdir -p .github/workflows');
+    const head = await commitInside(own, '.github/workflows/ci.yml');
+    await host.push('sbx-own-ci', 'caravel/t1', WIDGETS);
+    expect(await hostGit(bare, ['rev-parse', 'refs/heads/caravel/t1'])).toBe(head);
   });
 
   it('fails a setup clearly for a pull request head the repository lacks or whose commits change its CI, and takes no other ref', async () => {

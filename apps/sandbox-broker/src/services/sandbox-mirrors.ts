@@ -9,6 +9,25 @@ import type { GitHubGit } from './github-git.js';
 const CI_DEFINITIONS = /^\.github\/(workflows|actions)\//;
 const isCiDefinition = (path: string): boolean => CI_DEFINITIONS.test(path);
 
+/**
+ * A sandbox started at a pull request's head (a fork's) holds files its author wrote, and an
+ * agent they misled can write CI definitions itself: its branch may not bring any in, whoever
+ * committed them, or they would run here with the repository's secrets (`FORBIDDEN`,
+ * `push_changes_ci`), as its start was refused for the same (`start_ref_changes_ci`).
+ */
+async function refuseCiFromPullStart(mirror: HostMirror, workRef: string): Promise<void> {
+  if (!(await mirror.startedAtPullRequest())) return;
+  const ci = (await mirror.pathsOnlyIn(workRef)).filter(isCiDefinition);
+  if (ci.length === 0) return;
+  throw new AppError(
+    'FORBIDDEN',
+    `the branch changes ${ci.slice(0, 5).join(', ')}${ci.length > 5 ? ', …' : ''}: work started ` +
+      "on a fork's pull request may not push CI definitions, which would run here with the " +
+      "repository's secrets; take those changes out, or ask a maintainer to make them",
+    { details: { reason: 'push_changes_ci', paths: ci.slice(0, 20) } },
+  );
+}
+
 /** Where a new sandbox's repository comes from. */
 export type MirrorSource =
   | {
@@ -75,7 +94,9 @@ export class SandboxMirrors {
     let mirror = this.of(sandboxId);
     // A sandbox made before mirrors existed gets one now, from the repository on record.
     if (!(await mirror.exists())) mirror = await this.cloned(mirror.path, repository);
-    await this.importRef(sandboxId, mirror, `refs/heads/${branch}`, await mirror.workRef(branch));
+    const workRef = await mirror.workRef(branch);
+    await this.importRef(sandboxId, mirror, `refs/heads/${branch}`, workRef);
+    await refuseCiFromPullStart(mirror, workRef);
     const send = (gitArgs: string[]) => mirror.push({ url, branch, gitArgs });
     const commit = this.github.hosting.hosts(repository)
       ? await this.github.through(`${repository.owner}/${repository.name}`, send)

@@ -8,6 +8,11 @@ import type { RefExport } from './sandbox-export.js';
 export const WORK_REF_PREFIX = 'refs/caravel/work/';
 /** Where a new sandbox's workdir starts, when it starts from another sandbox's commits. */
 export const START_REF = 'refs/caravel/start';
+/**
+ * Set when the mirror started at a pull request's head ({@link HostMirror.fetchStart}): the
+ * sandbox then holds someone else's files (a fork's), and its pushes are held to their rules.
+ */
+export const PULL_START_REF = 'refs/caravel/pull-start';
 
 /** A branch name git accepts, refused otherwise (it becomes part of refs and refspecs). */
 async function checkedBranch(branch: string): Promise<string> {
@@ -113,7 +118,17 @@ export class HostMirror {
         });
       },
     );
-    return hostGit(this.path, ['rev-parse', '--verify', `${START_REF}^{commit}`]);
+    const start = await hostGit(this.path, ['rev-parse', '--verify', `${START_REF}^{commit}`]);
+    await hostGit(this.path, ['update-ref', PULL_START_REF, start]);
+    return start;
+  }
+
+  /** True when the mirror started at a pull request's head (see {@link PULL_START_REF}). */
+  async startedAtPullRequest(): Promise<boolean> {
+    return hostGit(this.path, ['rev-parse', '--verify', '--quiet', PULL_START_REF]).then(
+      () => true,
+      () => false,
+    );
   }
 
   /**
