@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postGithubWebhook } from './harness/github-webhook.js';
 import { startPair, type PlatformPair } from './harness/platform-pairs.js';
-import { scriptedModel, until } from './harness/scenario-run.js';
+import { issueMention, noteModel } from './harness/issue-notes.js';
+import { until } from './harness/scenario-run.js';
 
 // Follow-ups in a thread whose pull request moved on without it. Squash-merged, its branch
 // deleted (as GitHub repositories commonly do): the next run starts over at the base (which
@@ -29,22 +30,6 @@ const DRAFTING = threadBranch(githubThreadId({ owner: 'acme', repo: 'widgets', n
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd, encoding: 'utf8' }).trim();
-
-/** A mention in a comment on issue `issue`, as GitHub sends it. */
-function mention(issue: number, commentId: number, body: string) {
-  return {
-    action: 'created',
-    issue: { id: 7_000_000 + issue, number: issue, title: 'Notes', body: 'We need notes.' },
-    comment: {
-      id: commentId,
-      body,
-      user: { login: 'octocat', type: 'User' },
-      author_association: 'MEMBER',
-    },
-    repository: { name: 'widgets', private: true, owner: { login: 'acme', type: 'Organization' } },
-    sender: { login: 'octocat', type: 'User' },
-  };
-}
 
 describe('a follow-up after the thread pull request moved on [embedded bus + PGlite]', () => {
   let dir: string;
@@ -67,7 +52,7 @@ describe('a follow-up after the thread pull request moved on [embedded bus + PGl
       pair.host.url,
       SECRET,
       'issue_comment',
-      mention(issue, commentId, '@caravel add a note'),
+      issueMention(issue, commentId),
     );
     expect(await answer.json()).toMatchObject({ accepted: true, threadId });
     const runs = new RunRepository(pair.database.db);
@@ -124,25 +109,8 @@ describe('a follow-up after the thread pull request moved on [embedded bus + PGl
     github.addRepository(REPO);
     bare = await seedRemote(join(dir, 'remotes'), REPO, '# widgets\n');
     // Each run adds the next note: NOTE-1.md on a fresh main, NOTE-2.md once main holds NOTE-1.
-    const model = await scriptedModel(dir, 'notes', [
-      {
-        tool_calls: [
-          {
-            name: 'execute',
-            args: {
-              command: 'n=$(ls NOTE-*.md 2>/dev/null | wc -l); echo note > NOTE-$((n+1)).md',
-            },
-          },
-        ],
-      },
-      {
-        tool_calls: [
-          {
-            name: 'commit_and_open_pr',
-            args: { commit_message: 'Add a note', title: 'Add a note', body: 'Adds a note.' },
-          },
-        ],
-      },
+    const model = await noteModel(dir, [
+      // On issue 14's thread only, the run also leaves a draft uncommitted after publishing.
       {
         tool_calls: [
           {
@@ -153,7 +121,6 @@ describe('a follow-up after the thread pull request moved on [embedded bus + PGl
           },
         ],
       },
-      { tool_calls: [{ name: 'submit', args: {} }] },
     ]);
     const origin = await github.start();
     pair = await startPair('embedded', {

@@ -1,4 +1,4 @@
-import { scriptedModel } from './scenario-run.js';
+import { scriptedModel, type ScriptedResponse } from './scenario-run.js';
 
 /**
  * A mention of Caravel in comment `commentId` on issue `issue` of acme/widgets, as GitHub sends
@@ -21,10 +21,11 @@ export function issueMention(issue: number, commentId: number, body = '@caravel 
 
 /**
  * A scripted model whose every run adds the next note (NOTE-1.md in a sandbox without notes,
- * NOTE-2.md where NOTE-1.md is), publishes it with `commit_and_open_pr`, then submits whatever the
- * tool answered, as a model that misreads a failure would.
+ * NOTE-2.md where NOTE-1.md is), publishes it with `commit_and_open_pr`, takes the steps
+ * `afterPublish`, then submits whatever the tool answered, as a model that misreads a failure
+ * would.
  */
-export function noteModel(dir: string): Promise<string> {
+export function noteModel(dir: string, afterPublish: ScriptedResponse[] = []): Promise<string> {
   return scriptedModel(dir, 'notes', [
     {
       tool_calls: [
@@ -42,6 +43,7 @@ export function noteModel(dir: string): Promise<string> {
         },
       ],
     },
+    ...afterPublish,
     { tool_calls: [{ name: 'submit', args: {} }] },
   ]);
 }
