@@ -38,13 +38,45 @@ function asPatch(diff: string | undefined): string {
   return diff.endsWith('\n') ? diff : `${diff}\n`;
 }
 
-/** The task's repository as the environment built it (bug in, tests out), as a git repository. */
-async function baseRepository(environment: BuiltEnvironment, dir: string): Promise<string> {
-  await exec('cp', ['-R', `${hostWorkdir(environment)}/.`, dir]);
+/**
+ * Makes `dir` a repository of the host's own. The tree was written by the task's build, which
+ * ran the task's and its repository's code: a `.git` it left there (a config naming a filter
+ * driver, `.gitattributes` applying it) would have host git run that code here, out of the
+ * build's sandbox. So whatever `.git` the copy holds goes, and git starts afresh.
+ */
+async function freshRepository(dir: string): Promise<void> {
+  await rm(join(dir, '.git'), { recursive: true, force: true });
   await hostGit(dir, ['init', '--quiet', '--initial-branch=main']);
+}
+
+/** The task's repository as the environment built it (bug in, tests out), as a git repository. */
+export async function baseRepository(environment: BuiltEnvironment, dir: string): Promise<string> {
+  await exec('cp', ['-R', `${hostWorkdir(environment)}/.`, dir]);
+  await freshRepository(dir);
   await hostGit(dir, ['add', '-A']);
   await hostGit(dir, [...COMMITTER, 'commit', '--quiet', '--allow-empty', '-m', 'Task base']);
   return dir;
+}
+
+/**
+ * Copies the environment to `app` and applies `patchFile` to the repository in it, in a repository
+ * of its own (so git applies at its root whatever surrounds it), removed again after.
+ */
+export async function patchedCopy(
+  environment: BuiltEnvironment,
+  app: string,
+  patchFile: string,
+): Promise<void> {
+  const repo = join(app, relative(environment.appDir, hostWorkdir(environment)));
+  await exec('cp', ['-a', `${environment.appDir}/.`, app]);
+  try {
+    await freshRepository(repo);
+    // The copy keeps the build's owners (the sandbox's uid under root): git's ownership check
+    // would refuse it, and the repository is the one just made.
+    await hostGit(repo, ['-c', 'safe.directory=*', 'apply', '--whitespace=nowarn', patchFile]);
+  } finally {
+    await rm(join(repo, '.git'), { recursive: true, force: true });
+  }
 }
 
 /** Grades a patch as Harbor does: applied to a copy of the environment, tests/test.sh's reward. */
@@ -55,18 +87,12 @@ async function grade(
   if (patch === '') return { resolved: false };
   const { environment } = input;
   const app = join(input.attemptDir, 'app');
-  const repo = join(app, relative(environment.appDir, hostWorkdir(environment)));
-  await exec('cp', ['-a', `${environment.appDir}/.`, app]);
   const patchFile = join(input.keepDir, 'patch.diff');
   await writeFile(patchFile, patch);
   try {
-    // A repository of its own for the copy, so git applies at its root whatever surrounds it.
-    await hostGit(repo, ['init', '--quiet']);
-    await hostGit(repo, ['-c', 'safe.directory=*', 'apply', '--whitespace=nowarn', patchFile]);
+    await patchedCopy(environment, app, patchFile);
   } catch (error) {
     return { resolved: false, error: `the patch does not apply: ${(error as Error).message}` };
-  } finally {
-    await rm(join(repo, '.git'), { recursive: true, force: true });
   }
   const outcome = await runHostTrial({
     agent: 'nop',
