@@ -121,6 +121,7 @@ export { pullRequestChatTools, pullRequestDescription } from './pr-chat/pr-chat.
 export {
   UNTRUSTED_TAG,
   neutraliseUntrustedMarkers,
+  quotedName,
   wrapUntrusted,
 } from './channel/untrusted-content.js';
 

@@ -1,5 +1,6 @@
 import type { ReviewThreadRef } from '@caravel/contracts';
 import {
+  quotedName,
   renderPullRequest,
   renderScmComments,
   renderScmIssue,
@@ -109,7 +110,7 @@ function contextBody(subject: RunSubject, sandboxHead: string): string[] | null 
       const { pull } = subject;
       return [
         `You were asked on pull request #${pull.number}. Your sandbox is checked out on its ` +
-          `head branch \`${pull.head.ref}\` (base \`${pull.base.ref}\`): commit_and_open_pr ` +
+          `head branch \`${quotedName(pull.head.ref)}\` (base \`${pull.base.ref}\`): commit_and_open_pr ` +
           'pushes your commits to that branch, so they land on this pull request. Do not open ' +
           'another pull request; its title and body stay as their author wrote them.',
         ...movedText(pull, [subject.asked?.headSha, subject.threadHead], sandboxHead),
@@ -144,7 +145,7 @@ function contextBody(subject: RunSubject, sandboxHead: string): string[] | null 
         ? `${pull.head.repository.owner}/${pull.head.repository.name}`
         : 'a fork that no longer exists';
       return [
-        `You were asked on pull request #${pull.number}, whose head branch \`${pull.head.ref}\` ` +
+        `You were asked on pull request #${pull.number}, whose head branch \`${quotedName(pull.head.ref)}\` ` +
           `lives in ${where}: Caravel cannot push there. You work on a branch of your own, ` +
           "started at that pull request's head: commit_and_open_pr pushes it to this repository " +
           `and opens a new pull request against \`${pull.base.ref}\` that carries the fork's ` +

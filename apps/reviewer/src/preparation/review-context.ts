@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { ChangedLineSet } from '@caravel/findings';
-import { wrapUntrusted } from '@caravel/tools';
+import { quotedName, wrapUntrusted } from '@caravel/tools';
 import { fileAt, filesNamed, type ReviewGit, type ReviewRange } from './review-git.js';
 
 /** The repository's instruction files the reviewer follows. */
@@ -75,7 +75,7 @@ export function reviewBrief(input: ReviewBriefInput): string {
   const sections = [
     `Review pull request ${pullRequest.owner}/${pullRequest.repo}#${pullRequest.number} at ${input.headSha}.`,
     rangeLine(range),
-    `Changed files: ${input.changed.files.map((f) => f.path).join(', ') || '(none)'}.`,
+    `Changed files: ${input.changed.files.map((f) => quotedName(f.path)).join(', ') || '(none)'}.`,
     `Open findings on the ledger: ${input.openFindings} (list_findings shows them).`,
   ];
   for (const file of input.instructions) {

@@ -4,12 +4,13 @@ import type {
   ScmChangedFile,
   ScmComment,
 } from '../ports/scm.port.js';
-import { wrapUntrusted } from './untrusted-content.js';
+import { quotedName, wrapUntrusted } from './untrusted-content.js';
 
 /**
  * How pull requests, issues and their comments read to a model. The facts the host states
- * (numbers, branches, commits, states) are plain; everything a person wrote (titles, bodies,
- * comments, patches) is wrapped as untrusted content with its author.
+ * (numbers, branches, commits, states) are plain, with the names people chose (a branch, a
+ * path) quoted when they are more than a name ({@link quotedName}); everything a person wrote
+ * (titles, bodies, comments, patches) is wrapped as untrusted content with its author.
  */
 
 const SOURCE = 'github';
@@ -23,7 +24,7 @@ function headOf(pull: PullRequestDetails): string {
   const where = pull.head.repository
     ? `${pull.head.repository.owner}/${pull.head.repository.name}`
     : 'a deleted fork';
-  return `${pull.head.ref} at ${pull.head.sha.slice(0, 12)} (in ${where})`;
+  return `${quotedName(pull.head.ref)} at ${pull.head.sha.slice(0, 12)} (in ${where})`;
 }
 
 export function renderPullRequest(pull: PullRequestDetails): string {
@@ -70,7 +71,7 @@ export function renderChangedFiles(
 ): string {
   if (files.length === 0) return 'No changed files.';
   const stat = files
-    .map((f) => `${f.status.padEnd(8)} +${f.additions} -${f.deletions}  ${f.path}`)
+    .map((f) => `${f.status.padEnd(8)} +${f.additions} -${f.deletions}  ${quotedName(f.path)}`)
     .join('\n');
   let budget = maxPatchChars;
   const patches: string[] = [];
@@ -82,7 +83,7 @@ export function renderChangedFiles(
     }
     const patch = file.patch.length > budget ? `${file.patch.slice(0, budget)}\n[cut]` : file.patch;
     budget -= patch.length;
-    patches.push(`--- ${file.path}\n${patch}`);
+    patches.push(`--- ${quotedName(file.path)}\n${patch}`);
   }
   const body = patches.length > 0 ? `\n${authored(patches.join('\n'), null)}` : '';
   return `${stat}${body}`;

@@ -21,3 +21,21 @@ export function wrapUntrusted(text: string, attributes: Record<string, string> =
     .join('');
   return `<${UNTRUSTED_TAG}${attrs}>\n${neutraliseUntrustedMarkers(text)}\n</${UNTRUSTED_TAG}>`;
 }
+
+/** A plain name (what a branch or a path usually is): shown as it is. */
+const PLAIN_NAME = /^[\w.@+/-]{1,200}$/;
+
+/**
+ * A name someone else chose (a fork's branch, a path in their pull request) as a prompt shows
+ * it: as it is when it is plain, else as a JSON string with every character outside printable
+ * ASCII escaped (line breaks, U+00A0 and other spaces that git allows) and cut at 200 characters,
+ * so it reads as one name, never as words or lines of the prompt.
+ */
+export function quotedName(name: string): string {
+  if (PLAIN_NAME.test(name)) return name;
+  const cut = name.length > 200 ? `${name.slice(0, 200)}…` : name;
+  return JSON.stringify(cut).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

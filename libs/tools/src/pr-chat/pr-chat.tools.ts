@@ -1,4 +1,5 @@
 import { renderPullRequest } from '../channel/scm-render.js';
+import { quotedName } from '../channel/untrusted-content.js';
 import type { CaravelTool } from '../core/tool-definition.js';
 import type { ToolOptions } from '../core/tool-options.js';
 import { chatTools } from '../curated-tools.js';
@@ -22,8 +23,9 @@ export function pullRequestDescription(
       : `${files.length} changed files.`;
   const lines = files.map(
     (file) =>
-      `- ${file.path} (${file.status}, +${file.additions} -${file.deletions}): ` +
-      `${diffPathOf(file.path)}${file.status === 'removed' ? '' : `, ${FILES_DIR}/${file.path}`}`,
+      `- ${quotedName(file.path)} (${file.status}, +${file.additions} -${file.deletions}): ` +
+      quotedName(diffPathOf(file.path)) +
+      (file.status === 'removed' ? '' : `, ${quotedName(`${FILES_DIR}/${file.path}`)}`),
   );
   return [
     renderPullRequest(pull),
