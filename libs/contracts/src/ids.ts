@@ -25,14 +25,14 @@ const DIGITS_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 /**
  * RFC 9562 name-based UUID, version 5 (SHA-1): the same namespace and name give the same id.
  * Three are derived for every webhook delivery, so the input is hashed in one call, its digest
- * read as a latin1 string (one char a byte: no buffer and backing store for 20 bytes) and the
+ * read as a 'binary' (latin1) string (one char a byte: no buffer and backing store for 20 bytes) and the
  * id's text made as one string.
  */
 export function uuidV5(name: string, namespace: string): string {
   const input = Buffer.allocUnsafe(16 + Buffer.byteLength(name, 'utf8'));
   bytesOfNamespace(namespace).copy(input, 0);
   input.write(name, 16, 'utf8');
-  const digest = hash('sha1', input, 'latin1');
+  const digest = hash('sha1', input, 'binary');
   for (let index = 0; index < 16; index += 1) {
     let byte = digest.charCodeAt(index);
     if (index === 6) byte = (byte & 0x0f) | 0x50;
