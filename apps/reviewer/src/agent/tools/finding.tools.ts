@@ -11,7 +11,7 @@ import {
   sortFindings,
   type Finding,
 } from '@caravel/findings';
-import { defineTool, type CaravelTool } from '@caravel/tools';
+import { defineTool, quotedName, wrapUntrusted, type CaravelTool } from '@caravel/tools';
 import { z } from 'zod';
 import type { ReviewRunContext } from '../review-run.context.js';
 
@@ -23,7 +23,7 @@ export interface FindingOutcome {
   notes: string[];
 }
 
-const place = (f: Finding): string => `${f.anchor.file} (${linesLabel(f)})`;
+const place = (f: Finding): string => `${quotedName(f.anchor.file)} (${linesLabel(f)})`;
 
 const observeOutcome = (out: FindingOutcome): string =>
   [`${out.outcome}: ${out.finding.id} at ${place(out.finding)}`, ...out.notes].join('\n');
@@ -115,17 +115,22 @@ const listInput = z.strictObject({
   status: z.enum(['open', 'resolved', 'dismissed', 'all']).default('open'),
 });
 
-/** One line per finding, with what still needs the reviewer's attention. */
+/**
+ * One line per finding, with what still needs the reviewer's attention. The title of a finding
+ * someone else raised is the first line of their review comment (anyone who can comment, the pull
+ * request's author included), so it is wrapped as untrusted content; Caravel's own is plain.
+ */
 export function findingLine(f: Finding): string {
   const attention = [
     ...f.recheck.map((reason) => `recheck: ${reason}`),
     ...(hasPendingReplies(f) ? ['replies to reassess'] : []),
     ...(f.inDiff ? [] : ['outside the diff: never posted inline']),
   ];
-  return (
-    `${f.id} [${f.severity}, confidence ${f.confidence}] ${f.status} ${place(f)} by ` +
-    `${actorLabel(f.author)}: ${f.title}${attention.length > 0 ? ` (${attention.join('; ')})` : ''}`
-  );
+  const by = actorLabel(f.author);
+  const head = `${f.id} [${f.severity}, confidence ${f.confidence}] ${f.status} ${place(f)} by ${by}`;
+  const notes = attention.length > 0 ? ` (${attention.join('; ')})` : '';
+  if (f.author.kind === 'caravel') return `${head}: ${f.title}${notes}`;
+  return `${head}${notes}:\n${wrapUntrusted(f.title, { source: 'review_comment', author: by })}`;
 }
 
 /**
