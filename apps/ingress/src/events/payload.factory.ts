@@ -178,6 +178,7 @@ export function linearIssueUpdate(assigneeId: string | null, previous: string | 
       identifier: 'ENG-12',
       title: 'Fix login',
       description: 'It fails on Safari.',
+      creatorId: 'user-1',
       assigneeId,
       updatedAt: '2026-01-02T10:00:00.000Z',
     },
