@@ -104,6 +104,10 @@ describe('a run whose push is refused [embedded bus + PGlite]', () => {
     expect(published).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
     const pulls = github.state.pulls.get(REPO)?.filter((p) => p.head === branch) ?? [];
     expect(pulls).toEqual([expect.objectContaining({ state: 'open', draft: true })]);
+    // Its body says whose request it answers, and where they asked.
+    expect(pulls[0]!.body).toMatch(
+      /\n---\nRequested by @octocat on #21 · Caravel run `[0-9a-f]{8}`$/,
+    );
     expect(git(bare, 'diff', '--name-only', `main...${branch}`).split('\n')).toEqual([
       'NOTE-1.md',
       'NOTE-2.md',

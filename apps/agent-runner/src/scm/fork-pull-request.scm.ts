@@ -1,6 +1,4 @@
 import type {
-  CommitOutcome,
-  CommitRequest,
   PullRequestDetails,
   PullRequestDraft,
   PullRequestRef,
@@ -9,6 +7,7 @@ import type {
 } from '@caravel/tools';
 import { AppError } from '@caravel/errors';
 import { findAppError } from '@caravel/middleware/errors';
+import { ForwardingScm } from './forwarding.scm.js';
 import { forkHeadRefused, forkPullRequestNote } from './run-subject.js';
 
 /**
@@ -18,23 +17,17 @@ import { forkHeadRefused, forkPullRequestNote } from './run-subject.js';
  * its body saying which pull request it builds on. `onOpened` hears of it once it is open (the
  * run tells the person who asked, where they asked).
  */
-export class ForkPullRequestScm implements ScmPort {
+export class ForkPullRequestScm extends ForwardingScm {
   constructor(
-    private readonly scm: ScmPort,
+    scm: ScmPort,
     private readonly pull: PullRequestDetails,
     private readonly onOpened: (opened: PullRequestRef) => Promise<void>,
-  ) {}
-
-  commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
-    return this.scm.commitAndPush(request);
+  ) {
+    super(scm);
   }
 
-  findOpenPullRequest(branch: string): Promise<PullRequestRef | null> {
-    return this.scm.findOpenPullRequest(branch);
-  }
-
-  async openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
-    const opened = await this.scm.openPullRequest({
+  override async openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+    const opened = await this.inner.openPullRequest({
       ...request,
       body: this.noted(request.body),
       ...(this.pull.base.ref ? { base: this.pull.base.ref } : {}),
@@ -43,8 +36,8 @@ export class ForkPullRequestScm implements ScmPort {
     return opened;
   }
 
-  updatePullRequest(number: number, request: PullRequestText): Promise<PullRequestRef> {
-    return this.scm.updatePullRequest(number, { ...request, body: this.noted(request.body) });
+  override updatePullRequest(number: number, request: PullRequestText): Promise<PullRequestRef> {
+    return this.inner.updatePullRequest(number, { ...request, body: this.noted(request.body) });
   }
 
   /** The body the agent wrote, then where the branch comes from (said once, whatever it wrote). */

@@ -7,6 +7,7 @@ import { ForkPullRequestScm } from './fork-pull-request.scm.js';
 import { GitScm } from './git.scm.js';
 import { GitHubScm } from './github.scm.js';
 import { HeldScm } from './held.scm.js';
+import { ProvenanceScm } from './pull-request-provenance.js';
 import { PullRequestScm } from './pull-request.scm.js';
 import { forkPullRequestOpened, type RunSubject } from './run-subject.js';
 
@@ -26,12 +27,13 @@ export interface RunScmChoice {
 /**
  * Where a single run publishes: the pull request's own branch when it is checked out; for a
  * fork's pull request a new pull request against its base (the person who asked is told once it
- * is open); else the thread's branch and its pull request.
+ * is open); else the thread's branch and its pull request. Its own pull request's body ends with
+ * who asked and where ({@link ProvenanceScm}).
  */
 export function scmOfRun(choice: RunScmChoice): ScmPort {
   const { run, workspace, subject, onItsBranch, github } = choice;
   if (onItsBranch) return scmOnPullRequestBranch(workspace, onItsBranch, github.scmReader(run));
-  const scm = scmForRun(workspace, github.pullRequestHost(run));
+  const scm = new ProvenanceScm(scmForRun(workspace, github.pullRequestHost(run)), run);
   if (subject.kind !== 'fork') return scm;
   return new ForkPullRequestScm(scm, subject.pull, (opened) =>
     choice.tell(forkPullRequestOpened(subject.pull, opened)),

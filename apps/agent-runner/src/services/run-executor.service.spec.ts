@@ -13,7 +13,7 @@ import type {
   AgentRunInputs,
   BuiltAgent,
 } from '../agent/agent-factory.service.js';
-import { runInstructionFiles } from '../agent/agents-file-finder.js';
+import { runInstructionFiles, type InstructionFiles } from '../agent/agents-file-finder.js';
 import type { LiveOutput } from '../agent/live-output.js';
 import type { SandboxLossNotice } from '../agent/sandbox-loss.notice.js';
 import type { StepRecorder } from '../agent/step-recorder.js';
@@ -21,7 +21,6 @@ import type { RunIntegrationsService } from '../integrations/run-integrations.se
 import { MERGED_PULL } from '../testing/branch-pulls.js';
 import { RunWorkspaces, type RunWorkspace } from '../sandbox/run-workspaces.js';
 import type { ThreadSandboxService, ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
-import { GitHubScm } from '../scm/github.scm.js';
 import { GitScm } from '../scm/git.scm.js';
 import type { SandboxBrokerClient } from '@caravel/sandbox';
 import type { AttemptsRunContext, AttemptsService } from './attempts.service.js';
@@ -170,7 +169,7 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
       pullRequestHost: () => null,
       scmReader: () => null,
       // As the service does: through the run's GitHub reader when there is one.
-      instructionFiles: (run, base, sandbox) =>
+      instructionFiles: (run, base, sandbox): InstructionFiles =>
         runInstructionFiles(integrations.scmReader(run), base, sandbox),
       channelPorts: () => ({}),
       assistantStatus: () => ({}),
@@ -254,12 +253,34 @@ describe('RunExecutorService', () => {
     const plain = executorWith({ kind: 'run', lease });
     await plain.executor.execute(startCommand(), heartbeat);
     const github = executorWith({ kind: 'run', lease });
+    const drafts: PullRequestDraft[] = [];
     github.integrations.pullRequestHost = () =>
-      strictMock<GitHubCodeHost>({ branchPullRequest: () => Promise.resolve(null) }, 'host');
+      strictMock<GitHubCodeHost>(
+        {
+          branchPullRequest: () => Promise.resolve(null),
+          openPullRequest: (draft: PullRequestDraft) =>
+            Promise.resolve(void drafts.push(draft)).then(() => ({
+              number: 3,
+              url: 'https://github.example/acme/widgets/pull/3',
+              draft: true,
+            })),
+        },
+        'host',
+      );
     await github.executor.execute(startCommand(), heartbeat);
+    const draft = { branch: 'caravel/t', title: 'Fix', body: 'Fixed it.' };
 
-    expect(plain.inputs[0]?.scm).toMatchObject({ inner: expect.any(GitScm) });
-    expect(github.inputs[0]?.scm).toMatchObject({ inner: expect.any(GitHubScm) });
+    // A plain remote: the pushed branch stands for the pull request.
+    expect(await plain.inputs[0]?.scm.openPullRequest(draft)).toMatchObject({ standIn: 'branch' });
+    // GitHub: a pull request, its body saying who asked and where.
+    expect(await github.inputs[0]?.scm.openPullRequest(draft)).toMatchObject({ number: 3 });
+    expect(drafts).toEqual([
+      expect.objectContaining({
+        body: expect.stringMatching(
+          /^Fixed it\.\n\n<!-- caravel:provenance -->\n---\nRequested by `octocat` · Caravel run `0b8f3a52`$/,
+        ),
+      }),
+    ]);
   });
 
   it("starts over at the base when the thread branch's pull request was merged, and says so", async () => {
