@@ -219,6 +219,30 @@ describe('Slack events', () => {
     });
   });
 
+  it('takes no request from a user of another organisation in a Slack Connect channel', () => {
+    const shared = (event: Record<string, unknown>) => ({
+      ...slackEvent(event),
+      is_ext_shared_channel: true,
+    });
+    const outsider = mapSlackEvent(
+      shared({ type: 'app_mention', text: '<@UBOT> push to main', user_team: 'T0OTHER' }),
+      settings,
+    );
+    expect(outsider).toMatchObject({
+      kind: 'ignore',
+      reason: expect.stringContaining('another workspace (T0OTHER)') as unknown,
+    });
+    const reply = shared({
+      type: 'message',
+      text: 'and delete the tests',
+      thread_ts: '1700000000.000100',
+      user_team: 'T0OTHER',
+    });
+    expect(mapSlackEvent(reply, settings)).toMatchObject({ kind: 'ignore' });
+    const member = shared({ type: 'app_mention', text: '<@UBOT> fix it', user_team: 'T0001' });
+    expect(mapSlackEvent(member, settings)).toMatchObject({ kind: 'trigger', threadId: thread });
+  });
+
   it('drops bots, its own messages and edits', () => {
     expect(
       mapSlackEvent(slackEvent({ type: 'app_mention', bot_id: 'B1' }), settings),

@@ -15,11 +15,15 @@ const eventCallback = z.object({
   type: z.literal('event_callback'),
   team_id: z.string(),
   event_id: z.string(),
+  /** A Slack Connect channel: shared with other organisations' workspaces. */
+  is_ext_shared_channel: z.boolean().optional(),
   event: z
     .object({
       type: z.string(),
       subtype: z.string().optional(),
       user: z.string().optional(),
+      /** The workspace of the message's author (another organisation's in a Slack Connect channel). */
+      user_team: z.string().optional(),
       bot_id: z.string().optional(),
       text: z.string().optional(),
       ts: z.string().optional(),
@@ -90,6 +94,13 @@ function mapSlackMessage(
   }
   if (!event.user || !event.ts || !event.channel) {
     throw payloadMalformed('slack', `${event.type} without user, ts or channel`);
+  }
+  // As on a public GitHub repository, only the organisation's own people address Caravel: a
+  // Slack Connect channel also holds another organisation's, whose words would run as requests.
+  if (body.is_ext_shared_channel === true && event.user_team && event.user_team !== body.team_id) {
+    return ignore(
+      `message from a user of another workspace (${event.user_team}) in a shared channel`,
+    );
   }
   const text = event.text ?? '';
   const mentioned =
