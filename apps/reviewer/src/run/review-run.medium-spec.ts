@@ -179,4 +179,35 @@ describe('a review run across a push', () => {
     expect(notes.map((c) => c.body)).toEqual(['Fixed: user is optional-chained now.']);
     expect((await findings.getLedger(threadId))?.lastReviewedSha).toBe(second);
   }, 180_000);
+
+  it('never approves for a model that stopped before it published, on a repository that approves clean reviews', async () => {
+    // A model that ran out of calls or was talked out of reviewing (the diff is the author's
+    // text) files nothing: the publish made for it settles threads, it does not vouch.
+    const unfinished = randomUUID();
+    const other: PullRequestRef = { repository: { owner: 'acme', name: 'widgets' }, number: 6 };
+    fake.setReviewablePull(REPO, 6, {
+      author: 'mallory',
+      commentable: { 'src/app.ts': { RIGHT: lines(2, 15), LEFT: lines(2, 15) } },
+    });
+    await findings.openLedger({ threadId: unfinished, owner: 'acme', repo: 'widgets', number: 6 });
+    const head = origin.commit('an unreviewed change', { 'src/app.ts': app({ 7: 'eval(x);' }) });
+    const outcome = await runReview(
+      { findings, github, botLogin: BOT, events: { emit() {} } },
+      {
+        threadId: unfinished,
+        pullRequest: other,
+        headSha: head,
+        baseBranch: 'main',
+        model: scripted([[{ name: 'list_findings', args: {} }]]),
+        git: hostReviewGit(checkout),
+        workspace: null,
+        sources: NO_REVIEW_SOURCES,
+        verdict: { verdictRequested: false, ownPullRequest: false, approveCleanReviews: true },
+      },
+    );
+    expect(outcome.published).toMatchObject({ event: 'COMMENT' });
+    expect(fake.reviews.reviews.get(`${REPO}#6`)?.map((r) => r.state) ?? []).not.toContain(
+      'APPROVED',
+    );
+  }, 180_000);
 });

@@ -74,7 +74,7 @@ export interface ReviewRunOutcome {
  * instructions, brief), the ledger brought to the head (reconcile since the last review, other
  * reviewers' comments ingested), the check run started, the reviewer agent run on the brief,
  * and a publish. The model is asked to publish; when it ends without doing so, the run publishes
- * the ledger itself (with no verdict of its own), so the threads of closed findings settle and
+ * the ledger itself (a comment: never an approval), so the threads of closed findings settle and
  * the last reviewed head advances either way. The check run ends `success`, or `neutral` when
  * anything failed (the error is rethrown for the messaging layer to retry or dead-letter).
  */
@@ -140,7 +140,9 @@ export async function runReview(
       events: deps.events,
     });
     const conversation = await agent.run(prepared.brief);
-    const final: PublishResult = published ?? (await context.publish({}));
+    // A model that stopped before publishing (out of calls, or talked out of it by the diff it
+    // read) did not review: the publish made for it settles threads and never approves.
+    const final: PublishResult = published ?? (await context.publish({ proposed: 'COMMENT' }));
     const open = openFindings(await findings.list(threadId)).length;
     await checks.finish(threadId, pr, { kind: 'published', openFindings: open });
     return { prepared, sync, published: final, conversation };
