@@ -148,6 +148,16 @@ describe('parseReviewSet', () => {
       { ...good, cases: [{ id: 'a..b', base: 'm', head: 'h', defects: [] }] },
       "cases.0.id: no '..' and no '.lock' at the end",
     ],
+    // Handed to git as arguments: `git fetch origin --upload-pack=<cmd>` runs <cmd> on this host.
+    [
+      { ...good, cases: [{ id: 'a', base: '--upload-pack=touch /tmp/x', head: 'h', defects: [] }] },
+      "cases.0.base: may not start with '-'",
+    ],
+    [
+      { ...good, cases: [{ id: 'a', base: 'm', head: '-uevil', defects: [] }] },
+      "cases.0.head: may not start with '-'",
+    ],
+    [{ ...good, repository: '--upload-pack=x' }, "repository: may not start with '-'"],
   ])('refuses a bad set in one line naming the field (%#)', (raw, message) => {
     expect(() => parseReviewSet(raw, 'set.json', 's')).toThrow(`set.json: ${message}`);
   });

@@ -7,6 +7,17 @@ const CASE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
 const line = z.number().int().positive();
 
 /**
+ * A repository, commit or ref the set hands to git as an argument: never one git would read as
+ * an option (`git fetch origin --upload-pack=<cmd>` runs <cmd> on this host).
+ */
+const gitArgument = z
+  .string()
+  .min(1)
+  .refine((value) => !value.startsWith('-'), {
+    message: "may not start with '-' (git would read it as an option)",
+  });
+
+/**
  * A defect a case's pull request is known to have: where it is (a file of the pull request and
  * a range of lines, 1-based; `RIGHT` lines are the head's, `LEFT` ones the base's removed lines;
  * no lines: the file as a whole) and, for people and an optional judge, what it is.
@@ -43,9 +54,9 @@ export const reviewCaseSchema = z
       .refine((id) => !id.includes('..') && !id.endsWith('.lock'), {
         message: "no '..' and no '.lock' at the end (the id names git branches)",
       }),
-    repository: z.string().min(1).optional(),
-    base: z.string().min(1),
-    head: z.string().min(1).optional(),
+    repository: gitArgument.optional(),
+    base: gitArgument,
+    head: gitArgument.optional(),
     patch: z.string().min(1).optional(),
     title: z.string().optional(),
     body: z.string().optional(),
@@ -60,7 +71,7 @@ export const reviewCaseSchema = z
 export const reviewSetSchema = z
   .strictObject({
     name: z.string().regex(CASE_ID, 'letters, digits, . _ - (at most 80)').optional(),
-    repository: z.string().min(1).optional(),
+    repository: gitArgument.optional(),
     cases: z.array(reviewCaseSchema).min(1, 'a set needs at least one case'),
   })
   .superRefine((set, context) => {
