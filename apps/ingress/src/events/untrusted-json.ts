@@ -58,31 +58,49 @@ const tooDeep = (source: string) =>
   payloadMalformed(source, `the body nests deeper than ${MAX_JSON_DEPTH} levels`);
 
 /**
+ * The containers {@link checkDepth} has yet to read and their depths: kept from one body to the
+ * next (a body's walk is synchronous), so a walk grows no arrays. Emptied after each walk, so no
+ * body is kept alive by them.
+ */
+const pendingNodes: (Container | undefined)[] = [];
+const pendingDepths: number[] = [];
+
+/**
  * Refuses a value nesting deeper than {@link MAX_JSON_DEPTH}, reading it without recursion and
- * without copying anything (no key lists: every webhook body goes through here).
+ * without copying anything (no key lists, no arrays grown: every webhook body goes through here).
  */
 function checkDepth(source: string, root: Container): void {
-  const nodes: Container[] = [root];
-  const depths: number[] = [1];
-  for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
-    const depth = depths.pop()!;
-    if (Array.isArray(node)) {
-      for (let index = 0; index < node.length; index += 1) {
-        const value: unknown = node[index];
+  pendingNodes[0] = root;
+  pendingDepths[0] = 1;
+  let top = 1;
+  try {
+    while (top > 0) {
+      top -= 1;
+      const node = pendingNodes[top]!;
+      pendingNodes[top] = undefined;
+      const depth = pendingDepths[top]!;
+      if (Array.isArray(node)) {
+        for (let index = 0; index < node.length; index += 1) {
+          const value: unknown = node[index];
+          if (!isContainer(value)) continue;
+          if (depth >= MAX_JSON_DEPTH) throw tooDeep(source);
+          pendingNodes[top] = value;
+          pendingDepths[top] = depth + 1;
+          top += 1;
+        }
+        continue;
+      }
+      for (const key in node) {
+        const value = Object.hasOwn(node, key) ? node[key] : undefined;
         if (!isContainer(value)) continue;
         if (depth >= MAX_JSON_DEPTH) throw tooDeep(source);
-        nodes.push(value);
-        depths.push(depth + 1);
+        pendingNodes[top] = value;
+        pendingDepths[top] = depth + 1;
+        top += 1;
       }
-      continue;
     }
-    for (const key in node) {
-      const value = Object.hasOwn(node, key) ? node[key] : undefined;
-      if (!isContainer(value)) continue;
-      if (depth >= MAX_JSON_DEPTH) throw tooDeep(source);
-      nodes.push(value);
-      depths.push(depth + 1);
-    }
+  } finally {
+    pendingNodes.fill(undefined, 0, top);
   }
 }
 

@@ -329,13 +329,18 @@ export class TriggerIntakeService implements OnApplicationShutdown {
 
   private settleInBackground(id: string | undefined): void {
     if (!id) return;
-    const settle = this.deliveries
-      .settle(id)
-      .catch((error: unknown) =>
-        this.log.warn(`delivery ${id}: published, but not marked settled (${String(error)})`),
-      )
-      .finally(() => this.settling.delete(settle));
+    const settle = this.settle(id);
     this.settling.add(settle);
+    void settle.then(() => this.settling.delete(settle));
+  }
+
+  /** Settles a published delivery's claim; a failure is logged (a repeat settles it). */
+  private async settle(id: string): Promise<void> {
+    try {
+      await this.deliveries.settle(id);
+    } catch (error) {
+      this.log.warn(`delivery ${id}: published, but not marked settled (${String(error)})`);
+    }
   }
 
   private deliveryOf(decision: Recorded, body: UntrustedBody): NewDelivery {
