@@ -69,11 +69,23 @@ describe('JiraReadBackService against the fake Jira on loopback', () => {
     );
   });
 
-  it("takes an issue event's text from the issue's summary and description", async () => {
+  it("takes an issue event's text from the issue's summary and description when its initiator created it", async () => {
     const body = rule();
     expect(mapJiraEvent(body, await service().read(body))).toMatchObject({
       event: 'issue',
       author: { externalId: 'acc-admin' },
+      text: expect.stringMatching(
+        /^Work on Jira issue ENG-1, which Admin asked you to\./,
+      ) as unknown,
+    });
+    issue = jira.addIssue({
+      projectKey: 'ENG',
+      summary: 'Login fails',
+      description: markdownToAdf('Only on **Safari**'),
+      creator: { accountId: 'acc-admin', displayName: 'Admin' },
+    });
+    const own = rule({ issue: { id: issue.id, key: issue.key } });
+    expect(mapJiraEvent(own, await service().read(own))).toMatchObject({
       text: 'Login fails\n\nOnly on **Safari**',
     });
   });

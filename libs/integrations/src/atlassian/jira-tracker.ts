@@ -17,6 +17,7 @@ interface JiraIssueJson {
     description?: AdfNode | null;
     status?: { name?: string } | null;
     assignee?: { displayName?: string; emailAddress?: string } | null;
+    creator?: { accountId?: string } | null;
   };
 }
 
@@ -107,7 +108,7 @@ export class JiraTracker implements IssueTrackerPort {
     const json = await this.rest.send<JiraIssueJson>(
       `read ${issue}`,
       'GET',
-      `/rest/api/3/issue/${enc(issue)}?fields=summary,description,status,assignee`,
+      `/rest/api/3/issue/${enc(issue)}?fields=summary,description,status,assignee,creator`,
     );
     const { fields } = json;
     return {
@@ -120,6 +121,7 @@ export class JiraTracker implements IssueTrackerPort {
       ...(fields.assignee
         ? { assignee: fields.assignee.emailAddress ?? fields.assignee.displayName ?? '' }
         : {}),
+      ...(fields.creator?.accountId ? { creator: fields.creator.accountId } : {}),
     };
   }
 

@@ -65,6 +65,8 @@ export interface TrackerIssue {
   url: string;
   status?: string;
   assignee?: string;
+  /** Who created it, as the tracker names accounts (Jira: the accountId), when it says. */
+  creator?: string;
 }
 
 /** Fields of an issue to create. */

@@ -10,6 +10,8 @@ export interface FakeJiraIssue {
   status: string;
   issueType: string;
   comments: FakeJiraComment[];
+  /** Who created it (Jira's `creator`); none for an issue seeded without one. */
+  creator?: { accountId: string; displayName: string };
 }
 
 /** A comment the fake Jira holds. */
@@ -94,7 +96,12 @@ export class FakeJira extends LoopbackApi {
   }
 
   /** Seeds an issue in a project (added when new); returns it. */
-  addIssue(issue: { projectKey: string; summary: string; description?: unknown }): FakeJiraIssue {
+  addIssue(issue: {
+    projectKey: string;
+    summary: string;
+    description?: unknown;
+    creator?: FakeJiraIssue['creator'];
+  }): FakeJiraIssue {
     if (!this.projects.some((p) => p.key === issue.projectKey)) {
       this.addProject(issue.projectKey, issue.projectKey);
     }
@@ -108,6 +115,7 @@ export class FakeJira extends LoopbackApi {
       status: 'To Do',
       issueType: 'Task',
       comments: [],
+      ...(issue.creator ? { creator: issue.creator } : {}),
     };
     this.issues.push(created);
     return created;
@@ -163,6 +171,7 @@ export class FakeJira extends LoopbackApi {
       description: issue.description,
       status: { name: issue.status },
       assignee: null,
+      creator: issue.creator ?? null,
     };
     return { status: 200, body: { id: issue.id, key: issue.key, fields } };
   }
