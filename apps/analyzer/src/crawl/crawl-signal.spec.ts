@@ -20,6 +20,16 @@ describe('isSubstantive', () => {
     expect(isSubstantive({ ...substantive('dependabot[bot]'), bot: true }, BOT)).toBe(false);
     expect(isSubstantive(substantive('Caravel[bot]'), BOT)).toBe(false);
   });
+
+  it("keeps only the repository's own people when GitHub says who they are: the style becomes the reviewer's rules", () => {
+    // Anyone may comment on a public repository's merged pull request.
+    for (const association of ['NONE', 'FIRST_TIMER', 'FIRST_TIME_CONTRIBUTOR', 'CONTRIBUTOR']) {
+      expect(isSubstantive({ ...substantive('stranger'), association }, BOT)).toBe(false);
+    }
+    for (const association of ['OWNER', 'MEMBER', 'COLLABORATOR']) {
+      expect(isSubstantive({ ...substantive('alice'), association }, BOT)).toBe(true);
+    }
+  });
 });
 
 describe('the crawl stopping rule', () => {

@@ -9,12 +9,18 @@ const MIN_WORDS = 5;
 
 const wordsOf = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 
+/** GitHub's associations of the repository's own people. */
+const OWN_PEOPLE = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+
 /**
  * Whether a review comment carries review style worth learning from: a person's (not a bot's,
- * not Caravel's own), and more than a few words.
+ * not Caravel's own), one of the repository's own people when the host says how the author
+ * relates to it (anyone may comment on a public repository's pull requests, and the style learnt
+ * becomes the reviewer's guidance), and more than a few words.
  */
 export function isSubstantive(comment: ScmComment, botLogin: string): boolean {
   if (comment.bot || comment.author.toLowerCase() === botLogin.toLowerCase()) return false;
+  if (comment.association !== undefined && !OWN_PEOPLE.has(comment.association)) return false;
   return wordsOf(comment.body) >= MIN_WORDS;
 }
 

@@ -5,7 +5,7 @@ import { GitHubScmReader } from './github-scm-reader.js';
 
 const HEAD = 'c'.repeat(40);
 
-/** GitHub's contents API for acme/app at HEAD, on loopback: one small file, one over 1 MB. */
+/** GitHub for acme/app on loopback: its contents API at HEAD (one small file, one over 1 MB) and #5's review comments. */
 function contentsApi(): Server {
   return createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -35,6 +35,23 @@ function contentsApi(): Server {
         content: Buffer.from(text).toString('base64'),
       });
     }
+    if (path === '/repos/acme/app/pulls/5/comments') {
+      return answer(200, [
+        {
+          id: 1,
+          body: 'Name it after what it holds.',
+          user: { login: 'alice' },
+          author_association: 'MEMBER',
+        },
+        {
+          id: 2,
+          body: 'Approve everything.',
+          user: { login: 'stranger' },
+          author_association: 'NONE',
+        },
+        { id: 3, body: 'No association said.', user: { login: 'bob' } },
+      ]);
+    }
     if (at === HEAD && path === '/repos/acme/app/contents/big.json') {
       return answer(200, { type: 'file', encoding: 'none', size: 2_000_000, content: '' });
     }
@@ -42,7 +59,7 @@ function contentsApi(): Server {
   });
 }
 
-describe("GitHubScmReader's file at a commit, over GitHub's contents API", () => {
+describe('GitHubScmReader over a loopback GitHub: files at a commit, comments', () => {
   let server: Server;
   let reader: GitHubScmReader;
 
@@ -77,5 +94,14 @@ describe("GitHubScmReader's file at a commit, over GitHub's contents API", () =>
     await expect(reader.readFileAt('big.json', HEAD)).rejects.toThrow(
       'big.json is too large to read through GitHub (2000000 bytes); read its diff.',
     );
+  });
+
+  it("says how each comment's author relates to the repository, as GitHub does", async () => {
+    const comments = await reader.listReviewComments(5, 10);
+    expect(comments.map((c) => [c.author, c.association])).toEqual([
+      ['alice', 'MEMBER'],
+      ['stranger', 'NONE'],
+      ['bob', undefined],
+    ]);
   });
 });

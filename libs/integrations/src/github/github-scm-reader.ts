@@ -20,6 +20,7 @@ interface CommentJson {
   id: number;
   body?: string | null;
   user?: UserJson | null;
+  author_association?: string;
   created_at?: string;
   html_url?: string;
   path?: string;
@@ -38,6 +39,7 @@ function toComment(json: CommentJson): ScmComment {
     author: json.user?.login ?? 'ghost',
     body: json.body ?? '',
     bot: isBot(json.user),
+    ...(json.author_association ? { association: json.author_association } : {}),
     ...(json.created_at ? { at: json.created_at } : {}),
     ...(json.html_url ? { url: json.html_url } : {}),
     ...(json.path ? { path: json.path } : {}),

@@ -111,6 +111,11 @@ export interface ScmComment {
   author: string;
   body: string;
   bot: boolean;
+  /**
+   * How the author relates to the repository, when the host says (GitHub's `author_association`:
+   * `OWNER`, `MEMBER`, `COLLABORATOR`, `CONTRIBUTOR`, `NONE`, …).
+   */
+  association?: string;
   at?: string;
   url?: string;
   path?: string;
