@@ -52,9 +52,20 @@ type GithubUser = z.infer<typeof githubUser>;
 
 const CI_EVENTS = new Set(['check_run', 'check_suite', 'workflow_run', 'status']);
 
-/** A payload read through its schema, compiled: a valid one allocates a third of what it would. */
-function parse<S extends z.ZodType>(schema: S, delivery: GithubDelivery): z.output<S> {
-  const result = compiledSchema(schema).safeParse(delivery.payload);
+/** A schema that gives what it takes: no default, no transform. */
+type Unchanging<S extends z.ZodType> = z.ZodType<z.output<S>, z.output<S>>;
+
+/**
+ * A payload checked against its schema (compiled: {@link compiledSchema}). A valid one is read as
+ * it came, not through zod's copy of it: the payload schemas change no value ({@link Unchanging}:
+ * one with a default or a transform does not compile here), so the copy would hold the same
+ * values for every field the mapper reads, and every delivery would build it. An invalid one is
+ * parsed for zod's message.
+ */
+function parse<S extends Unchanging<S>>(schema: S, delivery: GithubDelivery): z.output<S> {
+  const compiled = compiledSchema(schema);
+  if (compiled.validate(delivery.payload)) return delivery.payload as z.output<S>;
+  const result = compiled.safeParse(delivery.payload);
   if (!result.success)
     throw payloadMalformed('github', `${delivery.event}: ${result.error.message}`);
   return result.data;
@@ -110,7 +121,7 @@ interface CommentEvent<S extends z.ZodType> {
   read(payload: z.output<S>): Comment;
 }
 
-function commentEvent<S extends z.ZodType>(
+function commentEvent<S extends Unchanging<S>>(
   schema: S,
   action: string,
   read: (payload: z.output<S>) => Comment,
