@@ -45,7 +45,7 @@ export const reviewerEnvSchema = z.object({
   }),
   REVIEWER_APPROVE_CLEAN_REPOS: documented(repositoryList(), {
     description:
-      'Comma list of owner/name (or owner/*) where a clean review (no finding open, whoever raised it) approves the pull request; elsewhere it is a comment',
+      "Comma list of owner/name (or owner/*) where a clean review (no finding open, whoever raised it) approves the pull request of one of the repository's own people (GitHub's OWNER, MEMBER, COLLABORATOR); elsewhere it is a comment",
     example: 'acme/widgets,acme-labs/*',
   }),
   ...modelSettingsSchema.shape,

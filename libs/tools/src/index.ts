@@ -31,6 +31,7 @@ export type {
   MergedPullRequest,
   ScmHistoryPort,
 } from './ports/scm.port.js';
+export { isOwnPeople } from './ports/scm.port.js';
 
 // The tool model and its adapters.
 export {

@@ -1,4 +1,4 @@
-import type { ScmComment } from '@caravel/tools';
+import { isOwnPeople, type ScmComment } from '@caravel/tools';
 
 /** Substantive human review comments a bootstrap needs before it may write a style. */
 export const MIN_SUBSTANTIVE_COMMENTS = 8;
@@ -9,9 +9,6 @@ const MIN_WORDS = 5;
 
 const wordsOf = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 
-/** GitHub's associations of the repository's own people. */
-const OWN_PEOPLE = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
-
 /**
  * Whether a review comment carries review style worth learning from: a person's (not a bot's,
  * not Caravel's own), one of the repository's own people when the host says how the author
@@ -20,7 +17,7 @@ const OWN_PEOPLE = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
  */
 export function isSubstantive(comment: ScmComment, botLogin: string): boolean {
   if (comment.bot || comment.author.toLowerCase() === botLogin.toLowerCase()) return false;
-  if (comment.association !== undefined && !OWN_PEOPLE.has(comment.association)) return false;
+  if (comment.association !== undefined && !isOwnPeople(comment.association)) return false;
   return wordsOf(comment.body) >= MIN_WORDS;
 }
 

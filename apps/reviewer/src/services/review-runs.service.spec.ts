@@ -9,7 +9,12 @@ import { factory } from '@caravel/db/testing';
 import { strictMock } from '@caravel/testing/doubles';
 import type { PullRequestDetails } from '@caravel/tools';
 import type { ReviewSandboxService } from '../preparation/review-sandbox.service.js';
-import { isOwnPullRequest, ReviewRunsService, type ReviewJob } from './review-runs.service.js';
+import {
+  isOwnPullRequest,
+  mayApproveClean,
+  ReviewRunsService,
+  type ReviewJob,
+} from './review-runs.service.js';
 
 const HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
 
@@ -101,5 +106,17 @@ describe('ReviewRunsService', () => {
     expect(own('alice', 'Caravel-Bot')).toBe(true);
     expect(own('alice', null)).toBe(false);
     expect(own(null, null)).toBe(true);
+  });
+
+  it("approves a clean review only of the repository's own people's pull requests, where the repository enables it", () => {
+    // A stranger's pull request is the text the reviewer's model reads: its clean review says
+    // nothing was found, never that it may go in.
+    for (const association of ['OWNER', 'MEMBER', 'COLLABORATOR']) {
+      expect(mayApproveClean(true, { association })).toBe(true);
+      expect(mayApproveClean(false, { association })).toBe(false);
+    }
+    for (const association of ['NONE', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', undefined]) {
+      expect(mayApproveClean(true, association ? { association } : {})).toBe(false);
+    }
   });
 });

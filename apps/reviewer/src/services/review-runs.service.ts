@@ -3,7 +3,7 @@ import { FindingRepository, ReviewStyleRepository, UserInstructionsRepository } 
 import { AppError } from '@caravel/errors';
 import type { IntegrationAdapters } from '@caravel/integrations';
 import { ToolSandboxAdapter } from '@caravel/sandbox';
-import type { PullRequestDetails } from '@caravel/tools';
+import { isOwnPeople, type PullRequestDetails } from '@caravel/tools';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { NO_REVIEW_SOURCES, type ReviewSources } from '../preparation/prepare-review.js';
@@ -130,7 +130,10 @@ export class ReviewRunsService {
           verdict: {
             verdictRequested: job.verdictRequested,
             ownPullRequest: isOwnPullRequest(job, pullRequest, this.options.botLogin),
-            approveCleanReviews: this.options.approveCleanReviews?.(repository) ?? false,
+            approveCleanReviews: mayApproveClean(
+              this.options.approveCleanReviews?.(repository) ?? false,
+              pullRequest,
+            ),
           },
         },
       );
@@ -150,6 +153,19 @@ export class ReviewRunsService {
     const style = await this.styles.latest(`${repository.owner}/${repository.name}`);
     return style?.prompt ?? null;
   }
+}
+
+/**
+ * Whether a clean review may approve: the repository enables it, and the pull request's author
+ * is one of its own people as GitHub says. A stranger's pull request is the very text the
+ * reviewer's model reads (and could be talked by): its clean review says nothing was found, never
+ * that it may go in.
+ */
+export function mayApproveClean(
+  enabled: boolean,
+  pullRequest: Pick<PullRequestDetails, 'association'>,
+): boolean {
+  return enabled && isOwnPeople(pullRequest.association);
 }
 
 /**

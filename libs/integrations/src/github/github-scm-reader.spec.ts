@@ -5,7 +5,7 @@ import { GitHubScmReader } from './github-scm-reader.js';
 
 const HEAD = 'c'.repeat(40);
 
-/** GitHub for acme/app on loopback: its contents API at HEAD (one small file, one over 1 MB) and #5's review comments. */
+/** GitHub for acme/app on loopback: its contents API at HEAD (one small file, one over 1 MB) and pull request #5 with its review comments. */
 function contentsApi(): Server {
   return createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -33,6 +33,20 @@ function contentsApi(): Server {
         encoding: 'base64',
         size: text.length,
         content: Buffer.from(text).toString('base64'),
+      });
+    }
+    if (path === '/repos/acme/app/pulls/5') {
+      return answer(200, {
+        number: 5,
+        title: 'From a fork',
+        body: null,
+        user: { login: 'stranger' },
+        author_association: 'FIRST_TIME_CONTRIBUTOR',
+        state: 'open',
+        draft: false,
+        html_url: 'https://github.test/acme/app/pull/5',
+        head: { ref: 'patch-1', sha: HEAD, repo: { name: 'app', owner: { login: 'stranger' } } },
+        base: { ref: 'main', sha: 'a'.repeat(40) },
       });
     }
     if (path === '/repos/acme/app/pulls/5/comments') {
@@ -94,6 +108,13 @@ describe('GitHubScmReader over a loopback GitHub: files at a commit, comments', 
     await expect(reader.readFileAt('big.json', HEAD)).rejects.toThrow(
       'big.json is too large to read through GitHub (2000000 bytes); read its diff.',
     );
+  });
+
+  it("says how a pull request's author relates to the repository, as GitHub does", async () => {
+    expect(await reader.getPullRequest(5)).toMatchObject({
+      author: 'stranger',
+      association: 'FIRST_TIME_CONTRIBUTOR',
+    });
   });
 
   it("says how each comment's author relates to the repository, as GitHub does", async () => {

@@ -96,6 +96,7 @@ export class GitHubScmReader implements ScmReadPort, ScmHistoryPort, ScmFileRead
       title: data.title,
       body: data.body ?? '',
       author: data.user?.login ?? null,
+      ...(data.author_association ? { association: data.author_association } : {}),
       state: data.merged_at ? 'merged' : data.state,
       draft: data.draft ?? false,
       url: data.html_url,

@@ -71,11 +71,24 @@ export interface PullRequestBranch {
 }
 
 /** A pull request as the code host reports it now. */
+/** GitHub's `author_association`s of a repository's own people (its owner, members, collaborators). */
+const OWN_PEOPLE = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+
+/**
+ * Whether an author is one of the repository's own people, by the association the host gave;
+ * false for anyone else (`NONE`, `CONTRIBUTOR`, a first-timer) and when the host said nothing.
+ */
+export function isOwnPeople(association: string | undefined): boolean {
+  return association !== undefined && OWN_PEOPLE.has(association);
+}
+
 export interface PullRequestDetails {
   number: number;
   title: string;
   body: string;
   author: string | null;
+  /** How the author relates to the repository, when the host says (see {@link ScmComment}). */
+  association?: string;
   state: string;
   draft: boolean;
   url: string;
