@@ -40,6 +40,6 @@ new Gauge({
   help: 'When this process started, in seconds since the Unix epoch.',
   registers,
   collect() {
-    this.set(Math.round(startedAt));
+    this.set(Math.floor(startedAt));
   },
 });
