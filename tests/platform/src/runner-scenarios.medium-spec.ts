@@ -266,7 +266,8 @@ await describeEachPair('the runner loop, end to end', (kind) => {
     ]);
     const out = await runScenario(pair, { prompt: 'deploy it', options: { model } });
 
-    expect(out.run).toMatchObject({ status: 'completed', exitStatus: 'submitted (exit_forfeit)' });
+    // Gave up: failed (dispatch says so in the thread), what it changed kept as the submission.
+    expect(out.run).toMatchObject({ status: 'failed', exitStatus: 'submitted (exit_forfeit)' });
     expect(out.traj.info.submission).toContain('notes.txt');
   });
 

@@ -116,7 +116,7 @@ describe('RunEventPublisher', () => {
 
   it.each([
     ['submitted', 'completed'],
-    ['submitted (exit_forfeit)', 'completed'],
+    ['submitted (exit_forfeit)', 'failed'],
     ['submitted (exit_cost)', 'failed'],
     ['submitted (exit_total_execution_time)', 'failed'],
     ['exit_forfeit', 'failed'],

@@ -53,17 +53,16 @@ function carriedSubmission(submission: string | null): { submission?: string | n
 }
 
 /**
- * How a run ended, for dispatch and the people waiting on it. It completed when its agent
- * finished on its own: `submit`, or giving up with the changes it made (`submitted
- * (exit_forfeit)`: it told the person why). An interrupted run is healthy: the next run resumes
- * it; so is one paused at its budget. Every other ending failed what it was asked, its changes
- * autosubmitted or not: a limit, an error, or a submission no pull request holds (dispatch says so).
+ * How a run ended, for dispatch and the people waiting on it. It completed only when its agent
+ * submitted on its own (`submitted`). An interrupted run is healthy: the next run resumes it; so
+ * is one paused at its budget. Every other ending failed what it was asked, its changes
+ * autosubmitted or not: a limit, an error, the agent giving up, or a submission no pull request
+ * holds (dispatch says so, once, in the thread).
  */
 export function runOutcomeOf(exitStatus: ExitStatus): RunEnding['outcome'] {
   const { submitted, reason } = parseExitStatus(exitStatus);
   if (reason === 'exit_interrupted' || reason === 'exit_budget_paused') return 'interrupted';
-  if (submitted && (reason === null || reason === 'exit_forfeit')) return 'completed';
-  return 'failed';
+  return submitted && reason === null ? 'completed' : 'failed';
 }
 
 /**

@@ -3,12 +3,20 @@ import { failureText } from './notice-texts.js';
 
 describe('failureText', () => {
   it('says why a run stopped, that its autosubmitted changes are kept, and its last state', () => {
-    expect(failureText('submitted (exit_cost)', 'Exited (autosubmitted)\nmore')).toBe(
+    expect(failureText('submitted (exit_cost)', 'Exited (autosubmitted): the API hung up')).toBe(
       [
         "Caravel wasn't able to finish this task: it reached its limit of model calls or its " +
           'cost budget (submitted (exit_cost)).',
         "The changes it made are kept in the thread's sandbox.",
-        'Last known state: Exited (autosubmitted)',
+        'Last known state: Exited (autosubmitted): the API hung up',
+        'Reply here to try again.',
+      ].join('\n'),
+    );
+    // SWE-agent's bare exit observation adds nothing to that.
+    expect(failureText('submitted (exit_forfeit)', 'Exited (autosubmitted)')).toBe(
+      [
+        "Caravel wasn't able to finish this task: it gave up (submitted (exit_forfeit)).",
+        "The changes it made are kept in the thread's sandbox.",
         'Reply here to try again.',
       ].join('\n'),
     );

@@ -21,7 +21,9 @@ const STOPPED_BECAUSE: Readonly<Record<string, string>> = {
  * they were autosubmitted), and its last known state.
  */
 export function failureText(exitStatus: string, summary: string): string {
-  const detail = summary.trim().split('\n')[0]?.slice(0, 300) ?? '';
+  const first = summary.trim().split('\n')[0]?.slice(0, 300) ?? '';
+  // SWE-agent's bare "Exited (autosubmitted)" says nothing the lines above do not.
+  const detail = /^Exited( \(autosubmitted\))?$/.test(first) ? '' : first;
   const reason = /exit_[a-z_]+/.exec(exitStatus)?.[0];
   const because = reason ? STOPPED_BECAUSE[reason] : undefined;
   return [
