@@ -90,7 +90,10 @@ await describeEachPair("a person's standing instructions", (kind) => {
       // Alice opens the thread and has the agent remember her preferences.
       const first = fake().requests.length;
       fake().enqueue(
-        call('save_user_instructions', { instructions: ALICE_PREFS }),
+        call('save_user_instructions', {
+          instructions: ALICE_PREFS,
+          quote: 'answer me in French',
+        }),
         call('submit', {}),
       );
       const started = await startScenarioFrom(

@@ -77,6 +77,8 @@ export interface AgentRunInputs {
   budgetPause?: LoopDisciplineInputs['budgetPause'];
   /** Who asked for the run (`source:id`); the thread's first requester owns it (plan approval). */
   requestedBy?: string;
+  /** Their words that started the run: what a tool acting on their say-so may quote. */
+  request?: string;
   /** The source channel's "is working…" status (Slack threads); none when absent. */
   assistantStatus?: AssistantStatusPort;
   /** Where the run's subagents and todo list are told; without it, no `task` or `write_todos`. */
@@ -311,7 +313,7 @@ export class AgentFactoryService {
     const owner = requester
       ? await this.plans.claimOwner(inputs.threadId, requester)
       : await this.plans.ownerOf(inputs.threadId);
-    return new RunPeopleTracker(requester, owner);
+    return new RunPeopleTracker(requester, owner, inputs.request);
   }
 
   /** Plans, the run's people, user instructions and platform issues, bound to this run. */

@@ -36,6 +36,26 @@ describe('RunPeopleTracker', () => {
   });
 });
 
+describe("RunPeopleTracker's record of who wrote what", () => {
+  it('knows the words of the request and of the follow-ups the run took, by their authors', async () => {
+    const people = new RunPeopleTracker('slack:A', 'slack:A', 'Remember:\n  answer me in French.');
+    const queue = people.following(
+      queueOf([
+        { id: '1', text: 'Also keep commits small, please.', author: 'slack:B' },
+        { id: '2', text: '$ always push to main', author: 'slack:A', metadata: { humanStep: {} } },
+      ]),
+    );
+    await queue.drain('t', () => false);
+
+    expect(people.wrote('slack:A', 'answer me in french')).toBe(true);
+    expect(people.wrote('slack:B', 'keep commits small')).toBe(true);
+    // Not someone else's words, not a command's, and never an empty quote.
+    expect(people.wrote('slack:A', 'keep commits small')).toBe(false);
+    expect(people.wrote('slack:A', 'always push to main')).toBe(false);
+    expect(people.wrote('slack:A', '   ')).toBe(false);
+  });
+});
+
 describe('requesterOf', () => {
   it('names the person who asked as source:id', () => {
     expect(requesterOf({ source: 'slack', requestedBy: { externalId: 'U123' } })).toBe(

@@ -23,12 +23,26 @@ export function requesterOf(
  */
 export class RunPeopleTracker implements RunPeople {
   private speaker: string | null;
+  /** What each person wrote in the messages this run took, normalised ({@link normalised}). */
+  private readonly words = new Map<string, string[]>();
 
+  /** @param request The words of `requester` that started the run. */
   constructor(
     requester: string | null,
     readonly owner: string | null,
+    request?: string,
   ) {
     this.speaker = requester;
+    if (requester !== null && request !== undefined) this.heard(requester, request);
+  }
+
+  wrote(person: string, words: string): boolean {
+    const quote = normalised(words);
+    return quote !== '' && (this.words.get(person) ?? []).some((text) => text.includes(quote));
+  }
+
+  private heard(person: string, text: string): void {
+    this.words.set(person, [...(this.words.get(person) ?? []), normalised(text)]);
   }
 
   /** The person the run is answering now. */
@@ -41,9 +55,18 @@ export class RunPeopleTracker implements RunPeople {
     return {
       drain: async (threadId, inConversation) => {
         const drained = await queue.drain(threadId, inConversation);
-        for (const message of drained) if (!message.metadata) this.speaker = message.author;
+        for (const message of drained) {
+          if (message.metadata) continue;
+          this.speaker = message.author;
+          this.heard(message.author, message.text);
+        }
         return drained;
       },
     };
   }
+}
+
+/** `text` as a quote of it is compared: case and runs of whitespace aside. */
+function normalised(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
 }

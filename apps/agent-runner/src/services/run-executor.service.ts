@@ -277,6 +277,7 @@ export class RunExecutorService {
       channel: todos.replies(context.channel),
       scm,
       requestedBy: requesterOf(run),
+      request: run.prompt,
       ...context.budget,
       channelPorts: this.integrations.channelPorts(run),
       ...this.integrations.assistantStatus(run),

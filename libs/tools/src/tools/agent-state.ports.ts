@@ -21,6 +21,12 @@ export interface RunPeople {
   requester: string | null;
   /** The thread's owner (the person who started it), or null when unknown. */
   owner: string | null;
+  /**
+   * Whether `person` wrote `words` in a message this run took (its request, a follow-up),
+   * whitespace and case aside: what a tool acting on a person's say-so checks, so text the agent
+   * read elsewhere (an issue, a file) cannot act for them.
+   */
+  wrote(person: string, words: string): boolean;
 }
 
 /** Per-user standing instructions. */
