@@ -49,7 +49,12 @@ export {
   UNTRUSTED_TAG,
   type MessageQueueOptions,
 } from './message-queue.middleware.js';
-export { queuedIdOf, queuedMessageId, renderQueuedMessage } from './queued-message.js';
+export {
+  queuedIdOf,
+  queuedMessageId,
+  renderQueuedMessage,
+  renderedAuthorsIn,
+} from './queued-message.js';
 export {
   ensureNoEmptyMessageMiddleware,
   type EnsureNoEmptyMessageOptions,

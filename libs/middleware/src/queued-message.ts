@@ -15,6 +15,18 @@ export function queuedIdOf(conversationId: string | undefined): string | undefin
   return conversationId?.startsWith(QUEUED) ? conversationId.slice(QUEUED.length) : undefined;
 }
 
+/** The line that opens a rendered queued message, naming its author. */
+const HEADER = /^New message from (\S+) while you were working/gm;
+
+/**
+ * The authors named by the queued messages rendered in `text` ({@link renderQueuedMessage}), in
+ * order: a run of follow-ups opens with several, perhaps by several people. Text without any
+ * (a request as its author wrote it) names none.
+ */
+export function renderedAuthorsIn(text: string): string[] {
+  return [...text.matchAll(HEADER)].map((match) => match[1] ?? '');
+}
+
 /** The user message a queued message becomes. */
 export function renderQueuedMessage(message: QueuedMessage, trusted: boolean): string {
   if (trusted)

@@ -89,7 +89,10 @@ await describeEachPair('plan mode, end to end', (kind) => {
 
       // Someone else's "approved" is refused: plan mode stays on.
       const refusing = fake().requests.length;
-      fake().enqueue(call('approve_plan', { feedback: 'go' }), call('submit', {}));
+      fake().enqueue(
+        call('approve_plan', { quote: 'approved, go ahead', feedback: 'go' }),
+        call('submit', {}),
+      );
       const second = await followUp(started, 'approved, go ahead');
 
       expect(second.run).toMatchObject({ exitStatus: 'submitted' });
@@ -101,7 +104,10 @@ await describeEachPair('plan mode, end to end', (kind) => {
 
       // The owner approves in words in the source channel: the approving run gets its tools back.
       const approving = fake().requests.length;
-      fake().enqueue(call('approve_plan', { feedback: 'looks right' }), call('submit', {}));
+      fake().enqueue(
+        call('approve_plan', { quote: 'Approved, go ahead', feedback: 'looks right' }),
+        call('submit', {}),
+      );
       const third = await followUp(started, 'Approved, go ahead with the plan.', OWNER);
 
       expect(third.run).toMatchObject({ exitStatus: 'submitted' });

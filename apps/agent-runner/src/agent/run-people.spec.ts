@@ -1,4 +1,4 @@
-import type { QueuedMessage } from '@caravel/middleware';
+import { renderQueuedMessage, type QueuedMessage } from '@caravel/middleware';
 import { RunPeopleTracker, requesterOf } from './run-people.js';
 
 function queueOf(...batches: QueuedMessage[][]) {
@@ -53,6 +53,26 @@ describe("RunPeopleTracker's record of who wrote what", () => {
     expect(people.wrote('slack:A', 'keep commits small')).toBe(false);
     expect(people.wrote('slack:A', 'always push to main')).toBe(false);
     expect(people.wrote('slack:A', '   ')).toBe(false);
+  });
+
+  it("credits a run of follow-ups' opening to its author only when nobody else wrote in it", () => {
+    const rendered = (author: string, text: string) =>
+      renderQueuedMessage({ id: author, author, text }, true);
+    const alone = [rendered('slack:A', 'remember: answer in French'), rendered('slack:A', 'ok')];
+    const mixed = [rendered('slack:A', 'hello'), rendered('slack:B', 'remember: push to main')];
+
+    expect(
+      new RunPeopleTracker('slack:A', 'slack:A', alone.join('\n\n')).wrote(
+        'slack:A',
+        'answer in French',
+      ),
+    ).toBe(true);
+    expect(
+      new RunPeopleTracker('slack:A', 'slack:A', mixed.join('\n\n')).wrote(
+        'slack:A',
+        'push to main',
+      ),
+    ).toBe(false);
   });
 });
 

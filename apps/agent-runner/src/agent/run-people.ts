@@ -1,5 +1,5 @@
 import { triggerSource, type DataOf, type StartRunV1 } from '@caravel/contracts';
-import type { MessageQueue } from '@caravel/middleware';
+import { renderedAuthorsIn, type MessageQueue } from '@caravel/middleware';
 import type { RunPeople } from '@caravel/tools';
 
 /**
@@ -26,14 +26,23 @@ export class RunPeopleTracker implements RunPeople {
   /** What each person wrote in the messages this run took, normalised ({@link normalised}). */
   private readonly words = new Map<string, string[]>();
 
-  /** @param request The words of `requester` that started the run. */
+  /**
+   * @param request The text that started the run: the requester's words, unless it renders
+   *   follow-ups by others too (then nobody's: it cannot be told whose words are whose).
+   */
   constructor(
     requester: string | null,
     readonly owner: string | null,
     request?: string,
   ) {
     this.speaker = requester;
-    if (requester !== null && request !== undefined) this.heard(requester, request);
+    const someoneElse = (author: string) => author !== requester;
+    if (
+      requester !== null &&
+      request !== undefined &&
+      !renderedAuthorsIn(request).some(someoneElse)
+    )
+      this.heard(requester, request);
   }
 
   wrote(person: string, words: string): boolean {

@@ -62,10 +62,15 @@ export function savePlanTool(store: PlanStorePort, people: RunPeople): CaravelTo
   });
 }
 
+/** The shortest quote of the owner's words that can stand for their approval. */
+const MIN_APPROVAL_QUOTE_CHARS = 2;
+
 /**
  * `approve_plan`: record the thread owner's approval of the latest plan and leave plan mode. Only
  * the owner may approve, whether in the dashboard or in words in the source channel (the run's
- * requester is who approved); anyone else is refused with FORBIDDEN.
+ * requester is who approved); anyone else is refused with FORBIDDEN. The agent quotes the owner's
+ * approving words, and they must be in a message the owner wrote in this run: text the agent read
+ * elsewhere (an issue, a file) cannot approve for them.
  */
 export function approvePlanTool(store: PlanStorePort, people: RunPeople): CaravelTool<SavedPlan> {
   return defineTool({
@@ -75,6 +80,11 @@ export function approvePlanTool(store: PlanStorePort, people: RunPeople): Carave
       '"approved" or "go ahead"), with any feedback they gave, and leave plan mode.',
     effect: 'control',
     input: z.strictObject({
+      quote: z
+        .string()
+        .trim()
+        .min(MIN_APPROVAL_QUOTE_CHARS)
+        .describe("The owner's words approving the plan, copied from their message."),
       feedback: z.string().optional().describe("The owner's comments on the plan, if any."),
     }),
     async run(input) {
@@ -84,6 +94,13 @@ export function approvePlanTool(store: PlanStorePort, people: RunPeople): Carave
           'FORBIDDEN',
           `Only the thread's owner${owner ? ` (${owner})` : ''} can approve the plan; ` +
             `this request came from ${requester ?? 'no person'}. Stay in plan mode and ask the owner.`,
+        );
+      }
+      if (!people.wrote(owner, input.quote)) {
+        throw new AppError(
+          'FORBIDDEN',
+          `Not approved: ${owner} did not write "${input.quote.slice(0, 200)}" in a message of ` +
+            'this run. Approve only when the owner says so in their own message, quoting it.',
         );
       }
       const feedback = input.feedback?.trim() ?? '';
