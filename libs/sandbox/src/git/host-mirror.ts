@@ -52,7 +52,8 @@ export class HostMirror {
     gitArgs: readonly string[] = [],
   ): Promise<HostMirror> {
     await HostMirror.makeDir(path);
-    await hostGit(path, [...gitArgs, 'clone', '--quiet', '--bare', url, '.']);
+    // `--`: a url that starts with `-` is a repository, never an option (`--upload-pack=…`).
+    await hostGit(path, [...gitArgs, 'clone', '--quiet', '--bare', '--', url, '.']);
     return new HostMirror(path);
   }
 
@@ -77,7 +78,7 @@ export class HostMirror {
   /** A mirror holding what `source` holds (another sandbox's, for a sandbox that starts there). */
   static async copy(path: string, source: HostMirror): Promise<HostMirror> {
     await HostMirror.makeDir(path);
-    await hostGit(path, ['clone', '--quiet', '--bare', '--no-local', source.path, '.']);
+    await hostGit(path, ['clone', '--quiet', '--bare', '--no-local', '--', source.path, '.']);
     return new HostMirror(path);
   }
 

@@ -76,7 +76,15 @@ async function fillScratch(
 ): Promise<PreparedWorkspace> {
   if (options.cloneUrl) {
     const branchArgs = options.baseBranch ? ['--branch', options.baseBranch] : [];
-    await hostGit(dir, ['clone', '--quiet', '--no-local', ...branchArgs, options.cloneUrl, '.']);
+    await hostGit(dir, [
+      'clone',
+      '--quiet',
+      '--no-local',
+      ...branchArgs,
+      '--',
+      options.cloneUrl,
+      '.',
+    ]);
   } else {
     await hostGit(dir, ['init', '--quiet', '--initial-branch=main']);
     await hostGit(dir, ['commit', '--quiet', '--allow-empty', '-m', 'Start'], {
