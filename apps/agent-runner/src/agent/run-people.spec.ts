@@ -1,4 +1,5 @@
-import { renderQueuedMessage, type QueuedMessage } from '@caravel/middleware';
+import type { QueuedMessage } from '@caravel/middleware';
+import { renderQueuedMessage } from '@caravel/middleware/queued-message';
 import { RunPeopleTracker, requesterOf } from './run-people.js';
 
 function queueOf(...batches: QueuedMessage[][]) {

@@ -1,5 +1,6 @@
 import { triggerSource, type DataOf, type StartRunV1 } from '@caravel/contracts';
-import { renderedAuthorsIn, type MessageQueue } from '@caravel/middleware';
+import type { MessageQueue } from '@caravel/middleware';
+import { renderedAuthorsIn } from '@caravel/middleware/queued-message';
 import type { RunPeople } from '@caravel/tools';
 
 /**
