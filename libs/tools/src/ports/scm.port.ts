@@ -70,7 +70,6 @@ export interface PullRequestBranch {
   repository: { owner: string; name: string } | null;
 }
 
-/** A pull request as the code host reports it now. */
 /** GitHub's `author_association`s of a repository's own people (its owner, members, collaborators). */
 const OWN_PEOPLE = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 
@@ -82,6 +81,7 @@ export function isOwnPeople(association: string | undefined): boolean {
   return association !== undefined && OWN_PEOPLE.has(association);
 }
 
+/** A pull request as the code host reports it now. */
 export interface PullRequestDetails {
   number: number;
   title: string;
