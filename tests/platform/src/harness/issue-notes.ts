@@ -1,4 +1,24 @@
-import { scriptedModel, type ScriptedResponse } from './scenario-run.js';
+import { githubThreadId } from '@caravel/contracts';
+import { RunRepository, type RunRow } from '@caravel/db';
+import { seedRemote } from '@caravel/sandbox/testing';
+import { FakeGitHub, githubAppEnv, githubAppKeys } from '@caravel/testing';
+import { expect } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { postGithubWebhook } from './github-webhook.js';
+import { startPair, type PlatformPair } from './platform-pairs.js';
+import { scriptedModel, until, type ScriptedResponse } from './scenario-run.js';
+
+/** The repository every issue-notes platform serves, on its fake GitHub. */
+export const NOTES_REPO = 'acme/widgets';
+const SECRET = 'issue-notes-secret';
+const APP_ID = '4343';
+
+/** Git on the host, over a fake GitHub's bare repository or a scratch one. */
+export const hostGit = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'safe.directory=*', ...args], { cwd, encoding: 'utf8' }).trim();
 
 /**
  * A mention of Caravel in comment `commentId` on issue `issue` of acme/widgets, as GitHub sends
@@ -46,4 +66,64 @@ export function noteModel(dir: string, afterPublish: ScriptedResponse[] = []): P
     ...afterPublish,
     { tool_calls: [{ name: 'submit', args: {} }] },
   ]);
+}
+
+/** An embedded platform on acme/widgets behind a fake GitHub App, its runs the notes model's. */
+export interface IssueNotesPlatform {
+  dir: string;
+  github: FakeGitHub;
+  pair: PlatformPair;
+  /** The fake GitHub's bare repository of acme/widgets. */
+  bare: string;
+  /**
+   * Mentions Caravel on issue `issue` (trusted octocat) and waits for the run it starts in the
+   * issue's thread to end: one not in `seen`, then added to it.
+   */
+  mentionRun(issue: number, commentId: number, seen: Set<string>): Promise<RunRow>;
+  close(): Promise<void>;
+}
+
+/** Starts an {@link IssueNotesPlatform}; `afterPublish` as {@link noteModel} takes it. */
+export async function startIssueNotesPlatform(
+  name: string,
+  afterPublish: ScriptedResponse[] = [],
+): Promise<IssueNotesPlatform> {
+  const { privateKey, publicKey } = githubAppKeys();
+  const dir = await mkdtemp(join(tmpdir(), `caravel-${name}-`));
+  execFileSync('chmod', ['755', dir]);
+  const github = new FakeGitHub({ root: join(dir, 'remotes'), app: { id: APP_ID, publicKey } });
+  github.addRepository(NOTES_REPO);
+  const bare = await seedRemote(join(dir, 'remotes'), NOTES_REPO, '# widgets\n');
+  const model = await noteModel(dir, afterPublish);
+  const origin = await github.start();
+  const pair = await startPair('embedded', {
+    GITHUB_WEBHOOK_SECRET: SECRET,
+    ...githubAppEnv(APP_ID, privateKey, origin),
+    TRUSTED_AUTHORS: 'github:octocat',
+    CARAVEL_MODEL: model,
+  });
+  return {
+    dir,
+    github,
+    pair,
+    bare,
+    async mentionRun(issue, commentId, seen) {
+      const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number: issue });
+      const mention = issueMention(issue, commentId);
+      const answer = await postGithubWebhook(pair.host.url, SECRET, 'issue_comment', mention);
+      expect(await answer.json()).toMatchObject({ accepted: true, threadId });
+      const runs = new RunRepository(pair.database.db);
+      const run = await until(async () => {
+        const all = await runs.listByThread(threadId);
+        return all.find((r) => r.finishedAt && !seen.has(r.id));
+      }, `a finished run on ${threadId}`);
+      seen.add(run.id);
+      return run;
+    },
+    async close() {
+      await pair.close();
+      await github.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
