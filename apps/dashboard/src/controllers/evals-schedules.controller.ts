@@ -1,19 +1,9 @@
 import type { EvalScheduleRow } from '@caravel/db';
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Put,
-  Query,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
+import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import { AdminGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
+import { CurrentCaller } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
 import {
   EvalSchedulesService,
@@ -21,19 +11,16 @@ import {
 } from '../services/evals-schedules.service.js';
 
 /** Scheduled eval suites: admins register and change them, readers see their history. */
-@Controller('api/evals/schedules')
+@Controller()
 export class EvalSchedulesController {
   constructor(@Inject(EvalSchedulesService) private readonly schedules: EvalSchedulesService) {}
 
-  @Get()
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.listEvalSchedules)
   list(): Promise<EvalScheduleRow[]> {
     return this.schedules.list();
   }
 
-  @Post()
-  @HttpCode(201)
-  @UseGuards(AdminGuard)
+  @ApiRoute(ROUTES.registerEvalSchedule)
   register(@Body() body: unknown, @CurrentCaller() caller: Caller): Promise<EvalScheduleRow> {
     return this.schedules.register(
       caller,
@@ -41,8 +28,7 @@ export class EvalSchedulesController {
     );
   }
 
-  @Put(':id')
-  @UseGuards(AdminGuard)
+  @ApiRoute(ROUTES.changeEvalSchedule)
   change(@Param() params: unknown, @Body() body: unknown): Promise<EvalScheduleRow> {
     return this.schedules.change(
       parseInput(ROUTES.changeEvalSchedule.params, params, 'scheduled suite').id,
@@ -50,8 +36,7 @@ export class EvalSchedulesController {
     );
   }
 
-  @Get(':id/history')
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.evalScheduleHistory)
   history(@Param() params: unknown, @Query() query: unknown): Promise<EvalScheduleHistory> {
     const { id } = parseInput(ROUTES.evalScheduleHistory.params, params, 'scheduled suite');
     const { limit } = parseInput(ROUTES.evalScheduleHistory.query, query, 'query');

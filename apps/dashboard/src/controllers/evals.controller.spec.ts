@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { ROUTES } from '../api/routes.js';
 import { AdminGuard, ReadGuard } from '../auth/guards.js';
+import { declaredAs, servedAs } from '../testing/served-route.js';
 import { EvalsController } from './evals.controller.js';
 
 const guardsOf = (method: keyof EvalsController) =>
@@ -23,5 +24,13 @@ describe('/api/evals', () => {
       'get /api/evals/proposals read',
       'post /api/evals/proposals admin',
     ]);
+  });
+
+  it('serves each handler at the method, path and status its route declares', () => {
+    expect(servedAs(EvalsController, 'listRuns')).toBe(declaredAs(ROUTES.listEvalRuns));
+    expect(servedAs(EvalsController, 'run')).toBe(declaredAs(ROUTES.evalRun));
+    expect(servedAs(EvalsController, 'listProposals')).toBe(declaredAs(ROUTES.listEvalProposals));
+    expect(servedAs(EvalsController, 'propose')).toBe('post api/evals/proposals 201');
+    expect(declaredAs(ROUTES.proposeEvalChange)).toBe('post api/evals/proposals 201');
   });
 });

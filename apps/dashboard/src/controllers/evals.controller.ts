@@ -1,18 +1,9 @@
 import type { EvalProposalRow } from '@caravel/db';
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Query,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
+import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import { AdminGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
+import { CurrentCaller } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
 import { EvalsService, type EvalRunDetail, type EvalRunView } from '../services/evals.service.js';
 
@@ -20,31 +11,26 @@ import { EvalsService, type EvalRunDetail, type EvalRunView } from '../services/
  * Private evals: recorded runs (suites and reviewer runs) and the gate's proposals
  * (docs/dashboard.md#private-evals); scheduled suites are `EvalSchedulesController`'s.
  */
-@Controller('api/evals')
+@Controller()
 export class EvalsController {
   constructor(@Inject(EvalsService) private readonly evals: EvalsService) {}
 
-  @Get('runs')
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.listEvalRuns)
   listRuns(@Query() query: unknown): Promise<EvalRunView[]> {
     return this.evals.listRuns(parseInput(ROUTES.listEvalRuns.query, query, 'query'));
   }
 
-  @Get('runs/:id')
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.evalRun)
   run(@Param() params: unknown): Promise<EvalRunDetail> {
     return this.evals.run(parseInput(ROUTES.evalRun.params, params, 'eval run').id);
   }
 
-  @Get('proposals')
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.listEvalProposals)
   listProposals(@Query() query: unknown): Promise<EvalProposalRow[]> {
     return this.evals.listProposals(parseInput(ROUTES.listEvalProposals.query, query, 'query'));
   }
 
-  @Post('proposals')
-  @HttpCode(201)
-  @UseGuards(AdminGuard)
+  @ApiRoute(ROUTES.proposeEvalChange)
   propose(@Body() body: unknown, @CurrentCaller() caller: Caller): Promise<EvalProposalRow> {
     return this.evals.propose(caller, parseInput(ROUTES.proposeEvalChange.body, body, 'proposal'));
   }

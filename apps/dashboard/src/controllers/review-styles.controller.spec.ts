@@ -4,6 +4,7 @@ import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { ROUTES } from '../api/routes.js';
 import { AdminGuard, ReadGuard } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
+import { declaredAs, servedAs } from '../testing/served-route.js';
 import type { ReviewStylesService } from '../services/review-styles.service.js';
 import { ReviewStylesController } from './review-styles.controller.js';
 
@@ -32,6 +33,17 @@ describe('/api/review-styles', () => {
       'get /api/review-styles/{owner}/{name}/versions/{version} read',
       'post /api/review-styles/{owner}/{name}/proposals admin',
     ]);
+  });
+
+  it('serves each handler at the method, path and status its route declares', () => {
+    expect(servedAs(ReviewStylesController, 'list')).toBe(declaredAs(ROUTES.listReviewStyles));
+    expect(servedAs(ReviewStylesController, 'history')).toBe(declaredAs(ROUTES.reviewStyleHistory));
+    expect(servedAs(ReviewStylesController, 'version')).toBe(declaredAs(ROUTES.reviewStyleVersion));
+    expect(servedAs(ReviewStylesController, 'analyze')).toBe(
+      'post api/review-styles/:owner/:name/analyze 202',
+    );
+    expect(servedAs(ReviewStylesController, 'analyze')).toBe(declaredAs(ROUTES.analyzeReviewStyle));
+    expect(servedAs(ReviewStylesController, 'propose')).toBe(declaredAs(ROUTES.proposeReviewStyle));
   });
 
   it('refuses a malformed edit with a 400 naming the field, before the service', async () => {

@@ -1,18 +1,9 @@
 import type { EvalProposalRow, ReviewStyleSummaryRow } from '@caravel/db';
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Query,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
+import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import { AdminGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
+import { CurrentCaller } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
 import {
   ReviewStylesService,
@@ -25,26 +16,23 @@ import {
  * Review styles: members read them; admins (and the machine token) ask the analyzer for a
  * bootstrap and propose edits for the reviewer eval gate.
  */
-@Controller('api/review-styles')
+@Controller()
 export class ReviewStylesController {
   constructor(@Inject(ReviewStylesService) private readonly styles: ReviewStylesService) {}
 
-  @Get()
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.listReviewStyles)
   list(): Promise<ReviewStyleSummaryRow[]> {
     return this.styles.list();
   }
 
-  @Get(':owner/:name')
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.reviewStyleHistory)
   history(@Param() params: unknown, @Query() query: unknown): Promise<ReviewStyleHistory> {
     const route = ROUTES.reviewStyleHistory;
     const { owner, name } = parseInput(route.params, params, 'repository');
     return this.styles.history(owner, name, parseInput(route.query, query, 'query').limit);
   }
 
-  @Get(':owner/:name/versions/:version')
-  @UseGuards(ReadGuard)
+  @ApiRoute(ROUTES.reviewStyleVersion)
   version(@Param() params: unknown): Promise<ReviewStyleDetail> {
     const { owner, name, version } = parseInput(
       ROUTES.reviewStyleVersion.params,
@@ -54,17 +42,13 @@ export class ReviewStylesController {
     return this.styles.version(owner, name, version);
   }
 
-  @Post(':owner/:name/analyze')
-  @HttpCode(202)
-  @UseGuards(AdminGuard)
+  @ApiRoute(ROUTES.analyzeReviewStyle)
   analyze(@Param() params: unknown, @CurrentCaller() caller: Caller): Promise<AnalysisRequested> {
     const { owner, name } = parseInput(ROUTES.analyzeReviewStyle.params, params, 'repository');
     return this.styles.analyze(caller, owner, name);
   }
 
-  @Post(':owner/:name/proposals')
-  @HttpCode(201)
-  @UseGuards(AdminGuard)
+  @ApiRoute(ROUTES.proposeReviewStyle)
   propose(
     @Param() params: unknown,
     @Body() body: unknown,
