@@ -154,7 +154,7 @@ describe('infra/docker/Dockerfile', () => {
           'CMD ["node", "apps/dashboard/dist/main.js"]',
           'CMD node apps/dashboard/dist/main.js',
         )
-        .replace(/(FROM runtime AS ingress\n[\s\S]*?)HEALTHCHECK[^\n]*\n/, '$1');
+        .replace(/(AS runtime\n[\s\S]*?)HEALTHCHECK[^\n]*\n/, '$1');
       expect(dockerfileProblems(edited, TARGETS)).toEqual(
         expect.arrayContaining([
           'dispatch: CMD does not run node apps/dispatch/dist/main.js',
