@@ -6,7 +6,7 @@ import {
   splitList,
 } from '@caravel/config';
 import { githubAppSettingsSchema, githubConfigOf, type GitHubConfig } from '@caravel/integrations';
-import { CGROUP_MODES, type CgroupMode } from '@caravel/sandbox';
+import { CGROUP_MODES, DEFAULT_EGRESS_ALLOWLIST, type CgroupMode } from '@caravel/sandbox';
 import { z } from 'zod';
 import {
   kubernetesSandboxConfigOf,
@@ -31,21 +31,6 @@ const etcNames = z
     return names;
   });
 
-/** Package registries a sandbox may reach out of the box (no credentials are ever added). */
-const DEFAULT_EGRESS_ALLOWLIST = [
-  'registry.npmjs.org',
-  'registry.yarnpkg.com',
-  'pypi.org',
-  'files.pythonhosted.org',
-  'proxy.golang.org',
-  'sum.golang.org',
-  'index.crates.io',
-  'static.crates.io',
-  'repo.maven.apache.org',
-  'repo1.maven.org',
-  'rubygems.org',
-].join(',');
-
 const HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
 
 /** Comma-separated entries, trimmed, empties dropped (`none`: no entry at all). */
@@ -55,7 +40,7 @@ function entries(value: string): string[] {
 
 const hostList = z
   .string()
-  .default(DEFAULT_EGRESS_ALLOWLIST)
+  .default(DEFAULT_EGRESS_ALLOWLIST.join(','))
   .transform((value, context) => {
     const hosts = entries(value);
     for (const host of hosts) {

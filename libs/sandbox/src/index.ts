@@ -109,10 +109,12 @@ export {
   type TokenSource,
 } from './proxy/token-source.js';
 export {
+  DEFAULT_EGRESS_ALLOWLIST,
   DEFAULT_EGRESS_PORT,
   EGRESS_SOCKET_NAME,
   INNER_EGRESS_DIR,
   PLACEHOLDER_TOKEN,
+  egressSupervisorArguments,
   sandboxEgressEnvironment,
   type SandboxEgressSettings,
 } from './proxy/sandbox-egress.js';

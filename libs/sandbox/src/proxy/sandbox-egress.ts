@@ -4,6 +4,23 @@ export const INNER_EGRESS_DIR = '/run/caravel';
 export const EGRESS_SOCKET_NAME = 'egress.sock';
 /** The port the in-sandbox forwarder listens on, on the sandbox's own loopback. */
 export const DEFAULT_EGRESS_PORT = 3128;
+/**
+ * Package registries a sandbox may reach out of the box, without credentials: the broker's
+ * `SANDBOX_EGRESS_ALLOWLIST` default, and what a task's build steps reach (`caravel swegen`, evals).
+ */
+export const DEFAULT_EGRESS_ALLOWLIST: readonly string[] = [
+  'registry.npmjs.org',
+  'registry.yarnpkg.com',
+  'pypi.org',
+  'files.pythonhosted.org',
+  'proxy.golang.org',
+  'sum.golang.org',
+  'index.crates.io',
+  'static.crates.io',
+  'repo.maven.apache.org',
+  'repo1.maven.org',
+  'rubygems.org',
+];
 /** The only GitHub "token" that ever exists inside a sandbox. */
 export const PLACEHOLDER_TOKEN = 'caravel-placeholder';
 

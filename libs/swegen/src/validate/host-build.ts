@@ -4,8 +4,9 @@ import { join, posix, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { swegenError } from '../errors/swegen-errors.js';
 import { GitRunner } from '../git/git-runner.js';
+import { openBuildEgress, type BuildEgress, type BuildEgressOptions } from './build-egress.js';
 import { parseDockerfile, planHostBuild, type BuildStep } from './dockerfile-plan.js';
-import { runInTaskSandbox, TASK_SANDBOX_OWNER, type TaskMount } from './task-sandbox.js';
+import { runInTaskSandbox, TASK_SANDBOX_OWNER } from './task-sandbox.js';
 
 const run = promisify(execFile);
 
@@ -27,6 +28,8 @@ export interface HostBuildInput {
   readonly workDir: string;
   readonly timeoutMs: number;
   readonly bwrapPath?: string;
+  /** What RUN steps may reach through the egress proxy (default: the package registries). */
+  readonly egress?: BuildEgressOptions;
   /** Stops the build (its sandboxed RUN killed); the build rejects with the reason. */
   readonly signal?: AbortSignal;
 }
@@ -90,11 +93,46 @@ async function copyIn(
   }
 }
 
+/** A RUN step in a task sandbox whose only way out is the build's egress proxy. */
+async function runStep(
+  input: HostBuildInput,
+  step: Extract<BuildStep, { kind: 'run' }>,
+  egress: BuildEgress,
+  deadline: number,
+): Promise<void> {
+  const logFile = join(input.workDir, 'build.log');
+  const result = await runInTaskSandbox(
+    {
+      command: step.command,
+      cwd: step.cwd,
+      mounts: ['app', 'tmp', 'root'].map((d) => ({ host: join(input.workDir, d), inner: `/${d}` })),
+      egressSocketDir: egress.socketDir,
+      env: { ...step.env, ...egress.environment },
+      timeoutMs: Math.max(1, deadline - Date.now()),
+      logFile,
+      ...(input.signal ? { signal: input.signal } : {}),
+    },
+    input.bwrapPath,
+  );
+  const refused = egress.takeRefusals();
+  if (refused.length > 0)
+    await appendFile(logFile, refused.map((r) => `### egress proxy refused ${r}\n`).join(''));
+  if (result.exitCode !== 0) {
+    const why = result.timedOut ? 'the build timed out' : `exit ${result.exitCode}`;
+    throw swegenError(
+      'validation_failed',
+      `environment build failed at RUN ${step.command.slice(0, 120)} (${why}); see ${logFile}`,
+    );
+  }
+}
+
 /**
  * Builds a task's environment on the host: its Dockerfile is interpreted (see `planHostBuild`),
  * the repository checked out from a local clone instead of fetched, and every RUN executed in a
- * task sandbox that shares the host's network (so dependency installs work) but sees only the
- * read-only system, /app, /tmp and /root. Fails with VALIDATION_FAILED naming the line.
+ * task sandbox that sees only the read-only system, /app, /tmp and /root, with no network of the
+ * host's: its only way out is an egress proxy (see `openBuildEgress`) that passes the package
+ * registries of the allowlist, so dependency installs work while the host's 127.0.0.1 services
+ * stay out of reach. Fails with VALIDATION_FAILED naming the line.
  */
 export async function buildOnHost(input: HostBuildInput): Promise<BuiltEnvironment> {
   const text = await readFile(join(input.taskDir, 'environment', 'Dockerfile'), 'utf8');
@@ -109,43 +147,25 @@ export async function buildOnHost(input: HostBuildInput): Promise<BuiltEnvironme
   const logFile = join(input.workDir, 'build.log');
   for (const dir of ['app', 'tmp', 'root'])
     await mkdir(join(input.workDir, dir), { recursive: true });
-  const mounts: TaskMount[] = ['app', 'tmp', 'root'].map((d) => ({
-    host: join(input.workDir, d),
-    inner: `/${d}`,
-  }));
   const deadline = Date.now() + input.timeoutMs;
-  let handedOver = false;
-  for (const step of planHostBuild(instructions)) {
-    input.signal?.throwIfAborted();
-    await appendFile(logFile, `### ${describe(step)}\n`);
-    if (step.kind === 'source' || step.kind === 'copy') handedOver = false;
-    if (step.kind === 'source') await checkout(input, step);
-    else if (step.kind === 'copy') await copyIn(input, step);
-    else if (step.kind === 'run') {
-      await mkdir(hostPath(input.workDir, step.cwd), { recursive: true });
-      if (!handedOver) await chownToSandbox(input.workDir);
-      handedOver = true;
-      const result = await runInTaskSandbox(
-        {
-          command: step.command,
-          cwd: step.cwd,
-          mounts,
-          network: true,
-          env: step.env,
-          timeoutMs: Math.max(1, deadline - Date.now()),
-          logFile,
-          ...(input.signal ? { signal: input.signal } : {}),
-        },
-        input.bwrapPath,
-      );
-      if (result.exitCode !== 0) {
-        const why = result.timedOut ? 'the build timed out' : `exit ${result.exitCode}`;
-        throw swegenError(
-          'validation_failed',
-          `environment build failed at RUN ${step.command.slice(0, 120)} (${why}); see ${logFile}`,
-        );
+  const egress = await openBuildEgress(input.egress);
+  try {
+    let handedOver = false;
+    for (const step of planHostBuild(instructions)) {
+      input.signal?.throwIfAborted();
+      await appendFile(logFile, `### ${describe(step)}\n`);
+      if (step.kind === 'source' || step.kind === 'copy') handedOver = false;
+      if (step.kind === 'source') await checkout(input, step);
+      else if (step.kind === 'copy') await copyIn(input, step);
+      else if (step.kind === 'run') {
+        await mkdir(hostPath(input.workDir, step.cwd), { recursive: true });
+        if (!handedOver) await chownToSandbox(input.workDir);
+        handedOver = true;
+        await runStep(input, step, egress, deadline);
       }
     }
+  } finally {
+    await egress.close();
   }
   await chownToSandbox(input.workDir);
   return { appDir: join(input.workDir, 'app'), workdir, logFile };
@@ -158,7 +178,7 @@ function describe(step: BuildStep): string {
     case 'copy':
       return `COPY ${step.sources.join(' ')} ${step.dest}`;
     case 'run':
-      return `RUN ${step.command} (in ${step.cwd}, network shared)`;
+      return `RUN ${step.command} (in ${step.cwd}, network through the egress proxy)`;
     case 'skip':
       return `skipped line ${step.line}: ${step.text.slice(0, 160)} (${step.why})`;
   }

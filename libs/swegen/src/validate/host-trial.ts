@@ -67,7 +67,6 @@ export async function runHostTrial(input: HostTrialInput): Promise<TrialOutcome>
   const base = {
     cwd: input.environment.workdir,
     mounts,
-    network: false,
     bwrapPath: input.bwrapPath,
     ...(input.signal ? { signal: input.signal } : {}),
   };

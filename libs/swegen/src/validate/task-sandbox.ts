@@ -1,4 +1,10 @@
-import { DEFAULT_SYSTEM_PATHS, safeEnvironment } from '@caravel/sandbox';
+import {
+  DEFAULT_EGRESS_PORT,
+  DEFAULT_SYSTEM_PATHS,
+  egressSupervisorArguments,
+  INNER_EGRESS_DIR,
+  safeEnvironment,
+} from '@caravel/sandbox';
 import { spawn } from 'node:child_process';
 import { abortReason } from '../errors/deadline.js';
 import { lstat, open, readlink } from 'node:fs/promises';
@@ -15,8 +21,11 @@ export interface TaskCommand {
   readonly command: string;
   readonly cwd: string;
   readonly mounts: readonly TaskMount[];
-  /** Share the host's network (the build phase only); the default is no network at all. */
-  readonly network: boolean;
+  /**
+   * The host directory holding an egress proxy's socket (the build phase only): the command's
+   * only way out, as in an agent sandbox. Absent: no network at all. Never the host's network.
+   */
+  readonly egressSocketDir?: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   /** Where stdout and stderr go (appended). */
@@ -46,26 +55,34 @@ async function systemArguments(): Promise<string[]> {
   return args;
 }
 
+/** Where the in-sandbox forwarder to the egress proxy is found (as the bwrap provider's default). */
+const SOCAT = '/usr/bin/socat';
+
 /**
  * The bubblewrap command line of a task sandbox: the host's system directories read-only (the
  * stand-in for the image), the given mounts, uid 0 inside a user namespace (as a Dockerfile
- * expects; it is the unprivileged owner outside), every namespace unshared, and the host network
- * shared only when asked (the build phase).
+ * expects; it is the unprivileged owner outside), every namespace unshared, network included (so
+ * the host's 127.0.0.1 is out of reach). With an egress socket (the build phase), its directory
+ * is bound read-only at /run/caravel and the agent sandbox's supervisor runs as pid 1, forwarding
+ * the sandbox's own 127.0.0.1:3128 to the proxy.
  */
 export async function taskSandboxArguments(cmd: TaskCommand): Promise<string[]> {
   systemMounts ??= systemArguments();
-  const args = [
-    '--unshare-all',
-    ...(cmd.network ? ['--share-net'] : []),
-    '--die-with-parent',
-    '--new-session',
-  ];
+  const args = ['--unshare-all', '--die-with-parent', '--new-session'];
   args.push('--uid', '0', '--gid', '0', '--hostname', 'caravel-task', ...(await systemMounts));
   args.push('--dev', '/dev', '--proc', '/proc');
   for (const mount of cmd.mounts)
     args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.host, mount.inner);
-  args.push('--remount-ro', '/', '--chdir', cmd.cwd, '--', '/bin/bash', '-c', cmd.command);
-  return args;
+  if (cmd.egressSocketDir) args.push('--ro-bind', cmd.egressSocketDir, INNER_EGRESS_DIR);
+  args.push('--remount-ro', '/', '--chdir', cmd.cwd);
+  const command = ['/bin/bash', '-c', cmd.command];
+  if (!cmd.egressSocketDir) return [...args, '--', ...command];
+  const supervisor = egressSupervisorArguments({
+    socatPath: SOCAT,
+    port: DEFAULT_EGRESS_PORT,
+    command,
+  });
+  return [...args, '--as-pid-1', '--', '/bin/bash', ...supervisor];
 }
 
 /** Runs one command in a task sandbox; the host process must be able to run bubblewrap. */
