@@ -25,9 +25,10 @@ function failedTrial(agent: 'nop' | 'oracle', error: string): TrialOutcome {
 }
 
 /**
- * Validates one task without Docker: builds its environment once on the host (network shared,
- * see `buildOnHost`), then runs NOP and Oracle each on a copy of it with no network. A build
- * failure gives both trials a null reward naming the failure, so the task fails validation.
+ * Validates one task without Docker: builds its environment once on the host (network only
+ * through the egress proxy, see `buildOnHost`), then runs NOP and Oracle each on a copy of it
+ * with no network. A build failure gives both trials a null reward naming the failure, so the
+ * task fails validation.
  */
 export async function validateOnHost(
   taskDir: string,
