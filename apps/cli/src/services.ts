@@ -23,42 +23,39 @@ export interface ServiceOverrides {
 export const SERVICES = [
   {
     name: 'ingress',
-    module: (config: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
-      IngressModule.register(config.ingress, overrides.clock),
+    module: (config, overrides = {}) => IngressModule.register(config.ingress, overrides.clock),
     schema: envSchemaOf(ingressConfigSchema),
   },
   {
     name: 'dispatch',
-    module: (config: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
-      DispatchModule.register(config.dispatch, overrides.clock),
+    module: (config, overrides = {}) => DispatchModule.register(config.dispatch, overrides.clock),
     schema: envSchemaOf(dispatchConfigSchema),
   },
   {
     name: 'agent-runner',
-    module: (config: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
+    module: (config, overrides = {}) =>
       AgentRunnerModule.register(config.agentRunner, overrides.toolBundles?.bundles),
     schema: envSchemaOf(agentRunnerConfigSchema),
   },
   {
     name: 'reviewer',
-    module: (config: EmbeddedConfig) => ReviewerModule.register(config.reviewer),
+    module: (config) => ReviewerModule.register(config.reviewer),
     schema: envSchemaOf(reviewerConfigSchema),
   },
   {
     name: 'analyzer',
-    module: (config: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
-      AnalyzerModule.register(config.analyzer, overrides.clock),
+    module: (config, overrides = {}) => AnalyzerModule.register(config.analyzer, overrides.clock),
     schema: envSchemaOf(analyzerConfigSchema),
   },
   {
     name: 'sandbox-broker',
-    module: (config: EmbeddedConfig, overrides: ServiceOverrides = {}) =>
+    module: (config, overrides = {}) =>
       SandboxBrokerModule.register(config.sandboxBroker, overrides.toolBundles?.binds),
     schema: envSchemaOf(sandboxBrokerConfigSchema),
   },
   {
     name: 'dashboard',
-    module: (config: EmbeddedConfig) => DashboardModule.register(config.dashboard),
+    module: (config) => DashboardModule.register(config.dashboard),
     schema: envSchemaOf(dashboardConfigSchema),
   },
 ] as const satisfies readonly {
