@@ -145,6 +145,8 @@ await describeEachPair('a pull request reviewed, pushed to, and reviewed again',
 
   beforeAll(async () => {
     fake = new FakeGitHub().addUserToken('ghu_caravel', BOT).addRepository(REPO);
+    // The reviewers whose merged comments teach the review style collaborate on the repository.
+    for (const login of ['alice', 'bob']) fake.collaborators.add(REPO, login);
     await fake.start();
     fake.setReviewablePull(REPO, NUMBER, {
       author: 'alice',

@@ -139,7 +139,10 @@ export class OfflineReviewGitHub implements ReviewGitHub {
   }
 
   private addComment(
-    comment: Omit<ListedReviewComment, 'commentId' | 'login' | 'userType' | 'url' | 'createdAt'>,
+    comment: Omit<
+      ListedReviewComment,
+      'commentId' | 'login' | 'userType' | 'association' | 'url' | 'createdAt'
+    >,
   ): string {
     const commentId = this.id();
     this.comments.push({
@@ -147,6 +150,8 @@ export class OfflineReviewGitHub implements ReviewGitHub {
       commentId,
       login: this.botLogin,
       userType: 'Bot',
+      // What GitHub says of an App's bot.
+      association: 'NONE',
       url: null,
       createdAt: this.now().toISOString(),
     });

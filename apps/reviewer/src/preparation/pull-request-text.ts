@@ -6,7 +6,7 @@ export const PULL_REQUEST_COMMENTS_READ = 20;
 /** A description longer than this is cut: it is context to weigh, not the change itself. */
 const BODY_CHARS = 20_000;
 /** A comment longer than this is cut (logs pasted into a conversation). */
-const COMMENT_CHARS = 4_000;
+export const COMMENT_CHARS = 4_000;
 
 /** What a review reads of a pull request's conversation on its code host. */
 export interface PullRequestConversation {

@@ -36,6 +36,7 @@ const comment = (commentId: string, reviewId: string, login: string): ListedRevi
   body: `${findingMarker}\ncomment`,
   login,
   userType: 'Bot',
+  association: 'NONE',
   path: 'src/app.ts',
   line: 10,
   startLine: null,

@@ -15,13 +15,19 @@ import type {
   ReviewThread,
 } from '@caravel/integrations';
 import type { PreparedReview } from '../preparation/prepare-review.js';
+import { countsForLedger } from './counts-for-ledger.js';
 
 /** What bringing a ledger up to a new head did. */
 export interface LedgerSync {
   /** How each finding anchored at the last reviewed head followed the push. */
   moved: ReconcileChange[];
-  /** What became of each review comment of the pull request. */
+  /** What became of each review comment that counts for the ledger (`countsForLedger`). */
   ingested: IngestOutcome[];
+  /**
+   * The review comments of people outside the repository, oldest first: not taken in, they change
+   * no finding and no verdict; the reviewer reads them as untrusted text.
+   */
+  outsiders: ListedReviewComment[];
 }
 
 export type SyncGitHub = Pick<GitHubReviews, 'listReviewComments' | 'listThreads'>;
@@ -30,10 +36,11 @@ export type SyncGitHub = Pick<GitHubReviews, 'listReviewComments' | 'listThreads
  * Brings a pull request's ledger to the head a review prepared, before the reviewer looks at it:
  * first the findings follow the code from the last reviewed head (`reconcileFindings` on the
  * two-dot inter-diff: quiet re-anchoring, a recheck where their lines changed, `code_removed`
- * where their code went), then every review comment on the pull request is taken in
- * (`ingestReviewComments`): other bots' and people's comments become findings of their authors or
- * reports of the finding they repeat, once per comment id, and replies mark their finding for
- * reassessment. Both are idempotent: a redelivered request changes nothing the second time.
+ * where their code went), then the review comments of the repository's own people and installed
+ * bots are taken in (`ingestReviewComments`; who counts: `countsForLedger`): they become findings
+ * of their authors or reports of the finding they repeat, once per comment id, and replies mark
+ * their finding for reassessment. Anyone else's comments are set aside as `outsiders`. Both are
+ * idempotent: a redelivered request changes nothing the second time.
  */
 export class LedgerSyncService {
   constructor(
@@ -66,7 +73,9 @@ export class LedgerSyncService {
       this.github.listReviewComments(pr),
       this.github.listThreads(pr),
     ]);
-    const comments = listed.map((comment) => this.reviewComment(comment, threads));
+    const counted = listed.filter((comment) => countsForLedger(comment, this.botLogin));
+    const outsiders = listed.filter((comment) => !counted.includes(comment));
+    const comments = counted.map((comment) => this.reviewComment(comment, threads));
     let ingested: IngestOutcome[] = [];
     await this.findings.updateAll(threadId, (current) => {
       const result = ingestReviewComments(current, comments, {
@@ -77,7 +86,7 @@ export class LedgerSyncService {
       ingested = result.outcomes;
       return result.changed;
     });
-    return { moved, ingested };
+    return { moved, ingested, outsiders };
   }
 
   private reviewComment(comment: ListedReviewComment, threads: ReviewThread[]): ReviewComment {

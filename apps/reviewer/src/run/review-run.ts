@@ -8,6 +8,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ReviewRunContext } from '../agent/review-run.context.js';
 import { ReviewerKitLoader } from '../agent/reviewer-kit.loader.js';
+import { openingMessage } from '../preparation/outsider-comments.js';
 import {
   prepareReview,
   type PreparedReview,
@@ -71,8 +72,9 @@ export interface ReviewRunOutcome {
 
 /**
  * One review, start to end: the deterministic preparation (checkout, range, changed lines,
- * instructions, brief), the ledger brought to the head (reconcile since the last review, other
- * reviewers' comments ingested), the check run started, the reviewer agent run on the brief,
+ * instructions, brief), the ledger brought to the head (reconcile since the last review, the
+ * comments of the repository's own people and installed bots ingested), the check run started,
+ * the reviewer agent run on the brief and, as untrusted text, anyone else's review comments,
  * and a publish. The model is asked to publish; when it ends without doing so, the run publishes
  * the ledger itself (a comment: never an approval), so the threads of closed findings settle and
  * the last reviewed head advances either way. The check run ends `success`, or `neutral` when
@@ -139,7 +141,7 @@ export async function runReview(
       workspace: request.workspace,
       events: deps.events,
     });
-    const conversation = await agent.run(prepared.brief);
+    const conversation = await agent.run(openingMessage(prepared.brief, sync.outsiders));
     // A model that stopped before publishing (out of calls, or talked out of it by the diff it
     // read) did not review: the publish made for it settles threads and never approves.
     const final: PublishResult = published ?? (await context.publish({ proposed: 'COMMENT' }));

@@ -24,6 +24,15 @@ describe('GitHubReviews against the fake GitHub with the real Octokit', () => {
 
   afterEach(() => github.close());
 
+  /** Caravel's review with one inline comment, on line 11. */
+  const postFinding = () =>
+    reviews.createReview(pr, {
+      commit_id: HEAD,
+      event: 'COMMENT',
+      body: 'x',
+      comments: [{ path: 'src/app.ts', line: 11, side: 'RIGHT', body: 'finding' }],
+    });
+
   it('creates one review with its inline comments, and lists them with their threads', async () => {
     const created = await reviews.createReview(pr, {
       commit_id: HEAD,
@@ -74,12 +83,7 @@ describe('GitHubReviews against the fake GitHub with the real Octokit', () => {
   });
 
   it('replies in a thread, then resolves it through GraphQL', async () => {
-    await reviews.createReview(pr, {
-      commit_id: HEAD,
-      event: 'COMMENT',
-      body: 'x',
-      comments: [{ path: 'src/app.ts', line: 11, side: 'RIGHT', body: 'finding' }],
-    });
+    await postFinding();
     const [comment] = await reviews.listReviewComments(pr);
     const [thread] = await reviews.listThreads(pr);
 
@@ -97,6 +101,31 @@ describe('GitHubReviews against the fake GitHub with the real Octokit', () => {
     await expect(reviews.resolveThread(pr, 'PRRT_missing')).rejects.toMatchObject({
       code: 'DEPENDENCY_UNAVAILABLE',
     });
+  });
+
+  it("lists each review comment's author_association: how its author relates to the repository", async () => {
+    github.addUserToken('ghu_acme', 'acme').addUserToken('ghu_ada', 'ada');
+    github.addUserToken('ghu_grace', 'grace').addUserToken('ghu_mallory', 'mallory');
+    github.collaborators.add('acme/widgets', 'ada');
+    github.addOrgMember('acme', 'grace');
+    await postFinding();
+    const [opening] = await reviews.listReviewComments(pr);
+    for (const login of ['acme', 'ada', 'grace', 'mallory']) {
+      const as = new GitHubReviews(
+        new GitHubApi({ baseUrl: github.origin, tokens: () => Promise.resolve(`ghu_${login}`) }),
+      );
+      await as.reply(pr, opening!.commentId, `${login} here`);
+    }
+
+    const listed = await reviews.listReviewComments(pr);
+
+    expect(listed.map((c) => [c.login, c.association])).toEqual([
+      ['caravel[bot]', 'NONE'],
+      ['acme', 'OWNER'],
+      ['ada', 'COLLABORATOR'],
+      ['grace', 'MEMBER'],
+      ['mallory', 'NONE'],
+    ]);
   });
 
   it('dismisses an approval, and reports a verdict on one’s own pull request refused', async () => {

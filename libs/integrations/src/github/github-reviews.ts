@@ -25,6 +25,11 @@ export interface ListedReviewComment {
   body: string;
   login: string | null;
   userType: string | null;
+  /**
+   * How the author relates to the repository (GitHub's `author_association`: `OWNER`, `MEMBER`,
+   * `COLLABORATOR`, `CONTRIBUTOR`, `NONE`, …); null when GitHub said nothing.
+   */
+  association: string | null;
   path: string;
   line: number | null;
   startLine: number | null;
@@ -145,6 +150,7 @@ export class GitHubReviews {
         body: comment.body,
         login: comment.user?.login ?? null,
         userType: comment.user?.type ?? null,
+        association: comment.author_association ?? null,
         path: comment.path,
         line: comment.line ?? null,
         startLine: comment.start_line ?? null,

@@ -8,6 +8,7 @@ import {
   type FakeResponse,
   type RecordedCall,
 } from '../http/loopback-api.js';
+import { authorAssociation } from './author-association.js';
 import { Collaborators, registerCollaboratorRoutes } from './collaborator-routes.js';
 import { CommitStatuses, registerCommitCheckRoutes } from './commit-check-routes.js';
 import { compareCommits } from './compare-commits.js';
@@ -87,7 +88,10 @@ export class FakeGitHub extends LoopbackApi {
       status: 200,
       body: { login: this.loginOf(call) },
     }));
-    this.reviews = new GitHubReviewState(this.state);
+    this.reviews = new GitHubReviewState(
+      this.state,
+      authorAssociation(this.state.orgMembers, this.collaborators),
+    );
     registerReviewRoutes(this, this.state, this.reviews, (call) => this.loginOf(call));
     registerGitHubRoutes(this, this.state, (call) => this.loginOf(call));
     registerCommitCheckRoutes(this, this.state, this.reviews, this.statuses, (call) =>

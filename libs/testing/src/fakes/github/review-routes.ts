@@ -1,4 +1,5 @@
 import { textOf, type FakeResponse, type LoopbackApi } from '../http/loopback-api.js';
+import type { AuthorAssociationOf } from './author-association.js';
 import type { CallerOf, FakeGitHubComment, GitHubState } from './github-routes.js';
 
 type Side = 'LEFT' | 'RIGHT';
@@ -75,7 +76,14 @@ export class GitHubReviewState {
   /** Thread ids whose resolution the fake refuses (a `FORBIDDEN` GraphQL error). */
   readonly unresolvable = new Set<string>();
 
-  constructor(private readonly base: GitHubState) {}
+  /**
+   * @param associationOf how GitHub relates an author to a repository: reviews and review
+   * comments are listed with it (`author_association`), as of the listing
+   */
+  constructor(
+    private readonly base: GitHubState,
+    readonly associationOf: AuthorAssociationOf = () => 'NONE',
+  ) {}
 
   nodeId(prefix: string): string {
     return `${prefix}_kwDO${this.base.id().toString(36)}`;
@@ -105,7 +113,7 @@ export function registerReviewRoutes(
   caller: CallerOf,
 ): void {
   api.route('GET', '/repos/:owner/:repo/pulls/:number/reviews', (call, p) =>
-    page(reviews.reviews.get(pullKey(p)) ?? [], call.query),
+    page(associated(reviews, p, reviews.reviews.get(pullKey(p)) ?? []), call.query),
   );
   api.route('POST', '/repos/:owner/:repo/pulls/:number/reviews', (call, p) => {
     const login = caller(call);
@@ -138,7 +146,10 @@ export function registerReviewRoutes(
     return { status: 200, body: review };
   });
   api.route('GET', '/repos/:owner/:repo/pulls/:number/comments', (call, p) =>
-    page(withReplies(state, reviews.comments.get(pullKey(p)) ?? []), call.query),
+    page(
+      associated(reviews, p, withReplies(state, reviews.comments.get(pullKey(p)) ?? [])),
+      call.query,
+    ),
   );
   api.route('POST', '/graphql', (call) => graphql(reviews, call.body));
   registerCheckRuns(api, state, reviews);
@@ -165,6 +176,18 @@ function withReplies(state: GitHubState, inline: FakeReviewComment[]): FakeRevie
     ];
   });
   return [...inline, ...replies].sort((a, b) => a.id - b.id);
+}
+
+/** Each review or comment with its author's `author_association` as GitHub says it now. */
+function associated<T extends { user: { login: string } }>(
+  reviews: GitHubReviewState,
+  p: Record<string, string>,
+  listed: T[],
+): (T & { author_association: string })[] {
+  return listed.map((item) => ({
+    ...item,
+    author_association: reviews.associationOf(repoKey(p), item.user.login),
+  }));
 }
 
 function page<T>(all: T[], query: Record<string, string>): FakeResponse {
@@ -210,7 +233,7 @@ function newReview(
     submitted_at: new Date().toISOString(),
     html_url: `${pullUrl}#pullrequestreview-${id}`,
     pull_request_url: `${state.origin()}/repos/${repoKey(p)}/pulls/${p['number']}`,
-    author_association: 'NONE',
+    author_association: reviews.associationOf(repoKey(p), login),
   };
   reviews.reviews.set(pullKey(p), [...(reviews.reviews.get(pullKey(p)) ?? []), review]);
   return review;
