@@ -4,10 +4,13 @@ import type { evalRunDetailResponse, evalRunResponse } from '../../api/eval-sche
 import { useApi } from '../use-api.js';
 import { Async, DataTable, Page } from '../ui.js';
 
-type EvalRun = z.output<typeof evalRunResponse>;
+/** An eval run as `GET /api/evals/runs` lists it. */
+export type EvalRun = z.output<typeof evalRunResponse>;
 type EvalRunDetail = z.output<typeof evalRunDetailResponse>;
 
-const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(1)}%`);
+/** A rate (0 to 1) as a percentage with one decimal; a dash where there is none. */
+export const percent = (rate: number | null) =>
+  rate === null ? '—' : `${(rate * 100).toFixed(1)}%`;
 export const dollars = (usd: number) => `$${usd.toFixed(2)}`;
 
 export function RunLink({ id }: { id: string | null }) {

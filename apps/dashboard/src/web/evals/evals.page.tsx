@@ -1,15 +1,14 @@
 import { Code, Table, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { z } from 'zod';
-import type { evalProposalResponse, evalRunResponse } from '../../api/eval-schemas.js';
+import type { evalProposalResponse } from '../../api/eval-schemas.js';
 import { FilterForm, QueryText } from '../filters.js';
 import { StatusBadge } from '../threads.page.js';
 import { useApi } from '../use-api.js';
 import { AsyncTable, counted, Page, when } from '../ui.js';
-import { EvalRunPage, dollars, resolveText, RunLink } from './eval-run.js';
+import { EvalRunPage, dollars, resolveText, RunLink, type EvalRun } from './eval-run.js';
 import { ScheduleList, SchedulePage } from './schedules.js';
 
-type EvalRun = z.output<typeof evalRunResponse>;
 type EvalProposal = z.output<typeof evalProposalResponse>;
 
 function RunRow({ run }: { run: EvalRun }) {

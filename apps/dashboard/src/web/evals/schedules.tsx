@@ -2,22 +2,15 @@ import { Button, Code, Table, Title, useComputedColorScheme } from '@mantine/cor
 import { useState } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
-import type {
-  evalRunResponse,
-  evalScheduleHistoryResponse,
-  evalScheduleResponse,
-} from '../../api/eval-schemas.js';
+import type { evalScheduleHistoryResponse, evalScheduleResponse } from '../../api/eval-schemas.js';
 import { api } from '../api.js';
 import { StatusBadge } from '../threads.page.js';
 import { useApi } from '../use-api.js';
 import { Async, AsyncTable, counted, DataTable, ErrorText, Page, when } from '../ui.js';
-import { dollars, resolveText, RunLink } from './eval-run.js';
+import { dollars, percent, resolveText, RunLink, type EvalRun } from './eval-run.js';
 
 type EvalSchedule = z.output<typeof evalScheduleResponse>;
-type EvalRun = z.output<typeof evalRunResponse>;
 type History = z.output<typeof evalScheduleHistoryResponse>;
-
-const percent = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(1)}%`);
 
 /** A run's score: its resolve rate (Harbor), or its F1 (a review set), as a fraction. */
 function score(run: EvalRun): number | null {
