@@ -6,8 +6,10 @@ import type { ListedReviewComment } from '@caravel/integrations';
 import { strictMock } from '@caravel/testing/doubles';
 import type { PreparedReview } from '../preparation/prepare-review.js';
 import { LedgerSyncService, type SyncGitHub } from './ledger-sync.service.js';
+import { OUTSIDER_NOTE } from './outsider-findings.js';
 
 const HEAD = sha('a');
+const NOW = new Date('2026-03-02T09:00:00.000Z');
 const BOT = 'caravel[bot]';
 const THREAD = '59ec28ef-b6ee-5f51-8c35-1672d492b244';
 const pr = { repository: { owner: 'acme', name: 'widgets' }, number: 7 };
@@ -138,5 +140,60 @@ describe('LedgerSyncService', () => {
 
     expect(held()).toEqual([own]);
     expect(sync.ingested).toEqual([{ commentId: '10', kind: 'own' }]);
+  });
+
+  it("dismisses an open finding that only a stranger's comments raised (taken in before they stopped counting)", async () => {
+    const own = caravels();
+    const report = (commentId: string, login: string) => ({
+      author: { kind: 'person' as const, login },
+      commentId,
+      reviewId: null,
+      threadId: null,
+      url: null,
+      sha: HEAD,
+      at: '2026-03-01T10:00:00Z',
+    });
+    const strangers = aFinding({
+      author: { kind: 'person', login: 'mallory' },
+      recheck: ['ingested'],
+      reports: [report('20', 'mallory')],
+    });
+    const seconded = aFinding({
+      author: { kind: 'person', login: 'mallory' },
+      startLine: 11,
+      endLine: 11,
+      reports: [report('21', 'mallory'), report('30', 'ada')],
+    });
+    const { repository, held } = ledgerOf([own, strangers, seconded]);
+    const listed = [
+      comment('10', BOT, 'NONE'),
+      comment('20', 'mallory', 'NONE'),
+      comment('21', 'mallory', 'NONE'),
+      comment('30', 'ada', 'COLLABORATOR'),
+    ];
+
+    const sync = await new LedgerSyncService(
+      repository,
+      githubListing(listed),
+      BOT,
+      () => NOW,
+    ).sync(THREAD, pr, prepared);
+
+    const byId = new Map(held().map((f) => [f.id, f]));
+    expect(byId.get(strangers.id)).toMatchObject({
+      status: 'dismissed',
+      recheck: [],
+      resolution: {
+        kind: 'dismissed',
+        sha: HEAD,
+        note: OUTSIDER_NOTE,
+        by: { kind: 'caravel' },
+        at: NOW.toISOString(),
+      },
+    });
+    expect(byId.get(own.id)?.status).toBe('open');
+    // ada, a collaborator, said it too: it stays.
+    expect(byId.get(seconded.id)?.status).toBe('open');
+    expect(sync.dismissed).toEqual([strangers.id]);
   });
 });

@@ -4,6 +4,7 @@ import {
   ingestReviewComments,
   parseUnifiedDiff,
   reconcileFindings,
+  type Finding,
   type IngestOutcome,
   type ReconcileChange,
   type ReviewComment,
@@ -16,6 +17,7 @@ import type {
 } from '@caravel/integrations';
 import type { PreparedReview } from '../preparation/prepare-review.js';
 import { countsForLedger } from './counts-for-ledger.js';
+import { dismissOutsidersFindings } from './outsider-findings.js';
 
 /** What bringing a ledger up to a new head did. */
 export interface LedgerSync {
@@ -28,6 +30,8 @@ export interface LedgerSync {
    * no finding and no verdict; the reviewer reads them as untrusted text.
    */
   outsiders: ListedReviewComment[];
+  /** Open findings only outsiders had raised, dismissed now (`dismissOutsidersFindings`). */
+  dismissed: string[];
 }
 
 export type SyncGitHub = Pick<GitHubReviews, 'listReviewComments' | 'listThreads'>;
@@ -39,8 +43,9 @@ export type SyncGitHub = Pick<GitHubReviews, 'listReviewComments' | 'listThreads
  * where their code went), then the review comments of the repository's own people and installed
  * bots are taken in (`ingestReviewComments`; who counts: `countsForLedger`): they become findings
  * of their authors or reports of the finding they repeat, once per comment id, and replies mark
- * their finding for reassessment. Anyone else's comments are set aside as `outsiders`. Both are
- * idempotent: a redelivered request changes nothing the second time.
+ * their finding for reassessment. Anyone else's comments are set aside as `outsiders`, and a
+ * finding only they raised (taken in before) is dismissed. Both steps are idempotent: a
+ * redelivered request changes nothing the second time.
  */
 export class LedgerSyncService {
   constructor(
@@ -77,6 +82,7 @@ export class LedgerSyncService {
     const outsiders = listed.filter((comment) => !counted.includes(comment));
     const comments = counted.map((comment) => this.reviewComment(comment, threads));
     let ingested: IngestOutcome[] = [];
+    let dismissed: Finding[] = [];
     await this.findings.updateAll(threadId, (current) => {
       const result = ingestReviewComments(current, comments, {
         headSha: prepared.headSha,
@@ -84,9 +90,14 @@ export class LedgerSyncService {
         at,
       });
       ingested = result.outcomes;
-      return result.changed;
+      dismissed = dismissOutsidersFindings(result.findings, outsiders, {
+        sha: prepared.headSha,
+        at,
+      });
+      const ids = new Set(dismissed.map((f) => f.id));
+      return [...result.changed.filter((f) => !ids.has(f.id)), ...dismissed];
     });
-    return { moved, ingested, outsiders };
+    return { moved, ingested, outsiders, dismissed: dismissed.map((f) => f.id) };
   }
 
   private reviewComment(comment: ListedReviewComment, threads: ReviewThread[]): ReviewComment {
