@@ -1,5 +1,7 @@
 import { AppError } from '@caravel/errors';
 import { execFile } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -34,6 +36,8 @@ export interface HostGitOptions {
   /** Extra environment (GIT_INDEX_FILE, identities); PATH and the config isolation always win. */
   readonly env?: Readonly<Record<string, string>>;
   readonly maxBuffer?: number;
+  /** Piped to git's standard input (e.g. a pack for `index-pack --stdin`). */
+  readonly stdin?: Readable;
 }
 
 /**
@@ -49,7 +53,7 @@ export async function hostGit(
   options: HostGitOptions = {},
 ): Promise<string> {
   try {
-    const { stdout } = await run('git', [...HARDENING, ...args], {
+    const running = run('git', [...HARDENING, ...args], {
       cwd,
       env: {
         ...options.env,
@@ -63,6 +67,10 @@ export async function hostGit(
       },
       maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
     });
+    // Git may stop reading early (it refused the input): the broken pipe is its answer, not ours.
+    if (options.stdin && running.child.stdin)
+      void pipeline(options.stdin, running.child.stdin).catch(() => undefined);
+    const { stdout } = await running;
     return stdout.trim();
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr ?? String(error);

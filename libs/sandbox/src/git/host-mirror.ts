@@ -1,6 +1,7 @@
 import { pullRequestHeadRef } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import { chmod, mkdir, stat } from 'node:fs/promises';
+import { checkBundleObjects } from './bundle-objects.js';
 import { BOT_IDENTITY_ENV, hostGit } from './host-git.js';
 import type { RefExport } from './sandbox-export.js';
 
@@ -166,10 +167,12 @@ export class HostMirror {
 
   /**
    * Takes in what a sandbox exported for `ref` and points `intoRef` at it; fails unless the
-   * result is exactly the commit the sandbox reported.
+   * result is exactly the commit the sandbox reported. A bundle's objects are checked first
+   * (`checkBundleObjects`): one malformed or malicious object and nothing of it enters the mirror.
    */
   async import(exported: RefExport, ref: string, intoRef: string): Promise<string> {
     if (exported.bundle) {
+      await checkBundleObjects(this.path, exported.bundle);
       await hostGit(this.path, [
         'fetch',
         '--quiet',
