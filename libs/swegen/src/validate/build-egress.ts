@@ -6,11 +6,12 @@ import {
   type EgressEvent,
   type TokenSource,
 } from '@caravel/sandbox';
-import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { swegenError } from '../errors/swegen-errors.js';
-import { TASK_SANDBOX_OWNER } from './task-sandbox.js';
+import { TASK_SANDBOX_OWNER, type TaskEgress } from './task-sandbox.js';
 
 /** What a task's build steps may reach (the egress proxy's allowlist). */
 export interface BuildEgressOptions {
@@ -18,12 +19,12 @@ export interface BuildEgressOptions {
   readonly allowlist?: readonly string[];
   /** Where an allowlisted host is really reached (host → base URL): a registry mirror. */
   readonly upstreamOverrides?: Readonly<Record<string, string>>;
+  /** The forwarder inside the sandbox, seen through the host's /usr (default /usr/bin/socat). */
+  readonly socatPath?: string;
 }
 
-/** A running egress proxy for one build: bind `socketDir` into the sandbox, set `environment`. */
-export interface BuildEgress {
-  /** The host directory holding the proxy's `egress.sock`. */
-  readonly socketDir: string;
+/** A running egress proxy for one build: its socket for the sandbox, and `environment` to set. */
+export interface BuildEgress extends TaskEgress {
   /** The proxy variables (and git's configuration) pointing the build's tools at it. */
   readonly environment: Readonly<Record<string, string>>;
   /** The requests refused since the last call, one line each (for the build log). */
@@ -46,6 +47,14 @@ const noToken: TokenSource = {
  * directory of its own (short, as a socket path must be), open to the sandbox's uid only.
  */
 export async function openBuildEgress(options: BuildEgressOptions = {}): Promise<BuildEgress> {
+  const socatPath = options.socatPath ?? '/usr/bin/socat';
+  await access(socatPath, constants.X_OK).catch(() => {
+    throw swegenError(
+      'invalid_input',
+      `socat is not installed (${socatPath}): a task's build reaches the package registries ` +
+        'through it; apt-get install socat',
+    );
+  });
   const dir = await mkdtemp(join(tmpdir(), 'caravel-build-egress-'));
   const socketDir = join(dir, 'socket');
   const refusals: string[] = [];
@@ -68,6 +77,7 @@ export async function openBuildEgress(options: BuildEgressOptions = {}): Promise
     await proxy.listen({ socketPath: join(socketDir, EGRESS_SOCKET_NAME) });
     return {
       socketDir,
+      socatPath,
       environment: sandboxEgressEnvironment(GITHUB),
       takeRefusals: () => refusals.splice(0),
       close: async () => {

@@ -106,7 +106,7 @@ async function runStep(
       command: step.command,
       cwd: step.cwd,
       mounts: ['app', 'tmp', 'root'].map((d) => ({ host: join(input.workDir, d), inner: `/${d}` })),
-      egressSocketDir: egress.socketDir,
+      egress,
       env: { ...step.env, ...egress.environment },
       timeoutMs: Math.max(1, deadline - Date.now()),
       logFile,

@@ -16,16 +16,24 @@ export interface TaskMount {
   readonly readOnly?: boolean;
 }
 
+/** How a task sandbox reaches an egress proxy (see `taskSandboxArguments`). */
+export interface TaskEgress {
+  /** The host directory holding the proxy's `egress.sock`, bound read-only at /run/caravel. */
+  readonly socketDir: string;
+  /** The forwarder inside the sandbox (socat, seen through the host's /usr). */
+  readonly socatPath: string;
+}
+
 /** One command in a task sandbox. */
 export interface TaskCommand {
   readonly command: string;
   readonly cwd: string;
   readonly mounts: readonly TaskMount[];
   /**
-   * The host directory holding an egress proxy's socket (the build phase only): the command's
-   * only way out, as in an agent sandbox. Absent: no network at all. Never the host's network.
+   * An egress proxy (the build phase only): the command's only way out, as in an agent sandbox.
+   * Absent: no network at all. Never the host's network.
    */
-  readonly egressSocketDir?: string;
+  readonly egress?: TaskEgress;
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   /** Where stdout and stderr go (appended). */
@@ -55,9 +63,6 @@ async function systemArguments(): Promise<string[]> {
   return args;
 }
 
-/** Where the in-sandbox forwarder to the egress proxy is found (as the bwrap provider's default). */
-const SOCAT = '/usr/bin/socat';
-
 /**
  * The bubblewrap command line of a task sandbox: the host's system directories read-only (the
  * stand-in for the image), the given mounts, uid 0 inside a user namespace (as a Dockerfile
@@ -73,12 +78,12 @@ export async function taskSandboxArguments(cmd: TaskCommand): Promise<string[]> 
   args.push('--dev', '/dev', '--proc', '/proc');
   for (const mount of cmd.mounts)
     args.push(mount.readOnly ? '--ro-bind' : '--bind', mount.host, mount.inner);
-  if (cmd.egressSocketDir) args.push('--ro-bind', cmd.egressSocketDir, INNER_EGRESS_DIR);
+  if (cmd.egress) args.push('--ro-bind', cmd.egress.socketDir, INNER_EGRESS_DIR);
   args.push('--remount-ro', '/', '--chdir', cmd.cwd);
   const command = ['/bin/bash', '-c', cmd.command];
-  if (!cmd.egressSocketDir) return [...args, '--', ...command];
+  if (!cmd.egress) return [...args, '--', ...command];
   const supervisor = egressSupervisorArguments({
-    socatPath: SOCAT,
+    socatPath: cmd.egress.socatPath,
     port: DEFAULT_EGRESS_PORT,
     command,
   });
