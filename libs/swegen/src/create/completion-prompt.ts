@@ -19,7 +19,8 @@ The environment is built from task/environment/Dockerfile: it checks the reposit
 then bug.patch turns it back into the buggy state. The verifier copies task/tests/ into the repository
 and runs tests/test.sh, which writes the reward file.
 Fill in every ${TODO_MARKER} line: in the Dockerfile, the runtime, the dependency install and any build
-(the build has network access); in tests/test.sh, replace the placeholder \`false\` with the command that
+(the build reaches the public package registries: npm, PyPI, crates.io, Go modules, Maven Central,
+RubyGems; not GitHub or other hosts); in tests/test.sh, replace the placeholder \`false\` with the command that
 runs exactly the listed test files (the tests run with no network, so install nothing there).
 Do not edit bug.patch, fix.patch or the test files. Then call validate_task: it builds the environment and
 runs the NOP trial (no fix: must score 0) and the Oracle trial (fix applied: must score 1). Read its
