@@ -174,5 +174,6 @@ export {
   type TaskAnalysis,
 } from './analyze/analyze-task.js';
 export { buildOnHost, chownToSandbox, type BuiltEnvironment } from './validate/host-build.js';
+export type { BuildEgressOptions } from './validate/build-egress.js';
 export { runHostTrial, type HostTrialInput } from './validate/host-trial.js';
 export { hostWorkdir } from './analyze/trial-workspace.js';

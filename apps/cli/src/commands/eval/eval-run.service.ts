@@ -11,6 +11,7 @@ import {
   type EvalAttempt,
   type EvalRun,
 } from '@caravel/evals';
+import type { BuildEgressOptions } from '@caravel/swegen';
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -79,13 +80,19 @@ function runEnvironment(config: EvalConfig, env: EnvSource): EnvSource {
   return { LOG_LEVEL: 'error', ...env, ...config.env };
 }
 
-/** The model and the sandbox are checked once, before any task is built or attempted. */
-async function preflight(config: EvalConfig, env: EnvSource): Promise<void> {
-  await embeddedConfig(
+/**
+ * The model and the sandbox are checked once, before any task is built or attempted. Returns
+ * what the tasks' build steps may reach: the agent sandboxes' egress allowlist and mirrors
+ * (`SANDBOX_EGRESS_ALLOWLIST`, `SANDBOX_EGRESS_MIRRORS`), through a proxy of the build's own.
+ */
+async function preflight(config: EvalConfig, env: EnvSource): Promise<BuildEgressOptions> {
+  const embedded = await embeddedConfig(
     env,
     { port: 0, forRun: true, model: { spec: config.model, origin: `--config ${config.name}` } },
     () => undefined,
   );
+  const { allowlist, mirrors } = embedded.sandboxBroker.egress;
+  return { allowlist, upstreamOverrides: mirrors };
 }
 
 async function attemptFor(
@@ -151,7 +158,7 @@ export async function runEvalSuite(options: EvalRunOptions): Promise<EvalRunRepo
     stateDir: options.stateDir ?? '.swegen',
   });
   const env = runEnvironment(config, options.env);
-  await preflight(config, env);
+  const egress = await preflight(config, env);
   const out = resolve(options.out ?? join('evals', `${suite.name}--${config.name}`));
   await mkdir(out, { recursive: true });
   const opened = openLedger(await readLedger(out), {
@@ -196,6 +203,7 @@ export async function runEvalSuite(options: EvalRunOptions): Promise<EvalRunRepo
       out,
       dataDir: options.dataDir ? resolve(options.dataDir) : join(scratch, 'platform'),
       environments: new TaskEnvironments(join(scratch, 'build'), clones, remaining, {
+        egress,
         ...(options.signal ? { signal: options.signal } : {}),
       }),
     };

@@ -1,5 +1,10 @@
 import { AppError, isAppError } from '@caravel/errors';
-import { buildOnHost, repoCachePath, type BuiltEnvironment } from '@caravel/swegen';
+import {
+  buildOnHost,
+  repoCachePath,
+  type BuildEgressOptions,
+  type BuiltEnvironment,
+} from '@caravel/swegen';
 import { access, chmod, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SuiteTask } from './eval-suite.js';
@@ -41,6 +46,14 @@ export async function clonesFor(
   return clones;
 }
 
+/** Settings of {@link TaskEnvironments}. */
+export interface TaskEnvironmentsOptions {
+  readonly bwrapPath?: string;
+  readonly signal?: AbortSignal;
+  /** What build steps reach through the egress proxy: the eval's sandbox allowlist and mirrors. */
+  readonly egress?: BuildEgressOptions;
+}
+
 /**
  * Builds each task's environment once, when its first attempt needs it, under `workDir`, and
  * drops it when its last attempt is done. A build that fails (the Dockerfile's fault) is kept as
@@ -53,7 +66,7 @@ export class TaskEnvironments {
     private readonly workDir: string,
     private readonly clones: ReadonlyMap<string, string>,
     private readonly remaining: Map<string, number>,
-    private readonly options: { bwrapPath?: string; signal?: AbortSignal } = {},
+    private readonly options: TaskEnvironmentsOptions = {},
   ) {}
 
   /** The task's environment, built on first use. */
@@ -88,6 +101,7 @@ export class TaskEnvironments {
         timeoutMs: task.timeouts.buildMs,
         ...(this.options.bwrapPath ? { bwrapPath: this.options.bwrapPath } : {}),
         ...(this.options.signal ? { signal: this.options.signal } : {}),
+        ...(this.options.egress ? { egress: this.options.egress } : {}),
       });
       return { environment };
     } catch (error) {
