@@ -31,7 +31,17 @@ const PREPARED: PreparedReview = {
   rangeDiff: { text: PR_DIFF, lines: PR_LINES },
   instructions: [],
   since: null,
-  brief: 'Review acme/widgets.',
+  briefContent: {
+    pullRequest: { owner: 'acme', repo: 'widgets', number: 1 },
+    headSha: HEAD,
+    range: { kind: 'pull_request', base: sha('0'), head: HEAD },
+    changed: PR_LINES,
+    instructions: [],
+    personInstructions: null,
+    requestInstructions: null,
+    reviewStyle: null,
+    text: null,
+  },
 };
 
 const finding = (lines: [number, number], extra: Record<string, unknown> = {}) => ({
@@ -122,7 +132,7 @@ describe('the reviewer agent', () => {
       kind: 'scripted',
     });
     const agent = buildReviewerAgent({ model, context, workspace: null, events: { emit() {} } });
-    return observations(await agent.run(PREPARED.brief));
+    return observations(await agent.run('Review acme/widgets.'));
   }
 
   /** Reviews a new pull request with the scripted turns; returns what the run left. */

@@ -1,9 +1,8 @@
-import { openFindings, type Finding } from '@caravel/findings';
 import {
   instructionFiles,
-  reviewBrief,
   type InstructionFile,
   type PullRequestText,
+  type ReviewBriefContent,
 } from './review-context.js';
 import {
   baseCommitOf,
@@ -57,8 +56,11 @@ export interface PreparedReview {
   instructions: InstructionFile[];
   /** How the code moved since the last review, when there was one at another head. */
   since: SinceLastReview | null;
-  /** The opening message of the run: the brief with the untrusted pull request text. */
-  brief: string;
+  /**
+   * The brief's parts: the opening message of the run is made of them once the ledger is synced
+   * (`openingMessage`), with the untrusted pull request text.
+   */
+  briefContent: ReviewBriefContent;
 }
 
 /** The diffs that carry the ledger from the last reviewed head to this one (`reconcileFindings`). */
@@ -74,12 +76,11 @@ export interface SinceLastReview {
  * The deterministic preparation of a review, in order: the head checked out, the base branch's
  * commit and the merge base, the range (three-dot for a first review, two-dot since the last
  * reviewed head), both diffs and their changed-line sets, the base branch's instruction files,
- * then the brief. Nothing here calls a model; the same inputs give the same review context.
+ * then the brief's parts. Nothing here calls a model; the same inputs give the same review context.
  */
 export async function prepareReview(
   git: ReviewGit,
   target: ReviewTarget,
-  ledger: readonly Finding[],
   sources: ReviewSources,
 ): Promise<PreparedReview> {
   const { headSha } = target;
@@ -105,7 +106,7 @@ export async function prepareReview(
     sources.requestInstructions(),
     sources.reviewStyle(),
   ]);
-  const brief = reviewBrief({
+  const briefContent: ReviewBriefContent = {
     pullRequest: target,
     headSha,
     range,
@@ -115,9 +116,17 @@ export async function prepareReview(
     requestInstructions,
     reviewStyle,
     text,
-    openFindings: openFindings(ledger).length,
-  });
-  return { headSha, mergeBaseSha, range, pullRequestDiff, rangeDiff, instructions, since, brief };
+  };
+  return {
+    headSha,
+    mergeBaseSha,
+    range,
+    pullRequestDiff,
+    rangeDiff,
+    instructions,
+    since,
+    briefContent,
+  };
 }
 
 async function sinceLastReview(

@@ -61,8 +61,12 @@ export interface ReviewBriefInput {
   requestInstructions: string | null;
   reviewStyle: string | null;
   text: PullRequestText | null;
+  /** Counted after the ledger sync, which may take findings in or dismiss them. */
   openFindings: number;
 }
+
+/** The brief's parts known before the ledger sync: all but the count of open findings. */
+export type ReviewBriefContent = Omit<ReviewBriefInput, 'openFindings'>;
 
 /**
  * The opening message of a review run. The pull request's title, description and comments are

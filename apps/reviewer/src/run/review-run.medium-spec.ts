@@ -212,6 +212,28 @@ describe('a review run across a push', () => {
     );
   }, 180_000);
 
+  it("counts in the opening message the findings the sync took in from the repository's people", async () => {
+    const reported = await openPull(9, 'alice');
+    const head = origin.commit('a change ada comments on', {
+      'src/app.ts': app({ 8: 'const app8 = 80;' }),
+    });
+    const asAda = new GitHubReviews(
+      new GitHubApi({ baseUrl: fake.origin, tokens: () => Promise.resolve('ghu_ada') }),
+    );
+    await asAda.createReview(reported.pullRequest, {
+      commit_id: head,
+      event: 'COMMENT',
+      body: '',
+      comments: [{ path: 'src/app.ts', line: 8, side: 'RIGHT', body: 'This constant is unused.' }],
+    });
+
+    const outcome = await reviewOf(reported, head, [[{ name: 'publish_review', args: {} }]]);
+
+    expect(outcome.sync.ingested).toHaveLength(1);
+    // Before, the count was taken before the sync: 0, with ada's finding on the ledger.
+    expect(outcome.conversation[0]?.content).toContain('Open findings on the ledger: 1 ');
+  }, 180_000);
+
   it("takes no finding from a stranger's review comment: the verdict stands, the model reads it as untrusted", async () => {
     const strangers = await openPull(8, 'alice');
     const head = origin.commit('a clean change', { 'src/app.ts': app({ 7: 'const app7 = 70;' }) });

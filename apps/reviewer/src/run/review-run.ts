@@ -9,6 +9,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import type { ReviewRunContext } from '../agent/review-run.context.js';
 import { ReviewerKitLoader } from '../agent/reviewer-kit.loader.js';
 import { openingMessage } from '../preparation/outsider-comments.js';
+import { reviewBrief } from '../preparation/review-context.js';
 import {
   prepareReview,
   type PreparedReview,
@@ -100,7 +101,6 @@ export async function runReview(
       lastReviewedSha: ledger.lastReviewedSha,
       lastMergeBaseSha: ledger.mergeBaseSha,
     },
-    await findings.list(threadId),
     request.sources,
   );
   await findings.moveLedger(threadId, { headSha, mergeBaseSha: prepared.mergeBaseSha }, now());
@@ -141,7 +141,10 @@ export async function runReview(
       workspace: request.workspace,
       events: deps.events,
     });
-    const conversation = await agent.run(openingMessage(prepared.brief, sync.outsiders));
+    // Counted after the sync: the findings it took in from the repository's people are open too.
+    const openAtStart = openFindings(await findings.list(threadId)).length;
+    const brief = reviewBrief({ ...prepared.briefContent, openFindings: openAtStart });
+    const conversation = await agent.run(openingMessage(brief, sync.outsiders));
     // A model that stopped before publishing (out of calls, or talked out of it by the diff it
     // read) did not review: the publish made for it settles threads and never approves.
     const final: PublishResult = published ?? (await context.publish({ proposed: 'COMMENT' }));
