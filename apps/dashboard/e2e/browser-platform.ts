@@ -84,7 +84,7 @@ async function sampleRemote(root: string, scratch: string): Promise<void> {
  * Starts every service on the embedded bus and an in-memory PGlite, as `caravel start` does,
  * against a fake GitHub App (webhooks signed, repositories over git smart-HTTP), bubblewrap
  * sandboxes and the scripted model of examples/fix-sample.script.yaml; sign-in goes through
- * `oauth`, `DASHBOARD_ADMINS` is hubot.
+ * `oauth`, `DASHBOARD_ADMINS` is hubot and `DASHBOARD_MEMBERS` octocat.
  */
 export async function startBrowserPlatform(
   webRoot: string,
@@ -114,6 +114,7 @@ export async function startBrowserPlatform(
     GITHUB_OAUTH_URL: oauth.origin,
     GITHUB_OAUTH_API_URL: oauth.origin,
     DASHBOARD_ADMINS: 'hubot',
+    DASHBOARD_MEMBERS: 'octocat',
   };
   const config = loadConfig('caravel', embeddedConfigSchema, env);
   const runtime = await openEmbeddedRuntime({

@@ -28,6 +28,7 @@ describe('dashboard configuration', () => {
       DASHBOARD_ALLOWED_ORIGINS: 'https://ops.example.com, https://b.example.com:8443/x',
       DASHBOARD_ALLOWED_ORGS: 'acme, ,acme-labs',
       DASHBOARD_ADMINS: 'octocat',
+      DASHBOARD_MEMBERS: 'hubot, ada',
       DASHBOARD_SESSION_HOURS: '24',
       DISPATCH_BUDGET_ADMINS: 'slack:U9, github:octocat',
     });
@@ -40,6 +41,7 @@ describe('dashboard configuration', () => {
         apiUrl: 'https://api.github.com',
         allowedOrgs: ['acme', 'acme-labs'],
         admins: ['octocat'],
+        members: ['hubot', 'ada'],
       },
       origins: {
         publicUrl: 'https://caravel.example.com',
@@ -61,6 +63,7 @@ describe('dashboard configuration', () => {
         apiUrl: 'https://api.github.com',
         allowedOrgs: [],
         admins: [],
+        members: [],
       },
       origins: { allowed: [] },
       budgets: { admins: [] },

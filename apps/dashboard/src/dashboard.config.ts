@@ -57,13 +57,18 @@ export const dashboardEnvSchema = z.object({
   }),
   DASHBOARD_ALLOWED_ORGS: documented(commaList(), {
     description:
-      'GitHub organisations whose active members may sign in (their admins are dashboard admins), comma-separated; empty: any GitHub user',
+      'GitHub organisations whose active members may sign in (their admins are dashboard admins), comma-separated; empty: only the logins in DASHBOARD_MEMBERS and DASHBOARD_ADMINS',
     example: 'acme',
   }),
   DASHBOARD_ADMINS: documented(commaList(), {
     description:
       'GitHub logins with the admin role (enabled repositories, dead letters), comma-separated',
     example: 'octocat',
+  }),
+  DASHBOARD_MEMBERS: documented(commaList(), {
+    description:
+      'GitHub logins who may sign in as members besides the members of DASHBOARD_ALLOWED_ORGS, comma-separated',
+    example: 'hubot',
   }),
   DASHBOARD_SESSION_KEYS: documented(z.string().min(1).optional(), {
     description:
@@ -97,10 +102,12 @@ export interface DashboardConfig {
     webUrl: string;
     /** The REST API the sign-in reads the person and their memberships from. */
     apiUrl: string;
-    /** Organisations whose active members may sign in (their admins are admins); empty: anyone. */
+    /** Organisations whose active members may sign in (their admins are admins). */
     allowedOrgs: readonly string[];
-    /** GitHub logins with the admin role. */
+    /** GitHub logins with the admin role (they may sign in). */
     admins: readonly string[];
+    /** GitHub logins who may sign in as members, whatever their organisations. */
+    members: readonly string[];
   };
   origins: {
     /** The dashboard's own origin as browsers see it; unset: the request's scheme and Host. */
@@ -146,6 +153,7 @@ export function dashboardConfigOf(env: DashboardEnv): DashboardConfig {
       apiUrl: env.GITHUB_OAUTH_API_URL,
       allowedOrgs: env.DASHBOARD_ALLOWED_ORGS,
       admins: env.DASHBOARD_ADMINS,
+      members: env.DASHBOARD_MEMBERS,
     },
     origins: {
       ...(env.DASHBOARD_PUBLIC_URL ? { publicUrl: env.DASHBOARD_PUBLIC_URL } : {}),

@@ -76,7 +76,7 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
   });
 
   it('signs a person in: the code is exchanged and the session cookie names them', async () => {
-    const signIn = service();
+    const signIn = service({ DASHBOARD_MEMBERS: 'octocat' });
     const { query, cookie } = await authorize(signIn);
     const done = await signIn.finish(query, cookie, ORIGIN);
     expect(done.location).toBe('/#/threads');
@@ -89,7 +89,7 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
   });
 
   it('refuses a state that is not the nonce of this browser, a missing cookie and a reused code', async () => {
-    const signIn = service();
+    const signIn = service({ DASHBOARD_MEMBERS: 'octocat' });
     const first = await authorize(signIn);
     const second = await authorize(signIn);
     expect(await refusalOf(signIn.finish(first.query, second.cookie, ORIGIN))).toBe(
@@ -102,6 +102,20 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
     expect(await refusalOf(signIn.finish(first.query, first.cookie, ORIGIN))).toBe(
       'UNAUTHENTICATED: GitHub refused the sign-in: The code passed is incorrect or expired.',
     );
+  });
+
+  it('admits only the listed logins when no organisation gates the sign-in (not any GitHub user)', async () => {
+    github.account = { login: 'stranger', id: 9 };
+    const open = service();
+    const flow = await authorize(open);
+    expect(await refusalOf(open.finish(flow.query, flow.cookie, ORIGIN))).toBe(
+      'FORBIDDEN: stranger may not sign in: the dashboard admits the logins in DASHBOARD_MEMBERS and DASHBOARD_ADMINS, and the members of DASHBOARD_ALLOWED_ORGS',
+    );
+
+    const listed = service({ DASHBOARD_MEMBERS: 'ada, Stranger' });
+    const again = await authorize(listed);
+    const done = await listed.finish(again.query, again.cookie, ORIGIN);
+    expect(sealer.openSession(cookieValue(done, SESSION_COOKIE))?.role).toBe('member');
   });
 
   it('gates on organisation membership and makes org admins and listed logins admins', async () => {
@@ -130,7 +144,7 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
 
   it('lets a session lapse after DASHBOARD_SESSION_HOURS and never opens a nonce as a session', async () => {
     github.account = { login: 'octocat', id: 583231 };
-    const signIn = service({ DASHBOARD_SESSION_HOURS: '1' });
+    const signIn = service({ DASHBOARD_MEMBERS: 'octocat', DASHBOARD_SESSION_HOURS: '1' });
     const { query, cookie } = await authorize(signIn);
     const value = cookieValue(await signIn.finish(query, cookie, ORIGIN), SESSION_COOKIE);
     expect(sealer.openSession(value)).not.toBeNull();

@@ -102,13 +102,22 @@ export class SignInService {
     });
   }
 
-  /** The org gate, then the role: listed admins, and admins of an allowed organisation. */
+  /**
+   * Who may sign in, and as what: the listed logins (`DASHBOARD_ADMINS` as admins,
+   * `DASHBOARD_MEMBERS` as members) and the active members of an allowed organisation (its admins
+   * as admins). Nobody else: with no organisation configured that is not "any GitHub user", since
+   * a member reads every thread and may run commands in its sandbox.
+   */
   private async admit(github: GithubOAuthClient, token: string, user: GithubUser): Promise<Role> {
-    const listed = this.config.signIn.admins.some(
-      (admin) => admin.toLowerCase() === user.login.toLowerCase(),
-    );
-    const orgs = this.config.signIn.allowedOrgs;
-    if (orgs.length === 0) return listed ? 'admin' : 'member';
+    const { admins, members, allowedOrgs: orgs } = this.config.signIn;
+    const admin = listed(admins, user.login);
+    if (admin || listed(members, user.login)) return admin ? 'admin' : 'member';
+    if (orgs.length === 0) {
+      throw new AppError(
+        'FORBIDDEN',
+        `${user.login} may not sign in: the dashboard admits the logins in DASHBOARD_MEMBERS and DASHBOARD_ADMINS, and the members of DASHBOARD_ALLOWED_ORGS`,
+      );
+    }
     const memberships = await Promise.all(orgs.map((org) => github.membership(token, org)));
     const active = memberships.filter((m) => m?.state === 'active');
     if (active.length === 0) {
@@ -117,7 +126,7 @@ export class SignInService {
         `${user.login} is not an active member of ${orgs.join(', ')}: ask an owner for access`,
       );
     }
-    return listed || active.some((m) => m?.role === 'admin') ? 'admin' : 'member';
+    return active.some((m) => m?.role === 'admin') ? 'admin' : 'member';
   }
 
   private client(): GithubOAuthClient {
@@ -137,6 +146,10 @@ export class SignInService {
   private secure(requestOrigin: string): boolean {
     return (this.config.origins.publicUrl ?? requestOrigin).startsWith('https:');
   }
+}
+
+function listed(logins: readonly string[], login: string): boolean {
+  return logins.some((entry) => entry.toLowerCase() === login.toLowerCase());
 }
 
 function sameText(a: string, b: string): boolean {
