@@ -87,7 +87,7 @@ function guards(env: Record<string, string>, signInEnabled = true) {
   const callers = new CallerResolver(config, sealer, personalTokens);
   const signIn = { enabled: signInEnabled } as SignInService;
   const action = new ActionGuard(callers, signIn, new OriginPolicy(config.origins), config);
-  const read = new ReadGuard(callers, signIn, config);
+  const read = new ReadGuard(callers, signIn, new OriginPolicy(config.origins), config);
   return { read, action, admin: new AdminGuard(action, read) };
 }
 
@@ -133,6 +133,24 @@ describe('dashboard guards', () => {
     ).toBe('UNAUTHENTICATED');
     expect(await outcome(() => off.action.canActivate(context({}).ctx))).toBe('FORBIDDEN');
     expect(await outcome(() => off.read.canActivate(context({}).ctx))).toBe('allowed');
+  });
+
+  it('answers open reads only at an address no other site can point at it (DNS rebinding)', async () => {
+    const off = guards({}, false);
+    const readAt = (host: string) =>
+      outcome(() => off.read.canActivate(context({ host }, 'GET').ctx));
+    expect(await readAt('127.0.0.1:3000')).toBe('allowed');
+    expect(await readAt('[::1]:3000')).toBe('allowed');
+    expect(await readAt('localhost:3000')).toBe('allowed');
+    expect(await readAt('10.1.2.3')).toBe('allowed');
+    // A page of attacker.example whose name now resolves to 127.0.0.1 is same-origin with it.
+    expect(await readAt('attacker.example:3000')).toBe('FORBIDDEN');
+    expect(await readAt('localhost.attacker.example:3000')).toBe('FORBIDDEN');
+    const named = guards({ DASHBOARD_PUBLIC_URL: 'http://caravel.internal:3000' }, false);
+    const readNamed = (host: string) =>
+      outcome(() => named.read.canActivate(context({ host }, 'GET').ctx));
+    expect(await readNamed('caravel.internal:3000')).toBe('allowed');
+    expect(await readNamed('attacker.example:3000')).toBe('FORBIDDEN');
   });
 
   it('wants the token for reads when only the token is configured (no sign-in)', async () => {

@@ -25,13 +25,15 @@ export const CurrentCaller = createParamDecorator(
  * Reads: once any credential is configured (sign-in or the machine token), a session or the
  * token is required; a deployment that set only `DASHBOARD_TOKEN` for its scripts does not leave
  * every thread readable by anyone who reaches the port. With neither, the read API stays open (a
- * loopback install that never set up either, `caravel start`'s default).
+ * loopback install that never set up either, `caravel start`'s default), answered only at an
+ * address no other site can claim (no DNS rebinding: {@link OriginPolicy.unspoofableHost}).
  */
 @Injectable()
 export class ReadGuard implements CanActivate {
   constructor(
     @Inject(CallerResolver) private readonly callers: CallerResolver,
     @Inject(SignInService) private readonly signIn: SignInService,
+    @Inject(OriginPolicy) private readonly origins: OriginPolicy,
     @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
   ) {}
 
@@ -39,12 +41,21 @@ export class ReadGuard implements CanActivate {
     const request = requestOf(context);
     request.caller = await this.callers.resolve(request);
     if (request.caller) return true;
-    if (!this.signIn.enabled && !this.config.machineToken) return true;
+    if (!this.signIn.enabled && !this.config.machineToken) return this.openRead(request);
     throw new AppError(
       'UNAUTHENTICATED',
       this.signIn.enabled
         ? 'sign in first (or send the dashboard token)'
         : 'a valid dashboard token is required (Authorization: Bearer …)',
+    );
+  }
+
+  /** With no credential configured, a read answers only at an address of this dashboard's own. */
+  private openRead(request: AuthRequest): boolean {
+    if (this.origins.unspoofableHost(request)) return true;
+    throw new AppError(
+      'FORBIDDEN',
+      `an open dashboard answers only at an IP address, localhost or DASHBOARD_PUBLIC_URL, not at ${String(request.headers['host'])}: set DASHBOARD_PUBLIC_URL, or sign-in or DASHBOARD_TOKEN`,
     );
   }
 }

@@ -1,5 +1,13 @@
+import { isIP } from 'node:net';
 import type { DashboardConfig } from '../dashboard.config.js';
 import type { AuthRequest } from './session.types.js';
+
+/** `example.com:3000` -> `example.com`, `[::1]:3000` -> `::1` (lower case). */
+function hostnameOf(host: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(host);
+  if (bracketed?.[1]) return bracketed[1].toLowerCase();
+  return host.replace(/:\d+$/, '').toLowerCase();
+}
 
 function header(request: AuthRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -30,6 +38,23 @@ export class OriginPolicy {
     const origin = header(request, 'origin');
     if (!origin || origin === 'null') return false;
     return origin === this.ownOrigin(request) || this.allowed.has(origin);
+  }
+
+  /**
+   * True when the request's Host is a name no other site's DNS can give this port: an IP address,
+   * `localhost` (browsers resolve it and its subdomains to loopback themselves), or the host of
+   * DASHBOARD_PUBLIC_URL. A page of another site whose name it pointed here (DNS rebinding) is
+   * same-origin with the answers, so an open dashboard answers it nothing.
+   */
+  unspoofableHost(request: AuthRequest): boolean {
+    const hostname = hostnameOf(header(request, 'host') ?? '');
+    if (hostname === '') return false;
+    if (isIP(hostname) !== 0 || hostname === 'localhost' || hostname.endsWith('.localhost')) {
+      return true;
+    }
+    return (
+      this.origins.publicUrl !== undefined && new URL(this.origins.publicUrl).hostname === hostname
+    );
   }
 
   /** The origin credentialed CORS answers for, or null (no CORS headers at all). */
