@@ -15,6 +15,7 @@ import { compareCommits } from './compare-commits.js';
 import { fileContents } from './file-contents.js';
 import { branchHead, exposePullHead } from './fork-pulls.js';
 import { serveGitHttpBackend } from './git-cgi-bridge.js';
+import { registerTreeRoutes, type GitTrees } from './git-trees.js';
 import { GitHubState, registerGitHubRoutes, type FakeGitHubPull } from './github-routes.js';
 import { GitHubReviewState, registerReviewRoutes, type CommentableLines } from './review-routes.js';
 import type { FakeSourceIssue, FakeSourcePull } from './source-pulls.js';
@@ -64,6 +65,8 @@ export class FakeGitHub extends LoopbackApi {
   readonly statuses = new CommitStatuses();
   /** Repositories' collaborators (`addCollaborator`; an owner always is one). */
   readonly collaborators = new Collaborators();
+  /** The git trees API (`limit` makes a recursive listing come back truncated). */
+  readonly trees: GitTrees;
   readonly minted: FakeMintedToken[] = [];
   /** Tokens of requests let through, in order. */
   readonly accepted: string[] = [];
@@ -104,6 +107,11 @@ export class FakeGitHub extends LoopbackApi {
         ? { status: 404, body: { message: 'Not Found' } }
         : compareCommits(root, fullName, String(p['basehead']));
     });
+    this.trees = registerTreeRoutes(
+      this,
+      root,
+      (key) => this.state.repositories.get(key)?.defaultBranch,
+    );
     this.route('GET', '/repos/:owner/:repo/contents/:path', (call, p) => {
       const fullName = `${p['owner']}/${p['repo']}`.toLowerCase();
       const declared = this.state.repositories.get(fullName);
