@@ -5,7 +5,7 @@ import { GitHubScmReader } from './github-scm-reader.js';
 
 const HEAD = 'c'.repeat(40);
 
-/** GitHub for acme/app on loopback: its contents API at HEAD (one small file, one over 1 MB) and pull request #5 with its review comments. */
+/** GitHub for acme/app on loopback: its contents API at HEAD (one small file, one over 1 MB), its tree at HEAD (whole, and cut short on the default branch), an empty repository's 409, and pull request #5 with its review comments. */
 function contentsApi(): Server {
   return createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -66,6 +66,31 @@ function contentsApi(): Server {
         { id: 3, body: 'No association said.', user: { login: 'bob' } },
       ]);
     }
+    if (path === `/repos/acme/app/git/trees/${HEAD}` || path === '/repos/acme/app/git/trees/HEAD') {
+      const truncated = path.endsWith('/HEAD');
+      const entry = (type: string, entryPath: string) => ({
+        path: entryPath,
+        mode: type === 'tree' ? '040000' : '100644',
+        type,
+        sha: 'e'.repeat(40),
+        url: `https://api.github.test/repos/acme/app/git/${type}s/${'e'.repeat(40)}`,
+      });
+      return answer(200, {
+        sha: 'f'.repeat(40),
+        url: `https://api.github.test/repos/acme/app/git/trees/${'f'.repeat(40)}`,
+        truncated,
+        tree: [
+          { ...entry('blob', 'AGENTS.md'), size: 16 },
+          entry('tree', 'src'),
+          { ...entry('blob', 'src/AGENTS.md'), size: 8 },
+          entry('commit', 'vendor/lib'),
+        ],
+        ...(url.searchParams.get('recursive') === null ? { truncated: true, tree: [] } : {}),
+      });
+    }
+    if (path === '/repos/acme/app/git/trees/empty') {
+      return answer(409, { message: 'Git Repository is empty.' });
+    }
     if (at === HEAD && path === '/repos/acme/app/contents/big.json') {
       return answer(200, { type: 'file', encoding: 'none', size: 2_000_000, content: '' });
     }
@@ -108,6 +133,23 @@ describe('GitHubScmReader over a loopback GitHub: files at a commit, comments', 
     await expect(reader.readFileAt('big.json', HEAD)).rejects.toThrow(
       'big.json is too large to read through GitHub (2000000 bytes); read its diff.',
     );
+  });
+
+  it('lists the paths of the files at a commit in one recursive call, and says when GitHub cut it short', async () => {
+    expect(await reader.listFilesAt(HEAD)).toEqual({
+      paths: ['AGENTS.md', 'src/AGENTS.md'],
+      truncated: false,
+    });
+    // The default branch is GitHub's HEAD.
+    expect(await reader.listFilesAt()).toEqual({
+      paths: ['AGENTS.md', 'src/AGENTS.md'],
+      truncated: true,
+    });
+  });
+
+  it('lists nothing in an empty repository, and fails NOT_FOUND at a ref GitHub does not know', async () => {
+    expect(await reader.listFilesAt('empty')).toEqual({ paths: [], truncated: false });
+    await expect(reader.listFilesAt('d'.repeat(40))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it("says how a pull request's author relates to the repository, as GitHub does", async () => {

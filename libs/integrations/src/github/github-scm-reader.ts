@@ -1,4 +1,4 @@
-import { AppError } from '@caravel/errors';
+import { AppError, isAppError } from '@caravel/errors';
 import type {
   IssueDetails,
   MergedPullRequest,
@@ -145,6 +145,31 @@ export class GitHubScmReader implements ScmReadPort, ScmHistoryPort, ScmFileRead
       );
     }
     return Buffer.from(data.content, 'base64').toString('utf8');
+  }
+
+  /**
+   * The paths of every file at `ref` (a sha or a branch; GitHub's `HEAD`, the default branch,
+   * when absent), in one call (the recursive tree). `truncated` when GitHub cut the listing short
+   * (a very large repository: over 100,000 entries or 7 MB), whose paths are then only some. An
+   * empty repository lists nothing; a ref the repository does not hold fails NOT_FOUND.
+   */
+  async listFilesAt(ref?: string): Promise<{ paths: string[]; truncated: boolean }> {
+    const at = ref ?? 'HEAD';
+    const listing = await this.api
+      .call(this.repository, `list the files at ${ref ?? 'the default branch'}`, (o) =>
+        o.rest.git.getTree({ ...this.repo, tree_sha: at, recursive: 'true' }),
+      )
+      .catch((error: unknown) => {
+        // GitHub answers 409 for the tree of a repository with no commit yet.
+        if (isAppError(error) && error.code === 'CONFLICT') return null;
+        throw error;
+      });
+    if (!listing) return { paths: [], truncated: false };
+    const { tree, truncated } = listing.data;
+    const paths = tree.flatMap((entry) =>
+      entry.type === 'blob' && entry.path ? [entry.path] : [],
+    );
+    return { paths, truncated };
   }
 
   async listReviewComments(number: number, limit: number): Promise<ScmComment[]> {
