@@ -126,14 +126,17 @@ export class RunIntegrationsService {
 
   /**
    * Where the run reads its repository's AGENTS.md files: at `base` (a commit or a branch; the
-   * default branch when absent) on GitHub, else, off the configured GitHub, in `sandbox`.
+   * default branch when absent) on GitHub, one listing and then only its AGENTS.md files, else,
+   * off the configured GitHub, in `sandbox`.
    */
   instructionFiles(
     run: StartRun,
     base: string | undefined,
     sandbox: Pick<Sandbox, 'readFile'>,
   ): InstructionFiles {
-    return runInstructionFiles(this.scmReader(run), base, sandbox);
+    return runInstructionFiles(this.scmReader(run), base, sandbox, (line) =>
+      this.log.warn(`run ${run.runId}: ${line}`),
+    );
   }
 
   /**

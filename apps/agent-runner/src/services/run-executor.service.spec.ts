@@ -170,7 +170,7 @@ function executorWith(claim: RunClaim, subject: RunSubject = { kind: 'none' }) {
       scmReader: () => null,
       // As the service does: through the run's GitHub reader when there is one.
       instructionFiles: (run, base, sandbox): InstructionFiles =>
-        runInstructionFiles(integrations.scmReader(run), base, sandbox),
+        runInstructionFiles(integrations.scmReader(run), base, sandbox, () => undefined),
       channelPorts: () => ({}),
       assistantStatus: () => ({}),
     },
@@ -508,16 +508,25 @@ describe('RunExecutorService', () => {
     github.integrations.scmReader = () =>
       strictMock<GitHubScmReader>(
         {
-          readFileAt: (path: string, ref?: string) =>
-            Promise.resolve(`${reads.push(`${path}@${ref}`)}: the team's rules`),
+          listFilesAt: (ref?: string) => {
+            reads.push(`listing@${ref}`);
+            return Promise.resolve({ paths: ['AGENTS.md', 'src/app.ts'], truncated: false });
+          },
+          readFileAt: (path: string, ref?: string) => {
+            reads.push(`${path}@${ref}`);
+            return Promise.resolve("the team's rules");
+          },
         },
         'reader',
       );
     github.integrations.pullRequestHost = () => null;
     await github.executor.execute(startCommand(), heartbeat);
 
-    expect(await github.inputs[0]?.instructions.read('AGENTS.md')).toBe("1: the team's rules");
-    expect(reads).toEqual([`AGENTS.md@${'a'.repeat(40)}`]);
+    expect(await github.inputs[0]?.instructions.read('AGENTS.md')).toBe("the team's rules");
+    expect(await github.inputs[0]?.instructions.read('src/AGENTS.md')).toBeUndefined();
+    // One listing of the pull request's base, then only the AGENTS.md files it holds.
+    const base = 'a'.repeat(40);
+    expect(reads).toEqual([`listing@${base}`, `AGENTS.md@${base}`]);
     // Off GitHub, the working tree is the repository's own.
     const local = executorWith({ kind: 'run', lease });
     await local.executor.execute(startCommand(), heartbeat);
