@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { runCli, type CliIo } from './commands/cli.js';
-import { withSmallYoungGeneration } from './commands/startup-memory.js';
+import { tierUpOnlyHotWebAssembly, withSmallYoungGeneration } from './commands/startup-memory.js';
 
 const io: CliIo = {
   // Readable lines for a person (the embedded host and every command); warnings and errors on
@@ -35,6 +35,8 @@ const io: CliIo = {
 };
 
 const argv = process.argv.slice(2);
+// Before any command opens PGlite: its WebAssembly is compiled with the budget in effect.
+tierUpOnlyHotWebAssembly();
 const command = () => runCli(argv, process.env, io);
 // `caravel start` returns once the host is ready: its boot runs with a small young generation.
 const outcome = argv[0] === 'start' ? await withSmallYoungGeneration(command) : await command();

@@ -1,4 +1,8 @@
-import { withSmallYoungGeneration } from './startup-memory.js';
+import {
+  tierUpOnlyHotWebAssembly,
+  WASM_TIERING_BUDGET,
+  withSmallYoungGeneration,
+} from './startup-memory.js';
 
 describe('withSmallYoungGeneration', () => {
   it('holds the young generation while the boot runs and lets it grow after', async () => {
@@ -20,5 +24,14 @@ describe('withSmallYoungGeneration', () => {
     );
     await expect(boot).rejects.toThrow('port in use');
     expect(flags).toEqual(['--semi-space-growth-factor=1', '--semi-space-growth-factor=2']);
+  });
+});
+
+describe('tierUpOnlyHotWebAssembly', () => {
+  it("raises V8's WebAssembly tiering budget above its default", () => {
+    const flags: string[] = [];
+    tierUpOnlyHotWebAssembly((flag) => void flags.push(flag));
+    expect(flags).toEqual([`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`]);
+    expect(WASM_TIERING_BUDGET).toBeGreaterThan(1_800_000);
   });
 });
