@@ -11,7 +11,7 @@ import { DATABASE, repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { ConnectController } from './handlers/connect.controller.js';
 import { WebhookRoutes } from './handlers/webhook-routes.js';
-import { RawBodyInstaller } from './http/raw-body.middleware.js';
+import { RawBodyInstaller, WebhookBodyBudget } from './http/raw-body.middleware.js';
 import { INGRESS_CONFIG, ingressConfigFrom, type IngressConfig } from './ingress.config.js';
 import { ConfluenceConnectService } from './services/confluence-connect.service.js';
 import { DeliveryRetentionService } from './services/delivery-retention.service.js';
@@ -58,6 +58,7 @@ function groupCommittedProvider<T, O extends object>(
       inject: [INGRESS_CONFIG],
       useFactory: (config: IngressConfig) => new IntegrationAdapters(config.integrations),
     },
+    WebhookBodyBudget,
     RawBodyInstaller,
     WebhookRoutes,
     SourceWebhooksService,

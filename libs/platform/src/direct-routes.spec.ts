@@ -4,7 +4,8 @@ import type { Bus } from '@caravel/messaging';
 import { strictMock } from '@caravel/testing/doubles';
 import { Controller, Get, Injectable, Module } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import { DirectRoutes, readRequestBody, type DirectAnswer } from './direct-routes.js';
+import { PassThrough } from 'node:stream';
+import { BodyBudget, DirectRoutes, readRequestBody, type DirectAnswer } from './direct-routes.js';
 import { composeRuntime } from './runtime.js';
 import { startServiceHost, type ServiceHost } from './service-host.js';
 
@@ -20,6 +21,11 @@ class ProbeRoutes {
       Promise.reject(new AppError('DEPENDENCY_UNAVAILABLE', 'the bus is away')),
     );
     routes.post('/hooks/crash', () => Promise.reject(new TypeError('secret internals')));
+    const full = new BodyBudget(4);
+    routes.post('/hooks/budgeted', async (request) => ({
+      status: 202,
+      body: { length: (await readRequestBody(request, LIMIT, full))?.length },
+    }));
   }
 
   private async echo(request: IncomingMessage): Promise<DirectAnswer> {
@@ -121,6 +127,20 @@ describe('direct routes', () => {
     expect(handled).toEqual([]);
   });
 
+  it('answers 429 with Retry-After when the bodies being read would pass their budget', async () => {
+    expect(await post(host, '/hooks/budgeted', 'x'.repeat(LIMIT))).toEqual({
+      status: 429,
+      retryAfter: '5',
+      body: {
+        error: {
+          code: 'RATE_LIMITED',
+          message: 'too many request bodies are being read: retry shortly',
+        },
+      },
+    });
+    expect(await post(host, '/hooks/budgeted', 'abc')).toMatchObject({ status: 202 });
+  });
+
   it('counts each answer under the route it was registered as', async () => {
     await post(host, '/hooks/echo?n=1', 'counted');
     const metrics = await (await fetch(`${host.url}/metrics`)).text();
@@ -136,5 +156,48 @@ describe('direct routes', () => {
     expect(() => routes.post('/A/', () => Promise.resolve({ status: 200, body: {} }))).toThrow(
       'already served',
     );
+  });
+});
+
+describe('readRequestBody within a budget shared by the bodies being read', () => {
+  /** A request whose body arrives as the test writes it. */
+  function arriving(): PassThrough & IncomingMessage {
+    return new PassThrough() as PassThrough & IncomingMessage;
+  }
+  /** One turn of the event loop: the chunks written so far reach the reader. */
+  const delivered = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('refuses a body that would pass the budget while others are read, and frees theirs when they end', async () => {
+    const budget = new BodyBudget(10);
+    const slow = arriving();
+    const slowBody = readRequestBody(slow, 100, budget);
+    slow.write(Buffer.alloc(8));
+    await delivered();
+    expect(budget.heldBytes).toBe(8);
+
+    const flood = arriving();
+    const floodBody = readRequestBody(flood, 100, budget);
+    flood.write(Buffer.alloc(4));
+    await expect(floodBody).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    expect(budget.heldBytes).toBe(8);
+
+    slow.end(Buffer.alloc(1));
+    expect((await slowBody)?.length).toBe(9);
+    expect(budget.heldBytes).toBe(0);
+
+    const next = arriving();
+    const nextBody = readRequestBody(next, 100, budget);
+    next.end(Buffer.alloc(4));
+    expect((await nextBody)?.length).toBe(4);
+    expect(budget.heldBytes).toBe(0);
+  });
+
+  it('gives back what a body over its own limit held', async () => {
+    const budget = new BodyBudget(100);
+    const large = arriving();
+    const body = readRequestBody(large, 16, budget);
+    large.write(Buffer.alloc(17));
+    expect(await body).toBeUndefined();
+    expect(budget.heldBytes).toBe(0);
   });
 });

@@ -98,34 +98,87 @@ async function serveOne(
     'Content-Length': Buffer.byteLength(body),
   });
   response.end(body);
-  if (answer.dropRequest) request.destroy();
+  // A body left unread (refused, or the handler failed first) would stall a kept-alive connection.
+  if (answer.dropRequest || !request.complete) request.destroy();
+}
+
+/**
+ * How many bytes the bodies being read may hold at once, across requests: a route that must read
+ * a large body before it can tell whether the sender is genuine (a webhook's signature covers its
+ * bytes) shares one, so a flood of large or slowly sent bodies is refused instead of filling memory.
+ */
+export class BodyBudget {
+  private held = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get heldBytes(): number {
+    return this.held;
+  }
+
+  /** Holds `bytes` more; false, holding nothing, when that would pass the budget. */
+  hold(bytes: number): boolean {
+    if (this.held + bytes > this.maxBytes) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.held = Math.max(0, this.held - bytes);
+  }
 }
 
 /**
  * Reads a request's whole body, at most `maxBytes` of it: `undefined` once it is larger (the rest
  * is left unread: answer with `dropRequest`). A body that fails midway rejects with a coded
- * `BAD_REQUEST`.
+ * `BAD_REQUEST`. With a `budget`, the bytes read are held in it until the body ends (read,
+ * refused or failed); a chunk the budget cannot hold rejects with `RATE_LIMITED` (429, the rest
+ * unread: the answer drops the request).
  */
 export function readRequestBody(
   request: IncomingMessage,
   maxBytes: number,
+  budget?: BodyBudget,
 ): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let reading = true;
+    // The error listener stays: a request aborted after its body was refused must not throw.
+    const stop = () => {
+      if (!reading) return;
+      reading = false;
+      request.off('data', onData).off('end', onEnd);
+      budget?.release(size);
+    };
     const onData = (chunk: Buffer) => {
+      if (budget && !budget.hold(chunk.length)) {
+        stop();
+        request.pause();
+        reject(
+          new AppError('RATE_LIMITED', 'too many request bodies are being read: retry shortly', {
+            details: { retryAfterSeconds: 5 },
+          }),
+        );
+        return;
+      }
       size += chunk.length;
       if (size <= maxBytes) {
         chunks.push(chunk);
         return;
       }
-      request.off('data', onData).off('end', onEnd);
+      stop();
       request.pause();
       resolve(undefined);
     };
-    const onEnd = () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    const onError = (error: Error) =>
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      stop();
       reject(new AppError('BAD_REQUEST', 'the request body could not be read', { cause: error }));
+    };
     request.on('data', onData).once('end', onEnd).once('error', onError);
   });
 }

@@ -2,6 +2,7 @@ export { BUS, DATABASE, RUNTIME } from './tokens.js';
 export { composeRuntime, type PlatformRuntime } from './runtime.js';
 export { AppErrorFilter } from './app-error.filter.js';
 export {
+  BodyBudget,
   DirectRoutes,
   readRequestBody,
   type DirectAnswer,
