@@ -2,13 +2,20 @@ import { z } from 'zod';
 import type { RouteSpec } from './route-spec.js';
 import { personalTokenResponse } from './schemas.js';
 
-/** A signed-in person's own API tokens: the routes of `PersonalTokensController`. */
+/** People's API tokens, each their own (admins anyone's): the routes of `PersonalTokensController`. */
 export const TOKEN_ROUTES = {
   listTokens: {
     method: 'get',
     path: '/api/tokens',
-    summary: "The signed-in person's API tokens (never their secrets), newest first",
+    summary:
+      "The signed-in person's API tokens (never their secrets), newest first; an admin or the machine token names anyone's with login",
     access: 'read',
+    query: z.strictObject({
+      login: z
+        .string()
+        .regex(/^[A-Za-z0-9-]{1,39}$/, 'a GitHub login')
+        .optional(),
+    }),
     response: z.array(personalTokenResponse),
   },
   createToken: {
@@ -30,7 +37,8 @@ export const TOKEN_ROUTES = {
   revokeToken: {
     method: 'delete',
     path: '/api/tokens/{id}',
-    summary: "Revokes one of the signed-in person's API tokens",
+    summary:
+      "Revokes one of the signed-in person's API tokens; an admin or the machine token any person's",
     access: 'action',
     params: z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, 'a token id (16 hex)') }),
     status: 204,

@@ -1,5 +1,5 @@
 import { AppError } from '@caravel/errors';
-import { Body, Controller, Inject, Param } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
@@ -10,25 +10,36 @@ import {
   type PersonalTokenView,
 } from '../services/personal-tokens.service.js';
 
-/** The person a token route is for: signed in (a token may list and revoke, never make one). */
-function personOf(caller: Caller | null, making = false): Session {
+/** The person who makes a token: signed in, not with a token (a token never makes tokens). */
+function makerOf(caller: Caller | null): Session {
   if (caller?.kind !== 'person') {
     throw new AppError('FORBIDDEN', 'API tokens belong to people: sign in to the dashboard');
   }
-  if (making && caller.token) {
+  if (caller.token) {
     throw new AppError('FORBIDDEN', 'a token cannot make tokens: sign in to the dashboard');
   }
   return caller.session;
 }
 
-/** A signed-in person's own API tokens (docs/dashboard.md). */
+/** The caller of a list or a revocation (the guards let nobody through only while reads are open). */
+function callerOf(caller: Caller | null): Caller {
+  if (!caller)
+    throw new AppError('FORBIDDEN', 'API tokens belong to people: sign in to the dashboard');
+  return caller;
+}
+
+/** People's API tokens: their own, and anyone's for admins and the machine token (docs/dashboard.md). */
 @Controller()
 export class PersonalTokensController {
   constructor(@Inject(PersonalTokensService) private readonly tokens: PersonalTokensService) {}
 
   @ApiRoute(ROUTES.listTokens)
-  list(@CurrentCaller() caller: Caller | null): Promise<PersonalTokenView[]> {
-    return this.tokens.list(personOf(caller).login);
+  list(
+    @Query() raw: unknown,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<PersonalTokenView[]> {
+    const { login } = parseInput(ROUTES.listTokens.query, raw, 'query');
+    return this.tokens.list(callerOf(caller), login);
   }
 
   @ApiRoute(ROUTES.createToken)
@@ -36,13 +47,13 @@ export class PersonalTokensController {
     @Body() body: unknown,
     @CurrentCaller() caller: Caller | null,
   ): Promise<PersonalTokenView & { token: string }> {
-    const owner = personOf(caller, true);
+    const owner = makerOf(caller);
     return this.tokens.create(owner, parseInput(ROUTES.createToken.body, body, 'token'));
   }
 
   @ApiRoute(ROUTES.revokeToken)
   async revoke(@Param() params: unknown, @CurrentCaller() caller: Caller | null): Promise<void> {
     const { id } = parseInput(ROUTES.revokeToken.params, params, 'token');
-    await this.tokens.revoke(personOf(caller).login, id);
+    await this.tokens.revoke(callerOf(caller), id);
   }
 }

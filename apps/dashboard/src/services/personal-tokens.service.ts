@@ -28,6 +28,11 @@ function viewOf(row: PersonalTokenRow): PersonalTokenView {
   return { id, name, scope, createdAt, expiresAt, lastUsedAt, revokedAt };
 }
 
+/** An admin's own sign-in (a token is never an admin) or the machine token. */
+function mayManageAnyone(caller: Caller): boolean {
+  return caller.kind === 'machine' || (!caller.token && caller.session.role === 'admin');
+}
+
 const refused = (why: string) =>
   new AppError('UNAUTHENTICATED', `this personal token is ${why}: make a new one in the dashboard`);
 
@@ -67,13 +72,35 @@ export class PersonalTokensService {
     return { ...viewOf(row), token: minted.token };
   }
 
-  async list(login: string): Promise<PersonalTokenView[]> {
-    return (await this.tokens.listFor(login)).map(viewOf);
+  /**
+   * A person's tokens: the caller's own (a person, when `login` is theirs or unsaid), or anyone's
+   * for an admin's sign-in or the machine token, so someone who leaves can be cut off.
+   */
+  async list(caller: Caller, login?: string): Promise<PersonalTokenView[]> {
+    const own = caller.kind === 'person' ? caller.session.login : undefined;
+    const whose = login ?? own;
+    if (whose === undefined) {
+      throw new AppError(
+        'BAD_REQUEST',
+        'the machine token names whose tokens to list: ?login=<GitHub login>',
+      );
+    }
+    if (whose !== own && !mayManageAnyone(caller)) {
+      throw new AppError(
+        'FORBIDDEN',
+        `${own} may only list their own tokens; another person’s are for admins`,
+      );
+    }
+    return (await this.tokens.listFor(whose)).map(viewOf);
   }
 
-  async revoke(login: string, id: string): Promise<void> {
-    if (!(await this.tokens.revoke(id, login))) {
-      throw new AppError('NOT_FOUND', `${login} has no live token ${id}`);
+  /** Revokes a token: a person their own (another's is not found), an admin or the machine any. */
+  async revoke(caller: Caller, id: string): Promise<void> {
+    const row = await this.tokens.get(id);
+    const own = caller.kind === 'person' ? caller.session.login : undefined;
+    const allowed = row && (row.login === own || mayManageAnyone(caller));
+    if (!allowed || !(await this.tokens.revoke(id, row.login))) {
+      throw new AppError('NOT_FOUND', `${own ?? 'the machine token'} has no live token ${id}`);
     }
   }
 
