@@ -146,6 +146,7 @@ describe('dashboard guards', () => {
     // A page of attacker.example whose name now resolves to 127.0.0.1 is same-origin with it.
     expect(await readAt('attacker.example:3000')).toBe('FORBIDDEN');
     expect(await readAt('localhost.attacker.example:3000')).toBe('FORBIDDEN');
+    expect(await readAt('attacker.localhost:3000')).toBe('FORBIDDEN');
     const named = guards({ DASHBOARD_PUBLIC_URL: 'http://caravel.internal:3000' }, false);
     const readNamed = (host: string) =>
       outcome(() => named.read.canActivate(context({ host }, 'GET').ctx));

@@ -42,16 +42,15 @@ export class OriginPolicy {
 
   /**
    * True when the request's Host is a name no other site's DNS can give this port: an IP address,
-   * `localhost` (browsers resolve it and its subdomains to loopback themselves), or the host of
+   * `localhost` (browsers resolve it to loopback themselves; not its subdomains, which not every
+   * browser keeps from DNS), or the host of
    * DASHBOARD_PUBLIC_URL. A page of another site whose name it pointed here (DNS rebinding) is
    * same-origin with the answers, so an open dashboard answers it nothing.
    */
   unspoofableHost(request: AuthRequest): boolean {
     const hostname = hostnameOf(header(request, 'host') ?? '');
     if (hostname === '') return false;
-    if (isIP(hostname) !== 0 || hostname === 'localhost' || hostname.endsWith('.localhost')) {
-      return true;
-    }
+    if (isIP(hostname) !== 0 || hostname === 'localhost') return true;
     return (
       this.origins.publicUrl !== undefined && new URL(this.origins.publicUrl).hostname === hostname
     );
