@@ -1,9 +1,10 @@
 import type { Database } from '@caravel/db';
-import { AppError } from '@caravel/errors';
+import { AppError, isAppError } from '@caravel/errors';
 import type { Bus } from '@caravel/messaging';
 import { strictMock } from '@caravel/testing/doubles';
 import { Controller, Get, Injectable, Module } from '@nestjs/common';
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { BodyBudget, DirectRoutes, readRequestBody, type DirectAnswer } from './direct-routes.js';
 import { composeRuntime } from './runtime.js';
@@ -159,6 +160,15 @@ describe('direct routes', () => {
   });
 });
 
+/** A promise and its resolve, for an answer that comes from a callback. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
 describe('readRequestBody within a budget shared by the bodies being read', () => {
   /** A request whose body arrives as the test writes it. */
   function arriving(): PassThrough & IncomingMessage {
@@ -190,6 +200,26 @@ describe('readRequestBody within a budget shared by the bodies being read', () =
     next.end(Buffer.alloc(4));
     expect((await nextBody)?.length).toBe(4);
     expect(budget.heldBytes).toBe(0);
+  });
+
+  it('gives back what a body held when its sender goes away midway', async () => {
+    const budget = new BodyBudget(100);
+    const server = createServer((request) => {
+      readRequestBody(request, 100, budget).then(
+        () => settled.resolve('read'),
+        (error: unknown) => settled.resolve(isAppError(error) ? error.code : 'uncoded'),
+      );
+    });
+    const settled = deferred<string>();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n' + 'x'.repeat(20));
+    await new Promise((resolve) => setImmediate(resolve));
+    socket.destroy();
+    expect(await settled.promise).toBe('BAD_REQUEST');
+    expect(budget.heldBytes).toBe(0);
+    await new Promise((resolve) => server.close(resolve));
   });
 
   it('gives back what a body over its own limit held', async () => {

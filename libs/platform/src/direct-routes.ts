@@ -131,7 +131,7 @@ export class BodyBudget {
 /**
  * Reads a request's whole body, at most `maxBytes` of it: `undefined` once it is larger (the rest
  * is left unread: answer with `dropRequest`). A body that fails midway rejects with a coded
- * `BAD_REQUEST`. With a `budget`, the bytes read are held in it until the body ends (read,
+ * `BAD_REQUEST`, and so does one whose sender went away before its end. With a `budget`, the bytes read are held in it until the body ends (read,
  * refused or failed); a chunk the budget cannot hold rejects with `RATE_LIMITED` (429, the rest
  * unread: the answer drops the request).
  */
@@ -175,10 +175,16 @@ export function readRequestBody(
       stop();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
-    const onError = (error: Error) => {
+    const onError = (error?: Error) => {
+      if (!reading) return;
       stop();
       reject(new AppError('BAD_REQUEST', 'the request body could not be read', { cause: error }));
     };
-    request.on('data', onData).once('end', onEnd).once('error', onError);
+    // A sender gone midway closes the request with neither `end` nor `error`.
+    request
+      .on('data', onData)
+      .once('end', onEnd)
+      .once('error', onError)
+      .once('close', () => onError());
   });
 }
