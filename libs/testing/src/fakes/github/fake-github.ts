@@ -9,6 +9,7 @@ import {
   type RecordedCall,
 } from '../http/loopback-api.js';
 import { authorAssociation } from './author-association.js';
+import { registerCollaboratorPermissionRoutes } from './collaborator-permission-routes.js';
 import { Collaborators, registerCollaboratorRoutes } from './collaborator-routes.js';
 import { CommitStatuses, registerCommitCheckRoutes } from './commit-check-routes.js';
 import { compareCommits } from './compare-commits.js';
@@ -101,6 +102,7 @@ export class FakeGitHub extends LoopbackApi {
       this.loginOf(call),
     );
     registerCollaboratorRoutes(this, this.collaborators);
+    registerCollaboratorPermissionRoutes(this, this.collaborators);
     this.route('GET', '/repos/:owner/:repo/compare/:basehead', (_call, p) => {
       const fullName = `${p['owner']}/${p['repo']}`.toLowerCase();
       return root === undefined
