@@ -38,6 +38,10 @@ export {
   type CommitComparison,
 } from './github/github-code-host.js';
 export { GitHubOrgMembership } from './github/github-org-membership.js';
+export {
+  GitHubRepositoryAccess,
+  type RepositoryPermission,
+} from './github/github-repository-access.js';
 export { GitHubScmReader } from './github/github-scm-reader.js';
 export {
   GitHubReviews,

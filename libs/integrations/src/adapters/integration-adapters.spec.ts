@@ -152,6 +152,16 @@ describe('IntegrationAdapters (one factory, one GitHub credential model)', () =>
     expect(github.minted.length).toBeGreaterThan(0);
   });
 
+  it("reads a person's role on a repository as the App: the owner's, a collaborator's, none", async () => {
+    github.collaborators.add('acme/widgets', 'ada');
+    const access = new IntegrationAdapters(config(app)).repositoryAccess();
+
+    await expect(access?.permissionOf('acme', WIDGETS)).resolves.toBe('admin');
+    await expect(access?.permissionOf('ada', WIDGETS)).resolves.toBe('write');
+    await expect(access?.permissionOf('mallory', WIDGETS)).resolves.toBe('none');
+    expect(new IntegrationAdapters(config()).repositoryAccess()).toBeNull();
+  });
+
   describe('chat and trackers', () => {
     let slack: FakeSlack;
 

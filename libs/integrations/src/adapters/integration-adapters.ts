@@ -7,6 +7,7 @@ import { GitHubCredentials, type UserTokenReader } from '../github/github-creden
 import { GitHubScmReader } from '../github/github-scm-reader.js';
 import { GitHubHosting, type HostedRepositoryRef } from '../github/github-hosting.js';
 import { GitHubOrgMembership } from '../github/github-org-membership.js';
+import { GitHubRepositoryAccess } from '../github/github-repository-access.js';
 import { GitHubReviews } from '../github/github-reviews.js';
 import { LinearApi } from '../linear/linear-api.js';
 import { LinearTracker } from '../linear/linear-tracker.js';
@@ -171,6 +172,14 @@ export class IntegrationAdapters {
   /** Organization membership, asked as the App; null without the App. */
   orgMembership(): GitHubOrgMembership | null {
     return this.hosting.app ? new GitHubOrgMembership(this.githubApi()) : null;
+  }
+
+  /**
+   * What a GitHub user may do on a repository, asked with the App's installation token (or, in
+   * development, the static token); null without any GitHub credential.
+   */
+  repositoryAccess(): GitHubRepositoryAccess | null {
+    return this.configured('github') ? new GitHubRepositoryAccess(this.githubApi()) : null;
   }
 
   /** The tracker of a tracker source, as its service account or API key. */
