@@ -13,6 +13,7 @@ describe('ingress configuration', () => {
       ALLOWED_GITHUB_ORGS: 'acme, acme-labs',
       AUTO_REVIEW_REPOS: 'acme/*',
       REPOSITORY_ROUTES: 'slack:C1=acme/widgets',
+      REPOSITORY_ACCESS_CHECK: 'off',
       JIRA_BASE_URL: 'https://acme.atlassian.net',
       GITHUB_APP_ID: '42',
     });
@@ -29,6 +30,7 @@ describe('ingress configuration', () => {
     expect(config.routing).toEqual({
       trustedAuthors: [],
       repositoryRoutes: ['slack:C1=acme/widgets'],
+      repositoryAccessCheck: 'off',
     });
     expect(config.integrations.jira).toEqual({ baseUrl: 'https://acme.atlassian.net' });
     // An App id without its key is no App.
@@ -39,6 +41,7 @@ describe('ingress configuration', () => {
   it('applies the defaults', () => {
     const config = loadConfig('ingress', ingressConfigSchema, COMMON);
     expect(config.deliveryRetentionHours).toBe(168);
+    expect(config.routing.repositoryAccessCheck).toBe('github');
     expect(config.webhooks.jira).toEqual({
       sharedSecret: {},
       hmacSecret: {},

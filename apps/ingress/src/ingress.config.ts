@@ -14,6 +14,7 @@ import {
   type IntegrationsConfig,
 } from '@caravel/integrations';
 import { z } from 'zod';
+import type { RepositoryAccessCheck } from './services/repository-access-policy.js';
 
 const optionalSecret = (description: string) =>
   documented(z.string().min(1).optional(), { description, secret: true });
@@ -168,6 +169,14 @@ export const ingressEnvSchema = z.object({
       example: 'acme/widgets',
     },
   ),
+  REPOSITORY_ACCESS_CHECK: documented(z.enum(['github', 'off']).default('github'), {
+    description:
+      "github: a repository a Slack, Linear, Jira or Confluence message names (repo:owner/name) is used only when the person's linked GitHub account can see it (asked as the App); off: every chat member may use every allowed repository",
+  }),
+  SLACK_BOT_TOKEN: channelSettingsSchema.shape.SLACK_BOT_TOKEN,
+  SLACK_API_URL: channelSettingsSchema.shape.SLACK_API_URL,
+  LINEAR_API_KEY: channelSettingsSchema.shape.LINEAR_API_KEY,
+  LINEAR_API_URL: channelSettingsSchema.shape.LINEAR_API_URL,
   DELIVERY_RETENTION_HOURS: documented(z.coerce.number().int().min(72).default(168), {
     description:
       'How long a webhook delivery is kept for deduplication (at least 72: GitHub redelivers for 3 days); an hourly sweep deletes older ones',
@@ -218,6 +227,8 @@ export interface IngressConfig {
     /** `<source>:<container>=owner/name` entries, and the fallback repository. */
     repositoryRoutes: readonly string[];
     defaultRepository?: string;
+    /** Whether a repository a person names must be one their GitHub account can see. */
+    repositoryAccessCheck: RepositoryAccessCheck;
   };
   /** How long a webhook delivery is kept for deduplication. */
   deliveryRetentionHours: number;
@@ -290,6 +301,7 @@ export function ingressConfigOf(env: IngressEnv): IngressConfig {
       trustedAuthors: env.TRUSTED_AUTHORS,
       repositoryRoutes: env.REPOSITORY_ROUTES,
       ...defined({ defaultRepository: env.DEFAULT_REPOSITORY }),
+      repositoryAccessCheck: env.REPOSITORY_ACCESS_CHECK,
     },
     deliveryRetentionHours: env.DELIVERY_RETENTION_HOURS,
     ...defined({ tokenKeys: env.CARAVEL_TOKEN_KEYS }),

@@ -3,6 +3,7 @@ import {
   ConnectTenantRepository,
   type Database,
   DeliveryRepository,
+  IdentityRepository,
   SlackMessageRepository,
   ThreadRepository,
 } from '@caravel/db';
@@ -16,6 +17,7 @@ import { INGRESS_CONFIG, ingressConfigFrom, type IngressConfig } from './ingress
 import { ConfluenceConnectService } from './services/confluence-connect.service.js';
 import { DeliveryRetentionService } from './services/delivery-retention.service.js';
 import { JiraReadBackService } from './services/jira-read-back.service.js';
+import { RepositoryAccessService } from './services/repository-access.service.js';
 import { SlackMessageMap } from './services/slack-message-map.js';
 import { SourceWebhooksService } from './services/source-webhooks.service.js';
 import { SETTLE_GATHER_MS, TriggerIntakeService } from './services/trigger-intake.service.js';
@@ -63,6 +65,7 @@ function groupCommittedProvider<T, O extends object>(
     WebhookRoutes,
     SourceWebhooksService,
     TriggerIntakeService,
+    RepositoryAccessService,
     ConfluenceConnectService,
     JiraReadBackService,
     DeliveryRetentionService,
@@ -71,6 +74,7 @@ function groupCommittedProvider<T, O extends object>(
     groupCommittedProvider(DeliveryRepository, { settleGatherMs: SETTLE_GATHER_MS }, 'relaxed'),
     repositoryProvider(ConnectTenantRepository),
     repositoryProvider(ThreadRepository),
+    repositoryProvider(IdentityRepository),
     groupCommittedProvider(SlackMessageRepository, {}),
     SlackMessageMap,
   ],

@@ -10,6 +10,7 @@ import { SlackMessageMap } from '../services/slack-message-map.js';
 import { TriggerIntakeService } from '../services/trigger-intake.service.js';
 import { slackEvent } from './payload.factory.js';
 import { mapSlackEvent } from './slack-event.mapper.js';
+import type { RepositoryAccessService } from '../services/repository-access.service.js';
 
 const settings = { botUserId: 'UBOT' };
 const ROOT_TS = '1700000000.000100';
@@ -67,6 +68,7 @@ function intake() {
     strictMock<MessagePublisher>({ publish }, 'publisher'),
     ingressConfigFrom({ TRUSTED_AUTHORS: 'slack:U0USER' }),
     strictMock<IntegrationAdapters>({ orgMembership: () => null }, 'adapters'),
+    strictMock<RepositoryAccessService>({}, 'access'),
     new SlackMessageMap(table.repository),
   );
   const take = async (event: Record<string, unknown>, id: string) => {

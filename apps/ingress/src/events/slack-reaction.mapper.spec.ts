@@ -9,6 +9,7 @@ import { ingressConfigFrom } from '../ingress.config.js';
 import { TriggerIntakeService } from '../services/trigger-intake.service.js';
 import { slackEvent } from './payload.factory.js';
 import { mapSlackEvent } from './slack-event.mapper.js';
+import type { RepositoryAccessService } from '../services/repository-access.service.js';
 
 const settings = { botUserId: 'UBOT' };
 const MESSAGE_TS = '1700000000.000100';
@@ -80,6 +81,7 @@ describe('the intake of a stop request', () => {
       strictMock<MessagePublisher>({ publish }, 'publisher'),
       ingressConfigFrom({ TRUSTED_AUTHORS: options.trusted }),
       strictMock<IntegrationAdapters>({ orgMembership: jest.fn(() => null) }, 'adapters'),
+      strictMock<RepositoryAccessService>({}, 'access'),
     );
     const take = (body: unknown) => {
       const decision = mapSlackEvent(body, settings);

@@ -1,4 +1,4 @@
-import { TriggerReceivedV1 } from '@caravel/contracts';
+import { TriggerReceivedV1, type RepositoryRef } from '@caravel/contracts';
 import type { DeliveryRepository, DeliveryRow, ThreadRepository } from '@caravel/db';
 import type { GitHubOrgMembership, IntegrationAdapters } from '@caravel/integrations';
 import type { MessagePublisher, PublishAck } from '@caravel/messaging';
@@ -6,8 +6,10 @@ import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
 import { mapGithubEvent } from '../events/github-event.mapper.js';
 import { githubPayload } from '../events/payload.factory.js';
+import type { TriggerDecision } from '../events/webhook-decision.js';
 import { ingressConfigFrom } from '../ingress.config.js';
 import { TriggerIntakeService } from './trigger-intake.service.js';
+import type { RepositoryAccessService } from './repository-access.service.js';
 
 /** A mention of @caravel on acme/widgets (public, an organization's) by an author `association`. */
 function mentionBy(association: string) {
@@ -58,6 +60,7 @@ function intake(deliveries: DeliveryRepository) {
     strictMock<MessagePublisher>({ publish }, 'publisher'),
     ingressConfigFrom({ GITHUB_BOT_HANDLE: 'caravel', PUBLIC_REPO_ORG_GATE: 'true' }),
     strictMock<IntegrationAdapters>({ orgMembership: () => membership }, 'adapters'),
+    strictMock<RepositoryAccessService>({}, 'access'),
   );
   return { service, asked, publish };
 }
@@ -132,5 +135,80 @@ describe('the trigger intake', () => {
     expect(findBySourceDelivery).toHaveBeenCalledWith('github', 'guid-7');
     expect(asked).toEqual([]);
     expect(publish).not.toHaveBeenCalled();
+  });
+});
+
+describe('a repository a chat message names', () => {
+  const slackMention = (text: string): TriggerDecision => ({
+    kind: 'trigger',
+    source: 'slack',
+    event: 'app_mention',
+    deliveryId: 'Ev1',
+    semanticKey: 'C1:1.000001',
+    threadId: '00000000-0000-4000-8000-000000000001',
+    author: { externalId: 'U0STRANGER' },
+    text,
+    replyTo: { channel: 'C1', threadTs: '1.000001' },
+    container: 'C1',
+  });
+
+  function intakeWithAccess(refusal: (repository: RepositoryRef) => string | null) {
+    const publish = jest.fn(() =>
+      Promise.resolve<PublishAck>({ stream: 'TEST', sequence: 1, duplicate: false }),
+    );
+    const asked = jest.fn((_decision: TriggerDecision, repository: RepositoryRef) =>
+      Promise.resolve(refusal(repository)),
+    );
+    const service = new TriggerIntakeService(
+      strictMock<DeliveryRepository>(
+        {
+          claim: () => Promise.resolve({ outcome: 'claimed' as const }),
+          settle: () => Promise.resolve(),
+        },
+        'deliveries',
+      ),
+      strictMock<ThreadRepository>({ get: () => Promise.resolve(null) }, 'threads'),
+      strictMock<MessagePublisher>({ publish }, 'publisher'),
+      ingressConfigFrom({ DEFAULT_REPOSITORY: 'acme/widgets' }),
+      strictMock<IntegrationAdapters>({ orgMembership: () => null }, 'adapters'),
+      strictMock<RepositoryAccessService>({ refusal: asked }, 'access'),
+    );
+    return { service, publish, asked };
+  }
+  const body = { payload: {}, sha256: 'sha' };
+
+  it('publishes nothing when the person may not use the repository they named', async () => {
+    const { service, publish, asked } = intakeWithAccess(
+      (r) => `slack:U0STRANGER named ${r.owner}/${r.name} but has no linked GitHub account`,
+    );
+
+    const answer = await service.take(slackMention('summarise repo:acme/payroll-private'), body);
+
+    expect(answer.body).toMatchObject({
+      accepted: false,
+      reason: 'slack:U0STRANGER named acme/payroll-private but has no linked GitHub account',
+    });
+    expect(asked).toHaveBeenCalledWith(expect.anything(), {
+      owner: 'acme',
+      name: 'payroll-private',
+    });
+    expect(publish).not.toHaveBeenCalled();
+  });
+
+  it('publishes the trigger when the person may use it', async () => {
+    const { service, publish } = intakeWithAccess(() => null);
+
+    await service.take(slackMention('summarise repo:acme/payroll-private'), body);
+
+    expect(publish).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not ask about a repository an admin chose (the default), only one the person named', async () => {
+    const { service, publish, asked } = intakeWithAccess(() => 'never');
+
+    await service.take(slackMention('summarise the auth code'), body);
+
+    expect(asked).not.toHaveBeenCalled();
+    expect(publish).toHaveBeenCalledTimes(1);
   });
 });

@@ -28,10 +28,12 @@ import { GithubRepositoryPolicy } from '../events/github-repository-policy.js';
 import { payloadMalformed } from '../ingress.errors.js';
 import { INGRESS_CONFIG, type IngressConfig } from '../ingress.config.js';
 import { PublicRepoGate } from './public-repo-gate.js';
+import { RepositoryAccessService } from './repository-access.service.js';
 import { SlackMessageMap } from './slack-message-map.js';
 import {
   parseRepositoryRoute,
   parseRepositorySlug,
+  repositoryNamedIn,
   RepositoryRoutes,
   resolveRepository,
   type RepositoryRoute,
@@ -82,6 +84,7 @@ export class TriggerIntakeService implements OnApplicationShutdown {
     private readonly publisher: MessagePublisher,
     @Inject(INGRESS_CONFIG) config: IngressConfig,
     @Inject(IntegrationAdapters) adapters: IntegrationAdapters,
+    @Inject(RepositoryAccessService) private readonly access: RepositoryAccessService,
     @Optional() @Inject(SlackMessageMap) private readonly slack?: SlackMessageMap,
   ) {
     const { routing, github } = config;
@@ -169,6 +172,10 @@ export class TriggerIntakeService implements OnApplicationShutdown {
     // A repository named in a chat or tracker passes the same allowlist as GitHub's own.
     const refusal = repository ? this.allowed.refusal(repository) : null;
     if (refusal) return answers.ignored(refusal);
+    // One the person chose themselves must be one their GitHub account can see.
+    const chosen = !decision.repository && repository && repositoryNamedIn(decision.text);
+    const denied = chosen ? await this.access.refusal(decision, repository) : null;
+    if (denied) return answers.ignored(denied);
     const data: z.input<typeof TriggerReceivedV1.dataSchema> = {
       threadId: decision.threadId,
       source: decision.source,

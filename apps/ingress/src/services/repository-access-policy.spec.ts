@@ -1,0 +1,101 @@
+import type { RepositoryPermission } from '@caravel/integrations';
+import { strictMock } from '@caravel/testing/doubles';
+import { describe, expect, it, jest } from '@jest/globals';
+import {
+  ACCESS_ANSWER_TTL_MS,
+  RepositoryAccessPolicy,
+  type GithubLoginLookup,
+  type RepositoryAccessCheck,
+  type RepositoryPermissionLookup,
+} from './repository-access-policy.js';
+
+const PRIVATE = { owner: 'acme', name: 'payroll-private' };
+const ASKED = { source: 'slack' as const, externalId: 'U0ADA', repository: PRIVATE };
+
+function policy(
+  options: {
+    check?: RepositoryAccessCheck;
+    login?: string | null;
+    permission?: RepositoryPermission | Error;
+    app?: boolean;
+  } = {},
+) {
+  let now = 1_000_000;
+  const githubLoginFor = jest.fn(() => Promise.resolve(options.login ?? null));
+  const permissionOf = jest.fn((_login: string, _repository: unknown) =>
+    options.permission instanceof Error
+      ? Promise.reject(options.permission)
+      : Promise.resolve(options.permission ?? 'none'),
+  );
+  const subject = new RepositoryAccessPolicy(
+    options.check ?? 'github',
+    strictMock<GithubLoginLookup>({ githubLoginFor }, 'logins'),
+    options.app === false
+      ? null
+      : strictMock<RepositoryPermissionLookup>({ permissionOf }, 'permissions'),
+    () => now,
+  );
+  return { subject, githubLoginFor, permissionOf, advance: (ms: number) => (now += ms) };
+}
+
+describe('RepositoryAccessPolicy', () => {
+  it.each(['read', 'triage', 'write', 'maintain', 'admin'] as const)(
+    'lets a linked person whose GitHub role is %s use the repository they named',
+    async (permission) => {
+      const { subject, permissionOf } = policy({ login: 'ada', permission });
+      expect(await subject.refusal(ASKED)).toBeNull();
+      expect(permissionOf).toHaveBeenCalledWith('ada', PRIVATE);
+    },
+  );
+
+  it('refuses a linked person GitHub says has no access, naming the account and the way out', async () => {
+    const { subject } = policy({ login: 'bob', permission: 'none' });
+    const refusal = await subject.refusal({ ...ASKED, externalId: 'U0BOB' });
+    expect(refusal?.reason).toBe(
+      'slack:U0BOB (@bob) named acme/payroll-private, which @bob has no access to on GitHub',
+    );
+    expect(refusal?.reply).toMatch(/@bob has no access to acme\/payroll-private/);
+    expect(refusal?.reply).toMatch(/REPOSITORY_ROUTES/);
+  });
+
+  it('refuses a person with no linked GitHub account without asking GitHub', async () => {
+    const { subject, permissionOf } = policy({ login: null });
+    const refusal = await subject.refusal(ASKED);
+    expect(refusal?.reason).toBe(
+      'slack:U0ADA named acme/payroll-private but has no linked GitHub account',
+    );
+    expect(refusal?.reply).toMatch(/Slack account is not linked to a GitHub account/);
+    expect(refusal?.reply).toMatch(/dashboard/);
+    expect(permissionOf).not.toHaveBeenCalled();
+  });
+
+  it('refuses when GitHub cannot be asked (no App), saying so', async () => {
+    const { subject } = policy({ login: 'ada', app: false });
+    expect((await subject.refusal(ASKED))?.reply).toMatch(/no GitHub App configured/);
+  });
+
+  it('refuses, asking to try again, when GitHub fails, and does not keep the failure', async () => {
+    const failing = policy({ login: 'ada', permission: new Error('GitHub 502') });
+    expect((await failing.subject.refusal(ASKED))?.reply).toMatch(/ask again in a minute/);
+    await failing.subject.refusal(ASKED);
+    expect(failing.permissionOf).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps an answer per person and repository for a few minutes, then asks again', async () => {
+    const { subject, permissionOf, advance } = policy({ login: 'ada', permission: 'read' });
+    await subject.refusal(ASKED);
+    await subject.refusal(ASKED);
+    expect(permissionOf).toHaveBeenCalledTimes(1);
+    await subject.refusal({ ...ASKED, repository: { owner: 'acme', name: 'widgets' } });
+    expect(permissionOf).toHaveBeenCalledTimes(2);
+    advance(ACCESS_ANSWER_TTL_MS);
+    await subject.refusal(ASKED);
+    expect(permissionOf).toHaveBeenCalledTimes(3);
+  });
+
+  it('asks nothing when REPOSITORY_ACCESS_CHECK is off', async () => {
+    const { subject, githubLoginFor } = policy({ check: 'off' });
+    expect(await subject.refusal(ASKED)).toBeNull();
+    expect(githubLoginFor).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,121 @@
+import type { RepositoryRef, TriggerSource } from '@caravel/contracts';
+import type { RepositoryPermission } from '@caravel/integrations';
+
+/** `REPOSITORY_ACCESS_CHECK`: ask GitHub whether the person may see the repository, or not. */
+export type RepositoryAccessCheck = 'github' | 'off';
+
+/** How long an answer of GitHub is kept per person and repository. */
+export const ACCESS_ANSWER_TTL_MS = 5 * 60_000;
+
+/** At most this many answers are kept; past it the oldest go first. */
+const MAX_ANSWERS = 10_000;
+
+/** Who asked for a repository they named themselves (`repo:owner/name`), from where. */
+export interface NamedRepositoryRequest {
+  source: TriggerSource;
+  /** The source's id for the person (Slack user, Linear email, Jira account). */
+  externalId: string;
+  repository: RepositoryRef;
+}
+
+/** Why a named repository is not used: `reason` for the log and the webhook, `reply` for them. */
+export interface AccessRefusal {
+  reason: string;
+  reply: string;
+}
+
+/** The person's GitHub login, from the identity map; null when they linked none. */
+export interface GithubLoginLookup {
+  githubLoginFor(actor: { source: TriggerSource; externalId: string }): Promise<string | null>;
+}
+
+/** What a GitHub login may do on a repository (the App's `collaborators/{u}/permission`). */
+export interface RepositoryPermissionLookup {
+  permissionOf(login: string, repository: RepositoryRef): Promise<RepositoryPermission>;
+}
+
+const SOURCE_NAMES: Record<TriggerSource, string> = {
+  github: 'GitHub',
+  slack: 'Slack',
+  linear: 'Linear',
+  jira: 'Jira',
+  confluence: 'Confluence',
+  synthetic: 'Caravel',
+};
+
+const ASK_ADMIN =
+  'or ask a Caravel admin to route this channel, team or project to the repository (REPOSITORY_ROUTES)';
+
+/**
+ * Whether a person may have Caravel work on a repository they named in a chat or tracker
+ * message. Caravel works with the GitHub App's access, so without this anyone in a channel could
+ * read any repository the App is on (a confused deputy). The person's linked GitHub login must
+ * see the repository (any role but `none`); a person with no linked login may use only the
+ * repositories an admin chose for the place (routes, the default, a Jira rule's), so naming one
+ * is refused. Answers are kept {@link ACCESS_ANSWER_TTL_MS} per person and repository; a failed
+ * check is not kept.
+ */
+export class RepositoryAccessPolicy {
+  private readonly answers = new Map<string, { permission: RepositoryPermission; until: number }>();
+
+  constructor(
+    private readonly check: RepositoryAccessCheck,
+    private readonly logins: GithubLoginLookup,
+    private readonly permissions: RepositoryPermissionLookup | null,
+    private readonly now: () => number,
+  ) {}
+
+  /** Null when the person may use the repository; otherwise why not, and what to tell them. */
+  async refusal(request: NamedRepositoryRequest): Promise<AccessRefusal | null> {
+    if (this.check === 'off') return null;
+    const slug = `${request.repository.owner}/${request.repository.name}`;
+    const who = `${request.source}:${request.externalId}`;
+    const login = await this.logins.githubLoginFor(request);
+    if (!login) {
+      return {
+        reason: `${who} named ${slug} but has no linked GitHub account`,
+        reply: `I did not start work on ${slug}: you named it with repo:, and your ${SOURCE_NAMES[request.source]} account is not linked to a GitHub account, so I cannot tell whether you may see that repository. Ask a Caravel admin to link your GitHub account to you in the dashboard (Settings → Identities), ${ASK_ADMIN}.`,
+      };
+    }
+    const permissions = this.permissions;
+    if (!permissions) {
+      return {
+        reason: `${who} (@${login}) named ${slug}, but GitHub cannot be asked (no GitHub App configured)`,
+        reply: `I did not start work on ${slug}: I cannot check on GitHub whether @${login} may see it, because Caravel has no GitHub App configured. Ask a Caravel admin to configure it (GITHUB_APP_ID), ${ASK_ADMIN}.`,
+      };
+    }
+    let permission: RepositoryPermission;
+    try {
+      permission = await this.permissionOf(permissions, login, request.repository);
+    } catch (error) {
+      return {
+        reason: `${who} (@${login}) named ${slug}; GitHub could not be asked (${String(error)})`,
+        reply: `I did not start work on ${slug}: GitHub did not tell me whether @${login} may see it just now. Please ask again in a minute.`,
+      };
+    }
+    if (permission !== 'none') return null;
+    return {
+      reason: `${who} (@${login}) named ${slug}, which @${login} has no access to on GitHub`,
+      reply: `I did not start work on ${slug}: your GitHub account @${login} has no access to ${slug}. Ask its owners for access, ${ASK_ADMIN}.`,
+    };
+  }
+
+  private async permissionOf(
+    permissions: RepositoryPermissionLookup,
+    login: string,
+    repository: RepositoryRef,
+  ): Promise<RepositoryPermission> {
+    const key = `${login}|${repository.owner}/${repository.name}`.toLowerCase();
+    const now = this.now();
+    const kept = this.answers.get(key);
+    if (kept && kept.until > now) return kept.permission;
+    const permission = await permissions.permissionOf(login, repository);
+    this.answers.delete(key);
+    if (this.answers.size >= MAX_ANSWERS) {
+      const oldest = this.answers.keys().next().value;
+      if (oldest !== undefined) this.answers.delete(oldest);
+    }
+    this.answers.set(key, { permission, until: now + ACCESS_ANSWER_TTL_MS });
+    return permission;
+  }
+}
