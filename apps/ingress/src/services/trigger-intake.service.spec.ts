@@ -203,12 +203,13 @@ describe('a repository a chat message names', () => {
     expect(publish).toHaveBeenCalledTimes(1);
   });
 
-  it('does not ask about a repository an admin chose (the default), only one the person named', async () => {
+  it('does not ask about the repository an admin chose for the place (the default), named or not', async () => {
     const { service, publish, asked } = intakeWithAccess(() => 'never');
 
     await service.take(slackMention('summarise the auth code'), body);
+    await service.take(slackMention('summarise the auth code repo:acme/widgets'), body);
 
     expect(asked).not.toHaveBeenCalled();
-    expect(publish).toHaveBeenCalledTimes(1);
+    expect(publish).toHaveBeenCalledTimes(2);
   });
 });

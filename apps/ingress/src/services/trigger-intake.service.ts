@@ -33,7 +33,7 @@ import { SlackMessageMap } from './slack-message-map.js';
 import {
   parseRepositoryRoute,
   parseRepositorySlug,
-  repositoryNamedIn,
+  repositoryChosenByPerson,
   RepositoryRoutes,
   resolveRepository,
   type RepositoryRoute,
@@ -173,8 +173,8 @@ export class TriggerIntakeService implements OnApplicationShutdown {
     const refusal = repository ? this.allowed.refusal(repository) : null;
     if (refusal) return answers.ignored(refusal);
     // One the person chose themselves must be one their GitHub account can see.
-    const chosen = !decision.repository && repository && repositoryNamedIn(decision.text);
-    const denied = chosen ? await this.access.refusal(decision, repository) : null;
+    const chosen = repositoryChosenByPerson(decision, this.routes);
+    const denied = chosen ? await this.access.refusal(decision, chosen) : null;
     if (denied) return answers.ignored(denied);
     const data: z.input<typeof TriggerReceivedV1.dataSchema> = {
       threadId: decision.threadId,
