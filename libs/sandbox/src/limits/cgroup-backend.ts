@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -63,13 +64,15 @@ export abstract class DirectoryCgroupBackend implements CgroupBackend {
   /** The files a sandbox cgroup counts refused forks and OOM kills in. */
   protected abstract eventFiles(name: string): { readonly pids: string; readonly memory: string };
 
-  async counters(name: string): Promise<LimitCounters> {
+  /** Read in place, not on the thread pool: see `readKeyedCounts`. */
+  counters(name: string): Promise<LimitCounters> {
     const files = this.eventFiles(name);
-    const [pids, memory] = await Promise.all([
-      readKeyedCounts(files.pids),
-      readKeyedCounts(files.memory),
-    ]);
-    return { processRefusals: pids.get('max') ?? 0, oomKills: memory.get('oom_kill') ?? 0 };
+    const pids = readKeyedCounts(files.pids);
+    const memory = readKeyedCounts(files.memory);
+    return Promise.resolve({
+      processRefusals: pids.get('max') ?? 0,
+      oomKills: memory.get('oom_kill') ?? 0,
+    });
   }
 
   remove(name: string): Promise<void> {
@@ -109,9 +112,18 @@ export function cpuQuotaUs(maxCpus: number): number {
   return Math.max(1000, Math.round(maxCpus * CPU_PERIOD_US));
 }
 
-/** `key value` lines (`pids.events`, `memory.events`, `memory.oom_control`) as numbers. */
-export async function readKeyedCounts(path: string): Promise<Map<string, number>> {
-  const text = await readFile(path, 'utf8').catch(() => '');
+/**
+ * `key value` lines (`pids.events`, `memory.events`, `memory.oom_control`) as numbers. Read
+ * synchronously: a cgroup file is made from kernel memory, never waits on a disk, and is read
+ * after every command; an asynchronous read is five trips through the thread pool in turn.
+ */
+export function readKeyedCounts(path: string): Map<string, number> {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    // Gone with its cgroup: nothing counted.
+  }
   const counts = new Map<string, number>();
   for (const line of text.split('\n')) {
     const [key, value] = line.trim().split(/\s+/);

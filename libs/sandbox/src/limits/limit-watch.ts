@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ExecResult, SandboxLimits } from '../sandbox.types.js';
 import { NO_COUNTS, type LimitCounters } from './cgroup-backend.js';
-import { diskUsage, filesystemAvailable, filesystemUsed } from './disk-usage.js';
+import { diskUsage, filesystemUsage, tmpfsAvailable } from './disk-usage.js';
 import { limitNote, type LimitHit } from './limit-notes.js';
 import { commandLine, descendants, innerPid, stopProcessesBelow } from './process-tree.js';
 
@@ -54,11 +54,15 @@ export class LimitWatch {
     walkMs: 0,
   };
   private initPid: number | undefined;
+  /** The usage of the filesystem holding the first disk directory (undefined without one). */
+  private filesystemUsed: () => Promise<number | undefined> = () => Promise.resolve(undefined);
 
   constructor(private readonly options: LimitWatchOptions) {}
 
   /** Takes the starting figures, then looks every interval until `stop`. */
   async start(): Promise<void> {
+    const [first] = this.options.diskDirs;
+    if (first !== undefined) this.filesystemUsed = await filesystemUsage(first);
     this.reported = (await this.options.counters?.()) ?? NO_COUNTS;
     this.refusalsSeen = this.reported.processRefusals;
     await this.measureDisk(true);
@@ -75,7 +79,9 @@ export class LimitWatch {
   /** The result with a note for every limit hit since the previous result. */
   annotate(result: ExecResult): Promise<ExecResult> {
     return this.exclusive(async () => {
-      // Each figure is a few file system calls on the thread pool: read together, not in turn.
+      // Each figure is read in place, from kernel memory (the cgroup's counters, /proc, the
+      // statfs of /tmp's tmpfs and of a local workspace filesystem): no trip through the thread
+      // pool, which cost a command about 1 ms; only a network workspace's statfs makes one.
       const [counters, fsUsed, tmp] = await Promise.all([
         this.options.counters?.(),
         this.filesystemUsed(),
@@ -179,17 +185,11 @@ export class LimitWatch {
     this.disk.fsUsedAtWalk = fsUsed;
   }
 
-  /** The usage of the file system holding the first disk directory (undefined without one). */
-  private filesystemUsed(): Promise<number | undefined> {
-    const [first] = this.options.diskDirs;
-    return first === undefined ? Promise.resolve(undefined) : filesystemUsed(first);
-  }
-
   /** /tmp (a tmpfs seen through the sandbox's init) with almost nothing left. */
   private async tmpHit(): Promise<LimitHit | undefined> {
     const init = await this.sandboxInit();
     if (init === undefined) return undefined;
-    const available = await filesystemAvailable(`/proc/${init}/root/tmp`);
+    const available = tmpfsAvailable(`/proc/${init}/root/tmp`);
     const limitBytes = this.options.limits.maxTmpBytes;
     if (available === undefined || available >= Math.min(1024 ** 2, limitBytes / 50))
       return undefined;
@@ -197,9 +197,9 @@ export class LimitWatch {
   }
 
   private async sandboxInit(): Promise<number | undefined> {
-    if (this.initPid !== undefined && (await innerPid(this.initPid)) === 1) return this.initPid;
+    if (this.initPid !== undefined && innerPid(this.initPid) === 1) return this.initPid;
     for (const entry of await descendants(this.options.hostPid)) {
-      if ((await innerPid(entry.pid)) === 1) return (this.initPid = entry.pid);
+      if (innerPid(entry.pid) === 1) return (this.initPid = entry.pid);
     }
     return undefined;
   }
@@ -213,12 +213,12 @@ export class LimitWatch {
     const tree = await descendants(this.options.hostPid);
     let driverHost: number | undefined;
     for (const entry of tree) {
-      if ((await innerPid(entry.pid)) === this.options.driverPid) driverHost = entry.pid;
+      if (innerPid(entry.pid) === this.options.driverPid) driverHost = entry.pid;
     }
     // Without the driver in sight, stopping could take the session with it: leave it to the limits.
     if (driverHost === undefined) return;
     const signalled = await stopProcessesBelow(this.options.hostPid, async (entry) => {
-      const inner = await innerPid(entry.pid);
+      const inner = innerPid(entry.pid);
       if (inner === 1 || entry.pid === driverHost) return 'keep';
       if (entry.ppid !== driverHost) return 'freeze';
       // The driver waits for its command: kill it outright, or the driver reads it as done.

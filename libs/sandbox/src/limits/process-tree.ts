@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 /** One process as the host sees it. */
@@ -43,9 +44,17 @@ export async function descendants(root: number): Promise<HostProcess[]> {
   return found;
 }
 
-/** A process's pid in its own (innermost) pid namespace, from the `NSpid` line of its status. */
-export async function innerPid(pid: number): Promise<number | undefined> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+/**
+ * A process's pid in its own (innermost) pid namespace, from the `NSpid` line of its status. Read
+ * synchronously (procfs is kernel memory): it is checked after every command.
+ */
+export function innerPid(pid: number): number | undefined {
+  let status = '';
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    // Gone.
+  }
   const line = /^NSpid:\s+(.*)$/m.exec(status)?.[1];
   const last = line?.trim().split(/\s+/).pop();
   return last === undefined ? undefined : Number(last);

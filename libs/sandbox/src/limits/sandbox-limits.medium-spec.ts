@@ -1,5 +1,6 @@
+import { createHook } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statfsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { testEnvironment } from '@caravel/testing';
 import { BwrapSandboxProvider, bwrapAvailable } from '../providers/bwrap.provider.js';
 import type { Sandbox, SandboxLimits } from '../sandbox.types.js';
 import { detectCgroups } from './cgroup-detect.js';
+import { IN_MEMORY_STATFS } from './disk-usage.js';
 
 const MiB = 1024 ** 2;
 const MINUTE = 60_000;
@@ -192,6 +194,37 @@ describeBwrap('bwrap sandbox limits', () => {
       });
     },
     2 * MINUTE,
+  );
+
+  it(
+    "checks a command's limits without a file system call on the thread pool",
+    async () => {
+      // The counters, /proc and the statfs of /tmp and of a local workspace are kernel memory,
+      // read in place; each trip through the thread pool cost a command 0.1-0.3 ms, in turn.
+      const counts: number[] = [];
+      let requests = 0;
+      const hook = createHook({
+        init: (_id, type) => {
+          if (type.startsWith('FSREQ')) requests += 1;
+        },
+      });
+      await other.exec('true');
+      hook.enable();
+      try {
+        for (let round = 0; round < 5; round += 1) {
+          requests = 0;
+          expect(await other.exec('true')).toMatchObject({ exitCode: 0, output: '' });
+          counts.push(requests);
+        }
+      } finally {
+        hook.disable();
+      }
+      // The fewest: the watch's once-a-second look may land inside a round trip. A workspace on a
+      // network filesystem keeps its statfs on the thread pool.
+      const localWorkspace = IN_MEMORY_STATFS.has(statfsSync(rootDir).type);
+      expect(Math.min(...counts)).toBe(localWorkspace ? 0 : 1);
+    },
+    MINUTE,
   );
 
   itWithCgroups(
