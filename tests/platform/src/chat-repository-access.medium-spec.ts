@@ -154,6 +154,14 @@ gate.describe('a repository named in Slack is used only by people who can see it
     refused.push(threadId);
   });
 
+  it('refuses a repository the App is not installed on, saying so', async () => {
+    const { answer, threadId, ts } = await mention('U0ADA', 'summarise repo:acme/elsewhere');
+
+    expect(answer.accepted).not.toBe(true);
+    expect(replies(ts)).toEqual([expect.stringMatching(/GitHub App cannot see it/)]);
+    refused.push(threadId);
+  });
+
   it('starts the run of a linked person who can see the repository', async () => {
     const { answer, threadId, ts } = await mention('U0ADA', `summarise auth repo:${PRIVATE}`);
 
@@ -161,7 +169,7 @@ gate.describe('a repository named in Slack is used only by people who can see it
     expect(await runsOnceTaken(threadId)).toBe(1);
     expect(replies(ts).some((text) => /no access|not linked/.test(text))).toBe(false);
     // Dispatch has taken this later trigger: the refused ones never reached it.
-    expect(refused).toHaveLength(2);
+    expect(refused).toHaveLength(3);
     for (const thread of refused) expect(await runs.listByThread(thread)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { AppError } from '@caravel/errors';
 import type { RepositoryPermission } from '@caravel/integrations';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
@@ -79,6 +80,14 @@ describe('RepositoryAccessPolicy', () => {
     expect((await failing.subject.refusal(ASKED))?.reply).toMatch(/ask again in a minute/);
     await failing.subject.refusal(ASKED);
     expect(failing.permissionOf).toHaveBeenCalledTimes(2);
+  });
+
+  it('refuses, saying so, a repository the App cannot see (not installed, or no such repository)', async () => {
+    const missing = new AppError('NOT_FOUND', 'GitHub: mint an installation token: Not Found');
+    const { subject } = policy({ login: 'ada', permission: missing });
+    const refusal = await subject.refusal(ASKED);
+    expect(refusal?.reply).toMatch(/GitHub App cannot see it/);
+    expect(refusal?.reply).not.toMatch(/ask again/);
   });
 
   it('keeps an answer per person and repository for a few minutes, then asks again', async () => {

@@ -1,4 +1,5 @@
 import type { RepositoryRef, TriggerSource } from '@caravel/contracts';
+import { isAppError } from '@caravel/errors';
 import type { RepositoryPermission } from '@caravel/integrations';
 
 /** `REPOSITORY_ACCESS_CHECK`: ask GitHub whether the person may see the repository, or not. */
@@ -88,6 +89,12 @@ export class RepositoryAccessPolicy {
     try {
       permission = await this.permissionOf(permissions, login, request.repository);
     } catch (error) {
+      if (isAppError(error) && error.code === 'NOT_FOUND') {
+        return {
+          reason: `${who} (@${login}) named ${slug}, which the GitHub App cannot see (${error.message})`,
+          reply: `I did not start work on ${slug}: Caravel's GitHub App cannot see it (it does not exist, or the App is not installed on it), so I cannot work on it for anyone. Check the name, or ask a Caravel admin to install the App on it.`,
+        };
+      }
       return {
         reason: `${who} (@${login}) named ${slug}; GitHub could not be asked (${String(error)})`,
         reply: `I did not start work on ${slug}: GitHub did not tell me whether @${login} may see it just now. Please ask again in a minute.`,
