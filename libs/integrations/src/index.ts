@@ -42,6 +42,11 @@ export {
   GitHubRepositoryAccess,
   type RepositoryPermission,
 } from './github/github-repository-access.js';
+export {
+  CachedRepositoryPermissions,
+  REPOSITORY_PERMISSION_TTL_MS,
+  type RepositoryPermissionLookup,
+} from './github/cached-repository-permissions.js';
 export { GitHubScmReader } from './github/github-scm-reader.js';
 export {
   GitHubReviews,
