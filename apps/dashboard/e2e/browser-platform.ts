@@ -84,7 +84,8 @@ async function sampleRemote(root: string, scratch: string): Promise<void> {
  * Starts every service on the embedded bus and an in-memory PGlite, as `caravel start` does,
  * against a fake GitHub App (webhooks signed, repositories over git smart-HTTP), bubblewrap
  * sandboxes and the scripted model of examples/fix-sample.script.yaml; sign-in goes through
- * `oauth`, `DASHBOARD_ADMINS` is hubot and `DASHBOARD_MEMBERS` octocat.
+ * `oauth`, `DASHBOARD_ADMINS` is hubot and `DASHBOARD_MEMBERS` octocat (a collaborator on acme/web)
+ * and mallory (no access to it).
  */
 export async function startBrowserPlatform(
   webRoot: string,
@@ -98,6 +99,8 @@ export async function startBrowserPlatform(
     app: { id: APP_ID, publicKey },
   });
   github.addRepository(`${REPOSITORY.owner}/${REPOSITORY.name}`);
+  // The dashboard shows a member only the threads of repositories GitHub lets them see.
+  github.collaborators.add(`${REPOSITORY.owner}/${REPOSITORY.name}`, 'octocat');
   await sampleRemote(join(scratch, 'remotes'), scratch);
   const origin = await github.start();
   const env = {
@@ -114,7 +117,7 @@ export async function startBrowserPlatform(
     GITHUB_OAUTH_URL: oauth.origin,
     GITHUB_OAUTH_API_URL: oauth.origin,
     DASHBOARD_ADMINS: 'hubot',
-    DASHBOARD_MEMBERS: 'octocat',
+    DASHBOARD_MEMBERS: 'octocat,mallory',
   };
   const config = loadConfig('caravel', embeddedConfigSchema, env);
   const runtime = await openEmbeddedRuntime({

@@ -100,6 +100,36 @@ const missing = missingBrowser();
     expect(page.url()).toContain('#/threads?person=github%3Anobody');
   });
 
+  it('shows a thread only to members GitHub lets see its repository: a stranger to acme/web gets 404', async () => {
+    const mallory = await signedInAs(browser, host.url, github, { login: 'mallory', id: 3 });
+    await mallory.getByText('No thread matches.').waitFor();
+    const api = mallory.context().request;
+    const listed = (await (await api.get(`${host.url}/api/threads`)).json()) as { id: string }[];
+    expect(listed.map((thread) => thread.id)).not.toContain(THREAD_ID);
+    const notFound = { error: { code: 'NOT_FOUND', message: `no thread ${THREAD_ID}` } };
+    for (const path of ['', '/events', '/plans', '/stream', '/replays']) {
+      const read = await api.get(`${host.url}/api/threads/${THREAD_ID}${path}`);
+      expect([path, read.status(), await read.json()]).toEqual([path, 404, notFound]);
+    }
+    const stop = await api.post(`${host.url}/api/threads/${THREAD_ID}/stop`, {
+      headers: { origin: host.url },
+      data: {},
+    });
+    expect([stop.status(), await stop.json()]).toEqual([404, notFound]);
+    const ledger = await api.get(
+      `${host.url}/api/reviews/${REVIEWED_PR.owner}/${REVIEWED_PR.repo}/${REVIEWED_PR.number}`,
+    );
+    expect(ledger.status()).toBe(404);
+    await mallory.context().close();
+    // octocat, a collaborator on acme/web, lists and reads the same thread.
+    const octocat = await signedInAs(browser, host.url, github, { login: 'octocat', id: 583231 });
+    const theirs = octocat.context().request;
+    const seen = (await (await theirs.get(`${host.url}/api/threads`)).json()) as { id: string }[];
+    expect(seen.map((thread) => thread.id)).toContain(THREAD_ID);
+    expect((await theirs.get(`${host.url}/api/threads/${THREAD_ID}`)).status()).toBe(200);
+    await octocat.context().close();
+  });
+
   it('follows a run started by a signed GitHub mention live: the thread listed, its steps streamed, a reconnect with no gap', async () => {
     platform.github.hold(); // the run stops at its push, before its pull request
     ({ threadId: runThread } = await platform.mention(

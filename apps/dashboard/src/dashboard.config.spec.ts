@@ -67,6 +67,8 @@ describe('dashboard configuration', () => {
       },
       origins: { allowed: [] },
       budgets: { admins: [] },
+      // No GitHub credential: members are not checked against GitHub.
+      github: { apiUrl: 'https://api.github.com', webUrl: 'https://github.com' },
       sessions: { hours: 12 },
     });
   });

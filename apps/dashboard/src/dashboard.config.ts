@@ -1,4 +1,10 @@
 import { commaList, distributedServiceSchema, documented, serviceConfigOf } from '@caravel/config';
+import {
+  githubAppSettingsSchema,
+  githubConfigOf,
+  githubTokenSettingsSchema,
+  type GitHubConfig,
+} from '@caravel/integrations';
 import { z } from 'zod';
 
 /** An origin (`scheme://host[:port]`, no path): what browsers send in `Origin`. */
@@ -78,6 +84,11 @@ export const dashboardEnvSchema = z.object({
   DASHBOARD_SESSION_HOURS: documented(z.coerce.number().int().min(1).max(720).default(12), {
     description: 'How long a sign-in lasts',
   }),
+  // The App (or, in development, the token) asks GitHub who may see a thread's repository.
+  GITHUB_APP_ID: githubAppSettingsSchema.shape.GITHUB_APP_ID,
+  GITHUB_APP_PRIVATE_KEY: githubAppSettingsSchema.shape.GITHUB_APP_PRIVATE_KEY,
+  GITHUB_API_URL: githubAppSettingsSchema.shape.GITHUB_API_URL,
+  GITHUB_TOKEN: githubTokenSettingsSchema.shape.GITHUB_TOKEN,
   // Dispatch's key (it decides grants): the dashboard names these people beside paused runs.
   DISPATCH_BUDGET_ADMINS: documented(
     commaList({ pattern: /^[a-z]+:\S+$/, shape: '<source>:<id>' }),
@@ -117,6 +128,11 @@ export interface DashboardConfig {
   };
   /** Who may grant a run paused at its budget more, besides the thread's owner (`source:id`). */
   budgets: { admins: readonly string[] };
+  /**
+   * The GitHub Caravel acts on: its App (or development token) asks who may see a thread's
+   * repository. Without either, members are not checked (auth/thread-access.policy.ts).
+   */
+  github: GitHubConfig;
   sessions: {
     /** The keyring sealing session cookies; unset: a random key per process. */
     keys?: string;
@@ -160,6 +176,7 @@ export function dashboardConfigOf(env: DashboardEnv): DashboardConfig {
       allowed: env.DASHBOARD_ALLOWED_ORIGINS,
     },
     budgets: { admins: env.DISPATCH_BUDGET_ADMINS },
+    github: githubConfigOf(env),
     sessions: {
       ...(env.DASHBOARD_SESSION_KEYS ? { keys: env.DASHBOARD_SESSION_KEYS } : {}),
       hours: env.DASHBOARD_SESSION_HOURS,

@@ -23,6 +23,7 @@ import {
   UserInstructionsRepository,
   UserProfileRepository,
 } from '@caravel/db';
+import type { RepositoryPermissionLookup } from '@caravel/integrations';
 import { repositoryProvider } from '@caravel/platform';
 import {
   Module,
@@ -35,6 +36,7 @@ import { CallerResolver } from './auth/caller.resolver.js';
 import { CorsMiddleware } from './auth/cors.middleware.js';
 import { ActionGuard, AdminGuard, ReadGuard } from './auth/guards.js';
 import { SignInService } from './auth/sign-in.service.js';
+import { REPOSITORY_PERMISSIONS, ThreadAccessPolicy } from './auth/thread-access.policy.js';
 import { AuthController } from './controllers/auth.controller.js';
 import { BudgetsController } from './controllers/budgets.controller.js';
 import { DeadLettersController } from './controllers/dead-letters.controller.js';
@@ -77,6 +79,7 @@ import { RunEventNotifier } from './services/run-event-notifier.service.js';
 import { ThreadActionsService } from './services/thread-actions.service.js';
 import { ThreadQueryService } from './services/thread-query.service.js';
 import { ThreadStreamService } from './services/thread-stream.service.js';
+import { threadPeopleOf, VisibleThreadsService } from './services/visible-threads.service.js';
 import { WebController } from './web-host/web.controller.js';
 
 /**
@@ -124,6 +127,16 @@ export class DashboardModule implements NestModule {
         ThreadQueryService,
         ThreadStreamService,
         ThreadActionsService,
+        {
+          provide: ThreadAccessPolicy,
+          inject: [REPOSITORY_PERMISSIONS, ThreadPlanRepository, IdentityRepository],
+          useFactory: (
+            permissions: RepositoryPermissionLookup | null,
+            plans: ThreadPlanRepository,
+            identities: IdentityRepository,
+          ) => new ThreadAccessPolicy(permissions, threadPeopleOf(plans, identities)),
+        },
+        VisibleThreadsService,
         ReplaysService,
         QueuePositionsService,
         ProfilesService,

@@ -1,8 +1,14 @@
+import {
+  CachedRepositoryPermissions,
+  IntegrationAdapters,
+  type RepositoryPermissionLookup,
+} from '@caravel/integrations';
 import type { Provider } from '@nestjs/common';
 import { fileURLToPath } from 'node:url';
 import { GithubOAuthClient } from './auth/github-oauth.client.js';
 import { OriginPolicy } from './auth/origin-policy.js';
 import { SessionSealer } from './auth/session-sealer.js';
+import { REPOSITORY_PERMISSIONS } from './auth/thread-access.policy.js';
 import { DASHBOARD_CONFIG, type DashboardConfig } from './dashboard.config.js';
 import { WebAssets } from './web-host/web-assets.js';
 
@@ -30,7 +36,26 @@ function githubClient(
   });
 }
 
-/** The dashboard's configured singletons: configuration, sealer, sign-in client, origins, web files. */
+/**
+ * Who may see which repository, asked as the App (or the development token), answers kept a few
+ * minutes; null without any GitHub credential (members are then not checked).
+ */
+function repositoryPermissions(
+  github: DashboardConfig['github'],
+): RepositoryPermissionLookup | null {
+  const adapters = new IntegrationAdapters({
+    github,
+    slack: {},
+    linear: {},
+    jira: {},
+    confluence: {},
+  });
+  const access = adapters.repositoryAccess();
+  return access ? new CachedRepositoryPermissions(access) : null;
+}
+
+/** The dashboard's configured singletons: configuration, sealer, sign-in client, origins, web files,
+ * GitHub's answers on who may see a repository. */
 export function dashboardProviders(config: DashboardConfig, options: DashboardOptions): Provider[] {
   const webRoot = options.webRoot ?? fileURLToPath(new URL('./web/', import.meta.url));
   return [
@@ -42,5 +67,6 @@ export function dashboardProviders(config: DashboardConfig, options: DashboardOp
     { provide: GithubOAuthClient, useValue: githubClient(config.signIn, options) },
     { provide: OriginPolicy, useValue: new OriginPolicy(config.origins) },
     { provide: WebAssets, useValue: new WebAssets(webRoot) },
+    { provide: REPOSITORY_PERMISSIONS, useValue: repositoryPermissions(config.github) },
   ];
 }

@@ -4,6 +4,7 @@ import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { ROUTES } from '../api/routes.js';
 import { ActionGuard, ReadGuard } from '../auth/guards.js';
 import { personCaller } from '../testing/callers.js';
+import { visibleThreadsHidingFrom } from '../testing/visible-threads.js';
 import type { ReplaysService } from '../services/replays.service.js';
 import { ReplaysController } from './replays.controller.js';
 
@@ -23,7 +24,7 @@ function controller() {
     },
     'replays',
   );
-  return { replays: new ReplaysController(replays), asked };
+  return { replays: new ReplaysController(replays, visibleThreadsHidingFrom('mallory')), asked };
 }
 
 describe('/api/threads/:id/replays', () => {
@@ -53,7 +54,15 @@ describe('/api/threads/:id/replays', () => {
     await expect(
       replays.request({ id: THREAD }, { runId: 'latest' }, person),
     ).rejects.toMatchObject(refused);
-    await expect(replays.get({ id: THREAD, replayId: 'x' })).rejects.toMatchObject(refused);
+    await expect(replays.get({ id: THREAD, replayId: 'x' }, person)).rejects.toMatchObject(refused);
+    expect(asked).toEqual([]);
+  });
+
+  it('refuses a replay of a thread the person may not see as a missing thread, asking nothing', async () => {
+    const { replays, asked } = controller();
+    await expect(
+      replays.request({ id: THREAD }, { runId: RUN }, personCaller('mallory')),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: `no thread ${THREAD}` });
     expect(asked).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { ROUTES } from '../api/routes.js';
 import { ActionGuard } from '../auth/guards.js';
 import { personCaller } from '../testing/callers.js';
+import { visibleThreadsHidingFrom } from '../testing/visible-threads.js';
 import { ThreadActionsService } from '../services/thread-actions.service.js';
 import { ThreadActionsController } from './thread-actions.controller.js';
 
@@ -26,7 +27,10 @@ function controller() {
     strictMock<MessagePublisher>({ publish }, 'publisher'),
     strictMock<Bus>({}, 'bus'),
   );
-  return { stop: new ThreadActionsController(actions), publish };
+  return {
+    stop: new ThreadActionsController(actions, visibleThreadsHidingFrom('mallory')),
+    publish,
+  };
 }
 
 const person = personCaller();
@@ -63,6 +67,18 @@ describe('POST /api/threads/:id/stop', () => {
       'BAD_REQUEST',
     );
     expect(await code(() => stop.stop({ id: 'nope' }, {}, person))).toBe('BAD_REQUEST');
+    expect(publish).not.toHaveBeenCalled();
+  });
+
+  it('refuses every action in a thread the person may not see as a missing thread (404), publishing nothing', async () => {
+    const { stop, publish } = controller();
+    const mallory = personCaller('mallory');
+    expect(await code(() => stop.stop({ id: THREAD }, {}, mallory))).toBe('NOT_FOUND');
+    expect(await code(() => stop.act({ id: THREAD }, { text: 'ls' }, mallory))).toBe('NOT_FOUND');
+    expect(await code(() => stop.chat({ id: THREAD }, { text: 'why?' }, mallory))).toBe(
+      'NOT_FOUND',
+    );
+    expect(await code(() => stop.recreateSandbox({ id: THREAD }, mallory))).toBe('NOT_FOUND');
     expect(publish).not.toHaveBeenCalled();
   });
 });

@@ -3,9 +3,11 @@ import { Controller, Get, Inject, Param, Query, Req, Res, UseGuards } from '@nes
 import type { Request, Response } from 'express';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import { ReadGuard } from '../auth/guards.js';
+import { CurrentCaller, ReadGuard } from '../auth/guards.js';
+import type { Caller } from '../auth/session.types.js';
 import { ThreadQueryService, type ThreadDetail } from '../services/thread-query.service.js';
 import { ThreadStreamService } from '../services/thread-stream.service.js';
+import { VisibleThreadsService } from '../services/visible-threads.service.js';
 
 /** The resume point of a stream: the browser's Last-Event-ID on a reconnect, else `?after`. */
 function resumeAfter(request: Request, after: number | undefined): number | undefined {
@@ -13,23 +15,27 @@ function resumeAfter(request: Request, after: number | undefined): number | unde
   return Number.isSafeInteger(last) && last >= 0 ? last : after;
 }
 
-/** Dashboard API: threads, their runs, their events (also live) and their plans. */
+/**
+ * Dashboard API: threads, their runs, their events (also live) and their plans; only the threads
+ * the caller may see ({@link VisibleThreadsService}: another is a 404, as a missing one).
+ */
 @Controller('api')
 @UseGuards(ReadGuard)
 export class ThreadsController {
   constructor(
     @Inject(ThreadQueryService) private readonly query: ThreadQueryService,
     @Inject(ThreadStreamService) private readonly streams: ThreadStreamService,
+    @Inject(VisibleThreadsService) private readonly visible: VisibleThreadsService,
   ) {}
 
   @Get('threads')
-  threads(@Query() raw: unknown): Promise<ThreadRow[]> {
+  threads(@Query() raw: unknown, @CurrentCaller() caller: Caller | null): Promise<ThreadRow[]> {
     const { limit, source, repo, person, status, since, until } = parseInput(
       ROUTES.listThreads.query,
       raw,
       'query',
     );
-    return this.query.listThreads({
+    return this.visible.list(caller, {
       limit,
       ...(source ? { source } : {}),
       ...(repo ? { repository: repo } : {}),
@@ -41,22 +47,31 @@ export class ThreadsController {
   }
 
   @Get('runs')
-  runs(@Query() raw: unknown): Promise<RunRow[]> {
+  async runs(@Query() raw: unknown, @CurrentCaller() caller: Caller | null): Promise<RunRow[]> {
     const { limit, status } = parseInput(ROUTES.listRuns.query, raw, 'query');
-    return this.query.listRuns(limit, status);
+    return this.visible.ofVisibleThreads(caller, await this.query.listRuns(limit, status));
   }
 
   @Get('threads/:id')
-  thread(@Param() params: unknown): Promise<ThreadDetail> {
-    return this.query.thread(parseInput(ROUTES.thread.params, params, 'thread id').id);
+  async thread(
+    @Param() params: unknown,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<ThreadDetail> {
+    const { id } = parseInput(ROUTES.thread.params, params, 'thread id');
+    await this.visible.thread(caller, id);
+    return this.query.thread(id);
   }
 
   @Get('threads/:id/events')
-  events(@Param() params: unknown, @Query() raw: unknown): Promise<RunEventRow[]> {
-    return this.query.threadEvents(
-      parseInput(ROUTES.threadEvents.params, params, 'thread id').id,
-      parseInput(ROUTES.threadEvents.query, raw, 'query').after,
-    );
+  async events(
+    @Param() params: unknown,
+    @Query() raw: unknown,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<RunEventRow[]> {
+    const { id } = parseInput(ROUTES.threadEvents.params, params, 'thread id');
+    const { after } = parseInput(ROUTES.threadEvents.query, raw, 'query');
+    await this.visible.thread(caller, id);
+    return this.query.threadEvents(id, after);
   }
 
   @Get('threads/:id/stream')
@@ -65,16 +80,23 @@ export class ThreadsController {
     @Query() raw: unknown,
     @Req() request: Request,
     @Res() response: Response,
+    @CurrentCaller() caller: Caller | null,
   ): Promise<void> {
     const { id } = parseInput(ROUTES.threadStream.params, params, 'thread id');
     const { after } = parseInput(ROUTES.threadStream.query, raw, 'query');
+    await this.visible.thread(caller, id); // refused before the stream opens
     const closed = new AbortController();
     response.on('close', () => closed.abort());
     await this.streams.stream(id, resumeAfter(request, after), response, closed.signal);
   }
 
   @Get('threads/:id/plans')
-  plans(@Param() params: unknown): Promise<ThreadPlanRow[]> {
-    return this.query.threadPlans(parseInput(ROUTES.threadPlans.params, params, 'thread id').id);
+  async plans(
+    @Param() params: unknown,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<ThreadPlanRow[]> {
+    const { id } = parseInput(ROUTES.threadPlans.params, params, 'thread id');
+    await this.visible.thread(caller, id);
+    return this.query.threadPlans(id);
   }
 }
