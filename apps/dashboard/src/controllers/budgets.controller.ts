@@ -6,11 +6,18 @@ import { ROUTES } from '../api/routes.js';
 import { CurrentCaller } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
 import { BudgetsService, type BudgetPauseView } from '../services/budgets.service.js';
+import { VisibleThreadsService } from '../services/visible-threads.service.js';
 
-/** Budget limits and paused runs: everyone reads them, admins change limits (docs/dashboard.md). */
+/**
+ * Budget limits and paused runs: everyone reads them (a member only the pauses of threads they may
+ * see), admins change limits (docs/dashboard.md).
+ */
 @Controller()
 export class BudgetsController {
-  constructor(@Inject(BudgetsService) private readonly budgets: BudgetsService) {}
+  constructor(
+    @Inject(BudgetsService) private readonly budgets: BudgetsService,
+    @Inject(VisibleThreadsService) private readonly visible: VisibleThreadsService,
+  ) {}
 
   @ApiRoute(ROUTES.budgets)
   list(): Promise<BudgetLimitRow[]> {
@@ -18,8 +25,8 @@ export class BudgetsController {
   }
 
   @ApiRoute(ROUTES.budgetsPauses)
-  pauses(): Promise<BudgetPauseView[]> {
-    return this.budgets.pausesOpen();
+  async pauses(@CurrentCaller() caller: Caller | null): Promise<BudgetPauseView[]> {
+    return this.visible.ofVisibleThreads(caller, await this.budgets.pausesOpen());
   }
 
   @ApiRoute(ROUTES.budgetsSave)

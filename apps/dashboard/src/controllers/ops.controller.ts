@@ -1,17 +1,32 @@
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import { ReadGuard } from '../auth/guards.js';
+import { CurrentCaller, ReadGuard } from '../auth/guards.js';
+import type { Caller } from '../auth/session.types.js';
 import { OpsService, type OpsView } from '../services/ops.service.js';
+import { VisibleThreadsService } from '../services/visible-threads.service.js';
 
-/** Ops and cost over a window of days (docs/dashboard.md#ops-and-cost). */
+/**
+ * Ops and cost over a window of days (docs/dashboard.md#ops-and-cost). A member checked against
+ * GitHub sees only the waiting runs of threads they may see, and no failed run's summary (it may
+ * come from any repository); the totals stay whole.
+ */
 @Controller('api/ops')
 @UseGuards(ReadGuard)
 export class OpsController {
-  constructor(@Inject(OpsService) private readonly ops: OpsService) {}
+  constructor(
+    @Inject(OpsService) private readonly ops: OpsService,
+    @Inject(VisibleThreadsService) private readonly visible: VisibleThreadsService,
+  ) {}
 
   @Get()
-  summary(@Query() query: unknown): Promise<OpsView> {
-    return this.ops.summary(parseInput(ROUTES.ops.query, query, 'query'));
+  async summary(@Query() query: unknown, @CurrentCaller() caller: Caller | null): Promise<OpsView> {
+    const view = await this.ops.summary(parseInput(ROUTES.ops.query, query, 'query'));
+    if (this.visible.seesAll(caller)) return view;
+    return {
+      ...view,
+      queue: { ...view.queue, runs: await this.visible.ofVisibleThreads(caller, view.queue.runs) },
+      failures: view.failures.map((failure) => ({ ...failure, latestSummary: '' })),
+    };
   }
 }

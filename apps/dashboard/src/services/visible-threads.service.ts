@@ -71,7 +71,12 @@ export class VisibleThreadsService {
     }
   }
 
-  /** Only the items whose thread the caller may see (runs). */
+  /** Whether the caller sees every thread unchecked (admin, machine, open read, no GitHub). */
+  seesAll(caller: Caller | null): boolean {
+    return this.policy.seesAll(caller);
+  }
+
+  /** Only the items whose thread the caller may see (runs, waiting runs, budget pauses). */
   async ofVisibleThreads<T extends { threadId: string }>(
     caller: Caller | null,
     items: T[],
