@@ -7,6 +7,7 @@ import {
   accepted,
   adfParagraph,
   ChannelsWorld,
+  LINEAR_PERSON,
   REPOS,
   runsOf,
   runsWhenSettled,
@@ -75,11 +76,12 @@ for (const { mode, start, suite } of await platformShapes()) {
             state: 'Todo',
           });
           const { id, identifier } = linearIssue;
+          await world.linkLinearPerson(platform.apiUrl);
           threads.linear = accepted(
             await world.linearSender.deliverComment(platform.ingressUrl, {
               issue: { id, identifier, title: 'Add FIX.md' },
               body: `@caravel please add FIX.md repo:${REPOS.linear} [e2e:linear]`,
-              user: { id: 'lin-user-ada', name: 'Ada' },
+              user: { id: LINEAR_PERSON.linearUserId, name: 'Ada' },
             }),
           );
         },

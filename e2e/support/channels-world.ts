@@ -41,6 +41,12 @@ const SECRETS = {
   jiraHmac: 'e2e-jira-hmac-secret',
 };
 const LINEAR_KEY = 'lin_api_e2e';
+const DASHBOARD_TOKEN = 'e2e-dashboard-machine-token';
+/**
+ * The Linear person whose comment names its repository, linked to a GitHub login that
+ * collaborates on it: a repository a person names is used only when their GitHub account sees it.
+ */
+export const LINEAR_PERSON = { linearUserId: 'lin-user-ada', githubLogin: 'ada' } as const;
 const CONFLUENCE_BOT = 'acc-caravel';
 const APP_BASE_URL = 'https://caravel.e2e.test';
 
@@ -64,7 +70,9 @@ export type RunDetail = RunView & { summary?: string | null };
 
 /** The thread's runs as the dashboard API lists them now (none before the thread exists). */
 export async function runsOf(apiUrl: string, threadId: string): Promise<RunDetail[]> {
-  const response = await fetch(`${apiUrl}/api/threads/${threadId}`);
+  const response = await fetch(`${apiUrl}/api/threads/${threadId}`, {
+    headers: { authorization: `Bearer ${DASHBOARD_TOKEN}` },
+  });
   if (response.status !== 200) return [];
   return ((await response.json()) as { runs: RunDetail[] }).runs;
 }
@@ -162,7 +170,22 @@ export class ChannelsWorld {
       CARAVEL_TOKEN_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       REPOSITORY_ROUTES: `slack:${SLACK.channel}=${REPOS.slack}`,
       DEFAULT_REPOSITORY: REPOS.confluence,
+      DASHBOARD_TOKEN,
     };
+  }
+
+  /**
+   * Links the Linear person to their GitHub login (the identity map, through the dashboard API
+   * as an admin would) and makes that login a collaborator on the repository they name.
+   */
+  async linkLinearPerson(apiUrl: string): Promise<void> {
+    this.github.github.collaborators.add(REPOS.linear, LINEAR_PERSON.githubLogin);
+    const response = await fetch(`${apiUrl}/api/identities`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${DASHBOARD_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(LINEAR_PERSON),
+    });
+    expect(response.status).toBeLessThan(300);
   }
 
   /** Stops the fake provider first, so a held model call cannot hold the platform's shutdown. */

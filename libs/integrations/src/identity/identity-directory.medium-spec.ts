@@ -33,6 +33,16 @@ await describeEachDatabase('identity directory', openDatabase, (target) => {
     ).resolves.toBe(`octo-${n}`);
   });
 
+  it('finds a Linear author by the Linear user id its webhooks name, as well as by email', async () => {
+    const n = randomUUID().slice(0, 8);
+    // A Linear comment's webhook names its author by Linear user id (actor.id), not by email.
+    await directory.link({ githubLogin: `ada-${n}`, linearUserId: `lin-user-${n}` });
+
+    await expect(
+      directory.githubLoginFor({ source: 'linear', externalId: `lin-user-${n}` }),
+    ).resolves.toBe(`ada-${n}`);
+  });
+
   it('knows nobody it was not told about, and refuses to give one handle to two people', async () => {
     const n = randomUUID().slice(0, 8);
     await expect(directory.find({ source: 'jira', externalId: `acc-${n}` })).resolves.toBeNull();

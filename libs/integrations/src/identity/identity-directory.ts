@@ -7,13 +7,17 @@ export interface SourceActor {
   externalId: string;
 }
 
-const HANDLE_OF: Record<SourceActor['source'], IdentityHandle | undefined> = {
-  github: 'githubLogin',
-  slack: 'slackUserId',
-  linear: 'email',
-  jira: 'jiraAccountId',
-  confluence: 'jiraAccountId',
-  synthetic: undefined,
+/**
+ * Which handles name a source's people, tried in order. A Linear webhook names its author by
+ * Linear user id (`actor.id`); a Linear email is tried too for an author named by one.
+ */
+const HANDLES_OF: Record<SourceActor['source'], readonly IdentityHandle[]> = {
+  github: ['githubLogin'],
+  slack: ['slackUserId'],
+  linear: ['linearUserId', 'email'],
+  jira: ['jiraAccountId'],
+  confluence: ['jiraAccountId'],
+  synthetic: [],
 };
 
 /** Logins and emails compare case-insensitively; ids from Slack, Linear and Jira are exact. */
@@ -55,13 +59,16 @@ export class IdentityDirectory {
 
   /** The identity of a trigger's author, if mapped. */
   async find(actor: SourceActor): Promise<IdentityRow | null> {
-    const handle = HANDLE_OF[actor.source];
-    if (!handle) return null;
-    const value =
-      handle === 'githubLogin' || handle === 'email'
-        ? actor.externalId.toLowerCase()
-        : actor.externalId;
-    return this.identities.findBy(handle, value);
+    for (const handle of HANDLES_OF[actor.source]) {
+      if (handle === 'email' && !actor.externalId.includes('@')) continue;
+      const value =
+        handle === 'githubLogin' || handle === 'email'
+          ? actor.externalId.toLowerCase()
+          : actor.externalId;
+      const found = await this.identities.findBy(handle, value);
+      if (found) return found;
+    }
+    return null;
   }
 
   /** The author's GitHub login (for token resolution and attribution), if mapped. */
