@@ -1,13 +1,16 @@
 import { AppError } from '@caravel/errors';
-import type { RepositoryPermission } from '@caravel/integrations';
+import {
+  CachedRepositoryPermissions,
+  REPOSITORY_PERMISSION_TTL_MS,
+  type RepositoryPermission,
+  type RepositoryPermissionLookup,
+} from '@caravel/integrations';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
 import {
-  ACCESS_ANSWER_TTL_MS,
   RepositoryAccessPolicy,
   type GithubLoginLookup,
   type RepositoryAccessCheck,
-  type RepositoryPermissionLookup,
 } from './repository-access-policy.js';
 
 const PRIVATE = { owner: 'acme', name: 'payroll-private' };
@@ -31,10 +34,13 @@ function policy(
   const subject = new RepositoryAccessPolicy(
     options.check ?? 'github',
     strictMock<GithubLoginLookup>({ githubLoginFor }, 'logins'),
+    // Composed as the service composes it: GitHub's answers kept a few minutes.
     options.app === false
       ? null
-      : strictMock<RepositoryPermissionLookup>({ permissionOf }, 'permissions'),
-    () => now,
+      : new CachedRepositoryPermissions(
+          strictMock<RepositoryPermissionLookup>({ permissionOf }, 'permissions'),
+          () => now,
+        ),
   );
   return { subject, githubLoginFor, permissionOf, advance: (ms: number) => (now += ms) };
 }
@@ -97,7 +103,7 @@ describe('RepositoryAccessPolicy', () => {
     expect(permissionOf).toHaveBeenCalledTimes(1);
     await subject.refusal({ ...ASKED, repository: { owner: 'acme', name: 'widgets' } });
     expect(permissionOf).toHaveBeenCalledTimes(2);
-    advance(ACCESS_ANSWER_TTL_MS);
+    advance(REPOSITORY_PERMISSION_TTL_MS);
     await subject.refusal(ASKED);
     expect(permissionOf).toHaveBeenCalledTimes(3);
   });

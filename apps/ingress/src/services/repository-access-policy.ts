@@ -1,15 +1,9 @@
 import type { RepositoryRef, TriggerSource } from '@caravel/contracts';
 import { isAppError } from '@caravel/errors';
-import type { RepositoryPermission } from '@caravel/integrations';
+import type { RepositoryPermission, RepositoryPermissionLookup } from '@caravel/integrations';
 
 /** `REPOSITORY_ACCESS_CHECK`: ask GitHub whether the person may see the repository, or not. */
 export type RepositoryAccessCheck = 'github' | 'off';
-
-/** How long an answer of GitHub is kept per person and repository. */
-export const ACCESS_ANSWER_TTL_MS = 5 * 60_000;
-
-/** At most this many answers are kept; past it the oldest go first. */
-const MAX_ANSWERS = 10_000;
 
 /** Who asked for a repository they named themselves (`repo:owner/name`), from where. */
 export interface NamedRepositoryRequest {
@@ -30,11 +24,6 @@ export interface GithubLoginLookup {
   githubLoginFor(actor: { source: TriggerSource; externalId: string }): Promise<string | null>;
 }
 
-/** What a GitHub login may do on a repository (the App's `collaborators/{u}/permission`). */
-export interface RepositoryPermissionLookup {
-  permissionOf(login: string, repository: RepositoryRef): Promise<RepositoryPermission>;
-}
-
 const SOURCE_NAMES: Record<TriggerSource, string> = {
   github: 'GitHub',
   slack: 'Slack',
@@ -53,17 +42,14 @@ const ASK_ADMIN =
  * read any repository the App is on (a confused deputy). The person's linked GitHub login must
  * see the repository (any role but `none`); a person with no linked login may use only the
  * repositories an admin chose for the place (routes, the default, a Jira rule's), so naming one
- * is refused. Answers are kept {@link ACCESS_ANSWER_TTL_MS} per person and repository; a failed
- * check is not kept.
+ * is refused. `permissions` is GitHub's answer as the App, kept a few minutes per person and
+ * repository (`CachedRepositoryPermissions`, shared with the dashboard); a failure is not kept.
  */
 export class RepositoryAccessPolicy {
-  private readonly answers = new Map<string, { permission: RepositoryPermission; until: number }>();
-
   constructor(
     private readonly check: RepositoryAccessCheck,
     private readonly logins: GithubLoginLookup,
     private readonly permissions: RepositoryPermissionLookup | null,
-    private readonly now: () => number,
   ) {}
 
   /** Null when the person may use the repository; otherwise why not, and what to tell them. */
@@ -87,7 +73,7 @@ export class RepositoryAccessPolicy {
     }
     let permission: RepositoryPermission;
     try {
-      permission = await this.permissionOf(permissions, login, request.repository);
+      permission = await permissions.permissionOf(login, request.repository);
     } catch (error) {
       if (isAppError(error) && error.code === 'NOT_FOUND') {
         return {
@@ -105,24 +91,5 @@ export class RepositoryAccessPolicy {
       reason: `${who} (@${login}) named ${slug}, which @${login} has no access to on GitHub`,
       reply: `I did not start work on ${slug}: your GitHub account @${login} has no access to ${slug}. Ask its owners for access, ${ASK_ADMIN}.`,
     };
-  }
-
-  private async permissionOf(
-    permissions: RepositoryPermissionLookup,
-    login: string,
-    repository: RepositoryRef,
-  ): Promise<RepositoryPermission> {
-    const key = `${login}|${repository.owner}/${repository.name}`.toLowerCase();
-    const now = this.now();
-    const kept = this.answers.get(key);
-    if (kept && kept.until > now) return kept.permission;
-    const permission = await permissions.permissionOf(login, repository);
-    this.answers.delete(key);
-    if (this.answers.size >= MAX_ANSWERS) {
-      const oldest = this.answers.keys().next().value;
-      if (oldest !== undefined) this.answers.delete(oldest);
-    }
-    this.answers.set(key, { permission, until: now + ACCESS_ANSWER_TTL_MS });
-    return permission;
   }
 }

@@ -1,7 +1,11 @@
 import { CLOCK, type Clock } from '@caravel/config';
 import { CARAVEL_NAMESPACE, uuidV5, type RepositoryRef } from '@caravel/contracts';
 import { IdentityRepository } from '@caravel/db';
-import { IdentityDirectory, IntegrationAdapters } from '@caravel/integrations';
+import {
+  CachedRepositoryPermissions,
+  IdentityDirectory,
+  IntegrationAdapters,
+} from '@caravel/integrations';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { TriggerDecision } from '../events/webhook-decision.js';
 import { INGRESS_CONFIG, type IngressConfig } from '../ingress.config.js';
@@ -23,11 +27,11 @@ export class RepositoryAccessService {
     @Inject(INGRESS_CONFIG) config: IngressConfig,
     @Inject(CLOCK) clock: Clock,
   ) {
+    const access = adapters.repositoryAccess();
     this.policy = new RepositoryAccessPolicy(
       config.routing.repositoryAccessCheck,
       new IdentityDirectory(identities),
-      adapters.repositoryAccess(),
-      () => clock.now().getTime(),
+      access && new CachedRepositoryPermissions(access, () => clock.now().getTime()),
     );
   }
 
