@@ -92,4 +92,22 @@ describe('dashboard configuration', () => {
       'GITHUB_OAUTH_CLIENT_ID: required, but unset',
     ]);
   });
+
+  it('refuses a sign-in that admits nobody, naming the three keys that say who may', () => {
+    const pair = { GITHUB_OAUTH_CLIENT_ID: 'Iv1.client', GITHUB_OAUTH_CLIENT_SECRET: 'secret' };
+    expect(problems(pair)).toEqual([
+      expect.stringMatching(
+        /^GITHUB_OAUTH_CLIENT_ID: .*nobody.*DASHBOARD_ALLOWED_ORGS, DASHBOARD_ADMINS or DASHBOARD_MEMBERS/,
+      ),
+    ]);
+    for (const who of [
+      { DASHBOARD_MEMBERS: 'ada' },
+      { DASHBOARD_ADMINS: 'octocat' },
+      { DASHBOARD_ALLOWED_ORGS: 'acme' },
+    ]) {
+      expect(
+        loadConfig('dashboard', dashboardConfigSchema, { ...COMMON, ...pair, ...who }).signIn.oauth,
+      ).toEqual({ clientId: 'Iv1.client', clientSecret: 'secret' });
+    }
+  });
 });

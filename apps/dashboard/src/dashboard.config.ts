@@ -141,12 +141,36 @@ export interface DashboardConfig {
   };
 }
 
-/** Half an OAuth pair is a mistake, reported on the key that is missing (`required, but unset`). */
+/**
+ * Half an OAuth pair is a mistake, reported on the key that is missing (`required, but unset`).
+ * So is a whole pair with nobody to admit: sign-in takes only the listed logins and the members
+ * of the listed organisations (never any GitHub user), so with all three lists empty every
+ * sign-in would be refused.
+ */
 export function checkDashboardSignIn(
-  env: Pick<DashboardEnv, 'GITHUB_OAUTH_CLIENT_ID' | 'GITHUB_OAUTH_CLIENT_SECRET'>,
+  env: Pick<
+    DashboardEnv,
+    | 'GITHUB_OAUTH_CLIENT_ID'
+    | 'GITHUB_OAUTH_CLIENT_SECRET'
+    | 'DASHBOARD_ALLOWED_ORGS'
+    | 'DASHBOARD_ADMINS'
+    | 'DASHBOARD_MEMBERS'
+  >,
   context: z.RefinementCtx,
 ): void {
   const { GITHUB_OAUTH_CLIENT_ID: id, GITHUB_OAUTH_CLIENT_SECRET: secret } = env;
+  if (id && secret) {
+    const admitted = [env.DASHBOARD_ALLOWED_ORGS, env.DASHBOARD_ADMINS, env.DASHBOARD_MEMBERS];
+    if (admitted.every((list) => list.length === 0)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['GITHUB_OAUTH_CLIENT_ID'],
+        message:
+          'GitHub sign-in is configured but would admit nobody: say who may sign in with DASHBOARD_ALLOWED_ORGS, DASHBOARD_ADMINS or DASHBOARD_MEMBERS',
+      });
+    }
+    return;
+  }
   if (Boolean(id) === Boolean(secret)) return;
   const [missing, given] = id
     ? ['GITHUB_OAUTH_CLIENT_SECRET', 'GITHUB_OAUTH_CLIENT_ID']
