@@ -1,10 +1,16 @@
-import type { ThreadListQuery, ThreadRepository, ThreadRow } from '@caravel/db';
+import type {
+  IdentityRepository,
+  ThreadListQuery,
+  ThreadPlanRepository,
+  ThreadRepository,
+  ThreadRow,
+} from '@caravel/db';
 import type { RepositoryPermissionLookup } from '@caravel/integrations';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
 import { ThreadAccessPolicy, type ThreadPeople } from '../auth/thread-access.policy.js';
 import { personCaller } from '../testing/callers.js';
-import { VisibleThreadsService } from './visible-threads.service.js';
+import { threadPeopleOf, VisibleThreadsService } from './visible-threads.service.js';
 
 function thread(id: string, repositoryName: string): ThreadRow {
   return { id, repositoryOwner: 'acme', repositoryName } as ThreadRow;
@@ -79,5 +85,28 @@ describe('VisibleThreadsService', () => {
 
     expect(await visible.list(personCaller('octocat'), { limit: 3 })).toHaveLength(3);
     expect(list).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('threadPeopleOf', () => {
+  const plans = strictMock<ThreadPlanRepository>({}, 'plans');
+
+  it("finds a handle's GitHub login through the identity map", async () => {
+    const findBy = jest.fn(async (_handle: string, _value: string) => ({
+      id: 'i1',
+      githubLogin: 'ada',
+    }));
+    const identities = strictMock<IdentityRepository>({ findBy } as never, 'identities');
+    await expect(threadPeopleOf(plans, identities).githubLoginOf('slack:U0ADA')).resolves.toBe(
+      'ada',
+    );
+    expect(findBy).toHaveBeenCalledWith('slackUserId', 'U0ADA');
+  });
+
+  it('knows no login for a handle whose source the identity map does not know', async () => {
+    const identities = strictMock<IdentityRepository>({}, 'identities');
+    const people = threadPeopleOf(plans, identities);
+    await expect(people.githubLoginOf('dashboard:ada')).resolves.toBeNull();
+    await expect(people.githubLoginOf('no-source')).resolves.toBeNull();
   });
 });

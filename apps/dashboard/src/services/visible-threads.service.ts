@@ -6,7 +6,8 @@ import {
   type ThreadRow,
 } from '@caravel/db';
 import { AppError } from '@caravel/errors';
-import { IdentityDirectory, type SourceActor } from '@caravel/integrations';
+import { triggerSource } from '@caravel/contracts';
+import { IdentityDirectory } from '@caravel/integrations';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '../auth/session.types.js';
 import { ThreadAccessPolicy, type ThreadPeople } from '../auth/thread-access.policy.js';
@@ -26,9 +27,10 @@ export function threadPeopleOf(
     ownerOf: (threadId) => plans.ownerOf(threadId),
     async githubLoginOf(handle) {
       const at = handle.indexOf(':');
-      if (at <= 0) return null;
-      const actor = { source: handle.slice(0, at), externalId: handle.slice(at + 1) };
-      return directory.githubLoginFor(actor as SourceActor);
+      // An owner named by a source the identity map does not know is nobody's login.
+      const source = triggerSource.safeParse(handle.slice(0, at));
+      if (at <= 0 || !source.success) return null;
+      return directory.githubLoginFor({ source: source.data, externalId: handle.slice(at + 1) });
     },
   };
 }
