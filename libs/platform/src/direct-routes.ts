@@ -131,9 +131,9 @@ export class BodyBudget {
 /**
  * Reads a request's whole body, at most `maxBytes` of it: `undefined` once it is larger (the rest
  * is left unread: answer with `dropRequest`). A body that fails midway rejects with a coded
- * `BAD_REQUEST`, and so does one whose sender went away before its end. With a `budget`, the bytes read are held in it until the body ends (read,
- * refused or failed); a chunk the budget cannot hold rejects with `RATE_LIMITED` (429, the rest
- * unread: the answer drops the request).
+ * `BAD_REQUEST`, and so does one whose sender went away before its end. With a `budget`, the
+ * bytes read are held in it until the body ends (read, refused or failed); a chunk the budget
+ * cannot hold rejects with `RATE_LIMITED` (429, the rest unread: the answer drops the request).
  */
 export function readRequestBody(
   request: IncomingMessage,

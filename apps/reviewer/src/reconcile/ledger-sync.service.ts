@@ -78,8 +78,11 @@ export class LedgerSyncService {
       this.github.listReviewComments(pr),
       this.github.listThreads(pr),
     ]);
-    const counted = listed.filter((comment) => countsForLedger(comment, this.botLogin));
-    const outsiders = listed.filter((comment) => !counted.includes(comment));
+    const counted: ListedReviewComment[] = [];
+    const outsiders: ListedReviewComment[] = [];
+    for (const comment of listed) {
+      (countsForLedger(comment, this.botLogin) ? counted : outsiders).push(comment);
+    }
     const comments = counted.map((comment) => this.reviewComment(comment, threads));
     let ingested: IngestOutcome[] = [];
     let dismissed: Finding[] = [];
