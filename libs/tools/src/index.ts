@@ -1,37 +1,8 @@
 // Ports: what the tools are bound to (the runner adapts the real implementations).
-export type {
-  EditOutcome,
-  EditRequest,
-  ExecRequest,
-  ExecResult,
-  FileEntry,
-  GlobRequest,
-  GlobResult,
-  GrepMatch,
-  GrepRequest,
-  GrepResult,
-  ToolSandbox,
-  WriteOutcome,
-} from './ports/tool-sandbox.port.js';
+export type * from './ports/tool-sandbox.port.js';
 export { replaceExact, type ReplaceExactResult } from './ports/replace-exact.js';
 export type { ReplyChannel, ReplyReceipt } from './ports/reply-channel.port.js';
-export type {
-  CommitOutcome,
-  CommitRequest,
-  PullRequestDraft,
-  PullRequestRef,
-  PullRequestText,
-  ScmPort,
-  IssueDetails,
-  PullRequestBranch,
-  PullRequestDetails,
-  ScmChangedFile,
-  ScmComment,
-  ScmReadPort,
-  MergedPullRequest,
-  ScmHistoryPort,
-} from './ports/scm.port.js';
-export { isOwnPeople } from './ports/scm.port.js';
+export * from './ports/scm.port.js';
 
 // The tool model and its adapters.
 export {
@@ -128,27 +99,7 @@ export {
 
 // Channel tools (Slack, Linear, Jira, Confluence, reviews, the web) over ports that
 // @caravel/integrations implements.
-export type {
-  ChannelMessage,
-  HttpRequestSpec,
-  HttpResponseSummary,
-  IssueTrackerPort,
-  LinearPort,
-  NewTrackerIssue,
-  ReviewRequest,
-  ReviewRequested,
-  ReviewRequester,
-  SlackThreadPort,
-  TrackerContainer,
-  TrackerIssue,
-  TrackerIssueChanges,
-  WebPort,
-  WebSearchProvider,
-  WebSearchResult,
-  WikiPage,
-  WikiPort,
-  WikiSearchHit,
-} from './channel/channel.ports.js';
+export type * from './channel/channel.ports.js';
 export {
   asObservableError,
   defineChannelTool,
