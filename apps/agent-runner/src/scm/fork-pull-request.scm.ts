@@ -1,10 +1,4 @@
-import type {
-  PullRequestDetails,
-  PullRequestDraft,
-  PullRequestRef,
-  PullRequestText,
-  ScmPort,
-} from '@caravel/tools';
+import type * as Tools from '@caravel/tools';
 import { AppError } from '@caravel/errors';
 import { findAppError } from '@caravel/middleware/errors';
 import { ForwardingScm } from './forwarding.scm.js';
@@ -19,14 +13,14 @@ import { forkHeadRefused, forkPullRequestNote } from './run-subject.js';
  */
 export class ForkPullRequestScm extends ForwardingScm {
   constructor(
-    scm: ScmPort,
-    private readonly pull: PullRequestDetails,
-    private readonly onOpened: (opened: PullRequestRef) => Promise<void>,
+    scm: Tools.ScmPort,
+    private readonly pull: Tools.PullRequestDetails,
+    private readonly onOpened: (opened: Tools.PullRequestRef) => Promise<void>,
   ) {
     super(scm);
   }
 
-  override async openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+  override async openPullRequest(request: Tools.PullRequestDraft): Promise<Tools.PullRequestRef> {
     const opened = await this.inner.openPullRequest({
       ...request,
       body: this.noted(request.body),
@@ -36,7 +30,10 @@ export class ForkPullRequestScm extends ForwardingScm {
     return opened;
   }
 
-  override updatePullRequest(number: number, request: PullRequestText): Promise<PullRequestRef> {
+  override updatePullRequest(
+    number: number,
+    request: Tools.PullRequestText,
+  ): Promise<Tools.PullRequestRef> {
     return this.inner.updatePullRequest(number, { ...request, body: this.noted(request.body) });
   }
 
@@ -55,7 +52,7 @@ export class ForkPullRequestScm extends ForwardingScm {
  */
 export async function forkWorkspace<T>(
   acquiring: Promise<T>,
-  pull: PullRequestDetails,
+  pull: Tools.PullRequestDetails,
   tell: (text: string) => Promise<void>,
 ): Promise<T> {
   try {

@@ -1,11 +1,4 @@
-import type {
-  CommitOutcome,
-  CommitRequest,
-  PullRequestDraft,
-  PullRequestRef,
-  PullRequestText,
-  ScmPort,
-} from '@caravel/tools';
+import type * as Tools from '@caravel/tools';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 
 /**
@@ -16,8 +9,8 @@ import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
  */
 export async function commitAndPushBranch(
   workspace: ThreadWorkspace,
-  request: CommitRequest,
-): Promise<CommitOutcome> {
+  request: Tools.CommitRequest,
+): Promise<Tools.CommitOutcome> {
   const { broker, threadId, branch, repository } = workspace;
   const published = await broker.push({
     threadId,
@@ -33,20 +26,20 @@ export async function commitAndPushBranch(
  * pushed by the broker ({@link commitAndPushBranch}). A plain git remote has no pull requests, so
  * the "pull request" is the pushed branch, recorded once per thread.
  */
-export class GitScm implements ScmPort {
-  private pullRequest: PullRequestRef | null = null;
+export class GitScm implements Tools.ScmPort {
+  private pullRequest: Tools.PullRequestRef | null = null;
 
   constructor(private readonly workspace: ThreadWorkspace) {}
 
-  commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
+  commitAndPush(request: Tools.CommitRequest): Promise<Tools.CommitOutcome> {
     return commitAndPushBranch(this.workspace, request);
   }
 
-  findOpenPullRequest(branch: string): Promise<PullRequestRef | null> {
+  findOpenPullRequest(branch: string): Promise<Tools.PullRequestRef | null> {
     return Promise.resolve(branch === this.workspace.branch ? this.pullRequest : null);
   }
 
-  openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+  openPullRequest(request: Tools.PullRequestDraft): Promise<Tools.PullRequestRef> {
     const where = this.workspace.origin ?? `sandbox:${this.workspace.sandbox.id}`;
     // The pushed branch stands for the pull request; it records whether it was asked as a draft.
     const draft = request.draft ?? true;
@@ -54,7 +47,10 @@ export class GitScm implements ScmPort {
     return Promise.resolve(this.pullRequest);
   }
 
-  updatePullRequest(_number: number, _request: PullRequestText): Promise<PullRequestRef> {
+  updatePullRequest(
+    _number: number,
+    _request: Tools.PullRequestText,
+  ): Promise<Tools.PullRequestRef> {
     if (!this.pullRequest) throw new Error('no branch has been published yet');
     return Promise.resolve(this.pullRequest);
   }

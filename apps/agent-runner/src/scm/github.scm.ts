@@ -1,12 +1,5 @@
 import type { PullRequestHost } from '@caravel/integrations';
-import type {
-  CommitOutcome,
-  CommitRequest,
-  PullRequestDraft,
-  PullRequestRef,
-  PullRequestText,
-  ScmPort,
-} from '@caravel/tools';
+import type * as Tools from '@caravel/tools';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { commitAndPushBranch } from './git.scm.js';
 
@@ -15,25 +8,25 @@ import { commitAndPushBranch } from './git.scm.js';
  * in one request, as for a plain git remote (through its credential proxy, with an installation
  * token the sandbox never sees); pull requests are GitHub's drafts.
  */
-export class GitHubScm implements ScmPort {
+export class GitHubScm implements Tools.ScmPort {
   constructor(
     private readonly workspace: ThreadWorkspace,
     private readonly host: PullRequestHost,
   ) {}
 
-  commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
+  commitAndPush(request: Tools.CommitRequest): Promise<Tools.CommitOutcome> {
     return commitAndPushBranch(this.workspace, request);
   }
 
-  findOpenPullRequest(branch: string): Promise<PullRequestRef | null> {
+  findOpenPullRequest(branch: string): Promise<Tools.PullRequestRef | null> {
     return this.host.findOpenPullRequest(branch);
   }
 
-  openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+  openPullRequest(request: Tools.PullRequestDraft): Promise<Tools.PullRequestRef> {
     return this.host.openPullRequest(request);
   }
 
-  updatePullRequest(number: number, request: PullRequestText): Promise<PullRequestRef> {
+  updatePullRequest(number: number, request: Tools.PullRequestText): Promise<Tools.PullRequestRef> {
     return this.host.updatePullRequest(number, request);
   }
 }

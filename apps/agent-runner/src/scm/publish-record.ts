@@ -1,13 +1,6 @@
 import type { RunConclusion } from '@caravel/agent';
 import { isAppError } from '@caravel/errors';
-import type {
-  CommitOutcome,
-  CommitRequest,
-  PullRequestDraft,
-  PullRequestRef,
-  PullRequestText,
-  ScmPort,
-} from '@caravel/tools';
+import type * as Tools from '@caravel/tools';
 
 /** The part of a failure's message a person is told (the tool's observation has all of it). */
 const MAX_REASON_CHARS = 300;
@@ -33,7 +26,7 @@ export class PublishRecord {
   private policyUnmet = false;
 
   /** `scm`, every call of it recorded here. */
-  track(scm: ScmPort): RecordedScm {
+  track(scm: Tools.ScmPort): RecordedScm {
     return new RecordedScm(scm, this);
   }
 
@@ -87,25 +80,25 @@ export class PublishRecord {
 }
 
 /** A run's SCM whose every call is recorded in its {@link PublishRecord}. */
-export class RecordedScm implements ScmPort {
+export class RecordedScm implements Tools.ScmPort {
   constructor(
-    readonly inner: ScmPort,
+    readonly inner: Tools.ScmPort,
     private readonly record: PublishRecord,
   ) {}
 
-  commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
+  commitAndPush(request: Tools.CommitRequest): Promise<Tools.CommitOutcome> {
     return this.record.attempt(() => this.inner.commitAndPush(request));
   }
 
-  findOpenPullRequest(branch: string): Promise<PullRequestRef | null> {
+  findOpenPullRequest(branch: string): Promise<Tools.PullRequestRef | null> {
     return this.record.attempt(() => this.inner.findOpenPullRequest(branch));
   }
 
-  openPullRequest(request: PullRequestDraft): Promise<PullRequestRef> {
+  openPullRequest(request: Tools.PullRequestDraft): Promise<Tools.PullRequestRef> {
     return this.record.attempt(() => this.inner.openPullRequest(request), { publishes: true });
   }
 
-  updatePullRequest(number: number, request: PullRequestText): Promise<PullRequestRef> {
+  updatePullRequest(number: number, request: Tools.PullRequestText): Promise<Tools.PullRequestRef> {
     return this.record.attempt(() => this.inner.updatePullRequest(number, request), {
       publishes: true,
     });

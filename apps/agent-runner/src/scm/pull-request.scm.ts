@@ -1,18 +1,10 @@
 import { AppError } from '@caravel/errors';
-import type {
-  CommitOutcome,
-  CommitRequest,
-  PullRequestDetails,
-  PullRequestDraft,
-  PullRequestRef,
-  PullRequestText,
-  ScmPort,
-} from '@caravel/tools';
+import type * as Tools from '@caravel/tools';
 import type { ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
 import { commitAndPushBranch } from './git.scm.js';
 
 /** Reads the pull request as its code host has it now; null when it cannot be read. */
-export type PullRequestNow = () => Promise<PullRequestDetails | null>;
+export type PullRequestNow = () => Promise<Tools.PullRequestDetails | null>;
 
 /**
  * The SCM of a run asked on an open pull request whose branch it checked out: commits are pushed
@@ -24,18 +16,18 @@ export type PullRequestNow = () => Promise<PullRequestDetails | null>;
  * the agent said it updated one. So the pull request is read again before each commit, and one
  * no longer open refuses it, saying why; a read that fails lets the push go ahead as before.
  */
-export class PullRequestScm implements ScmPort {
-  private readonly ref: PullRequestRef;
+export class PullRequestScm implements Tools.ScmPort {
+  private readonly ref: Tools.PullRequestRef;
 
   constructor(
     private readonly workspace: ThreadWorkspace,
-    private readonly pull: PullRequestDetails,
+    private readonly pull: Tools.PullRequestDetails,
     private readonly now: PullRequestNow = () => Promise.resolve(null),
   ) {
     this.ref = { number: pull.number, url: pull.url, draft: pull.draft };
   }
 
-  async commitAndPush(request: CommitRequest): Promise<CommitOutcome> {
+  async commitAndPush(request: Tools.CommitRequest): Promise<Tools.CommitOutcome> {
     const current = await this.now().catch(() => null);
     if (current && current.state !== 'open') {
       throw new AppError(
@@ -47,15 +39,18 @@ export class PullRequestScm implements ScmPort {
     return commitAndPushBranch(this.workspace, request);
   }
 
-  findOpenPullRequest(branch: string): Promise<PullRequestRef | null> {
+  findOpenPullRequest(branch: string): Promise<Tools.PullRequestRef | null> {
     return Promise.resolve(branch === this.pull.head.ref ? this.ref : null);
   }
 
-  openPullRequest(_request: PullRequestDraft): Promise<PullRequestRef> {
+  openPullRequest(_request: Tools.PullRequestDraft): Promise<Tools.PullRequestRef> {
     return Promise.resolve(this.ref);
   }
 
-  updatePullRequest(_number: number, _request: PullRequestText): Promise<PullRequestRef> {
+  updatePullRequest(
+    _number: number,
+    _request: Tools.PullRequestText,
+  ): Promise<Tools.PullRequestRef> {
     return Promise.resolve(this.ref);
   }
 }
