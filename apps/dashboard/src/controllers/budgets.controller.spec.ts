@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import type { BudgetLimitRow } from '@caravel/db';
+import { strictMock } from '@caravel/testing/doubles';
 import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { ROUTES } from '../api/routes.js';
 import { AdminGuard, ReadGuard } from '../auth/guards.js';
+import type { BudgetsService } from '../services/budgets.service.js';
+import { personCaller } from '../testing/callers.js';
+import { visibleOnGitHub } from '../testing/visible-threads.js';
 import { BudgetsController } from './budgets.controller.js';
 
 const guardsOf = (method: keyof BudgetsController) =>
@@ -23,5 +28,27 @@ describe('/api/budgets', () => {
       'put /api/budgets/{scope} admin',
       'delete /api/budgets/{scope} admin',
     ]);
+  });
+
+  it('lists to a member the team and person limits, and only the repository limits they may see', async () => {
+    const limit = (scope: BudgetLimitRow['scope'], subject: string) =>
+      ({ scope, subject, budgetUsd: 5 }) as BudgetLimitRow;
+    const limits = [
+      limit('team', 'team'),
+      limit('repository', 'acme/web'),
+      limit('repository', 'acme/payroll'),
+      limit('person', 'slack:U1'),
+    ];
+    const controller = new BudgetsController(
+      strictMock<BudgetsService>({ list: async () => limits }, 'budgets'),
+      visibleOnGitHub(['acme/web']),
+    );
+
+    expect((await controller.list(personCaller('octocat'))).map((l) => l.subject)).toEqual([
+      'team',
+      'acme/web',
+      'slack:U1',
+    ]);
+    expect(await controller.list(personCaller('hubot', 'admin'))).toEqual(limits);
   });
 });

@@ -1,4 +1,5 @@
 import type { BudgetLimitRow } from '@caravel/db';
+import { parseRepository } from '@caravel/integrations';
 import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
@@ -9,8 +10,8 @@ import { BudgetsService, type BudgetPauseView } from '../services/budgets.servic
 import { VisibleThreadsService } from '../services/visible-threads.service.js';
 
 /**
- * Budget limits and paused runs: everyone reads them (a member only the pauses of threads they may
- * see), admins change limits (docs/dashboard.md).
+ * Budget limits and paused runs: everyone reads them (a member only the limits of repositories and
+ * the pauses of threads they may see), admins change limits (docs/dashboard.md).
  */
 @Controller()
 export class BudgetsController {
@@ -20,8 +21,10 @@ export class BudgetsController {
   ) {}
 
   @ApiRoute(ROUTES.budgets)
-  list(): Promise<BudgetLimitRow[]> {
-    return this.budgets.list();
+  async list(@CurrentCaller() caller: Caller | null): Promise<BudgetLimitRow[]> {
+    return this.visible.ofVisibleRepositories(caller, await this.budgets.list(), (limit) =>
+      limit.scope === 'repository' ? parseRepository(limit.subject) : null,
+    );
   }
 
   @ApiRoute(ROUTES.budgetsPauses)

@@ -1,8 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
+import type { EvalProposalRow } from '@caravel/db';
+import { strictMock } from '@caravel/testing/doubles';
 import { GUARDS_METADATA } from '@nestjs/common/constants.js';
 import { ROUTES } from '../api/routes.js';
 import { AdminGuard, ReadGuard } from '../auth/guards.js';
+import type { EvalsService } from '../services/evals.service.js';
+import { personCaller } from '../testing/callers.js';
 import { declaredAs, servedAs } from '../testing/served-route.js';
+import { visibleOnGitHub } from '../testing/visible-threads.js';
 import { EvalsController } from './evals.controller.js';
 
 const guardsOf = (method: keyof EvalsController) =>
@@ -32,5 +37,28 @@ describe('/api/evals', () => {
     expect(servedAs(EvalsController, 'listProposals')).toBe(declaredAs(ROUTES.listEvalProposals));
     expect(servedAs(EvalsController, 'propose')).toBe('post api/evals/proposals 201');
     expect(declaredAs(ROUTES.proposeEvalChange)).toBe('post api/evals/proposals 201');
+  });
+
+  it("shows a member a review style's proposal only where they may see its repository", async () => {
+    const proposal = (id: string, repository: string | null) =>
+      ({ id, kind: repository ? 'review-style' : 'config', repository }) as EvalProposalRow;
+    const controller = new EvalsController(
+      strictMock<EvalsService>(
+        {
+          listProposals: async () => [
+            proposal('model', null),
+            proposal('web', 'acme/web'),
+            proposal('payroll', 'acme/payroll'),
+          ],
+        },
+        'evals',
+      ),
+      visibleOnGitHub(['acme/web']),
+    );
+    const ids = async (login: string, role: 'admin' | 'member') =>
+      (await controller.listProposals({}, personCaller(login, role))).map((p) => p.id);
+
+    expect(await ids('octocat', 'member')).toEqual(['model', 'web']);
+    expect(await ids('hubot', 'admin')).toEqual(['model', 'web', 'payroll']);
   });
 });

@@ -1,3 +1,4 @@
+import { parseRepository } from '@caravel/integrations';
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
@@ -8,8 +9,8 @@ import { VisibleThreadsService } from '../services/visible-threads.service.js';
 
 /**
  * Ops and cost over a window of days (docs/dashboard.md#ops-and-cost). A member checked against
- * GitHub sees only the waiting runs of threads they may see, and no failed run's summary (it may
- * come from any repository); the totals stay whole.
+ * GitHub sees only the waiting runs of threads they may see, the rows of repositories they may
+ * see, and no failed run's summary (it may come from any repository); the totals stay whole.
  */
 @Controller('api/ops')
 @UseGuards(ReadGuard)
@@ -26,6 +27,11 @@ export class OpsController {
     return {
       ...view,
       queue: { ...view.queue, runs: await this.visible.ofVisibleThreads(caller, view.queue.runs) },
+      byRepository: await this.visible.ofVisibleRepositories(
+        caller,
+        view.byRepository,
+        ({ key }) => (key.includes('/') ? parseRepository(key) : null),
+      ),
       failures: view.failures.map((failure) => ({ ...failure, latestSummary: '' })),
     };
   }

@@ -1,4 +1,5 @@
 import type { EnabledRepositoryRow } from '@caravel/db';
+import { parseRepository } from '@caravel/integrations';
 import { Body, Controller, Inject, Param } from '@nestjs/common';
 import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
@@ -6,17 +7,24 @@ import { ROUTES } from '../api/routes.js';
 import { CurrentCaller } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
 import { EnabledRepositoriesService } from '../services/enabled-repositories.service.js';
+import { VisibleThreadsService } from '../services/visible-threads.service.js';
 
-/** The enabled repositories: everyone reads them, admins change them. */
+/**
+ * The enabled repositories: everyone reads those they may see (a private repository's name is
+ * not shown to a member GitHub keeps out of it), admins change them.
+ */
 @Controller()
 export class RepositoriesController {
   constructor(
     @Inject(EnabledRepositoriesService) private readonly repositories: EnabledRepositoriesService,
+    @Inject(VisibleThreadsService) private readonly visible: VisibleThreadsService,
   ) {}
 
   @ApiRoute(ROUTES.listRepositories)
-  list(): Promise<EnabledRepositoryRow[]> {
-    return this.repositories.list();
+  async list(@CurrentCaller() caller: Caller | null): Promise<EnabledRepositoryRow[]> {
+    return this.visible.ofVisibleRepositories(caller, await this.repositories.list(), (row) =>
+      parseRepository(row.repository),
+    );
   }
 
   @ApiRoute(ROUTES.saveRepository)

@@ -1,4 +1,5 @@
 import type { EvalProposalRow, ReviewStyleSummaryRow } from '@caravel/db';
+import { parseRepository } from '@caravel/integrations';
 import { Body, Controller, Inject, Param, Query } from '@nestjs/common';
 import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
@@ -11,34 +12,53 @@ import {
   type ReviewStyleDetail,
   type ReviewStyleHistory,
 } from '../services/review-styles.service.js';
+import { VisibleThreadsService } from '../services/visible-threads.service.js';
 
 /**
- * Review styles: members read them; admins (and the machine token) ask the analyzer for a
- * bootstrap and propose edits for the reviewer eval gate.
+ * Review styles: members read those of the repositories they may see (a style is learned from the
+ * repository's review comments, so another's is a 404, as one never learned); admins (and the
+ * machine token) ask the analyzer for a bootstrap and propose edits for the reviewer eval gate.
  */
 @Controller()
 export class ReviewStylesController {
-  constructor(@Inject(ReviewStylesService) private readonly styles: ReviewStylesService) {}
+  constructor(
+    @Inject(ReviewStylesService) private readonly styles: ReviewStylesService,
+    @Inject(VisibleThreadsService) private readonly visible: VisibleThreadsService,
+  ) {}
 
   @ApiRoute(ROUTES.listReviewStyles)
-  list(): Promise<ReviewStyleSummaryRow[]> {
-    return this.styles.list();
+  async list(@CurrentCaller() caller: Caller | null): Promise<ReviewStyleSummaryRow[]> {
+    return this.visible.ofVisibleRepositories(caller, await this.styles.list(), (style) =>
+      parseRepository(style.repository),
+    );
   }
 
   @ApiRoute(ROUTES.reviewStyleHistory)
-  history(@Param() params: unknown, @Query() query: unknown): Promise<ReviewStyleHistory> {
+  async history(
+    @Param() params: unknown,
+    @Query() query: unknown,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<ReviewStyleHistory> {
     const route = ROUTES.reviewStyleHistory;
     const { owner, name } = parseInput(route.params, params, 'repository');
-    return this.styles.history(owner, name, parseInput(route.query, query, 'query').limit);
+    const { limit } = parseInput(route.query, query, 'query');
+    const hidden = `${owner}/${name}`.toLowerCase() + ' has no review style';
+    await this.visible.repository(caller, { owner, name }, hidden);
+    return this.styles.history(owner, name, limit);
   }
 
   @ApiRoute(ROUTES.reviewStyleVersion)
-  version(@Param() params: unknown): Promise<ReviewStyleDetail> {
+  async version(
+    @Param() params: unknown,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<ReviewStyleDetail> {
     const { owner, name, version } = parseInput(
       ROUTES.reviewStyleVersion.params,
       params,
       'review style version',
     );
+    const hidden = `${owner}/${name} has no review style version ${version}`;
+    await this.visible.repository(caller, { owner, name }, hidden);
     return this.styles.version(owner, name, version);
   }
 

@@ -96,16 +96,20 @@ export class VisibleThreadsService {
     return kept;
   }
 
-  /** Only the items of repositories the caller may see (reviewed pull requests). */
+  /**
+   * Only the items of repositories the caller may see (reviewed pull requests, review styles);
+   * an item `repositoryOf` names no repository for (null) is kept.
+   */
   async ofVisibleRepositories<T>(
     caller: Caller | null,
     items: T[],
-    repositoryOf: (item: T) => { owner: string; name: string },
+    repositoryOf: (item: T) => { owner: string; name: string } | null,
   ): Promise<T[]> {
     if (this.policy.seesAll(caller)) return items;
     const kept: T[] = [];
     for (const item of items) {
-      if (await this.policy.mayReadRepository(caller, repositoryOf(item))) kept.push(item);
+      const repository = repositoryOf(item);
+      if (!repository || (await this.policy.mayReadRepository(caller, repository))) kept.push(item);
     }
     return kept;
   }
