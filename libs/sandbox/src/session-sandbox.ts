@@ -1,30 +1,20 @@
 import type { WorkdirFiles } from './files/workdir-files.js';
-import type {
-  EditFileOptions,
-  ExecOptions,
-  ExecResult,
-  GrepOptions,
-  GrepResult,
-  ListFilesOptions,
-  ListFilesResult,
-  Sandbox,
-  SandboxProviderName,
-} from './sandbox.types.js';
+import type * as Port from './sandbox.types.js';
 import type { BashSession } from './session/bash-session.js';
 
 const PING_TIMEOUT_MS = 10_000;
 
 /** Adds what the host saw during a command (a limit hit) to its result; see `LimitWatch`. */
-export type ResultAnnotator = (result: ExecResult) => Promise<ExecResult>;
+export type ResultAnnotator = (result: Port.ExecResult) => Promise<Port.ExecResult>;
 
 /**
  * A sandbox made of a persistent bash session and host-side file operations on its workdir:
  * what `local` and `bwrap` have in common. A remote provider would implement `Sandbox` over RPC.
  */
-export class SessionSandbox implements Sandbox {
+export class SessionSandbox implements Port.Sandbox {
   constructor(
     readonly id: string,
-    readonly provider: SandboxProviderName,
+    readonly provider: Port.SandboxProviderName,
     readonly workdir: string,
     private readonly session: BashSession,
     private readonly files: WorkdirFiles,
@@ -42,7 +32,7 @@ export class SessionSandbox implements Sandbox {
     }
   }
 
-  async exec(command: string, options?: ExecOptions): Promise<ExecResult> {
+  async exec(command: string, options?: Port.ExecOptions): Promise<Port.ExecResult> {
     const result = await this.session.run(command, options);
     return this.annotate ? this.annotate(result) : result;
   }
@@ -59,12 +49,12 @@ export class SessionSandbox implements Sandbox {
     path: string,
     oldText: string,
     newText: string,
-    options?: EditFileOptions,
+    options?: Port.EditFileOptions,
   ): Promise<{ replacements: number }> {
     return this.files.editFile(path, oldText, newText, options);
   }
 
-  listFiles(path?: string, options?: ListFilesOptions): Promise<ListFilesResult> {
+  listFiles(path?: string, options?: Port.ListFilesOptions): Promise<Port.ListFilesResult> {
     return this.files.listFiles(path, options);
   }
 
@@ -72,7 +62,7 @@ export class SessionSandbox implements Sandbox {
     return this.files.glob(pattern, options);
   }
 
-  grep(pattern: string, options?: GrepOptions): Promise<GrepResult> {
+  grep(pattern: string, options?: Port.GrepOptions): Promise<Port.GrepResult> {
     return this.files.grep(pattern, options);
   }
 

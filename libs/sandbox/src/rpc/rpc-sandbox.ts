@@ -10,17 +10,7 @@ import {
   SandboxWrite,
   type SandboxHandle,
 } from '@caravel/contracts';
-import type {
-  EditFileOptions,
-  ExecOptions,
-  ExecResult,
-  GrepOptions,
-  GrepResult,
-  ListFilesOptions,
-  ListFilesResult,
-  Sandbox,
-  SandboxProviderName,
-} from '../sandbox.types.js';
+import type * as Port from '../sandbox.types.js';
 import { randomUUID } from 'node:crypto';
 import type { BrokerCallWatch } from './broker-call-watch.js';
 import type { OutputStreams } from './output-streams.js';
@@ -37,9 +27,9 @@ const EXEC_ANSWER_SLACK_MS = 30_000;
  * thread; the broker finds (or reconnects) the thread's sandbox. Errors are the broker's coded
  * AppErrors, `details.reason` included.
  */
-export class RpcSandbox implements Sandbox {
+export class RpcSandbox implements Port.Sandbox {
   readonly id: string;
-  readonly provider: SandboxProviderName;
+  readonly provider: Port.SandboxProviderName;
   readonly workdir: string;
 
   constructor(
@@ -53,7 +43,7 @@ export class RpcSandbox implements Sandbox {
     private readonly calls?: BrokerCallWatch,
   ) {
     this.id = handle.sandboxId;
-    this.provider = handle.provider as SandboxProviderName;
+    this.provider = handle.provider as Port.SandboxProviderName;
     this.workdir = handle.workdir;
   }
 
@@ -72,7 +62,7 @@ export class RpcSandbox implements Sandbox {
    * Runs a command on the broker. With `onOutput` (and a client that serves streamed output) the
    * command's output arrives in pieces while it runs, all before the result.
    */
-  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+  async exec(command: string, options: Port.ExecOptions = {}): Promise<Port.ExecResult> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
     const stream =
       options.onOutput && this.callerId && this.streams
@@ -119,7 +109,7 @@ export class RpcSandbox implements Sandbox {
     path: string,
     oldText: string,
     newText: string,
-    options: EditFileOptions = {},
+    options: Port.EditFileOptions = {},
   ): Promise<{ replacements: number }> {
     const { threadId } = this;
     return callSandboxOnce(this.requester, SandboxEdit, threadId, {
@@ -131,7 +121,7 @@ export class RpcSandbox implements Sandbox {
     });
   }
 
-  listFiles(path?: string, options: ListFilesOptions = {}): Promise<ListFilesResult> {
+  listFiles(path?: string, options: Port.ListFilesOptions = {}): Promise<Port.ListFilesResult> {
     const { threadId } = this;
     return callSandbox(this.requester, SandboxList, threadId, {
       threadId,
@@ -150,7 +140,7 @@ export class RpcSandbox implements Sandbox {
     return answer.paths;
   }
 
-  grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
+  grep(pattern: string, options: Port.GrepOptions = {}): Promise<Port.GrepResult> {
     const { threadId } = this;
     return callSandbox(this.requester, SandboxGrep, threadId, { threadId, pattern, ...options });
   }

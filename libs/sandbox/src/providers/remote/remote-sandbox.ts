@@ -1,18 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { sandboxError } from '../../sandbox.errors.js';
-import type {
-  EditFileOptions,
-  ExecOptions,
-  ExecResult,
-  GrepOptions,
-  GrepResult,
-  ListFilesOptions,
-  ListFilesResult,
-  Sandbox,
-} from '../../sandbox.types.js';
+import type * as Port from '../../sandbox.types.js';
 
 /** An exec result as a service reports it; the caller measures `elapsedMs` itself. */
-export type RemoteExecResult = Omit<ExecResult, 'elapsedMs'>;
+export type RemoteExecResult = Omit<Port.ExecResult, 'elapsedMs'>;
 
 /**
  * One open session on a remote sandbox, as a concrete API provides it: a persistent shell for
@@ -26,18 +17,25 @@ export interface RemoteSession {
   /** The sandbox's default per-command timeout, used when an exec names none. */
   readonly defaultTimeoutMs: number;
   /** Runs a command; `requestTimeoutMs` bounds the whole HTTP round trip. */
-  exec(command: string, options: ExecOptions, requestTimeoutMs: number): Promise<RemoteExecResult>;
+  exec(
+    command: string,
+    options: Port.ExecOptions,
+    requestTimeoutMs: number,
+  ): Promise<RemoteExecResult>;
   readFile(path: string): Promise<string>;
   writeFile(path: string, content: string | Uint8Array): Promise<void>;
   editFile(
     path: string,
     oldText: string,
     newText: string,
-    options: EditFileOptions,
+    options: Port.EditFileOptions,
   ): Promise<{ replacements: number }>;
-  listFiles(path: string | undefined, options: ListFilesOptions): Promise<ListFilesResult>;
+  listFiles(
+    path: string | undefined,
+    options: Port.ListFilesOptions,
+  ): Promise<Port.ListFilesResult>;
   glob(pattern: string, options: { maxResults?: number }): Promise<string[]>;
-  grep(pattern: string, options: GrepOptions): Promise<GrepResult>;
+  grep(pattern: string, options: Port.GrepOptions): Promise<Port.GrepResult>;
   /** Ends the session on the service; the sandbox stays. */
   close(): Promise<void>;
 }
@@ -50,7 +48,7 @@ const PING_TIMEOUT_MS = 10_000;
  * order). Each exec's HTTP time limit is its command timeout plus `execSlackMs`, so a command
  * that the service times out still gets its answer.
  */
-export class RemoteSandbox implements Sandbox {
+export class RemoteSandbox implements Port.Sandbox {
   readonly provider = 'remote' as const;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -79,7 +77,7 @@ export class RemoteSandbox implements Sandbox {
     }
   }
 
-  exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+  exec(command: string, options: Port.ExecOptions = {}): Promise<Port.ExecResult> {
     const timeoutMs = options.timeoutMs ?? this.session.defaultTimeoutMs;
     const result = this.queue.then(async () => {
       this.assertOpen();
@@ -103,12 +101,12 @@ export class RemoteSandbox implements Sandbox {
     path: string,
     oldText: string,
     newText: string,
-    options: EditFileOptions = {},
+    options: Port.EditFileOptions = {},
   ): Promise<{ replacements: number }> {
     return this.whenOpen(() => this.session.editFile(path, oldText, newText, options));
   }
 
-  listFiles(path?: string, options: ListFilesOptions = {}): Promise<ListFilesResult> {
+  listFiles(path?: string, options: Port.ListFilesOptions = {}): Promise<Port.ListFilesResult> {
     return this.whenOpen(() => this.session.listFiles(path, options));
   }
 
@@ -116,7 +114,7 @@ export class RemoteSandbox implements Sandbox {
     return this.whenOpen(() => this.session.glob(pattern, options));
   }
 
-  grep(pattern: string, options: GrepOptions = {}): Promise<GrepResult> {
+  grep(pattern: string, options: Port.GrepOptions = {}): Promise<Port.GrepResult> {
     return this.whenOpen(() => this.session.grep(pattern, options));
   }
 
