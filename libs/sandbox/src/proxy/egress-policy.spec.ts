@@ -1,4 +1,10 @@
-import { decideRequest, decideTunnel, hostAllowed } from './egress-policy.js';
+import {
+  decideRequest,
+  decideTunnel,
+  hostAllowed,
+  type EgressDecision,
+  type EgressPolicyOptions,
+} from './egress-policy.js';
 
 const policy = {
   github: { gitHost: 'github.com', apiHost: 'api.github.com' },
@@ -144,5 +150,103 @@ describe('egress policy', () => {
       message: expect.stringContaining('no GitHub repository; /user was refused') as unknown,
     });
     expect(decideRequest(none, 'registry.npmjs.org', '/left-pad', 'GET').kind).toBe('pass-through');
+  });
+
+  describe('with public GitHub reads (a task build, no repository)', () => {
+    const build = { ...policy, repository: null, publicGitHubReads: true };
+    const agent = { ...policy, publicGitHubReads: true };
+    const upload = 'info/refs?service=git-upload-pack';
+    const both = `${upload}&service=git-receive-pack`;
+    const cases: [string, EgressPolicyOptions, string, string, string, EgressDecision['kind']][] = [
+      [
+        "a clone's ref advertisement",
+        build,
+        'github.com',
+        `/psf/requests.git/${upload}`,
+        'GET',
+        'github-public',
+      ],
+      [
+        "a clone's pack",
+        build,
+        'github.com',
+        '/psf/requests/git-upload-pack',
+        'POST',
+        'github-public',
+      ],
+      [
+        'a tag archive',
+        build,
+        'github.com',
+        '/psf/requests/archive/refs/tags/v2.32.3.tar.gz',
+        'GET',
+        'github-public',
+      ],
+      [
+        'a branch zip',
+        build,
+        'github.com',
+        '/psf/requests/archive/main.zip',
+        'HEAD',
+        'github-public',
+      ],
+      ['a tarball', build, 'github.com', '/psf/requests/tarball/main', 'GET', 'github-public'],
+      [
+        "a push's ref advertisement",
+        build,
+        'github.com',
+        '/psf/requests.git/info/refs?service=git-receive-pack',
+        'GET',
+        'deny',
+      ],
+      ["a push's pack", build, 'github.com', '/psf/requests/git-receive-pack', 'POST', 'deny'],
+      ['a push hidden behind a fetch', build, 'github.com', `/psf/requests/${both}`, 'GET', 'deny'],
+      [
+        'an archive written to',
+        build,
+        'github.com',
+        '/psf/requests/archive/main.zip',
+        'POST',
+        'deny',
+      ],
+      ['another github.com page', build, 'github.com', '/login', 'GET', 'deny'],
+      ['the API', build, 'api.github.com', '/repos/psf/requests', 'GET', 'deny'],
+      [
+        "the thread's repository, credentialed",
+        agent,
+        'github.com',
+        '/acme/widgets/git-upload-pack',
+        'POST',
+        'github-git',
+      ],
+      [
+        "a push to the thread's repository",
+        agent,
+        'github.com',
+        '/acme/widgets/git-receive-pack',
+        'POST',
+        'deny',
+      ],
+      [
+        'another repository, anonymous',
+        agent,
+        'github.com',
+        '/acme/other/git-upload-pack',
+        'POST',
+        'github-public',
+      ],
+    ];
+
+    it.each(cases)('decides %s', (_what, options, host, path, method, kind) => {
+      expect(decideRequest(options, host, path, method).kind).toBe(kind);
+    });
+
+    it('says a push is refused, and still opens no HTTPS tunnel to GitHub', () => {
+      expect(decideRequest(build, 'github.com', '/psf/requests/git-receive-pack', 'POST')).toEqual({
+        kind: 'deny',
+        message: expect.stringContaining('GitHub is read-only here') as unknown,
+      });
+      expect(decideTunnel(build, 'github.com:443').kind).toBe('deny');
+    });
   });
 });

@@ -27,16 +27,25 @@ export interface EgressPolicyOptions {
    * from a sandbox's mirror. A sandbox's proxy never: its commits leave through the broker.
    */
   readonly allowPush?: boolean;
+  /**
+   * Whether GitHub may be read anonymously beyond the thread's repository: git fetches and clones
+   * (smart-HTTP upload-pack) and archive downloads of any repository, forwarded with no
+   * credential at all (the sandbox's own Authorization dropped too), pushes still refused. For a
+   * task's build steps, which hold no credential; an agent sandbox's proxy never.
+   */
+  readonly publicGitHubReads?: boolean;
 }
 
 /** The proxy's verdict on one request. */
 export type EgressDecision =
   | { readonly kind: 'github-git'; readonly repository: string }
   | { readonly kind: 'github-api'; readonly repository: string }
+  | { readonly kind: 'github-public' }
   | { readonly kind: 'pass-through' }
   | { readonly kind: 'deny'; readonly message: string };
 
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(?:info\/refs|git-upload-pack|git-receive-pack)$/;
+const ARCHIVE_PATH = /^\/[^/]+\/[^/]+\/(?:archive|tarball|zipball)\/./;
 const API_REPO_PATH = /^\/repos\/([^/]+)\/([^/?]+)(?:\/|$)/;
 
 /** Lower-cased host without port or trailing dot. */
@@ -96,7 +105,7 @@ function scoped(
   owner: string,
   name: string,
   repository: string | null,
-): Exclude<EgressDecision, { kind: 'pass-through' }> {
+): Extract<EgressDecision, { kind: 'github-git' | 'github-api' | 'deny' }> {
   const requested = `${decodeURIComponent(owner)}/${decodeURIComponent(name)}`;
   if (repository === null || normalizeRepository(requested) !== normalizeRepository(repository)) {
     return { kind: 'deny', message: repositoryMessage(requested, repository) };
@@ -127,12 +136,70 @@ function writeRefused(repository: string, what: string): EgressDecision {
   };
 }
 
+/** A request for a repository other than the thread's, when GitHub may be read anonymously. */
+function publicRead(path: string, pathname: string): EgressDecision {
+  if (!isPush(path)) return { kind: 'github-public' };
+  return {
+    kind: 'deny',
+    message:
+      'caravel egress proxy: GitHub is read-only here (anonymous fetches of public repositories, ' +
+      `no credential); git push (${pathname}) was refused.\n`,
+  };
+}
+
+/**
+ * A request to the git host: smart-HTTP on a repository, or (with `publicGitHubReads`) an archive
+ * download. Undefined: neither, for the API's rules when the same host serves both.
+ */
+function decideGitHost(
+  options: EgressPolicyOptions,
+  path: string,
+  method: string,
+): EgressDecision | undefined {
+  const pathname = path.split('?')[0] ?? '';
+  const match = GIT_PATH.exec(pathname);
+  if (match) {
+    const decision = scoped('github-git', match[1] ?? '', match[2] ?? '', options.repository);
+    if (decision.kind === 'deny' && options.publicGitHubReads) return publicRead(path, pathname);
+    if (decision.kind === 'deny' || options.allowPush === true || !isPush(path)) return decision;
+    return writeRefused(decision.repository, `git push (${pathname})`);
+  }
+  const read = READ_METHODS.has(method.toUpperCase());
+  if (options.publicGitHubReads && read && ARCHIVE_PATH.test(pathname)) {
+    return { kind: 'github-public' };
+  }
+  return undefined;
+}
+
+/** A request to the API host: `/repos/<owner>/<name>/...` of the thread's repository, to read. */
+function decideApiHost(
+  options: EgressPolicyOptions,
+  name: string,
+  pathname: string,
+  method: string,
+): EgressDecision {
+  const match = API_REPO_PATH.exec(pathname);
+  if (!match) {
+    const served = options.repository
+      ? `only /repos/${options.repository}/... is served for ${name}`
+      : `this sandbox's thread has no GitHub repository`;
+    return {
+      kind: 'deny',
+      message: `caravel egress proxy: ${served}; ${pathname} was refused.\n`,
+    };
+  }
+  const decision = scoped('github-api', match[1] ?? '', match[2] ?? '', options.repository);
+  if (decision.kind === 'deny' || READ_METHODS.has(method.toUpperCase())) return decision;
+  return writeRefused(decision.repository, `${method.toUpperCase()} ${pathname}`);
+}
+
 /**
  * Decides one plain-HTTP request: git smart-HTTP and `/repos/<owner>/<name>` API calls for the
  * thread's repository get credentials, to read only (a fetch or clone, an API `GET`/`HEAD`; a push
  * only with `allowPush`): the credential is the App's, able to push to any branch, approve or
  * merge, so a sandbox that could write with it could do all that outside the platform's checks.
- * Any other GitHub path or repository is refused; allowlisted hosts pass through untouched;
+ * Any other GitHub path or repository is refused (with `publicGitHubReads`, a fetch or an archive
+ * `GET` of it goes without credentials instead); allowlisted hosts pass through untouched;
  * everything else is refused.
  */
 export function decideRequest(
@@ -146,12 +213,8 @@ export function decideRequest(
   // One host may serve both (a GitHub Enterprise Server, a test server): git paths first.
   const api = isGitHubHost(host, options.github.apiHost);
   if (isGitHubHost(host, options.github.gitHost)) {
-    const match = GIT_PATH.exec(pathname);
-    if (match) {
-      const decision = scoped('github-git', match[1] ?? '', match[2] ?? '', options.repository);
-      if (decision.kind === 'deny' || options.allowPush === true || !isPush(path)) return decision;
-      return writeRefused(decision.repository, `git push (${pathname})`);
-    }
+    const decision = decideGitHost(options, path, method);
+    if (decision) return decision;
     if (!api) {
       return {
         kind: 'deny',
@@ -159,21 +222,7 @@ export function decideRequest(
       };
     }
   }
-  if (api) {
-    const match = API_REPO_PATH.exec(pathname);
-    if (!match) {
-      const served = options.repository
-        ? `only /repos/${options.repository}/... is served for ${name}`
-        : `this sandbox's thread has no GitHub repository`;
-      return {
-        kind: 'deny',
-        message: `caravel egress proxy: ${served}; ${pathname} was refused.\n`,
-      };
-    }
-    const decision = scoped('github-api', match[1] ?? '', match[2] ?? '', options.repository);
-    if (decision.kind === 'deny' || READ_METHODS.has(method.toUpperCase())) return decision;
-    return writeRefused(decision.repository, `${method.toUpperCase()} ${pathname}`);
-  }
+  if (api) return decideApiHost(options, name, pathname, method);
   if (hostAllowed(host, options.allowlist)) return { kind: 'pass-through' };
   return { kind: 'deny', message: deniedHostMessage(host) };
 }

@@ -33,6 +33,12 @@ export interface EgressEvent {
   readonly detail?: string;
 }
 
+/** Where a request goes, and its Authorization (`null`: none, even the sandbox's own). */
+interface Routed {
+  readonly url: URL;
+  readonly authorization: string | null | undefined;
+}
+
 /** Where to listen: a Unix socket (what a sandbox gets) or a TCP port on 127.0.0.1. */
 export type EgressListen = { readonly socketPath: string } | { readonly port: number };
 
@@ -49,8 +55,9 @@ function requestTarget(incoming: IncomingMessage): { host: string; path: string 
 /**
  * The host-side forward proxy a sandbox uses as its only way out. Plain HTTP requests to the
  * configured GitHub hosts get the real credential injected (Basic `x-access-token` for git,
- * Bearer for the API) after any Authorization the sandbox sent is dropped; allowlisted hosts pass
- * through untouched, and `CONNECT` tunnels (HTTPS, uninspected) are opened to them only.
+ * Bearer for the API) after any Authorization the sandbox sent is dropped (with
+ * `publicGitHubReads`, other repositories' fetches go with no Authorization at all); allowlisted
+ * hosts pass through untouched, and `CONNECT` tunnels (HTTPS, uninspected) are opened to them only.
  * Everything else is answered 403 with a text the agent can act on.
  */
 export class EgressProxy {
@@ -117,7 +124,7 @@ export class EgressProxy {
       answerText(response, 403, decision.message);
       return;
     }
-    let routed: { url: URL; authorization: string | undefined };
+    let routed: Routed;
     try {
       routed = await this.route(decision, target);
     } catch (error) {
@@ -143,12 +150,17 @@ export class EgressProxy {
   private async route(
     decision: Exclude<EgressDecision, { kind: 'deny' }>,
     target: { host: string; path: string },
-  ): Promise<{ url: URL; authorization: string | undefined }> {
+  ): Promise<Routed> {
     const { github } = this.options;
     if (decision.kind === 'pass-through') {
       const base =
         this.options.upstreamOverrides?.[hostName(target.host)] ?? `http://${target.host}`;
       return { url: joinUrl(base, target.path), authorization: undefined };
+    }
+    if (decision.kind === 'github-public') {
+      // Anonymous: no credential is fetched, and whatever the sandbox sent is dropped.
+      const base = github.gitUpstream ?? `https://${github.gitHost}`;
+      return { url: joinUrl(base, target.path), authorization: null };
     }
     const { token } = await this.options.tokenSource.getToken({ repository: decision.repository });
     if (decision.kind === 'github-git') {

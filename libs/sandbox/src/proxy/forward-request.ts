@@ -17,11 +17,14 @@ const HOP_HEADERS = new Set([
   'host',
 ]);
 
-/** The request's headers minus hop-by-hop ones, with `authorization` replaced when given. */
+/**
+ * The request's headers minus hop-by-hop ones, with `authorization` replaced when given (a
+ * string), dropped (`null`), or left as the sandbox sent it (`undefined`).
+ */
 export function outgoingHeaders(
   incoming: IncomingMessage['headers'],
   target: URL,
-  authorization: string | undefined,
+  authorization: string | null | undefined,
 ): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   const named = (incoming['connection'] ?? '').split(',').map((name) => name.trim().toLowerCase());
@@ -31,7 +34,7 @@ export function outgoingHeaders(
     headers[name] = value;
   }
   headers['host'] = target.host;
-  if (authorization !== undefined) headers['authorization'] = authorization;
+  if (typeof authorization === 'string') headers['authorization'] = authorization;
   return headers;
 }
 
@@ -50,14 +53,15 @@ export function answerText(response: ServerResponse, status: number, text: strin
 }
 
 /**
- * Streams one request to `target` and the answer back. `authorization`, when set, replaces any
- * Authorization header the sandbox sent; otherwise the request's own headers pass unchanged.
+ * Streams one request to `target` and the answer back. `authorization`, a string, replaces any
+ * Authorization header the sandbox sent, `null` drops it; otherwise the request's own headers
+ * pass unchanged.
  */
 export function forwardRequest(
   incoming: IncomingMessage,
   response: ServerResponse,
   target: URL,
-  authorization: string | undefined,
+  authorization: string | null | undefined,
 ): void {
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const upstream = send(target, {
