@@ -15,10 +15,21 @@ import { TASK_SANDBOX_OWNER, type TaskEgress } from './task-sandbox.js';
 
 /** What a task's build steps may reach (the egress proxy's allowlist). */
 export interface BuildEgressOptions {
-  /** Hosts reached without credentials; default: the public package registries. */
+  /**
+   * Hosts reached without credentials; default: the public package registries. Empty (the
+   * `none` of SANDBOX_EGRESS_ALLOWLIST): no way out at all, public GitHub reads included.
+   */
   readonly allowlist?: readonly string[];
-  /** Where an allowlisted host is really reached (host → base URL): a registry mirror. */
+  /**
+   * Where an allowlisted host is really reached (host → base URL): a registry mirror. An entry
+   * for github.com serves its public reads (a GitHub mirror, or a test's local git server).
+   */
   readonly upstreamOverrides?: Readonly<Record<string, string>>;
+  /**
+   * Whether public GitHub repositories may be read anonymously (see `openBuildEgress`); default:
+   * yes, unless the allowlist is empty.
+   */
+  readonly publicGitHub?: boolean;
   /** The forwarder inside the sandbox, seen through the host's /usr (default /usr/bin/socat). */
   readonly socatPath?: string;
 }
@@ -32,8 +43,14 @@ export interface BuildEgress extends TaskEgress {
   close(): Promise<void>;
 }
 
-/** The GitHub a build names; with no repository the proxy refuses it (no credential exists). */
+/** The GitHub a build names; it has no repository there, so no credential is ever used. */
 const GITHUB = { gitHost: 'github.com', apiHost: 'api.github.com' } as const;
+
+/**
+ * GitHub's hosts that only ever serve reads (archives), tunnelled like a registry when public
+ * GitHub reads are on: `github.com/<o>/<r>/archive/...` redirects to the first.
+ */
+const PUBLIC_GITHUB_READ_HOSTS: readonly string[] = ['codeload.github.com'];
 
 const noToken: TokenSource = {
   getToken: () =>
@@ -42,9 +59,17 @@ const noToken: TokenSource = {
 
 /**
  * Starts the egress proxy a task's build steps use as their only way out, the agent sandbox's
- * (`EgressProxy`): allowlisted hosts passed through, GitHub and everything else, the host's own
- * 127.0.0.1 included, refused with a 403 naming the host. It listens on a Unix socket in a
- * directory of its own (short, as a socket path must be), open to the sandbox's uid only.
+ * (`EgressProxy`): allowlisted hosts passed through, everything else, the host's own 127.0.0.1
+ * included, refused with a 403 naming the host. It listens on a Unix socket in a directory of its
+ * own (short, as a socket path must be), open to the sandbox's uid only.
+ *
+ * GitHub is read-only and anonymous (`publicGitHub`): a merged PR's Dockerfile may `git clone` or
+ * `pip install git+https://github.com/...` a public repository (git is pointed at the proxy over
+ * plain HTTP, which forwards it to https://github.com with no credential: a build has none, and
+ * the sandbox's own Authorization is dropped) or fetch an archive from codeload.github.com. It
+ * adds nothing the registries do not already give a build: public code anyone can download.
+ * A push (`git-receive-pack`), the API and HTTPS tunnels to github.com, where the proxy could not
+ * see a push, stay refused.
  */
 export async function openBuildEgress(options: BuildEgressOptions = {}): Promise<BuildEgress> {
   const socatPath = options.socatPath ?? '/usr/bin/socat';
@@ -65,9 +90,7 @@ export async function openBuildEgress(options: BuildEgressOptions = {}): Promise
       await chown(socketDir, TASK_SANDBOX_OWNER.uid, TASK_SANDBOX_OWNER.gid);
     }
     const proxy = new EgressProxy({
-      github: GITHUB,
-      repository: null,
-      allowlist: options.allowlist ?? DEFAULT_EGRESS_ALLOWLIST,
+      ...githubPolicy(options),
       ...(options.upstreamOverrides ? { upstreamOverrides: options.upstreamOverrides } : {}),
       tokenSource: noToken,
       onEvent: (event: EgressEvent) => {
@@ -89,4 +112,17 @@ export async function openBuildEgress(options: BuildEgressOptions = {}): Promise
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** The proxy's GitHub and allowlist for a build: see `openBuildEgress`. */
+function githubPolicy(options: BuildEgressOptions) {
+  const allowlist = options.allowlist ?? DEFAULT_EGRESS_ALLOWLIST;
+  const publicGitHub = options.publicGitHub ?? allowlist.length > 0;
+  const gitUpstream = options.upstreamOverrides?.[GITHUB.gitHost];
+  return {
+    github: { ...GITHUB, ...(gitUpstream ? { gitUpstream } : {}) },
+    repository: null,
+    publicGitHubReads: publicGitHub,
+    allowlist: publicGitHub ? [...allowlist, ...PUBLIC_GITHUB_READ_HOSTS] : allowlist,
+  };
 }
