@@ -10,22 +10,7 @@ import {
 } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import type { z } from 'zod';
-import type {
-  Bus,
-  ConsumerBacklog,
-  ConsumerOptions,
-  DeadLetter,
-  DeadLetterReplay,
-  DeadLetterSelection,
-  DeliveryHandler,
-  LeaseStore,
-  PublishAck,
-  ReplayOptions,
-  RequestHandler,
-  RequestOptions,
-  StoredMessage,
-  Subscription,
-} from '../bus.port.js';
+import type * as Port from '../bus.port.js';
 import { hubFor, type BusHub } from './bus-hub.js';
 import { quietConsoleLogger, resolveConsumerOptions, type BusLogger } from '../settlement/index.js';
 import {
@@ -59,9 +44,9 @@ interface Repositories {
  * PostgreSQL), so a restart redelivers what was not acked and replay reads everything. Several
  * instances on one database share durable consumers the way JetStream replicas do.
  */
-export class EmbeddedBus implements Bus {
+export class EmbeddedBus implements Port.Bus {
   readonly kind = 'embedded' as const;
-  readonly leases: LeaseStore;
+  readonly leases: Port.LeaseStore;
   private readonly repos: Repositories;
   private readonly hub: BusHub;
   private readonly namespace: string;
@@ -71,7 +56,7 @@ export class EmbeddedBus implements Bus {
   private readonly consumers = new Set<{ abandon(): void }>();
   /** What each consumer of this bus reads from, for its backlog. */
   private readonly durables = new Map<object, DurableKey>();
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly subscriptions = new Set<Port.Subscription>();
 
   constructor(private readonly options: EmbeddedBusOptions) {
     const db = options.database.db;
@@ -101,7 +86,7 @@ export class EmbeddedBus implements Bus {
   async publish<S extends z.ZodObject>(
     definition: MessageDefinition<S>,
     envelope: Envelope<z.output<S>>,
-  ): Promise<PublishAck> {
+  ): Promise<Port.PublishAck> {
     const subject = subjectOf(definition, envelope);
     const storedStream = namespaced(this.namespace, definition.stream.name);
     const result = await this.repos.messages.append({
@@ -125,9 +110,9 @@ export class EmbeddedBus implements Bus {
 
   async consume<T>(
     definition: Consumable<T>,
-    options: ConsumerOptions,
-    handler: DeliveryHandler<T>,
-  ): Promise<Subscription> {
+    options: Port.ConsumerOptions,
+    handler: Port.DeliveryHandler<T>,
+  ): Promise<Port.Subscription> {
     const resolved = resolveConsumerOptions(options);
     const storedStream = namespaced(this.namespace, definition.stream.name);
     const filter = definition.filter();
@@ -189,7 +174,7 @@ export class EmbeddedBus implements Bus {
     });
   }
 
-  async backlog(): Promise<ConsumerBacklog[]> {
+  async backlog(): Promise<Port.ConsumerBacklog[]> {
     // Replicas of one durable on this bus share its figures: one of each.
     const unique = new Map(
       [...this.durables.values()].map((key) => [`${key.stream}/${key.durable}`, key]),
@@ -204,9 +189,9 @@ export class EmbeddedBus implements Bus {
 
   serve(
     subject: string,
-    handler: RequestHandler,
+    handler: Port.RequestHandler,
     options: { queue?: string } = {},
-  ): Promise<Subscription> {
+  ): Promise<Port.Subscription> {
     return Promise.resolve().then(() => {
       const served = this.hub.requests.serve(subject, handler, options.queue);
       return this.track({ drain: () => served.remove() });
@@ -216,13 +201,13 @@ export class EmbeddedBus implements Bus {
   async request<T = unknown>(
     subject: string,
     payload: unknown,
-    options: RequestOptions = {},
+    options: Port.RequestOptions = {},
   ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     return (await this.hub.requests.request(subject, payload, timeoutMs)) as T;
   }
 
-  replay(stream: StreamSpec, options?: ReplayOptions): AsyncIterable<StoredMessage> {
+  replay(stream: StreamSpec, options?: Port.ReplayOptions): AsyncIterable<Port.StoredMessage> {
     const source = {
       messages: this.repos.messages,
       storedStream: namespaced(this.namespace, stream.name),
@@ -231,7 +216,7 @@ export class EmbeddedBus implements Bus {
     return replayLog(source, options);
   }
 
-  deadLetters(filter: DeadLetterSelection = {}): Promise<DeadLetter[]> {
+  deadLetters(filter: Port.DeadLetterSelection = {}): Promise<Port.DeadLetter[]> {
     const prefix = this.namespace ? namespaced(this.namespace, '') : undefined;
     return this.repos.deadLetters.list({
       ...filter,
@@ -239,8 +224,8 @@ export class EmbeddedBus implements Bus {
     });
   }
 
-  async replayDeadLetters(selection: DeadLetterSelection): Promise<DeadLetterReplay[]> {
-    const replays: DeadLetterReplay[] = [];
+  async replayDeadLetters(selection: Port.DeadLetterSelection): Promise<Port.DeadLetterReplay[]> {
+    const replays: Port.DeadLetterReplay[] = [];
     for (const letter of await this.deadLetters(selection)) {
       if (letter.replayedAt !== null) {
         replays.push({ letter, outcome: 'already-replayed' });
@@ -280,8 +265,8 @@ export class EmbeddedBus implements Bus {
     void this.close();
   }
 
-  private track(subscription: Subscription): Subscription {
-    const tracked: Subscription = {
+  private track(subscription: Port.Subscription): Port.Subscription {
+    const tracked: Port.Subscription = {
       drain: async () => {
         this.subscriptions.delete(tracked);
         await subscription.drain();

@@ -11,21 +11,7 @@ import { AppError } from '@caravel/errors';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/nats-core';
 import type { z } from 'zod';
-import type {
-  Bus,
-  ConsumerBacklog,
-  ConsumerOptions,
-  DeadLetter,
-  DeadLetterReplay,
-  DeadLetterSelection,
-  DeliveryHandler,
-  PublishAck,
-  ReplayOptions,
-  RequestHandler,
-  RequestOptions,
-  StoredMessage,
-  Subscription,
-} from '../bus.port.js';
+import type * as Port from '../bus.port.js';
 import type { BusLogger } from '../settlement/index.js';
 import { DeadLetterReplayer } from './dead-letter-replayer.js';
 import { DeadLetterStore } from './dead-letter-store.js';
@@ -50,14 +36,14 @@ export interface JetStreamBusParts {
 type OpenConsumer = Pick<JetStreamSubscription<never>, 'durable' | 'backlog' | 'drain' | 'abandon'>;
 
 /** The {@link Bus} on NATS JetStream (server 2.9+). Create it with `connectJetStreamBus`. */
-export class JetStreamBus implements Bus {
+export class JetStreamBus implements Port.Bus {
   readonly kind = 'jetstream' as const;
   readonly leases: KvLeaseStore;
   private readonly reader: ReplayReader;
   private readonly deadLetterStore: DeadLetterStore;
   private readonly replayer: DeadLetterReplayer;
   private readonly consumers = new Set<OpenConsumer>();
-  private readonly served = new Set<Subscription>();
+  private readonly served = new Set<Port.Subscription>();
   /** This instance's name on parked-thread claims. */
   private readonly holder: string;
   private closed = false;
@@ -87,7 +73,7 @@ export class JetStreamBus implements Bus {
   async publish<S extends z.ZodObject>(
     definition: MessageDefinition<S>,
     envelope: Envelope<z.output<S>>,
-  ): Promise<PublishAck> {
+  ): Promise<Port.PublishAck> {
     const subject = this.parts.namespace.subject(definition.subjectFor(envelope.data));
     try {
       const ack = await this.parts.js.publish(subject, encodeJson(envelope), {
@@ -109,9 +95,9 @@ export class JetStreamBus implements Bus {
 
   async consume<T>(
     definition: Consumable<T>,
-    options: ConsumerOptions,
-    handler: DeliveryHandler<T>,
-  ): Promise<Subscription> {
+    options: Port.ConsumerOptions,
+    handler: Port.DeliveryHandler<T>,
+  ): Promise<Port.Subscription> {
     const { nc, js, jsm, namespace, logger } = this.parts;
     const deadLetters = this.deadLetterStore;
     const deps = { nc, js, jsm, namespace, logger, deadLetters, holder: this.holder };
@@ -126,7 +112,7 @@ export class JetStreamBus implements Bus {
     };
   }
 
-  async backlog(): Promise<ConsumerBacklog[]> {
+  async backlog(): Promise<Port.ConsumerBacklog[]> {
     // Replicas of one durable in this process read the same server-side figures: one of each.
     const byDurable = new Map<string, OpenConsumer>();
     for (const subscription of this.consumers) byDurable.set(subscription.durable, subscription);
@@ -135,9 +121,9 @@ export class JetStreamBus implements Bus {
 
   async serve(
     subject: string,
-    handler: RequestHandler,
+    handler: Port.RequestHandler,
     options: { queue?: string } = {},
-  ): Promise<Subscription> {
+  ): Promise<Port.Subscription> {
     const served = await serveRequests(this.parts.nc, this.parts.namespace, subject, handler, {
       ...options,
       logger: this.parts.logger,
@@ -154,20 +140,20 @@ export class JetStreamBus implements Bus {
   request<T = unknown>(
     subject: string,
     payload: unknown,
-    options: RequestOptions = {},
+    options: Port.RequestOptions = {},
   ): Promise<T> {
     return sendRequest<T>(this.parts.nc, this.parts.namespace, subject, payload, options.timeoutMs);
   }
 
-  replay(stream: StreamSpec, options: ReplayOptions = {}): AsyncIterable<StoredMessage> {
+  replay(stream: StreamSpec, options: Port.ReplayOptions = {}): AsyncIterable<Port.StoredMessage> {
     return this.reader.read(stream, options);
   }
 
-  deadLetters(filter?: DeadLetterSelection): Promise<DeadLetter[]> {
+  deadLetters(filter?: Port.DeadLetterSelection): Promise<Port.DeadLetter[]> {
     return this.deadLetterStore.list(filter);
   }
 
-  replayDeadLetters(selection: DeadLetterSelection): Promise<DeadLetterReplay[]> {
+  replayDeadLetters(selection: Port.DeadLetterSelection): Promise<Port.DeadLetterReplay[]> {
     return this.replayer.replay(selection);
   }
 
