@@ -2,17 +2,9 @@ import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { Serialized } from '@langchain/core/load/serializable';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
-import {
-  context,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-} from '@opentelemetry/api';
+import * as otel from '@opentelemetry/api';
 
-const tracer = () => trace.getTracer('caravel.agent');
+const tracer = () => otel.trace.getTracer('caravel.agent');
 
 interface Usage {
   input_tokens?: number;
@@ -38,15 +30,17 @@ function messageOf(output: LLMResult): AnswerMessage | undefined {
  */
 export class RunSpans extends BaseCallbackHandler {
   readonly name = 'caravel-run-spans';
-  private readonly open = new Map<string, Span>();
+  private readonly open = new Map<string, otel.Span>();
 
-  private constructor(private readonly parent: Context) {
+  private constructor(private readonly parent: otel.Context) {
     super();
   }
 
   /** The handler for a run starting now, or none when traces are off. */
   static forActiveRun(): RunSpans | undefined {
-    return trace.getActiveSpan()?.isRecording() ? new RunSpans(context.active()) : undefined;
+    return otel.trace.getActiveSpan()?.isRecording()
+      ? new RunSpans(otel.context.active())
+      : undefined;
   }
 
   override handleChatModelStart(
@@ -60,7 +54,7 @@ export class RunSpans extends BaseCallbackHandler {
   ): void {
     const model = typeof metadata?.['ls_model_name'] === 'string' ? metadata['ls_model_name'] : '';
     const provider = typeof metadata?.['ls_provider'] === 'string' ? metadata['ls_provider'] : '';
-    this.start(runId, `chat ${model || 'model'}`, SpanKind.CLIENT, {
+    this.start(runId, `chat ${model || 'model'}`, otel.SpanKind.CLIENT, {
       'gen_ai.operation.name': 'chat',
       ...(model ? { 'gen_ai.request.model': model } : {}),
       ...(provider ? { 'gen_ai.provider.name': provider } : {}),
@@ -93,7 +87,7 @@ export class RunSpans extends BaseCallbackHandler {
     runName?: string,
   ): void {
     const name = runName ?? tool.id.at(-1) ?? 'tool';
-    this.start(runId, `execute_tool ${name}`, SpanKind.INTERNAL, {
+    this.start(runId, `execute_tool ${name}`, otel.SpanKind.INTERNAL, {
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': name,
     });
@@ -107,18 +101,23 @@ export class RunSpans extends BaseCallbackHandler {
     this.end(runId, {}, error);
   }
 
-  private start(runId: string, name: string, kind: SpanKind, attributes: Attributes): void {
+  private start(
+    runId: string,
+    name: string,
+    kind: otel.SpanKind,
+    attributes: otel.Attributes,
+  ): void {
     this.open.set(runId, tracer().startSpan(name, { kind, attributes }, this.parent));
   }
 
-  private end(runId: string, attributes: Attributes = {}, error?: Error): void {
+  private end(runId: string, attributes: otel.Attributes = {}, error?: Error): void {
     const span = this.open.get(runId);
     if (!span) return;
     this.open.delete(runId);
     span.setAttributes(attributes);
     if (error) {
       span.recordException(error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+      span.setStatus({ code: otel.SpanStatusCode.ERROR, message: error.message });
     }
     span.end();
   }
