@@ -22,6 +22,33 @@ export const CurrentCaller = createParamDecorator(
 );
 
 /**
+ * What the read and action guards share: the caller is resolved and kept on the request (for
+ * {@link CurrentCaller}), then `admit` decides; a request with no caller is judged by whether
+ * any credential is configured at all.
+ */
+abstract class CallerGuard implements CanActivate {
+  constructor(
+    @Inject(CallerResolver) private readonly callers: CallerResolver,
+    @Inject(SignInService) protected readonly signIn: SignInService,
+    @Inject(OriginPolicy) protected readonly origins: OriginPolicy,
+    @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = requestOf(context);
+    request.caller = await this.callers.resolve(request);
+    return this.admit(request, request.caller);
+  }
+
+  /** Whether sign-in or the machine token is configured: with neither, no request has a caller. */
+  protected get anyCredential(): boolean {
+    return this.signIn.enabled || Boolean(this.config.machineToken);
+  }
+
+  protected abstract admit(request: AuthRequest, caller: Caller | null): boolean;
+}
+
+/**
  * Reads: once any credential is configured (sign-in or the machine token), a session or the
  * token is required; a deployment that set only `DASHBOARD_TOKEN` for its scripts does not leave
  * every thread readable by anyone who reaches the port. With neither, the read API stays open (a
@@ -29,19 +56,10 @@ export const CurrentCaller = createParamDecorator(
  * address no other site can claim (no DNS rebinding: {@link OriginPolicy.unspoofableHost}).
  */
 @Injectable()
-export class ReadGuard implements CanActivate {
-  constructor(
-    @Inject(CallerResolver) private readonly callers: CallerResolver,
-    @Inject(SignInService) private readonly signIn: SignInService,
-    @Inject(OriginPolicy) private readonly origins: OriginPolicy,
-    @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = requestOf(context);
-    request.caller = await this.callers.resolve(request);
-    if (request.caller) return true;
-    if (!this.signIn.enabled && !this.config.machineToken) return this.openRead(request);
+export class ReadGuard extends CallerGuard {
+  protected admit(request: AuthRequest, caller: Caller | null): boolean {
+    if (caller) return true;
+    if (!this.anyCredential) return this.openRead(request);
     throw new AppError(
       'UNAUTHENTICATED',
       this.signIn.enabled
@@ -67,20 +85,10 @@ export class ReadGuard implements CanActivate {
  * runs commands in a thread's sandbox.
  */
 @Injectable()
-export class ActionGuard implements CanActivate {
-  constructor(
-    @Inject(CallerResolver) private readonly callers: CallerResolver,
-    @Inject(SignInService) private readonly signIn: SignInService,
-    @Inject(OriginPolicy) private readonly origins: OriginPolicy,
-    @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = requestOf(context);
-    const caller = await this.callers.resolve(request);
-    request.caller = caller;
+export class ActionGuard extends CallerGuard {
+  protected admit(request: AuthRequest, caller: Caller | null): boolean {
     if (!caller) {
-      if (!this.signIn.enabled && !this.config.machineToken) {
+      if (!this.anyCredential) {
         throw new AppError(
           'FORBIDDEN',
           'dashboard actions are off: set DASHBOARD_TOKEN, or GitHub sign-in (GITHUB_OAUTH_CLIENT_ID)',
