@@ -9,6 +9,7 @@ import { SESSION_COOKIE } from './cookies.js';
 import { CorsMiddleware } from './cors.middleware.js';
 import type { PersonalTokenRepository, PersonalTokenRow } from '@caravel/db';
 import { PersonalTokensService } from '../services/personal-tokens.service.js';
+import type { Admission } from './admission.js';
 import { ActionGuard, AdminGuard, ReadGuard } from './guards.js';
 import { mintPersonalToken, type MintedToken } from './personal-token.js';
 import { OriginPolicy } from './origin-policy.js';
@@ -19,9 +20,15 @@ import type { SignInService } from './sign-in.service.js';
 const TOKEN = 'a-long-enough-dashboard-token';
 const sealer = new SessionSealer(undefined);
 
-function cookieOf(role: Role = 'member'): string {
+/** Octocat's session cookie, let in as `role` through the acme organisation unless said. */
+function cookieOf(role: Role = 'member', admission?: Admission): string {
   const session = { login: 'octocat', githubId: 1, name: null, avatarUrl: null, role };
-  return `${SESSION_COOKIE}=${sealer.sealSession({ ...session, expiresAt: Date.now() + 60_000 })}`;
+  const sealed = sealer.sealSession({
+    ...session,
+    admission: admission ?? { via: 'org', org: 'acme' },
+    expiresAt: Date.now() + 60_000,
+  });
+  return `${SESSION_COOKIE}=${sealed}`;
 }
 
 function context(
@@ -82,8 +89,9 @@ const personalTokens = new PersonalTokensService(
   ),
 );
 
+/** The guards under `env`; octocat's organisation acme is allowed unless `env` says otherwise. */
 function guards(env: Record<string, string>, signInEnabled = true) {
-  const config = dashboardConfigFrom(env);
+  const config = dashboardConfigFrom({ DASHBOARD_ALLOWED_ORGS: 'acme', ...env });
   const callers = new CallerResolver(config, sealer, personalTokens);
   const signIn = { enabled: signInEnabled } as SignInService;
   const action = new ActionGuard(callers, signIn, new OriginPolicy(config.origins), config);
@@ -279,5 +287,62 @@ describe('personal API tokens', () => {
     expect(await act({ authorization: `Bearer ${forged}` })).toBe('UNAUTHENTICATED');
     expect(await act(bearer(mintPersonalToken()))).toBe('UNAUTHENTICATED');
     expect(await act({ authorization: 'Bearer cvt_nope' })).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('a sign-in under a changed configuration', () => {
+  const readAs = (env: Record<string, string>, headers: AuthRequest['headers']) => {
+    const { read } = guards(env);
+    const { ctx, request } = context(headers, 'GET');
+    return outcome(() => read.canActivate(ctx)).then((result) => ({
+      result,
+      role: request.caller?.kind === 'person' ? request.caller.session.role : null,
+    }));
+  };
+  const listedAdmin = cookieOf('admin', { via: 'list' });
+
+  it('gives a listed session the role the lists give it now, and none once they drop it', async () => {
+    const noOrgs = { DASHBOARD_ALLOWED_ORGS: '' };
+    expect(
+      await readAs({ ...noOrgs, DASHBOARD_ADMINS: 'octocat' }, { cookie: listedAdmin }),
+    ).toEqual({ result: 'allowed', role: 'admin' });
+    expect(
+      await readAs({ ...noOrgs, DASHBOARD_MEMBERS: 'OctoCat' }, { cookie: listedAdmin }),
+    ).toEqual({ result: 'allowed', role: 'member' });
+    expect(
+      await readAs({ ...noOrgs, DASHBOARD_MEMBERS: 'hubot' }, { cookie: listedAdmin }),
+    ).toEqual({ result: 'UNAUTHENTICATED', role: null });
+  });
+
+  it('ends a session let in through an organisation once that organisation is no longer allowed', async () => {
+    const orgAdmin = cookieOf('admin', { via: 'org', org: 'acme' });
+    expect(await readAs({ DASHBOARD_ALLOWED_ORGS: 'ACME' }, { cookie: orgAdmin })).toEqual({
+      result: 'allowed',
+      role: 'admin',
+    });
+    expect(await readAs({ DASHBOARD_ALLOWED_ORGS: 'globex' }, { cookie: orgAdmin })).toEqual({
+      result: 'UNAUTHENTICATED',
+      role: null,
+    });
+  });
+
+  it('counts a cookie sealed before admissions were recorded only through the lists', async () => {
+    const session = { login: 'octocat', githubId: 1, name: null, avatarUrl: null };
+    const old = `${SESSION_COOKIE}=${sealer.sealSession({ ...session, role: 'admin', expiresAt: Date.now() + 60_000 })}`;
+    expect(await readAs({}, { cookie: old })).toEqual({ result: 'UNAUTHENTICATED', role: null });
+    expect(await readAs({ DASHBOARD_MEMBERS: 'octocat' }, { cookie: old })).toEqual({
+      result: 'allowed',
+      role: 'member',
+    });
+  });
+
+  it('refuses a personal token whose owner the configuration no longer lets in', async () => {
+    const bearer = { authorization: `Bearer ${PERSONAL.token}` };
+    const dropped = { DASHBOARD_ALLOWED_ORGS: '', DASHBOARD_MEMBERS: 'hubot' };
+    expect(await readAs(dropped, bearer)).toEqual({ result: 'UNAUTHENTICATED', role: null });
+    expect(await readAs({ ...dropped, DASHBOARD_MEMBERS: 'octocat' }, bearer)).toEqual({
+      result: 'allowed',
+      role: 'member',
+    });
   });
 });

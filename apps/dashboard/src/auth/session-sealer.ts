@@ -10,6 +10,12 @@ const sessionSchema = z.object({
   name: z.string().nullable(),
   avatarUrl: z.string().nullable(),
   role: z.enum(['member', 'admin']),
+  admission: z
+    .discriminatedUnion('via', [
+      z.object({ via: z.literal('list') }),
+      z.object({ via: z.literal('org'), org: z.string().min(1) }),
+    ])
+    .optional(),
   expiresAt: z.number().int(),
 });
 

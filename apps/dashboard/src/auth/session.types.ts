@@ -1,3 +1,5 @@
+import type { Admission } from './admission.js';
+
 /** What a signed-in person may do: members read and act in threads; admins also change settings. */
 export type Role = 'member' | 'admin';
 
@@ -12,6 +14,8 @@ export interface Person {
 
 /** A sign-in, sealed into the session cookie (nothing of it is stored server-side). */
 export interface Session extends Person {
+  /** How the sign-in let the person in (absent in cookies sealed before it was recorded). */
+  admission?: Admission | undefined;
   /** Milliseconds since the epoch after which the cookie no longer opens. */
   expiresAt: number;
 }

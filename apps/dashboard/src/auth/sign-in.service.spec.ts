@@ -82,7 +82,12 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
     expect(done.location).toBe('/#/threads');
     expect(done.cookies[0]).toMatch(/; Path=\/; Max-Age=43200; HttpOnly; SameSite=Lax$/);
     const session = sealer.openSession(cookieValue(done, SESSION_COOKIE));
-    expect(session).toMatchObject({ login: 'octocat', githubId: 583231, role: 'member' });
+    expect(session).toMatchObject({
+      login: 'octocat',
+      githubId: 583231,
+      role: 'member',
+      admission: { via: 'list' },
+    });
     expect(github.calls.find((c) => c.path === '/user')?.headers['authorization']).toMatch(
       /^Bearer ghu_/,
     );
@@ -133,7 +138,10 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
     github.account = { login: 'owner', id: 3, orgs: { other: { state: 'active', role: 'admin' } } };
     const owner = await authorize(gated);
     const ownerDone = await gated.finish(owner.query, owner.cookie, ORIGIN);
-    expect(sealer.openSession(cookieValue(ownerDone, SESSION_COOKIE))?.role).toBe('admin');
+    expect(sealer.openSession(cookieValue(ownerDone, SESSION_COOKIE))).toMatchObject({
+      role: 'admin',
+      admission: { via: 'org', org: 'other' },
+    });
 
     github.account = { login: 'Listed', id: 4 };
     const listed = service({ DASHBOARD_ADMINS: 'someone,listed' });

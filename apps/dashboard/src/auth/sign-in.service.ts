@@ -2,6 +2,7 @@ import { AppError } from '@caravel/errors';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { DASHBOARD_CONFIG, type DashboardConfig } from '../dashboard.config.js';
+import { listedRole, type Admission } from './admission.js';
 import { OAUTH_COOKIE, parseCookies, SESSION_COOKIE, serializeCookie } from './cookies.js';
 import { GithubOAuthClient, type GithubUser } from './github-oauth.client.js';
 import { SessionSealer } from './session-sealer.js';
@@ -69,7 +70,7 @@ export class SignInService {
     }
     const token = await github.exchange(query.code, this.callbackUrl(requestOrigin));
     const user = await github.user(token);
-    const role = await this.admit(github, token, user);
+    const { role, admission } = await this.admit(github, token, user);
     const hours = this.config.sessions.hours;
     const session: Session = {
       login: user.login,
@@ -77,6 +78,7 @@ export class SignInService {
       name: user.name ?? null,
       avatarUrl: user.avatar_url ?? null,
       role,
+      admission,
       expiresAt: this.sealer.now() + hours * 3_600_000,
     };
     const secure = this.secure(requestOrigin);
@@ -108,25 +110,33 @@ export class SignInService {
    * as admins). Nobody else: with no organisation configured that is not "any GitHub user", since
    * a member reads every thread and may run commands in its sandbox.
    */
-  private async admit(github: GithubOAuthClient, token: string, user: GithubUser): Promise<Role> {
-    const { admins, members, allowedOrgs: orgs } = this.config.signIn;
-    const admin = listed(admins, user.login);
-    if (admin || listed(members, user.login)) return admin ? 'admin' : 'member';
+  private async admit(
+    github: GithubOAuthClient,
+    token: string,
+    user: GithubUser,
+  ): Promise<{ role: Role; admission: Admission }> {
+    const { allowedOrgs: orgs } = this.config.signIn;
+    const listed = listedRole(this.config.signIn, user.login);
+    if (listed) return { role: listed, admission: { via: 'list' } };
     if (orgs.length === 0) {
       throw new AppError(
         'FORBIDDEN',
         `${user.login} may not sign in: the dashboard admits the logins in DASHBOARD_MEMBERS and DASHBOARD_ADMINS, and the members of DASHBOARD_ALLOWED_ORGS`,
       );
     }
-    const memberships = await Promise.all(orgs.map((org) => github.membership(token, org)));
-    const active = memberships.filter((m) => m?.state === 'active');
-    if (active.length === 0) {
+    const memberships = await Promise.all(
+      orgs.map(async (org) => ({ org, membership: await github.membership(token, org) })),
+    );
+    const active = memberships.filter(({ membership }) => membership?.state === 'active');
+    const chosen = active.find(({ membership }) => membership?.role === 'admin') ?? active[0];
+    if (!chosen) {
       throw new AppError(
         'FORBIDDEN',
         `${user.login} is not an active member of ${orgs.join(', ')}: ask an owner for access`,
       );
     }
-    return active.some((m) => m?.role === 'admin') ? 'admin' : 'member';
+    const role = chosen.membership?.role === 'admin' ? 'admin' : 'member';
+    return { role, admission: { via: 'org', org: chosen.org } };
   }
 
   private client(): GithubOAuthClient {
@@ -146,10 +156,6 @@ export class SignInService {
   private secure(requestOrigin: string): boolean {
     return (this.config.origins.publicUrl ?? requestOrigin).startsWith('https:');
   }
-}
-
-function listed(logins: readonly string[], login: string): boolean {
-  return logins.some((entry) => entry.toLowerCase() === login.toLowerCase());
 }
 
 function sameText(a: string, b: string): boolean {
