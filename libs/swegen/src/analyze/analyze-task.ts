@@ -4,6 +4,7 @@ import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { swegenError } from '../errors/swegen-errors.js';
+import type { BuildEgressOptions } from '../validate/build-egress.js';
 import { buildOnHost, type BuiltEnvironment } from '../validate/host-build.js';
 import { readTaskTimeouts, type TaskTimeouts } from '../validate/task-config.js';
 import {
@@ -30,6 +31,8 @@ export interface AnalyzeOptions extends AgentTrialSettings {
   /** Called as each trial is classified (progress). */
   readonly onTrial?: (trial: AnalyzedTrial) => void;
   readonly now?: () => Date;
+  /** What the environment's build steps reach (default: the package registries, see `buildOnHost`). */
+  readonly egress?: BuildEgressOptions;
 }
 
 /** One trial of the analysis. */
@@ -182,6 +185,7 @@ export async function analyzeTask(taskDir: string, options: AnalyzeOptions): Pro
       workDir: join(workDir, 'build'),
       timeoutMs: facts.timeouts.buildMs,
       ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+      ...(options.egress ? { egress: options.egress } : {}),
     }).catch((error: unknown) => {
       if (!isAppError(error)) throw error;
       environmentError = error.message;

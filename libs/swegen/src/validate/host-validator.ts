@@ -2,6 +2,7 @@ import { chmod, cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isAppError } from '@caravel/errors';
+import type { BuildEgressOptions } from './build-egress.js';
 import { buildOnHost } from './host-build.js';
 import { runHostTrial } from './host-trial.js';
 import { readTaskTimeouts } from './task-config.js';
@@ -14,6 +15,8 @@ export interface HostValidationOptions {
   /** Where each trial's logs and result.json are kept (`<jobsDir>/<taskId>/<agent>/`). */
   readonly jobsDir: string;
   readonly bwrapPath?: string;
+  /** What the build steps reach (default: the package registries, see `buildOnHost`). */
+  readonly egress?: BuildEgressOptions;
   /** Keep the built environment and trial trees (for debugging); removed by default. */
   readonly keepWorkDir?: boolean;
   /** Stops the validation: the sandbox running is killed and the validation rejects. */
@@ -49,6 +52,7 @@ export async function validateOnHost(
         workDir: join(workDir, 'build'),
         timeoutMs: timeouts.buildMs,
         ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+        ...(options.egress ? { egress: options.egress } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {

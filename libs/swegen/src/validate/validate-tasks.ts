@@ -4,6 +4,7 @@ import { isAppError } from '@caravel/errors';
 import { basename, join, posix, resolve } from 'node:path';
 import { swegenError } from '../errors/swegen-errors.js';
 import { parseDockerfile, sourceFetch } from './dockerfile-plan.js';
+import type { BuildEgressOptions } from './build-egress.js';
 import { findHarbor, validateWithHarbor } from './harbor-runner.js';
 import { validateOnHost } from './host-validator.js';
 import type { TaskValidation } from './validation-result.js';
@@ -23,6 +24,11 @@ export interface ValidateOptions {
   /** The PATH searched for `harbor`. */
   readonly searchPath?: string;
   readonly bwrapPath?: string;
+  /**
+   * What a task's build steps reach on the host (default: the package registries). Harbor's
+   * builds are Docker's, with Docker's network.
+   */
+  readonly egress?: BuildEgressOptions;
   /** Called as each task finishes (batch progress). */
   readonly onResult?: (result: TaskValidation) => void;
   /** Stops the validation (Harbor, the build and trial sandboxes); it rejects with the reason. */
@@ -124,6 +130,7 @@ export async function validateTask(
     repoPath: await repoFor(taskDir, options),
     jobsDir,
     ...(options.bwrapPath ? { bwrapPath: options.bwrapPath } : {}),
+    ...(options.egress ? { egress: options.egress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
 }

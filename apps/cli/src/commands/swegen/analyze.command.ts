@@ -8,7 +8,7 @@ import {
 import { access, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { requiredModelRef, sandboxProvider, swegenChatModel } from './create.command.js';
-import type { SwegenEnv } from './swegen.config.js';
+import { buildEgressOf, type SwegenEnv } from './swegen.config.js';
 
 /** The parsed options of `caravel swegen analyze`. */
 export interface SwegenAnalyzeOptions {
@@ -78,6 +78,7 @@ export async function swegenAnalyze(
       : {}),
     provider,
     hostWorkspace: (id) => join(rootDir, id, 'workspace'),
+    egress: buildEgressOf(env),
     ...(options.maxModelCalls ? { maxModelCalls: options.maxModelCalls } : {}),
     onTrial: (trial) => options.write(trialLine(trial, options.trials)),
   });

@@ -24,7 +24,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { chmod, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { publishConfig, type SwegenPublishOptions } from './publish.options.js';
-import type { SwegenEnv } from './swegen.config.js';
+import { buildEgressOf, type SwegenEnv } from './swegen.config.js';
 
 /** How a task is generated from a PR: what `create` and `farm` share. */
 export interface SwegenGenerationOptions {
@@ -167,6 +167,7 @@ export async function createSettings(
     stateDir,
     runner: options.runner,
     searchPath: env.PATH ?? '',
+    egress: buildEgressOf(env),
     ...(options.repoPath ? { repoPath: options.repoPath } : {}),
   };
   return {

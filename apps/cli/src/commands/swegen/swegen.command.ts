@@ -44,6 +44,9 @@ export const SWEGEN_USAGE = `Usage: caravel swegen <create|validate|farm|analyze
     --publish-path DIR (tasks) --publish-base BRANCH (main) --publish-branch-prefix (task/)
     --publish-state-branch-prefix (farm-state/) --publish-state-path (state)
     --publish-clone-dir DIR --publish-dry-run --cleanup-local
+  building (the bwrap runner): a task's RUN steps reach only the hosts of SANDBOX_EGRESS_ALLOWLIST
+    (default: the package registries; none: no host, GitHub included), through the mirrors of
+    SANDBOX_EGRESS_MIRRORS (host=url,...), and public GitHub repositories, read-only, anonymously
 
 Exit status: 0 ok, 1 unexpected failure, 2 bad usage, 10 trivial PR, 11 missing issue,
 12 validation failed, 13 already exists, 14 publish error, 15 publish auth error, 16 rate limited,
@@ -51,7 +54,10 @@ Exit status: 0 ok, 1 unexpected failure, 2 bad usage, 10 trivial PR, 11 missing 
 `;
 
 /** Entries of {@link SWEGEN_USAGE} that serve several subcommands. */
-const SWEGEN_SHARED_OPTIONS = { publishing: ['create', 'farm'] };
+const SWEGEN_SHARED_OPTIONS = {
+  publishing: ['create', 'farm'],
+  building: ['create', 'validate', 'farm', 'analyze'],
+};
 
 /** `--repo` and `--pr`, defaulting to what an injected PR file (`--pr-json`) says it is. */
 async function prIdentity(values: Values): Promise<{ repo: string; prText: string }> {

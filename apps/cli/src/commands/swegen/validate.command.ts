@@ -6,7 +6,7 @@ import {
 } from '@caravel/swegen';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { SwegenEnv } from './swegen.config.js';
+import { buildEgressOf, type SwegenEnv } from './swegen.config.js';
 
 /** The parsed options of `caravel swegen validate`. */
 export interface SwegenValidateOptions {
@@ -30,6 +30,7 @@ export async function swegenValidate(
     runner: options.runner,
     maxParallel: options.maxParallel,
     searchPath: env.PATH ?? '',
+    egress: buildEgressOf(env),
     ...(options.repoPath ? { repoPath: options.repoPath } : {}),
     onResult: (result) => options.write(summaryLine(result)),
   });
