@@ -210,6 +210,23 @@ describe('egress policy', () => {
         'deny',
       ],
       ['another github.com page', build, 'github.com', '/login', 'GET', 'deny'],
+      [
+        'an archive path leading elsewhere',
+        build,
+        'github.com',
+        `/a/b/archive/x/../../${upload}`,
+        'GET',
+        'deny',
+      ],
+      ['a repository named ..', build, 'github.com', '/psf/%2e%2e/info/refs', 'GET', 'deny'],
+      [
+        'a push behind an archive path',
+        build,
+        'github.com',
+        '/psf/requests/archive/x?service=git-receive-pack',
+        'GET',
+        'deny',
+      ],
       ['the API', build, 'api.github.com', '/repos/psf/requests', 'GET', 'deny'],
       [
         "the thread's repository, credentialed",

@@ -136,8 +136,24 @@ function writeRefused(repository: string, what: string): EgressDecision {
   };
 }
 
+/**
+ * Whether a path is what is forwarded: no `.`/`..` segment (plain or percent-encoded) that the
+ * URL the proxy builds would resolve into another path than the one decided on.
+ */
+function isNormalPath(pathname: string): boolean {
+  return new URL(pathname, 'http://caravel.invalid').pathname === pathname;
+}
+
+function oddPathRefused(pathname: string): EgressDecision {
+  return {
+    kind: 'deny',
+    message: `caravel egress proxy: ${pathname} has dot segments; GitHub was not asked.\n`,
+  };
+}
+
 /** A request for a repository other than the thread's, when GitHub may be read anonymously. */
 function publicRead(path: string, pathname: string): EgressDecision {
+  if (!isNormalPath(pathname)) return oddPathRefused(pathname);
   if (!isPush(path)) return { kind: 'github-public' };
   return {
     kind: 'deny',
@@ -166,7 +182,7 @@ function decideGitHost(
   }
   const read = READ_METHODS.has(method.toUpperCase());
   if (options.publicGitHubReads && read && ARCHIVE_PATH.test(pathname)) {
-    return { kind: 'github-public' };
+    return publicRead(path, pathname);
   }
   return undefined;
 }
