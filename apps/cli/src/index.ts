@@ -16,3 +16,4 @@ export {
 export { attachThread, type AttachOptions } from './commands/attach.command.js';
 export { branchDiff, localRepository, type LocalRepository } from './commands/local-repository.js';
 export { runCli, type CliIo, type CliOutcome } from './commands/cli.js';
+export { renderSecretKeys, secretKeysOf, SECRET_KEYS_FILE } from './secret-keys.js';
