@@ -32,8 +32,8 @@ export function renderSecretKeys(services: readonly ServiceKeys[]): string {
   const lines = [
     '# Generated from the config schemas (apps/*/src/*.config.ts) by `npm run helm:secret-keys`.',
     '# Do not edit by hand. Each service, and the keys documented `secret: true` that its schema',
-    '# reads: with `secrets.name` set, the chart gives its pods these keys of that Secret and no',
-    '# other (DATABASE_URL comes from the database Secret).',
+    '# reads: with `secrets.existingSecret` set, the chart gives its pods these keys of that Secret',
+    '# and no other (DATABASE_URL comes from the database Secret).',
   ];
   for (const service of services) {
     const keys = secretKeysOf(service.schema);

@@ -176,3 +176,30 @@ caravel.dev/role: {{ .role }}
 - name: SANDBOX_K8S_PROXY_URL
   value: {{ printf "http://%s.%s.svc:%v" (include "caravel.componentName" (dict "root" $root "component" "sandbox-broker")) $root.Release.Namespace $k8s.proxyPort | quote }}
 {{- end }}
+
+{{/*
+One service's secrets: for each key its config schema reads as a secret (files/secret-keys.yaml,
+generated from the schemas by `npm run helm:secret-keys`), that key of `secrets.existingSecret`,
+and no other key of it. Optional, as every such key is to its schema (a Slack secret only matters
+with Slack): a key the Secret lacks leaves the variable unset. A secret key given in plain values
+as well is refused rather than shadowed. Takes (dict "root" $ "svc" <service entry>).
+*/}}
+{{- define "caravel.secretEnv" -}}
+{{- $root := .root }}
+{{- $svc := .svc }}
+{{- $map := $root.Files.Get "files/secret-keys.yaml" | fromYaml }}
+{{- if not (hasKey $map $svc.name) }}
+{{- fail (printf "files/secret-keys.yaml names no secret keys for %s (npm run helm:secret-keys)" $svc.name) }}
+{{- end }}
+{{- range $key := index $map $svc.name }}
+{{- if or (hasKey (default (dict) $svc.env) $key) (hasKey $root.Values.commonEnv $key) }}
+{{- fail (printf "%s is a secret: keep it in secrets.existingSecret, not in services[%s].env or commonEnv" $key $svc.name) }}
+{{- end }}
+- name: {{ $key }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $root.Values.secrets.existingSecret }}
+      key: {{ $key }}
+      optional: true
+{{- end }}
+{{- end }}

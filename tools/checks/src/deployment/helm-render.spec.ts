@@ -247,11 +247,11 @@ describeWithHelm('Helm chart, rendered', () => {
   it('takes secrets from existing Secrets and ships a helm test of every service', () => {
     const production = rendered.production;
     expect(ofKind(production, 'Secret')).toEqual([]);
-    const envFrom = JSON.stringify(
-      containerOf(find(production, 'Deployment', name('agent-runner')))['envFrom'],
+    const env = JSON.stringify(
+      containerOf(find(production, 'Deployment', name('agent-runner')))['env'],
     );
-    expect(envFrom).toContain('caravel-integrations');
-    expect(envFrom).toContain('caravel-models');
+    expect(env).toContain('"secretKeyRef":{"name":"caravel-database","key":"DATABASE_URL"}');
+    expect(env).toContain('"name":"caravel-secrets","key":"ANTHROPIC_API_KEY"');
     const test = find(manifests, 'Pod', name('test-ready'));
     expect(at(test, 'metadata.annotations')).toMatchObject({ 'helm.sh/hook': 'test' });
     const urls = (
