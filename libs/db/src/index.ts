@@ -95,6 +95,7 @@ export {
   type NewPersonalToken,
   type PersonalTokenRow,
 } from './repositories/personal-token.repository.js';
+export { SignInPinRepository } from './repositories/sign-in-pin.repository.js';
 export {
   IdentityRepository,
   type IdentityHandle,

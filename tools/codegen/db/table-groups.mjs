@@ -39,13 +39,15 @@ export const TABLE_GROUPS = {
     ],
   },
   people: {
-    about: 'people, their credentials, tokens, profiles and instructions; Connect tenants',
+    about:
+      'people, their credentials, tokens, sign-in pins, profiles and instructions; Connect tenants',
     tables: [
       'Identity',
       'UserToken',
       'UserProfile',
       'UserInstructions',
       'PersonalToken',
+      'SignInPin',
       'ConnectTenant',
     ],
   },

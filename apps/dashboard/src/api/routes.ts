@@ -83,6 +83,15 @@ export const ROUTES = {
     access: 'action',
     status: 204,
   },
+  releaseSignInPin: {
+    method: 'delete',
+    path: '/api/sign-in-pins/{login}',
+    summary:
+      'Releases a listed login from the GitHub account it first signed in as, so its next sign-in pins it anew (a person whose account changed)',
+    access: 'admin',
+    params: z.object({ login: z.string().regex(/^[A-Za-z0-9-]{1,39}$/, 'a GitHub login') }),
+    status: 204,
+  },
   listThreads: {
     method: 'get',
     path: '/api/threads',

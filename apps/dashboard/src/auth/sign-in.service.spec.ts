@@ -1,6 +1,8 @@
 import { isAppError } from '@caravel/errors';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { SignInPinRepository } from '@caravel/db';
 import { FakeGithubOAuth } from '@caravel/testing';
+import { strictMock } from '@caravel/testing/doubles';
 import { dashboardConfigFrom } from '../dashboard.config.js';
 import { OAUTH_COOKIE, parseCookies, SESSION_COOKIE } from './cookies.js';
 import { GithubOAuthClient } from './github-oauth.client.js';
@@ -29,6 +31,18 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
   const github = new FakeGithubOAuth();
   let now = Date.parse('2026-12-01T10:00:00Z');
   const sealer = new SessionSealer(KEYS, () => now);
+  /** `sign_in_pins`, in memory: the first account a login signed in as. */
+  const pinned = new Map<string, number>();
+  const pins = strictMock<SignInPinRepository>(
+    {
+      pin: async (login, githubId) => {
+        const key = login.toLowerCase();
+        if (!pinned.has(key)) pinned.set(key, githubId);
+        return pinned.get(key) ?? githubId;
+      },
+    },
+    'sign-in pins',
+  );
 
   function service(env: Record<string, string> = {}): SignInService {
     const config = dashboardConfigFrom(env);
@@ -38,7 +52,7 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
       webUrl: github.origin,
       apiUrl: github.origin,
     });
-    return new SignInService(config, sealer, client);
+    return new SignInService(config, sealer, client, pins);
   }
 
   /** Starts a sign-in and lets the fake GitHub authorize it: the callback's query and cookie. */
@@ -148,6 +162,26 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
     const flow = await authorize(listed);
     const done = await listed.finish(flow.query, flow.cookie, ORIGIN);
     expect(sealer.openSession(cookieValue(done, SESSION_COOKIE))?.role).toBe('admin');
+  });
+
+  it("refuses another GitHub account under a listed login once it is pinned to the first (a renamed admin's old login, claimed)", async () => {
+    const signIn = service({ DASHBOARD_ADMINS: 'ada-admin', DASHBOARD_ALLOWED_ORGS: 'acme' });
+    github.account = { login: 'ada-admin', id: 101 };
+    const first = await authorize(signIn);
+    const done = await signIn.finish(first.query, first.cookie, ORIGIN);
+    expect(sealer.openSession(cookieValue(done, SESSION_COOKIE))?.role).toBe('admin');
+
+    github.account = { login: 'Ada-Admin', id: 666 };
+    const claimed = await authorize(signIn);
+    expect(await refusalOf(signIn.finish(claimed.query, claimed.cookie, ORIGIN))).toBe(
+      "FORBIDDEN: the login Ada-Admin first signed in here as another GitHub account (id 101), and GitHub gives a renamed account's old login to whoever claims it: if this is that person's new account, an admin releases the login with DELETE /api/sign-in-pins/ada-admin",
+    );
+
+    // An organisation's member is who GitHub says signs in: no pin is taken or asked for.
+    github.account = { login: 'bob', id: 7, orgs: { acme: { state: 'active', role: 'member' } } };
+    const member = await authorize(signIn);
+    await signIn.finish(member.query, member.cookie, ORIGIN);
+    expect(pinned.has('bob')).toBe(false);
   });
 
   it('lets a session lapse after DASHBOARD_SESSION_HOURS and never opens a nonce as a session', async () => {

@@ -1,3 +1,4 @@
+import { SignInPinRepository } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -36,6 +37,7 @@ export class SignInService {
     @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
     @Inject(SessionSealer) private readonly sealer: SessionSealer,
     @Inject(GithubOAuthClient) private readonly github: GithubOAuthClient | null,
+    @Inject(SignInPinRepository) private readonly pins: SignInPinRepository,
   ) {}
 
   get enabled(): boolean {
@@ -71,6 +73,7 @@ export class SignInService {
     const token = await github.exchange(query.code, this.callbackUrl(requestOrigin));
     const user = await github.user(token);
     const { role, admission } = await this.admit(github, token, user);
+    if (admission.via === 'list') await this.keepToPinnedAccount(user);
     const hours = this.config.sessions.hours;
     const session: Session = {
       login: user.login,
@@ -137,6 +140,28 @@ export class SignInService {
     }
     const role = chosen.membership?.role === 'admin' ? 'admin' : 'member';
     return { role, admission: { via: 'org', org: chosen.org } };
+  }
+
+  /**
+   * A listed login signs in only as the GitHub account it first signed in as (its pin). GitHub
+   * frees a login when its account is renamed, so without this whoever claimed an admin's old
+   * login would sign in as that admin. Organisation members need no pin: GitHub itself answers
+   * for the account that signs in.
+   */
+  private async keepToPinnedAccount(user: GithubUser): Promise<void> {
+    const pinned = await this.pins.pin(user.login, user.id);
+    if (pinned === user.id) return;
+    throw new AppError(
+      'FORBIDDEN',
+      `the login ${user.login} first signed in here as another GitHub account (id ${pinned}), and GitHub gives a renamed account's old login to whoever claims it: if this is that person's new account, an admin releases the login with DELETE /api/sign-in-pins/${user.login.toLowerCase()}`,
+    );
+  }
+
+  /** An admin releases `login`'s pin: its next sign-in pins it to that account. */
+  async releasePin(login: string): Promise<void> {
+    if (!(await this.pins.release(login))) {
+      throw new AppError('NOT_FOUND', `the login ${login} is not pinned to any account`);
+    }
   }
 
   private client(): GithubOAuthClient {

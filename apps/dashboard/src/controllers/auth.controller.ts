@@ -4,6 +4,7 @@ import {
   Get,
   HttpCode,
   Inject,
+  Param,
   Post,
   Query,
   Req,
@@ -12,6 +13,7 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
+import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
 import type { authStatusResponse, meResponse } from '../api/schemas.js';
@@ -33,7 +35,7 @@ function signInPage(error: AppError): string {
   return `/#/sign-in?${query.toString()}`;
 }
 
-/** "Sign in with GitHub", the session's end, and who is signed in. */
+/** "Sign in with GitHub", the session's end, who is signed in, and an admin's release of a pin. */
 @Controller()
 export class AuthController {
   constructor(
@@ -83,6 +85,12 @@ export class AuthController {
       response.setHeader('Cache-Control', 'no-store');
       response.redirect(302, signInPage(error));
     }
+  }
+
+  @ApiRoute(ROUTES.releaseSignInPin)
+  async releasePin(@Param() params: unknown): Promise<void> {
+    const { login } = parseInput(ROUTES.releaseSignInPin.params, params, 'login');
+    await this.signIn.releasePin(login);
   }
 
   @Post('auth/sign-out')

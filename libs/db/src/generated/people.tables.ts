@@ -3,7 +3,7 @@
 import type * as State from '../repositories/states.js';
 import type { Generated, Timestamp } from './columns.js';
 
-// The tables of people, their credentials, tokens, profiles and instructions; Connect tenants.
+// The tables of people, their credentials, tokens, sign-in pins, profiles and instructions; Connect tenants.
 export type ConnectTenant = {
   client_key: string;
   base_url: string;
@@ -52,6 +52,14 @@ export type PersonalToken = {
   expires_at: Timestamp;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+};
+export type SignInPin = {
+  /**
+   * The login, lower-cased.
+   */
+  login: string;
+  github_id: number;
+  pinned_at: Generated<Timestamp>;
 };
 export type UserInstructions = {
   /**

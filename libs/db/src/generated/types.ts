@@ -29,6 +29,7 @@ import type {
   ConnectTenant,
   Identity,
   PersonalToken,
+  SignInPin,
   UserInstructions,
   UserProfile,
   UserToken,
@@ -95,6 +96,7 @@ export type DB = {
   run_queue: RunQueueEntry;
   runs: Run;
   sandboxes: Sandbox;
+  sign_in_pins: SignInPin;
   slack_messages: SlackMessage;
   team_defaults: TeamDefaults;
   thread_messages: ThreadMessage;
