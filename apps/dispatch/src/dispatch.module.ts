@@ -29,6 +29,7 @@ import { CiWatchService } from './ci-watch/ci-watch.service.js';
 import { githubPullRequestState, PULL_REQUEST_STATE } from './ci-watch/pull-request-state.port.js';
 import { BabySitHandler } from './handlers/baby-sit.handler.js';
 import { CiCheckReportedHandler } from './handlers/ci-check-reported.handler.js';
+import { GithubLookupHandler } from './handlers/github-lookup.handler.js';
 import { HeadMovedHandler } from './handlers/head-moved.handler.js';
 import { RunFinishedHandler } from './handlers/run-finished.handler.js';
 import { RunStartedHandler } from './handlers/run-started.handler.js';
@@ -44,6 +45,7 @@ import { BudgetGrantService } from './services/budget-grant.service.js';
 import { QueueMetricsService } from './services/queue-metrics.service.js';
 import { DispatchSweepService } from './services/dispatch-sweep.service.js';
 import { DispatchService } from './services/dispatch.service.js';
+import { GithubLookupService, githubLookupService } from './services/github-lookup.service.js';
 import { InterruptNotifier } from './services/interrupt-notifier.js';
 import { ReconcileService } from './services/reconcile.service.js';
 import { ThreadHeadService } from './services/thread-head.service.js';
@@ -74,6 +76,7 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
     CiCheckReportedHandler,
     BabySitHandler,
     StopThreadHandler,
+    GithubLookupHandler,
   ],
   providers: [
     { provide: DISPATCH_CONFIG, useValue: defaults },
@@ -87,6 +90,7 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
       provide: PULL_REQUEST_STATE,
       useFactory: () => githubPullRequestState(defaults.integrations),
     },
+    { provide: GithubLookupService, useFactory: () => githubLookupService(defaults.integrations) },
     DispatchService,
     InterruptNotifier,
     AdmissionService,
@@ -133,6 +137,10 @@ export class DispatchModule {
         {
           provide: PULL_REQUEST_STATE,
           useFactory: () => githubPullRequestState(config.integrations),
+        },
+        {
+          provide: GithubLookupService,
+          useFactory: () => githubLookupService(config.integrations),
         },
       ],
     };

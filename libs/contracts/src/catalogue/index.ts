@@ -7,6 +7,10 @@ import { DeadLetterRecordedV1 } from './dead-letter.messages.js';
 import { ReplayEvents, RunEvents } from './families.js';
 import { ManageBabySit, ScheduleThreadWakeup } from './dispatch.requests.js';
 import {
+  GithubOrgMembershipLookup,
+  GithubRepositoryPermissionLookup,
+} from './github-lookup.requests.js';
+import {
   RunAttemptsSelectedV1,
   RunFinishedV1,
   RunOutputV1,
@@ -57,6 +61,7 @@ export * from './source-subject.js';
 export * from './sandbox.requests.js';
 export * from './sandbox-stream.requests.js';
 export * from './agent.requests.js';
+export * from './github-lookup.requests.js';
 export { patchComparison, replayId, replayIdFor, replayStepOutcome } from './replay.messages.js';
 export { reviewStyleMode, type ReviewStyleModeName } from './review-style.messages.js';
 
@@ -104,4 +109,6 @@ export const REQUEST_CATALOGUE: readonly RequestDefinition[] = [
   RunInterruptNotice,
   ScheduleThreadWakeup,
   ManageBabySit,
+  GithubOrgMembershipLookup,
+  GithubRepositoryPermissionLookup,
 ];
