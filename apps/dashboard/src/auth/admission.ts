@@ -1,8 +1,5 @@
 import type { DashboardConfig } from '../dashboard.config.js';
-import type { Role } from './session.types.js';
-
-/** How a person was let in at sign-in: a list naming their login, or active membership of `org`. */
-export type Admission = { via: 'list' } | { via: 'org'; org: string };
+import type { Admission, Role } from './session.types.js';
 
 type SignInRules = Pick<DashboardConfig['signIn'], 'admins' | 'members' | 'allowedOrgs'>;
 

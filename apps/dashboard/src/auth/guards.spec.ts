@@ -9,12 +9,11 @@ import { SESSION_COOKIE } from './cookies.js';
 import { CorsMiddleware } from './cors.middleware.js';
 import type { PersonalTokenRepository, PersonalTokenRow } from '@caravel/db';
 import { PersonalTokensService } from '../services/personal-tokens.service.js';
-import type { Admission } from './admission.js';
 import { ActionGuard, AdminGuard, ReadGuard } from './guards.js';
 import { mintPersonalToken, type MintedToken } from './personal-token.js';
 import { OriginPolicy } from './origin-policy.js';
 import { SessionSealer } from './session-sealer.js';
-import type { AuthRequest, Role } from './session.types.js';
+import type { Admission, AuthRequest, Role } from './session.types.js';
 import type { SignInService } from './sign-in.service.js';
 
 const TOKEN = 'a-long-enough-dashboard-token';

@@ -1,5 +1,3 @@
-import type { Admission } from './admission.js';
-
 /** What a signed-in person may do: members read and act in threads; admins also change settings. */
 export type Role = 'member' | 'admin';
 
@@ -11,6 +9,9 @@ export interface Person {
   avatarUrl: string | null;
   role: Role;
 }
+
+/** How a person was let in at sign-in: a list naming their login, or active membership of `org`. */
+export type Admission = { via: 'list' } | { via: 'org'; org: string };
 
 /** A sign-in, sealed into the session cookie (nothing of it is stored server-side). */
 export interface Session extends Person {

@@ -3,11 +3,11 @@ import { AppError } from '@caravel/errors';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { DASHBOARD_CONFIG, type DashboardConfig } from '../dashboard.config.js';
-import { listedRole, type Admission } from './admission.js';
+import { listedRole } from './admission.js';
 import { OAUTH_COOKIE, parseCookies, SESSION_COOKIE, serializeCookie } from './cookies.js';
 import { GithubOAuthClient, type GithubUser } from './github-oauth.client.js';
 import { SessionSealer } from './session-sealer.js';
-import type { Role, Session } from './session.types.js';
+import type { Admission, Role, Session } from './session.types.js';
 
 /** A sign-in has ten minutes between leaving for GitHub and coming back. */
 const NONCE_TTL_MS = 10 * 60_000;
