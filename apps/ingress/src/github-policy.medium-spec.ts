@@ -8,13 +8,15 @@ import {
   type Envelope,
 } from '@caravel/contracts';
 import { openDatabase, ThreadRepository, type Database } from '@caravel/db';
-import { createEmbeddedBus, type Bus } from '@caravel/messaging';
+import { IntegrationAdapters, integrationsConfigOf } from '@caravel/integrations';
+import { createEmbeddedBus, type Bus, type Subscription } from '@caravel/messaging';
 import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
 import { describeEachDatabase, FakeGitHub } from '@caravel/testing';
 import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { githubPayload } from './events/payload.factory.js';
 import { IngressModule } from './ingress.module.js';
 import { ingressConfigFrom } from './ingress.config.js';
+import { serveGithubLookups } from './testing/github-lookup-responder.js';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -41,6 +43,8 @@ await describeEachDatabase(
     let bus: Bus;
     let host: ServiceHost;
     let github: FakeGitHub;
+    let lookups: Subscription | undefined;
+    let app: IntegrationAdapters;
 
     beforeAll(async () => {
       github = new FakeGitHub({ app: { id: '31', publicKey } })
@@ -50,13 +54,19 @@ await describeEachDatabase(
       database = await target.open();
       bus = createEmbeddedBus({ database, name: 'ingress-policy' });
       await bus.ensureStreams(Object.values(STREAMS));
+      // The ingress holds no App: dispatch asks GitHub for it (here, the same answering).
+      app = new IntegrationAdapters(
+        integrationsConfigOf({
+          GITHUB_API_URL: apiUrl,
+          GITHUB_APP_ID: '31',
+          GITHUB_APP_PRIVATE_KEY: PEM,
+        }),
+      );
+      lookups = await serveGithubLookups(bus, app);
       const config = ingressConfigFrom({
         GITHUB_WEBHOOK_SECRET: SECRET,
         ALLOWED_GITHUB_ORGS: 'acme',
         AUTO_REVIEW_REPOS: 'acme/widgets',
-        GITHUB_APP_ID: '31',
-        GITHUB_APP_PRIVATE_KEY: PEM,
-        GITHUB_API_URL: apiUrl,
       });
       const runtime = composeRuntime({ name: 'ingress-policy', mode: 'embedded', bus, database });
       host = await startServiceHost({
@@ -69,6 +79,7 @@ await describeEachDatabase(
 
     afterAll(async () => {
       await host?.close();
+      await lookups?.drain();
       await github?.close();
     });
 
@@ -124,6 +135,22 @@ await describeEachDatabase(
         .map((envelope) => (envelope.data as { author: { externalId: string } }).author.externalId);
       expect(texts).toEqual(expect.arrayContaining(['alice', 'bob']));
       expect(texts).not.toContain('mallory');
+    });
+
+    it('fails closed, 503 and nothing published, while dispatch does not answer the gate', async () => {
+      await lookups?.drain();
+      lookups = undefined;
+      const before = (await published(prThread)).length;
+      const answer = await deliver('issue_comment', commentBy('carol', 'CONTRIBUTOR'));
+      expect(answer.status).toBe(503);
+      expect(answer.body).toMatchObject({ error: { code: 'DEPENDENCY_UNAVAILABLE' } });
+      expect(await published(prThread)).toHaveLength(before);
+      lookups = await serveGithubLookups(bus, app);
+      const retried = await deliver('issue_comment', commentBy('carol', 'CONTRIBUTOR'));
+      expect(retried.body).toMatchObject({
+        accepted: false,
+        reason: expect.stringMatching(/carol is not a member/) as unknown,
+      });
     });
 
     it('ignores a repository outside ALLOWED_GITHUB_ORGS before anything else', async () => {

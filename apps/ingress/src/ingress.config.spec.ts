@@ -1,5 +1,5 @@
 import { loadConfig } from '@caravel/config';
-import { ingressConfigSchema } from './ingress.config.js';
+import { ingressConfigOf, ingressConfigSchema, ingressEnvSchema } from './ingress.config.js';
 
 const COMMON = { NATS_URL: 'nats://127.0.0.1:4222', DATABASE_URL: 'pglite:memory' };
 
@@ -15,7 +15,6 @@ describe('ingress configuration', () => {
       REPOSITORY_ROUTES: 'slack:C1=acme/widgets',
       REPOSITORY_ACCESS_CHECK: 'off',
       JIRA_BASE_URL: 'https://acme.atlassian.net',
-      GITHUB_APP_ID: '42',
     });
     expect(config.webhooks.github.secret).toEqual({ current: 'new', previous: 'old' });
     expect(config.webhooks.slack).toEqual({ signingSecret: {}, botUserId: 'UBOT' });
@@ -33,9 +32,23 @@ describe('ingress configuration', () => {
       repositoryAccessCheck: 'off',
     });
     expect(config.integrations.jira).toEqual({ baseUrl: 'https://acme.atlassian.net' });
-    // An App id without its key is no App.
-    expect(config.integrations.github.app).toBeUndefined();
     expect(config.service.port).toBe(3001);
+  });
+
+  it("holds no GitHub credential, even from an environment that has the App's", () => {
+    // The embedded host hands every service the keys of all of them.
+    const everyServiceKeys = {
+      ...ingressEnvSchema.parse({}),
+      GITHUB_APP_ID: '42',
+      GITHUB_APP_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----',
+      GITHUB_TOKEN: 'ghp_development',
+    };
+    const config = ingressConfigOf(everyServiceKeys);
+    expect(config.integrations.github.app).toBeUndefined();
+    expect(config.integrations.github.developmentToken).toBeUndefined();
+    expect(
+      Object.keys(ingressEnvSchema.shape).filter((key) => key.startsWith('GITHUB_APP')),
+    ).toEqual([]);
   });
 
   it('applies the defaults', () => {

@@ -7,7 +7,6 @@ import {
 } from '@caravel/config';
 import {
   channelSettingsSchema,
-  githubAppSettingsSchema,
   integrationsConfigOf,
   JIRA_SERVICE_ACCOUNT_SETTINGS,
   jiraConfigured,
@@ -20,6 +19,9 @@ const optionalSecret = (description: string) =>
   documented(z.string().min(1).optional(), { description, secret: true });
 
 const GITHUB_NAME = '[A-Za-z0-9_.-]+';
+
+/** The GitHub slice's API root: the ingress calls no GitHub API (it holds no credential). */
+const NO_GITHUB_API = 'https://api.github.com';
 
 /**
  * Ingress's own environment keys, beyond the common service keys. The same keys configure the
@@ -61,7 +63,7 @@ export const ingressEnvSchema = z.object({
   ),
   PUBLIC_REPO_ORG_GATE: documented(flag(true), {
     description:
-      'On public repositories only members of the owning organization (and bots) may address Caravel; needs the App for the membership check',
+      'On public repositories only members of the owning organization (and bots) may address Caravel; dispatch checks the membership as the GitHub App',
   }),
   AUTO_REVIEW_REPOS: documented(
     commaList({
@@ -77,9 +79,6 @@ export const ingressEnvSchema = z.object({
   AUTO_REVIEW_DRAFT_PRS: documented(flag(false), {
     description: 'Whether draft pull requests on AUTO_REVIEW_REPOS get a review request too',
   }),
-  GITHUB_APP_ID: githubAppSettingsSchema.shape.GITHUB_APP_ID,
-  GITHUB_APP_PRIVATE_KEY: githubAppSettingsSchema.shape.GITHUB_APP_PRIVATE_KEY,
-  GITHUB_API_URL: githubAppSettingsSchema.shape.GITHUB_API_URL,
   SLACK_SIGNING_SECRET: optionalSecret(
     'Slack app signing secret (v0 signatures); /webhooks/slack answers 401 while unset',
   ),
@@ -171,7 +170,7 @@ export const ingressEnvSchema = z.object({
   ),
   REPOSITORY_ACCESS_CHECK: documented(z.enum(['github', 'off']).default('github'), {
     description:
-      "github: a repository a Slack, Linear, Jira or Confluence message names (repo:owner/name) is used only when the person's linked GitHub account can see it (asked as the App); off: every chat member may use every allowed repository",
+      "github: a repository a Slack, Linear, Jira or Confluence message names (repo:owner/name) is used only when the person's linked GitHub account can see it (dispatch asks GitHub as the App); off: every chat member may use every allowed repository",
   }),
   SLACK_BOT_TOKEN: channelSettingsSchema.shape.SLACK_BOT_TOKEN,
   SLACK_API_URL: channelSettingsSchema.shape.SLACK_API_URL,
@@ -234,7 +233,11 @@ export interface IngressConfig {
   deliveryRetentionHours: number;
   /** The keyring tokens at rest are sealed with (Connect tenants' shared secrets). */
   tokenKeys?: string;
-  /** GitHub (membership checks), and the Jira and Confluence service accounts (read-back). */
+  /**
+   * The chat and tracker credentials (refusals said in their threads, Jira and Confluence
+   * read-back). No GitHub credential: the ingress faces the internet, so dispatch, which holds
+   * the App, answers its questions about GitHub people (`GithubOrgMembershipLookup`).
+   */
   integrations: IntegrationsConfig;
 }
 
@@ -305,7 +308,14 @@ export function ingressConfigOf(env: IngressEnv): IngressConfig {
     },
     deliveryRetentionHours: env.DELIVERY_RETENTION_HOURS,
     ...defined({ tokenKeys: env.CARAVEL_TOKEN_KEYS }),
-    integrations: integrationsConfigOf(env),
+    // No GitHub credential, even from the embedded host, which hands it every service's keys.
+    integrations: integrationsConfigOf({
+      ...env,
+      GITHUB_API_URL: NO_GITHUB_API,
+      GITHUB_APP_ID: undefined,
+      GITHUB_APP_PRIVATE_KEY: undefined,
+      GITHUB_TOKEN: undefined,
+    }),
   };
 }
 

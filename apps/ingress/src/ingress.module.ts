@@ -8,7 +8,8 @@ import {
   ThreadRepository,
 } from '@caravel/db';
 import { IntegrationAdapters } from '@caravel/integrations';
-import { DATABASE, repositoryProvider } from '@caravel/platform';
+import type { Bus } from '@caravel/messaging';
+import { BUS, DATABASE, repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { ConnectController } from './handlers/connect.controller.js';
 import { WebhookRoutes } from './handlers/webhook-routes.js';
@@ -16,6 +17,11 @@ import { RawBodyInstaller, WebhookBodyBudget } from './http/raw-body.middleware.
 import { INGRESS_CONFIG, ingressConfigFrom, type IngressConfig } from './ingress.config.js';
 import { ConfluenceConnectService } from './services/confluence-connect.service.js';
 import { DeliveryRetentionService } from './services/delivery-retention.service.js';
+import {
+  DispatchGithubLookups,
+  ORG_MEMBERSHIP,
+  REPOSITORY_PERMISSIONS,
+} from './services/github-lookups.js';
 import { JiraReadBackService } from './services/jira-read-back.service.js';
 import { RepositoryAccessService } from './services/repository-access.service.js';
 import { SlackMessageMap } from './services/slack-message-map.js';
@@ -60,6 +66,14 @@ function groupCommittedProvider<T, O extends object>(
       inject: [INGRESS_CONFIG],
       useFactory: (config: IngressConfig) => new IntegrationAdapters(config.integrations),
     },
+    // GitHub is asked about people by dispatch, which holds the App: the ingress holds no App key.
+    {
+      provide: DispatchGithubLookups,
+      inject: [BUS],
+      useFactory: (bus: Bus) => new DispatchGithubLookups(bus),
+    },
+    { provide: ORG_MEMBERSHIP, useExisting: DispatchGithubLookups },
+    { provide: REPOSITORY_PERMISSIONS, useExisting: DispatchGithubLookups },
     WebhookBodyBudget,
     RawBodyInstaller,
     WebhookRoutes,

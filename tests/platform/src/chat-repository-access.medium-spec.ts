@@ -66,9 +66,11 @@ gate.describe('a repository named in Slack is used only by people who can see it
     github.addRepository(PRIVATE);
     github.collaborators.add(PRIVATE, 'ada');
     await slack.listen();
+    // Dispatch holds the App and asks GitHub what the person may see; the ingress holds no App.
     const config = loadConfig('caravel', embeddedConfigSchema, {
       CARAVEL_DATA_DIR: '/tmp/caravel-chat-access',
       LOG_LEVEL: 'fatal',
+      ...githubAppEnv('4242', keys.privateKey, origin),
     });
     await host('dispatch', DispatchModule.register(config.dispatch));
     const settings = ingressConfigFrom({
@@ -76,7 +78,6 @@ gate.describe('a repository named in Slack is used only by people who can see it
       SLACK_BOT_USER_ID: 'UBOT',
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_API_URL: slack.apiUrl,
-      ...githubAppEnv('4242', keys.privateKey, origin),
     });
     ingress = await host('ingress', IngressModule.register(settings));
     reader = await openDatabase({ url: database.url });

@@ -9,6 +9,8 @@ import {
 } from './github-lookup.service.js';
 
 const WIDGETS = { owner: 'acme', name: 'widgets' };
+/** A port nothing listens on: a call that is made fails at once. */
+const GITHUB = 'http://127.0.0.1:9';
 
 describe('GithubLookupService', () => {
   it('answers a membership question with what GitHub says, asked for the repository', async () => {
@@ -60,15 +62,26 @@ describe('GithubLookupService', () => {
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('answers that it cannot ask without the GitHub App, even with the development token', async () => {
-    const service = githubLookupService(
-      integrationsConfigOf({ GITHUB_API_URL: 'http://127.0.0.1:9', GITHUB_TOKEN: 'ghp_dev' }),
-    );
+  it('answers that it cannot ask without any GitHub credential', async () => {
+    const service = githubLookupService(integrationsConfigOf({ GITHUB_API_URL: GITHUB }));
     expect(await service.orgMembership({ org: 'acme', login: 'x', repository: WIDGETS })).toEqual({
       answered: false,
     });
     expect(await service.repositoryPermission({ login: 'x', repository: WIDGETS })).toEqual({
       answered: false,
     });
+  });
+
+  it('asks membership as the App alone, permissions with the development token too', async () => {
+    const service = githubLookupService(
+      integrationsConfigOf({ GITHUB_API_URL: GITHUB, GITHUB_TOKEN: 'ghp_dev' }),
+    );
+    expect(await service.orgMembership({ org: 'acme', login: 'x', repository: WIDGETS })).toEqual({
+      answered: false,
+    });
+    // Asked, so it fails on the closed port instead of answering false.
+    await expect(
+      service.repositoryPermission({ login: 'x', repository: WIDGETS }),
+    ).rejects.toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
   });
 });

@@ -19,9 +19,9 @@ export type OrgMembershipPort = Pick<GitHubOrgMembership, 'isMember'>;
  * What the ingress asks about GitHub people, answered here as the GitHub App: the ingress faces
  * the internet and holds no App key, so its public-repository gate and its access check of a
  * repository named in a chat ask dispatch (`GithubOrgMembershipLookup`,
- * `GithubRepositoryPermissionLookup`). Without the App the answer is `answered: false`, and the
- * ingress refuses as it did when it held no App itself; a GitHub failure is thrown, and the
- * transport hands its code back to the ingress, which fails closed on it.
+ * `GithubRepositoryPermissionLookup`). Without a credential to ask with the answer is
+ * `answered: false`, and the ingress refuses as it did when it held none itself; a GitHub
+ * failure is thrown, and the transport hands its code back to the ingress, which fails closed.
  */
 export class GithubLookupService {
   constructor(
@@ -47,11 +47,11 @@ export class GithubLookupService {
 }
 
 /**
- * The lookups as the GitHub App of `config`, or none without it. The development token is not
- * used: these answers decide who may address Caravel, which only the App's view settles.
+ * The lookups with the credentials of `config`, as the ingress made them when it held them:
+ * membership as the App alone; permissions as the App, or in development (no App) with
+ * `GITHUB_TOKEN`, which the embedded host's ingress asked with too.
  */
 export function githubLookupService(config: IntegrationsConfig): GithubLookupService {
   const adapters = new IntegrationAdapters(config);
-  if (!adapters.hosting.app) return new GithubLookupService(null, null);
   return new GithubLookupService(adapters.orgMembership(), adapters.repositoryAccess());
 }

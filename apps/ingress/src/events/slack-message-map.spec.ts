@@ -1,12 +1,12 @@
 import { StopThreadV1, TriggerReceivedV1, slackThreadId } from '@caravel/contracts';
 import type { DeliveryRepository, SlackMessageRepository, ThreadRepository } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
-import type { IntegrationAdapters } from '@caravel/integrations';
 import type { MessagePublisher, PublishAck } from '@caravel/messaging';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
 import { ingressConfigFrom } from '../ingress.config.js';
 import { SlackMessageMap } from '../services/slack-message-map.js';
+import type { OrgMembershipCheck } from '../services/public-repo-gate.js';
 import { TriggerIntakeService } from '../services/trigger-intake.service.js';
 import { slackEvent } from './payload.factory.js';
 import { mapSlackEvent } from './slack-event.mapper.js';
@@ -67,7 +67,7 @@ function intake() {
     ),
     strictMock<MessagePublisher>({ publish }, 'publisher'),
     ingressConfigFrom({ TRUSTED_AUTHORS: 'slack:U0USER' }),
-    strictMock<IntegrationAdapters>({ orgMembership: () => null }, 'adapters'),
+    strictMock<OrgMembershipCheck>({}, 'membership'),
     strictMock<RepositoryAccessService>({}, 'access'),
     new SlackMessageMap(table.repository),
   );

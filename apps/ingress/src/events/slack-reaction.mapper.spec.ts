@@ -1,11 +1,11 @@
 import { StopThreadV1, slackThreadId } from '@caravel/contracts';
 import type { DeliveryRepository, DeliveryRow, ThreadRepository } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
-import type { IntegrationAdapters } from '@caravel/integrations';
 import type { MessagePublisher, PublishAck } from '@caravel/messaging';
 import { strictMock } from '@caravel/testing/doubles';
 import { jest } from '@jest/globals';
 import { ingressConfigFrom } from '../ingress.config.js';
+import type { OrgMembershipCheck } from '../services/public-repo-gate.js';
 import { TriggerIntakeService } from '../services/trigger-intake.service.js';
 import { slackEvent } from './payload.factory.js';
 import { mapSlackEvent } from './slack-event.mapper.js';
@@ -80,7 +80,7 @@ describe('the intake of a stop request', () => {
       ),
       strictMock<MessagePublisher>({ publish }, 'publisher'),
       ingressConfigFrom({ TRUSTED_AUTHORS: options.trusted }),
-      strictMock<IntegrationAdapters>({ orgMembership: jest.fn(() => null) }, 'adapters'),
+      strictMock<OrgMembershipCheck>({}, 'membership'),
       strictMock<RepositoryAccessService>({}, 'access'),
     );
     const take = (body: unknown) => {

@@ -1,4 +1,6 @@
+import { AppError } from '@caravel/errors';
 import type { GithubActorCheck } from '../events/webhook-decision.js';
+import { githubAppUnset } from '../ingress.errors.js';
 import { PublicRepoGate, type OrgMembershipCheck } from './public-repo-gate.js';
 
 const orgRepo = { owner: 'acme', name: 'widgets', ownerIsOrganization: true, private: false };
@@ -15,6 +17,11 @@ function members(...logins: string[]): OrgMembershipCheck & { asked: string[] } 
     },
   };
 }
+
+/** Dispatch's answer without a GitHub App. */
+const noApp: OrgMembershipCheck = {
+  isMember: (org, login) => Promise.reject(githubAppUnset(`the membership of ${login} in ${org}`)),
+};
 
 const check = (overrides: Partial<GithubActorCheck>): GithubActorCheck => ({
   repository: orgRepo,
@@ -57,12 +64,21 @@ describe('the public-repository gate', () => {
   });
 
   it('stays shut when membership cannot be checked (no App)', async () => {
-    expect(await new PublicRepoGate(true, null).refusal(check({}))).toMatch(
+    expect(await new PublicRepoGate(true, noApp).refusal(check({}))).toMatch(
       /cannot be checked \(GITHUB_APP_ID/,
     );
   });
 
-  it('says which actors it would ask GitHub about: on an organization repository, when it can', () => {
+  it('fails, admitting no one, when the membership question fails', async () => {
+    const failing: OrgMembershipCheck = {
+      isMember: () => Promise.reject(new AppError('TIMEOUT', 'no reply from dispatch')),
+    };
+    await expect(new PublicRepoGate(true, failing).refusal(check({}))).rejects.toThrow(
+      'no reply from dispatch',
+    );
+  });
+
+  it('says which actors it would ask GitHub about: on an organization repository', () => {
     const gate = new PublicRepoGate(true, members());
     expect(gate.asksGithub(check({ association: 'CONTRIBUTOR' }))).toBe(true);
     expect(gate.asksGithub(check({ association: 'MEMBER' }))).toBe(false);
@@ -70,7 +86,6 @@ describe('the public-repository gate', () => {
     expect(gate.asksGithub(check({ repository: { ...orgRepo, private: true } }))).toBe(false);
     expect(gate.asksGithub(check({ repository: userRepo }))).toBe(false);
     expect(new PublicRepoGate(false, members()).asksGithub(check({}))).toBe(false);
-    expect(new PublicRepoGate(true, null).asksGithub(check({}))).toBe(false);
   });
 
   it('says which actors pass on the payload alone: those refusal admits without a call', async () => {
@@ -78,7 +93,7 @@ describe('the public-repository gate', () => {
     expect(gate.passes(check({ repository: { ...orgRepo, private: true } }))).toBe(true);
     expect(gate.passes(check({ userType: 'Bot' }))).toBe(true);
     expect(gate.passes(check({ association: 'OWNER' }))).toBe(true);
-    expect(new PublicRepoGate(false, null).passes(check({}))).toBe(true);
+    expect(new PublicRepoGate(false, noApp).passes(check({}))).toBe(true);
     expect(gate.passes(check({ association: 'CONTRIBUTOR' }))).toBe(false);
     expect(gate.passes(check({ repository: userRepo, login: 'octocat' }))).toBe(false);
   });

@@ -1,4 +1,5 @@
 import type { GithubActorCheck } from '../events/webhook-decision.js';
+import { isGithubAppUnset } from '../ingress.errors.js';
 
 /** Whether `login` belongs to the organization `org` (asked for a repository the org owns). */
 export interface OrgMembershipCheck {
@@ -16,13 +17,14 @@ const OWNER_SIDE = new Set(['OWNER', 'MEMBER']);
  * `PUBLIC_REPO_ORG_GATE`: on a public repository anyone can comment, so only members of the owning
  * organization (or bots, which only the organization can install) may address Caravel. Private
  * repositories skip the gate. `author_association` OWNER/MEMBER from the signed payload settles
- * it; otherwise GitHub is asked, and when it cannot be asked (no App) the gate stays shut. On a
- * personal account's repository the owner and its collaborators pass.
+ * it; otherwise GitHub is asked (by dispatch, which holds the App), and when it cannot be asked
+ * (no App) the gate stays shut; a failed question fails the request. On a personal account's
+ * repository the owner and its collaborators pass.
  */
 export class PublicRepoGate {
   constructor(
     private readonly enabled: boolean,
-    private readonly membership: OrgMembershipCheck | null,
+    private readonly membership: OrgMembershipCheck,
   ) {}
 
   /**
@@ -44,10 +46,13 @@ export class PublicRepoGate {
         ? null
         : `on public repository ${slug}, @${login} is neither its owner nor a collaborator`;
     }
-    if (!this.membership) {
+    let member: boolean;
+    try {
+      member = await this.membership.isMember(repository.owner, login, repository);
+    } catch (error) {
+      if (!isGithubAppUnset(error)) throw error;
       return `on public repository ${slug}, the membership of @${login} in ${repository.owner} cannot be checked (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY unset)`;
     }
-    const member = await this.membership.isMember(repository.owner, login, repository);
     return member
       ? null
       : `on public repository ${slug}, @${login} is not a member of ${repository.owner}`;
@@ -55,11 +60,7 @@ export class PublicRepoGate {
 
   /** Whether {@link refusal} would ask GitHub about this actor (a call, not a look at the payload). */
   asksGithub(check: GithubActorCheck): boolean {
-    return (
-      !this.passesOnThePayload(check) &&
-      check.repository.ownerIsOrganization &&
-      this.membership !== null
-    );
+    return !this.passesOnThePayload(check) && check.repository.ownerIsOrganization;
   }
 
   /** The gate is off, the repository private, the actor a bot or on the owner's side. */

@@ -7,6 +7,7 @@ import {
 } from '@caravel/integrations';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
+import { githubAppUnset } from '../ingress.errors.js';
 import {
   RepositoryAccessPolicy,
   type GithubLoginLookup,
@@ -26,21 +27,19 @@ function policy(
 ) {
   let now = 1_000_000;
   const githubLoginFor = jest.fn(() => Promise.resolve(options.login ?? null));
+  // Without the App, dispatch answers that there is none, and the lookup throws so.
+  const answer = options.app === false ? githubAppUnset('asked') : options.permission;
   const permissionOf = jest.fn((_login: string, _repository: unknown) =>
-    options.permission instanceof Error
-      ? Promise.reject(options.permission)
-      : Promise.resolve(options.permission ?? 'none'),
+    answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer ?? 'none'),
   );
   const subject = new RepositoryAccessPolicy(
     options.check ?? 'github',
     strictMock<GithubLoginLookup>({ githubLoginFor }, 'logins'),
     // Composed as the service composes it: GitHub's answers kept a few minutes.
-    options.app === false
-      ? null
-      : new CachedRepositoryPermissions(
-          strictMock<RepositoryPermissionLookup>({ permissionOf }, 'permissions'),
-          () => now,
-        ),
+    new CachedRepositoryPermissions(
+      strictMock<RepositoryPermissionLookup>({ permissionOf }, 'permissions'),
+      () => now,
+    ),
   );
   return { subject, githubLoginFor, permissionOf, advance: (ms: number) => (now += ms) };
 }
@@ -76,9 +75,11 @@ describe('RepositoryAccessPolicy', () => {
     expect(permissionOf).not.toHaveBeenCalled();
   });
 
-  it('refuses when GitHub cannot be asked (no App), saying so', async () => {
-    const { subject } = policy({ login: 'ada', app: false });
+  it('refuses when GitHub cannot be asked (no App), saying so, and does not keep that', async () => {
+    const { subject, permissionOf } = policy({ login: 'ada', app: false });
     expect((await subject.refusal(ASKED))?.reply).toMatch(/no GitHub App configured/);
+    await subject.refusal(ASKED);
+    expect(permissionOf).toHaveBeenCalledTimes(2);
   });
 
   it('refuses, asking to try again, when GitHub fails, and does not keep the failure', async () => {

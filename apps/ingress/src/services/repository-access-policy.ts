@@ -1,6 +1,7 @@
 import type { RepositoryRef, TriggerSource } from '@caravel/contracts';
 import { isAppError } from '@caravel/errors';
 import type { RepositoryPermission, RepositoryPermissionLookup } from '@caravel/integrations';
+import { isGithubAppUnset } from '../ingress.errors.js';
 
 /** `REPOSITORY_ACCESS_CHECK`: ask GitHub whether the person may see the repository, or not. */
 export type RepositoryAccessCheck = 'github' | 'off';
@@ -42,14 +43,15 @@ const ASK_ADMIN =
  * read any repository the App is on (a confused deputy). The person's linked GitHub login must
  * see the repository (any role but `none`); a person with no linked login may use only the
  * repositories an admin chose for the place (routes, the default, a Jira rule's), so naming one
- * is refused. `permissions` is GitHub's answer as the App, kept a few minutes per person and
- * repository (`CachedRepositoryPermissions`, shared with the dashboard); a failure is not kept.
+ * is refused. `permissions` is GitHub's answer as the App (dispatch asks it: the ingress holds no App
+ * key), kept a few minutes per person and repository (`CachedRepositoryPermissions`, shared with
+ * the dashboard); a failure, and an answer that there is no App, are not kept.
  */
 export class RepositoryAccessPolicy {
   constructor(
     private readonly check: RepositoryAccessCheck,
     private readonly logins: GithubLoginLookup,
-    private readonly permissions: RepositoryPermissionLookup | null,
+    private readonly permissions: RepositoryPermissionLookup,
   ) {}
 
   /** Null when the person may use the repository; otherwise why not, and what to tell them. */
@@ -64,17 +66,16 @@ export class RepositoryAccessPolicy {
         reply: `I did not start work on ${slug}: you named it with repo:, and your ${SOURCE_NAMES[request.source]} account is not linked to a GitHub account, so I cannot tell whether you may see that repository. Ask a Caravel admin to link your GitHub account to you in the dashboard (Settings → Identities), ${ASK_ADMIN}.`,
       };
     }
-    const permissions = this.permissions;
-    if (!permissions) {
-      return {
-        reason: `${who} (@${login}) named ${slug}, but GitHub cannot be asked (no GitHub App configured)`,
-        reply: `I did not start work on ${slug}: I cannot check on GitHub whether @${login} may see it, because Caravel has no GitHub App configured. Ask a Caravel admin to configure it (GITHUB_APP_ID), ${ASK_ADMIN}.`,
-      };
-    }
     let permission: RepositoryPermission;
     try {
-      permission = await permissions.permissionOf(login, request.repository);
+      permission = await this.permissions.permissionOf(login, request.repository);
     } catch (error) {
+      if (isGithubAppUnset(error)) {
+        return {
+          reason: `${who} (@${login}) named ${slug}, but GitHub cannot be asked (no GitHub App configured)`,
+          reply: `I did not start work on ${slug}: I cannot check on GitHub whether @${login} may see it, because Caravel has no GitHub App configured. Ask a Caravel admin to configure it (GITHUB_APP_ID), ${ASK_ADMIN}.`,
+        };
+      }
       if (isAppError(error) && error.code === 'NOT_FOUND') {
         return {
           reason: `${who} (@${login}) named ${slug}, which the GitHub App cannot see (${error.message})`,

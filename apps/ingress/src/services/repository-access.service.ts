@@ -5,10 +5,12 @@ import {
   CachedRepositoryPermissions,
   IdentityDirectory,
   IntegrationAdapters,
+  type RepositoryPermissionLookup,
 } from '@caravel/integrations';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { TriggerDecision } from '../events/webhook-decision.js';
 import { INGRESS_CONFIG, type IngressConfig } from '../ingress.config.js';
+import { REPOSITORY_PERMISSIONS } from './github-lookups.js';
 import { RepositoryAccessPolicy } from './repository-access-policy.js';
 
 /**
@@ -24,14 +26,15 @@ export class RepositoryAccessService {
   constructor(
     @Inject(IdentityRepository) identities: IdentityRepository,
     @Inject(IntegrationAdapters) private readonly adapters: IntegrationAdapters,
+    @Inject(REPOSITORY_PERMISSIONS) permissions: RepositoryPermissionLookup,
     @Inject(INGRESS_CONFIG) config: IngressConfig,
     @Inject(CLOCK) clock: Clock,
   ) {
-    const access = adapters.repositoryAccess();
+    // Kept here, before the bus: a burst of messages naming one repository is one request.
     this.policy = new RepositoryAccessPolicy(
       config.routing.repositoryAccessCheck,
       new IdentityDirectory(identities),
-      access && new CachedRepositoryPermissions(access, () => clock.now().getTime()),
+      new CachedRepositoryPermissions(permissions, () => clock.now().getTime()),
     );
   }
 

@@ -1,6 +1,5 @@
 import { TriggerReceivedV1, type RepositoryRef } from '@caravel/contracts';
 import type { DeliveryRepository, DeliveryRow, ThreadRepository } from '@caravel/db';
-import type { GitHubOrgMembership, IntegrationAdapters } from '@caravel/integrations';
 import type { MessagePublisher, PublishAck } from '@caravel/messaging';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
@@ -8,6 +7,7 @@ import { mapGithubEvent } from '../events/github-event.mapper.js';
 import { githubPayload } from '../events/payload.factory.js';
 import type { TriggerDecision } from '../events/webhook-decision.js';
 import { ingressConfigFrom } from '../ingress.config.js';
+import type { OrgMembershipCheck } from './public-repo-gate.js';
 import { TriggerIntakeService } from './trigger-intake.service.js';
 import type { RepositoryAccessService } from './repository-access.service.js';
 
@@ -42,7 +42,7 @@ function settledRow(threadId: string): DeliveryRow {
 /** The intake over strict doubles: `deliveries` is what the test lets it touch. */
 function intake(deliveries: DeliveryRepository) {
   const asked: string[] = [];
-  const membership = strictMock<GitHubOrgMembership>(
+  const membership = strictMock<OrgMembershipCheck>(
     {
       isMember: (org, login) => {
         asked.push(`${org}:${login}`);
@@ -59,7 +59,7 @@ function intake(deliveries: DeliveryRepository) {
     strictMock<ThreadRepository>({}, 'threads'),
     strictMock<MessagePublisher>({ publish }, 'publisher'),
     ingressConfigFrom({ GITHUB_BOT_HANDLE: 'caravel', PUBLIC_REPO_ORG_GATE: 'true' }),
-    strictMock<IntegrationAdapters>({ orgMembership: () => membership }, 'adapters'),
+    membership,
     strictMock<RepositoryAccessService>({}, 'access'),
   );
   return { service, asked, publish };
@@ -170,7 +170,7 @@ describe('a repository a chat message names', () => {
       strictMock<ThreadRepository>({ get: () => Promise.resolve(null) }, 'threads'),
       strictMock<MessagePublisher>({ publish }, 'publisher'),
       ingressConfigFrom({ DEFAULT_REPOSITORY: 'acme/widgets' }),
-      strictMock<IntegrationAdapters>({ orgMembership: () => null }, 'adapters'),
+      strictMock<OrgMembershipCheck>({}, 'membership'),
       strictMock<RepositoryAccessService>({ refusal: asked }, 'access'),
     );
     return { service, publish, asked };

@@ -10,7 +10,6 @@ import {
 } from '@caravel/contracts';
 import { DeliveryRepository, ThreadRepository, type NewDelivery } from '@caravel/db';
 import { AppError } from '@caravel/errors';
-import { IntegrationAdapters } from '@caravel/integrations';
 import { MessagePublisher } from '@caravel/messaging';
 import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import type { z } from 'zod';
@@ -27,7 +26,8 @@ import type {
 import { GithubRepositoryPolicy } from '../events/github-repository-policy.js';
 import { payloadMalformed } from '../ingress.errors.js';
 import { INGRESS_CONFIG, type IngressConfig } from '../ingress.config.js';
-import { PublicRepoGate } from './public-repo-gate.js';
+import { ORG_MEMBERSHIP } from './github-lookups.js';
+import { PublicRepoGate, type OrgMembershipCheck } from './public-repo-gate.js';
 import { RepositoryAccessService } from './repository-access.service.js';
 import { SlackMessageMap } from './slack-message-map.js';
 import {
@@ -83,13 +83,13 @@ export class TriggerIntakeService implements OnApplicationShutdown {
     private readonly threads: ThreadRepository,
     private readonly publisher: MessagePublisher,
     @Inject(INGRESS_CONFIG) config: IngressConfig,
-    @Inject(IntegrationAdapters) adapters: IntegrationAdapters,
+    @Inject(ORG_MEMBERSHIP) membership: OrgMembershipCheck,
     @Inject(RepositoryAccessService) private readonly access: RepositoryAccessService,
     @Optional() @Inject(SlackMessageMap) private readonly slack?: SlackMessageMap,
   ) {
     const { routing, github } = config;
     this.trusted = new TrustedAuthors(routing.trustedAuthors);
-    this.gate = new PublicRepoGate(github.publicRepoOrgGate, adapters.orgMembership());
+    this.gate = new PublicRepoGate(github.publicRepoOrgGate, membership);
     this.routes = new RepositoryRoutes(
       routing.repositoryRoutes
         .map(parseRepositoryRoute)

@@ -45,11 +45,11 @@ const PUBLISHED: Record<string, string[]> = {
 };
 const HOST_GATEWAY = 'host.docker.internal:host-gateway';
 /**
- * Where each service the run crosses calls GitHub: the API (ingress, dispatch: reactions and
- * replies; the runner: the PR) and git (the runner's tools, the broker's clone and egress proxy).
+ * Where each service the run crosses calls GitHub: the API (dispatch: reactions, replies and
+ * the ingress's membership questions; the runner: the PR) and git (the runner's tools, the
+ * broker's clone and egress proxy). The ingress calls no GitHub API: it holds no App.
  */
 const FAKE_GITHUB: Record<string, string[]> = {
-  ingress: ['GITHUB_API_URL'],
   dispatch: ['GITHUB_API_URL'],
   'agent-runner': ['GITHUB_API_URL', 'GITHUB_HOST'],
   'sandbox-broker': ['GITHUB_API_URL', 'GITHUB_HOST'],
@@ -148,13 +148,12 @@ describe('infra/docker/docker-compose.e2e.yml on docker-compose.yml', () => {
       const problems = broken((c) => {
         const env = service(c, 'dispatch')['environment'];
         if (isRecord(env)) env['CARAVEL_MODEL'] = 'scripted:/x.yaml';
-        const ingress = service(c, 'ingress')['environment'];
-        if (isRecord(ingress)) ingress['GITHUB_APP_ID'] = 'four';
+        if (isRecord(env)) env['GITHUB_APP_ID'] = 'four';
       });
       expect(problems).toEqual(
         expect.arrayContaining([
           `${E2E_OVERRIDE}: dispatch sets CARAVEL_MODEL, which its config schema does not have`,
-          `${E2E_OVERRIDE}: ingress GITHUB_APP_ID: a numeric App id`,
+          `${E2E_OVERRIDE}: dispatch GITHUB_APP_ID: a numeric App id`,
         ]),
       );
     });

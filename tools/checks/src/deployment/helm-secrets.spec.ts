@@ -58,14 +58,17 @@ const secretKeysOfSchema = (schema: z.ZodObject): string[] =>
 describeWithHelm('Helm chart secrets, per service', () => {
   const manifests = renderChart(helmPath, PRODUCTION);
 
-  it('gives the ingress its webhook secrets and no model key or dashboard secret', () => {
-    // The ingress also reads the App key (the public-repo membership gate, repository access
-    // checks) and the token keyring (Confluence installs): its schema has them, so it gets them.
+  it('gives the ingress its webhook secrets and no GitHub App key, model key or dashboard secret', () => {
+    // Whoever exploits the internet-facing webhook parser must not get the App's write access:
+    // dispatch answers the ingress's GitHub questions (membership gate, repository access) as
+    // the App. The token keyring stays (Connect installs' shared secrets are sealed with it).
     const ingress = fromSecret(containerOf(manifests, 'ingress'));
     expect(ingress).toEqual(expect.arrayContaining(WEBHOOK_KEYS));
     expect(ingress.filter((key) => [...MODEL_KEYS, ...DASHBOARD_KEYS].includes(key))).toEqual([]);
+    expect(ingress).not.toContain('GITHUB_APP_PRIVATE_KEY');
     expect(ingress).not.toContain('TAVILY_API_KEY');
     expect(ingress).not.toContain('GITHUB_TOKEN');
+    expect(ingress).toContain('CARAVEL_TOKEN_KEYS');
   });
 
   it('gives the broker the GitHub App key alone, and the dashboard its own keys', () => {
