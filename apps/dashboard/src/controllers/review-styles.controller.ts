@@ -7,6 +7,7 @@ import { ROUTES } from '../api/routes.js';
 import { CurrentCaller } from '../auth/guards.js';
 import type { Caller } from '../auth/session.types.js';
 import {
+  noReviewStyle,
   ReviewStylesService,
   type AnalysisRequested,
   type ReviewStyleDetail,
@@ -42,8 +43,7 @@ export class ReviewStylesController {
     const route = ROUTES.reviewStyleHistory;
     const { owner, name } = parseInput(route.params, params, 'repository');
     const { limit } = parseInput(route.query, query, 'query');
-    const hidden = `${owner}/${name}`.toLowerCase() + ' has no review style';
-    await this.visible.repository(caller, { owner, name }, hidden);
+    await this.visible.repository(caller, { owner, name }, noReviewStyle(`${owner}/${name}`));
     return this.styles.history(owner, name, limit);
   }
 
@@ -57,7 +57,7 @@ export class ReviewStylesController {
       params,
       'review style version',
     );
-    const hidden = `${owner}/${name} has no review style version ${version}`;
+    const hidden = noReviewStyle(`${owner}/${name}`, version);
     await this.visible.repository(caller, { owner, name }, hidden);
     return this.styles.version(owner, name, version);
   }

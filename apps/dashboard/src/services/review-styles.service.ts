@@ -44,6 +44,15 @@ export interface ReviewStyleEdit {
   note?: string | undefined;
 }
 
+/**
+ * What a missing style is answered with; a hidden one (a repository the member may not see) is
+ * answered the same, so its existence is not confirmed.
+ */
+export const noReviewStyle = (repository: string, version?: number): string =>
+  version === undefined
+    ? `${repository.toLowerCase()} has no review style`
+    : `${repository} has no review style version ${version}`;
+
 function versionView({ id: _id, prompt: _prompt, commentIds, ...row }: ReviewStyleRow) {
   return { ...row, comments: commentIds.length };
 }
@@ -93,15 +102,14 @@ export class ReviewStylesService {
       this.proposals.list({ kind: 'review-style', repository, limit }),
     ]);
     if (versions.length === 0 && proposals.length === 0)
-      throw new AppError('NOT_FOUND', `${repository} has no review style`);
+      throw new AppError('NOT_FOUND', noReviewStyle(repository));
     return { repository, versions: versions.map(versionView), proposals };
   }
 
   async version(owner: string, name: string, version: number): Promise<ReviewStyleDetail> {
     const repository = repositoryOf(owner, name);
     const row = await this.styles.version(repository, version);
-    if (!row)
-      throw new AppError('NOT_FOUND', `${repository} has no review style version ${version}`);
+    if (!row) throw new AppError('NOT_FOUND', noReviewStyle(repository, version));
     return { ...versionView(row), prompt: row.prompt };
   }
 
