@@ -85,7 +85,7 @@ async function sampleRemote(root: string, scratch: string): Promise<void> {
  * against a fake GitHub App (webhooks signed, repositories over git smart-HTTP), bubblewrap
  * sandboxes and the scripted model of examples/fix-sample.script.yaml; sign-in goes through
  * `oauth`, `DASHBOARD_ADMINS` is hubot and `DASHBOARD_MEMBERS` octocat (a collaborator on acme/web)
- * and mallory (no access to it).
+ * and mallory (no access to it); active members of the acme organisation may sign in as well.
  */
 export async function startBrowserPlatform(
   webRoot: string,
@@ -118,6 +118,9 @@ export async function startBrowserPlatform(
     GITHUB_OAUTH_API_URL: oauth.origin,
     DASHBOARD_ADMINS: 'hubot',
     DASHBOARD_MEMBERS: 'octocat,mallory',
+    // Members of acme may sign in too; GitHub is asked at each request whether they still are.
+    DASHBOARD_ALLOWED_ORGS: 'acme',
+    DASHBOARD_ORG_CHECK_SECONDS: '0',
   };
   const config = loadConfig('caravel', embeddedConfigSchema, env);
   const runtime = await openEmbeddedRuntime({

@@ -363,6 +363,27 @@ const missing = missingBrowser();
     expect((await fetch(`${host.url}/api/threads`, { headers: bearer })).status).toBe(401);
   });
 
+  it('ends the session and the API tokens of someone let in through an organisation once they leave it', async () => {
+    const acme = { acme: { state: 'active', role: 'member' } } as const;
+    platform.github.addOrgMember('acme', 'dana');
+    const dana = await signedInAs(browser, host.url, github, { login: 'dana', id: 41, orgs: acme });
+    const api = dana.context().request;
+    const made = await api.post(`${host.url}/api/tokens`, {
+      headers: { origin: host.url },
+      data: { name: 'ci', scope: 'read', days: 30 },
+    });
+    expect(made.status()).toBe(201);
+    const bearer = { authorization: `Bearer ${((await made.json()) as { token: string }).token}` };
+    expect((await api.get(`${host.url}/api/threads`)).status()).toBe(200);
+    expect((await fetch(`${host.url}/api/threads`, { headers: bearer })).status).toBe(200);
+
+    // dana leaves acme: GitHub, asked as the App at her next request, no longer counts her.
+    platform.github.removeOrgMember('acme', 'dana');
+    expect((await api.get(`${host.url}/api/threads`)).status()).toBe(401);
+    expect((await fetch(`${host.url}/api/threads`, { headers: bearer })).status).toBe(401);
+    await dana.context().close();
+  });
+
   it("opens a pull request's review ledger from the navigation: findings, who raised them, verdict", async () => {
     const { owner, repo, number } = REVIEWED_PR;
     const nav = page.getByRole('navigation', { name: 'main' });

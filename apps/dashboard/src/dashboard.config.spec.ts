@@ -30,6 +30,7 @@ describe('dashboard configuration', () => {
       DASHBOARD_ADMINS: 'octocat',
       DASHBOARD_MEMBERS: 'hubot, ada',
       DASHBOARD_SESSION_HOURS: '24',
+      DASHBOARD_ORG_CHECK_SECONDS: '60',
       DISPATCH_BUDGET_ADMINS: 'slack:U9, github:octocat',
     });
     expect(config.service).toMatchObject({ port: 3007 });
@@ -40,6 +41,7 @@ describe('dashboard configuration', () => {
         webUrl: 'https://ghe.example.com',
         apiUrl: 'https://api.github.com',
         allowedOrgs: ['acme', 'acme-labs'],
+        orgCheckMs: 60_000,
         admins: ['octocat'],
         members: ['hubot', 'ada'],
       },
@@ -62,6 +64,8 @@ describe('dashboard configuration', () => {
         webUrl: 'https://github.com',
         apiUrl: 'https://api.github.com',
         allowedOrgs: [],
+        // GitHub's word that an organisation's member still is one is kept five minutes.
+        orgCheckMs: 300_000,
         admins: [],
         members: [],
       },

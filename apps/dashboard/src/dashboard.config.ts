@@ -66,6 +66,10 @@ export const dashboardEnvSchema = z.object({
       'GitHub organisations whose active members may sign in (their admins are dashboard admins), comma-separated; empty: only the logins in DASHBOARD_MEMBERS and DASHBOARD_ADMINS',
     example: 'acme',
   }),
+  DASHBOARD_ORG_CHECK_SECONDS: documented(z.coerce.number().int().min(0).max(3600).default(300), {
+    description:
+      "How long GitHub's answer that someone let in through DASHBOARD_ALLOWED_ORGS still belongs to it is kept (asked as the GitHub App, which needs the organisation's Members: read); their session and API tokens stop working this long after they leave at most",
+  }),
   DASHBOARD_ADMINS: documented(commaList(), {
     description:
       'GitHub logins with the admin role (enabled repositories, dead letters), comma-separated',
@@ -115,6 +119,8 @@ export interface DashboardConfig {
     apiUrl: string;
     /** Organisations whose active members may sign in (their admins are admins). */
     allowedOrgs: readonly string[];
+    /** How long GitHub's word that such a member still belongs to their organisation is kept. */
+    orgCheckMs: number;
     /** GitHub logins with the admin role (they may sign in). */
     admins: readonly string[];
     /** GitHub logins who may sign in as members, whatever their organisations. */
@@ -192,6 +198,7 @@ export function dashboardConfigOf(env: DashboardEnv): DashboardConfig {
       webUrl: env.GITHUB_OAUTH_URL,
       apiUrl: env.GITHUB_OAUTH_API_URL,
       allowedOrgs: env.DASHBOARD_ALLOWED_ORGS,
+      orgCheckMs: env.DASHBOARD_ORG_CHECK_SECONDS * 1000,
       admins: env.DASHBOARD_ADMINS,
       members: env.DASHBOARD_MEMBERS,
     },

@@ -3,9 +3,10 @@ import {
   IntegrationAdapters,
   type RepositoryPermissionLookup,
 } from '@caravel/integrations';
-import type { Provider } from '@nestjs/common';
+import { Logger, type Provider } from '@nestjs/common';
 import { fileURLToPath } from 'node:url';
 import { GithubOAuthClient } from './auth/github-oauth.client.js';
+import { OrgAdmissionCheck } from './auth/org-admission.check.js';
 import { OriginPolicy } from './auth/origin-policy.js';
 import { SessionSealer } from './auth/session-sealer.js';
 import { REPOSITORY_PERMISSIONS } from './auth/thread-access.policy.js';
@@ -37,27 +38,39 @@ function githubClient(
 }
 
 /**
- * Who may see which repository, asked as the App (or the development token), answers kept a few
- * minutes; null without any GitHub credential (members are then not checked).
+ * What the dashboard asks GitHub, as the App (or the development token): who may see which
+ * repository (null without any GitHub credential: members are then not checked), and who still
+ * belongs to an organisation of `DASHBOARD_ALLOWED_ORGS` (the App alone, answers kept
+ * `DASHBOARD_ORG_CHECK_SECONDS`); permission answers kept five minutes.
  */
-function repositoryPermissions(
-  github: DashboardConfig['github'],
-): RepositoryPermissionLookup | null {
+function githubLookups(config: DashboardConfig): {
+  permissions: RepositoryPermissionLookup | null;
+  orgs: OrgAdmissionCheck;
+} {
   const adapters = new IntegrationAdapters({
-    github,
+    github: config.github,
     slack: {},
     linear: {},
     jira: {},
     confluence: {},
   });
   const access = adapters.repositoryAccess();
-  return access ? new CachedRepositoryPermissions(access) : null;
+  const orgs = new OrgAdmissionCheck(adapters.orgStandings(config.signIn.orgCheckMs));
+  if (config.signIn.allowedOrgs.length > 0 && !orgs.asks) {
+    new Logger('SignIn').warn(
+      'DASHBOARD_ALLOWED_ORGS is set without the GitHub App (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY): someone who leaves an allowed organisation keeps their session until it expires and their API tokens until they are revoked',
+    );
+  }
+  return { permissions: access ? new CachedRepositoryPermissions(access) : null, orgs };
 }
 
-/** The dashboard's configured singletons: configuration, sealer, sign-in client, origins, web files,
- * GitHub's answers on who may see a repository. */
+/**
+ * The dashboard's configured singletons: configuration, sealer, sign-in client, origins, web
+ * files, GitHub's answers on who may see a repository and who belongs to an organisation.
+ */
 export function dashboardProviders(config: DashboardConfig, options: DashboardOptions): Provider[] {
   const webRoot = options.webRoot ?? fileURLToPath(new URL('./web/', import.meta.url));
+  const github = githubLookups(config);
   return [
     { provide: DASHBOARD_CONFIG, useValue: config },
     {
@@ -67,6 +80,7 @@ export function dashboardProviders(config: DashboardConfig, options: DashboardOp
     { provide: GithubOAuthClient, useValue: githubClient(config.signIn, options) },
     { provide: OriginPolicy, useValue: new OriginPolicy(config.origins) },
     { provide: WebAssets, useValue: new WebAssets(webRoot) },
-    { provide: REPOSITORY_PERMISSIONS, useValue: repositoryPermissions(config.github) },
+    { provide: REPOSITORY_PERMISSIONS, useValue: github.permissions },
+    { provide: OrgAdmissionCheck, useValue: github.orgs },
   ];
 }

@@ -37,7 +37,12 @@ export {
   type BranchPullRequest,
   type CommitComparison,
 } from './github/github-code-host.js';
-export { GitHubOrgMembership } from './github/github-org-membership.js';
+export {
+  GitHubOrgMembership,
+  GitHubOrgStandings,
+  ORG_STANDING_TTL_MS,
+  type OrgStanding,
+} from './github/github-org-membership.js';
 export {
   GitHubRepositoryAccess,
   type RepositoryPermission,

@@ -14,31 +14,22 @@ export function listedRole(rules: SignInRules, login: string): Role | null {
 }
 
 /**
- * The role a sealed session holds under the configuration running now, or null when that
- * configuration would not let it in. A session lives in its cookie for up to
+ * What the configuration running now says of a sealed session: the role a list gives its login,
+ * or the organisation it was let in through while that organisation is still allowed (GitHub then
+ * says whether the person still belongs to it, and as what: `OrgAdmissionCheck`), or null when
+ * this configuration would not let it in. A session lives in its cookie for up to
  * `DASHBOARD_SESSION_HOURS`, so without this an admin taken off `DASHBOARD_ADMINS`, a member taken
  * off `DASHBOARD_MEMBERS` or an organisation taken off `DASHBOARD_ALLOWED_ORGS` kept their way in
- * until the cookie expired. A listed login gets its listed role; a session let in through an
- * organisation keeps the role GitHub gave it while that organisation is still allowed (leaving
- * the organisation itself is seen at the next sign-in, when the session ends). A cookie sealed
- * before admissions were recorded counts only through the lists.
+ * until the cookie expired. A cookie sealed before admissions were recorded counts only through
+ * the lists.
  */
-export function roleNow(
+export function standingNow(
   rules: SignInRules,
-  session: { login: string; role: Role; admission?: Admission | undefined },
-): Role | null {
+  session: { login: string; admission?: Admission | undefined },
+): { role: Role } | { org: string } | null {
   const listedNow = listedRole(rules, session.login);
-  if (listedNow) return listedNow;
+  if (listedNow) return { role: listedNow };
   const admission = session.admission;
   if (admission?.via !== 'org') return null;
-  return listed(rules.allowedOrgs, admission.org) ? session.role : null;
-}
-
-/**
- * Whether the running configuration could still let `login` sign in: listed, or any organisation
- * allowed (whose membership only GitHub knows). A personal token whose owner could not sign in
- * any more stops working with the sign-in.
- */
-export function mayStillSignIn(rules: SignInRules, login: string): boolean {
-  return listedRole(rules, login) !== null || rules.allowedOrgs.length > 0;
+  return listed(rules.allowedOrgs, admission.org) ? { org: admission.org } : null;
 }

@@ -2,12 +2,13 @@ import { AppError } from '@caravel/errors';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DASHBOARD_CONFIG, type DashboardConfig } from '../dashboard.config.js';
-import { mayStillSignIn, roleNow } from './admission.js';
+import { listedRole, standingNow } from './admission.js';
 import { parseCookies, SESSION_COOKIE } from './cookies.js';
 import { PersonalTokensService } from '../services/personal-tokens.service.js';
+import { OrgAdmissionCheck } from './org-admission.check.js';
 import { isPersonalToken } from './personal-token.js';
 import { SessionSealer } from './session-sealer.js';
-import type { AuthRequest, Caller } from './session.types.js';
+import type { AuthRequest, Caller, Role, Session } from './session.types.js';
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
@@ -15,10 +16,12 @@ function digest(text: string): Buffer {
 
 /**
  * Who sent a request. A bearer header is a person's API token (`cvt_…`, checked against its
- * stored hash, live, unrevoked, and its owner still one the configuration may let in) or the machine credential `DASHBOARD_TOKEN` (compared as
- * digests in constant time); a wrong one is refused, not treated as anonymous. Otherwise the
- * session cookie, when it opens, has not expired and the running configuration still lets its
- * person in (with the role it gives them now: {@link roleNow}); otherwise nobody (null).
+ * stored hash, live, unrevoked, and its owner still one the dashboard would let sign in) or the
+ * machine credential `DASHBOARD_TOKEN` (compared as digests in constant time); a wrong one is
+ * refused, not treated as anonymous. Otherwise the session cookie, when it opens, has not expired
+ * and the running configuration still lets its person in (listed, or through an organisation
+ * GitHub says they still belong to: {@link standingNow}, {@link OrgAdmissionCheck}), with the
+ * role that gives them now; otherwise nobody (null).
  */
 @Injectable()
 export class CallerResolver {
@@ -26,6 +29,7 @@ export class CallerResolver {
     @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
     @Inject(SessionSealer) private readonly sealer: SessionSealer,
     @Inject(PersonalTokensService) private readonly tokens: PersonalTokensService,
+    @Inject(OrgAdmissionCheck) private readonly orgs: OrgAdmissionCheck,
   ) {}
 
   async resolve(request: AuthRequest): Promise<Caller | null> {
@@ -38,21 +42,34 @@ export class CallerResolver {
     const session = this.sealer.openSession(
       parseCookies(request.headers['cookie']).get(SESSION_COOKIE),
     );
-    const role = session ? roleNow(this.config.signIn, session) : null;
+    const role = session ? await this.roleNow(session) : null;
     return session && role ? { kind: 'person', session: { ...session, role } } : null;
   }
 
-  /** A personal token's person, refused once the running configuration lets them in no more. */
+  private async roleNow(session: Session): Promise<Role | null> {
+    const standing = standingNow(this.config.signIn, session);
+    if (!standing) return null;
+    if ('role' in standing) return standing.role;
+    return this.orgs.roleIn(standing.org, session.login, session.role);
+  }
+
+  /** A personal token's person, refused once they could not sign in any more. */
   private async personalToken(presented: string): Promise<Caller> {
     const caller = await this.tokens.authenticate(presented);
     const login = caller.kind === 'person' ? caller.session.login : null;
-    if (login !== null && !mayStillSignIn(this.config.signIn, login)) {
+    if (login !== null && !(await this.mayStillSignIn(login))) {
       throw new AppError(
         'UNAUTHENTICATED',
         `this personal token is ${login}'s, whom the dashboard no longer lets sign in: ask an admin`,
       );
     }
     return caller;
+  }
+
+  /** Listed, or an active member of an allowed organisation (as GitHub says now). */
+  private async mayStillSignIn(login: string): Promise<boolean> {
+    const rules = this.config.signIn;
+    return listedRole(rules, login) !== null || this.orgs.activeInAny(rules.allowedOrgs, login);
   }
 
   private machine(presented: string): Caller {

@@ -1,6 +1,7 @@
-import { isAppError } from '@caravel/errors';
+import { AppError, isAppError } from '@caravel/errors';
+import type { OrgStanding } from '@caravel/integrations';
 import { strictMock } from '@caravel/testing/doubles';
-import { describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { dashboardConfigFrom } from '../dashboard.config.js';
@@ -10,6 +11,7 @@ import { CorsMiddleware } from './cors.middleware.js';
 import type { PersonalTokenRepository, PersonalTokenRow } from '@caravel/db';
 import { PersonalTokensService } from '../services/personal-tokens.service.js';
 import { ActionGuard, AdminGuard, ReadGuard } from './guards.js';
+import { OrgAdmissionCheck, type OrgStandingLookup } from './org-admission.check.js';
 import { mintPersonalToken, type MintedToken } from './personal-token.js';
 import { OriginPolicy } from './origin-policy.js';
 import { SessionSealer } from './session-sealer.js';
@@ -88,10 +90,17 @@ const personalTokens = new PersonalTokensService(
   ),
 );
 
-/** The guards under `env`; octocat's organisation acme is allowed unless `env` says otherwise. */
-function guards(env: Record<string, string>, signInEnabled = true) {
+/**
+ * The guards under `env`; octocat's organisation acme is allowed unless `env` says otherwise.
+ * GitHub's answers on who belongs to which organisation come from `orgs` (no App: none asked).
+ */
+function guards(
+  env: Record<string, string>,
+  signInEnabled = true,
+  orgs = new OrgAdmissionCheck(null),
+) {
   const config = dashboardConfigFrom({ DASHBOARD_ALLOWED_ORGS: 'acme', ...env });
-  const callers = new CallerResolver(config, sealer, personalTokens);
+  const callers = new CallerResolver(config, sealer, personalTokens, orgs);
   const signIn = { enabled: signInEnabled } as SignInService;
   const action = new ActionGuard(callers, signIn, new OriginPolicy(config.origins), config);
   const read = new ReadGuard(callers, signIn, new OriginPolicy(config.origins), config);
@@ -290,8 +299,12 @@ describe('personal API tokens', () => {
 });
 
 describe('a sign-in under a changed configuration', () => {
-  const readAs = (env: Record<string, string>, headers: AuthRequest['headers']) => {
-    const { read } = guards(env);
+  const readAs = (
+    env: Record<string, string>,
+    headers: AuthRequest['headers'],
+    orgs?: OrgAdmissionCheck,
+  ) => {
+    const { read } = guards(env, true, orgs);
     const { ctx, request } = context(headers, 'GET');
     return outcome(() => read.canActivate(ctx)).then((result) => ({
       result,
@@ -342,6 +355,91 @@ describe('a sign-in under a changed configuration', () => {
     expect(await readAs({ ...dropped, DASHBOARD_MEMBERS: 'octocat' }, bearer)).toEqual({
       result: 'allowed',
       role: 'member',
+    });
+  });
+
+  describe('with the GitHub App, which GitHub asks who still belongs to an organisation', () => {
+    /** GitHub's answers: octocat's standing per organisation (absent: not a member). */
+    const github = new Map<string, OrgStanding>();
+    const asked: string[] = [];
+    const standings = strictMock<OrgStandingLookup>(
+      {
+        standingOf: (org, login) => {
+          asked.push(`${org}/${login}`);
+          if (org === 'down')
+            return Promise.reject(new AppError('DEPENDENCY_UNAVAILABLE', 'GitHub is down'));
+          return Promise.resolve(login === 'octocat' ? (github.get(org) ?? null) : null);
+        },
+      },
+      'org standings',
+    );
+    const orgs = new OrgAdmissionCheck(standings);
+    const orgMember = cookieOf('member', { via: 'org', org: 'acme' });
+
+    beforeEach(() => {
+      github.clear();
+      asked.length = 0;
+    });
+
+    it('ends a session once its person left the organisation, and follows a change of their role there', async () => {
+      github.set('acme', { state: 'active', role: 'member' });
+      expect(await readAs({}, { cookie: orgMember }, orgs)).toEqual({
+        result: 'allowed',
+        role: 'member',
+      });
+      github.set('acme', { state: 'active', role: 'admin' });
+      expect(await readAs({}, { cookie: orgMember }, orgs)).toEqual({
+        result: 'allowed',
+        role: 'admin',
+      });
+      github.set('acme', { state: 'pending', role: 'member' });
+      expect(await readAs({}, { cookie: orgMember }, orgs)).toEqual({
+        result: 'UNAUTHENTICATED',
+        role: null,
+      });
+      github.delete('acme');
+      expect(await readAs({}, { cookie: orgMember }, orgs)).toEqual({
+        result: 'UNAUTHENTICATED',
+        role: null,
+      });
+      expect(asked).toEqual(['acme/octocat', 'acme/octocat', 'acme/octocat', 'acme/octocat']);
+    });
+
+    it('asks nothing of a listed login, and fails closed when GitHub cannot answer', async () => {
+      const listed = { DASHBOARD_MEMBERS: 'octocat' };
+      expect(await readAs(listed, { cookie: orgMember }, orgs)).toEqual({
+        result: 'allowed',
+        role: 'member',
+      });
+      expect(asked).toEqual([]);
+      const down = cookieOf('member', { via: 'org', org: 'down' });
+      expect(await readAs({ DASHBOARD_ALLOWED_ORGS: 'down' }, { cookie: down }, orgs)).toEqual({
+        result: 'DEPENDENCY_UNAVAILABLE',
+        role: null,
+      });
+    });
+
+    it('stops a personal token once its owner belongs to no allowed organisation any more', async () => {
+      const bearer = { authorization: `Bearer ${PERSONAL.token}` };
+      const two = { DASHBOARD_ALLOWED_ORGS: 'acme,globex' };
+      github.set('globex', { state: 'active', role: 'member' });
+      expect(await readAs(two, bearer, orgs)).toEqual({ result: 'allowed', role: 'member' });
+      expect(asked).toEqual(['acme/octocat', 'globex/octocat']);
+      github.delete('globex');
+      expect(await readAs(two, bearer, orgs)).toEqual({ result: 'UNAUTHENTICATED', role: null });
+      expect(await readAs({ ...two, DASHBOARD_MEMBERS: 'octocat' }, bearer, orgs)).toEqual({
+        result: 'allowed',
+        role: 'member',
+      });
+    });
+
+    it("keeps the sign-in's answer without the App, which cannot ask", async () => {
+      const bearer = { authorization: `Bearer ${PERSONAL.token}` };
+      expect(await readAs({}, { cookie: orgMember })).toEqual({
+        result: 'allowed',
+        role: 'member',
+      });
+      expect(await readAs({}, bearer)).toEqual({ result: 'allowed', role: 'member' });
     });
   });
 });

@@ -6,7 +6,7 @@ import { GitHubCodeHost } from '../github/github-code-host.js';
 import { GitHubCredentials, type UserTokenReader } from '../github/github-credentials.js';
 import { GitHubScmReader } from '../github/github-scm-reader.js';
 import { GitHubHosting, type HostedRepositoryRef } from '../github/github-hosting.js';
-import { GitHubOrgMembership } from '../github/github-org-membership.js';
+import { GitHubOrgMembership, GitHubOrgStandings } from '../github/github-org-membership.js';
 import { GitHubRepositoryAccess } from '../github/github-repository-access.js';
 import { GitHubReviews } from '../github/github-reviews.js';
 import { LinearApi } from '../linear/linear-api.js';
@@ -172,6 +172,16 @@ export class IntegrationAdapters {
   /** Organization membership, asked as the App; null without the App. */
   orgMembership(): GitHubOrgMembership | null {
     return this.hosting.app ? new GitHubOrgMembership(this.githubApi()) : null;
+  }
+
+  /**
+   * Who belongs to an organization and as what, asked as the App with a members-only token of its
+   * installation there (answers kept `keepMs`, five minutes unless told); null without the App.
+   */
+  orgStandings(keepMs?: number): GitHubOrgStandings | null {
+    const app = this.hosting.app;
+    const options = keepMs === undefined ? {} : { keepMs };
+    return app ? new GitHubOrgStandings(this.githubApi(), app, options) : null;
   }
 
   /**

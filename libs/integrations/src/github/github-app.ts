@@ -1,7 +1,7 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { AppError } from '@caravel/errors';
 import type { ScopedToken, TokenMinter, TokenScope } from '@caravel/sandbox';
-import { codeOctokitError, type GitHubRepository } from './github-client.js';
+import { codeOctokitError, silentOctokitLog, type GitHubRepository } from './github-client.js';
 import { loadOctokit } from './octokit-loader.js';
 
 /** Settings of {@link GitHubApp}. */
@@ -38,7 +38,8 @@ export function parseRepository(slug: string): GitHubRepository {
 }
 
 /**
- * A GitHub App: installation tokens scoped to one repository each, minted from an RS256 App JWT.
+ * A GitHub App: installation tokens scoped to one repository each (or to reading one
+ * organization's members), minted from an RS256 App JWT.
  * {@link mint} always mints (the sandbox proxy's `TokenMinter`, whose source caches), while
  * {@link token} caches per repository and re-mints shortly before expiry, one mint at a time.
  */
@@ -58,12 +59,7 @@ export class GitHubApp {
 
   /** Mints a fresh installation token for exactly this repository. */
   async mint(repository: GitHubRepository): Promise<ScopedToken> {
-    const Octokit = await loadOctokit();
-    const octokit = new Octokit({
-      auth: appJwt(this.options.appId, this.key, this.now()),
-      baseUrl: this.options.baseUrl,
-      request: { retries: 0 },
-    });
+    const octokit = await this.asApp();
     const slug = slugOf(repository);
     try {
       const repo = { owner: repository.owner, repo: repository.name };
@@ -80,18 +76,56 @@ export class GitHubApp {
 
   /** A cached installation token for the repository, re-minted near its expiry. */
   async token(repository: GitHubRepository): Promise<string> {
-    const slug = slugOf(repository).toLowerCase();
-    const cached = this.cache.get(slug);
+    return this.cached(slugOf(repository).toLowerCase(), () => this.mint(repository));
+  }
+
+  /**
+   * A cached token of the App's installation on organization `org` that may only read the
+   * organization's members (`permissions: { members: 'read' }`, which the installation must
+   * grant): who belongs to it, asked without naming any repository.
+   */
+  async orgMembersToken(org: string): Promise<string> {
+    return this.cached(`org:${org.toLowerCase()}`, () => this.mintOrgMembers(org));
+  }
+
+  private async mintOrgMembers(org: string): Promise<ScopedToken> {
+    const octokit = await this.asApp();
+    try {
+      const installation = await octokit.rest.apps.getOrgInstallation({ org });
+      const minted = await octokit.rest.apps.createInstallationAccessToken({
+        installation_id: installation.data.id,
+        permissions: { members: 'read' },
+      });
+      return { token: minted.data.token, expiresAt: new Date(minted.data.expires_at) };
+    } catch (error) {
+      throw codeOctokitError(error, `mint a members token for the organization ${org}`);
+    }
+  }
+
+  /** The token kept under `key`, minted by `mint` when absent or near its expiry, once at a time. */
+  private async cached(key: string, mint: () => Promise<ScopedToken>): Promise<string> {
+    const kept = this.cache.get(key);
     const margin = this.options.refreshMarginMs ?? 5 * 60_000;
-    if (cached && cached.expiresAt.getTime() - this.now() > margin) return cached.token;
-    let pending = this.minting.get(slug);
+    if (kept && kept.expiresAt.getTime() - this.now() > margin) return kept.token;
+    let pending = this.minting.get(key);
     if (!pending) {
-      pending = this.mint(repository).finally(() => this.minting.delete(slug));
-      this.minting.set(slug, pending);
+      pending = mint().finally(() => this.minting.delete(key));
+      this.minting.set(key, pending);
     }
     const minted = await pending;
-    this.cache.set(slug, minted);
+    this.cache.set(key, minted);
     return minted.token;
+  }
+
+  /** Octokit authenticated as the App itself (its JWT). */
+  private async asApp() {
+    const Octokit = await loadOctokit();
+    return new Octokit({
+      auth: appJwt(this.options.appId, this.key, this.now()),
+      baseUrl: this.options.baseUrl,
+      log: silentOctokitLog,
+      request: { retries: 0 },
+    });
   }
 
   /** This App as the sandbox egress proxy's `TokenMinter`. */

@@ -21,7 +21,8 @@ export interface GitHubApiOptions {
   retry?: Partial<RetryPolicy>;
 }
 
-const silent = {
+/** Octokit's log, silenced: failures reach callers as coded errors instead. */
+export const silentOctokitLog = {
   debug: () => undefined,
   info: () => undefined,
   warn: () => undefined,
@@ -46,13 +47,22 @@ export class GitHubApi {
     action: string,
     call: (octokit: Octokit) => Promise<T>,
   ): Promise<T> {
+    return this.callWith(() => this.options.tokens(repository), action, call);
+  }
+
+  /** {@link call} with the token `token` gives (one that is not a repository's). */
+  async callWith<T>(
+    token: () => Promise<string>,
+    action: string,
+    call: (octokit: Octokit) => Promise<T>,
+  ): Promise<T> {
     return withRateLimitRetry(this.policy, async () => {
-      const token = await this.options.tokens(repository);
+      const auth = await token();
       const Octokit = await loadOctokit();
       const octokit = new Octokit({
-        auth: token,
+        auth,
         baseUrl: this.options.baseUrl,
-        log: silent,
+        log: silentOctokitLog,
         request: { retries: 0 },
       });
       try {

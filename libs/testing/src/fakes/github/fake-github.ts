@@ -173,12 +173,26 @@ export class FakeGitHub extends LoopbackApi {
     return this;
   }
 
-  /** Makes `login` a member of organization `org` (`GET /orgs/{org}/members/{username}`). */
-  addOrgMember(org: string, login: string): this {
-    const key = org.toLowerCase();
-    const members = this.state.orgMembers.get(key) ?? new Set<string>();
-    members.add(login.toLowerCase());
-    this.state.orgMembers.set(key, members);
+  /**
+   * Makes `login` a member of organization `org` (`GET /orgs/{org}/members/{username}`,
+   * `GET /orgs/{org}/memberships/{username}`), one of its owners with `role: 'admin'`.
+   */
+  addOrgMember(org: string, login: string, role: 'admin' | 'member' = 'member'): this {
+    const add = (sets: Map<string, Set<string>>) => {
+      const key = org.toLowerCase();
+      sets.set(key, (sets.get(key) ?? new Set<string>()).add(login.toLowerCase()));
+    };
+    add(this.state.orgMembers);
+    if (role === 'admin') add(this.state.orgAdmins);
+    else this.state.orgAdmins.get(org.toLowerCase())?.delete(login.toLowerCase());
+    return this;
+  }
+
+  /** Takes `login` out of organization `org` (they left, or were removed). */
+  removeOrgMember(org: string, login: string): this {
+    for (const sets of [this.state.orgMembers, this.state.orgAdmins]) {
+      sets.get(org.toLowerCase())?.delete(login.toLowerCase());
+    }
     return this;
   }
 
@@ -322,7 +336,11 @@ export class FakeGitHub extends LoopbackApi {
       body: {
         token: minted.token,
         expires_at: minted.expiresAt.toISOString(),
-        permissions: { contents: 'write', pull_requests: 'write', issues: 'write' },
+        permissions: call.body?.['permissions'] ?? {
+          contents: 'write',
+          pull_requests: 'write',
+          issues: 'write',
+        },
         repository_selection: Array.isArray(asked) ? 'selected' : 'all',
       },
     };

@@ -71,6 +71,8 @@ export class GitHubState {
   readonly reactions: FakeGitHubReaction[] = [];
   /** Organization members (lower case), by organization (lower case). */
   readonly orgMembers = new Map<string, Set<string>>();
+  /** Those of {@link orgMembers} who are the organization's owners (role `admin`). */
+  readonly orgAdmins = new Map<string, Set<string>>();
   /** Source repositories' merged PRs, issues and reported permissions (farm tests). */
   readonly source = new SourcePulls();
   private nextId = 1000;
@@ -165,6 +167,20 @@ export function registerGitHubRoutes(api: LoopbackApi, state: GitHubState, calle
     const member = members?.has(String(p['username']).toLowerCase()) ?? false;
     // GitHub answers 204 (no body) for a member and 404 otherwise.
     return member ? { status: 204 } : notFound;
+  });
+  api.route('GET', '/orgs/:org/memberships/:username', (_call, p) => {
+    const org = String(p['org']).toLowerCase();
+    const login = String(p['username']).toLowerCase();
+    if (!state.orgMembers.get(org)?.has(login)) return notFound;
+    const role = state.orgAdmins.get(org)?.has(login) ? 'admin' : 'member';
+    const names = { organization: { login: p['org'] }, user: { login: p['username'] } };
+    return { status: 200, body: { state: 'active', role, ...names } };
+  });
+  // The App's installation on an organization: the one of the repositories it owns.
+  api.route('GET', '/orgs/:org/installation', (_call, p) => {
+    const owned = `${String(p['org']).toLowerCase()}/`;
+    const repo = [...state.repositories].find(([fullName]) => fullName.startsWith(owned));
+    return repo ? { status: 200, body: { id: repo[1].installationId } } : notFound;
   });
   registerComments(api, state, caller);
   registerSourceRoutes(api, state.source, () => state.origin());
