@@ -56,6 +56,25 @@ await describeEachDatabase('connect tenant repository', openDatabase, (target) =
     expect(back?.installedAt).toEqual(new Date('2026-11-30T12:00:00Z'));
   });
 
+  it('replaces a sealed secret only while it is still the one read, and lists every tenant', async () => {
+    const clientKey = randomUUID();
+    await install(clientKey, 'v1.t1.old', '2026-11-30T10:00:00Z');
+    const to = { sealedSecret: 'v1.c1.new', keyId: 'c1', at: new Date('2026-12-01T10:00:00Z') };
+    expect(await tenants.replaceSecret(clientKey, 'v1.t1.stale', to)).toBe(false);
+    expect(await tenants.replaceSecret(clientKey, 'v1.t1.old', to)).toBe(true);
+    expect(await tenants.get(clientKey)).toMatchObject({
+      sealedSecret: 'v1.c1.new',
+      keyId: 'c1',
+      updatedAt: to.at,
+    });
+    expect(await tenants.replaceSecret(clientKey, 'v1.t1.old', to)).toBe(false);
+    const listed = await tenants.list();
+    expect(listed.map((row) => row.clientKey)).toContain(clientKey);
+    expect(listed.map((row) => row.clientKey)).toEqual(
+      [...listed.map((row) => row.clientKey)].sort(),
+    );
+  });
+
   it('does not uninstall a tenant it never saw', async () => {
     expect(await tenants.uninstall(randomUUID())).toBe(false);
   });

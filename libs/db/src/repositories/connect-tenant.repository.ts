@@ -78,6 +78,35 @@ export class ConnectTenantRepository {
     return row ? toRow(row) : null;
   }
 
+  /** Every tenant, installed or not, by client key (a re-seal walks them all; they are few). */
+  async list(executor: Executor = this.db): Promise<ConnectTenantRow[]> {
+    const rows = await executor
+      .selectFrom('connect_tenants')
+      .selectAll()
+      .orderBy('client_key')
+      .execute();
+    return rows.map(toRow);
+  }
+
+  /**
+   * Replaces a tenant's sealed secret if it is still `from`: a reinstall that wrote a new one in
+   * the meantime wins. True when the row was replaced.
+   */
+  async replaceSecret(
+    clientKey: string,
+    from: string,
+    to: { sealedSecret: string; keyId: string; at?: Date },
+    executor: Executor = this.db,
+  ): Promise<boolean> {
+    const result = await executor
+      .updateTable('connect_tenants')
+      .set({ shared_secret: to.sealedSecret, key_id: to.keyId, updated_at: timeOr(to.at) })
+      .where('client_key', '=', clientKey)
+      .where('shared_secret', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** The tenant of a client key while it is installed (the only ones whose JWTs count). */
   async getInstalled(clientKey: string): Promise<ConnectTenantRow | null> {
     const row = await this.get(clientKey);
