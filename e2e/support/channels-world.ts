@@ -167,7 +167,7 @@ export class ChannelsWorld {
       CONFLUENCE_EMAIL: SERVICE_ACCOUNT.email,
       CONFLUENCE_API_TOKEN: SERVICE_ACCOUNT.token,
       CONFLUENCE_BOT_ACCOUNT_ID: CONFLUENCE_BOT,
-      CARAVEL_TOKEN_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      CONNECT_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       REPOSITORY_ROUTES: `slack:${SLACK.channel}=${REPOS.slack}`,
       DEFAULT_REPOSITORY: REPOS.confluence,
       DASHBOARD_TOKEN,

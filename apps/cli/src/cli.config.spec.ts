@@ -40,6 +40,22 @@ describe("the embedded host's configuration", () => {
     expect(config.sandboxBroker.sandbox.root).toBe('./.caravel/sandboxes');
   });
 
+  it("gives the ingress the Connect keyring and the runner the token keyring, neither the other's", () => {
+    // One process holds both here, but each service reads its own: the same code runs apart.
+    const config = loadConfig('caravel', embeddedConfigSchema, {
+      CONNECT_SECRET_KEYS: 'c1:connect',
+      CARAVEL_TOKEN_KEYS: 't1:tokens',
+    });
+    expect(config.ingress.connectSecretKeys).toBe('c1:connect');
+    expect(JSON.stringify(config.ingress)).not.toContain('t1:tokens');
+    expect(config.agentRunner.tokenKeys).toBe('t1:tokens');
+    expect(JSON.stringify(config.agentRunner)).not.toContain('c1:connect');
+    // No default for either, as a keyring must outlive the process: unset, Connect and the vault are off.
+    const bare = loadConfig('caravel', embeddedConfigSchema, {});
+    expect(bare.ingress.connectSecretKeys).toBeUndefined();
+    expect(bare.agentRunner.tokenKeys).toBeUndefined();
+  });
+
   it('names the environment key of every bad value', () => {
     expect(() =>
       loadConfig('caravel', embeddedConfigSchema, { PORT: 'x', SANDBOX_EGRESS: 'open' }),

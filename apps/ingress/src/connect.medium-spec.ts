@@ -2,10 +2,12 @@ import { confluenceThreadId, STREAMS, type Envelope } from '@caravel/contracts';
 import { ConnectTenantRepository, openDatabase, type Database } from '@caravel/db';
 import { createEmbeddedBus, type Bus } from '@caravel/messaging';
 import { composeRuntime, startServiceHost, type ServiceHost } from '@caravel/platform';
+import { parseKeyring, TokenCipher } from '@caravel/integrations';
 import { describeEachDatabase, FakeConfluence, LoopbackApi } from '@caravel/testing';
 import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { IngressModule } from './ingress.module.js';
 import { ingressConfigFrom } from './ingress.config.js';
+import { connectSecretContext } from './services/connect-secrets.js';
 import {
   connectQsh as qsh,
   hs256,
@@ -46,7 +48,7 @@ await describeEachDatabase('Confluence Connect app over HTTP', openDatabase, (ta
       CONFLUENCE_EMAIL: 'svc@acme.test',
       CONFLUENCE_API_TOKEN: 'svc-token',
       CONFLUENCE_BOT_ACCOUNT_ID: 'acc-bot',
-      CARAVEL_TOKEN_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      CONNECT_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     });
     host = await startServiceHost({
       runtime,
@@ -143,6 +145,43 @@ await describeEachDatabase('Confluence Connect app over HTTP', openDatabase, (ta
     expect(row.key_id).toBe('k1');
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(JSON.stringify(row)).not.toContain(Buffer.from(secret).toString('base64'));
+  });
+
+  it('refuses a tenant whose secret the token keyring sealed, naming the re-seal, and publishes nothing', async () => {
+    // Installed before the ingress had a keyring of its own: sealed under CARAVEL_TOKEN_KEYS,
+    // even under the same key id, it does not open under CONNECT_SECRET_KEYS.
+    const clientKey = randomUUID();
+    const secret = `old-${randomUUID()}`;
+    const tokenRing = new TokenCipher(parseKeyring(`k1:${randomBytes(32).toString('base64')}`));
+    const sealed = tokenRing.encrypt(secret, connectSecretContext(clientKey));
+    await new ConnectTenantRepository(database.db).install({
+      clientKey,
+      baseUrl: confluence.wikiUrl,
+      productType: 'confluence',
+      sealedSecret: sealed.ciphertext,
+      keyId: sealed.keyId,
+    });
+    const comment = confluence.addComment({
+      pageId: '899',
+      storage: '<p><ri:user ri:account-id="acc-bot" /> hello</p>',
+      author: { accountId: 'acc-ana', displayName: 'Ana' },
+    });
+    const path = '/connect/webhooks/comment-created';
+    const token = hs256(
+      { iss: clientKey, iat: SECONDS - 5, exp: SECONDS + 175, qsh: qsh('POST', path) },
+      secret,
+    );
+    const answer = await post(path, token, { comment: { id: comment.id } });
+    expect(answer).toMatchObject({ status: 500, body: { error: { code: 'CONFIG_INVALID' } } });
+    const message = (answer.body['error'] as { message: string }).message;
+    expect(message).toContain('does not open under CONNECT_SECRET_KEYS');
+    expect(message).toContain('caravel connect reseal');
+    const thread = confluenceThreadId({
+      site: confluence.wikiUrl,
+      pageId: '899',
+      rootCommentId: comment.id,
+    });
+    expect(await triggersFor(thread)).toHaveLength(0);
   });
 
   describe('comment_created', () => {

@@ -6,3 +6,8 @@ export {
   ingressEnvSchema,
   type IngressConfig,
 } from './ingress.config.js';
+export {
+  CONNECT_SECRET_KEYS,
+  ConnectSecretCipher,
+  connectSecretContext,
+} from './services/connect-secrets.js';

@@ -1,5 +1,6 @@
 import { loadConfig } from '@caravel/config';
 import { ingressConfigOf, ingressConfigSchema, ingressEnvSchema } from './ingress.config.js';
+import { connectSetupWarning } from './services/connect-secrets.js';
 
 const COMMON = { NATS_URL: 'nats://127.0.0.1:4222', DATABASE_URL: 'pglite:memory' };
 
@@ -49,6 +50,31 @@ describe('ingress configuration', () => {
     expect(
       Object.keys(ingressEnvSchema.shape).filter((key) => key.startsWith('GITHUB_APP')),
     ).toEqual([]);
+  });
+
+  it('seals Connect secrets with CONNECT_SECRET_KEYS and never reads the token keyring', () => {
+    // An exploit of the webhook parser must not find the key that opens people's GitHub tokens,
+    // even in the embedded host's environment, which holds every service's keys.
+    const everyServiceKeys = {
+      ...ingressEnvSchema.parse({}),
+      CONNECT_SECRET_KEYS: 'c1:connect',
+      CARAVEL_TOKEN_KEYS: 't1:tokens',
+    };
+    const config = ingressConfigOf(everyServiceKeys);
+    expect(config.connectSecretKeys).toBe('c1:connect');
+    expect(JSON.stringify(config)).not.toContain('t1:tokens');
+    expect(Object.keys(ingressEnvSchema.shape)).not.toContain('CARAVEL_TOKEN_KEYS');
+    expect(ingressConfigOf(ingressEnvSchema.parse({})).connectSecretKeys).toBeUndefined();
+  });
+
+  it('warns at start when the Connect app is on without its keyring, naming the re-seal', () => {
+    const on = { ...COMMON, CONFLUENCE_BASE_URL: 'https://caravel.example.test' };
+    const warning = connectSetupWarning(loadConfig('ingress', ingressConfigSchema, on));
+    expect(warning).toContain('CONNECT_SECRET_KEYS is not');
+    expect(warning).toContain('caravel connect reseal');
+    const keyed = { ...on, CONNECT_SECRET_KEYS: 'c1:connect' };
+    expect(connectSetupWarning(loadConfig('ingress', ingressConfigSchema, keyed))).toBeUndefined();
+    expect(connectSetupWarning(loadConfig('ingress', ingressConfigSchema, COMMON))).toBeUndefined();
   });
 
   it('applies the defaults', () => {

@@ -135,7 +135,9 @@ export const ingressEnvSchema = z.object({
   CONFLUENCE_BOT_ACCOUNT_ID: documented(z.string().min(1).optional(), {
     description: "The service account's Atlassian account id: mentions of it start runs",
   }),
-  CARAVEL_TOKEN_KEYS: channelSettingsSchema.shape.CARAVEL_TOKEN_KEYS,
+  CONNECT_SECRET_KEYS: optionalSecret(
+    "Keyring sealing Confluence Connect tenants' shared secrets: id:base64(32 bytes), comma separated, current key first. Its own, never CARAVEL_TOKEN_KEYS (people's tokens); /connect answers 401 while unset",
+  ),
   TRUSTED_AUTHORS: documented(
     commaList({ pattern: /^(github|slack|linear|jira|confluence):\S+$/, shape: '<source>:<id>' }),
     {
@@ -231,8 +233,11 @@ export interface IngressConfig {
   };
   /** How long a webhook delivery is kept for deduplication. */
   deliveryRetentionHours: number;
-  /** The keyring tokens at rest are sealed with (Connect tenants' shared secrets). */
-  tokenKeys?: string;
+  /**
+   * The keyring Connect tenants' shared secrets are sealed with (`CONNECT_SECRET_KEYS`). Never the
+   * token keyring: whoever exploits the ingress must not open people's stored GitHub tokens.
+   */
+  connectSecretKeys?: string;
   /**
    * The chat and tracker credentials (refusals said in their threads, Jira and Confluence
    * read-back). No GitHub credential: the ingress faces the internet, so dispatch, which holds
@@ -307,7 +312,7 @@ export function ingressConfigOf(env: IngressEnv): IngressConfig {
       repositoryAccessCheck: env.REPOSITORY_ACCESS_CHECK,
     },
     deliveryRetentionHours: env.DELIVERY_RETENTION_HOURS,
-    ...defined({ tokenKeys: env.CARAVEL_TOKEN_KEYS }),
+    ...defined({ connectSecretKeys: env.CONNECT_SECRET_KEYS }),
     // No GitHub credential, even from the embedded host, which hands it every service's keys.
     integrations: integrationsConfigOf({
       ...env,

@@ -85,7 +85,7 @@ await describeEachDatabase('untrusted input from every source', openDatabase, (t
       CONFLUENCE_EMAIL: CONFLUENCE_ACCOUNT.email,
       CONFLUENCE_API_TOKEN: CONFLUENCE_ACCOUNT.token,
       CONFLUENCE_BOT_ACCOUNT_ID: 'acc-bot',
-      CARAVEL_TOKEN_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      CONNECT_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     });
     host = await startServiceHost({
       runtime: composeRuntime({

@@ -28,6 +28,7 @@ export const COMMAND_OPTIONS = {
   },
   attach: { url: text, as: text, token: text },
   'dead-letters': { consumer: text, since: text, until: text, all: flag, url: text, token: text },
+  connect: { ...store },
   analyze: { url: text, token: text },
   'fake-model': { port: text, script: text },
   eval: {

@@ -41,6 +41,13 @@ export const COMMAND_USAGE = {
     --consumer C             only this durable consumer's; --since T, --until T (ISO 8601)
     --all                    replay every dead letter (replay needs IDs, a filter or --all)
     --url URL, --token T     the dashboard (default http://127.0.0.1:3000, DASHBOARD_TOKEN)`,
+  connect: `  connect reseal             seal every Confluence Connect tenant's shared secret under
+                             CONNECT_SECRET_KEYS (the ingress's own keyring), opening those
+                             sealed before the upgrade with CARAVEL_TOKEN_KEYS; once per upgrade,
+                             a second run changes nothing (nothing is changed when one fails)
+    --database-url URL       (default CARAVEL_DATABASE_URL, DATABASE_URL); --data-dir D the
+                             embedded one (default CARAVEL_DATA_DIR, ./.caravel; stop caravel
+                             start first)`,
   analyze: `  analyze OWNER/REPO         ask the analyzer to learn the repository's review style from its
                              merged pull requests' review comments (the reviewer then uses it)
     --url URL, --token T     the dashboard (default http://127.0.0.1:3000, DASHBOARD_TOKEN)`,

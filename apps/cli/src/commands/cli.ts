@@ -212,6 +212,9 @@ const deadLetters: Handler = async ({ positionals, values }, env, io) => {
   return 0;
 };
 
+const connect: Handler = async ({ positionals, values }, env, io) =>
+  (await import('./connect-reseal.command.js')).runConnect(positionals, values, env, io);
+
 const analyze: Handler = async ({ positionals, values }, env, io) => {
   const { runAnalyze } = await import('./analyze.command.js');
   return runAnalyze(positionals, values, env, io);
@@ -263,6 +266,7 @@ const HANDLERS: Record<Exclude<CommandName, 'swegen'>, Handler> = {
   replay,
   attach,
   'dead-letters': deadLetters,
+  connect,
   analyze,
   'fake-model': fakeModel,
   eval: evalCommand,

@@ -32,7 +32,8 @@ export interface ThreadTrajectory {
   traj: Traj;
 }
 
-async function databaseUrlOf(options: EventStoreOptions): Promise<string> {
+/** The database a command reads: `databaseUrl`, else the embedded one of `dataDir`, which must exist. */
+export async function databaseUrlOf(options: EventStoreOptions): Promise<string> {
   if (options.databaseUrl) return options.databaseUrl;
   const dataDir = resolve(options.dataDir ?? '.caravel');
   const pgdata = join(dataDir, 'pgdata');

@@ -1,7 +1,7 @@
 import { CLOCK, type Clock } from '@caravel/config';
 import { ConnectTenantRepository } from '@caravel/db';
-import { IntegrationAdapters, parseKeyring, TokenCipher } from '@caravel/integrations';
-import { Inject, Injectable } from '@nestjs/common';
+import { IntegrationAdapters } from '@caravel/integrations';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { commentIdOf, mapConfluenceComment } from '../events/confluence-event.mapper.js';
@@ -12,6 +12,11 @@ import { connectJwtIssuer, verifyConnectJwt } from '../verification/connect-jwt.
 import { verifyInstallJwt } from '../verification/connect-install.verifier.js';
 import { headerValue } from '../verification/headers.js';
 import { connectDescriptor } from './connect-descriptor.js';
+import {
+  CONNECT_SECRET_KEYS,
+  ConnectSecretCipher,
+  connectSetupWarning,
+} from './connect-secrets.js';
 import { ConnectKeys } from './connect-keys.js';
 import { TriggerIntakeService } from './trigger-intake.service.js';
 import type { WebhookAnswer } from './webhook-answer.js';
@@ -34,18 +39,16 @@ const lifecycleBody = z.object({
   sharedSecret: z.string().min(1).optional(),
 });
 
-/** The tenant's shared secret is sealed under this context, so it opens for that row only. */
-const secretContext = (clientKey: string) => `connect|${clientKey}|shared-secret`;
-
 /**
  * The private Atlassian Connect app: its descriptor, its RS256-signed lifecycle callbacks (the
  * tenant's shared secret is sealed before it is stored) and `comment_created`, verified with the
  * tenant's secret and `qsh`, whose comment is then re-fetched as the service account.
  */
 @Injectable()
-export class ConfluenceConnectService {
+export class ConfluenceConnectService implements OnApplicationBootstrap {
+  private readonly log = new Logger('ConfluenceConnect');
   private readonly keys: ConnectKeys;
-  private readonly cipher: TokenCipher | undefined;
+  private readonly cipher: ConnectSecretCipher | undefined;
 
   constructor(
     private readonly tenants: ConnectTenantRepository,
@@ -55,8 +58,13 @@ export class ConfluenceConnectService {
     @Inject(IntegrationAdapters) private readonly adapters: IntegrationAdapters,
   ) {
     this.keys = new ConnectKeys(config.confluence.connectKeysUrl);
-    const ring = config.tokenKeys;
-    this.cipher = ring ? new TokenCipher(parseKeyring(ring)) : undefined;
+    const ring = config.connectSecretKeys;
+    this.cipher = ring ? new ConnectSecretCipher(ring) : undefined;
+  }
+
+  onApplicationBootstrap(): void {
+    const warning = connectSetupWarning(this.config);
+    if (warning) this.log.warn(warning);
   }
 
   /** The descriptor; null while Caravel's base URL is unset. */
@@ -68,7 +76,7 @@ export class ConfluenceConnectService {
   async installed(call: ConnectCall): Promise<WebhookAnswer> {
     const { body, cipher } = await this.verifiedLifecycle(call);
     if (!body.sharedSecret) throw payloadMalformed('confluence', 'installed without sharedSecret');
-    const sealed = cipher.encrypt(body.sharedSecret, secretContext(body.clientKey));
+    const sealed = cipher.seal(body.clientKey, body.sharedSecret);
     await this.tenants.install({
       clientKey: body.clientKey,
       baseUrl: body.baseUrl,
@@ -91,7 +99,7 @@ export class ConfluenceConnectService {
     const token = connectToken(call);
     const tenant = await this.tenants.getInstalled(connectJwtIssuer(token));
     if (!tenant) throw signatureInvalid('confluence', 'no installed tenant for this iss');
-    const secret = cipher.decrypt(tenant.sealedSecret, secretContext(tenant.clientKey));
+    const secret = cipher.open(tenant);
     verifyConnectJwt(token, secret, this.request(call, base), this.clock.now());
     const body = readUntrustedJson('confluence', call.rawBody);
     const wiki = this.adapters.wiki(tenant.baseUrl);
@@ -123,10 +131,13 @@ export class ConfluenceConnectService {
     return { body: parsed.data, cipher };
   }
 
-  private ready(): { base: string; cipher: TokenCipher } {
+  private ready(): { base: string; cipher: ConnectSecretCipher } {
     const base = this.config.confluence.baseUrl;
     if (!base || !this.cipher) {
-      throw signatureInvalid('confluence', 'CONFLUENCE_BASE_URL or CARAVEL_TOKEN_KEYS is unset');
+      throw signatureInvalid(
+        'confluence',
+        `CONFLUENCE_BASE_URL or ${CONNECT_SECRET_KEYS} is unset`,
+      );
     }
     return { base, cipher: this.cipher };
   }

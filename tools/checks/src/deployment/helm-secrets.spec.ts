@@ -61,14 +61,16 @@ describeWithHelm('Helm chart secrets, per service', () => {
   it('gives the ingress its webhook secrets and no GitHub App key, model key or dashboard secret', () => {
     // Whoever exploits the internet-facing webhook parser must not get the App's write access:
     // dispatch answers the ingress's GitHub questions (membership gate, repository access) as
-    // the App. The token keyring stays (Connect installs' shared secrets are sealed with it).
+    // the App. Nor the token keyring, which opens people's stored GitHub tokens: Connect
+    // installs' shared secrets are sealed with a keyring of the ingress's own.
     const ingress = fromSecret(containerOf(manifests, 'ingress'));
     expect(ingress).toEqual(expect.arrayContaining(WEBHOOK_KEYS));
     expect(ingress.filter((key) => [...MODEL_KEYS, ...DASHBOARD_KEYS].includes(key))).toEqual([]);
     expect(ingress).not.toContain('GITHUB_APP_PRIVATE_KEY');
     expect(ingress).not.toContain('TAVILY_API_KEY');
     expect(ingress).not.toContain('GITHUB_TOKEN');
-    expect(ingress).toContain('CARAVEL_TOKEN_KEYS');
+    expect(ingress).not.toContain('CARAVEL_TOKEN_KEYS');
+    expect(ingress).toContain('CONNECT_SECRET_KEYS');
   });
 
   it('gives the broker the GitHub App key alone, and the dashboard its own keys', () => {
@@ -79,7 +81,8 @@ describeWithHelm('Helm chart secrets, per service', () => {
     expect(dashboard).toEqual(expect.arrayContaining(DASHBOARD_KEYS));
     expect(dashboard.filter((key) => [...MODEL_KEYS, ...WEBHOOK_KEYS].includes(key))).toEqual([]);
     const runner = fromSecret(containerOf(manifests, 'agent-runner'));
-    expect(runner).toEqual(expect.arrayContaining(MODEL_KEYS));
+    expect(runner).toEqual(expect.arrayContaining([...MODEL_KEYS, 'CARAVEL_TOKEN_KEYS']));
+    expect(runner).not.toContain('CONNECT_SECRET_KEYS');
     expect(runner.filter((key) => [...WEBHOOK_KEYS, ...DASHBOARD_KEYS].includes(key))).toEqual([]);
   });
 
