@@ -37,6 +37,16 @@ describe('dispatch configuration', () => {
       apiUrl: 'https://api.github.com',
       developmentToken: 'ghp_dev',
     });
+    expect(config.access).toEqual({ publicRepoOrgGate: true, repositoryAccessCheck: 'github' });
+  });
+
+  it('reads who may have Caravel act: the public-repository gate and the repository check', () => {
+    const config = loadConfig('dispatch', dispatchConfigSchema, {
+      ...COMMON,
+      PUBLIC_REPO_ORG_GATE: 'false',
+      REPOSITORY_ACCESS_CHECK: 'off',
+    });
+    expect(config.access).toEqual({ publicRepoOrgGate: false, repositoryAccessCheck: 'off' });
   });
 
   it('refuses bad values with CONFIG_INVALID naming each environment key', () => {

@@ -6,11 +6,13 @@ import {
   serviceConfigOf,
 } from '@caravel/config';
 import {
+  accessSettingsSchema,
   channelSettingsSchema,
   githubAppSettingsSchema,
   githubTokenSettingsSchema,
   integrationsConfigOf,
   type IntegrationsConfig,
+  type RepositoryAccessCheck,
 } from '@caravel/integrations';
 import { z } from 'zod';
 
@@ -82,6 +84,7 @@ export const dispatchEnvSchema = z.object({
   // No GITHUB_HOST: dispatch only comments, it decides nothing about where repositories live.
   ...githubAppSettingsSchema.omit({ GITHUB_HOST: true }).shape,
   ...githubTokenSettingsSchema.shape,
+  ...accessSettingsSchema.shape,
 });
 
 /** What dispatch runs on, typed: its limits and sweep, and the reply channels' credentials. */
@@ -113,7 +116,14 @@ export interface DispatchConfig {
   };
   /** Who may grant a run paused at its budget more, besides the thread's owner (`source:id`). */
   budgets: { admins: readonly string[] };
-  /** Where dispatch's own replies go. */
+  /** Who may have Caravel act, decided at the trigger intake (`TriggerAccessService`). */
+  access: {
+    /** On public repositories only the owner's members (and bots) may address Caravel. */
+    publicRepoOrgGate: boolean;
+    /** Whether a repository a person chose must be one the trigger's author can see. */
+    repositoryAccessCheck: RepositoryAccessCheck;
+  };
+  /** Where dispatch's own replies go, and the GitHub App the intake asks as. */
   integrations: IntegrationsConfig;
 }
 
@@ -135,6 +145,10 @@ export function dispatchConfigOf(env: z.output<typeof dispatchEnvSchema>): Dispa
       botHandle: env.GITHUB_BOT_HANDLE,
     },
     budgets: { admins: env.DISPATCH_BUDGET_ADMINS },
+    access: {
+      publicRepoOrgGate: env.PUBLIC_REPO_ORG_GATE,
+      repositoryAccessCheck: env.REPOSITORY_ACCESS_CHECK,
+    },
     integrations: integrationsConfigOf(env),
   };
 }

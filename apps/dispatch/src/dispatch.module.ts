@@ -3,6 +3,7 @@ import {
   BudgetPauseRepository,
   CiWatchRepository,
   EnabledRepositoryRepository,
+  IdentityRepository,
   RunNoticeRepository,
   RunQueueRepository,
   RunRepository,
@@ -29,7 +30,6 @@ import { CiWatchService } from './ci-watch/ci-watch.service.js';
 import { githubPullRequestState, PULL_REQUEST_STATE } from './ci-watch/pull-request-state.port.js';
 import { BabySitHandler } from './handlers/baby-sit.handler.js';
 import { CiCheckReportedHandler } from './handlers/ci-check-reported.handler.js';
-import { GithubLookupHandler } from './handlers/github-lookup.handler.js';
 import { HeadMovedHandler } from './handlers/head-moved.handler.js';
 import { RunFinishedHandler } from './handlers/run-finished.handler.js';
 import { RunStartedHandler } from './handlers/run-started.handler.js';
@@ -45,11 +45,12 @@ import { BudgetGrantService } from './services/budget-grant.service.js';
 import { QueueMetricsService } from './services/queue-metrics.service.js';
 import { DispatchSweepService } from './services/dispatch-sweep.service.js';
 import { DispatchService } from './services/dispatch.service.js';
-import { GithubLookupService, githubLookupService } from './services/github-lookup.service.js';
 import { InterruptNotifier } from './services/interrupt-notifier.js';
 import { ReconcileService } from './services/reconcile.service.js';
 import { ThreadHeadService } from './services/thread-head.service.js';
 import { ThreadStopService } from './services/thread-stop.service.js';
+import { TriggerAccessPolicy } from './services/trigger-access-policy.js';
+import { TriggerAccessService, triggerAccessPolicy } from './services/trigger-access.service.js';
 import { WakeupService } from './services/wakeup.service.js';
 
 function replyPort(config: DispatchConfig, slackMessages?: SlackMessageRepository) {
@@ -76,7 +77,6 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
     CiCheckReportedHandler,
     BabySitHandler,
     StopThreadHandler,
-    GithubLookupHandler,
   ],
   providers: [
     { provide: DISPATCH_CONFIG, useValue: defaults },
@@ -90,8 +90,14 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
       provide: PULL_REQUEST_STATE,
       useFactory: () => githubPullRequestState(defaults.integrations),
     },
-    { provide: GithubLookupService, useFactory: () => githubLookupService(defaults.integrations) },
+    {
+      provide: TriggerAccessPolicy,
+      useFactory: (identities: IdentityRepository, clock: Clock) =>
+        triggerAccessPolicy(defaults, identities, clock),
+      inject: [IdentityRepository, CLOCK],
+    },
     DispatchService,
+    TriggerAccessService,
     InterruptNotifier,
     AdmissionService,
     RunNotifierService,
@@ -118,6 +124,7 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
     repositoryProvider(ThreadWakeupRepository),
     repositoryProvider(CiWatchRepository),
     repositoryProvider(EnabledRepositoryRepository),
+    repositoryProvider(IdentityRepository),
     repositoryProvider(UserProfileRepository),
   ],
   exports: [DispatchSweepService, CiWatchSweepService],
@@ -139,8 +146,10 @@ export class DispatchModule {
           useFactory: () => githubPullRequestState(config.integrations),
         },
         {
-          provide: GithubLookupService,
-          useFactory: () => githubLookupService(config.integrations),
+          provide: TriggerAccessPolicy,
+          useFactory: (identities: IdentityRepository) =>
+            triggerAccessPolicy(config, identities, clock),
+          inject: [IdentityRepository],
         },
       ],
     };

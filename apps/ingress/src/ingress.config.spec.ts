@@ -14,7 +14,6 @@ describe('ingress configuration', () => {
       ALLOWED_GITHUB_ORGS: 'acme, acme-labs',
       AUTO_REVIEW_REPOS: 'acme/*',
       REPOSITORY_ROUTES: 'slack:C1=acme/widgets',
-      REPOSITORY_ACCESS_CHECK: 'off',
       JIRA_BASE_URL: 'https://acme.atlassian.net',
     });
     expect(config.webhooks.github.secret).toEqual({ current: 'new', previous: 'old' });
@@ -23,14 +22,12 @@ describe('ingress configuration', () => {
       botHandle: 'caravel',
       allowedOrgs: ['acme', 'acme-labs'],
       allowedRepos: [],
-      publicRepoOrgGate: true,
       autoReviewRepos: ['acme/*'],
       autoReviewDrafts: false,
     });
     expect(config.routing).toEqual({
       trustedAuthors: [],
       repositoryRoutes: ['slack:C1=acme/widgets'],
-      repositoryAccessCheck: 'off',
     });
     expect(config.integrations.jira).toEqual({ baseUrl: 'https://acme.atlassian.net' });
     expect(config.service.port).toBe(3001);
@@ -80,7 +77,6 @@ describe('ingress configuration', () => {
   it('applies the defaults', () => {
     const config = loadConfig('ingress', ingressConfigSchema, COMMON);
     expect(config.deliveryRetentionHours).toBe(168);
-    expect(config.routing.repositoryAccessCheck).toBe('github');
     expect(config.webhooks.jira).toEqual({
       sharedSecret: {},
       hmacSecret: {},

@@ -13,7 +13,6 @@ import {
   type IntegrationsConfig,
 } from '@caravel/integrations';
 import { z } from 'zod';
-import type { RepositoryAccessCheck } from './services/repository-access-policy.js';
 
 const optionalSecret = (description: string) =>
   documented(z.string().min(1).optional(), { description, secret: true });
@@ -61,10 +60,6 @@ export const ingressEnvSchema = z.object({
       example: 'octocat/hello-world',
     },
   ),
-  PUBLIC_REPO_ORG_GATE: documented(flag(true), {
-    description:
-      'On public repositories only members of the owning organization (and bots) may address Caravel; dispatch checks the membership as the GitHub App',
-  }),
   AUTO_REVIEW_REPOS: documented(
     commaList({
       pattern: new RegExp(`^${GITHUB_NAME}/(${GITHUB_NAME}|\\*)$`),
@@ -170,14 +165,6 @@ export const ingressEnvSchema = z.object({
       example: 'acme/widgets',
     },
   ),
-  REPOSITORY_ACCESS_CHECK: documented(z.enum(['github', 'off']).default('github'), {
-    description:
-      "github: a repository a Slack, Linear, Jira or Confluence message names (repo:owner/name) is used only when the person's linked GitHub account can see it (dispatch asks GitHub as the App); off: every chat member may use every allowed repository",
-  }),
-  SLACK_BOT_TOKEN: channelSettingsSchema.shape.SLACK_BOT_TOKEN,
-  SLACK_API_URL: channelSettingsSchema.shape.SLACK_API_URL,
-  LINEAR_API_KEY: channelSettingsSchema.shape.LINEAR_API_KEY,
-  LINEAR_API_URL: channelSettingsSchema.shape.LINEAR_API_URL,
   DELIVERY_RETENTION_HOURS: documented(z.coerce.number().int().min(72).default(168), {
     description:
       'How long a webhook delivery is kept for deduplication (at least 72: GitHub redelivers for 3 days); an hourly sweep deletes older ones',
@@ -208,8 +195,6 @@ export interface IngressConfig {
     /** Owners and `owner/name` repositories Caravel answers (open when both are empty). */
     allowedOrgs: readonly string[];
     allowedRepos: readonly string[];
-    /** On public repositories only the owner's members (and bots) may address Caravel. */
-    publicRepoOrgGate: boolean;
     /** `owner/name` or `owner/*` whose new pull requests get a review request; drafts too? */
     autoReviewRepos: readonly string[];
     autoReviewDrafts: boolean;
@@ -228,8 +213,6 @@ export interface IngressConfig {
     /** `<source>:<container>=owner/name` entries, and the fallback repository. */
     repositoryRoutes: readonly string[];
     defaultRepository?: string;
-    /** Whether a repository a person names must be one their GitHub account can see. */
-    repositoryAccessCheck: RepositoryAccessCheck;
   };
   /** How long a webhook delivery is kept for deduplication. */
   deliveryRetentionHours: number;
@@ -239,9 +222,9 @@ export interface IngressConfig {
    */
   connectSecretKeys?: string;
   /**
-   * The chat and tracker credentials (refusals said in their threads, Jira and Confluence
-   * read-back). No GitHub credential: the ingress faces the internet, so dispatch, which holds
-   * the App, answers its questions about GitHub people (`GithubOrgMembershipLookup`).
+   * The tracker credentials of Jira and Confluence read-back, and nothing else: no GitHub
+   * credential, no chat bot token. The ingress faces the internet and asks or answers nobody;
+   * dispatch, which holds the App, decides who may have Caravel act and answers refusals.
    */
   integrations: IntegrationsConfig;
 }
@@ -296,7 +279,6 @@ export function ingressConfigOf(env: IngressEnv): IngressConfig {
       ...defined({ triggerLabel: env.GITHUB_TRIGGER_LABEL }),
       allowedOrgs: env.ALLOWED_GITHUB_ORGS,
       allowedRepos: env.ALLOWED_GITHUB_REPOS,
-      publicRepoOrgGate: env.PUBLIC_REPO_ORG_GATE,
       autoReviewRepos: env.AUTO_REVIEW_REPOS,
       autoReviewDrafts: env.AUTO_REVIEW_DRAFT_PRS,
     },
@@ -309,7 +291,6 @@ export function ingressConfigOf(env: IngressEnv): IngressConfig {
       trustedAuthors: env.TRUSTED_AUTHORS,
       repositoryRoutes: env.REPOSITORY_ROUTES,
       ...defined({ defaultRepository: env.DEFAULT_REPOSITORY }),
-      repositoryAccessCheck: env.REPOSITORY_ACCESS_CHECK,
     },
     deliveryRetentionHours: env.DELIVERY_RETENTION_HOURS,
     ...defined({ connectSecretKeys: env.CONNECT_SECRET_KEYS }),

@@ -1,4 +1,4 @@
-import { AppError, isAppError } from '@caravel/errors';
+import { AppError } from '@caravel/errors';
 
 /** A request that fails verification: 401 with a coded body, whatever the reason. */
 export function signatureInvalid(source: string, reason: string): AppError {
@@ -27,24 +27,4 @@ export function siteNotServed(source: string, named: string, configured: string)
     'FORBIDDEN',
     `${source} webhook refused: the body names site ${named}, but Caravel reads only from ${configured}`,
   );
-}
-
-/** `details.reason` of {@link githubAppUnset}. */
-const GITHUB_APP_UNSET = 'github-app-unset';
-
-/**
- * A question about GitHub people that dispatch, which asks GitHub for the ingress, could not put:
- * it has no GitHub App. The asker refuses as it would without an App (nothing to fail over to).
- */
-export function githubAppUnset(question: string): AppError {
-  return new AppError(
-    'PRECONDITION_FAILED',
-    `${question}: dispatch has no GitHub App (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY unset)`,
-    { details: { reason: GITHUB_APP_UNSET } },
-  );
-}
-
-/** Whether `error` is {@link githubAppUnset}'s. */
-export function isGithubAppUnset(error: unknown): boolean {
-  return isAppError(error) && error.details['reason'] === GITHUB_APP_UNSET;
 }

@@ -3,13 +3,11 @@ import {
   ConnectTenantRepository,
   type Database,
   DeliveryRepository,
-  IdentityRepository,
   SlackMessageRepository,
   ThreadRepository,
 } from '@caravel/db';
 import { IntegrationAdapters } from '@caravel/integrations';
-import type { Bus } from '@caravel/messaging';
-import { BUS, DATABASE, repositoryProvider } from '@caravel/platform';
+import { DATABASE, repositoryProvider } from '@caravel/platform';
 import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { ConnectController } from './handlers/connect.controller.js';
 import { WebhookRoutes } from './handlers/webhook-routes.js';
@@ -17,13 +15,7 @@ import { RawBodyInstaller, WebhookBodyBudget } from './http/raw-body.middleware.
 import { INGRESS_CONFIG, ingressConfigFrom, type IngressConfig } from './ingress.config.js';
 import { ConfluenceConnectService } from './services/confluence-connect.service.js';
 import { DeliveryRetentionService } from './services/delivery-retention.service.js';
-import {
-  DispatchGithubLookups,
-  ORG_MEMBERSHIP,
-  REPOSITORY_PERMISSIONS,
-} from './services/github-lookups.js';
 import { JiraReadBackService } from './services/jira-read-back.service.js';
-import { RepositoryAccessService } from './services/repository-access.service.js';
 import { SlackMessageMap } from './services/slack-message-map.js';
 import { SourceWebhooksService } from './services/source-webhooks.service.js';
 import { SETTLE_GATHER_MS, TriggerIntakeService } from './services/trigger-intake.service.js';
@@ -66,20 +58,11 @@ function groupCommittedProvider<T, O extends object>(
       inject: [INGRESS_CONFIG],
       useFactory: (config: IngressConfig) => new IntegrationAdapters(config.integrations),
     },
-    // GitHub is asked about people by dispatch, which holds the App: the ingress holds no App key.
-    {
-      provide: DispatchGithubLookups,
-      inject: [BUS],
-      useFactory: (bus: Bus) => new DispatchGithubLookups(bus),
-    },
-    { provide: ORG_MEMBERSHIP, useExisting: DispatchGithubLookups },
-    { provide: REPOSITORY_PERMISSIONS, useExisting: DispatchGithubLookups },
     WebhookBodyBudget,
     RawBodyInstaller,
     WebhookRoutes,
     SourceWebhooksService,
     TriggerIntakeService,
-    RepositoryAccessService,
     ConfluenceConnectService,
     JiraReadBackService,
     DeliveryRetentionService,
@@ -88,7 +71,6 @@ function groupCommittedProvider<T, O extends object>(
     groupCommittedProvider(DeliveryRepository, { settleGatherMs: SETTLE_GATHER_MS }, 'relaxed'),
     repositoryProvider(ConnectTenantRepository),
     repositoryProvider(ThreadRepository),
-    repositoryProvider(IdentityRepository),
     groupCommittedProvider(SlackMessageRepository, {}),
     SlackMessageMap,
   ],

@@ -6,6 +6,7 @@ import {
   serviceConfigOf,
 } from '@caravel/config';
 import {
+  accessSettingsSchema,
   caravelGithubLoginSchema,
   checkModelKeys,
   githubAppSettingsSchema,
@@ -51,6 +52,7 @@ export const reviewerEnvSchema = z.object({
   ...modelSettingsSchema.shape,
   ...githubAppSettingsSchema.shape,
   ...githubTokenSettingsSchema.shape,
+  PUBLIC_REPO_ORG_GATE: accessSettingsSchema.shape.PUBLIC_REPO_ORG_GATE,
 });
 
 type ReviewerEnv = z.output<typeof reviewerEnvSchema>;
@@ -69,7 +71,9 @@ export interface ReviewerConfig {
     /** `owner/name` or `owner/*` (lower-cased) whose clean reviews approve; empty: none. */
     approveCleanRepos: string[];
   };
-  /** GitHub, where reviews are published (the other systems stay unconfigured). */
+  /** Who may have an auto-review: on public repositories, the owner's members (and bots). */
+  access: { publicRepoOrgGate: boolean };
+  /** GitHub, where reviews are published and the gate asks (the other systems unconfigured). */
   integrations: IntegrationsConfig;
 }
 
@@ -82,6 +86,7 @@ export function reviewerConfigOf(env: ReviewerEnv): ReviewerConfig {
       reReviewOnPush: env.REVIEWER_REREVIEW_ON_PUSH,
       approveCleanRepos: env.REVIEWER_APPROVE_CLEAN_REPOS,
     },
+    access: { publicRepoOrgGate: env.PUBLIC_REPO_ORG_GATE },
     integrations: integrationsConfigOf(env),
   };
 }

@@ -11,6 +11,7 @@ import { HeadMovedHandler } from './handlers/head-moved.handler.js';
 import { ReviewRequestedHandler } from './handlers/review-requested.handler.js';
 import { ReviewSandboxService } from './preparation/review-sandbox.service.js';
 import { REVIEWER_CONFIG, type ReviewerConfig } from './reviewer.config.js';
+import { ReviewRequestGate } from './services/review-request-gate.service.js';
 import { ReviewRequestsService } from './services/review-requests.service.js';
 import {
   REVIEWS_OFF,
@@ -52,6 +53,7 @@ export class ReviewerModule {
       controllers: [ReviewRequestedHandler, HeadMovedHandler],
       providers: [
         { provide: REVIEWER_CONFIG, useValue: config },
+        ReviewRequestGate,
         ReviewRequestsService,
         repositoryProvider(FindingRepository),
         repositoryProvider(PullRequestHeadRepository),

@@ -52,6 +52,14 @@ export {
   REPOSITORY_PERMISSION_TTL_MS,
   type RepositoryPermissionLookup,
 } from './github/cached-repository-permissions.js';
+export { PublicRepoGate, type OrgMembershipCheck } from './github/public-repo-gate.js';
+export {
+  RepositoryAccessPolicy,
+  type AccessRefusal,
+  type ChosenRepositoryRequest,
+  type GithubLoginLookup,
+  type RepositoryAccessCheck,
+} from './github/repository-access-policy.js';
 export { GitHubScmReader } from './github/github-scm-reader.js';
 export {
   GitHubReviews,
@@ -144,6 +152,7 @@ export {
 // Settings shared by the runner, the reviewer, the broker and the embedded host (GitHub, the
 // channels, the web tools, the models); which repositories are GitHub's.
 export {
+  accessSettingsSchema,
   caravelGithubLoginSchema,
   channelSettingsSchema,
   githubAppSettingsSchema,

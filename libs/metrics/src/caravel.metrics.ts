@@ -37,6 +37,11 @@ export const webhooks = counter(
   'Webhook deliveries received, by source and outcome (accepted, recorded, duplicate, ignored, or the refusal code).',
   ['source', 'outcome'],
 );
+export const triggersRefused = counter(
+  'caravel_triggers_refused_total',
+  'Triggers dispatch refused before creating anything, by source and check (public_repo_gate, repository_access).',
+  ['source', 'check'],
+);
 export const busPublished = counter(
   'caravel_bus_published_total',
   'Messages published on the bus, by message pattern and outcome (stored, duplicate).',

@@ -16,6 +16,7 @@ export {
   runsFinished,
   sandboxAcquires,
   sandboxExecDuration,
+  triggersRefused,
   webhooks,
 } from './caravel.metrics.js';
 export { scrapedGauge, type GaugeSource, type ScrapedGauge } from './scraped-gauge.js';

@@ -1,13 +1,16 @@
 import { githubThreadId } from '@caravel/contracts';
-import { RunRepository } from '@caravel/db';
+import { RunRepository, ThreadRepository } from '@caravel/db';
 import { FakeGitHub, githubAppEnv, githubAppKeys } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { postGithubWebhook } from './harness/github-webhook.js';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
+import { until } from './harness/scenario-run.js';
+import { triggersHandled } from './harness/triggers-handled.js';
 
 // On a public repository anyone can comment, so only the owner's members may address Caravel.
-// The ingress holds no GitHub App: dispatch asks GitHub whether the commenter is a member, over
-// each pair's bus, and the ingress answers the webhook with what it was told.
+// The ingress holds no GitHub App and asks nothing: it publishes the trigger with the
+// commenter's facts from the signed payload, and dispatch, which holds the App, decides before it
+// creates anything (a GitHub or dispatch outage is then a redelivery, not a lost webhook).
 const SECRET = 'public-gate-secret';
 const APP_ID = '5151';
 
@@ -27,7 +30,7 @@ function mentionBy(login: string, issue: number, commentId: number) {
   };
 }
 
-await describeEachPair('the public-repository gate, asked of dispatch', (kind) => {
+await describeEachPair('the public-repository gate, decided by dispatch', (kind) => {
   const { privateKey, publicKey } = githubAppKeys();
   const github = new FakeGitHub({ app: { id: APP_ID, publicKey } })
     .addRepository('acme/widgets')
@@ -56,22 +59,26 @@ await describeEachPair('the public-repository gate, asked of dispatch', (kind) =
 
   const asked = (login: string) =>
     github.calls.filter((call) => call.path === `/orgs/acme/members/${login}`).length;
+  const issueThread = (issue: number) =>
+    githubThreadId({ owner: 'acme', repo: 'widgets', number: issue });
 
-  it('refuses a commenter GitHub says is not a member, and starts nothing', async () => {
-    expect(await mention('mallory', 1)).toEqual({
-      accepted: false,
-      reason: 'on public repository acme/widgets, @mallory is not a member of acme',
-    });
+  it('takes the webhook of a commenter GitHub says is not a member, then starts and records nothing', async () => {
+    expect(await mention('mallory', 1)).toEqual({ accepted: true, threadId: issueThread(1) });
+
+    await triggersHandled(pair);
     expect(asked('mallory')).toBe(1);
-    const thread = githubThreadId({ owner: 'acme', repo: 'widgets', number: 1 });
-    expect(await new RunRepository(pair.database.db).listByThread(thread)).toEqual([]);
+    expect(await new RunRepository(pair.database.db).listByThread(issueThread(1))).toEqual([]);
+    expect(await new ThreadRepository(pair.database.db).get(issueThread(1))).toBeNull();
   });
 
-  it('takes the request of a member GitHub vouches for', async () => {
-    expect(await mention('alice', 2)).toMatchObject({
-      accepted: true,
-      threadId: githubThreadId({ owner: 'acme', repo: 'widgets', number: 2 }),
-    });
+  it('starts the request of a member GitHub vouches for', async () => {
+    expect(await mention('alice', 2)).toMatchObject({ accepted: true, threadId: issueThread(2) });
+
+    const runs = new RunRepository(pair.database.db);
+    await until(
+      async () => ((await runs.listByThread(issueThread(2))).length > 0 ? true : undefined),
+      "alice's run",
+    );
     expect(asked('alice')).toBe(1);
   });
 });

@@ -6,11 +6,9 @@ import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
 import { ingressConfigFrom } from '../ingress.config.js';
 import { SlackMessageMap } from '../services/slack-message-map.js';
-import type { OrgMembershipCheck } from '../services/public-repo-gate.js';
 import { TriggerIntakeService } from '../services/trigger-intake.service.js';
 import { slackEvent } from './payload.factory.js';
 import { mapSlackEvent } from './slack-event.mapper.js';
-import type { RepositoryAccessService } from '../services/repository-access.service.js';
 
 const settings = { botUserId: 'UBOT' };
 const ROOT_TS = '1700000000.000100';
@@ -67,8 +65,6 @@ function intake() {
     ),
     strictMock<MessagePublisher>({ publish }, 'publisher'),
     ingressConfigFrom({ TRUSTED_AUTHORS: 'slack:U0USER' }),
-    strictMock<OrgMembershipCheck>({}, 'membership'),
-    strictMock<RepositoryAccessService>({}, 'access'),
     new SlackMessageMap(table.repository),
   );
   const take = async (event: Record<string, unknown>, id: string) => {

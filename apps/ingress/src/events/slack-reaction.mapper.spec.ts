@@ -5,11 +5,9 @@ import type { MessagePublisher, PublishAck } from '@caravel/messaging';
 import { strictMock } from '@caravel/testing/doubles';
 import { jest } from '@jest/globals';
 import { ingressConfigFrom } from '../ingress.config.js';
-import type { OrgMembershipCheck } from '../services/public-repo-gate.js';
 import { TriggerIntakeService } from '../services/trigger-intake.service.js';
 import { slackEvent } from './payload.factory.js';
 import { mapSlackEvent } from './slack-event.mapper.js';
-import type { RepositoryAccessService } from '../services/repository-access.service.js';
 
 const settings = { botUserId: 'UBOT' };
 const MESSAGE_TS = '1700000000.000100';
@@ -80,8 +78,6 @@ describe('the intake of a stop request', () => {
       ),
       strictMock<MessagePublisher>({ publish }, 'publisher'),
       ingressConfigFrom({ TRUSTED_AUTHORS: options.trusted }),
-      strictMock<OrgMembershipCheck>({}, 'membership'),
-      strictMock<RepositoryAccessService>({}, 'access'),
     );
     const take = (body: unknown) => {
       const decision = mapSlackEvent(body, settings);

@@ -2,7 +2,6 @@ import {
   parseRepositoryRoute,
   repositoryNamedIn,
   RepositoryRoutes,
-  repositoryChosenByPerson,
   resolveRepository,
 } from './repository-routes.js';
 
@@ -88,41 +87,5 @@ describe('resolveRepository', () => {
     expect(await resolveRepository(slack, new RepositoryRoutes([], undefined), neverAsked)).toBe(
       undefined,
     );
-  });
-});
-
-describe('repositoryChosenByPerson', () => {
-  const routes = new RepositoryRoutes([parseRepositoryRoute('slack:C0123=acme/widgets')!], {
-    owner: 'acme',
-    name: 'monorepo',
-  });
-  const slack = { source: 'slack' as const, container: 'C0123' };
-
-  it('is the repository a message names when an admin did not choose it for the place', () => {
-    expect(repositoryChosenByPerson({ ...slack, text: 'see repo:acme/payroll' }, routes)).toEqual({
-      owner: 'acme',
-      name: 'payroll',
-    });
-    // The default is the admin's choice for places without a route, not for routed ones.
-    expect(repositoryChosenByPerson({ ...slack, text: 'repo:acme/monorepo' }, routes)).toEqual({
-      owner: 'acme',
-      name: 'monorepo',
-    });
-  });
-
-  it("is nothing for the place's own repository, the trigger's own, or no name", () => {
-    expect(
-      repositoryChosenByPerson({ ...slack, text: 'repo:Acme/Widgets' }, routes),
-    ).toBeUndefined();
-    expect(
-      repositoryChosenByPerson({ ...slack, container: 'C9', text: 'repo:acme/monorepo' }, routes),
-    ).toBeUndefined();
-    expect(
-      repositoryChosenByPerson(
-        { ...slack, text: 'repo:acme/payroll', repository: { owner: 'acme', name: 'jira-app' } },
-        routes,
-      ),
-    ).toBeUndefined();
-    expect(repositoryChosenByPerson({ ...slack, text: 'fix it' }, routes)).toBeUndefined();
   });
 });

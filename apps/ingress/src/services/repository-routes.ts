@@ -90,25 +90,3 @@ export async function resolveRepository(
   if (!routes.configured || (await threadHasRepository())) return undefined;
   return routes.defaultFor(trigger.source, trigger.container);
 }
-
-const sameRepository = (a: RepositoryRef, b: RepositoryRef | undefined): boolean =>
-  b !== undefined &&
-  a.owner.toLowerCase() === b.owner.toLowerCase() &&
-  a.name.toLowerCase() === b.name.toLowerCase();
-
-/**
- * The repository the person chose themselves: the one their message names, unless the trigger
- * has its own (GitHub's, the Jira rule's) or it is the one an admin chose for the place (its
- * route, else the default). Only this one is checked against what the person may see on GitHub.
- */
-export function repositoryChosenByPerson(
-  trigger: RoutedTrigger,
-  routes: RepositoryRoutes,
-): RepositoryRef | undefined {
-  if (trigger.repository) return undefined;
-  const named = repositoryNamedIn(trigger.text);
-  if (!named || sameRepository(named, routes.defaultFor(trigger.source, trigger.container))) {
-    return undefined;
-  }
-  return named;
-}

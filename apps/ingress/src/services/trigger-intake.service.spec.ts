@@ -1,5 +1,6 @@
 import { TriggerReceivedV1, type RepositoryRef } from '@caravel/contracts';
 import type { DeliveryRepository, DeliveryRow, ThreadRepository } from '@caravel/db';
+import { factory } from '@caravel/db/testing';
 import type { MessagePublisher, PublishAck } from '@caravel/messaging';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
@@ -7,9 +8,7 @@ import { mapGithubEvent } from '../events/github-event.mapper.js';
 import { githubPayload } from '../events/payload.factory.js';
 import type { TriggerDecision } from '../events/webhook-decision.js';
 import { ingressConfigFrom } from '../ingress.config.js';
-import type { OrgMembershipCheck } from './public-repo-gate.js';
 import { TriggerIntakeService } from './trigger-intake.service.js';
-import type { RepositoryAccessService } from './repository-access.service.js';
 
 /** A mention of @caravel on acme/widgets (public, an organization's) by an author `association`. */
 function mentionBy(association: string) {
@@ -41,16 +40,6 @@ function settledRow(threadId: string): DeliveryRow {
 
 /** The intake over strict doubles: `deliveries` is what the test lets it touch. */
 function intake(deliveries: DeliveryRepository) {
-  const asked: string[] = [];
-  const membership = strictMock<OrgMembershipCheck>(
-    {
-      isMember: (org, login) => {
-        asked.push(`${org}:${login}`);
-        return Promise.resolve(true);
-      },
-    },
-    'membership',
-  );
   const publish = jest.fn((_definition: unknown, _data: unknown, _options: unknown) =>
     Promise.resolve<PublishAck>({ stream: 'TEST', sequence: 1, duplicate: false }),
   );
@@ -58,11 +47,9 @@ function intake(deliveries: DeliveryRepository) {
     deliveries,
     strictMock<ThreadRepository>({}, 'threads'),
     strictMock<MessagePublisher>({ publish }, 'publisher'),
-    ingressConfigFrom({ GITHUB_BOT_HANDLE: 'caravel', PUBLIC_REPO_ORG_GATE: 'true' }),
-    membership,
-    strictMock<RepositoryAccessService>({}, 'access'),
+    ingressConfigFrom({ GITHUB_BOT_HANDLE: 'caravel' }),
   );
-  return { service, asked, publish };
+  return { service, publish };
 }
 
 describe('the trigger intake', () => {
@@ -111,35 +98,39 @@ describe('the trigger intake', () => {
     expect(settle).toHaveBeenCalledTimes(1);
   });
 
-  it('answers a settled repeat from its claim when the payload settles the gate', async () => {
+  it('answers a settled repeat from its claim', async () => {
     const claim = jest.fn(() =>
       Promise.resolve({ outcome: 'settled' as const, existing: settledRow('thread') }),
     );
     const { service, publish } = intake(strictMock<DeliveryRepository>({ claim }, 'deliveries'));
-    const { decision, body } = mentionBy('OWNER');
-
-    expect(await service.take(decision, body)).toMatchObject({ body: { reason: 'duplicate' } });
-    expect(publish).not.toHaveBeenCalled();
-  });
-
-  it('does not ask GitHub about the author of a settled repeat on a public repository', async () => {
-    const findBySourceDelivery = jest.fn((_source: string, _deliveryId: string) =>
-      Promise.resolve(settledRow('thread')),
-    );
-    const { service, asked, publish } = intake(
-      strictMock<DeliveryRepository>({ findBySourceDelivery }, 'deliveries'),
-    );
     const { decision, body } = mentionBy('CONTRIBUTOR');
 
     expect(await service.take(decision, body)).toMatchObject({ body: { reason: 'duplicate' } });
-    expect(findBySourceDelivery).toHaveBeenCalledWith('github', 'guid-7');
-    expect(asked).toEqual([]);
     expect(publish).not.toHaveBeenCalled();
+  });
+
+  it("publishes a public repository's non-member mention with the actor facts, asking nothing", async () => {
+    const claim = jest.fn(() => Promise.resolve({ outcome: 'claimed' as const }));
+    const settle = jest.fn(() => Promise.resolve());
+    const { service, publish } = intake(
+      strictMock<DeliveryRepository>({ claim, settle }, 'deliveries'),
+    );
+    const { decision, body } = mentionBy('NONE');
+
+    expect(await service.take(decision, body)).toMatchObject({ body: { accepted: true } });
+    expect(publish.mock.calls[0]?.[1]).toMatchObject({
+      githubActor: {
+        login: decision.author.externalId,
+        association: 'NONE',
+        repository: { owner: 'acme', name: 'widgets', private: false },
+      },
+    });
+    expect(publish.mock.calls[0]?.[1]).not.toHaveProperty('placeRepository');
   });
 });
 
-describe('a repository a chat message names', () => {
-  const slackMention = (text: string): TriggerDecision => ({
+describe("a chat message's repository", () => {
+  const slackMention = (text: string, container = 'C1'): TriggerDecision => ({
     kind: 'trigger',
     source: 'slack',
     event: 'app_mention',
@@ -149,15 +140,12 @@ describe('a repository a chat message names', () => {
     author: { externalId: 'U0STRANGER' },
     text,
     replyTo: { channel: 'C1', threadTs: '1.000001' },
-    container: 'C1',
+    container,
   });
 
-  function intakeWithAccess(refusal: (repository: RepositoryRef) => string | null) {
-    const publish = jest.fn(() =>
+  function chatIntake(env: Record<string, string>, threadRepository?: RepositoryRef) {
+    const publish = jest.fn((_definition: unknown, _data: unknown, _options: unknown) =>
       Promise.resolve<PublishAck>({ stream: 'TEST', sequence: 1, duplicate: false }),
-    );
-    const asked = jest.fn((_decision: TriggerDecision, repository: RepositoryRef) =>
-      Promise.resolve(refusal(repository)),
     );
     const service = new TriggerIntakeService(
       strictMock<DeliveryRepository>(
@@ -167,49 +155,53 @@ describe('a repository a chat message names', () => {
         },
         'deliveries',
       ),
-      strictMock<ThreadRepository>({ get: () => Promise.resolve(null) }, 'threads'),
+      strictMock<ThreadRepository>(
+        {
+          get: (id) =>
+            Promise.resolve(
+              threadRepository ? factory.thread({ id, repository: threadRepository }) : null,
+            ),
+        },
+        'threads',
+      ),
       strictMock<MessagePublisher>({ publish }, 'publisher'),
-      ingressConfigFrom({ DEFAULT_REPOSITORY: 'acme/widgets' }),
-      strictMock<OrgMembershipCheck>({}, 'membership'),
-      strictMock<RepositoryAccessService>({ refusal: asked }, 'access'),
+      ingressConfigFrom(env),
     );
-    return { service, publish, asked };
+    const published = () => publish.mock.calls.map(([, data]) => data as Record<string, unknown>);
+    return { service, published };
   }
   const body = { payload: {}, sha256: 'sha' };
 
-  it('publishes nothing when the person may not use the repository they named', async () => {
-    const { service, publish, asked } = intakeWithAccess(
-      (r) => `slack:U0STRANGER named ${r.owner}/${r.name} but has no linked GitHub account`,
-    );
-
-    const answer = await service.take(slackMention('summarise repo:acme/payroll-private'), body);
-
-    expect(answer.body).toMatchObject({
-      accepted: false,
-      reason: 'slack:U0STRANGER named acme/payroll-private but has no linked GitHub account',
+  it("publishes a named repository with the place's own, asking nothing: dispatch decides", async () => {
+    const { service, published } = chatIntake({
+      DEFAULT_REPOSITORY: 'acme/widgets',
+      REPOSITORY_ROUTES: 'slack:C2=acme/api',
     });
-    expect(asked).toHaveBeenCalledWith(expect.anything(), {
-      owner: 'acme',
-      name: 'payroll-private',
-    });
-    expect(publish).not.toHaveBeenCalled();
-  });
-
-  it('publishes the trigger when the person may use it', async () => {
-    const { service, publish } = intakeWithAccess(() => null);
 
     await service.take(slackMention('summarise repo:acme/payroll-private'), body);
+    await service.take(slackMention('summarise repo:acme/payroll-private', 'C2'), body);
 
-    expect(publish).toHaveBeenCalledTimes(1);
+    expect(published()).toMatchObject([
+      {
+        repository: { owner: 'acme', name: 'payroll-private' },
+        placeRepository: { owner: 'acme', name: 'widgets' },
+      },
+      { placeRepository: { owner: 'acme', name: 'api' } },
+    ]);
   });
 
-  it('does not ask about the repository an admin chose for the place (the default), named or not', async () => {
-    const { service, publish, asked } = intakeWithAccess(() => 'never');
+  it("publishes a follow-up that names nothing with the place's repository, null without one", async () => {
+    const onPayroll = { owner: 'acme', name: 'payroll-private' };
+    const routed = chatIntake({ DEFAULT_REPOSITORY: 'acme/widgets' }, onPayroll);
+    const unrouted = chatIntake({}, onPayroll);
 
-    await service.take(slackMention('summarise the auth code'), body);
-    await service.take(slackMention('summarise the auth code repo:acme/widgets'), body);
+    await routed.service.take(slackMention('and the tests?'), body);
+    await unrouted.service.take(slackMention('and the tests?'), body);
 
-    expect(asked).not.toHaveBeenCalled();
-    expect(publish).toHaveBeenCalledTimes(2);
+    expect(routed.published()[0]).not.toHaveProperty('repository');
+    expect(routed.published()[0]).toMatchObject({
+      placeRepository: { owner: 'acme', name: 'widgets' },
+    });
+    expect(unrouted.published()[0]).toMatchObject({ placeRepository: null });
   });
 });

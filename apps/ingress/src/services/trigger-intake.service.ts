@@ -1,6 +1,7 @@
 import {
   CARAVEL_NAMESPACE,
   CiCheckReportedV1,
+  type RepositoryRef,
   PullRequestHeadMovedV1,
   ReviewRequestedV1,
   StopThreadV1,
@@ -26,14 +27,10 @@ import type {
 import { GithubRepositoryPolicy } from '../events/github-repository-policy.js';
 import { payloadMalformed } from '../ingress.errors.js';
 import { INGRESS_CONFIG, type IngressConfig } from '../ingress.config.js';
-import { ORG_MEMBERSHIP } from './github-lookups.js';
-import { PublicRepoGate, type OrgMembershipCheck } from './public-repo-gate.js';
-import { RepositoryAccessService } from './repository-access.service.js';
 import { SlackMessageMap } from './slack-message-map.js';
 import {
   parseRepositoryRoute,
   parseRepositorySlug,
-  repositoryChosenByPerson,
   RepositoryRoutes,
   resolveRepository,
   type RepositoryRoute,
@@ -74,7 +71,6 @@ export class TriggerIntakeService implements OnApplicationShutdown {
   /** Settles not yet done: the request was answered once the bus acknowledged its message. */
   private readonly settling = new Set<Promise<void>>();
   private readonly trusted: TrustedAuthors;
-  private readonly gate: PublicRepoGate;
   private readonly routes: RepositoryRoutes;
   private readonly allowed: GithubRepositoryPolicy;
 
@@ -83,13 +79,10 @@ export class TriggerIntakeService implements OnApplicationShutdown {
     private readonly threads: ThreadRepository,
     private readonly publisher: MessagePublisher,
     @Inject(INGRESS_CONFIG) config: IngressConfig,
-    @Inject(ORG_MEMBERSHIP) membership: OrgMembershipCheck,
-    @Inject(RepositoryAccessService) private readonly access: RepositoryAccessService,
     @Optional() @Inject(SlackMessageMap) private readonly slack?: SlackMessageMap,
   ) {
     const { routing, github } = config;
     this.trusted = new TrustedAuthors(routing.trustedAuthors);
-    this.gate = new PublicRepoGate(github.publicRepoOrgGate, membership);
     this.routes = new RepositoryRoutes(
       routing.repositoryRoutes
         .map(parseRepositoryRoute)
@@ -107,14 +100,12 @@ export class TriggerIntakeService implements OnApplicationShutdown {
   /** `body` is what {@link readUntrustedJson} made of the request: stored as the delivery. */
   async take(given: WebhookDecision, body: UntrustedBody): Promise<WebhookAnswer> {
     // A Slack message's thread is the one the message map knows (a moved thread, a deleted root).
-    // Each step below that may wait is awaited only where it has something to do: most deliveries
-    // have nothing for the map or the gate, and an await costs every one of them.
+    // Awaited only where it has something to do: most deliveries have nothing for the map, and an
+    // await costs every one of them. Who may have Caravel act is dispatch's decision, behind the
+    // bus: the ingress asks nothing before it publishes, so an outage there loses no webhook.
     const decision =
       this.slack && SlackMessageMap.concerns(given) ? await this.slack.resolve(given) : given;
     if (decision.kind === 'ignore') return answers.ignored(decision.reason);
-    if (this.repeatAsksGithub(decision) && (await this.isSettled(decision))) {
-      return answers.duplicate();
-    }
     switch (decision.kind) {
       case 'record':
         return this.recordOnly(decision, body);
@@ -125,33 +116,10 @@ export class TriggerIntakeService implements OnApplicationShutdown {
       case 'stop':
         return this.stop(decision, body);
       case 'review':
-      case 'trigger': {
-        const actor = decision.actorCheck;
-        const refusal = actor && !this.gate.passes(actor) ? await this.gate.refusal(actor) : null;
-        if (refusal) return answers.ignored(refusal);
-        return decision.kind === 'review'
-          ? this.reviewRequested(decision, body)
-          : this.trigger(decision, body);
-      }
+        return this.reviewRequested(decision, body);
+      case 'trigger':
+        return this.trigger(decision, body);
     }
-  }
-
-  /**
-   * A repeat answers `duplicate` from its claim (its delivery id or semantic key is settled), so a
-   * delivery is not looked up before it is claimed: one database round trip less for every new
-   * one. The look-up stays where a repeat would otherwise ask GitHub again, through the
-   * public-repository gate's membership check. An unsettled row is a claim whose request failed
-   * or crashed: the retry takes it over, so only a settled one is a repeat.
-   */
-  private repeatAsksGithub(decision: Recorded): boolean {
-    const check =
-      decision.kind === 'trigger' || decision.kind === 'review' ? decision.actorCheck : undefined;
-    return check !== undefined && this.gate.asksGithub(check);
-  }
-
-  private async isSettled(decision: Recorded): Promise<boolean> {
-    const seen = await this.deliveries.findBySourceDelivery(decision.source, decision.deliveryId);
-    return Boolean(seen?.settledAt);
   }
 
   private async trigger(decision: TriggerDecision, body: UntrustedBody): Promise<WebhookAnswer> {
@@ -172,10 +140,6 @@ export class TriggerIntakeService implements OnApplicationShutdown {
     // A repository named in a chat or tracker passes the same allowlist as GitHub's own.
     const refusal = repository ? this.allowed.refusal(repository) : null;
     if (refusal) return answers.ignored(refusal);
-    // One the person chose themselves must be one their GitHub account can see.
-    const chosen = repositoryChosenByPerson(decision, this.routes);
-    const denied = chosen ? await this.access.refusal(decision, chosen) : null;
-    if (denied) return answers.ignored(denied);
     const data: z.input<typeof TriggerReceivedV1.dataSchema> = {
       threadId: decision.threadId,
       source: decision.source,
@@ -187,9 +151,20 @@ export class TriggerIntakeService implements OnApplicationShutdown {
     };
     if (repository) data.repository = repository;
     if (decision.subject) data.subject = decision.subject;
+    // What dispatch decides on: the GitHub actor (the public-repository gate); in a chat or
+    // tracker, the place's repository, so one a person chose, follow-ups' too, is checked.
+    if (decision.actorCheck) data.githubActor = decision.actorCheck;
+    if (decision.source !== 'github') data.placeRepository = this.placeRepository(decision);
     const duplicate = await this.publishOnce(decision, body, TriggerReceivedV1, data);
     if (this.slack && decision.slackMessage) await this.slack.remember(decision);
     return this.answer(decision, duplicate);
+  }
+
+  /** The repository an admin chose for the trigger's place: the Jira rule's, the route, the default. */
+  private placeRepository(decision: TriggerDecision): RepositoryRef | null {
+    return (
+      decision.repository ?? this.routes.defaultFor(decision.source, decision.container) ?? null
+    );
   }
 
   /**
@@ -229,6 +204,7 @@ export class TriggerIntakeService implements OnApplicationShutdown {
       pullRequest: decision.pullRequest,
       author: decision.author,
       reason: decision.reason,
+      githubActor: decision.actorCheck,
     });
     return this.answer(decision, duplicate);
   }

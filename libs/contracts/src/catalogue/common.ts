@@ -68,3 +68,24 @@ export const exitStatus = z.string().regex(/^(submitted|exit_[a-z_]+)( \(exit_[a
 export type RepositoryRef = z.infer<typeof repositoryRef>;
 export type ThreadOptions = z.infer<typeof threadOptions>;
 export type Actor = z.infer<typeof actor>;
+
+/**
+ * Who acted on which GitHub repository, as the signed webhook said it: what the public-repository
+ * gate (`PUBLIC_REPO_ORG_GATE`) decides on, in dispatch, which holds the GitHub App.
+ */
+export const githubActorFacts = z.object({
+  login: z.string().min(1),
+  /** GitHub's account type: `User`, `Bot`, `Organization`. */
+  userType: z.string().min(1).optional(),
+  /** `author_association` of the comment, review or pull request, when the payload has one. */
+  association: z.string().min(1).optional(),
+  repository: z.object({
+    owner: z.string().min(1),
+    name: z.string().min(1),
+    private: z.boolean(),
+    ownerIsOrganization: z.boolean(),
+  }),
+});
+
+/** {@link githubActorFacts}, typed. */
+export type GithubActorFacts = z.infer<typeof githubActorFacts>;

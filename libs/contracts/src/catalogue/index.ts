@@ -7,10 +7,6 @@ import { DeadLetterRecordedV1 } from './dead-letter.messages.js';
 import { ReplayEvents, RunEvents } from './families.js';
 import { ManageBabySit, ScheduleThreadWakeup } from './dispatch.requests.js';
 import {
-  GithubOrgMembershipLookup,
-  GithubRepositoryPermissionLookup,
-} from './github-lookup.requests.js';
-import {
   RunAttemptsSelectedV1,
   RunFinishedV1,
   RunOutputV1,
@@ -61,7 +57,6 @@ export * from './source-subject.js';
 export * from './sandbox.requests.js';
 export * from './sandbox-stream.requests.js';
 export * from './agent.requests.js';
-export * from './github-lookup.requests.js';
 export { patchComparison, replayId, replayIdFor, replayStepOutcome } from './replay.messages.js';
 export { reviewStyleMode, type ReviewStyleModeName } from './review-style.messages.js';
 
@@ -109,6 +104,4 @@ export const REQUEST_CATALOGUE: readonly RequestDefinition[] = [
   RunInterruptNotice,
   ScheduleThreadWakeup,
   ManageBabySit,
-  GithubOrgMembershipLookup,
-  GithubRepositoryPermissionLookup,
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMessage } from '../define-message.js';
-import { actor, repositoryRef, threadId } from './common.js';
+import { actor, githubActorFacts, repositoryRef, threadId } from './common.js';
 
 const commitSha = z.string().regex(/^[0-9a-fA-F]{7,64}$/, 'a commit sha');
 
@@ -42,6 +42,12 @@ export const ReviewRequestedV1 = defineMessage({
     requestedBy: z.string().min(1).max(300).optional(),
     /** True only when the person explicitly asked for an approval or a request for changes. */
     verdictRequested: z.boolean().default(false),
+    /**
+     * `opened`, `ready_for_review`: the pull request's author as the public-repository gate reads
+     * them, decided by the reviewer before anything is opened. Absent on requests an older ingress
+     * published (it decided the gate itself) and on the agent's own (`requested`).
+     */
+    githubActor: githubActorFacts.optional(),
   }),
   fixture: {
     threadId: '59ec28ef-b6ee-5f51-8c35-1672d492b244',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineMessage } from '../define-message.js';
 import {
   actor,
+  githubActorFacts,
   repositoryRef,
   threadId,
   threadOptions,
@@ -37,6 +38,19 @@ export const TriggerReceivedV1 = defineMessage({
     kind: triggerKind.default('message'),
     /** The pull request or issue the request was made on, as the webhook described it. */
     subject: sourceSubject.optional(),
+    /**
+     * GitHub: the actor facts of the public-repository gate, decided by dispatch before anything
+     * is created. Absent on triggers an older ingress published (it decided the gate itself).
+     */
+    githubActor: githubActorFacts.optional(),
+    /**
+     * Slack, Linear, Jira, Confluence: the repository an admin chose for the place the message came
+     * from (its route, the default, the Jira rule's; null: none), so dispatch can tell a repository
+     * the person chose (one that is not this) and check the person may see it on GitHub, on the
+     * thread's first trigger and on every follow-up. Absent on triggers an older ingress published
+     * (it checked a named repository itself).
+     */
+    placeRepository: repositoryRef.nullable().optional(),
   }),
   fixture: {
     threadId: '5f2b7c1e-8d44-5a36-9a0e-2f6a1b3c4d5e',

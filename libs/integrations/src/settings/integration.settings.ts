@@ -1,5 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
-import { documented } from '@caravel/config';
+import { documented, flag } from '@caravel/config';
 import { z } from 'zod';
 import { DEFAULT_MAX_TEXT_CHARS } from '../web/host-web.js';
 import { HostAllowlist } from '../web/host-allowlist.js';
@@ -47,6 +47,21 @@ export const githubAppSettingsSchema = z.object({
   }),
   GITHUB_HOST: documented(z.url().default(DEFAULT_GITHUB_HOST), {
     description: 'GitHub web/git root repositories are cloned from and pushed to',
+  }),
+});
+
+/**
+ * Who may have Caravel act, decided where the GitHub App is held: dispatch's trigger intake
+ * (both keys) and the reviewer's review requests (the gate). The ingress asks nothing.
+ */
+export const accessSettingsSchema = z.object({
+  PUBLIC_REPO_ORG_GATE: documented(flag(true), {
+    description:
+      'On public repositories only members of the owning organization (and bots) may address Caravel; dispatch (and the reviewer, for auto-reviews) checks the membership as the GitHub App before anything is created',
+  }),
+  REPOSITORY_ACCESS_CHECK: documented(z.enum(['github', 'off']).default('github'), {
+    description:
+      "github: a Slack, Linear, Jira or Confluence trigger on a repository a person chose (repo:owner/name, not the place's route or default), follow-ups in its thread included, is taken only when its author's linked GitHub account can see it (dispatch asks GitHub as the App); off: every chat member may use every allowed repository",
   }),
 });
 

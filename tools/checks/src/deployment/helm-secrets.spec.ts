@@ -60,8 +60,8 @@ describeWithHelm('Helm chart secrets, per service', () => {
 
   it('gives the ingress its webhook secrets and no GitHub App key, model key or dashboard secret', () => {
     // Whoever exploits the internet-facing webhook parser must not get the App's write access:
-    // dispatch answers the ingress's GitHub questions (membership gate, repository access) as
-    // the App. Nor the token keyring, which opens people's stored GitHub tokens: Connect
+    // dispatch decides who may have Caravel act (membership gate, repository access) as the App,
+    // and answers refusals, so no chat bot token either. Nor the token keyring, which opens people's stored GitHub tokens: Connect
     // installs' shared secrets are sealed with a keyring of the ingress's own.
     const ingress = fromSecret(containerOf(manifests, 'ingress'));
     expect(ingress).toEqual(expect.arrayContaining(WEBHOOK_KEYS));
@@ -69,6 +69,8 @@ describeWithHelm('Helm chart secrets, per service', () => {
     expect(ingress).not.toContain('GITHUB_APP_PRIVATE_KEY');
     expect(ingress).not.toContain('TAVILY_API_KEY');
     expect(ingress).not.toContain('GITHUB_TOKEN');
+    expect(ingress).not.toContain('SLACK_BOT_TOKEN');
+    expect(ingress).not.toContain('LINEAR_API_KEY');
     expect(ingress).not.toContain('CARAVEL_TOKEN_KEYS');
     expect(ingress).toContain('CONNECT_SECRET_KEYS');
   });

@@ -1,13 +1,12 @@
 import { AppError } from '@caravel/errors';
+import { strictMock } from '@caravel/testing/doubles';
+import { describe, expect, it, jest } from '@jest/globals';
 import {
   CachedRepositoryPermissions,
   REPOSITORY_PERMISSION_TTL_MS,
-  type RepositoryPermission,
   type RepositoryPermissionLookup,
-} from '@caravel/integrations';
-import { strictMock } from '@caravel/testing/doubles';
-import { describe, expect, it, jest } from '@jest/globals';
-import { githubAppUnset } from '../ingress.errors.js';
+} from './cached-repository-permissions.js';
+import type { RepositoryPermission } from './github-repository-access.js';
 import {
   RepositoryAccessPolicy,
   type GithubLoginLookup,
@@ -27,19 +26,20 @@ function policy(
 ) {
   let now = 1_000_000;
   const githubLoginFor = jest.fn(() => Promise.resolve(options.login ?? null));
-  // Without the App, dispatch answers that there is none, and the lookup throws so.
-  const answer = options.app === false ? githubAppUnset('asked') : options.permission;
+  const answer = options.permission;
   const permissionOf = jest.fn((_login: string, _repository: unknown) =>
     answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer ?? 'none'),
   );
   const subject = new RepositoryAccessPolicy(
     options.check ?? 'github',
     strictMock<GithubLoginLookup>({ githubLoginFor }, 'logins'),
-    // Composed as the service composes it: GitHub's answers kept a few minutes.
-    new CachedRepositoryPermissions(
-      strictMock<RepositoryPermissionLookup>({ permissionOf }, 'permissions'),
-      () => now,
-    ),
+    // Composed as dispatch composes it: GitHub's answers kept a few minutes; no App, no lookup.
+    options.app === false
+      ? null
+      : new CachedRepositoryPermissions(
+          strictMock<RepositoryPermissionLookup>({ permissionOf }, 'permissions'),
+          () => now,
+        ),
   );
   return { subject, githubLoginFor, permissionOf, advance: (ms: number) => (now += ms) };
 }
@@ -58,7 +58,7 @@ describe('RepositoryAccessPolicy', () => {
     const { subject } = policy({ login: 'bob', permission: 'none' });
     const refusal = await subject.refusal({ ...ASKED, externalId: 'U0BOB' });
     expect(refusal?.reason).toBe(
-      'slack:U0BOB (@bob) named acme/payroll-private, which @bob has no access to on GitHub',
+      'slack:U0BOB (@bob) asked for acme/payroll-private, which @bob has no access to on GitHub',
     );
     expect(refusal?.reply).toMatch(/@bob has no access to acme\/payroll-private/);
     expect(refusal?.reply).toMatch(/REPOSITORY_ROUTES/);
@@ -68,24 +68,24 @@ describe('RepositoryAccessPolicy', () => {
     const { subject, permissionOf } = policy({ login: null });
     const refusal = await subject.refusal(ASKED);
     expect(refusal?.reason).toBe(
-      'slack:U0ADA named acme/payroll-private but has no linked GitHub account',
+      'slack:U0ADA asked for acme/payroll-private but has no linked GitHub account',
     );
     expect(refusal?.reply).toMatch(/Slack account is not linked to a GitHub account/);
     expect(refusal?.reply).toMatch(/dashboard/);
     expect(permissionOf).not.toHaveBeenCalled();
   });
 
-  it('refuses when GitHub cannot be asked (no App), saying so, and does not keep that', async () => {
+  it('refuses when GitHub cannot be asked (no App), saying so', async () => {
     const { subject, permissionOf } = policy({ login: 'ada', app: false });
     expect((await subject.refusal(ASKED))?.reply).toMatch(/no GitHub App configured/);
-    await subject.refusal(ASKED);
-    expect(permissionOf).toHaveBeenCalledTimes(2);
+    expect(permissionOf).not.toHaveBeenCalled();
   });
 
-  it('refuses, asking to try again, when GitHub fails, and does not keep the failure', async () => {
-    const failing = policy({ login: 'ada', permission: new Error('GitHub 502') });
-    expect((await failing.subject.refusal(ASKED))?.reply).toMatch(/ask again in a minute/);
-    await failing.subject.refusal(ASKED);
+  it('throws, deciding nothing, when GitHub fails, and does not keep the failure', async () => {
+    const outage = new AppError('DEPENDENCY_UNAVAILABLE', 'GitHub 502');
+    const failing = policy({ login: 'ada', permission: outage });
+    await expect(failing.subject.refusal(ASKED)).rejects.toBe(outage);
+    await expect(failing.subject.refusal(ASKED)).rejects.toBe(outage);
     expect(failing.permissionOf).toHaveBeenCalledTimes(2);
   });
 

@@ -1,6 +1,6 @@
+import type { GithubActorFacts } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
-import type { GithubActorCheck } from '../events/webhook-decision.js';
-import { githubAppUnset } from '../ingress.errors.js';
+import { describe, expect, it } from '@jest/globals';
 import { PublicRepoGate, type OrgMembershipCheck } from './public-repo-gate.js';
 
 const orgRepo = { owner: 'acme', name: 'widgets', ownerIsOrganization: true, private: false };
@@ -18,12 +18,10 @@ function members(...logins: string[]): OrgMembershipCheck & { asked: string[] } 
   };
 }
 
-/** Dispatch's answer without a GitHub App. */
-const noApp: OrgMembershipCheck = {
-  isMember: (org, login) => Promise.reject(githubAppUnset(`the membership of ${login} in ${org}`)),
-};
+/** Without a GitHub App there is no membership check. */
+const noApp = null;
 
-const check = (overrides: Partial<GithubActorCheck>): GithubActorCheck => ({
+const check = (overrides: Partial<GithubActorFacts>): GithubActorFacts => ({
   repository: orgRepo,
   login: 'stranger',
   userType: 'User',
@@ -69,23 +67,13 @@ describe('the public-repository gate', () => {
     );
   });
 
-  it('fails, admitting no one, when the membership question fails', async () => {
+  it('throws, admitting no one and refusing no one, when the membership question fails', async () => {
     const failing: OrgMembershipCheck = {
-      isMember: () => Promise.reject(new AppError('TIMEOUT', 'no reply from dispatch')),
+      isMember: () => Promise.reject(new AppError('DEPENDENCY_UNAVAILABLE', 'GitHub 502')),
     };
     await expect(new PublicRepoGate(true, failing).refusal(check({}))).rejects.toThrow(
-      'no reply from dispatch',
+      'GitHub 502',
     );
-  });
-
-  it('says which actors it would ask GitHub about: on an organization repository', () => {
-    const gate = new PublicRepoGate(true, members());
-    expect(gate.asksGithub(check({ association: 'CONTRIBUTOR' }))).toBe(true);
-    expect(gate.asksGithub(check({ association: 'MEMBER' }))).toBe(false);
-    expect(gate.asksGithub(check({ userType: 'Bot' }))).toBe(false);
-    expect(gate.asksGithub(check({ repository: { ...orgRepo, private: true } }))).toBe(false);
-    expect(gate.asksGithub(check({ repository: userRepo }))).toBe(false);
-    expect(new PublicRepoGate(false, members()).asksGithub(check({}))).toBe(false);
   });
 
   it('says which actors pass on the payload alone: those refusal admits without a call', async () => {

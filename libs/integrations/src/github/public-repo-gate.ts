@@ -1,0 +1,57 @@
+import type { GithubActorFacts } from '@caravel/contracts';
+
+/** Whether `login` belongs to the organization `org` (asked for a repository the org owns). */
+export interface OrgMembershipCheck {
+  isMember(
+    org: string,
+    login: string,
+    repository: { owner: string; name: string },
+  ): Promise<boolean>;
+}
+
+/** Associations that already say the author belongs to the repository's owner. */
+const OWNER_SIDE = new Set(['OWNER', 'MEMBER']);
+
+/**
+ * `PUBLIC_REPO_ORG_GATE`: on a public repository anyone can comment, so only members of the owning
+ * organization (or bots, which only the organization can install) may address Caravel. Private
+ * repositories skip the gate. `author_association` OWNER/MEMBER from the signed payload settles
+ * it; otherwise GitHub is asked as the App (`membership`), and without an App (`null`) the gate
+ * stays shut. A failed question is thrown: the caller tries again later (a redelivery), it does
+ * not decide. On a personal account's repository the owner and its collaborators pass.
+ */
+export class PublicRepoGate {
+  constructor(
+    private readonly enabled: boolean,
+    private readonly membership: OrgMembershipCheck | null,
+  ) {}
+
+  /**
+   * Whether the facts alone let the actor address Caravel (the gate is off, the repository
+   * private, the actor a bot or on the owner's side): {@link refusal} would answer null unasked.
+   */
+  passes(check: GithubActorFacts): boolean {
+    if (!this.enabled || check.repository.private || check.userType === 'Bot') return true;
+    return check.association !== undefined && OWNER_SIDE.has(check.association);
+  }
+
+  /** Null when the actor may address Caravel; otherwise why not (for the log, never the actor). */
+  async refusal(check: GithubActorFacts): Promise<string | null> {
+    const { repository, login } = check;
+    if (this.passes(check)) return null;
+    const slug = `${repository.owner}/${repository.name}`;
+    if (!repository.ownerIsOrganization) {
+      const own = login.toLowerCase() === repository.owner.toLowerCase();
+      return own || check.association === 'COLLABORATOR'
+        ? null
+        : `on public repository ${slug}, @${login} is neither its owner nor a collaborator`;
+    }
+    if (!this.membership) {
+      return `on public repository ${slug}, the membership of @${login} in ${repository.owner} cannot be checked (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY unset)`;
+    }
+    const member = await this.membership.isMember(repository.owner, login, repository);
+    return member
+      ? null
+      : `on public repository ${slug}, @${login} is not a member of ${repository.owner}`;
+  }
+}
