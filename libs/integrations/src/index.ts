@@ -99,6 +99,18 @@ export {
 } from './crypto/user-token-vault.js';
 export { appJwt, GitHubApp, parseRepository, type GitHubAppOptions } from './github/github-app.js';
 export {
+  defaultAppName,
+  GITHUB_APP_EVENTS,
+  GITHUB_APP_PERMISSIONS,
+  GITHUB_SIGN_IN_CALLBACK_PATH,
+  GITHUB_WEBHOOK_PATH,
+  githubAppManifest,
+  type GithubAppManifest,
+  type GithubAppManifestOptions,
+  type GithubAppPermission,
+  type GithubPermissionLevel,
+} from './github/app-manifest.js';
+export {
   GitHubCredentials,
   type GitHubCredentialsOptions,
   type InstallationTokenSource,
