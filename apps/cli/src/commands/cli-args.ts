@@ -29,6 +29,14 @@ export const COMMAND_OPTIONS = {
   attach: { url: text, as: text, token: text },
   'dead-letters': { consumer: text, since: text, until: text, all: flag, url: text, token: text },
   connect: { ...store },
+  'github-app': {
+    url: text,
+    'dashboard-url': text,
+    name: text,
+    org: text,
+    out: text,
+    port: text,
+  },
   analyze: { url: text, token: text },
   'fake-model': { port: text, script: text },
   eval: {

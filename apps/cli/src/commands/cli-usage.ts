@@ -48,6 +48,17 @@ export const COMMAND_USAGE = {
     --database-url URL       (default CARAVEL_DATABASE_URL, DATABASE_URL); --data-dir D the
                              embedded one (default CARAVEL_DATA_DIR, ./.caravel; stop caravel
                              start first)`,
+  'github-app': `  github-app manifest        print the manifest of Caravel's GitHub App (its permissions, events,
+                             webhook and sign-in URLs), as GitHub's manifest flow takes it
+  github-app create          register that App on GitHub (a page on 127.0.0.1 posts the manifest;
+                             you click Create GitHub App) and write its five credentials to a new
+                             env file (mode 0600; an existing file is never overwritten)
+    --url URL                Caravel's public URL: the ingress's (webhooks), the embedded host's
+    --dashboard-url URL      the dashboard's, when it is not --url's (Sign in with GitHub)
+    --name N                 the App's name (default Caravel <host>; editable on GitHub)
+    --org ORG                create: register it on this organization (default: your account)
+    --out FILE               create: where (default caravel-github-app.env)
+    --port N                 create: the loopback page's port (default any free one)`,
   analyze: `  analyze OWNER/REPO         ask the analyzer to learn the repository's review style from its
                              merged pull requests' review comments (the reviewer then uses it)
     --url URL, --token T     the dashboard (default http://127.0.0.1:3000, DASHBOARD_TOKEN)`,

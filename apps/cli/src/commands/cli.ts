@@ -215,10 +215,11 @@ const deadLetters: Handler = async ({ positionals, values }, env, io) => {
 const connect: Handler = async ({ positionals, values }, env, io) =>
   (await import('./connect-reseal.command.js')).runConnect(positionals, values, env, io);
 
-const analyze: Handler = async ({ positionals, values }, env, io) => {
-  const { runAnalyze } = await import('./analyze.command.js');
-  return runAnalyze(positionals, values, env, io);
-};
+const githubApp: Handler = async (parsed, env, io) =>
+  (await import('./github-app/github-app.cli.js')).runGithubApp(parsed, env, io);
+
+const analyze: Handler = async ({ positionals, values }, env, io) =>
+  (await import('./analyze.command.js')).runAnalyze(positionals, values, env, io);
 
 const fakeModel: Handler = async ({ positionals, values }, _env, io) => {
   noArguments('fake-model', { positionals, values, help: false });
@@ -267,6 +268,7 @@ const HANDLERS: Record<Exclude<CommandName, 'swegen'>, Handler> = {
   attach,
   'dead-letters': deadLetters,
   connect,
+  'github-app': githubApp,
   analyze,
   'fake-model': fakeModel,
   eval: evalCommand,

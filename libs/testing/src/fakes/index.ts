@@ -12,6 +12,10 @@ export {
 export { githubAppEnv, githubAppKeys } from './github/app-env.js';
 export { FakeGitHub, type FakeGitHubOptions, type FakeMintedToken } from './github/fake-github.js';
 export { FakeGithubOAuth, type FakeGithubAccount } from './github/fake-github-oauth.js';
+export {
+  FakeGithubAppManifest,
+  type FakeRegisteredApp,
+} from './github/fake-github-app-manifest.js';
 export type {
   FakeGitHubComment,
   FakeGitHubPull,
