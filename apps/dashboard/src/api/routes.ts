@@ -1,5 +1,6 @@
 import { triggerSource } from '@caravel/contracts';
 import { RUN_STATUSES, THREAD_STATUSES } from '@caravel/db';
+import { GITHUB_SIGN_IN_CALLBACK_PATH } from '@caravel/integrations';
 import { z } from 'zod';
 import {
   authStatusResponse,
@@ -65,7 +66,7 @@ export const ROUTES = {
   },
   signInCallback: {
     method: 'get',
-    path: '/auth/github/callback',
+    path: GITHUB_SIGN_IN_CALLBACK_PATH,
     summary: 'GitHub sends the browser back here; sets the session cookie and redirects home',
     access: 'public',
     query: z.object({

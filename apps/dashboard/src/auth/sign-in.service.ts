@@ -1,5 +1,6 @@
 import { SignInPinRepository } from '@caravel/db';
 import { AppError } from '@caravel/errors';
+import { GITHUB_SIGN_IN_CALLBACK_PATH } from '@caravel/integrations';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { DASHBOARD_CONFIG, type DashboardConfig } from '../dashboard.config.js';
@@ -11,7 +12,8 @@ import type { Admission, Role, Session } from './session.types.js';
 
 /** A sign-in has ten minutes between leaving for GitHub and coming back. */
 const NONCE_TTL_MS = 10 * 60_000;
-export const CALLBACK_PATH = '/auth/github/callback';
+/** Where GitHub sends the browser back: the App's manifest names the same path as its callback. */
+export const CALLBACK_PATH = GITHUB_SIGN_IN_CALLBACK_PATH;
 
 /** What the controller answers: where the browser goes next and the cookies it gets. */
 export interface SignInStep {

@@ -70,7 +70,7 @@ export class AuthController {
     redirect(response, this.signIn.start(this.origins.ownOrigin(request)));
   }
 
-  @Get('auth/github/callback')
+  @Get(ROUTES.signInCallback.path)
   async callback(
     @Req() request: Request,
     @Res() response: Response,
