@@ -14,6 +14,7 @@ import {
   ThreadRepository,
   ThreadStopRepository,
   ThreadWakeupRepository,
+  TriggerRefusalRepository,
   UserProfileRepository,
 } from '@caravel/db';
 import { repositoryProvider } from '@caravel/platform';
@@ -125,6 +126,7 @@ const defaults = dispatchConfigOf(dispatchEnvSchema.parse({}));
     repositoryProvider(CiWatchRepository),
     repositoryProvider(EnabledRepositoryRepository),
     repositoryProvider(IdentityRepository),
+    repositoryProvider(TriggerRefusalRepository),
     repositoryProvider(UserProfileRepository),
   ],
   exports: [DispatchSweepService, CiWatchSweepService],

@@ -110,6 +110,11 @@ export {
 } from './repositories/thread-plan.repository.js';
 export { ThreadStopRepository, type ThreadStopRow } from './repositories/thread-stop.repository.js';
 export {
+  TriggerRefusalRepository,
+  type NewTriggerRefusal,
+  type TriggerRefusalRow,
+} from './repositories/trigger-refusal.repository.js';
+export {
   PullRequestHeadRepository,
   type PullRequestHeadRow,
   type PullRequestKey,

@@ -1,5 +1,10 @@
 import { slackThreadId } from '@caravel/contracts';
-import { IdentityRepository, RunRepository, ThreadRepository } from '@caravel/db';
+import {
+  IdentityRepository,
+  RunRepository,
+  ThreadRepository,
+  TriggerRefusalRepository,
+} from '@caravel/db';
 import { FakeGitHub, FakeSlack, githubAppEnv, githubAppKeys } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { createHmac, randomUUID } from 'node:crypto';
@@ -147,10 +152,14 @@ await describeEachPair(
       await replyIn(first.ts, /@bob has no access to acme\/payroll-private/);
       await triggersHandled(pair);
       expect(await runsOf(first.threadId)).toBe(1);
+      expect(
+        await new TriggerRefusalRepository(pair.database.db).listByThread(first.threadId),
+      ).toEqual([expect.objectContaining({ author: 'slack:U0BOB', rule: 'repository_access' })]);
 
       await mention('U0ADA', 'and the tests of it, please', first.ts);
       await until(
-        async () => ((await runsOf(first.threadId)) === 2 ? true : undefined),
+        // Her follow-up's run (it may join the first run, which then starts one more).
+        async () => ((await runsOf(first.threadId)) >= 2 ? true : undefined),
         "ada's follow-up",
       );
       expect(replies(first.ts).filter((text) => /no access/.test(text))).toHaveLength(1);

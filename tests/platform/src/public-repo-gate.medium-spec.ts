@@ -1,5 +1,5 @@
 import { githubThreadId } from '@caravel/contracts';
-import { RunRepository, ThreadRepository } from '@caravel/db';
+import { RunRepository, ThreadRepository, TriggerRefusalRepository } from '@caravel/db';
 import { FakeGitHub, githubAppEnv, githubAppKeys } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { postGithubWebhook } from './harness/github-webhook.js';
@@ -69,6 +69,15 @@ await describeEachPair('the public-repository gate, decided by dispatch', (kind)
     expect(asked('mallory')).toBe(1);
     expect(await new RunRepository(pair.database.db).listByThread(issueThread(1))).toEqual([]);
     expect(await new ThreadRepository(pair.database.db).get(issueThread(1))).toBeNull();
+    expect(
+      await new TriggerRefusalRepository(pair.database.db).listByThread(issueThread(1)),
+    ).toEqual([
+      expect.objectContaining({
+        author: 'github:mallory',
+        rule: 'public_repo_gate',
+        reason: 'on public repository acme/widgets, @mallory is not a member of acme',
+      }),
+    ]);
   });
 
   it('starts the request of a member GitHub vouches for', async () => {

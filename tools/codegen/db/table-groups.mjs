@@ -16,6 +16,7 @@ export const TABLE_GROUPS = {
       'ThreadOwner',
       'ThreadPlan',
       'ThreadStop',
+      'TriggerRefusal',
       'Run',
       'RunEvent',
       'RunNotice',

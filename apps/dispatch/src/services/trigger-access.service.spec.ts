@@ -1,5 +1,5 @@
 import { CARAVEL_NAMESPACE, TriggerReceivedV1, uuidV5, type EnvelopeOf } from '@caravel/contracts';
-import type { ThreadRepository } from '@caravel/db';
+import type { NewTriggerRefusal, ThreadRepository, TriggerRefusalRepository } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
@@ -28,16 +28,25 @@ function service(decision: TriggerAccess | Error, reply?: () => Promise<'posted'
     (_destination: ReplyDestination, _key: string, _text: string) =>
       reply?.() ?? Promise.resolve('posted' as const),
   );
+  const recorded = new Set<string>();
+  const record = jest.fn((refusal: NewTriggerRefusal) =>
+    Promise.resolve(!recorded.has(refusal.triggerId) && Boolean(recorded.add(refusal.triggerId))),
+  );
+  const deleteBefore = jest.fn((_before: Date) => Promise.resolve(2));
   const subject = new TriggerAccessService(
     strictMock<TriggerAccessPolicy>({ decide }, 'policy'),
     strictMock<ThreadRepository>(
       { get: (id) => Promise.resolve(factory.thread({ id, repository: PAYROLL })) },
       'threads',
     ),
+    strictMock<TriggerRefusalRepository>({ record, deleteBefore }, 'refusals'),
     strictMock<ReplyPort>({ reply: posted }, 'replies'),
+    { now: () => NOW },
   );
-  return { subject, decide, posted };
+  return { subject, decide, posted, record, deleteBefore };
 }
+
+const NOW = new Date('2026-12-05T10:00:00Z');
 
 const REFUSED: TriggerAccess = {
   allowed: false,
@@ -57,11 +66,20 @@ describe('TriggerAccessService', () => {
     expect(posted).not.toHaveBeenCalled();
   });
 
-  it('refuses a person who may not use the repository and answers once in their thread', async () => {
-    const { subject, posted } = service(REFUSED);
+  it('refuses a person who may not use the repository, records it and answers once in their thread', async () => {
+    const { subject, posted, record } = service(REFUSED);
     const refused = trigger();
 
     expect(await subject.admits(refused)).toBe(false);
+    expect(record).toHaveBeenCalledWith({
+      triggerId: refused.id,
+      threadId: refused.data.threadId,
+      source: 'slack',
+      author: 'slack:U0MALLORY',
+      rule: 'repository_access',
+      reason: REFUSED.reason,
+      refusedAt: NOW,
+    });
     expect(posted).toHaveBeenCalledWith(
       { source: 'slack', replyTo: { channel: 'C1', threadTs: '1.000001' } },
       uuidV5('repository-refused:slack:C1:1.000009', CARAVEL_NAMESPACE),
@@ -75,8 +93,8 @@ describe('TriggerAccessService', () => {
     expect(await subject.admits(trigger())).toBe(false);
   });
 
-  it('answers nothing to a GitHub actor the public-repository gate refuses', async () => {
-    const { subject, posted } = service({
+  it('answers nothing to a GitHub actor the public-repository gate refuses, and records it', async () => {
+    const { subject, posted, record } = service({
       allowed: false,
       check: 'public_repo_gate',
       reason: 'on public repository acme/widgets, @mallory is not a member of acme',
@@ -84,12 +102,21 @@ describe('TriggerAccessService', () => {
 
     expect(await subject.admits(trigger())).toBe(false);
     expect(posted).not.toHaveBeenCalled();
+    expect(record).toHaveBeenCalledWith(expect.objectContaining({ rule: 'public_repo_gate' }));
+  });
+
+  it('deletes the refusals past their retention, 30 days', async () => {
+    const { subject, deleteBefore } = service({ allowed: true });
+
+    expect(await subject.pruneRefusals()).toBe(2);
+    expect(deleteBefore).toHaveBeenCalledWith(new Date('2026-11-05T10:00:00Z'));
   });
 
   it('throws what GitHub failed with, so the trigger is redelivered', async () => {
-    const { subject, posted } = service(new Error('GitHub 502'));
+    const { subject, posted, record } = service(new Error('GitHub 502'));
 
     await expect(subject.admits(trigger())).rejects.toThrow('GitHub 502');
     expect(posted).not.toHaveBeenCalled();
+    expect(record).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,4 @@
-import type { Clock } from '@caravel/config';
+import { CLOCK, type Clock } from '@caravel/config';
 import {
   CARAVEL_NAMESPACE,
   repositoryRef,
@@ -6,7 +6,7 @@ import {
   type EnvelopeOf,
   type TriggerReceivedV1,
 } from '@caravel/contracts';
-import { ThreadRepository, type IdentityRepository } from '@caravel/db';
+import { ThreadRepository, TriggerRefusalRepository, type IdentityRepository } from '@caravel/db';
 import {
   CachedRepositoryPermissions,
   IdentityDirectory,
@@ -21,6 +21,9 @@ import { REPLY_PORT, type ReplyPort } from '../replies/reply.port.js';
 import { TriggerAccessPolicy, type TriggerAccess } from './trigger-access-policy.js';
 
 type Trigger = EnvelopeOf<typeof TriggerReceivedV1>;
+
+/** How long a refusal stays in `trigger_refusals` (the dispatch sweep deletes older ones). */
+export const TRIGGER_REFUSAL_RETENTION_MS = 30 * 24 * 3_600_000;
 
 /**
  * The policy as dispatch holds it: asked as its GitHub App (`GITHUB_TOKEN` for permissions in
@@ -48,8 +51,9 @@ export function triggerAccessPolicy(
  * The trigger intake's first step (see {@link TriggerAccessPolicy}), asked as the GitHub App
  * dispatch holds: the ingress publishes what the decision needs and asks nothing, so a lookup
  * that fails is a redelivery here, not a webhook lost at the edge. A refused trigger creates and
- * runs nothing; it is logged, counted (`caravel_triggers_refused_total`) and, for a repository
- * the person may not use, answered once in their thread.
+ * runs nothing; it is logged, recorded (`trigger_refusals`, kept
+ * {@link TRIGGER_REFUSAL_RETENTION_MS}), counted (`caravel_triggers_refused_total`) and, for a
+ * repository the person may not use, answered once in their thread.
  */
 @Injectable()
 export class TriggerAccessService {
@@ -58,7 +62,9 @@ export class TriggerAccessService {
   constructor(
     @Inject(TriggerAccessPolicy) private readonly policy: TriggerAccessPolicy,
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
+    @Inject(TriggerRefusalRepository) private readonly refusals: TriggerRefusalRepository,
     @Inject(REPLY_PORT) private readonly replies: ReplyPort,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** True when the trigger may go on; false when it was refused (and answered where due). */
@@ -69,9 +75,24 @@ export class TriggerAccessService {
     this.log.warn(
       `trigger ${trigger.id} (${source}:${trigger.data.deliveryId}, thread ${threadId}) refused by the ${decision.check.replaceAll('_', '-')} check: ${decision.reason}`,
     );
-    triggersRefused.inc({ source, check: decision.check });
+    const recorded = await this.refusals.record({
+      triggerId: trigger.id,
+      threadId,
+      source,
+      author: `${source}:${trigger.data.author.externalId}`,
+      rule: decision.check,
+      reason: decision.reason,
+      refusedAt: this.clock.now(),
+    });
+    if (recorded) triggersRefused.inc({ source, check: decision.check });
     await this.answer(trigger, decision);
     return false;
+  }
+
+  /** Deletes refusals older than {@link TRIGGER_REFUSAL_RETENTION_MS}; how many (the sweep's). */
+  async pruneRefusals(): Promise<number> {
+    const before = new Date(this.clock.now().getTime() - TRIGGER_REFUSAL_RETENTION_MS);
+    return this.refusals.deleteBefore(before);
   }
 
   private async threadRepository(trigger: Trigger) {

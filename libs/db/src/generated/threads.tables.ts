@@ -252,3 +252,24 @@ export type ThreadWakeup = {
    */
   withdrawn_at: Timestamp | null;
 };
+export type TriggerRefusal = {
+  trigger_id: string;
+  thread_id: string;
+  /**
+   * @kyselyType(State.Source)
+   */
+  source: State.Source;
+  /**
+   * Who asked, as `source:externalId`.
+   */
+  author: string;
+  /**
+   * The rule that refused it: `public_repo_gate` or `repository_access`.
+   */
+  rule: string;
+  /**
+   * Why, as logged (never said to a refused GitHub stranger).
+   */
+  reason: string;
+  refused_at: Generated<Timestamp>;
+};

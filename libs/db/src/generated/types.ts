@@ -15,6 +15,7 @@ import type {
   ThreadPlan,
   ThreadStop,
   ThreadWakeup,
+  TriggerRefusal,
 } from './threads.tables.js';
 import type {
   BusConsumer,
@@ -105,6 +106,7 @@ export type DB = {
   thread_stops: ThreadStop;
   thread_wakeups: ThreadWakeup;
   threads: Thread;
+  trigger_refusals: TriggerRefusal;
   user_instructions: UserInstructions;
   user_profiles: UserProfile;
   user_tokens: UserToken;
