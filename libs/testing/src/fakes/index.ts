@@ -10,7 +10,13 @@ export {
   type ScriptedFailure,
 } from './http/loopback-api.js';
 export { githubAppEnv, githubAppKeys } from './github/app-env.js';
-export { FakeGitHub, type FakeGitHubOptions, type FakeMintedToken } from './github/fake-github.js';
+export {
+  DEFAULT_INSTALLATION_PERMISSIONS,
+  FakeGitHub,
+  type FakeGitHubOptions,
+  type FakeMintedToken,
+} from './github/fake-github.js';
+export { workflowRefusal } from './github/workflow-guard.js';
 export { FakeGithubOAuth, type FakeGithubAccount } from './github/fake-github-oauth.js';
 export {
   FakeGithubAppManifest,

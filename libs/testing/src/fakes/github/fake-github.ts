@@ -20,6 +20,7 @@ import { registerTreeRoutes, type GitTrees } from './git-trees.js';
 import { GitHubState, registerGitHubRoutes, type FakeGitHubPull } from './github-routes.js';
 import { GitHubReviewState, registerReviewRoutes, type CommentableLines } from './review-routes.js';
 import type { FakeSourceIssue, FakeSourcePull } from './source-pulls.js';
+import { WorkflowGuard } from './workflow-guard.js';
 
 /** Settings of the fake GitHub. */
 export interface FakeGitHubOptions {
@@ -31,7 +32,19 @@ export interface FakeGitHubOptions {
   readonly tokenTtlMs?: number;
   /** A GitHub App whose RS256 JWTs the fake accepts on `/app/...`. */
   readonly app?: { readonly id: string; readonly publicKey: KeyObject | string };
+  /**
+   * What the App's installation grants: the permissions of a token minted without asking for
+   * some (default {@link DEFAULT_INSTALLATION_PERMISSIONS}; see {@link FakeGitHub.grant}).
+   */
+  readonly permissions?: Readonly<Record<string, string>>;
 }
+
+/** Caravel's App as registered by default: no `workflows` (see `app-manifest.ts`). */
+export const DEFAULT_INSTALLATION_PERMISSIONS: Readonly<Record<string, string>> = {
+  contents: 'write',
+  pull_requests: 'write',
+  issues: 'write',
+};
 
 /** A minted installation-style token. */
 export interface FakeMintedToken {
@@ -43,6 +56,8 @@ interface Issued {
   readonly repositories: string[] | 'all';
   readonly expiresAt: number;
   readonly login: string;
+  /** An installation token's permissions, fixed when minted; null for a person's token. */
+  readonly permissions: Readonly<Record<string, string>> | null;
 }
 
 const BAD_CREDENTIALS: FakeResponse = {
@@ -56,7 +71,9 @@ const BAD_CREDENTIALS: FakeResponse = {
  * installation tokens; GraphQL review threads, see `review-routes.ts`) and git
  * smart-HTTP through `git http-backend`. Tokens are either user tokens ({@link addUserToken},
  * every repository) or installation tokens it mints, each valid for its repositories until it
- * expires; git wants `Basic x-access-token:<token>`, the API `Bearer <token>`.
+ * expires; git wants `Basic x-access-token:<token>`, the API `Bearer <token>`. A push with an
+ * installation token without `workflows: write` whose commits touch `.github/workflows/` is
+ * refused with GitHub's reason, the ref left as it was (`workflow-guard.ts`).
  */
 export class FakeGitHub extends LoopbackApi {
   readonly state: GitHubState;
@@ -75,10 +92,13 @@ export class FakeGitHub extends LoopbackApi {
   readonly rejected: string[] = [];
   private readonly issued = new Map<string, Issued>();
   private readonly now: () => number;
+  private readonly workflowGuard = new WorkflowGuard();
+  private installationPermissions: Readonly<Record<string, string>>;
 
   constructor(private readonly options: FakeGitHubOptions = {}) {
     super();
     this.now = options.now ?? Date.now;
+    this.installationPermissions = options.permissions ?? DEFAULT_INSTALLATION_PERMISSIONS;
     const root = options.root;
     this.state = new GitHubState(
       () => this.origin,
@@ -126,6 +146,20 @@ export class FakeGitHub extends LoopbackApi {
   /** Starts the server; returns its origin (the Octokit `baseUrl`). */
   start(): Promise<string> {
     return this.listen();
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    this.workflowGuard.dispose();
+  }
+
+  /**
+   * An admin changes what the App's installation grants (and accepts it): tokens minted from now
+   * on carry `permissions`; tokens minted before keep theirs, as GitHub's.
+   */
+  grant(permissions: Readonly<Record<string, string>>): this {
+    this.installationPermissions = { ...permissions };
+    return this;
   }
 
   /** Declares a repository (default branch `main`) under an App installation. */
@@ -198,7 +232,12 @@ export class FakeGitHub extends LoopbackApi {
 
   /** Accepts `token` as a user's OAuth token with access to every repository. */
   addUserToken(token: string, login: string): this {
-    this.issued.set(token, { repositories: 'all', expiresAt: Number.POSITIVE_INFINITY, login });
+    this.issued.set(token, {
+      repositories: 'all',
+      expiresAt: Number.POSITIVE_INFINITY,
+      login,
+      permissions: null,
+    });
     return this;
   }
 
@@ -263,11 +302,17 @@ export class FakeGitHub extends LoopbackApi {
     }
     this.accepted.push(token);
     const root = this.options.root;
-    if (path.endsWith('/git-receive-pack')) {
-      res.once('finish', () => this.followPush(root, `${git[1]}/${git[2]}`));
-    }
-    serveGitHttpBackend(req, res, root, 'x-access-token');
+    const pushing = path.endsWith('/git-receive-pack');
+    if (pushing) res.once('finish', () => this.followPush(root, `${git[1]}/${git[2]}`));
+    const guarded = pushing && !this.mayWriteWorkflows(token);
+    serveGitHttpBackend(req, res, root, 'x-access-token', guarded ? this.workflowGuard.env() : {});
     return true;
+  }
+
+  /** A person's token may (their own rights are not modelled); an App's needs `workflows: write`. */
+  private mayWriteWorkflows(token: string): boolean {
+    const permissions = this.issued.get(token)?.permissions;
+    return permissions === null || permissions?.['workflows'] === 'write';
   }
 
   /**
@@ -282,10 +327,13 @@ export class FakeGitHub extends LoopbackApi {
     }
   }
 
-  private issue(repositories: string[] | 'all', login = 'caravel[bot]'): FakeMintedToken {
+  private issue(
+    repositories: string[] | 'all',
+    permissions: Readonly<Record<string, string>> = this.installationPermissions,
+  ): FakeMintedToken {
     const token = `ghs_fake${randomBytes(16).toString('hex')}`;
     const expiresAt = this.now() + (this.options.tokenTtlMs ?? 3_600_000);
-    this.issued.set(token, { repositories, expiresAt, login });
+    this.issued.set(token, { repositories, expiresAt, login: 'caravel[bot]', permissions });
     const minted = { token, expiresAt: new Date(expiresAt) };
     this.minted.push(minted);
     return minted;
@@ -330,17 +378,15 @@ export class FakeGitHub extends LoopbackApi {
           asked.map((name) => String(name).toLowerCase()).includes(fullName.split('/')[1] ?? ''),
         )
       : names;
-    const minted = this.issue(repositories);
+    const permissions =
+      askedPermissions(call.body?.['permissions']) ?? this.installationPermissions;
+    const minted = this.issue(repositories, permissions);
     return {
       status: 201,
       body: {
         token: minted.token,
         expires_at: minted.expiresAt.toISOString(),
-        permissions: call.body?.['permissions'] ?? {
-          contents: 'write',
-          pull_requests: 'write',
-          issues: 'write',
-        },
+        permissions,
         repository_selection: Array.isArray(asked) ? 'selected' : 'all',
       },
     };
@@ -361,6 +407,12 @@ export class FakeGitHub extends LoopbackApi {
     if (issued.repositories === 'all' || repository === undefined) return true;
     return issued.repositories.includes(repository.toLowerCase());
   }
+}
+
+/** The permissions an access-token request names (`{ name: level }`), or undefined. */
+function askedPermissions(asked: unknown): Record<string, string> | undefined {
+  if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) return undefined;
+  return Object.fromEntries(Object.entries(asked).map(([name, level]) => [name, String(level)]));
 }
 
 function basicToken(header: string): string | undefined {

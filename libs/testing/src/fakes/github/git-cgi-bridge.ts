@@ -1,16 +1,21 @@
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** Serves one git smart-HTTP request from `git http-backend` over bare repositories in `root`. */
+/**
+ * Serves one git smart-HTTP request from `git http-backend` over bare repositories in `root`;
+ * `env` adds to its environment (e.g. git config from `GIT_CONFIG_COUNT`).
+ */
 export function serveGitHttpBackend(
   incoming: IncomingMessage,
   response: ServerResponse,
   root: string,
   user: string,
+  env: Readonly<Record<string, string>> = {},
 ): void {
   const url = new URL(incoming.url ?? '/', 'http://fake');
   const child = spawn('git', ['http-backend'], {
     env: {
+      ...env,
       PATH: '/usr/bin:/bin',
       GIT_PROJECT_ROOT: root,
       GIT_HTTP_EXPORT_ALL: '1',
