@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostGit, type Sandbox } from '@caravel/sandbox';
 import { seedRemote } from '@caravel/sandbox/testing';
-import { FakeGitHub } from '@caravel/testing';
+import { DEFAULT_INSTALLATION_PERMISSIONS, FakeGitHub } from '@caravel/testing';
 import { WorkspaceHost } from './workspace-host.js';
 import { brokerConfig } from '../testing/broker-harness.js';
 
@@ -48,10 +48,10 @@ describe('the broker clones and pushes GitHub repositories through the credentia
     );
 
   /** A sandbox set up for acme/widgets, as the broker would make it. */
-  async function setUp(host: WorkspaceHost, id: string): Promise<Sandbox> {
+  async function setUp(host: WorkspaceHost, id: string, branch = 'caravel/t1'): Promise<Sandbox> {
     const sandbox = await host.provider.create({ id });
     opened.push(sandbox);
-    await host.setupFor({ branch: 'caravel/t1', repository: WIDGETS })(sandbox);
+    await host.setupFor({ branch, repository: WIDGETS })(sandbox);
     return sandbox;
   }
 
@@ -164,14 +164,53 @@ describe('the broker clones and pushes GitHub repositories through the credentia
     ).rejects.toThrow();
 
     // Taken out of its commits, the branch pushes; a sandbox started at the repository's own branch may
-    // change its CI (a person asked for it there).
+    // change its CI (a person asked for it there) once the App may change workflows.
     await sandbox.exec('git reset -q --hard HEAD~1');
     await host.push('sbx-fork-ci', 'caravel/f4', WIDGETS);
-    const own = await setUp(host, 'sbx-own-ci');
+    github.grant({ ...DEFAULT_INSTALLATION_PERMISSIONS, workflows: 'write' });
+    const granted = hostWith(true);
+    const own = await setUp(granted, 'sbx-own-ci');
     await own.exec('mkdir -p .github/workflows');
     const head = await commitInside(own, '.github/workflows/ci.yml');
-    await host.push('sbx-own-ci', 'caravel/t1', WIDGETS);
+    await granted.push('sbx-own-ci', 'caravel/t1', WIDGETS).finally(() => {
+      github.grant(DEFAULT_INSTALLATION_PERMISSIONS);
+    });
     expect(await hostGit(bare, ['rev-parse', 'refs/heads/caravel/t1'])).toBe(head);
+  });
+
+  it('says plainly that GitHub refused a workflow change from an App without the permission, and pushes it once the App is granted it', async () => {
+    const host = hostWith(true);
+    const sandbox = await setUp(host, 'sbx-workflows', 'caravel/w1');
+    await sandbox.exec('mkdir -p .github/workflows');
+    await commitInside(sandbox, '.github/workflows/ci.yml');
+    const head = await commitInside(sandbox, '.github/workflows/lint.yml');
+
+    const refused = await host
+      .push('sbx-workflows', 'caravel/w1', WIDGETS)
+      .catch((e: unknown) => e);
+
+    expect(refused).toMatchObject({
+      code: 'FORBIDDEN',
+      retryable: false,
+      details: {
+        reason: 'workflow_permission',
+        paths: ['.github/workflows/ci.yml', '.github/workflows/lint.yml'],
+      },
+    });
+    expect((refused as Error).message).toMatch(
+      /^GitHub refused the push because it changes workflow files \(\.github\/workflows\/ci\.yml, \.github\/workflows\/lint\.yml\) and Caravel's GitHub App may not change workflow files/,
+    );
+    expect((refused as Error).message).not.toMatch(/remote rejected|x-access-token|ghs_/);
+    await expect(
+      hostGit(bare, ['rev-parse', '--verify', 'refs/heads/caravel/w1']),
+    ).rejects.toThrow();
+
+    // An admin grants the permission: the next push mints a token that carries it.
+    github.grant({ ...DEFAULT_INSTALLATION_PERMISSIONS, workflows: 'write' });
+    await host.push('sbx-workflows', 'caravel/w1', WIDGETS).finally(() => {
+      github.grant(DEFAULT_INSTALLATION_PERMISSIONS);
+    });
+    expect(await hostGit(bare, ['rev-parse', 'refs/heads/caravel/w1'])).toBe(head);
   });
 
   it('fails a setup clearly for a pull request head the repository lacks or whose commits change its CI, and takes no other ref', async () => {

@@ -86,6 +86,14 @@ export class GitHubGit {
     return { getToken: () => Promise.reject(missing) };
   }
 
+  /**
+   * Drops the token kept for `repository`: the next call mints one, with what the App's
+   * installation grants then (a token keeps the permissions it was minted with).
+   */
+  forget(repository: string): void {
+    this.sources.delete(normalizeRepository(repository));
+  }
+
   private tokenSource(repository: string): RefreshingTokenSource {
     const key = normalizeRepository(repository);
     const app = this.hosting.app;

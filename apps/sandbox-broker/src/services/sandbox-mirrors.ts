@@ -4,6 +4,7 @@ import { exportRef, HostMirror, START_REF, type OneShotRunner } from '@caravel/s
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitHubGit } from './github-git.js';
+import { recognizeWorkflowRefusal } from './workflow-refusal.js';
 
 /** GitHub Actions' definitions: workflows, and the local actions they run. */
 const CI_DEFINITIONS = /^\.github\/(workflows|actions)\//;
@@ -82,7 +83,8 @@ export class SandboxMirrors {
 
   /**
    * Brings the sandbox's `branch` into its mirror and pushes it to the thread's repository;
-   * `pushed: false` when the thread has no remote to push to.
+   * `pushed: false` when the thread has no remote to push to. GitHub refusing the App's push of a
+   * workflow change fails as `FORBIDDEN` (`workflow_permission`, see `workflow-refusal.ts`).
    */
   async push(
     sandboxId: string,
@@ -98,8 +100,14 @@ export class SandboxMirrors {
     await this.importRef(sandboxId, mirror, `refs/heads/${branch}`, workRef);
     await refuseCiFromPullStart(mirror, workRef);
     const send = (gitArgs: string[]) => mirror.push({ url, branch, gitArgs });
+    const fullName = `${repository.owner}/${repository.name}`;
     const commit = this.github.hosting.hosts(repository)
-      ? await this.github.through(`${repository.owner}/${repository.name}`, send)
+      ? await recognizeWorkflowRefusal(
+          mirror,
+          workRef,
+          () => this.github.through(fullName, send),
+          () => this.github.forget(fullName),
+        )
       : await send([]);
     return { pushed: true, origin: url, commit };
   }
