@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { AppError } from '@caravel/errors';
 import { strictMock } from '@caravel/testing/doubles';
 import type { ScmPort } from '@caravel/tools';
 import { PublishRecord } from './publish-record.js';
@@ -39,6 +40,23 @@ describe('PublishRecord', () => {
         'their last publish failed: ! [remote rejected] caravel/t (pre-receive hook declined)',
       ),
     });
+  });
+
+  it("names the coded reason of the failure first, which dispatch's reply explains", async () => {
+    const record = new PublishRecord();
+    const refused = new AppError(
+      'FORBIDDEN',
+      'GitHub refused the push because it changes workflow files',
+      {
+        details: { reason: 'workflow_permission' },
+      },
+    );
+    const scm = strictMock<ScmPort>({ commitAndPush: () => Promise.reject(refused) }, 'scm');
+    await expect(record.track(scm).commitAndPush({ message: 'Fix' })).rejects.toBe(refused);
+
+    expect(record.conclude(SUBMITTED).observation).toMatch(
+      /^The changes are not in a pull request \(workflow_permission\): their last publish failed: GitHub refused the push because it changes workflow files \(FORBIDDEN\)\./,
+    );
   });
 
   it('forgets a failure once a later publish opened the pull request', async () => {

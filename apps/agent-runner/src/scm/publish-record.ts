@@ -23,6 +23,8 @@ function reasonOf(error: unknown): string {
  */
 export class PublishRecord {
   private lastFailure: string | null = null;
+  /** The coded reason of the last failure (`details.reason`, e.g. `workflow_permission`). */
+  private lastFailureCode: string | null = null;
   private policyUnmet = false;
 
   /** `scm`, every call of it recorded here. */
@@ -47,18 +49,22 @@ export class PublishRecord {
   /**
    * The run's conclusion as it stands: a clean `submitted` with changes its pull request does not
    * hold becomes `submitted (exit_unpublished)`, the changes still its submission, the reason its
-   * observation. Every other conclusion is returned as it is.
+   * observation (`The changes are not in a pull request (<reason code>): …` when the failure had
+   * one, which dispatch's failure reply explains, e.g. `workflow_permission`). Every other
+   * conclusion is returned as it is.
    */
   conclude(conclusion: RunConclusion): RunConclusion {
     const reason = this.unpublishedReason();
     if (conclusion.exitStatus !== 'submitted' || conclusion.submission === null || !reason) {
       return conclusion;
     }
+    const code =
+      this.lastFailure !== null && this.lastFailureCode ? ` (${this.lastFailureCode})` : '';
     return {
       exitStatus: 'submitted (exit_unpublished)',
       submission: conclusion.submission,
       observation:
-        `The changes are not in a pull request: ${reason}. They are kept in the thread's ` +
+        `The changes are not in a pull request${code}: ${reason}. They are kept in the thread's ` +
         'sandbox; reply to publish them again.',
     };
   }
@@ -69,11 +75,14 @@ export class PublishRecord {
       const result = await call();
       if (how.publishes) {
         this.lastFailure = null;
+        this.lastFailureCode = null;
         this.policyUnmet = false;
       }
       return result;
     } catch (error) {
       this.lastFailure = reasonOf(error);
+      const code = isAppError(error) ? error.details['reason'] : undefined;
+      this.lastFailureCode = typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : null;
       throw error;
     }
   }

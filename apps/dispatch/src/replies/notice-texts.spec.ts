@@ -33,4 +33,30 @@ describe('failureText', () => {
       /^Caravel wasn't able to finish this task \(exit_something_new\)\.\nLast known state: x/,
     );
   });
+
+  it('says GitHub refused changes to workflow files, which ones, and the two ways on', () => {
+    const summary =
+      'The changes are not in a pull request (workflow_permission): their last publish failed: ' +
+      'GitHub refused the push because it changes workflow files (.github/workflows/ci.yml) and ' +
+      "Caravel's GitHub App may not change workflow files (FORBIDDEN). They are kept in the thread's sandbox.";
+
+    const text = failureText('submitted (exit_unpublished)', summary);
+
+    expect(text).toMatch(
+      /^Caravel wasn't able to finish this task: GitHub refused to take its changes, because they change workflow files .*\(submitted \(exit_unpublished\)\)\.\n/,
+    );
+    expect(text).toContain("\nThe changes it made are kept in the thread's sandbox.\n");
+    expect(text).toContain('\nWorkflow files changed: .github/workflows/ci.yml\n');
+    expect(text).toContain('"Workflows: Read and write"');
+    expect(text).toContain('`caravel github-app manifest --workflows`');
+    expect(text).toContain('without touching `.github/workflows/`');
+    expect(text).not.toMatch(/FORBIDDEN|Last known state/);
+    // Another unpublished run, or a reason without a text of its own, gets the usual reply.
+    expect(
+      failureText(
+        'submitted (exit_unpublished)',
+        'The changes are not in a pull request (push_changes_ci): x',
+      ),
+    ).toMatch(/\nLast known state: The changes are not in a pull request \(push_changes_ci\): x\n/);
+  });
 });

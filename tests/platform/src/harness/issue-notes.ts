@@ -39,22 +39,22 @@ export function issueMention(issue: number, commentId: number, body = '@caravel 
   };
 }
 
+/** The shell command of a {@link noteModel} run: adds the next note. */
+export const ADD_NOTE = 'n=$(ls NOTE-*.md 2>/dev/null | wc -l); echo note > NOTE-$((n+1)).md';
+
 /**
  * A scripted model whose every run adds the next note (NOTE-1.md in a sandbox without notes,
- * NOTE-2.md where NOTE-1.md is), publishes it with `commit_and_open_pr`, takes the steps
- * `afterPublish`, then submits whatever the tool answered, as a model that misreads a failure
- * would.
+ * NOTE-2.md where NOTE-1.md is; or runs `edit` instead), publishes it with `commit_and_open_pr`,
+ * takes the steps `afterPublish`, then submits whatever the tool answered, as a model that
+ * misreads a failure would.
  */
-export function noteModel(dir: string, afterPublish: ScriptedResponse[] = []): Promise<string> {
+export function noteModel(
+  dir: string,
+  afterPublish: ScriptedResponse[] = [],
+  edit = ADD_NOTE,
+): Promise<string> {
   return scriptedModel(dir, 'notes', [
-    {
-      tool_calls: [
-        {
-          name: 'execute',
-          args: { command: 'n=$(ls NOTE-*.md 2>/dev/null | wc -l); echo note > NOTE-$((n+1)).md' },
-        },
-      ],
-    },
+    { tool_calls: [{ name: 'execute', args: { command: edit } }] },
     {
       tool_calls: [
         {
@@ -83,10 +83,11 @@ export interface IssueNotesPlatform {
   close(): Promise<void>;
 }
 
-/** Starts an {@link IssueNotesPlatform}; `afterPublish` as {@link noteModel} takes it. */
+/** Starts an {@link IssueNotesPlatform}; `afterPublish` and `edit` as {@link noteModel} takes them. */
 export async function startIssueNotesPlatform(
   name: string,
   afterPublish: ScriptedResponse[] = [],
+  edit = ADD_NOTE,
 ): Promise<IssueNotesPlatform> {
   const { privateKey, publicKey } = githubAppKeys();
   const dir = await mkdtemp(join(tmpdir(), `caravel-${name}-`));
@@ -94,7 +95,7 @@ export async function startIssueNotesPlatform(
   const github = new FakeGitHub({ root: join(dir, 'remotes'), app: { id: APP_ID, publicKey } });
   github.addRepository(NOTES_REPO);
   const bare = await seedRemote(join(dir, 'remotes'), NOTES_REPO, '# widgets\n');
-  const model = await noteModel(dir, afterPublish);
+  const model = await noteModel(dir, afterPublish, edit);
   const origin = await github.start();
   const pair = await startPair('embedded', {
     GITHUB_WEBHOOK_SECRET: SECRET,
