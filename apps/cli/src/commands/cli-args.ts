@@ -36,6 +36,7 @@ export const COMMAND_OPTIONS = {
     org: text,
     out: text,
     port: text,
+    workflows: flag,
   },
   analyze: { url: text, token: text },
   'fake-model': { port: text, script: text },

@@ -56,6 +56,9 @@ export const COMMAND_USAGE = {
     --url URL                Caravel's public URL: the ingress's (webhooks), the embedded host's
     --dashboard-url URL      the dashboard's, when it is not --url's (Sign in with GitHub)
     --name N                 the App's name (default Caravel <host>; editable on GitHub)
+    --workflows              also ask for Workflows: write, so runs may change .github/workflows/
+                             (off by default: an agent that can edit a workflow can make CI run
+                             code with the repository's secrets)
     --org ORG                create: register it on this organization (default: your account)
     --out FILE               create: where (default caravel-github-app.env)
     --port N                 create: the loopback page's port (default any free one)`,

@@ -49,6 +49,21 @@ describe("Caravel's GitHub App manifest", () => {
     expect(permissions.members).toBe('read');
   });
 
+  it('asks for workflows: write only when chosen, adding nothing else', () => {
+    const chosen = githubAppManifest({
+      ingressUrl: 'https://caravel.example.com',
+      workflows: true,
+    });
+    expect(chosen.default_permissions).toEqual({ ...GITHUB_APP_PERMISSIONS, workflows: 'write' });
+    expect(chosen.default_events).toEqual(
+      githubAppManifest({ ingressUrl: 'https://caravel.example.com' }).default_events,
+    );
+    for (const workflows of [false, undefined]) {
+      const plain = githubAppManifest({ ingressUrl: 'https://caravel.example.com', workflows });
+      expect(plain.default_permissions).not.toHaveProperty('workflows');
+    }
+  });
+
   it('holds the permission GitHub wants for each event it subscribes to', () => {
     const manifest = githubAppManifest({ ingressUrl: 'https://caravel.example.com' });
     for (const event of manifest.default_events) {

@@ -7,7 +7,8 @@ export type GithubPermissionLevel = 'read' | 'write';
  * The permissions Caravel's GitHub App asks for, and no other: each is here for calls Caravel
  * makes (said beside it). An installation token is minted per repository with all of them
  * (`GitHubApp.mint`), except the organisation-members token (`members: read` alone).
- * Not asked: `workflows` (a run's push that changes `.github/workflows/` is refused by GitHub),
+ * Not asked: `workflows` unless chosen ({@link GithubAppManifestOptions.workflows}: without it
+ * GitHub refuses a run's push that changes `.github/workflows/`, and the run says so),
  * `administration`, `secrets`, and any write to commit statuses or Actions.
  */
 export const GITHUB_APP_PERMISSIONS = {
@@ -83,6 +84,12 @@ export interface GithubAppManifestOptions {
   redirectUrl?: string;
   /** The App's name (34 characters at most, unique on that GitHub); see {@link defaultAppName}. */
   name?: string;
+  /**
+   * Also ask for `workflows: write`, so runs may create and change `.github/workflows/` files
+   * ("fix our CI"). A deliberate trade-off, off by default: an agent that can change a workflow
+   * can make CI run code of its choosing with the repository's secrets, on its branch's push.
+   */
+  workflows?: boolean;
 }
 
 /** GitHub's App manifest, as `POST /settings/apps/new` takes it in its `manifest` field. */
@@ -95,7 +102,9 @@ export interface GithubAppManifest {
   callback_urls: string[];
   public: false;
   request_oauth_on_install: false;
-  default_permissions: Record<GithubAppPermission, GithubPermissionLevel>;
+  default_permissions: Record<GithubAppPermission, GithubPermissionLevel> & {
+    workflows?: 'write';
+  };
   default_events: (keyof typeof GITHUB_APP_EVENTS)[];
 }
 
@@ -128,7 +137,8 @@ export function defaultAppName(ingressUrl: string): string {
 
 /**
  * The manifest of Caravel's GitHub App: private, webhooks to the ingress, the dashboard's sign-in
- * callback, {@link GITHUB_APP_PERMISSIONS} and {@link GITHUB_APP_EVENTS}.
+ * callback, {@link GITHUB_APP_PERMISSIONS} (and `workflows: write` when asked for) and
+ * {@link GITHUB_APP_EVENTS}.
  */
 export function githubAppManifest(options: GithubAppManifestOptions): GithubAppManifest {
   const hook = below(options.ingressUrl, GITHUB_WEBHOOK_PATH, 'the ingress URL');
@@ -146,7 +156,10 @@ export function githubAppManifest(options: GithubAppManifestOptions): GithubAppM
     callback_urls: [below(dashboard, GITHUB_SIGN_IN_CALLBACK_PATH, 'the dashboard URL')],
     public: false,
     request_oauth_on_install: false,
-    default_permissions: { ...GITHUB_APP_PERMISSIONS },
+    default_permissions: {
+      ...GITHUB_APP_PERMISSIONS,
+      ...(options.workflows ? { workflows: 'write' as const } : {}),
+    },
     default_events: Object.keys(GITHUB_APP_EVENTS) as GithubAppManifest['default_events'],
   };
 }

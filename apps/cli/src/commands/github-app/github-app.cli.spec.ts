@@ -97,6 +97,15 @@ describe('caravel github-app', () => {
     );
   });
 
+  it('asks for workflows: write only with --workflows', async () => {
+    const io = recordingIo();
+    const args = ['manifest', '--url', PUBLIC_URL, '--workflows'];
+    expect(await runCli(['github-app', ...args], env, io)).toBe(0);
+    const printed = JSON.parse(io.written.join('')) as { default_permissions: object };
+    expect(printed).toEqual(githubAppManifest({ ingressUrl: PUBLIC_URL, workflows: true }));
+    expect(printed.default_permissions).toMatchObject({ workflows: 'write' });
+  });
+
   it('registers the App on the organization and writes its five credentials to a new 0600 file', async () => {
     const io = watchedIo();
     const out = join(dir, 'app.env');

@@ -109,6 +109,7 @@ function manifestOptions(values: ParsedCommand['values']): GithubAppManifestOpti
     ingressUrl,
     ...(dashboardUrl ? { dashboardUrl } : {}),
     ...(values['name'] === undefined ? {} : { name: values['name'] }),
+    ...(values['workflows'] === undefined ? {} : { workflows: true }),
   };
 }
 
