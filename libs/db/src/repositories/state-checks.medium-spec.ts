@@ -77,6 +77,7 @@ import {
 import { ThreadMessageRepository, type ThreadMessageRow } from './thread-message.repository.js';
 import { ThreadPlanRepository, type ThreadPlanRow } from './thread-plan.repository.js';
 import { ThreadRepository, type ThreadRow } from './thread.repository.js';
+import { TriggerRefusalRepository } from './trigger-refusal.repository.js';
 import { UserTokenRepository, type UserTokenRow } from './user-token.repository.js';
 
 /** CHECK constraints that are not a state column's set (the team's one row, a size cap). */
@@ -123,6 +124,7 @@ const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] =
   ['thread_plans', 'status', THREAD_PLAN_STATUSES],
   ['threads', 'source', SOURCES],
   ['threads', 'status', THREAD_STATUSES],
+  ['trigger_refusals', 'source', SOURCES],
   ['user_tokens', 'kind', USER_TOKEN_KINDS],
 ];
 
@@ -140,6 +142,7 @@ const OPEN_COLUMNS: Record<string, string> = {
   'eval_schedules.source': 'where the suite is (a folder, a file or a URL), not a channel',
   'review_ledgers.skip_reason': 'a sentence on why a pull request was not reviewed',
   'runs.exit_status': "the agent's exit status, `submitted` or `exit_*` (a pattern)",
+  'trigger_refusals.reason': 'why a trigger was refused, as dispatch logged it',
 };
 
 /** True only when A and B are the same type (not merely assignable). */
@@ -530,6 +533,19 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
               created_at: new Date(),
             })
             .execute(),
+      ],
+      [
+        'trigger_refusals.source',
+        () =>
+          new TriggerRefusalRepository(database.db).record({
+            triggerId: randomUUID(),
+            threadId: run.threadId,
+            // @ts-expect-error 'gitlab' is not a source
+            source: 'gitlab',
+            author: 'gitlab:someone',
+            rule: 'repository_access',
+            reason: 'a test',
+          }),
       ],
     ];
     expect(refusals.map(([column]) => column).sort()).toEqual(

@@ -16,3 +16,8 @@ CREATE INDEX "trigger_refusals_thread_id_idx" ON "trigger_refusals"("thread_id")
 
 -- CreateIndex
 CREATE INDEX "trigger_refusals_refused_at_idx" ON "trigger_refusals"("refused_at");
+
+-- Hand-written (the drift check does not see it): the source is one of the trigger sources, as
+-- every state column holds only its set (state-checks.medium-spec.ts compares them).
+ALTER TABLE "trigger_refusals" ADD CONSTRAINT "trigger_refusals_source_check"
+  CHECK ("source" IN ('github', 'slack', 'linear', 'jira', 'confluence', 'synthetic'));
