@@ -84,10 +84,13 @@ await describeEachPair('the public-repository gate, decided by dispatch', (kind)
     expect(await mention('alice', 2)).toMatchObject({ accepted: true, threadId: issueThread(2) });
 
     const runs = new RunRepository(pair.database.db);
-    await until(
-      async () => ((await runs.listByThread(issueThread(2))).length > 0 ? true : undefined),
-      "alice's run",
-    );
+    // Her run goes to its end (here: the fake serves no repository to clone, so it fails), not
+    // left in flight when the platform stops.
+    const ended = await until(async () => {
+      const [run] = await runs.listByThread(issueThread(2));
+      return run && !['waiting', 'queued', 'running'].includes(run.status) ? run : undefined;
+    }, "alice's run, ended");
+    expect(ended.status).toBe('failed');
     expect(asked('alice')).toBe(1);
   });
 });
