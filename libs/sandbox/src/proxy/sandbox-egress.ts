@@ -27,10 +27,15 @@ export const PLACEHOLDER_TOKEN = 'caravel-placeholder';
 /**
  * Runs as pid 1 of the sandbox (bubblewrap `--as-pid-1`). It starts the forwarder (socat: the
  * sandbox's 127.0.0.1:<port> to the proxy's Unix socket), waits until it answers, then starts the
- * session driver and supervises both: a forwarder killed by the driver's post-timeout sweep
- * (`kill -1` spares pid 1 only) is started again; when the driver ends, everything ends. As pid 1
- * it also reaps orphans. Positional parameters: socat path, port, socket path, then the driver's
- * command line.
+ * session driver and waits for it alone. A forwarder that dies while the driver lives (killed by
+ * the driver's post-timeout sweep, which spares pid 1 only, or by a command) is started again from
+ * a SIGCHLD trap; when the driver ends, everything ends. As pid 1 it also reaps orphans.
+ *
+ * Waiting on the driver's pid, not `wait -n` on both: bash's `wait -n` overlooks a job that ended
+ * while another command ran, so a driver that ended while the forwarder was being restarted left
+ * pid 1 waiting on the forwarder for ever, and the sandbox never ended. Job notices of the swept
+ * processes go nowhere (pid 1's stderr turns to /dev/null once the driver holds its own). Positional
+ * parameters: socat path, port, socket path, then the driver's command line.
  */
 const SUPERVISOR_SCRIPT = String.raw`socat=$1 port=$2 sock=$3
 shift 3
@@ -45,15 +50,13 @@ for i in $(seq 1 200); do
 done
 "$@" <&0 &
 d=$!
-exec 0</dev/null
-while :; do
-  wait -n "$d" "$f"
-  kill -0 "$d" 2>/dev/null || break
-  kill -0 "$f" 2>/dev/null || { sleep 0.05; forward; }
-done
-kill "$f" 2>/dev/null
+exec 0</dev/null 2>/dev/null
+trap 'kill -0 "$f" 2>/dev/null || ! kill -0 "$d" 2>/dev/null || forward' CHLD
 wait "$d"
-exit $?
+status=$?
+trap - CHLD
+kill "$f" 2>/dev/null
+exit "$status"
 `;
 
 /** `bash` arguments that run `command` under the egress supervisor. */
