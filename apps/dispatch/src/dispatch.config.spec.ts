@@ -37,16 +37,25 @@ describe('dispatch configuration', () => {
       apiUrl: 'https://api.github.com',
       developmentToken: 'ghp_dev',
     });
-    expect(config.access).toEqual({ publicRepoOrgGate: true, repositoryAccessCheck: 'github' });
+    expect(config.access).toEqual({
+      publicRepoOrgGate: true,
+      publicRepoGateCacheMs: 300_000,
+      repositoryAccessCheck: 'github',
+    });
   });
 
   it('reads who may have Caravel act: the public-repository gate and the repository check', () => {
     const config = loadConfig('dispatch', dispatchConfigSchema, {
       ...COMMON,
       PUBLIC_REPO_ORG_GATE: 'false',
+      PUBLIC_REPO_GATE_CACHE_SECONDS: '0',
       REPOSITORY_ACCESS_CHECK: 'off',
     });
-    expect(config.access).toEqual({ publicRepoOrgGate: false, repositoryAccessCheck: 'off' });
+    expect(config.access).toEqual({
+      publicRepoOrgGate: false,
+      publicRepoGateCacheMs: 0,
+      repositoryAccessCheck: 'off',
+    });
   });
 
   it('refuses bad values with CONFIG_INVALID naming each environment key', () => {

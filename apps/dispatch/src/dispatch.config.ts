@@ -85,6 +85,13 @@ export const dispatchEnvSchema = z.object({
   ...githubAppSettingsSchema.omit({ GITHUB_HOST: true }).shape,
   ...githubTokenSettingsSchema.shape,
   ...accessSettingsSchema.shape,
+  PUBLIC_REPO_GATE_CACHE_SECONDS: documented(
+    z.coerce.number().int().min(0).max(3600).default(300),
+    {
+      description:
+        "How long the public-repository gate keeps GitHub's answer whether a commenter belongs to the repository's organization, yes or no (a failed question is never kept); someone who joins or leaves is answered as before this long at most; 0: ask every time",
+    },
+  ),
 });
 
 /** What dispatch runs on, typed: its limits and sweep, and the reply channels' credentials. */
@@ -120,6 +127,8 @@ export interface DispatchConfig {
   access: {
     /** On public repositories only the owner's members (and bots) may address Caravel. */
     publicRepoOrgGate: boolean;
+    /** How long the gate keeps GitHub's membership answers (yes and no); 0: not kept. */
+    publicRepoGateCacheMs: number;
     /** Whether a repository a person chose must be one the trigger's author can see. */
     repositoryAccessCheck: RepositoryAccessCheck;
   };
@@ -147,6 +156,7 @@ export function dispatchConfigOf(env: z.output<typeof dispatchEnvSchema>): Dispa
     budgets: { admins: env.DISPATCH_BUDGET_ADMINS },
     access: {
       publicRepoOrgGate: env.PUBLIC_REPO_ORG_GATE,
+      publicRepoGateCacheMs: env.PUBLIC_REPO_GATE_CACHE_SECONDS * 1000,
       repositoryAccessCheck: env.REPOSITORY_ACCESS_CHECK,
     },
     integrations: integrationsConfigOf(env),

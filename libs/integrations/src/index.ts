@@ -52,7 +52,12 @@ export {
   REPOSITORY_PERMISSION_TTL_MS,
   type RepositoryPermissionLookup,
 } from './github/cached-repository-permissions.js';
-export { PublicRepoGate, type OrgMembershipCheck } from './github/public-repo-gate.js';
+export {
+  CachedOrgMembership,
+  ORG_MEMBERSHIP_TTL_MS,
+  PublicRepoGate,
+  type OrgMembershipCheck,
+} from './github/public-repo-gate.js';
 export {
   RepositoryAccessPolicy,
   type AccessRefusal,

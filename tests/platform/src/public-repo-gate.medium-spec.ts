@@ -10,7 +10,8 @@ import { triggersHandled } from './harness/triggers-handled.js';
 // On a public repository anyone can comment, so only the owner's members may address Caravel.
 // The ingress holds no GitHub App and asks nothing: it publishes the trigger with the
 // commenter's facts from the signed payload, and dispatch, which holds the App, decides before it
-// creates anything (a GitHub or dispatch outage is then a redelivery, not a lost webhook).
+// creates anything (a GitHub or dispatch outage is then a redelivery, not a lost webhook). GitHub's
+// answer is kept (PUBLIC_REPO_GATE_CACHE_SECONDS), so a stranger commenting again costs no call.
 const SECRET = 'public-gate-secret';
 const APP_ID = '5151';
 
@@ -51,9 +52,9 @@ await describeEachPair('the public-repository gate, decided by dispatch', (kind)
     await github.close();
   });
 
-  /** `login` mentions Caravel on issue `issue`; the ingress's answer. */
-  async function mention(login: string, issue: number): Promise<unknown> {
-    const payload = mentionBy(login, issue, 91_000 + issue);
+  /** `login` mentions Caravel on issue `issue` (comment `comment`); the ingress's answer. */
+  async function mention(login: string, issue: number, comment = 91_000 + issue): Promise<unknown> {
+    const payload = mentionBy(login, issue, comment);
     return (await postGithubWebhook(pair.host.url, SECRET, 'issue_comment', payload)).json();
   }
 
@@ -78,6 +79,20 @@ await describeEachPair('the public-repository gate, decided by dispatch', (kind)
         reason: 'on public repository acme/widgets, @mallory is not a member of acme',
       }),
     ]);
+  });
+
+  it("refuses the same stranger's next comment on GitHub's kept answer, without asking again", async () => {
+    expect(await mention('mallory', 1, 92_001)).toEqual({
+      accepted: true,
+      threadId: issueThread(1),
+    });
+
+    await triggersHandled(pair);
+    expect(asked('mallory')).toBe(1);
+    expect(
+      await new TriggerRefusalRepository(pair.database.db).listByThread(issueThread(1)),
+    ).toHaveLength(2);
+    expect(await new ThreadRepository(pair.database.db).get(issueThread(1))).toBeNull();
   });
 
   it('starts the request of a member GitHub vouches for', async () => {

@@ -1,12 +1,19 @@
 import { CARAVEL_NAMESPACE, TriggerReceivedV1, uuidV5, type EnvelopeOf } from '@caravel/contracts';
-import type { NewTriggerRefusal, ThreadRepository, TriggerRefusalRepository } from '@caravel/db';
+import type {
+  IdentityRepository,
+  NewTriggerRefusal,
+  ThreadRepository,
+  TriggerRefusalRepository,
+} from '@caravel/db';
 import { factory } from '@caravel/db/testing';
+import type { GitHubOrgMembership, IntegrationAdapters } from '@caravel/integrations';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it, jest } from '@jest/globals';
+import { dispatchConfigOf, dispatchEnvSchema } from '../dispatch.config.js';
 import type { ReplyDestination, ReplyPort } from '../replies/reply.port.js';
 import { slackFollowUp } from '../testing/slack-follow-up.js';
 import type { TriggerAccess, TriggerAccessPolicy } from './trigger-access-policy.js';
-import { TriggerAccessService } from './trigger-access.service.js';
+import { TriggerAccessService, triggerAccessPolicy } from './trigger-access.service.js';
 
 const PAYROLL = { owner: 'acme', name: 'payroll-private' };
 
@@ -120,3 +127,89 @@ describe('TriggerAccessService', () => {
     expect(record).not.toHaveBeenCalled();
   });
 });
+
+/** A comment of @`login` (not vouched for by its association) on public acme/widgets. */
+function githubComment(login: string, deliveryId: string) {
+  return TriggerReceivedV1.dataSchema.parse({
+    threadId: '00000000-0000-4000-8000-000000000002',
+    source: 'github',
+    deliveryId,
+    author: { externalId: login },
+    text: '@caravel fix it',
+    trusted: false,
+    repository: { owner: 'acme', name: 'widgets' },
+    githubActor: {
+      login,
+      userType: 'User',
+      association: 'NONE',
+      repository: { owner: 'acme', name: 'widgets', private: false, ownerIsOrganization: true },
+    },
+  });
+}
+
+describe('triggerAccessPolicy', () => {
+  /** Dispatch's policy over a GitHub that answers `answers` in turn (an Error: it fails). */
+  function dispatchPolicy(env: Record<string, string>, ...answers: (boolean | Error)[]) {
+    const isMember = jest.fn((_org: string, _login: string, _repository: unknown) => {
+      const answer = answers.shift() ?? new Error('GitHub was asked once too often');
+      return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
+    });
+    const membership = strictMock<GitHubOrgMembership>({ isMember }, 'membership');
+    const adapters = strictMock<IntegrationAdapters>(
+      { orgMembership: () => membership, repositoryAccess: () => null },
+      'adapters',
+    );
+    const policy = triggerAccessPolicy(
+      dispatchConfigOf(dispatchEnvSchema.parse(env)),
+      strictMock<IdentityRepository>({}, 'identities'),
+      { now: () => NOW },
+      adapters,
+    );
+    return { policy, isMember };
+  }
+
+  it('asks GitHub once about a non-member who comments twice', async () => {
+    const { policy, isMember } = dispatchPolicy({}, false);
+
+    for (const delivery of ['guid-1', 'guid-2']) {
+      expect(await policy.decide(githubComment('mallory', delivery), noThread)).toMatchObject({
+        allowed: false,
+        reason: 'on public repository acme/widgets, @mallory is not a member of acme',
+      });
+    }
+    expect(isMember).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps no failed question: the redelivery asks GitHub again', async () => {
+    const { policy, isMember } = dispatchPolicy({}, new Error('GitHub 502'), true);
+
+    await expect(policy.decide(githubComment('alice', 'guid-1'), noThread)).rejects.toThrow(
+      'GitHub 502',
+    );
+    expect(await policy.decide(githubComment('alice', 'guid-1'), noThread)).toEqual({
+      allowed: true,
+    });
+    expect(await policy.decide(githubComment('alice', 'guid-2'), noThread)).toEqual({
+      allowed: true,
+    });
+    expect(isMember).toHaveBeenCalledTimes(2);
+  });
+
+  it('asks every time with PUBLIC_REPO_GATE_CACHE_SECONDS=0', async () => {
+    const { policy, isMember } = dispatchPolicy(
+      { PUBLIC_REPO_GATE_CACHE_SECONDS: '0' },
+      false,
+      true,
+    );
+
+    expect(await policy.decide(githubComment('mallory', 'guid-1'), noThread)).toMatchObject({
+      allowed: false,
+    });
+    expect(await policy.decide(githubComment('mallory', 'guid-2'), noThread)).toEqual({
+      allowed: true,
+    });
+    expect(isMember).toHaveBeenCalledTimes(2);
+  });
+});
+
+const noThread = () => Promise.reject(new Error('the thread is not read'));

@@ -8,6 +8,7 @@ import {
 } from '@caravel/contracts';
 import { ThreadRepository, TriggerRefusalRepository, type IdentityRepository } from '@caravel/db';
 import {
+  CachedOrgMembership,
   CachedRepositoryPermissions,
   IdentityDirectory,
   IntegrationAdapters,
@@ -27,22 +28,33 @@ export const TRIGGER_REFUSAL_RETENTION_MS = 30 * 24 * 3_600_000;
 
 /**
  * The policy as dispatch holds it: asked as its GitHub App (`GITHUB_TOKEN` for permissions in
- * development), people's GitHub logins from the identity map, permissions kept a few minutes.
+ * development), people's GitHub logins from the identity map, permissions kept a few minutes,
+ * the gate's membership answers `PUBLIC_REPO_GATE_CACHE_SECONDS`.
  */
 export function triggerAccessPolicy(
   config: DispatchConfig,
   identities: IdentityRepository,
   clock: Clock,
+  adapters: Pick<
+    IntegrationAdapters,
+    'orgMembership' | 'repositoryAccess'
+  > = new IntegrationAdapters(config.integrations),
 ): TriggerAccessPolicy {
-  const adapters = new IntegrationAdapters(config.integrations);
+  const now = () => clock.now().getTime();
   const permissions = adapters.repositoryAccess();
+  const membership = adapters.orgMembership();
+  const keepMs = config.access.publicRepoGateCacheMs;
   return new TriggerAccessPolicy(
-    new PublicRepoGate(config.access.publicRepoOrgGate, adapters.orgMembership()),
+    new PublicRepoGate(
+      config.access.publicRepoOrgGate,
+      // A stranger who comments again and again costs one question to GitHub per keepMs.
+      membership && keepMs > 0 ? new CachedOrgMembership(membership, { keepMs, now }) : membership,
+    ),
     new RepositoryAccessPolicy(
       config.access.repositoryAccessCheck,
       new IdentityDirectory(identities),
       // A burst of follow-ups in one thread is one question to GitHub.
-      permissions && new CachedRepositoryPermissions(permissions, () => clock.now().getTime()),
+      permissions && new CachedRepositoryPermissions(permissions, now),
     ),
   );
 }

@@ -1,7 +1,11 @@
 import type { GithubActorFacts } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import { describe, expect, it } from '@jest/globals';
-import { PublicRepoGate, type OrgMembershipCheck } from './public-repo-gate.js';
+import {
+  CachedOrgMembership,
+  PublicRepoGate,
+  type OrgMembershipCheck,
+} from './public-repo-gate.js';
 
 const orgRepo = { owner: 'acme', name: 'widgets', ownerIsOrganization: true, private: false };
 const userRepo = { owner: 'octocat', name: 'hello', ownerIsOrganization: false, private: false };
@@ -93,5 +97,46 @@ describe('the public-repository gate', () => {
     expect(await on('Octocat')).toBeNull();
     expect(await on('friend', 'COLLABORATOR')).toBeNull();
     expect(await on('stranger', 'NONE')).toMatch(/neither its owner nor a collaborator/);
+  });
+});
+
+describe('CachedOrgMembership', () => {
+  it('keeps a yes and a no per organization and login, case-insensitively, for its time', async () => {
+    const membership = members('alice');
+    let now = 0;
+    const kept = new CachedOrgMembership(membership, { keepMs: 1_000, now: () => now });
+    const gate = new PublicRepoGate(true, kept);
+
+    expect(await gate.refusal(check({ login: 'mallory' }))).toMatch(/not a member/);
+    expect(await gate.refusal(check({ login: 'Mallory' }))).toMatch(/not a member/);
+    expect(await gate.refusal(check({ login: 'alice' }))).toBeNull();
+    expect(await gate.refusal(check({ login: 'alice' }))).toBeNull();
+    expect(membership.asked).toEqual(['acme:mallory', 'acme:alice']);
+
+    now = 1_000;
+    expect(await gate.refusal(check({ login: 'mallory' }))).toMatch(/not a member/);
+    expect(membership.asked).toEqual(['acme:mallory', 'acme:alice', 'acme:mallory']);
+  });
+
+  it('keeps no failure: the next question asks GitHub again', async () => {
+    let fails = true;
+    const asked: string[] = [];
+    const kept = new CachedOrgMembership(
+      {
+        isMember: (_org, login) => {
+          asked.push(login);
+          return fails
+            ? Promise.reject(new AppError('DEPENDENCY_UNAVAILABLE', 'GitHub 502'))
+            : Promise.resolve(false);
+        },
+      },
+      { now: () => 0 },
+    );
+
+    await expect(kept.isMember('acme', 'mallory', orgRepo)).rejects.toThrow('GitHub 502');
+    fails = false;
+    expect(await kept.isMember('acme', 'mallory', orgRepo)).toBe(false);
+    expect(await kept.isMember('acme', 'mallory', orgRepo)).toBe(false);
+    expect(asked).toEqual(['mallory', 'mallory']);
   });
 });

@@ -1,4 +1,5 @@
 import type { GithubActorFacts } from '@caravel/contracts';
+import { KeptAnswers } from './kept-answers.js';
 
 /** Whether `login` belongs to the organization `org` (asked for a repository the org owns). */
 export interface OrgMembershipCheck {
@@ -7,6 +8,41 @@ export interface OrgMembershipCheck {
     login: string,
     repository: { owner: string; name: string },
   ): Promise<boolean>;
+}
+
+/** How long the gate keeps GitHub's answer about a login's membership, unless told. */
+export const ORG_MEMBERSHIP_TTL_MS = 5 * 60_000;
+
+/**
+ * An {@link OrgMembershipCheck} that keeps each answer, yes or no, `keepMs` per organization and
+ * login (compared case-insensitively, as GitHub names are), so a stranger commenting again and
+ * again on a public repository costs one question to GitHub per `keepMs`. A failure is not kept:
+ * the next question asks again. The price: someone who joins (or leaves) the organization is
+ * answered as before for up to `keepMs`.
+ */
+export class CachedOrgMembership implements OrgMembershipCheck {
+  private readonly answers: KeptAnswers<boolean>;
+
+  constructor(
+    private readonly membership: OrgMembershipCheck,
+    options: { keepMs?: number; now?: () => number; maxAnswers?: number } = {},
+  ) {
+    this.answers = new KeptAnswers(
+      options.keepMs ?? ORG_MEMBERSHIP_TTL_MS,
+      options.now ?? Date.now,
+      options.maxAnswers,
+    );
+  }
+
+  isMember(
+    org: string,
+    login: string,
+    repository: { owner: string; name: string },
+  ): Promise<boolean> {
+    // One installation per organization: any of its repositories asks the same question.
+    const key = `${org}|${login}`.toLowerCase();
+    return this.answers.get(key, () => this.membership.isMember(org, login, repository));
+  }
 }
 
 /** Associations that already say the author belongs to the repository's owner. */
