@@ -46,6 +46,33 @@ describe('reply codec', () => {
     ).not.toHaveProperty('reason');
   });
 
+  it('keeps the repository files a coded refusal names (details.paths), strings only, at most 20', () => {
+    const named = Array.from({ length: 25 }, (_, i) => `.github/workflows/w${i}.yml`);
+    const refusal = new AppError('FORBIDDEN', 'GitHub refused the push', {
+      details: { reason: 'workflow_permission', paths: [7, ...named], path: '/host/mirror' },
+    });
+
+    const error = thrown(() => decodeReply(encodeFailure(refusal), 'sandbox.x.git-push'));
+
+    expect(error.details).toEqual({
+      subject: 'sandbox.x.git-push',
+      remoteCode: 'FORBIDDEN',
+      reason: 'workflow_permission',
+      paths: named.slice(0, 20),
+    });
+    // Without a reason there is no refusal the paths are about.
+    const unnamed = new AppError('CONFLICT', 'x', { details: { paths: ['a.yml'] } });
+    expect(thrown(() => decodeReply(encodeFailure(unnamed), 's')).details).not.toHaveProperty(
+      'paths',
+    );
+    // A reply sent with paths that are not strings carries none of them.
+    const forged = encodeJson({
+      ok: false,
+      error: { code: 'FORBIDDEN', message: 'x', retryable: false, reason: 'r', paths: [{}] },
+    });
+    expect(thrown(() => decodeReply(forged, 's')).details).not.toHaveProperty('paths');
+  });
+
   it('turns a plain thrown error into a retryable INTERNAL one', () => {
     const error = thrown(() => decodeReply(encodeFailure(new Error('boom')), 's'));
     expect(error).toMatchObject({ code: 'INTERNAL', message: 'boom', retryable: true });

@@ -5,8 +5,28 @@ export type ReplyBody =
   | { ok: true; value?: unknown }
   | {
       ok: false;
-      error: { code: string; message: string; retryable: boolean; reason?: string };
+      error: {
+        code: string;
+        message: string;
+        retryable: boolean;
+        reason?: string;
+        paths?: string[];
+      };
     };
+
+/** At most this many of a refusal's `details.paths` cross the wire. */
+const MAX_WIRE_PATHS = 20;
+
+/**
+ * `details.paths` as it crosses the wire: the repository files a coded refusal names (the sandbox
+ * broker's CI and workflow refusals), strings only, at most {@link MAX_WIRE_PATHS}; absent when
+ * the error names none.
+ */
+function wirePaths(paths: unknown): { paths?: string[] } {
+  if (!Array.isArray(paths)) return {};
+  const names = paths.filter((path): path is string => typeof path === 'string');
+  return names.length > 0 ? { paths: names.slice(0, MAX_WIRE_PATHS) } : {};
+}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -33,7 +53,8 @@ export function encodeSuccess(value: unknown): Uint8Array {
 export function encodeFailure(error: unknown): Uint8Array {
   const appError = toAppError(error);
   // `details.reason` tells cases of one code apart (e.g. a sandbox file that does not exist from a
-  // sandbox that does not); other details may not be JSON-safe and stay with the responder.
+  // sandbox that does not), `details.paths` names the repository files a refusal is about; other
+  // details may not be JSON-safe, or may name the responder's host, and stay with the responder.
   const reason = appError.details['reason'];
   const body: ReplyBody = {
     ok: false,
@@ -42,6 +63,7 @@ export function encodeFailure(error: unknown): Uint8Array {
       message: appError.message,
       retryable: appError.retryable,
       ...(typeof reason === 'string' ? { reason } : {}),
+      ...(typeof reason === 'string' ? wirePaths(appError.details['paths']) : {}),
     },
   };
   return encodeJson(body);
@@ -69,9 +91,14 @@ export function decodeReply<T>(bytes: Uint8Array, subject: string): T {
     );
   }
   if (body.ok) return body.value as T;
-  const { code, message, retryable, reason } = body.error;
+  const { code, message, retryable, reason, paths } = body.error;
   throw new AppError(knownCode(code), message, {
     retryable,
-    details: { subject, remoteCode: code, ...(typeof reason === 'string' ? { reason } : {}) },
+    details: {
+      subject,
+      remoteCode: code,
+      ...(typeof reason === 'string' ? { reason } : {}),
+      ...(typeof reason === 'string' ? wirePaths(paths) : {}),
+    },
   });
 }
