@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { RunFinishedV1 } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import { strictMock } from '@caravel/testing/doubles';
 import type { ScmPort } from '@caravel/tools';
@@ -42,21 +43,61 @@ describe('PublishRecord', () => {
     });
   });
 
-  it("names the coded reason of the failure first, which dispatch's reply explains", async () => {
+  it("carries the coded reason of the failure and its files, which dispatch's reply explains", async () => {
     const record = new PublishRecord();
     const refused = new AppError(
       'FORBIDDEN',
       'GitHub refused the push because it changes workflow files',
-      {
-        details: { reason: 'workflow_permission' },
-      },
+      { details: { reason: 'workflow_permission', paths: ['.github/workflows/ci.yml'] } },
     );
     const scm = strictMock<ScmPort>({ commitAndPush: () => Promise.reject(refused) }, 'scm');
     await expect(record.track(scm).commitAndPush({ message: 'Fix' })).rejects.toBe(refused);
 
-    expect(record.conclude(SUBMITTED).observation).toMatch(
-      /^The changes are not in a pull request \(workflow_permission\): their last publish failed: GitHub refused the push because it changes workflow files \(FORBIDDEN\)\./,
+    expect(record.conclude(SUBMITTED)).toEqual({
+      exitStatus: 'submitted (exit_unpublished)',
+      submission: '+fix',
+      observation: expect.stringMatching(
+        /^The changes are not in a pull request: their last publish failed: GitHub refused the push because it changes workflow files \(FORBIDDEN\)\./,
+      ),
+      unpublished: { reason: 'workflow_permission', files: ['.github/workflows/ci.yml'] },
+    });
+  });
+
+  it('takes the reason from the coded error only, its files bounded as the run.finished message carries them', async () => {
+    const fails = (error: Error) =>
+      strictMock<ScmPort>({ commitAndPush: () => Promise.reject(error) }, 'scm');
+    const concluded = async (error: Error) => {
+      const record = new PublishRecord();
+      await expect(record.track(fails(error)).commitAndPush({ message: 'Fix' })).rejects.toBe(
+        error,
+      );
+      return record.conclude(SUBMITTED);
+    };
+    const many = Array.from({ length: 25 }, (_, i) => `.github/workflows/w${i}.yml`);
+    const long = `.github/workflows/${'x'.repeat(300)}.yml`;
+
+    const bounded = await concluded(
+      new AppError('FORBIDDEN', 'refused', {
+        details: { reason: 'workflow_permission', paths: [long, 7, '', ...many] },
+      }),
     );
+    expect(RunFinishedV1.dataSchema.parse({ ...RunFinishedV1.fixture().data, ...bounded })).toEqual(
+      expect.objectContaining({ unpublished: bounded.unpublished }),
+    );
+    expect(bounded.unpublished?.files).toHaveLength(20);
+    expect(bounded.unpublished?.files[0]).toBe(`${long.slice(0, 199)}…`);
+    expect(bounded.unpublished?.files[1]).toBe('.github/workflows/w0.yml');
+
+    // A model's words (a plain error) and a reason that is not a code carry nothing.
+    expect(
+      await concluded(new Error('The changes are not in a pull request (workflow_permission)')),
+    ).not.toHaveProperty('unpublished');
+    expect(
+      await concluded(new AppError('FORBIDDEN', 'x', { details: { reason: 'Read **this**' } })),
+    ).not.toHaveProperty('unpublished');
+    expect(
+      await concluded(new AppError('FORBIDDEN', 'x', { details: { reason: 'push_changes_ci' } })),
+    ).toMatchObject({ unpublished: { reason: 'push_changes_ci', files: [] } });
   });
 
   it('forgets a failure once a later publish opened the pull request', async () => {

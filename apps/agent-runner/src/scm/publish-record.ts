@@ -1,6 +1,12 @@
 import type { RunConclusion } from '@caravel/agent';
+import {
+  MAX_UNPUBLISHED_FILE_CHARS,
+  MAX_UNPUBLISHED_FILES,
+  type RunUnpublished,
+} from '@caravel/contracts';
 import { isAppError } from '@caravel/errors';
 import type * as Tools from '@caravel/tools';
+import type { RunFinish } from '../services/run-events.js';
 
 /** The part of a failure's message a person is told (the tool's observation has all of it). */
 const MAX_REASON_CHARS = 300;
@@ -13,6 +19,30 @@ function reasonOf(error: unknown): string {
   return `${line.slice(0, MAX_REASON_CHARS)}${code}`;
 }
 
+/** A coded reason, as `RunFinishedV1.unpublished` carries it. */
+const REASON_CODE = /^[a-z][a-z_]{0,63}$/;
+
+/**
+ * The coded reason of a failed publish (`details.reason` of the broker's or the code host's
+ * `AppError`, e.g. `workflow_permission`) with the files it named (`details.paths`), bounded as
+ * {@link RunUnpublished} is; null for a failure without one. Taken from the error the call threw,
+ * never from anything the model wrote.
+ */
+function codedReasonOf(error: unknown): RunUnpublished | null {
+  if (!isAppError(error)) return null;
+  const { reason, paths } = error.details;
+  if (typeof reason !== 'string' || !REASON_CODE.test(reason)) return null;
+  const files = (Array.isArray(paths) ? paths : [])
+    .filter((path): path is string => typeof path === 'string' && path.length > 0)
+    .slice(0, MAX_UNPUBLISHED_FILES)
+    .map((path) =>
+      path.length > MAX_UNPUBLISHED_FILE_CHARS
+        ? `${path.slice(0, MAX_UNPUBLISHED_FILE_CHARS - 1)}…`
+        : path,
+    );
+  return { reason, files };
+}
+
 /**
  * What became of a run's publishing, so a run never reports success for changes that did not
  * reach its pull request. It watches the run's SCM ({@link track}): a commit, push, pull request
@@ -23,8 +53,8 @@ function reasonOf(error: unknown): string {
  */
 export class PublishRecord {
   private lastFailure: string | null = null;
-  /** The coded reason of the last failure (`details.reason`, e.g. `workflow_permission`). */
-  private lastFailureCode: string | null = null;
+  /** The coded reason of the last failure and the files it named, when it had one. */
+  private lastFailureCoded: RunUnpublished | null = null;
   private policyUnmet = false;
 
   /** `scm`, every call of it recorded here. */
@@ -49,23 +79,23 @@ export class PublishRecord {
   /**
    * The run's conclusion as it stands: a clean `submitted` with changes its pull request does not
    * hold becomes `submitted (exit_unpublished)`, the changes still its submission, the reason its
-   * observation (`The changes are not in a pull request (<reason code>): …` when the failure had
-   * one, which dispatch's failure reply explains, e.g. `workflow_permission`). Every other
-   * conclusion is returned as it is.
+   * observation, and, when the failed publish had a coded reason, that reason and its files
+   * (`unpublished`, which dispatch's failure reply explains, e.g. `workflow_permission`). Every
+   * other conclusion is returned as it is.
    */
-  conclude(conclusion: RunConclusion): RunConclusion {
+  conclude(conclusion: RunConclusion): RunFinish {
     const reason = this.unpublishedReason();
     if (conclusion.exitStatus !== 'submitted' || conclusion.submission === null || !reason) {
       return conclusion;
     }
-    const code =
-      this.lastFailure !== null && this.lastFailureCode ? ` (${this.lastFailureCode})` : '';
+    const coded = this.lastFailure !== null ? this.lastFailureCoded : null;
     return {
       exitStatus: 'submitted (exit_unpublished)',
       submission: conclusion.submission,
       observation:
-        `The changes are not in a pull request${code}: ${reason}. They are kept in the thread's ` +
+        `The changes are not in a pull request: ${reason}. They are kept in the thread's ` +
         'sandbox; reply to publish them again.',
+      ...(coded ? { unpublished: coded } : {}),
     };
   }
 
@@ -75,14 +105,13 @@ export class PublishRecord {
       const result = await call();
       if (how.publishes) {
         this.lastFailure = null;
-        this.lastFailureCode = null;
+        this.lastFailureCoded = null;
         this.policyUnmet = false;
       }
       return result;
     } catch (error) {
       this.lastFailure = reasonOf(error);
-      const code = isAppError(error) ? error.details['reason'] : undefined;
-      this.lastFailureCode = typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : null;
+      this.lastFailureCoded = codedReasonOf(error);
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import { concludeRun, concludeSubmitted, type RunConclusion } from '@caravel/age
 import type { RunExitStatus } from '@caravel/middleware';
 import { FORFEIT_TOOL_NAME } from '@caravel/tools';
 import { exitReasonForError, exitReasonForMiddleware } from '../agent/exit-reasons.js';
+import type { RunFinish } from './run-events.js';
 
 /** What a stream needs to be concluded, whoever runs it (a run or one attempt of it). */
 export interface StreamToConclude {
@@ -28,7 +29,7 @@ export const INTERRUPTED: RunConclusion = {
 /** How a stream ended. */
 export type StreamEnding =
   /** The stream ran out: submitted, a middleware's exit, or a forfeit, each with its diff. */
-  | { kind: 'ended'; conclusion: RunConclusion }
+  | { kind: 'ended'; conclusion: RunFinish }
   /** An error ended it: its exit status, the current diff autosubmitted, the reason said. */
   | { kind: 'failed'; conclusion: RunConclusion; error: unknown }
   /** A new message interrupted it: nothing to conclude, the next run goes on from here. */

@@ -127,14 +127,16 @@ describe('RunEventPublisher', () => {
     expect(runOutcomeOf(exitStatus)).toBe(outcome);
   });
 
-  it('ends a submission its pull request does not hold as failed, its patch carried', async () => {
+  it("ends a submission its pull request does not hold as failed, its patch and the publish's coded reason carried", async () => {
     const { events, recording } = publisherWith();
+    const why = { reason: 'workflow_permission', files: ['.github/workflows/ci.yml'] };
     const unpublished = {
       exitStatus: 'submitted (exit_unpublished)',
       submission: '+fix',
       observation: 'The changes are not in a pull request: their last publish failed',
     } as const;
 
+    await events.forRun(command).finish({ ...unpublished, unpublished: why });
     await events.forRun(command).finish(unpublished);
 
     expect(recording.dataOf('evt.run.finished')).toEqual([
@@ -142,7 +144,9 @@ describe('RunEventPublisher', () => {
         outcome: 'failed',
         exitStatus: 'submitted (exit_unpublished)',
         submission: '+fix',
+        unpublished: why,
       }),
+      expect.not.objectContaining({ unpublished: expect.anything() }),
     ]);
   });
 

@@ -27,6 +27,12 @@ type StartRun = EnvelopeOf<typeof StartRunV1>;
 /** What `evt.run.finished` says about a run, recorded on the run before it is published. */
 export type RunEnding = DataOf<typeof RunFinishedV1>;
 
+/**
+ * How a run concluded, as {@link RunEvents.finish} tells it: with why its changes are not in its
+ * pull request when its publish record knows a coded reason (`PublishRecord.conclude`).
+ */
+export type RunFinish = RunConclusion & Pick<RunEnding, 'unpublished'>;
+
 /** What `evt.run.started` says about the run once its sandbox and agent are ready. */
 export type RunStartDetails = Partial<
   Pick<
@@ -120,9 +126,10 @@ export class RunEvents implements RunWorkEvents {
    * Says how the run ended (announcing it first if nothing did). The ending is recorded on the run
    * before it goes out: from then on, a start for this run runs nothing.
    */
-  async finish(conclusion: RunConclusion): Promise<void> {
+  async finish(conclusion: RunFinish): Promise<void> {
     await this.announce();
     const { threadId, runId } = this.command.data;
+    const { unpublished } = conclusion;
     const ending: RunEnding = {
       threadId,
       runId,
@@ -130,6 +137,7 @@ export class RunEvents implements RunWorkEvents {
       exitStatus: conclusion.exitStatus,
       summary: conclusion.observation.slice(0, 4000),
       ...carriedSubmission(conclusion.submission),
+      ...(unpublished ? { unpublished } : {}),
     };
     await this.runs.recordConclusion(runId, ending);
     await this.publisher.publish(RunFinishedV1, ending, this.options('finished'));

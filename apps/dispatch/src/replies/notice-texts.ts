@@ -1,3 +1,5 @@
+import type { RunUnpublished } from '@caravel/contracts';
+
 /** Why a run stopped short, by its exit reason, as the person who asked reads it. */
 const STOPPED_BECAUSE: Readonly<Record<string, string>> = {
   exit_cost: 'it reached its limit of model calls or its cost budget',
@@ -15,43 +17,79 @@ const STOPPED_BECAUSE: Readonly<Record<string, string>> = {
   exit_no_heartbeat: 'its runner stopped responding',
 };
 
+/** Files a reply names at most; more are counted. */
+const SHOWN_FILES = 5;
+
+/** Characters of one file name a reply shows at most. */
+const SHOWN_FILE_CHARS = 100;
+
+/**
+ * A file name as a reply shows it: in code, each character a file name seldom has (and Markdown,
+ * Slack or a mention could read: backticks, `<`, `*`, `@`, newlines, ...) shown as `?`, and cut
+ * at {@link SHOWN_FILE_CHARS}. The name comes from the repository, which anyone may fill.
+ */
+function shownFile(name: string): string {
+  const plain = name.replace(/[^A-Za-z0-9._/+ -]/g, '?');
+  const cut = plain.length > SHOWN_FILE_CHARS ? `${plain.slice(0, SHOWN_FILE_CHARS - 1)}…` : plain;
+  return `\`${cut}\``;
+}
+
+/** `files` as a reply lists them: the first {@link SHOWN_FILES}, then how many more. */
+function shownFiles(files: readonly string[]): string {
+  const shown = files.slice(0, SHOWN_FILES).map(shownFile).join(', ');
+  const more = files.length - SHOWN_FILES;
+  return more > 0 ? `${shown} and ${more} more` : shown;
+}
+
 /**
  * A run whose push GitHub refused because Caravel's App may not change workflow files (the
- * runner's summary starts `The changes are not in a pull request (workflow_permission):`, then
- * the broker's words, which name the files): what happened and the two ways on, in place of the
- * last known state.
+ * runner's `unpublished`, taken from the broker's coded refusal): what happened, which files,
+ * that the commits must be rewritten to leave them out, and the two ways on, in place of the last
+ * known state.
  */
-function workflowPermissionText(exitStatus: string, summary: string): string {
-  const files = /workflow files \(([^)\n]+)\)/.exec(summary)?.[1];
+function workflowPermissionText(exitStatus: string, unpublished: RunUnpublished): string {
   return [
     "Caravel wasn't able to finish this task: GitHub refused to take its changes, because they " +
       "change workflow files and Caravel's GitHub App is not allowed to change workflows " +
       `(${exitStatus}).`,
-    "The changes it made are kept in the thread's sandbox.",
-    ...(files ? [`Workflow files changed: ${files}`] : []),
+    "The changes it made are kept in the thread's sandbox, in commits that were not pushed.",
+    ...(unpublished.files.length > 0
+      ? [`Workflow files changed: ${shownFiles(unpublished.files)}`]
+      : []),
     'There are two ways on:',
     '- An admin of the GitHub App gives it the "Workflows: Read and write" permission (on ' +
       "GitHub: the App's settings, Permissions & events, Repository permissions; then accept " +
-      'the new permission on the installation), then replies here to publish the kept changes. ' +
-      'A new App can be registered with it: `caravel github-app manifest --workflows`.',
-    '- Or reply here asking for the change without touching `.github/workflows/`.',
+      'the new permission on the installation; see "The GitHub App" in Caravel\'s ' +
+      'docs/deployment.md), then replies here to publish the kept changes. A new App can be ' +
+      'registered with it: `caravel github-app manifest --workflows`.',
+    '- Or reply here asking for the change without touching `.github/workflows/`. The agent ' +
+      'must then rewrite its unpushed commits so that none of them changes a workflow file: ' +
+      'GitHub checks every commit pushed, so changing the files back in a new commit is not ' +
+      'enough.',
   ].join('\n');
 }
 
 /** The coded reasons of `submitted (exit_unpublished)` a reply of its own explains. */
-const UNPUBLISHED_TEXTS: Readonly<Record<string, (exitStatus: string, summary: string) => string>> =
-  { workflow_permission: workflowPermissionText };
+const UNPUBLISHED_TEXTS: Readonly<
+  Record<string, (exitStatus: string, unpublished: RunUnpublished) => string>
+> = { workflow_permission: workflowPermissionText };
 
 /**
  * The reply a failed run gets in its source channel (deterministic: replies dedupe on text): why
  * it stopped, whether changes it made are waiting in the thread's sandbox (`submitted (<reason>)`:
  * they were autosubmitted), and its last known state. Changes that never reached their pull
- * request for a coded reason with a text of its own ({@link UNPUBLISHED_TEXTS}) get that text.
+ * request for a coded reason (`unpublished`, from the runner's `evt.run.finished`) with a text of
+ * its own ({@link UNPUBLISHED_TEXTS}) get that text.
  */
-export function failureText(exitStatus: string, summary: string): string {
-  const unpublished = /^The changes are not in a pull request \(([a-z_]+)\):/.exec(summary.trim());
-  const special = unpublished && UNPUBLISHED_TEXTS[unpublished[1] ?? ''];
-  if (exitStatus === 'submitted (exit_unpublished)' && special) return special(exitStatus, summary);
+export function failureText(
+  exitStatus: string,
+  summary: string,
+  unpublished?: RunUnpublished,
+): string {
+  const special = unpublished && UNPUBLISHED_TEXTS[unpublished.reason];
+  if (exitStatus === 'submitted (exit_unpublished)' && unpublished && special) {
+    return special(exitStatus, unpublished);
+  }
   const first = summary.trim().split('\n')[0]?.slice(0, 300) ?? '';
   // SWE-agent's bare "Exited (autosubmitted)" says nothing the lines above do not.
   const detail = /^Exited( \(autosubmitted\))?$/.test(first) ? '' : first;

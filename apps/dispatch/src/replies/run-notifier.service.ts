@@ -1,5 +1,10 @@
 import { CLOCK, type Clock } from '@caravel/config';
-import { repositoryRef, type RunOutcome, type TriggerSource } from '@caravel/contracts';
+import {
+  repositoryRef,
+  type RunOutcome,
+  type RunUnpublished,
+  type TriggerSource,
+} from '@caravel/contracts';
 import { RunNoticeRepository, ThreadRepository, type RunNoticeKind } from '@caravel/db';
 import { isAppError } from '@caravel/errors';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -48,9 +53,12 @@ export class RunNotifierService {
     outcome: RunOutcome;
     exitStatus: string;
     summary: string;
+    /** Why its changes are not in its pull request, as its runner coded it. */
+    unpublished?: RunUnpublished | undefined;
   }): Promise<void> {
     if (!needsFailureReply(end.outcome)) return;
-    await this.once(end.threadId, end.runId, 'failure', failureText(end.exitStatus, end.summary));
+    const text = failureText(end.exitStatus, end.summary, end.unpublished);
+    await this.once(end.threadId, end.runId, 'failure', text);
   }
 
   /**

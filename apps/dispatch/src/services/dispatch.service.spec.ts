@@ -337,6 +337,26 @@ describe('DispatchService', () => {
     expect(runEnded).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'completed' }));
   });
 
+  it("hands the failure reply why the run's changes are not in its pull request, as its runner coded it", async () => {
+    const { service, runEnded } = setup({ created: factory.run(), claimed: null });
+    const unpublished = { reason: 'workflow_permission', files: ['.github/workflows/ci.yml'] };
+    const finished = RunFinishedV1.create(
+      {
+        ...RunFinishedV1.fixture().data,
+        outcome: 'failed',
+        exitStatus: 'submitted (exit_unpublished)',
+        unpublished,
+      },
+      { source: 'agent-runner' },
+    );
+
+    await service.onRunFinished(finished);
+
+    expect(runEnded).toHaveBeenCalledWith(
+      expect.objectContaining({ exitStatus: 'submitted (exit_unpublished)', unpublished }),
+    );
+  });
+
   it('puts back what the finished run claimed and never settled before it looks for follow-ups', async () => {
     // A runner that died mid-run leaves its claims unsettled; the run is then ended without it.
     const { service, settle, waiting } = setup({ created: factory.run(), claimed: null });

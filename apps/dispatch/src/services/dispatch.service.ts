@@ -155,7 +155,8 @@ export class DispatchService {
     await this.messages.settle(threadId, runId, []);
     await this.startFollowUp(threadId, event);
     await this.admission.admitWaiting(causedBy(event, SOURCE));
-    await this.notifier.runEnded({ threadId, runId, outcome, exitStatus, summary });
+    const { unpublished } = event.data;
+    await this.notifier.runEnded({ threadId, runId, outcome, exitStatus, summary, unpublished });
   }
 
   /** Ends the trigger's run unstarted, says so in the thread once, and queues none of its text. */

@@ -45,6 +45,12 @@ export {
 };
 export { ReplayEvents, RunEvents };
 export { todoItem, todoStatus } from './agent-work.messages.js';
+export {
+  MAX_UNPUBLISHED_FILE_CHARS,
+  MAX_UNPUBLISHED_FILES,
+  runUnpublished,
+  type RunUnpublished,
+} from './run.messages.js';
 export * from './common.js';
 export {
   CHECK_RUN_CONCLUSIONS,

@@ -172,6 +172,30 @@ export const RunOutputV1 = defineMessage({
   fixture: { threadId: FIXTURE_THREAD, runId: FIXTURE_RUN, piece: 0, text: 'Running 12 tests\n' },
 });
 
+/** At most this many file names travel in {@link runUnpublished}. */
+export const MAX_UNPUBLISHED_FILES = 20;
+
+/** At most this many characters of one file name travel in {@link runUnpublished}. */
+export const MAX_UNPUBLISHED_FILE_CHARS = 200;
+
+/**
+ * Why a run's changes did not reach its pull request, as the runner's publish record took it
+ * from the coded error of the failed publish (the sandbox broker's, never the model's words):
+ * `reason` is the error's coded reason (`workflow_permission`: GitHub refused the App's push of a
+ * change to `.github/workflows/`, which dispatch's failure reply explains; a reason it does not
+ * know gets the usual reply), `files` the files the error named (the workflow files), as they
+ * are in the repository: names only, never rendered as they come.
+ */
+export const runUnpublished = z.object({
+  reason: z
+    .string()
+    .max(64)
+    .regex(/^[a-z][a-z_]*$/),
+  files: z.array(z.string().min(1).max(MAX_UNPUBLISHED_FILE_CHARS)).max(MAX_UNPUBLISHED_FILES),
+});
+
+export type RunUnpublished = z.infer<typeof runUnpublished>;
+
 /** A run ended, for whatever reason. An interrupted run is healthy, not a failure. */
 export const RunFinishedV1 = defineMessage({
   kind: 'evt',
@@ -191,6 +215,11 @@ export const RunFinishedV1 = defineMessage({
     submission: z.string().nullable().optional(),
     /** Set on an attempt of a retry-and-select run: the run it is an attempt of. */
     attemptOf: runId.optional(),
+    /**
+     * On `submitted (exit_unpublished)` after a publish that failed with a coded reason: which,
+     * and the files it named. Absent otherwise, and from runners older than the field.
+     */
+    unpublished: runUnpublished.optional(),
   }),
   fixture: {
     threadId: FIXTURE_THREAD,
