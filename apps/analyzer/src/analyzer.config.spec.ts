@@ -13,6 +13,7 @@ describe("the analyzer's configuration", () => {
       host: '0.0.0.0',
       natsUrl: 'nats://127.0.0.1:4222',
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/caravel',
+      databaseMigrate: true,
       logLevel: 'debug',
       shutdownGraceMs: 20_000,
     });

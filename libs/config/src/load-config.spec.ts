@@ -62,12 +62,22 @@ describe('loadConfig with a typed shape', () => {
         host: '0.0.0.0',
         natsUrl: 'nats://127.0.0.1:4222',
         databaseUrl: 'pglite:memory',
+        databaseMigrate: true,
         busNamespace: 'ns1',
         logLevel: 'info',
         shutdownGraceMs: 20_000,
       },
       limits: { max: 3 },
     });
+  });
+
+  it('leaves the schema alone at start with DATABASE_MIGRATE=false', () => {
+    expect(loadConfig('svc', schema, { ...env, DATABASE_MIGRATE: 'false' }).service).toMatchObject({
+      databaseMigrate: false,
+    });
+    expect(() => loadConfig('svc', schema, { ...env, DATABASE_MIGRATE: 'no' })).toThrow(
+      /DATABASE_MIGRATE/,
+    );
   });
 
   it('still names the environment keys of every invalid value', () => {

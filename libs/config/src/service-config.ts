@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { databaseUrl, documented, logLevel, natsUrl, port } from './schema-helpers.js';
+import { databaseUrl, documented, flag, logLevel, natsUrl, port } from './schema-helpers.js';
 
 /**
  * The keys every distributed service reads. Each app extends this with its own keys in its
@@ -21,6 +21,10 @@ export function distributedServiceSchema(defaultPort: number) {
       description: 'PostgreSQL connection string',
       example: 'postgres://postgres@127.0.0.1:5432/caravel',
       secret: true,
+    }),
+    DATABASE_MIGRATE: documented(flag(true), {
+      description:
+        'Apply pending migrations at start (false: only check they are applied, and refuse to start when not; migrations run by `caravel db migrate`)',
     }),
     BUS_NAMESPACE: documented(
       z
@@ -51,6 +55,8 @@ export interface ServiceConfig {
   host: string;
   natsUrl: string;
   databaseUrl: string;
+  /** Apply pending migrations at start (true), or only check they are applied (false). */
+  databaseMigrate: boolean;
   /** Prefix of the NATS streams, consumers and subjects (several installations on one NATS). */
   busNamespace?: string;
   logLevel: DistributedServiceEnv['LOG_LEVEL'];
@@ -65,6 +71,7 @@ export function serviceConfigOf(env: DistributedServiceEnv): ServiceConfig {
     host: env.HOST,
     natsUrl: env.NATS_URL,
     databaseUrl: env.DATABASE_URL,
+    databaseMigrate: env.DATABASE_MIGRATE,
     ...(env.BUS_NAMESPACE ? { busNamespace: env.BUS_NAMESPACE } : {}),
     logLevel: env.LOG_LEVEL,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,

@@ -8,6 +8,7 @@ export { toJson } from './connection/json.js';
 // Migrations
 export { migrate, type MigrateOptions, type MigrateResult } from './migrations/migration-runner.js';
 export { defaultMigrationsDir } from './migrations/migrations-dir.js';
+export { checkMigrated, MIGRATE_COMMAND } from './migrations/migration-check.js';
 
 // Schema types (generated from prisma/schema.prisma)
 export type * from './generated/types.js';

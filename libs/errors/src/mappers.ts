@@ -28,6 +28,7 @@ export function httpStatusFor(code: ErrorCode): number {
       return 504;
     case 'CONFIG_INVALID':
     case 'MIGRATION_MODIFIED':
+    case 'MIGRATIONS_PENDING':
     case 'INTERNAL':
       return 500;
   }

@@ -28,11 +28,16 @@ export async function openDistributedRuntime(options: {
   name: string;
   natsUrl: string;
   databaseUrl: string;
+  /** false: apply no migration, refuse a database that lacks one (default true: apply them). */
+  migrate?: boolean;
   busNamespace?: string;
   /** Where the bus logs (lost and regained connections, dead letters); default Nest's `Bus` logger. */
   busLogger?: BusLogger;
 }): Promise<PlatformRuntime> {
-  const database = await openDatabase({ url: options.databaseUrl });
+  const database = await openDatabase({
+    url: options.databaseUrl,
+    migrate: options.migrate === false ? 'check' : true,
+  });
   const bus = await withDatabase(database, () =>
     connectJetStreamBus({
       url: options.natsUrl,

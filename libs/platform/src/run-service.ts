@@ -84,6 +84,7 @@ export async function runService<S extends ConfigSchema>(
       name: `${options.name}-${hostname()}-${process.pid}`,
       natsUrl: service.natsUrl,
       databaseUrl: service.databaseUrl,
+      migrate: service.databaseMigrate,
       ...(service.busNamespace ? { busNamespace: service.busNamespace } : {}),
     });
     const host = await startServiceHost({

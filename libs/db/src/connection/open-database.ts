@@ -1,3 +1,4 @@
+import { checkMigrated } from '../migrations/migration-check.js';
 import { readMigrationFiles } from '../migrations/migration-files.js';
 import { migrate, type MigrateOptions } from '../migrations/migration-runner.js';
 import { defaultMigrationsDir } from '../migrations/migrations-dir.js';
@@ -10,8 +11,12 @@ import { silentLogger, type Database, type DatabaseLogger } from './database.typ
 export interface OpenDatabaseOptions {
   /** `postgres://…`, `postgresql://…`, `pglite:memory` or `pglite:<dir>`. */
   url: string;
-  /** Apply pending migrations before returning (default true). */
-  migrate?: boolean;
+  /**
+   * Apply pending migrations before returning (default true); `'check'` applies none and refuses
+   * (`MIGRATIONS_PENDING`) a database that lacks one (a service without DDL rights); false
+   * neither applies nor checks.
+   */
+  migrate?: boolean | 'check';
   logger?: DatabaseLogger;
   /** Migrations folder; defaults to the package's `prisma/migrations`. */
   migrationsDir?: string;
@@ -20,21 +25,26 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * Opens PostgreSQL or PGlite by URL and, unless `migrate: false`, brings its schema up to date.
+ * Opens PostgreSQL or PGlite by URL and brings its schema up to date (`migrate`, default true)
+ * or checks that it is (`'check'`).
  * An unreachable PostgreSQL fails with one `AppError('DEPENDENCY_UNAVAILABLE')` naming host:port.
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const logger = options.logger ?? silentLogger;
   const location = parseDatabaseUrl(options.url);
-  if (location.kind === 'pglite' && options.migrate !== false && !options.migrationsDir) {
+  const mode = options.migrate ?? true;
+  if (location.kind === 'pglite' && mode === true && !options.migrationsDir) {
     return openMigratedPglite(location.dataDir, logger, options.cacheRoot ?? defaultCacheRoot());
   }
   const database =
     location.kind === 'postgres'
       ? await openPostgresLazily(location, logger)
       : (await openPglite(location.dataDir, logger, undefined, options.cacheRoot)).database;
-  if (options.migrate === false) return database;
-  return migrated(database, logger, optionalMigrationsDir(options.migrationsDir));
+  if (mode === false) return database;
+  const source = optionalMigrationsDir(options.migrationsDir);
+  return mode === 'check'
+    ? closedOnFailure(database, () => checkMigrated(database, source))
+    : migrated(database, logger, source);
 }
 
 /** PostgreSQL's client (`pg`, ~16 MiB) is loaded only by a process that opens PostgreSQL. */
@@ -46,18 +56,26 @@ async function openPostgresLazily(
   return openPostgres(location, logger);
 }
 
-async function migrated(
+/** The database once `work` on it succeeded; closed when it failed. */
+async function closedOnFailure(
   database: Database,
-  logger: DatabaseLogger,
-  source: Pick<MigrateOptions, 'migrationsDir' | 'files'> = {},
+  work: (database: Database) => Promise<unknown>,
 ): Promise<Database> {
   try {
-    await migrate(database, { logger, ...source });
+    await work(database);
   } catch (error) {
     await database.close();
     throw error;
   }
   return database;
+}
+
+function migrated(
+  database: Database,
+  logger: DatabaseLogger,
+  source: Pick<MigrateOptions, 'migrationsDir' | 'files'> = {},
+): Promise<Database> {
+  return closedOnFailure(database, () => migrate(database, { logger, ...source }));
 }
 
 /**

@@ -11,10 +11,34 @@ interface HistoryRow {
   applied_at: Date;
 }
 
-/** The runner's own bookkeeping table, `_caravel_migrations` (outside the Prisma schema). */
-export class MigrationHistoryRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+/** What a service reads of `_caravel_migrations` to check it is migrated (no lock, no DDL). */
+export class MigrationHistory {
+  constructor(protected readonly db: Kysely<DB>) {}
 
+  /** Whether the table exists: a database no migration ran on has none. */
+  async exists(): Promise<boolean> {
+    const result = await sql<{ found: boolean }>`
+      select to_regclass('_caravel_migrations') is not null as found`.execute(this.db);
+    return result.rows[0]?.found === true;
+  }
+
+  async listApplied(): Promise<AppliedMigration[]> {
+    const result = await sql<HistoryRow>`
+      select name, checksum, applied_at from _caravel_migrations order by name`.execute(this.db);
+    return result.rows.map((row) => ({
+      name: row.name,
+      checksum: row.checksum,
+      appliedAt: row.applied_at,
+    }));
+  }
+}
+
+/**
+ * The runner's own bookkeeping table, `_caravel_migrations` (outside the Prisma schema): what
+ * the runner, with the owner's rights, does to it. A service that only checks reads it through
+ * {@link MigrationHistory}, so the table map gives services no more than SELECT on it.
+ */
+export class MigrationHistoryRepository extends MigrationHistory {
   /** Session-level advisory lock: waits while another starter migrates. Same connection to unlock. */
   async lock(): Promise<void> {
     await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(this.db);
@@ -30,16 +54,6 @@ export class MigrationHistoryRepository {
       checksum text not null,
       applied_at timestamptz not null default now()
     )`.execute(this.db);
-  }
-
-  async listApplied(): Promise<AppliedMigration[]> {
-    const result = await sql<HistoryRow>`
-      select name, checksum, applied_at from _caravel_migrations order by name`.execute(this.db);
-    return result.rows.map((row) => ({
-      name: row.name,
-      checksum: row.checksum,
-      appliedAt: row.applied_at,
-    }));
   }
 
   /** Runs a migration script and records it, in one transaction. */

@@ -19,7 +19,8 @@ export interface MigrateResult {
   readonly applied: string[];
 }
 
-function refuseModified(plan: MigrationPlan): void {
+/** Refuses (MIGRATION_MODIFIED) a plan whose applied migrations changed on disk. */
+export function refuseModified(plan: MigrationPlan): void {
   if (plan.modified.length === 0) return;
   throw new AppError(
     'MIGRATION_MODIFIED',
