@@ -10,9 +10,17 @@ export { migrate, type MigrateOptions, type MigrateResult } from './migrations/m
 export { defaultMigrationsDir } from './migrations/migrations-dir.js';
 export { checkMigrated, MIGRATE_COMMAND } from './migrations/migration-check.js';
 
-// Per-service roles: the tables each service's code touches (derived from the code)
+// Per-service roles: the tables each service's code touches, and the grants that give it them
 export { SERVICE_TABLES, type ServiceName } from './grants/service-tables.js';
 export type { TableUse } from './grants/service-tables.types.js';
+export {
+  applyServiceGrants,
+  GRANT_SERVICES,
+  grantsScript,
+  isGrantService,
+  serviceGrantSql,
+  serviceRole,
+} from './grants/service-grants.js';
 
 // Schema types (generated from prisma/schema.prisma)
 export type * from './generated/types.js';

@@ -29,6 +29,7 @@ export const COMMAND_OPTIONS = {
   attach: { url: text, as: text, token: text },
   'dead-letters': { consumer: text, since: text, until: text, all: flag, url: text, token: text },
   connect: { ...store },
+  db: { apply: flag, service: { type: 'string', multiple: true }, ...store },
   'github-app': {
     url: text,
     'dashboard-url': text,
@@ -182,4 +183,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Whether `value` can be a thread id (a UUID, as `caravel run` and the dashboard print them). */
 export function isThreadId(value: string): boolean {
   return UUID.test(value);
+}
+
+/** Drops the undefined values of an options object (exactOptionalPropertyTypes-friendly). */
+export function optional<T extends Record<string, string | undefined>>(
+  values: T,
+): { [K in keyof T]?: string } {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: string;
+  };
 }

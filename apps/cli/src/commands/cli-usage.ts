@@ -48,6 +48,16 @@ export const COMMAND_USAGE = {
     --database-url URL       (default CARAVEL_DATABASE_URL, DATABASE_URL); --data-dir D the
                              embedded one (default CARAVEL_DATA_DIR, ./.caravel; stop caravel
                              start first)`,
+  db: `  db migrate                 apply the pending migrations (with the owner's URL) and say which,
+                             and set up the agent's checkpointer tables (PostgreSQL); what the
+                             services skip with DATABASE_MIGRATE=false
+  db grants                  print the SQL that gives each service a role of its own
+                             (caravel_ingress, caravel_dispatch, …) with only its tables:
+                             SELECT/INSERT/UPDATE/DELETE, no DDL; idempotent, no passwords
+    --apply                  run it instead (PostgreSQL, with the owner's URL, after db migrate)
+    --service S              only this service's role (repeatable)
+    --database-url URL       (default CARAVEL_DATABASE_URL, DATABASE_URL); --data-dir D the
+                             embedded one (default CARAVEL_DATA_DIR, ./.caravel)`,
   'github-app': `  github-app manifest        print the manifest of Caravel's GitHub App (its permissions, events,
                              webhook and sign-in URLs), as GitHub's manifest flow takes it
   github-app create          register that App on GitHub (a page on 127.0.0.1 posts the manifest;

@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import {
   bundleOptions,
   isThreadId,
+  optional,
   parseCommand,
   portOption,
   UsageError,
@@ -215,6 +216,9 @@ const deadLetters: Handler = async ({ positionals, values }, env, io) => {
 const connect: Handler = async ({ positionals, values }, env, io) =>
   (await import('./connect-reseal.command.js')).runConnect(positionals, values, env, io);
 
+const db: Handler = async ({ positionals, values }, env, io) =>
+  (await import('./db.command.js')).runDb(positionals, values, env, io);
+
 const githubApp: Handler = async (parsed, env, io) =>
   (await import('./github-app/github-app.cli.js')).runGithubApp(parsed, env, io);
 
@@ -268,6 +272,7 @@ const HANDLERS: Record<Exclude<CommandName, 'swegen'>, Handler> = {
   attach,
   'dead-letters': deadLetters,
   connect,
+  db,
   'github-app': githubApp,
   analyze,
   'fake-model': fakeModel,
@@ -275,15 +280,6 @@ const HANDLERS: Record<Exclude<CommandName, 'swegen'>, Handler> = {
   'review-eval': reviewEval,
   help,
 };
-
-/** Drops the undefined values of an options object (exactOptionalPropertyTypes-friendly). */
-function optional<T extends Record<string, string | undefined>>(
-  values: T,
-): { [K in keyof T]?: string } {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as {
-    [K in keyof T]?: string;
-  };
-}
 
 /**
  * What a user reads when a command fails: a coded error's message, or for anything else its

@@ -1,0 +1,171 @@
+import {
+  ConnectTenantRepository,
+  DeliveryRepository,
+  openDatabase,
+  ThreadRepository,
+  type Database,
+} from '@caravel/db';
+import { openDistributedRuntime } from '@caravel/platform';
+import {
+  createTestPostgresDatabase,
+  serviceGate,
+  type TestPostgresDatabase,
+} from '@caravel/testing';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { sql } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { recordingIo } from '../testing/recording-io.js';
+import { runCli } from './cli.js';
+
+// `caravel db migrate` and `caravel db grants --apply` on a real PostgreSQL, then the ingress's
+// role at work: its own tables yes, people's tokens and DDL no. Roles are the server's, not the
+// database's: they are left behind when another database on this server still uses them.
+
+async function cli(args: string[]) {
+  const io = recordingIo();
+  const code = await runCli(['db', ...args], {}, io);
+  return { code, out: io.written.join(''), err: io.errors.join('') };
+}
+
+/** The same database, logged in as `role` (the test server trusts 127.0.0.1). */
+function asRole(url: string, role: string): string {
+  const login = new URL(url);
+  login.username = role;
+  login.password = '';
+  return login.toString();
+}
+
+/** The SQLSTATE a statement run as the role fails with, or null when it succeeds. */
+async function stateOf(database: Database, statement: string): Promise<string | null> {
+  try {
+    await sql.raw(statement).execute(database.db);
+    return null;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+}
+
+const gate = await serviceGate(['postgres']);
+
+gate.describe('caravel db on PostgreSQL', () => {
+  let server: TestPostgresDatabase;
+  let ingress: Database;
+
+  beforeAll(async () => {
+    server = await createTestPostgresDatabase();
+  });
+
+  afterAll(async () => {
+    await ingress?.close();
+    await server.drop();
+    const client = new pg.Client({ connectionString: server.url.replace(/\/[^/]*$/, '/postgres') });
+    await client.connect();
+    for (const role of ['caravel_ingress', 'caravel_dashboard']) {
+      await client.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+    }
+    await client.end();
+  });
+
+  it('migrates with the owner and says what it applied, then that nothing was left', async () => {
+    // The test server trusts 127.0.0.1, so a password is accepted and must never be printed.
+    const withPassword = new URL(server.url);
+    withPassword.password = 's3cret-pw';
+    const first = await cli(['migrate', '--database-url', withPassword.toString()]);
+    expect(first).toMatchObject({ code: 0, err: '' });
+    expect(first.out).toMatch(/applied migration 20261130010237_init/);
+    expect(first.out).toMatch(/: applied \d+ migrations\n$/);
+    expect(first.out).not.toContain('s3cret-pw');
+    const again = await cli(['migrate', '--database-url', server.url]);
+    expect(again.out).toMatch(/up to date, no migration to apply\n$/);
+  });
+
+  it('prints the grants without a database, and applies them twice alike', async () => {
+    const printed = await cli(['grants', '--service', 'ingress']);
+    expect(printed.code).toBe(0);
+    expect(printed.out).toContain('CREATE ROLE caravel_ingress LOGIN;');
+    for (let round = 0; round < 2; round += 1) {
+      const applied = await cli([
+        'grants',
+        '--apply',
+        '--service',
+        'ingress,dashboard',
+        '--database-url',
+        server.url,
+      ]);
+      expect(applied).toMatchObject({ code: 0, err: '' });
+      expect(applied.out).toContain('granted caravel_ingress, caravel_dashboard their tables');
+    }
+    ingress = await openDatabase({ url: asRole(server.url, 'caravel_ingress'), migrate: 'check' });
+  });
+
+  it("lets the ingress's role do the ingress's work", async () => {
+    const threadId = randomUUID();
+    const threads = new ThreadRepository(ingress.db);
+    await threads.upsert({ id: threadId, source: 'github', title: 'issue 1' });
+    expect((await threads.get(threadId))?.title).toBe('issue 1');
+    const deliveries = new DeliveryRepository(ingress.relaxedCommits());
+    const delivery = {
+      id: randomUUID(),
+      source: 'github' as const,
+      deliveryId: randomUUID(),
+      threadId,
+      event: 'issue_comment',
+      payload: { action: 'created' },
+    };
+    expect(await deliveries.claim(delivery)).toMatchObject({ outcome: 'claimed' });
+    await deliveries.settle(delivery.id, new Date());
+    const tenants = new ConnectTenantRepository(ingress.db);
+    await tenants.install({
+      clientKey: randomUUID(),
+      baseUrl: 'https://example.atlassian.net',
+      productType: 'confluence',
+      sealedSecret: 'sealed',
+      keyId: 'k1',
+    });
+  });
+
+  it("refuses the ingress's role people's tokens, other services' tables and any DDL", async () => {
+    const denied = '42501'; // insufficient_privilege
+    expect(await stateOf(ingress, 'select * from personal_tokens')).toBe(denied);
+    expect(await stateOf(ingress, 'select * from user_tokens')).toBe(denied);
+    expect(await stateOf(ingress, 'delete from runs')).toBe(denied);
+    expect(await stateOf(ingress, 'truncate deliveries')).toBe(denied);
+    expect(await stateOf(ingress, 'create table stolen (id int)')).toBe(denied);
+    expect(await stateOf(ingress, 'alter table threads add column x int')).toBe(denied);
+    expect(await stateOf(ingress, 'drop table deliveries')).toBe(denied);
+    expect(await stateOf(ingress, "insert into _caravel_migrations values ('x', 'y')")).toBe(
+      denied,
+    );
+  });
+
+  it('refuses grants on the embedded database, which has no roles', async () => {
+    const refused = await cli(['grants', '--apply', '--database-url', 'pglite:memory']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('The embedded database (PGlite) has one user and no roles');
+  });
+});
+
+gate.describe('a service started with DATABASE_MIGRATE=false', () => {
+  let empty: TestPostgresDatabase;
+
+  beforeAll(async () => {
+    empty = await createTestPostgresDatabase();
+  });
+
+  afterAll(async () => {
+    await empty.drop();
+  });
+
+  it('refuses an unmigrated database with the coded error naming caravel db migrate', async () => {
+    const failure = await openDistributedRuntime({
+      name: 'ingress-test',
+      // Never reached: the database is checked first.
+      natsUrl: 'nats://127.0.0.1:1',
+      databaseUrl: empty.url,
+      migrate: false,
+    }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'MIGRATIONS_PENDING' });
+    expect((failure as Error).message).toContain('Run `caravel db migrate`');
+  });
+});
