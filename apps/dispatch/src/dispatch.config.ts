@@ -85,13 +85,6 @@ export const dispatchEnvSchema = z.object({
   ...githubAppSettingsSchema.omit({ GITHUB_HOST: true }).shape,
   ...githubTokenSettingsSchema.shape,
   ...accessSettingsSchema.shape,
-  PUBLIC_REPO_GATE_CACHE_SECONDS: documented(
-    z.coerce.number().int().min(0).max(3600).default(300),
-    {
-      description:
-        "How long the public-repository gate keeps GitHub's answer whether a commenter belongs to the repository's organization, yes or no (a failed question is never kept); someone who joins or leaves is answered as before this long at most; 0: ask every time",
-    },
-  ),
 });
 
 /** What dispatch runs on, typed: its limits and sweep, and the reply channels' credentials. */

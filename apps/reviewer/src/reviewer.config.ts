@@ -53,6 +53,7 @@ export const reviewerEnvSchema = z.object({
   ...githubAppSettingsSchema.shape,
   ...githubTokenSettingsSchema.shape,
   PUBLIC_REPO_ORG_GATE: accessSettingsSchema.shape.PUBLIC_REPO_ORG_GATE,
+  PUBLIC_REPO_GATE_CACHE_SECONDS: accessSettingsSchema.shape.PUBLIC_REPO_GATE_CACHE_SECONDS,
 });
 
 type ReviewerEnv = z.output<typeof reviewerEnvSchema>;
@@ -72,7 +73,11 @@ export interface ReviewerConfig {
     approveCleanRepos: string[];
   };
   /** Who may have an auto-review: on public repositories, the owner's members (and bots). */
-  access: { publicRepoOrgGate: boolean };
+  access: {
+    publicRepoOrgGate: boolean;
+    /** How long the gate keeps GitHub's membership answers (yes and no); 0: not kept. */
+    publicRepoGateCacheMs: number;
+  };
   /** GitHub, where reviews are published and the gate asks (the other systems unconfigured). */
   integrations: IntegrationsConfig;
 }
@@ -86,7 +91,10 @@ export function reviewerConfigOf(env: ReviewerEnv): ReviewerConfig {
       reReviewOnPush: env.REVIEWER_REREVIEW_ON_PUSH,
       approveCleanRepos: env.REVIEWER_APPROVE_CLEAN_REPOS,
     },
-    access: { publicRepoOrgGate: env.PUBLIC_REPO_ORG_GATE },
+    access: {
+      publicRepoOrgGate: env.PUBLIC_REPO_ORG_GATE,
+      publicRepoGateCacheMs: env.PUBLIC_REPO_GATE_CACHE_SECONDS * 1000,
+    },
     integrations: integrationsConfigOf(env),
   };
 }

@@ -56,6 +56,7 @@ export {
   CachedOrgMembership,
   ORG_MEMBERSHIP_TTL_MS,
   PublicRepoGate,
+  publicRepoGateOf,
   type OrgMembershipCheck,
 } from './github/public-repo-gate.js';
 export {

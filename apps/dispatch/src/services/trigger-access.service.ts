@@ -8,11 +8,10 @@ import {
 } from '@caravel/contracts';
 import { ThreadRepository, TriggerRefusalRepository, type IdentityRepository } from '@caravel/db';
 import {
-  CachedOrgMembership,
   CachedRepositoryPermissions,
   IdentityDirectory,
   IntegrationAdapters,
-  PublicRepoGate,
+  publicRepoGateOf,
   RepositoryAccessPolicy,
 } from '@caravel/integrations';
 import { triggersRefused } from '@caravel/metrics';
@@ -42,14 +41,9 @@ export function triggerAccessPolicy(
 ): TriggerAccessPolicy {
   const now = () => clock.now().getTime();
   const permissions = adapters.repositoryAccess();
-  const membership = adapters.orgMembership();
-  const keepMs = config.access.publicRepoGateCacheMs;
   return new TriggerAccessPolicy(
-    new PublicRepoGate(
-      config.access.publicRepoOrgGate,
-      // A stranger who comments again and again costs one question to GitHub per keepMs.
-      membership && keepMs > 0 ? new CachedOrgMembership(membership, { keepMs, now }) : membership,
-    ),
+    // A stranger who comments again and again costs one question to GitHub per cache period.
+    publicRepoGateOf(config.access, adapters.orgMembership(), now),
     new RepositoryAccessPolicy(
       config.access.repositoryAccessCheck,
       new IdentityDirectory(identities),

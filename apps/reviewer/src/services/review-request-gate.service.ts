@@ -1,5 +1,5 @@
 import type { EnvelopeOf, ReviewRequestedV1 } from '@caravel/contracts';
-import { IntegrationAdapters, PublicRepoGate } from '@caravel/integrations';
+import { IntegrationAdapters, publicRepoGateOf, type PublicRepoGate } from '@caravel/integrations';
 import { triggersRefused } from '@caravel/metrics';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { REVIEWER_CONFIG, type ReviewerConfig } from '../reviewer.config.js';
@@ -9,7 +9,8 @@ import { REVIEWER_CONFIG, type ReviewerConfig } from '../reviewer.config.js';
  * the GitHub App on the author facts the ingress took from the signed payload: a stranger's pull
  * request on a public repository opens no ledger and is not reviewed. A refusal is logged and
  * counted (`caravel_triggers_refused_total`), never answered (no public word to a stranger); a
- * membership question GitHub did not answer is thrown, so the request is redelivered.
+ * membership question GitHub did not answer is thrown, so the request is redelivered. Answers are
+ * kept `PUBLIC_REPO_GATE_CACHE_SECONDS`: a stranger's pushes cost one question per period.
  */
 @Injectable()
 export class ReviewRequestGate {
@@ -18,7 +19,7 @@ export class ReviewRequestGate {
 
   constructor(@Inject(REVIEWER_CONFIG) config: ReviewerConfig) {
     const membership = new IntegrationAdapters(config.integrations).orgMembership();
-    this.gate = new PublicRepoGate(config.access.publicRepoOrgGate, membership);
+    this.gate = publicRepoGateOf(config.access, membership);
   }
 
   /** True when the request may go on; false when its author was refused. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   CachedOrgMembership,
   PublicRepoGate,
+  publicRepoGateOf,
   type OrgMembershipCheck,
 } from './public-repo-gate.js';
 
@@ -138,5 +139,32 @@ describe('CachedOrgMembership', () => {
     expect(await kept.isMember('acme', 'mallory', orgRepo)).toBe(false);
     expect(await kept.isMember('acme', 'mallory', orgRepo)).toBe(false);
     expect(asked).toEqual(['mallory', 'mallory']);
+  });
+});
+
+describe('publicRepoGateOf (the gate as dispatch and the reviewer hold it)', () => {
+  const access = (publicRepoGateCacheMs: number) => ({
+    publicRepoOrgGate: true,
+    publicRepoGateCacheMs,
+  });
+
+  it("keeps GitHub's answers for the configured time, and asks every time at 0", async () => {
+    const kept = members();
+    const keptGate = publicRepoGateOf(access(60_000), kept, () => 0);
+    await keptGate.refusal(check({ login: 'mallory' }));
+    await keptGate.refusal(check({ login: 'mallory' }));
+    expect(kept.asked).toEqual(['acme:mallory']);
+
+    const unkept = members();
+    const unkeptGate = publicRepoGateOf(access(0), unkept, () => 0);
+    await unkeptGate.refusal(check({ login: 'mallory' }));
+    await unkeptGate.refusal(check({ login: 'mallory' }));
+    expect(unkept.asked).toEqual(['acme:mallory', 'acme:mallory']);
+  });
+
+  it('stays shut without an App, whatever the cache', async () => {
+    expect(await publicRepoGateOf(access(60_000), noApp).refusal(check({}))).toMatch(
+      /cannot be checked/,
+    );
   });
 });

@@ -91,3 +91,20 @@ export class PublicRepoGate {
       : `on public repository ${slug}, @${login} is not a member of ${repository.owner}`;
   }
 }
+
+/**
+ * The gate as a service holds it (dispatch's trigger intake, the reviewer's review requests):
+ * asked as the GitHub App (`membership`, null without one), each answer kept `cacheMs` (0: asked
+ * every time), so a stranger who comments or pushes again and again costs one question per period.
+ */
+export function publicRepoGateOf(
+  access: { readonly publicRepoOrgGate: boolean; readonly publicRepoGateCacheMs: number },
+  membership: OrgMembershipCheck | null,
+  now: () => number = Date.now,
+): PublicRepoGate {
+  const keepMs = access.publicRepoGateCacheMs;
+  return new PublicRepoGate(
+    access.publicRepoOrgGate,
+    membership && keepMs > 0 ? new CachedOrgMembership(membership, { keepMs, now }) : membership,
+  );
+}

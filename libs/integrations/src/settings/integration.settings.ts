@@ -59,6 +59,13 @@ export const accessSettingsSchema = z.object({
     description:
       'On public repositories only members of the owning organization (and bots) may address Caravel; dispatch (and the reviewer, for auto-reviews) checks the membership as the GitHub App before anything is created',
   }),
+  PUBLIC_REPO_GATE_CACHE_SECONDS: documented(
+    z.coerce.number().int().min(0).max(3600).default(300),
+    {
+      description:
+        "How long the public-repository gate (dispatch's and the reviewer's) keeps GitHub's answer whether an author belongs to the repository's organization, yes or no (a failed question is never kept); someone who joins or leaves is answered as before this long at most; 0: ask every time",
+    },
+  ),
   REPOSITORY_ACCESS_CHECK: documented(z.enum(['github', 'off']).default('github'), {
     description:
       "github: a Slack, Linear, Jira or Confluence trigger on a repository a person chose (repo:owner/name, not the place's route or default), follow-ups in its thread included, is taken only when its author's linked GitHub account can see it (dispatch asks GitHub as the App); off: every chat member may use every allowed repository",
