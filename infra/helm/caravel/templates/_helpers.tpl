@@ -203,3 +203,68 @@ as well is refused rather than shadowed. Takes (dict "root" $ "svc" <service ent
       optional: true
 {{- end }}
 {{- end }}
+
+{{/*
+How migrations run: "job" (the migrate Job, a pre-install/pre-upgrade hook, runs `caravel db
+migrate`; the services start with DATABASE_MIGRATE=false) or "start" (each service migrates as it
+starts). database.migrations.mode auto picks job when it can: with database.existingSecret and an
+external PostgreSQL, since a hook runs before the release's own Secret and PostgreSQL exist.
+*/}}
+{{- define "caravel.migrations" -}}
+{{- $mode := .Values.database.migrations.mode }}
+{{- $possible := and .Values.database.existingSecret (not .Values.postgresql.bundled.enabled) }}
+{{- if eq $mode "start" }}start
+{{- else if $possible }}job
+{{- else if eq $mode "job" }}
+{{- fail "database.migrations.mode job needs database.existingSecret and an external PostgreSQL: the migrate Job runs before the release's own Secret and bundled PostgreSQL exist" }}
+{{- else }}start
+{{- end }}
+{{- end }}
+
+{{/*
+Where one service's DATABASE_URL comes from (a secretKeyRef's name and key): its own Secret from
+database.services.<name> (a role with only its tables, see docs/db.md "Roles"), else the shared
+one. A role cannot migrate, so per-service URLs need the migrate Job. Takes (dict "root" $ "svc"
+<service entry>).
+*/}}
+{{- define "caravel.databaseUrlRef" -}}
+{{- $own := index (default (dict) .root.Values.database.services) .svc.name }}
+{{- if $own }}
+{{- if ne (include "caravel.migrations" .root) "job" }}
+{{- fail (printf "database.services.%s: a service on its own database role cannot migrate; per-service URLs need the migrate Job (database.existingSecret, an external PostgreSQL, database.migrations.mode auto or job)" .svc.name) }}
+{{- end }}
+name: {{ required (printf "database.services.%s.existingSecret is required" .svc.name) $own.existingSecret }}
+key: {{ default "DATABASE_URL" $own.secretKey }}
+{{- else }}
+name: {{ include "caravel.databaseSecretName" .root }}
+key: {{ .root.Values.database.secretKey }}
+{{- end }}
+{{- end }}
+
+{{/* One step of the migrate Job: `caravel <args>` with the owner's URL. Takes (dict "root" $ "args" (list <container name> <arg>…)). */}}
+{{- define "caravel.migrateContainer" -}}
+{{- $root := .root }}
+{{- $m := $root.Values.database.migrations }}
+- name: {{ first .args }}
+  image: {{ include "caravel.image" (dict "root" $root "svc" (dict "name" $m.image)) | quote }}
+  imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+  command: ["node", "apps/cli/dist/main.js"]
+  args: {{ toJson (rest .args) }}
+  env:
+    - name: DATABASE_URL
+      valueFrom:
+        secretKeyRef:
+          name: {{ include "caravel.databaseSecretName" $root }}
+          key: {{ $root.Values.database.secretKey }}
+    - name: LOG_LEVEL
+      value: {{ $root.Values.logLevel | quote }}
+  {{- with $m.resources }}
+  resources:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  securityContext:
+    {{- toYaml $root.Values.containerSecurityContext | nindent 4 }}
+  volumeMounts:
+    - name: tmp
+      mountPath: /tmp
+{{- end }}

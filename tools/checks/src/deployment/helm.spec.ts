@@ -68,6 +68,8 @@ function chartEnv(values: Values, service: ServiceValues): Record<string, string
   Object.assign(env, {
     NATS_URL: String((values['nats'] as Record<string, unknown>)['url']),
     DATABASE_URL: 'postgres://caravel@postgres.example:5432/caravel',
+    // Set to false with the migrate Job (database.migrations), absent otherwise.
+    DATABASE_MIGRATE: 'false',
     LOG_LEVEL: String(values['logLevel']),
     SHUTDOWN_GRACE_MS: String(values['shutdownGraceMs']),
     PORT: String(service.port),
