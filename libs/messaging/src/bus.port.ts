@@ -19,6 +19,12 @@ export interface Delivery<TData = unknown> {
   readonly deliveryCount: number;
   /** Extends the ack deadline (JetStream `+WPI`): call it from long handlers. */
   working(): Promise<void>;
+  /**
+   * Aborted when this replica's consumer begins to stop (a shutdown drains it). A long handler
+   * stops at a safe point and throws a retryable error: the message is handed back, not settled
+   * as done, and another replica (or this service once it is back) takes it.
+   */
+  readonly stopping: AbortSignal;
 }
 
 /** A message as it sits in a stream, for replay. */
@@ -74,7 +80,10 @@ export interface ConsumerBacklog {
 }
 
 export interface Subscription {
-  /** Stops taking new deliveries and waits for in-flight handlers to settle. */
+  /**
+   * Stops taking new deliveries, aborts the in-flight handlers' {@link Delivery.stopping} and
+   * waits for them to settle.
+   */
   drain(): Promise<void>;
 }
 

@@ -146,6 +146,7 @@ function delivery(prompt: string): Delivery {
     sequence: 1,
     deliveryCount: 1,
     working: () => Promise.resolve(),
+    stopping: new AbortController().signal,
   };
 }
 

@@ -14,6 +14,7 @@ import { DirectRoutes, serveDirectRoutes } from './direct-routes.js';
 import { httpMetrics } from './http-metrics.js';
 import { httpTracing } from './http-tracing.js';
 import { PlatformModule } from './platform.module.js';
+import { ReadinessService } from './readiness.service.js';
 import type { PlatformRuntime } from './runtime.js';
 
 export interface ServiceHostOptions {
@@ -34,7 +35,11 @@ export interface ServiceHostOptions {
 export interface ServiceHost {
   readonly app: INestApplication;
   readonly url: string;
-  /** Graceful: stops HTTP, drains bus handlers, then closes the bus and the database. */
+  /**
+   * Graceful: first drains the bus consumers (their handlers told to stop) while every service
+   * they may use is still up, then closes the services (their `onModuleDestroy`: sandboxes,
+   * checkpointer), the request servers, HTTP, the bus and the database.
+   */
   close(): Promise<void>;
 }
 
@@ -56,7 +61,7 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Ser
     ? await startTracing(options.tracing.service, options.tracing.env)
     : null;
   try {
-    const app = await bootApp(options, tracing !== null);
+    const { app, transport } = await bootApp(options, tracing !== null);
     const server = app.getHttpServer() as Server;
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
@@ -66,6 +71,13 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Ser
       url: `http://${host}:${port}`,
       close: async () => {
         try {
+          // Nest destroys the modules before it closes the transport: a run still in flight would
+          // find its sandbox broker and its checkpointer gone. So the consumers drain first (their
+          // handlers told to stop), with every service up; then Nest destroys the modules (the
+          // broker ends its sessions, so the requests it still serves end) and drains the request
+          // servers. Readiness says draining from the start.
+          app.get(ReadinessService).beforeApplicationShutdown();
+          await transport.closeConsumers();
           await app.close();
         } finally {
           await tracing?.shutdown();
@@ -78,7 +90,10 @@ export async function startServiceHost(options: ServiceHostOptions): Promise<Ser
   }
 }
 
-async function bootApp(options: ServiceHostOptions, traced: boolean): Promise<INestApplication> {
+async function bootApp(
+  options: ServiceHostOptions,
+  traced: boolean,
+): Promise<{ app: INestApplication; transport: CaravelTransport }> {
   const { runtime } = options;
   class CaravelHostModule {}
   Module({ imports: [PlatformModule.forRoot(runtime), ...options.modules] })(CaravelHostModule);
@@ -90,11 +105,9 @@ async function bootApp(options: ServiceHostOptions, traced: boolean): Promise<IN
   if (traced) app.use(httpTracing);
   serveDirectRoutes(app.getHttpServer() as Server, app.get(DirectRoutes), traced);
   const definitions: readonly Consumable[] = CONSUMABLES;
-  app.connectMicroservice(
-    { strategy: new CaravelTransport(runtime.bus, definitions, REQUEST_CATALOGUE) },
-    { inheritAppConfig: true },
-  );
+  const transport = new CaravelTransport(runtime.bus, definitions, REQUEST_CATALOGUE);
+  app.connectMicroservice({ strategy: transport }, { inheritAppConfig: true });
   await app.startAllMicroservices();
   await app.listen(options.port, options.host ?? '127.0.0.1');
-  return app;
+  return { app, transport };
 }

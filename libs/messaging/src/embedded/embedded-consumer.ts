@@ -53,6 +53,8 @@ export class EmbeddedConsumer<T> implements Subscription {
   private readonly running = new Set<Promise<void>>();
   private readonly breaker: OutageBreaker;
   private stopping = false;
+  /** Aborted when the consumer is drained: its handlers' `stopping` (a crash aborts nothing). */
+  private readonly draining = new AbortController();
   private abandoned = false;
   private loop: Promise<void> = Promise.resolve();
   /** When (`performance.now()`) the last claim began: the idle wait looks back to it. */
@@ -82,6 +84,7 @@ export class EmbeddedConsumer<T> implements Subscription {
 
   async drain(): Promise<void> {
     this.stopping = true;
+    this.draining.abort();
     this.breaker.stop();
     this.signal.notify();
     await this.loop;
@@ -201,6 +204,7 @@ export class EmbeddedConsumer<T> implements Subscription {
       working: async (): Promise<void> => {
         if (!this.abandoned) await deliveries.extend(key, claimed.deliveryCount, options.ackWaitMs);
       },
+      stopping: this.draining.signal,
     };
     const result = await runDelivery(this.deps.definition, raw, this.deps.handler, options);
     if (this.abandoned) return;

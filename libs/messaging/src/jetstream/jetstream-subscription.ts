@@ -59,6 +59,8 @@ export class JetStreamSubscription<T> implements Subscription {
   private readonly partitioned: boolean;
   private parked: { parking: ThreadParking; runner: ParkedRunner } | null = null;
   private durables: string[] = [];
+  /** Aborted when the subscription is drained: its handlers' `stopping` (a crash aborts nothing). */
+  private readonly draining = new AbortController();
 
   constructor(
     private readonly deps: SubscriptionDeps,
@@ -122,6 +124,7 @@ export class JetStreamSubscription<T> implements Subscription {
   }
 
   async drain(): Promise<void> {
+    this.draining.abort();
     this.breaker.stop();
     await Promise.all(this.loops.map((loop) => loop.stop()));
     await this.parked?.runner.stop();
@@ -170,6 +173,7 @@ export class JetStreamSubscription<T> implements Subscription {
         message.working();
         return Promise.resolve();
       },
+      stopping: this.draining.signal,
     };
     return runDelivery(this.definition, raw, this.handler, this.options);
   }
@@ -287,6 +291,7 @@ export class JetStreamSubscription<T> implements Subscription {
             outages: attempt.outages,
             storedAt: stored.time,
             working: () => parking.extend(attempt),
+            stopping: this.draining.signal,
           },
           this.handler,
           this.options,

@@ -1,8 +1,9 @@
-import { StartRunV1 } from '@caravel/contracts';
+import { SandboxPing, StartRunV1 } from '@caravel/contracts';
+import { isAppError } from '@caravel/errors';
 import { strictMock } from '@caravel/testing/doubles';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import type { Bus, Subscription } from '../bus.port.js';
+import type { Bus, RequestHandler, Subscription } from '../bus.port.js';
 import { CaravelTransport, SLOW_DRAIN_WARNING_MS } from './caravel-transport.strategy.js';
 
 /** A consumer whose drain ends only when `finish` is called. */
@@ -54,5 +55,48 @@ describe('CaravelTransport close', () => {
     ]);
     held.finish();
     await closed;
+  });
+
+  it('drains the consumers while the request servers still answer, then answers a request still running with shutting_down', async () => {
+    const order: string[] = [];
+    let serve: RequestHandler | undefined;
+    const bus = strictMock<Bus>(
+      {
+        consume: () =>
+          Promise.resolve({ drain: () => Promise.resolve(void order.push('consumer')) }),
+        serve: (_subject: string, handler: RequestHandler) => {
+          serve = handler;
+          return Promise.resolve({ drain: () => Promise.resolve(void order.push('server')) });
+        },
+      },
+      'bus',
+    );
+    const transport = new CaravelTransport(bus, [StartRunV1], [SandboxPing]);
+    const ping = { threadId: '6f1c1f7e-3f4a-4c86-9a59-6a4f0d2b9c11' };
+    let finishWork = () => undefined as void;
+    const work = new Promise<void>((resolve) => (finishWork = resolve));
+    transport.addHandler(StartRunV1.pattern, () => Promise.resolve(), true, { durable: 'runner' });
+    transport.addHandler(SandboxPing.pattern, async () => {
+      await work;
+      order.push('work ended');
+      return { threadId: ping.threadId, provider: 'local', alive: true };
+    });
+    await new Promise<void>((resolve, reject) => {
+      transport.listen((error) => (error ? reject(new Error('not started')) : resolve()));
+    });
+
+    await transport.closeConsumers();
+    expect(order).toEqual(['consumer']);
+    const running = serve!(ping, SandboxPing.subjectFor(ping.threadId), {});
+    const closed = transport.close();
+
+    const refusal: unknown = await running.catch((error: unknown) => error);
+    expect(isAppError(refusal) && refusal.details).toEqual({ reason: 'shutting_down' });
+    expect(isAppError(refusal) && refusal.code).toBe('DEPENDENCY_UNAVAILABLE');
+    // The answer did not wait for the work; the close does.
+    expect(order).toEqual(['consumer', 'server']);
+    finishWork();
+    await closed;
+    expect(order).toEqual(['consumer', 'server', 'work ended']);
   });
 });

@@ -1,4 +1,5 @@
 import type { Consumable, RequestDefinition } from '@caravel/contracts';
+import { AppError } from '@caravel/errors';
 import { runWithLogFields, threadIdOfSubject } from '@caravel/logging';
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
@@ -15,6 +16,8 @@ export const SLOW_DRAIN_WARNING_MS = 5_000;
 interface Named {
   label: string;
   subscription: Subscription;
+  /** Request servers drain last: a consumer's handler that is stopping may still ask them. */
+  serves: boolean;
 }
 
 /** Symbol identifying the Caravel transport in Nest's microservice registry. */
@@ -39,6 +42,10 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
   private readonly definitions: Map<string, Consumable>;
   private readonly requests: Map<string, RequestDefinition>;
   private readonly subscriptions: Named[] = [];
+  /** Aborted when the request servers drain: what they still run is answered at once. */
+  private readonly serversStopping = new AbortController();
+  /** The requests being served: a drain waits for their work to end after answering them. */
+  private readonly serving = new Set<Promise<unknown>>();
   private readonly log = new Logger('CaravelTransport');
 
   constructor(
@@ -59,12 +66,37 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
   }
 
   /**
-   * Drains every consumer and request server. One still draining after
-   * {@link SLOW_DRAIN_WARNING_MS} is named in a warning (a handler that does not end holds the
-   * process past its shutdown grace, which otherwise exits 1 without saying on what).
+   * Drains every consumer, then every request server: a request still running then is answered
+   * at once with {@link shuttingDown} (its work is left to end with the process), so no requester
+   * waits out its timeout and no drain waits for a long request (a clone). One still draining
+   * after {@link SLOW_DRAIN_WARNING_MS} is named in a warning (a handler that does not end holds
+   * the process past its shutdown grace, which otherwise exits 1 without saying on what).
    */
   async close(): Promise<void> {
-    const subscriptions = this.subscriptions.splice(0);
+    await this.closeConsumers();
+    this.serversStopping.abort();
+    await this.drainAll(this.subscriptions.splice(0));
+    // Answered already; their work ends with what the services' shutdown stopped (a clone
+    // killed releases its thread's lock) before the bus and the database close.
+    await Promise.allSettled([...this.serving]);
+  }
+
+  /**
+   * The first step of a shutdown: drains the consumers only, aborting their handlers'
+   * `stopping`, while the request servers still answer (a stopping handler may still ask this
+   * process's services: the embedded host runs the sandbox broker beside the runner).
+   */
+  async closeConsumers(): Promise<void> {
+    const consumers = this.subscriptions.filter((named) => !named.serves);
+    this.subscriptions.splice(
+      0,
+      this.subscriptions.length,
+      ...this.subscriptions.filter((named) => named.serves),
+    );
+    await this.drainAll(consumers);
+  }
+
+  private async drainAll(subscriptions: readonly Named[]): Promise<void> {
     await Promise.all(
       subscriptions.map(async ({ label, subscription }) => {
         const slow = setTimeout(() => {
@@ -92,7 +124,7 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
     for (const [pattern, head] of this.messageHandlers) {
       if (!head.isEventHandler) {
         const subscription = await this.serveRequest(pattern, head);
-        this.subscriptions.push({ label: `requests on ${pattern}`, subscription });
+        this.subscriptions.push({ label: `requests on ${pattern}`, subscription, serves: true });
         continue;
       }
       // Nest chains event handlers of one pattern; each gets its own durable consumer here, so
@@ -135,7 +167,7 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
         ),
       );
     });
-    return { label: `consumer ${extras.durable}`, subscription };
+    return { label: `consumer ${extras.durable}`, subscription, serves: false };
   }
 
   private async serveRequest(pattern: string, handler: MessageHandler): Promise<Subscription> {
@@ -168,7 +200,12 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
               // A malformed request throws MESSAGE_MALFORMED here: the requester gets it as the reply.
               const request = definition.parseRequest(raw);
               const context = new CaravelContext([null, subject, { ...trace, traceparent }]);
-              return settle(await handler(request, context));
+              const work = (async () => settle(await handler(request, context)))();
+              this.serving.add(work);
+              void work.catch(() => undefined).finally(() => this.serving.delete(work));
+              return answeredBeforeStop(work, this.serversStopping.signal, () =>
+                shuttingDown(definition.service, subject),
+              );
             }),
           ),
         );
@@ -190,6 +227,36 @@ function spanAttributes(
     ...(fields.threadId ? { 'caravel.thread_id': fields.threadId } : {}),
     ...(durable ? { 'messaging.consumer.group.name': durable } : {}),
   };
+}
+
+/**
+ * What a request still running when its server drains is answered: DEPENDENCY_UNAVAILABLE,
+ * retryable, `reason: shutting_down` (the reason crosses the bus), so the requester asks again
+ * (another replica, or this service once it is back, answers) instead of waiting out a timeout.
+ */
+export function shuttingDown(service: string, subject: string): AppError {
+  return new AppError(
+    'DEPENDENCY_UNAVAILABLE',
+    `${service} is shutting down: the request on ${subject} was not answered; ask again (another replica, or this one once restarted, answers)`,
+    { retryable: true, details: { reason: SHUTTING_DOWN } },
+  );
+}
+
+/** The `details.reason` of a refusal or an unanswered request because a service shuts down. */
+export const SHUTTING_DOWN = 'shutting_down';
+
+/** `work`'s answer, or `stopped()`'s error as soon as `signal` aborts. */
+function answeredBeforeStop<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  stopped: () => Error,
+): Promise<T> {
+  if (signal.aborted) return Promise.reject(stopped());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(stopped());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function unchain(head: MessageHandler): MessageHandler[] {

@@ -23,6 +23,8 @@ export interface RawDelivery {
   /** When the message was stored (its age bounds how long an outage may keep it). */
   storedAt: Date;
   working(): Promise<void>;
+  /** Aborted when the consumer begins to stop (see {@link Delivery.stopping}). */
+  stopping: AbortSignal;
 }
 
 /** How one delivery went: what to tell the broker, and what it says about the dependencies. */
@@ -65,6 +67,7 @@ export async function runDelivery<T>(
       sequence: raw.sequence,
       deliveryCount: raw.deliveryCount,
       working: () => raw.working(),
+      stopping: raw.stopping,
     };
     ran = true;
     await handler(delivery);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STREAMS } from '@caravel/contracts';
+import { AppError } from '@caravel/errors';
 import { describe, expect, it } from '@jest/globals';
 import {
   collect,
@@ -109,6 +110,39 @@ export function describeDeliveryBehaviour(ctx: BehaviourContext): void {
       });
       expect(retry.id).toBe(envelope.id);
       expect(retry.replica).not.toBe(victim);
+    });
+
+    it("tells a draining replica's handler to stop, and hands what it gives back to another replica", async () => {
+      const probe = probeMessage('cmd', 'stopping');
+      const durable = uniqueName('stopping');
+      const [leaving, staying] = await ctx.replicas(2);
+      const seen: SeenDelivery<ProbeData>[] = [];
+      let stopped = false;
+      const subscription = await leaving!.consume(
+        probe,
+        { durable },
+        recording(seen, 'leaving', async (delivery) => {
+          // A shutdown's hand-back: stop at a safe point, throw a retryable outage.
+          await new Promise((resolve) => delivery.stopping.addEventListener('abort', resolve));
+          stopped = true;
+          throw new AppError('DEPENDENCY_UNAVAILABLE', 'this replica is shutting down', {
+            retryable: true,
+          });
+        }),
+      );
+      const envelope = probe.create({ threadId: randomUUID(), n: 1 }, { source: 'suite' });
+      await leaving!.publish(probe, envelope);
+      await eventually(() => expect(seen).toHaveLength(1));
+      await staying!.consume(probe, { durable }, recording(seen, 'staying'));
+
+      await subscription.drain();
+
+      expect(stopped).toBe(true);
+      const taken = await eventually(() => {
+        expect(seen).toHaveLength(2);
+        return seen[1]!;
+      });
+      expect(taken).toMatchObject({ replica: 'staying', id: envelope.id });
     });
 
     it('creates streams idempotently: ensureStreams twice keeps what is stored', async () => {
