@@ -200,8 +200,10 @@ export {
 export {
   DEFAULT_RPC_TIMEOUT_MS,
   callSandbox,
+  untilAborted,
   type SandboxRequester,
 } from './rpc/sandbox-requester.js';
+export { brokerStopping, isBrokerStopping } from './rpc/broker-stopping.js';
 export { RpcSandbox } from './rpc/rpc-sandbox.js';
 export { OutputStreams } from './rpc/output-streams.js';
 export { SandboxBrokerClient, type SandboxAcquireInput } from './rpc/sandbox-broker.client.js';

@@ -14,6 +14,7 @@ import { sandboxAcquires, sandboxExecDuration, startTimer } from '@caravel/metri
 import { BUS } from '@caravel/platform';
 import {
   HOOKLESS_GIT_ENV,
+  brokerStopping,
   replacementNotAllowed,
   SandboxLifecycle,
   ToolSandboxAdapter,
@@ -48,6 +49,8 @@ export class SandboxBrokerService implements OnModuleDestroy {
   private readonly log = new Logger('SandboxBroker');
   private readonly relays = new Set<OutputRelay>();
   private readonly outcomes = new RequestOutcomes();
+  /** Set when the broker starts shutting down: from then on it refuses work at once. */
+  private stopping = false;
 
   constructor(
     @Inject(SandboxLifecycle) private readonly lifecycle: SandboxLifecycle,
@@ -62,6 +65,7 @@ export class SandboxBrokerService implements OnModuleDestroy {
   }
 
   async acquire(request: AcquireRequest): Promise<SandboxHandle> {
+    this.refuseWhileStopping('setting up the sandbox');
     if (request.allowReplacement && request.purpose !== 'reviewer') {
       throw replacementNotAllowed(request.threadId);
     }
@@ -94,6 +98,7 @@ export class SandboxBrokerService implements OnModuleDestroy {
 
   recreate(request: RecreateRequest): Promise<SandboxHandle> {
     return this.probingCaller(request, async () => {
+      this.refuseWhileStopping('recreating the sandbox');
       await this.host.ensureReady();
       const acquired = await this.lifecycle.recreate(request.threadId, this.host.setupFor(request));
       this.log.log(`thread ${request.threadId} now has sandbox ${acquired.sandbox.id} (recreated)`);
@@ -161,7 +166,7 @@ export class SandboxBrokerService implements OnModuleDestroy {
         this.bus,
         { callerId, callId },
         this.config.sandbox.callerProbeMs,
-        this.lifecycle.use(threadId, (sandbox) => {
+        this.use(threadId, (sandbox) => {
           if (callerGone) throw commandCallerGone(threadId);
           running = sandbox;
           return sandbox.exec(command, options);
@@ -174,6 +179,9 @@ export class SandboxBrokerService implements OnModuleDestroy {
         },
       );
       await relay?.finish();
+      // A command the shutdown stopped did not end on its own: its result would tell the agent
+      // otherwise. The caller is told to ask again, to a broker that is there.
+      if (this.stopping) throw brokerStopping(`the command \`${command.slice(0, 80)}\``);
       outcome = result.timedOut ? 'timed_out' : 'ok';
       return result;
     } finally {
@@ -190,7 +198,20 @@ export class SandboxBrokerService implements OnModuleDestroy {
 
   /** Runs `work` on the thread's sandbox (reconnecting to it if this process has none open). */
   on<T>(threadId: string, work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+    return this.use(threadId, work);
+  }
+
+  /**
+   * The thread's sandbox for `work`, refused while the broker shuts down: its sessions are
+   * closing, and a reconnect now would open one nobody closes.
+   */
+  private async use<T>(threadId: string, work: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+    this.refuseWhileStopping(`thread ${threadId}'s request`);
     return this.lifecycle.use(threadId, work);
+  }
+
+  private refuseWhileStopping(what: string): void {
+    if (this.stopping) throw brokerStopping(what);
   }
 
   /**
@@ -215,7 +236,7 @@ export class SandboxBrokerService implements OnModuleDestroy {
   }
 
   private commit(threadId: string, message: string): Promise<{ commitSha: string | null }> {
-    return this.lifecycle.use(threadId, async (sandbox) => {
+    return this.use(threadId, async (sandbox) => {
       // The bot's commit runs no hook and no filesystem monitor of the repository's.
       const options = { timeoutMs: 60_000, env: HOOKLESS_GIT_ENV };
       const status = await sandbox.exec('git add -A && git status --porcelain', options);
@@ -233,7 +254,7 @@ export class SandboxBrokerService implements OnModuleDestroy {
   diffSince(request: DiffRequest): Promise<{ diff: string }> {
     const { threadId, baseRef } = request;
     return this.probingCaller(request, () =>
-      this.lifecycle.use(threadId, async (sandbox) => ({
+      this.use(threadId, async (sandbox) => ({
         diff: await new ToolSandboxAdapter(sandbox, baseRef).diff(),
       })),
     );
@@ -250,14 +271,21 @@ export class SandboxBrokerService implements OnModuleDestroy {
       const commitSha = commitMessage
         ? (await this.commit(threadId, commitMessage)).commitSha
         : null;
-      const pushed = await this.lifecycle.use(threadId, (sandbox) =>
+      const pushed = await this.use(threadId, (sandbox) =>
         this.host.push(sandbox.id, branch, repository),
       );
       return { pushed: pushed.pushed, origin: pushed.origin, commitSha };
     });
   }
 
+  /**
+   * Shutdown: refuses new work, kills the clones still running (their setups fail and release
+   * their threads' locks), and ends every session (a running command is killed and its caller
+   * told to ask again). The sandboxes and their work stay for the next broker.
+   */
   async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    this.host.mirrors.stop();
     await this.lifecycle.closeAll();
     await this.host.close();
   }

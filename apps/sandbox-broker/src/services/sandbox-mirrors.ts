@@ -1,6 +1,12 @@
 import type { RepositoryRef } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
-import { exportRef, HostMirror, START_REF, type OneShotRunner } from '@caravel/sandbox';
+import {
+  brokerStopping,
+  exportRef,
+  HostMirror,
+  START_REF,
+  type OneShotRunner,
+} from '@caravel/sandbox';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitHubGit } from './github-git.js';
@@ -47,11 +53,22 @@ export type MirrorSource =
  * (the record), never to a remote the workdir names. No host process reads the workdir's `.git`.
  */
 export class SandboxMirrors {
+  /** Aborted when the broker shuts down: a clone still running is killed. */
+  private readonly stopping = new AbortController();
+
   constructor(
     private readonly rootDir: string,
     private readonly runner: OneShotRunner,
     private readonly github: GitHubGit,
   ) {}
+
+  /**
+   * Kills the clones still running (their setup fails with the broker's refusal, releasing the
+   * thread's lock while the bus is still open); a clone asked for afterwards is refused.
+   */
+  stop(): void {
+    this.stopping.abort(brokerStopping('cloning the repository'));
+  }
 
   /** A sandbox's mirror (beside its workspace, out of its sight). */
   of(sandboxId: string): HostMirror {
@@ -116,9 +133,13 @@ export class SandboxMirrors {
     if (this.github.hosting.hosts(repository)) {
       const url = this.github.hosting.cloneUrl(repository);
       const fullName = `${repository.owner}/${repository.name}`;
-      return this.github.through(fullName, (proxy) => HostMirror.clone(path, url, proxy));
+      return this.github.through(fullName, (proxy) =>
+        HostMirror.clone(path, url, proxy, this.stopping.signal),
+      );
     }
-    if (repository.cloneUrl) return HostMirror.clone(path, repository.cloneUrl);
+    if (repository.cloneUrl) {
+      return HostMirror.clone(path, repository.cloneUrl, [], this.stopping.signal);
+    }
     throw new AppError(
       'PRECONDITION_FAILED',
       `${repository.owner}/${repository.name} cannot be cloned: set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY so Caravel can read it from GitHub`,

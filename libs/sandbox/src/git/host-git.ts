@@ -38,6 +38,11 @@ export interface HostGitOptions {
   readonly maxBuffer?: number;
   /** Piped to git's standard input (e.g. a pack for `index-pack --stdin`). */
   readonly stdin?: Readable;
+  /**
+   * Kills git when aborted (its owner shuts down: a clone may take minutes); it then fails with
+   * the signal's reason when that is an error.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -66,6 +71,7 @@ export async function hostGit(
         GIT_TERMINAL_PROMPT: '0',
       },
       maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     // Git may stop reading early (it refused the input): the broken pipe is its answer, not ours.
     if (options.stdin && running.child.stdin)
@@ -73,6 +79,8 @@ export async function hostGit(
     const { stdout } = await running;
     return stdout.trim();
   } catch (error) {
+    const reason: unknown = options.signal?.reason;
+    if (options.signal?.aborted && reason instanceof Error) throw reason;
     const stderr = (error as { stderr?: string }).stderr ?? String(error);
     throw new AppError('PRECONDITION_FAILED', `git ${verb(args)} failed: ${stderr.trim()}`);
   }

@@ -46,15 +46,20 @@ export interface MirrorPush {
 export class HostMirror {
   constructor(readonly path: string) {}
 
-  /** A mirror of the repository at `url` (every branch; `gitArgs` route git, e.g. a proxy). */
+  /**
+   * A mirror of the repository at `url` (every branch; `gitArgs` route git, e.g. a proxy); with
+   * `signal`, git is killed when it aborts.
+   */
   static async clone(
     path: string,
     url: string,
     gitArgs: readonly string[] = [],
+    signal?: AbortSignal,
   ): Promise<HostMirror> {
     await HostMirror.makeDir(path);
     // `--`: a url that starts with `-` is a repository, never an option (`--upload-pack=…`).
-    await hostGit(path, [...gitArgs, 'clone', '--quiet', '--bare', '--', url, '.']);
+    const args = [...gitArgs, 'clone', '--quiet', '--bare', '--', url, '.'];
+    await hostGit(path, args, signal ? { signal } : {});
     return new HostMirror(path);
   }
 

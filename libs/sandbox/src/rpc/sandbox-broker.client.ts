@@ -99,7 +99,8 @@ export class SandboxBrokerClient {
     return client;
   }
 
-  async acquire(input: SandboxAcquireInput): Promise<RpcSandbox> {
+  /** The thread's sandbox; with `signal`, given up at once when it aborts (its caller stops). */
+  async acquire(input: SandboxAcquireInput, signal?: AbortSignal): Promise<RpcSandbox> {
     // Repeated when unanswered: a broker killed mid-acquire never answers, and NATS never says so;
     // each attempt is watched, so one whose broker died is sent again ~18 s later, not at 150 s.
     const handle = await callSandboxRepeatable(
@@ -107,7 +108,11 @@ export class SandboxBrokerClient {
       SandboxAcquire,
       input.threadId,
       { ...input },
-      { attemptMs: ACQUIRE_ATTEMPT_MS, totalMs: ACQUIRE_TIMEOUT_MS },
+      {
+        attemptMs: ACQUIRE_ATTEMPT_MS,
+        totalMs: ACQUIRE_TIMEOUT_MS,
+        ...(signal ? { signal } : {}),
+      },
       () => this.watchedCall('sandbox setup'),
     );
     return new RpcSandbox(this.requester, handle, this.callerId, this.streams, this.calls);

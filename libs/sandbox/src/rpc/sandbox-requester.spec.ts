@@ -2,6 +2,7 @@ import { defineRequest } from '@caravel/contracts';
 import { AppError } from '@caravel/errors';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { brokerStopping } from './broker-stopping.js';
 import { callSandboxRepeatable, type SandboxRequester } from './sandbox-requester.js';
 
 const Probe = defineRequest({
@@ -77,6 +78,33 @@ describe('callSandboxRepeatable', () => {
     expect(outcome).toEqual({ answeredBy: 3 });
     expect(waits).toEqual([10, 10, 10]);
     expect(pauses).toEqual([5, 5]);
+  });
+
+  it('pauses and sends again when the broker answering is shutting down (another one answers)', async () => {
+    const budget = { attemptMs: 10, totalMs: 50, pauseMs: 5 };
+    const { outcome, pauses } = await repeat([brokerStopping('setting up the sandbox'), 4], budget);
+    expect(outcome).toEqual({ answeredBy: 4 });
+    expect(pauses).toEqual([5]);
+  });
+
+  it('gives up at once when its caller stops, with the attempt still unanswered', async () => {
+    const requester: SandboxRequester = {
+      request: () => new Promise(() => undefined),
+      serve: () => Promise.reject(new Error('serve is not expected')),
+    };
+    const stopping = new AbortController();
+    const call = callSandboxRepeatable(
+      requester,
+      Probe,
+      threadId,
+      { threadId },
+      { attemptMs: 150_000, totalMs: 600_000, signal: stopping.signal },
+    );
+    stopping.abort();
+    await expect(call).rejects.toMatchObject({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      message: expect.stringContaining('its caller is stopping'),
+    });
   });
 
   it('throws any other error at once', async () => {

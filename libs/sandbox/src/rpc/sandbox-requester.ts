@@ -3,6 +3,7 @@ import { AppError, isAppError } from '@caravel/errors';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { isBrokerGone } from './broker-call-watch.js';
+import { isBrokerStopping } from './broker-stopping.js';
 
 /**
  * What the sandbox RPC client needs of a message bus: request/reply and serving a subject. The
@@ -86,9 +87,31 @@ export interface RepeatBudget {
   pauseMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Gives up at once when aborted (the caller is stopping), whatever attempt is in flight. */
+  signal?: AbortSignal;
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The error a call given up by its caller's `signal` rejects with. */
+function callerStopped(what: string): AppError {
+  return new AppError(
+    'DEPENDENCY_UNAVAILABLE',
+    `${what} was given up: its caller is stopping (the broker may finish it; the next try finds it done)`,
+    { retryable: true },
+  );
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (the work itself is left to finish). */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, what: string) {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(callerStopped(what));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(callerStopped(what));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
 
 /** One attempt's call fields and the watch that fails it once its broker goes silent. */
 export interface WatchedAttempt {
@@ -104,8 +127,10 @@ export interface WatchedAttempt {
  * responder died); with `watched`, each attempt is a watched call of its own, and one whose broker
  * went silent (`broker_gone`, ~18 s after it died) is sent again at once. A TIMEOUT that came
  * before the attempt's wait was up means no broker serves at all (the only one restarting): sent
- * again after a pause. A refusal because the thread's lock is still held (a live broker still
- * setting the sandbox up) is tried again too; any other error is thrown at once.
+ * again after a pause, as is a broker's refusal because it is shutting down (another broker, or
+ * this one restarted, answers). A refusal because the thread's lock is still held (a live broker
+ * still setting the sandbox up) is tried again too; any other error is thrown at once. With
+ * `budget.signal`, it gives up as soon as that aborts.
  */
 export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes extends z.ZodType>(
   requester: SandboxRequester,
@@ -123,15 +148,20 @@ export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes exten
     const started = now();
     const attempt = watched?.();
     const request = attempt ? { ...payload, ...attempt.fields } : payload;
+    const what = `the sandbox broker's ${definition.op}`;
     try {
       const answer = callSandbox(requester, definition, key, request, wait);
-      return await (attempt ? attempt.watch(answer) : answer);
+      return await untilAborted(attempt ? attempt.watch(answer) : answer, budget.signal, what);
     } catch (error) {
+      if (budget.signal?.aborted) throw error;
       if (isBrokerGone(error) && deadline - now() > 0) continue;
-      if (!isAppError(error) || !['TIMEOUT', 'LEASE_HELD'].includes(error.code)) throw error;
-      const unserved = error.code === 'TIMEOUT' && now() - started < wait * 0.9;
+      if (!isAppError(error)) throw error;
+      const stopping = isBrokerStopping(error);
+      if (!stopping && !['TIMEOUT', 'LEASE_HELD'].includes(error.code)) throw error;
+      const unserved = stopping || (error.code === 'TIMEOUT' && now() - started < wait * 0.9);
       if (deadline - now() <= 0) throw error;
-      if (unserved) await sleep(Math.min(budget.pauseMs ?? 2_000, Math.max(0, deadline - now())));
+      const rest = Math.min(budget.pauseMs ?? 2_000, Math.max(0, deadline - now()));
+      if (unserved) await untilAborted(sleep(rest), budget.signal, what);
     }
   }
 }
