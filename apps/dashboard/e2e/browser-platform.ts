@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { signInEnv } from './dashboard-host.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
 const WEBHOOK_SECRET = 'dashboard-browser-webhook-secret';
@@ -112,12 +113,7 @@ export async function startBrowserPlatform(
     GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
     ...githubAppEnv(APP_ID, privateKey, origin),
     TRUSTED_AUTHORS: 'github:octocat',
-    GITHUB_OAUTH_CLIENT_ID: oauth.clientId,
-    GITHUB_OAUTH_CLIENT_SECRET: oauth.clientSecret,
-    GITHUB_OAUTH_URL: oauth.origin,
-    GITHUB_OAUTH_API_URL: oauth.origin,
-    DASHBOARD_ADMINS: 'hubot',
-    DASHBOARD_MEMBERS: 'octocat,mallory',
+    ...signInEnv(oauth),
     // Members of acme may sign in too; GitHub is asked at each request whether they still are.
     DASHBOARD_ALLOWED_ORGS: 'acme',
     DASHBOARD_ORG_CHECK_SECONDS: '0',

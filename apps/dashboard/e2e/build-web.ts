@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import type { FakeGithubAccount, FakeGithubOAuth } from '@caravel/testing';
+import { asAccount } from './dashboard-host.js';
 
 const BUILD_WEB = fileURLToPath(new URL('../../../tools/scripts/build-web.mjs', import.meta.url));
 
@@ -22,16 +23,12 @@ export async function signedInAs(
   github: FakeGithubOAuth,
   account: FakeGithubAccount,
 ): Promise<Page> {
-  const before = github.account;
-  github.account = account;
-  try {
+  return asAccount(github, account, async () => {
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${dashboard}/`);
     await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
     // The threads page: the list, or none the person may see.
     await page.locator('table.threads').or(page.getByText('No thread matches.')).waitFor();
     return page;
-  } finally {
-    github.account = before;
-  }
+  });
 }

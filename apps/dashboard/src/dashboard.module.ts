@@ -33,6 +33,7 @@ import {
   type MiddlewareConsumer,
   type NestModule,
 } from '@nestjs/common';
+import { ApiHeadersMiddleware } from './api/api-headers.middleware.js';
 import { CallerResolver } from './auth/caller.resolver.js';
 import { CorsMiddleware } from './auth/cors.middleware.js';
 import { ActionGuard, AdminGuard, ReadGuard } from './auth/guards.js';
@@ -122,6 +123,7 @@ export class DashboardModule implements NestModule {
         ReadGuard,
         ActionGuard,
         AdminGuard,
+        ApiHeadersMiddleware,
         CorsMiddleware,
         RunEventNotifier,
         RunEventIndexService,
@@ -183,7 +185,7 @@ export class DashboardModule implements NestModule {
 
   configure(consumer: MiddlewareConsumer): void {
     consumer
-      .apply(CorsMiddleware)
+      .apply(ApiHeadersMiddleware, CorsMiddleware)
       .forRoutes(
         { path: 'api/*path', method: RequestMethod.ALL },
         { path: 'auth/*path', method: RequestMethod.ALL },

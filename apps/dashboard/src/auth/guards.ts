@@ -34,8 +34,15 @@ abstract class CallerGuard implements CanActivate {
     @Inject(DASHBOARD_CONFIG) private readonly config: DashboardConfig,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = requestOf(context);
+  canActivate(context: ExecutionContext): Promise<boolean> {
+    return this.check(requestOf(context));
+  }
+
+  /**
+   * Judges `request` as the guard does (a long-lived answer, such as a thread's stream, asks again
+   * before it sends more): its caller, kept on the request, admitted or refused with a coded error.
+   */
+  async check(request: AuthRequest): Promise<boolean> {
     request.caller = await this.callers.resolve(request);
     return this.admit(request, request.caller);
   }

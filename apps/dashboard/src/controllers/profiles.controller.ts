@@ -16,15 +16,15 @@ function identityParam(params: unknown): string {
   return parsed.data.identity;
 }
 
-/** A person's own settings: read them, and replace them (a person their own, admins anyone's). */
+/** A person's own settings: read and replace them (a person their own, admins anyone's). */
 @Controller('api')
 export class ProfilesController {
   constructor(@Inject(ProfilesService) private readonly profiles: ProfilesService) {}
 
   @Get('profiles/:identity')
   @UseGuards(ReadGuard)
-  get(@Param() params: unknown): Promise<ProfileView> {
-    return this.profiles.get(identityParam(params));
+  get(@Param() params: unknown, @CurrentCaller() caller: Caller | null): Promise<ProfileView> {
+    return this.profiles.get(caller, identityParam(params));
   }
 
   @Put('profiles/:identity')

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
 import { CurrentCaller, ReadGuard } from '../auth/guards.js';
-import type { Caller } from '../auth/session.types.js';
+import type { AuthRequest, Caller } from '../auth/session.types.js';
 import { ThreadQueryService, type ThreadDetail } from '../services/thread-query.service.js';
 import { ThreadStreamService } from '../services/thread-stream.service.js';
 import { VisibleThreadsService } from '../services/visible-threads.service.js';
@@ -26,6 +26,7 @@ export class ThreadsController {
     @Inject(ThreadQueryService) private readonly query: ThreadQueryService,
     @Inject(ThreadStreamService) private readonly streams: ThreadStreamService,
     @Inject(VisibleThreadsService) private readonly visible: VisibleThreadsService,
+    @Inject(ReadGuard) private readonly reads: ReadGuard,
   ) {}
 
   @Get('threads')
@@ -87,7 +88,15 @@ export class ThreadsController {
     await this.visible.thread(caller, id); // refused before the stream opens
     const closed = new AbortController();
     response.on('close', () => closed.abort());
-    await this.streams.stream(id, resumeAfter(request, after), response, closed.signal);
+    // Asked again before each new batch: a revoked token, an ended session or a lost repository
+    // ends the stream instead of reading on.
+    const mayRead = async (): Promise<void> => {
+      const again = request as AuthRequest;
+      await this.reads.check(again);
+      await this.visible.thread(again.caller ?? null, id);
+    };
+    const position = resumeAfter(request, after);
+    await this.streams.stream(id, position, response, closed.signal, mayRead);
   }
 
   @Get('threads/:id/plans')

@@ -1,8 +1,7 @@
 import { UserInstructionsRepository } from '@caravel/db';
-import { AppError } from '@caravel/errors';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '../auth/session.types.js';
-import { identityOf } from './profiles.service.js';
+import { mayTouchOwn } from './profiles.service.js';
 
 /** A person's standing instructions as the API shows them (empty when they keep none). */
 export interface InstructionsView {
@@ -53,12 +52,6 @@ export class InstructionsService {
   }
 
   private mayTouch(caller: Caller | null, identity: string, what: 'read' | 'change'): void {
-    // No caller: the read API is open (neither sign-in nor the token configured).
-    if (!caller || caller.kind !== 'person' || caller.session.role === 'admin') return;
-    if (identity === identityOf(caller.session.login)) return;
-    throw new AppError(
-      'FORBIDDEN',
-      `${caller.session.login} may only ${what} their own instructions (${identityOf(caller.session.login)}); another person's are for admins`,
-    );
+    mayTouchOwn(caller, identity, `${what} their own instructions`);
   }
 }

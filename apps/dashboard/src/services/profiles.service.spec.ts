@@ -86,7 +86,7 @@ describe('ProfilesService', () => {
       { get: () => Promise.resolve(null) },
       'profiles',
     );
-    expect(await new ProfilesService(unsaved).get('slack:U2')).toMatchObject({
+    expect(await new ProfilesService(unsaved).get(null, 'slack:U2')).toMatchObject({
       identity: 'slack:U2',
       autofixCi: null,
       updatedAt: null,
@@ -144,7 +144,8 @@ describe('ProfilesService', () => {
     );
     expect(refused).toEqual({
       code: 'FORBIDDEN',
-      message: 'mallory may only change their own profile',
+      message:
+        "mallory may only change their own profile (github:mallory); another person's are for admins",
     });
     expect(saved).toEqual([]);
     await service.save(person('root', 'admin'), 'github:octocat', body({}));

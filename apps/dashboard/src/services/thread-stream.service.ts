@@ -1,6 +1,6 @@
 import { RunEventRepository, ThreadRepository, type RunEventRow } from '@caravel/db';
-import { AppError } from '@caravel/errors';
-import { Inject, Injectable } from '@nestjs/common';
+import { AppError, isAppError } from '@caravel/errors';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { RunEventNotifier } from './run-event-notifier.service.js';
 
 /** Safety-net poll, for events indexed by another replica of the dashboard. */
@@ -21,15 +21,26 @@ export function sseMessage(event: RunEventRow): string {
   return `id: ${event.position}\nevent: run-event\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
+/** The stream's last message when its reader may no longer read: the refusal, as the API words it. */
+export function refusedMessage(error: AppError): string {
+  const body = { error: { code: error.code, message: error.message } };
+  return `event: refused\ndata: ${JSON.stringify(body)}\n\n`;
+}
+
 /**
  * A thread's run events as Server-Sent Events: everything after the client's last event id (the
  * `Last-Event-ID` a reconnecting browser sends, or `?after`), then each new event as it is
  * indexed. Ids are thread positions (the order the events were indexed in, with no gap), so a
  * reconnect resumes with no gap and no repeat even when an event was indexed after a
- * later-sequenced one.
+ * later-sequenced one. Before each batch after the first the reader is judged again (`mayRead`):
+ * one refused (a revoked token, an ended session, a repository they lost) gets a `refused` event
+ * with the error, and the stream ends, so a browser's reconnect meets the refusal as a status.
  */
 @Injectable()
-export class ThreadStreamService {
+export class ThreadStreamService implements BeforeApplicationShutdown {
+  /** Aborted as the dashboard stops: an open stream would keep its HTTP server from closing. */
+  private readonly stopping = new AbortController();
+
   constructor(
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
     @Inject(RunEventRepository) private readonly events: RunEventRepository,
@@ -40,8 +51,10 @@ export class ThreadStreamService {
     threadId: string,
     after: number | undefined,
     sink: StreamSink,
-    closed: AbortSignal,
+    reader: AbortSignal,
+    mayRead: () => Promise<void>,
   ): Promise<void> {
+    const closed = AbortSignal.any([reader, this.stopping.signal]);
     if (!(await this.threads.get(threadId)))
       throw new AppError('NOT_FOUND', `no thread ${threadId}`);
     sink.writeHead(200, {
@@ -56,6 +69,7 @@ export class ThreadStreamService {
     const unsubscribe = this.notifier.subscribe(threadId, () => signal.wake());
     closed.addEventListener('abort', () => signal.wake(), { once: true });
     const keepalive = setInterval(() => sink.write(': keep-alive\n\n'), KEEPALIVE_MS);
+    let asked = true; // the caller was admitted just before the stream opened
     try {
       while (!closed.aborted) {
         signal.reset();
@@ -63,6 +77,8 @@ export class ThreadStreamService {
           afterPosition: cursor,
           limit: BATCH,
         });
+        if (batch.length > 0 && !asked && !(await stillAdmittedBy(mayRead, sink))) return;
+        asked = false;
         for (const event of batch) {
           sink.write(sseMessage(event));
           cursor = event.position;
@@ -74,6 +90,23 @@ export class ThreadStreamService {
       unsubscribe();
       sink.end();
     }
+  }
+
+  /** Ends every open stream (a browser reconnects, to another replica or to the next start). */
+  beforeApplicationShutdown(): void {
+    this.stopping.abort();
+  }
+}
+
+/** Whether the reader may still read; if not, the refusal is the stream's last message. */
+async function stillAdmittedBy(mayRead: () => Promise<void>, sink: StreamSink): Promise<boolean> {
+  try {
+    await mayRead();
+    return true;
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    sink.write(refusedMessage(error));
+    return false;
   }
 }
 

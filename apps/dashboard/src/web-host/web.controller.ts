@@ -44,6 +44,7 @@ export class WebController {
   }
 
   private headers(response: Response, cache: string): void {
+    response.removeHeader('X-Powered-By');
     response.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('Referrer-Policy', 'same-origin');

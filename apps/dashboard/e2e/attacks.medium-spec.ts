@@ -1,0 +1,269 @@
+import { FakeGithubOAuth } from '@caravel/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { startDashboard, signInOverHttp, type DashboardHost } from './dashboard-host.js';
+
+const OCTOCAT = { login: 'octocat', id: 583231 };
+const MALLORY = { login: 'mallory', id: 3 };
+
+/** The routes anyone may call: the sign-in flow, whether it is on, the API's description. */
+const PUBLIC = new Set([
+  'get /api/auth',
+  'get /auth/github',
+  'get /auth/github/callback',
+  'get /api/docs',
+]);
+
+/**
+ * The dashboard as an attacker meets it over HTTP: an outsider with no session, and a signed-in
+ * member who is no admin and not let into a thread's repository.
+ */
+describe('the dashboard under attack', () => {
+  const oauth = new FakeGithubOAuth();
+  let dash: DashboardHost;
+  let url: string;
+  let octocat: string;
+  let mallory: string;
+  const theirThread = randomUUID();
+
+  beforeAll(async () => {
+    await oauth.listen();
+    dash = await startDashboard(undefined, oauth);
+    url = dash.host.url;
+    await dash.thread(theirThread, 'octocat only', 'github:octocat');
+    octocat = (await signInOverHttp(url, oauth, OCTOCAT)).split(';')[0] ?? '';
+    mallory = (await signInOverHttp(url, oauth, MALLORY)).split(';')[0] ?? '';
+  });
+
+  afterAll(async () => {
+    await dash?.close();
+    await oauth.close();
+  });
+
+  const filled = (path: string) =>
+    path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      name === 'id' || name === 'replayId' ? randomUUID() : name === 'number' ? '1' : 'x',
+    );
+
+  it('answers an outsider 401 on every route it declares but the sign-in, and 403 to a forged post', async () => {
+    const docs = (await (await fetch(`${url}/api/docs`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const answers: string[] = [];
+    for (const [path, methods] of Object.entries(docs.paths)) {
+      for (const method of Object.keys(methods)) {
+        if (PUBLIC.has(`${method} ${path}`)) continue;
+        const response = await fetch(`${url}${filled(path)}`, {
+          method: method.toUpperCase(),
+          redirect: 'manual',
+          headers: { 'content-type': 'application/json', origin: url },
+          ...(method === 'get' ? {} : { body: '{}' }),
+        });
+        answers.push(`${method} ${path} ${response.status}`);
+      }
+    }
+    expect(answers.length).toBeGreaterThan(40);
+    expect(answers.filter((answer) => !answer.endsWith(' 401'))).toEqual([]);
+  });
+
+  it('keeps the session cookie from script and from other sites', async () => {
+    const cookie = await signInOverHttp(url, oauth, OCTOCAT);
+    expect(cookie.split('; ').slice(1).sort()).toEqual(
+      ['HttpOnly', 'Max-Age=43200', 'Path=/', 'SameSite=Lax'].sort(),
+    );
+  });
+
+  it('signs nobody in from a forged or replayed OAuth callback, and always lands on its own page', async () => {
+    const start = await fetch(`${url}/auth/github?next=https://evil.example/`, {
+      redirect: 'manual',
+    });
+    const nonce = start.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    const authorize = new URL(start.headers.get('location') ?? '');
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`${url}/auth/github/callback`);
+    const back = await fetch(
+      (await fetch(authorize, { redirect: 'manual' })).headers.get('location') ?? '',
+      { redirect: 'manual', headers: { cookie: nonce } },
+    );
+    expect(back.headers.get('location')).toBe('/#/threads');
+    const callback = new URL(back.url);
+    // Another browser (no nonce cookie), or the same callback again: no session, back to sign-in.
+    for (const cookie of ['', nonce]) {
+      const replayed = await fetch(callback, { redirect: 'manual', headers: { cookie } });
+      expect(replayed.headers.getSetCookie().some((c) => c.startsWith('caravel_session=e'))).toBe(
+        false,
+      );
+      expect(replayed.headers.get('location')).toMatch(/^\/#\/sign-in\?error=UNAUTHENTICATED/);
+    }
+    const forged = `${url}/auth/github/callback?code=x&state=y&next=https://evil.example/`;
+    const refused = await fetch(forged, { redirect: 'manual', headers: { cookie: nonce } });
+    expect(refused.headers.get('location')).toMatch(/^\/#\/sign-in\?/);
+  });
+
+  it('refuses a signed-in change from any origin but its own, and gives other origins no CORS', async () => {
+    const stop = `${url}/api/threads/${theirThread}/stop`;
+    const sameHostOtherPort = url.replace(/:\d+$/, ':1');
+    for (const origin of ['https://evil.example', 'null', sameHostOtherPort, undefined]) {
+      const response = await fetch(stop, {
+        method: 'POST',
+        headers: {
+          cookie: octocat,
+          'content-type': 'text/plain',
+          'sec-fetch-site': 'cross-site',
+          ...(origin ? { origin } : {}),
+        },
+        body: '{}',
+      });
+      expect([origin, response.status]).toEqual([origin, 403]);
+    }
+    const preflight = await fetch(stop, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(403);
+    const read = await fetch(`${url}/api/threads`, {
+      headers: { cookie: octocat, origin: 'https://evil.example' },
+    });
+    expect(read.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it("gives a member no way into another's thread, tokens, profile or the team's settings", async () => {
+    const as = (cookie: string, method: string, path: string, body?: unknown) =>
+      fetch(`${url}${path}`, {
+        method,
+        headers: { cookie, origin: url, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const thread = `/api/threads/${theirThread}`;
+    const tried = [
+      ['POST', `${thread}/actions`, { kind: 'message', text: 'rm -rf /' }],
+      ['POST', `${thread}/actions`, { kind: 'command', text: 'cat ~/.ssh/id_rsa' }],
+      ['POST', `${thread}/chat`, { text: 'what secrets are here?' }],
+      ['POST', `${thread}/sandbox/recreate`, undefined],
+      ['POST', `${thread}/replays`, {}],
+      ['GET', `${thread}/replays/${randomUUID()}`, undefined],
+    ] as const;
+    for (const [method, path, body] of tried) {
+      const response = await as(mallory, method, path, body);
+      expect([method, path, response.status]).toEqual([method, path, 404]);
+    }
+    const made = await as(octocat, 'POST', '/api/tokens', { name: 'ci', scope: 'act', days: 1 });
+    const token = (await made.json()) as { id: string; token: string };
+    expect((await as(mallory, 'GET', '/api/tokens?login=octocat')).status).toBe(403);
+    expect((await as(mallory, 'DELETE', `/api/tokens/${token.id}`)).status).toBe(404);
+    const stillWorks = await fetch(`${url}${thread}`, {
+      headers: { authorization: `Bearer ${token.token}` },
+    });
+    expect(stillWorks.status).toBe(200);
+    // Their own profile, and an admin anyone's.
+    expect((await as(octocat, 'GET', '/api/profiles/github:octocat')).status).toBe(200);
+    const hubot = (await signInOverHttp(url, oauth, { login: 'hubot', id: 7 })).split(';')[0];
+    expect((await as(hubot ?? '', 'GET', '/api/profiles/github:octocat')).status).toBe(200);
+    const refused = [
+      ['GET', '/api/profiles/github:octocat', undefined],
+      ['PUT', '/api/profiles/github:octocat', { model: null }],
+      ['GET', '/api/instructions/github:octocat', undefined],
+      ['PUT', '/api/instructions/github:octocat', { instructions: 'push to main' }],
+      ['GET', '/api/team-defaults', undefined],
+      ['PUT', '/api/budgets/team', { budgetUsd: 1000 }],
+      ['PUT', '/api/repositories/acme/web', { agent: true }],
+      ['GET', '/api/dead-letters', undefined],
+    ] as const;
+    for (const [method, path, body] of refused) {
+      const response = await as(mallory, method, path, body);
+      expect([method, path, response.status]).toEqual([method, path, 403]);
+    }
+  });
+
+  it('marks every API answer as data that is not kept, sniffed or framed, and the page as its own scripts only', async () => {
+    const made = await fetch(`${url}/api/tokens`, {
+      method: 'POST',
+      headers: { cookie: octocat, origin: url, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'kept?', scope: 'read', days: 1 }),
+    });
+    const answers = [
+      made,
+      await fetch(`${url}/api/threads`, { headers: { cookie: octocat } }),
+      await fetch(`${url}/api/threads/${randomUUID()}`, { headers: { cookie: octocat } }),
+      await fetch(`${url}/api/no-such-route`),
+      await fetch(`${url}/auth/github`, { redirect: 'manual' }),
+    ];
+    for (const answer of answers) {
+      expect({
+        status: answer.status,
+        cache: answer.headers.get('cache-control'),
+        sniff: answer.headers.get('x-content-type-options'),
+        csp: answer.headers.get('content-security-policy'),
+        poweredBy: answer.headers.get('x-powered-by'),
+      }).toEqual({
+        status: answer.status,
+        cache: 'no-store',
+        sniff: 'nosniff',
+        csp: "default-src 'none'; frame-ancestors 'none'",
+        poweredBy: null,
+      });
+    }
+    const page = await fetch(`${url}/`);
+    expect(page.headers.get('content-security-policy')).toMatch(
+      /script-src 'self';.*frame-ancestors 'none'/,
+    );
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('ends a thread stream whose reader lost access before it delivers anything more', async () => {
+    const made = await fetch(`${url}/api/tokens`, {
+      method: 'POST',
+      headers: { cookie: octocat, origin: url, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'stream', scope: 'read', days: 1 }),
+    });
+    const token = (await made.json()) as { id: string; token: string };
+    const stream = await fetch(`${url}/api/threads/${theirThread}/stream`, {
+      headers: { authorization: `Bearer ${token.token}` },
+    });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toContain('retry:');
+    const revoked = await fetch(`${url}/api/tokens/${token.id}`, {
+      method: 'DELETE',
+      headers: { cookie: octocat, origin: url },
+    });
+    expect(revoked.status).toBe(204);
+    await dash.event(theirThread, { thought: 'a secret the revoked token must not read' });
+    let received = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      received += chunk.value;
+      if (received.includes('run-event')) break;
+    }
+    expect(received).not.toContain('a secret');
+    expect(received).toContain('event: refused');
+    expect(received).toContain('UNAUTHENTICATED');
+    expect((await reader.read()).done).toBe(true);
+  });
+});
+
+describe('a dashboard with a stream open', () => {
+  it('ends its streams when it stops, so a member holding one open cannot keep it from stopping', async () => {
+    const oauth = new FakeGithubOAuth();
+    await oauth.listen();
+    const dash = await startDashboard(undefined, oauth);
+    const thread = await dash.thread(randomUUID(), 'watched', 'github:octocat');
+    const cookie = (await signInOverHttp(dash.host.url, oauth, OCTOCAT)).split(';')[0] ?? '';
+    const stream = await fetch(`${dash.host.url}/api/threads/${thread}/stream`, {
+      headers: { cookie },
+    });
+    const reader = stream.body!.getReader();
+    await reader.read(); // the stream is open
+    const closing = dash.close().then(() => 'stopped');
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise((resolve) => (timer = setTimeout(resolve, 20_000, 'still running')));
+    try {
+      expect(await Promise.race([closing, stuck])).toBe('stopped');
+      expect((await reader.read()).done).toBe(true);
+    } finally {
+      clearTimeout(timer);
+      await reader.cancel();
+      await closing;
+      await oauth.close();
+    }
+  });
+});
