@@ -19,6 +19,6 @@ export class StartRunHandler {
     @Payload() envelope: EnvelopeOf<typeof StartRunV1>,
     @Ctx() context: CaravelContext,
   ): Promise<void> {
-    await this.executor.execute(envelope, () => context.working());
+    await this.executor.execute(envelope, () => context.working(), context.stopping);
   }
 }

@@ -115,6 +115,7 @@ export class RunWorkspaces {
     run: StartRun,
     target: WorkBranch,
     onExecOutput: (text: string) => void,
+    signal?: AbortSignal,
   ): Promise<RunWorkspace> {
     const branch = await this.branchState(run, target);
     const merged = branch.pull?.state === 'merged' ? branch.pull : null;
@@ -124,6 +125,7 @@ export class RunWorkspaces {
         ...(target.startRef ? { startRef: target.startRef } : {}),
         ...from,
         onExecOutput,
+        ...(signal ? { signal } : {}),
       });
     const workspace = await acquire();
     if (merged) return this.afterMerge(run, workspace, merged, target, acquire);

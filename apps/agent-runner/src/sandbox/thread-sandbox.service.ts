@@ -56,10 +56,12 @@ export class ThreadSandboxService implements OnModuleDestroy {
       branch?: string;
       startRef?: string;
       atBase?: boolean;
+      /** Gives the wait for the broker up when aborted (the runner stops: a clone may be long). */
+      signal?: AbortSignal;
     } = {},
   ): Promise<ThreadWorkspace> {
     const broker = await this.broker();
-    const sandbox: RpcSandbox = await broker.acquire({
+    const input = {
       threadId,
       // A run asked on a pull request works on its head branch; any other on the thread's own.
       branch: options.branch ?? threadBranch(threadId),
@@ -67,7 +69,8 @@ export class ThreadSandboxService implements OnModuleDestroy {
       ...(options.startFrom ? { startFrom: options.startFrom } : {}),
       ...(options.startRef ? { startRef: options.startRef } : {}),
       ...(options.atBase ? { atBase: true } : {}),
-    });
+    };
+    const sandbox: RpcSandbox = await broker.acquire(input, options.signal);
     const { branch, baseCommit, origin, outcome } = sandbox.handle;
     return {
       threadId,

@@ -4,7 +4,7 @@ import type { RunRow } from '@caravel/db';
 import { factory } from '@caravel/db/testing';
 import type { GitHubCodeHost, GitHubScmReader } from '@caravel/integrations';
 import type { Lease } from '@caravel/messaging';
-import { sandboxUnreachable, type ToolSandboxAdapter } from '@caravel/sandbox';
+import { brokerStopping, sandboxUnreachable, type ToolSandboxAdapter } from '@caravel/sandbox';
 import { strictMock } from '@caravel/testing/doubles';
 import { AppError } from '@caravel/errors';
 import type { PullRequestDraft, ReplyChannel } from '@caravel/tools';
@@ -579,6 +579,61 @@ describe('RunExecutorService', () => {
     await executor.execute(startCommand(), heartbeat);
 
     expect(log).toContainEqual(expect.stringMatching(/^finished exit_interrupted: Interrupted/));
+  });
+
+  it('hands the run back when its runner stops: not ended, the thread and the session let go', async () => {
+    const { executor, agent, log } = executorWith({ kind: 'run', lease });
+    const stopping = new AbortController();
+    agent.stream = ((_input: unknown, options: { signal: AbortSignal }) => {
+      log.push('agent streamed');
+      stopping.abort();
+      expect(options.signal.aborted).toBe(true);
+      return Promise.reject(new Error('aborted'));
+    }) as never;
+
+    const handedBack: unknown = await executor
+      .execute(startCommand(), heartbeat, stopping.signal)
+      .catch((error: unknown) => error);
+
+    expect(handedBack).toMatchObject({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      retryable: true,
+      details: { reason: 'shutting_down' },
+    });
+    expect(log.filter((line) => line.startsWith('finished'))).toEqual([]);
+    expect(log.slice(-3)).toEqual(['watch stopped', 'sandbox released', 'lease released']);
+  });
+
+  it('gives the wait for its sandbox up when its runner stops mid-clone, and hands the run back', async () => {
+    const { executor, sandboxes, log } = executorWith({ kind: 'run', lease });
+    const stopping = new AbortController();
+    sandboxes.forRun = (_threadId, _repository, options) =>
+      new Promise((_resolve, reject) => {
+        options?.signal?.addEventListener('abort', () => reject(new Error('given up')));
+        stopping.abort();
+      });
+
+    const handedBack = executor.execute(startCommand(), heartbeat, stopping.signal);
+
+    await expect(handedBack).rejects.toMatchObject({ details: { reason: 'shutting_down' } });
+    expect(log).toEqual([
+      'lease held',
+      'live output closed',
+      'watch stopped',
+      'sandbox released',
+      'lease released',
+    ]);
+  });
+
+  it('hands the run back when its sandbox broker is shutting down, telling the user nothing', async () => {
+    const { executor, sandboxes, replied, log } = executorWith({ kind: 'run', lease });
+    sandboxes.forRun = () => Promise.reject(brokerStopping('setting up the sandbox'));
+
+    const handedBack = executor.execute(startCommand(), heartbeat);
+
+    await expect(handedBack).rejects.toMatchObject({ details: { reason: 'shutting_down' } });
+    expect(replied).toEqual([]);
+    expect(log.filter((line) => line.startsWith('finished'))).toEqual([]);
   });
 
   it('hands a run of several attempts to retry-and-select, publishing the winner through the run SCM', async () => {

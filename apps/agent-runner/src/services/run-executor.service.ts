@@ -29,6 +29,7 @@ import {
 } from '../scm/run-subject.js';
 import { RunSubjectService } from '../scm/run-subject.service.js';
 import { AttemptsService } from './attempts.service.js';
+import { handedBack, handsBack, STAYS } from './hand-back.js';
 import {
   concludeFailure,
   concludeStream,
@@ -84,9 +85,10 @@ export class RunExecutorService {
 
   /**
    * Runs the command's run once: a start for a run that has ended, or that a live runner holds,
-   * is acknowledged without running anything.
+   * is acknowledged without running anything. When `stopping` aborts (this runner shuts down),
+   * the run stops at a safe point, is not ended, and is handed back ({@link handedBack}).
    */
-  async execute(command: StartRun, heartbeat: () => Promise<void>): Promise<void> {
+  async execute(command: StartRun, heartbeat: () => Promise<void>, stopping = STAYS) {
     const { threadId, runId } = command.data;
     const claim = await this.keeper.claim(threadId, runId);
     if (claim.kind === 'held') {
@@ -97,7 +99,7 @@ export class RunExecutorService {
     const events = this.events.forRun(command);
     await this.keeper.hold(claim.lease, heartbeat, async () => {
       try {
-        await events.finish(await this.run(command, heartbeat, events));
+        await events.finish(await this.run(command, heartbeat, events, stopping));
       } finally {
         await this.sandboxes.release(threadId);
       }
@@ -108,6 +110,7 @@ export class RunExecutorService {
     command: StartRun,
     heartbeat: () => Promise<void>,
     events: RunEvents,
+    stopping: AbortSignal,
   ): Promise<RunConclusion> {
     const { threadId, repository, options } = command.data;
     const question = this.prChat?.questionOf(command.data);
@@ -119,7 +122,7 @@ export class RunExecutorService {
     const context: RunContext = {
       command,
       heartbeat,
-      signal: watch.signal,
+      signal: AbortSignal.any([watch.signal, stopping]),
       channel: this.integrations.replyChannel(command.data),
       events,
       announce: (details) => events.announce({ ...(repository ? { repository } : {}), ...details }),
@@ -127,6 +130,7 @@ export class RunExecutorService {
     try {
       const ending =
         (options.attempts ?? 1) > 1 ? await this.runAttempts(context) : await this.runOnce(context);
+      if (handsBack(ending, watch.signal)) throw handedBack(command);
       if (ending.kind === 'interrupted') return INTERRUPTED;
       if (ending.kind === 'failed') await this.reportFailure(context, ending.error);
       return ending.conclusion;
@@ -154,8 +158,9 @@ export class RunExecutorService {
           // What the run was asked on decides its branch: a pull request's own, else the thread's.
           const subject = await this.subjects.resolve(context.command.data);
           const target = workBranchOf(subject, threadBranch(threadId), repository);
+          const onOutput = (text: string) => live.push(text);
           const acquiring = sandboxForRun(
-            this.sandboxes.acquire(context.command.data, target, (text) => live.push(text)),
+            this.sandboxes.acquire(context.command.data, target, onOutput, context.signal),
           );
           workspace =
             subject.kind === 'fork'
