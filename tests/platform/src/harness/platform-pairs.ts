@@ -37,7 +37,12 @@ const LABELS: Record<PairKind, string> = {
   distributed: 'NATS JetStream + PostgreSQL',
 };
 
-function pairOf(kind: PairKind, host: ServiceHost, close: () => Promise<void>): PlatformPair {
+/** A host on a pair, with what a scenario reads from it and how it closes. */
+export function pairOf(
+  kind: PairKind,
+  host: ServiceHost,
+  close: () => Promise<void>,
+): PlatformPair {
   return {
     kind,
     label: LABELS[kind],
@@ -66,6 +71,35 @@ export async function startPair(
   env: Record<string, string>,
   overrides: ServiceOverrides = {},
 ): Promise<PlatformPair> {
+  const storage = await pairStorage(kind, env, overrides);
+  const host = await storage.start();
+  return pairOf(kind, host, async () => {
+    await host.close();
+    await storage.dispose();
+  });
+}
+
+/**
+ * A pair's storage (its data directory, and for the distributed pair its database and bus
+ * namespace), on which hosts come and go as pods do in a rolling deploy (distributed: a new one
+ * may start while the old one still runs) or as a restarted `caravel start` (embedded: one at a
+ * time, PGlite has one owner). `start` starts every service on it; closing a host keeps the
+ * storage, `dispose` removes it.
+ */
+export interface PairStorage {
+  readonly kind: PairKind;
+  /** Where the thread's sandboxes live: the same for every host on the storage. */
+  readonly sandboxRoot: string;
+  start(): Promise<ServiceHost>;
+  dispose(): Promise<void>;
+}
+
+/** Opens a pair's storage (see {@link startPair} for `env` and `overrides`). */
+export async function pairStorage(
+  kind: PairKind,
+  env: Record<string, string>,
+  overrides: ServiceOverrides = {},
+): Promise<PairStorage> {
   const dataDir = await scratchDir(`caravel-${kind}-`);
   const settings = {
     LOG_LEVEL: 'warn',
@@ -73,17 +107,15 @@ export async function startPair(
     SANDBOX_PROVIDER: loopSandboxProvider(),
     ...env,
   };
+  const sandboxRoot = settings.SANDBOX_ROOT;
+  const removeDataDir = () => rm(dataDir, { recursive: true, force: true });
   if (kind === 'embedded') {
-    const host = await startEmbedded(settings, {
-      dataDir,
-      port: 0,
-      handleSignals: false,
-      overrides,
-    });
-    return pairOf(kind, host, async () => {
-      await host.close();
-      await rm(dataDir, { recursive: true, force: true });
-    });
+    return {
+      kind,
+      sandboxRoot,
+      start: () => startEmbedded(settings, { dataDir, port: 0, handleSignals: false, overrides }),
+      dispose: removeDataDir,
+    };
   }
   const database = await createTestPostgresDatabase();
   const namespace = `p${randomBytes(5).toString('hex')}`;
@@ -91,25 +123,32 @@ export async function startPair(
     ...settings,
     CARAVEL_DATA_DIR: dataDir,
   });
-  const runtime = await openDistributedRuntime({
-    name: `caravel-${namespace}`,
-    natsUrl: testEnvironment.TEST_NATS_URL,
-    databaseUrl: database.url,
-    busNamespace: namespace,
-  });
-  const host = await startServiceHost({
-    runtime,
-    modules: SERVICES.map((service) => service.module(config, overrides)),
-    port: 0,
-    logLevels: logLevelsFrom(config.host.logLevel),
-    tracing: { service: 'caravel', env: settings },
-  });
-  return pairOf(kind, host, async () => {
-    await host.close();
-    await deleteJetStreamNamespace(testEnvironment.TEST_NATS_URL, namespace);
-    await database.drop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  let hosts = 0;
+  return {
+    kind,
+    sandboxRoot,
+    start: async () => {
+      hosts += 1;
+      const runtime = await openDistributedRuntime({
+        name: `caravel-${namespace}-${hosts}`,
+        natsUrl: testEnvironment.TEST_NATS_URL,
+        databaseUrl: database.url,
+        busNamespace: namespace,
+      });
+      return startServiceHost({
+        runtime,
+        modules: SERVICES.map((service) => service.module(config, overrides)),
+        port: 0,
+        logLevels: logLevelsFrom(config.host.logLevel),
+        tracing: { service: 'caravel', env: settings },
+      });
+    },
+    dispose: async () => {
+      await deleteJetStreamNamespace(testEnvironment.TEST_NATS_URL, namespace);
+      await database.drop();
+      await removeDataDir();
+    },
+  };
 }
 
 /**
