@@ -1,12 +1,20 @@
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import { renderServiceTables, SERVICE_TABLES } from './service-tables.js';
 import { deriveServiceTables } from './table-map.derive.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
+// The derivation type-checks every service's code once (which class each method is called on):
+// tens of seconds on a busy 2-core machine.
+jest.setTimeout(300_000);
+
 describe('the table map (which tables each service may touch)', () => {
-  const derived = deriveServiceTables(root, Object.keys(SERVICE_TABLES));
+  let derived: ReturnType<typeof deriveServiceTables>;
+
+  beforeAll(() => {
+    derived = deriveServiceTables(root, Object.keys(SERVICE_TABLES));
+  });
 
   it('reads every query of every service off the code', () => {
     expect(derived.problems).toEqual([]);

@@ -6,6 +6,16 @@ import { deriveServiceTables } from './table-map.derive.js';
 
 // A workspace of two services and a db library, to show what reaches a service's grant set.
 const FILES: Record<string, string> = {
+  'tsconfig.typecheck.json': JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'Bundler',
+      baseUrl: '.',
+      paths: { '@caravel/db': ['libs/db/src/index.ts'] },
+    },
+  }),
   'libs/db/package.json': JSON.stringify({
     name: '@caravel/db',
     exports: { '.': { '@caravel/source': './src/index.ts' } },
@@ -16,18 +26,28 @@ const FILES: Record<string, string> = {
     "export { RunRepository } from './runs.js';\nexport * from './tokens.js';\n" +
     "export { migrate } from './migrations/migration-runner.js';\n",
   'libs/db/src/runs.ts':
-    "export class RunRepository { list() { return this.db.selectFrom('runs').innerJoin('threads', 'a', 'b'); } }\n",
+    'declare const db: any;\n' +
+    'export class RunRepository {\n' +
+    "  list() { return db.selectFrom('runs').innerJoin('threads', 'a', 'b'); }\n" +
+    "  purge() { return db.deleteFrom('runs'); }\n}\n",
   'libs/db/src/tokens.ts':
-    "export class TokenRepository { put() { return this.db.insertInto('tokens'); } }\n" +
-    'export function tokenKey(id: string) { return id; }\n',
+    "declare const db: any;\nexport class TokenRepository { put() { return db.insertInto('tokens'); } }\n" +
+    'export function tokenKey(id: number) { return id; }\n',
   'libs/db/src/migrations/migration-runner.ts':
-    'export function migrate() { return sql`insert into runs values (1)`; }\n',
-  // Injected by its constructor's parameter type (Nest), and a pure helper beside the tokens.
+    'declare const sql: any;\nexport function migrate() { return sql`insert into runs values (1)`; }\n',
+  // Injected by its constructor's parameter type (Nest); a lazily loaded kit; a `purge` of another
+  // class, which is not the repository's.
   'apps/one/src/main.ts':
-    "import { Service } from './service.js';\nimport { migrate } from '@caravel/db';\nrun(Service, migrate);\n",
+    "import { Service } from './service.js';\nimport { migrate } from '@caravel/db';\n" +
+    'declare function run(...x: unknown[]): void;\nrun(Service, migrate);\n',
   'apps/one/src/service.ts':
-    "import { RunRepository, tokenKey } from '@caravel/db';\n" +
-    'export class Service { constructor(private readonly runs: RunRepository) {} key() { return tokenKey(1); } }\n',
+    "import { RunRepository, tokenKey } from '@caravel/db';\nimport { loader } from './loader.js';\n" +
+    'class Cache { purge() { return 0; } }\n' +
+    'export class Service {\n  constructor(private readonly runs: RunRepository, private readonly cache: Cache) {}\n' +
+    '  list() { this.cache.purge(); return [this.runs.list(), tokenKey(1), loader()]; }\n}\n',
+  'apps/one/src/loader.ts': "export const loader = () => import('./kit.js');\n",
+  'apps/one/src/kit.ts':
+    "import { TokenRepository } from '@caravel/db';\nexport const save = () => new TokenRepository().put();\n",
   // Names the token repository as a type only: erased, it touches nothing.
   'apps/two/src/main.ts':
     "import type { TokenRepository } from '@caravel/db';\nimport { type RunRepository } from '@caravel/db';\n" +
@@ -47,22 +67,22 @@ describe('deriveServiceTables', () => {
 
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it("gives a service the tables of the repositories its code reaches, and no others'", () => {
+  it('gives a service the tables of the repository methods its code calls, and no others', () => {
     const { map, problems } = deriveServiceTables(root, ['one', 'two']);
     expect(problems).toEqual([]);
-    // `migrate` is the owner's: a service reaching it is not granted its writes.
-    expect(map['one']).toEqual({ writes: [], reads: ['runs', 'threads'] });
+    // `purge` is never called on a RunRepository, and `migrate` is the owner's.
+    expect(map['one']).toEqual({ writes: ['tokens'], reads: ['runs', 'threads'] });
     expect(map['two']).toEqual({ writes: [], reads: [] });
   });
 
-  it('follows a service that starts using another repository', () => {
+  it('follows a service that starts calling another repository method', () => {
     writeFileSync(
       join(root, 'apps/two/src/main.ts'),
-      "import { TokenRepository } from '@caravel/db';\nexport const tokens = new TokenRepository();\n" +
-        'use(tokens);\n',
+      "import { RunRepository } from '@caravel/db';\nexport const runs = new RunRepository();\n" +
+        'runs.purge();\n',
     );
     expect(deriveServiceTables(root, ['two']).map['two']).toEqual({
-      writes: ['tokens'],
+      writes: ['runs'],
       reads: [],
     });
   });

@@ -1,7 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { MODULE, ModuleReader, type DeclarationRef } from './module-reader.js';
 import { LANGGRAPH_TABLES, MIGRATIONS_TABLE, type TableUse } from './service-tables.types.js';
+import { isRepositoryKey, Types } from './member-types.js';
 import { queryTables } from './query-tables.js';
 
 /**
@@ -16,11 +18,12 @@ export function deriveServiceTables(
   root: string,
   services: readonly string[],
 ): { map: Record<string, TableUse>; problems: string[] } {
-  const graph = new ModuleGraph(root, knownTables(root));
+  const entry = (service: string) => join(root, 'apps', service, 'src', 'main.ts');
+  const graph = new ServiceReach(root, knownTables(root), services.map(entry));
   const map: Record<string, TableUse> = {};
   const problems: string[] = [];
   for (const service of services) {
-    const use = graph.reach(join(root, 'apps', service, 'src', 'main.ts'));
+    const use = graph.reach(entry(service));
     map[service] = {
       writes: [...use.writes].sort(),
       reads: [...use.reads].filter((table) => !use.writes.has(table)).sort(),
@@ -45,228 +48,186 @@ function knownTables(root: string): Set<string> {
   return new Set([...tables, MIGRATIONS_TABLE, ...LANGGRAPH_TABLES]);
 }
 
-interface ModuleInfo {
-  /** Top-level declarations by name; `<module>` is the file's other statements. */
-  readonly declarations: Map<string, ts.Node[]>;
-  /** Value imports: local name → module file (or null outside the workspace) and its name. */
-  readonly imports: Map<string, { file: string | null; name: string }>;
-  /** Exports that are not declarations here: exported name → where it comes from. */
-  readonly reexports: Map<string, { file: string | null; name: string }>;
-  readonly starExports: string[];
-  /** Modules imported for their side effects or with `import()`. */
-  readonly loads: string[];
-}
-
 interface Reached {
   reads: Set<string>;
   writes: Set<string>;
   unmapped: string[];
 }
 
-const MODULE = '<module>';
-
-class ModuleGraph {
-  private readonly modules = new Map<string, ModuleInfo>();
-  private readonly packages: Map<string, string>;
+class ServiceReach {
+  private readonly reader: ModuleReader;
+  private readonly types: Types;
 
   constructor(
     private readonly root: string,
     private readonly tables: ReadonlySet<string>,
+    entries: readonly string[],
   ) {
-    this.packages = workspaceEntries(root);
+    // One type-checked program for every service: which class a method is called on.
+    const program = ts.createProgram({ rootNames: [...entries], options: compilerOptions(root) });
+    this.types = new Types(root, program, program.getTypeChecker());
+    this.reader = new ModuleReader(root, (file) => program.getSourceFile(file));
   }
 
   /** The tables every declaration reachable from `entry`'s statements touches. */
   reach(entry: string): Reached {
-    const reached: Reached = { reads: new Set(), writes: new Set(), unmapped: [] };
-    const seen = new Set<string>();
-    const queue: { file: string; name: string }[] = [{ file: entry, name: MODULE }];
-    for (let next = queue.pop(); next; next = queue.pop()) {
-      for (const node of this.resolve(next.file, next.name)) {
-        const key = `${relative(this.root, node.file)}#${node.name}`;
-        if (seen.has(key) || OWNER_ONLY.has(key)) continue;
-        seen.add(key);
-        const info = this.module(node.file);
-        if (node.name !== MODULE) queue.push({ file: node.file, name: MODULE });
-        for (const declaration of info.declarations.get(node.name) ?? []) {
-          const used = queryTables(declaration, this.tables);
-          used.reads.forEach((table) => reached.reads.add(table));
-          used.writes.forEach((table) => reached.writes.add(table));
-          if (used.unmapped) reached.unmapped.push(`${key} (${used.unmapped})`);
-          for (const name of valueIdentifiers(declaration)) {
-            if (info.declarations.has(name)) queue.push({ file: node.file, name });
-            const imported = info.imports.get(name);
-            if (imported?.file) queue.push({ file: imported.file, name: imported.name });
-          }
-        }
-        if (node.name === MODULE) {
-          for (const file of info.loads) queue.push(...this.everything(file));
-        }
-      }
-    }
-    return reached;
-  }
-
-  /** Every declaration of a module loaded whole (`import()`, a side-effect import). */
-  private everything(file: string): { file: string; name: string }[] {
-    const info = this.module(file);
-    return [...info.declarations.keys(), ...info.reexports.keys()].map((name) => ({ file, name }));
-  }
-
-  /** The declarations an exported name stands for, following re-exports. */
-  private resolve(file: string, name: string, depth = 0): { file: string; name: string }[] {
-    if (depth > 32) return [];
-    const info = this.module(file);
-    if (info.declarations.has(name)) return [{ file, name }];
-    const via = info.reexports.get(name) ?? info.imports.get(name);
-    if (via) return via.file ? this.resolve(via.file, via.name, depth + 1) : [];
-    return info.starExports.flatMap((star) => this.resolve(star, name, depth + 1));
-  }
-
-  private module(file: string): ModuleInfo {
-    let info = this.modules.get(file);
-    if (!info) {
-      info = existsSync(file) ? this.parse(file) : emptyModule();
-      this.modules.set(file, info);
-    }
-    return info;
-  }
-
-  private parse(file: string): ModuleInfo {
-    const source = ts.createSourceFile(
-      file,
-      readFileSync(file, 'utf8'),
-      ts.ScriptTarget.Latest,
-      true,
-    );
-    const info: ModuleInfo = {
-      declarations: new Map(),
-      imports: new Map(),
-      reexports: new Map(),
-      starExports: [],
-      loads: [],
-    };
-    const declare = (name: string, node: ts.Node) =>
-      info.declarations.set(name, [...(info.declarations.get(name) ?? []), node]);
-    for (const statement of source.statements) {
-      if (ts.isImportDeclaration(statement)) this.readImport(file, statement, info);
-      else if (ts.isExportDeclaration(statement)) this.readExport(file, statement, info);
-      else if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement))
-        continue;
-      else if (ts.isVariableStatement(statement)) {
-        for (const binding of statement.declarationList.declarations)
-          for (const name of boundNames(binding.name)) declare(name, binding);
-      } else if (
-        (ts.isFunctionDeclaration(statement) ||
-          ts.isClassDeclaration(statement) ||
-          ts.isEnumDeclaration(statement)) &&
-        statement.name
-      )
-        declare(statement.name.text, statement);
-      else declare(MODULE, statement);
-    }
-    // `import()` anywhere in the file loads that module whole.
-    const visit = (node: ts.Node): void => {
-      if (
-        ts.isCallExpression(node) &&
-        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-        node.arguments[0] &&
-        ts.isStringLiteralLike(node.arguments[0])
-      ) {
-        const target = this.locate(file, node.arguments[0].text);
-        if (target) info.loads.push(target);
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(source);
-    return info;
-  }
-
-  private readImport(file: string, statement: ts.ImportDeclaration, info: ModuleInfo): void {
-    const target = this.locate(file, (statement.moduleSpecifier as ts.StringLiteral).text);
-    const clause = statement.importClause;
-    if (!clause) {
-      if (target) info.loads.push(target);
-      return;
-    }
-    if (clause.isTypeOnly) return;
-    if (clause.name) info.imports.set(clause.name.text, { file: target, name: 'default' });
-    const bindings = clause.namedBindings;
-    if (bindings && ts.isNamespaceImport(bindings) && target) info.loads.push(target);
-    if (bindings && ts.isNamedImports(bindings)) {
-      for (const element of bindings.elements) {
-        if (element.isTypeOnly) continue;
-        const name = (element.propertyName ?? element.name).text;
-        info.imports.set(element.name.text, { file: target, name });
-      }
-    }
-  }
-
-  private readExport(file: string, statement: ts.ExportDeclaration, info: ModuleInfo): void {
-    if (statement.isTypeOnly) return;
-    const specifier = statement.moduleSpecifier as ts.StringLiteral | undefined;
-    const target = specifier ? this.locate(file, specifier.text) : null;
-    const clause = statement.exportClause;
-    if (!clause) {
-      if (target) info.starExports.push(target);
-      return;
-    }
-    if (!ts.isNamedExports(clause)) return;
-    for (const element of clause.elements) {
-      if (element.isTypeOnly) continue;
-      const name = (element.propertyName ?? element.name).text;
-      // `export { a as b }` of a local name is an alias of a declaration or an import here.
-      info.reexports.set(element.name.text, target ? { file: target, name } : { file, name });
-    }
-  }
-
-  /** The workspace file a module specifier names, or null (a package outside the workspace). */
-  private locate(from: string, specifier: string): string | null {
-    if (specifier.startsWith('.')) {
-      const base = resolve(dirname(from), specifier).replace(/\.js$/, '');
-      return [`${base}.ts`, join(base, 'index.ts')].find((file) => existsSync(file)) ?? null;
-    }
-    return this.packages.get(specifier) ?? null;
+    const walk = new Walk(this.root, this.tables, this.reader, this.types);
+    walk.declaration({ file: entry, name: MODULE });
+    return walk.run();
   }
 }
 
-function emptyModule(): ModuleInfo {
-  return {
-    declarations: new Map(),
-    imports: new Map(),
-    reexports: new Map(),
-    starExports: [],
-    loads: [],
-  };
-}
-
-function boundNames(name: ts.BindingName): string[] {
-  if (ts.isIdentifier(name)) return [name.text];
-  return name.elements.flatMap((element) =>
-    ts.isOmittedExpression(element) ? [] : boundNames(element.name),
+/** The workspace's compiler options (tsconfig.typecheck.json), or the defaults without one. */
+function compilerOptions(root: string): ts.CompilerOptions {
+  const file = join(root, 'tsconfig.typecheck.json');
+  if (!existsSync(file)) return {};
+  const config = ts.getParsedCommandLineOfConfigFile(
+    file,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    },
   );
+  return config?.options ?? {};
 }
 
-/** `@caravel/<project>[/<sub>]` → its source entry, from each project's package.json. */
-function workspaceEntries(root: string): Map<string, string> {
-  const entries = new Map<string, string>();
-  for (const group of ['apps', 'libs']) {
-    for (const project of readdirSync(join(root, group))) {
-      const manifest = join(root, group, project, 'package.json');
-      if (!existsSync(manifest)) continue;
-      const json = JSON.parse(readFileSync(manifest, 'utf8')) as {
-        name?: string;
-        exports?: Record<string, { '@caravel/source'?: string }>;
-      };
-      for (const [path, target] of Object.entries(json.exports ?? {})) {
-        const entry = target['@caravel/source'];
-        if (!json.name || !entry) continue;
-        const name = path === '.' ? json.name : `${json.name}/${path.replace(/^\.\//, '')}`;
-        entries.set(name, join(root, group, project, entry));
+/** A piece of code to read: a declaration, or one member of a repository class. */
+interface Unit {
+  readonly file: string;
+  readonly key: string;
+  readonly node: ts.Node;
+}
+
+/**
+ * One service's walk. A class of `libs/db` (a repository) is read member by member: its
+ * constructor, fields and decorators when it is reached, each method only once reached code
+ * calls it on that class, as the type checker sees the receiver (`this.threads.get(…)` with
+ * `threads: ThreadRepository`). A receiver of unknown type (any, a type parameter, a file
+ * outside the program) counts for every class with such a method, so a service that only reads
+ * through a repository is not granted its writes, and none is granted less than it calls.
+ */
+class Walk {
+  readonly reached: Reached = { reads: new Set(), writes: new Set(), unmapped: [] };
+  private readonly seen = new Set<string>();
+  private readonly declarations: DeclarationRef[] = [];
+  private readonly units: Unit[] = [];
+  /** `<class key>.<method>` called, and method names called on a receiver of unknown type. */
+  private readonly called = new Set<string>();
+  private readonly calledOnAny = new Set<string>();
+  /** Methods of reached repository classes not called yet, by `<class key>.<method>`. */
+  private readonly waiting = new Map<string, Unit[]>();
+
+  constructor(
+    private readonly root: string,
+    private readonly tables: ReadonlySet<string>,
+    private readonly reader: ModuleReader,
+    private readonly types: Types,
+  ) {}
+
+  declaration(ref: DeclarationRef): void {
+    this.declarations.push(ref);
+  }
+
+  run(): Reached {
+    for (;;) {
+      const unit = this.units.pop();
+      if (unit) this.read(unit);
+      else {
+        const next = this.declarations.pop();
+        if (!next) return this.reached;
+        this.open(next);
       }
     }
   }
-  return entries;
+
+  private open(next: DeclarationRef): void {
+    for (const ref of this.reader.resolve(next.file, next.name)) {
+      const key = `${relative(this.root, ref.file)}#${ref.name}`;
+      if (this.seen.has(key) || OWNER_ONLY.has(key)) continue;
+      this.seen.add(key);
+      const info = this.reader.module(ref.file);
+      if (ref.name === MODULE) info.loads.forEach((file) => this.loadWhole(file));
+      else this.declaration({ file: ref.file, name: MODULE });
+      for (const node of info.declarations.get(ref.name) ?? []) {
+        if (ts.isClassDeclaration(node) && isRepositoryKey(key)) this.split(ref.file, key, node);
+        else this.units.push({ file: ref.file, key, node });
+      }
+    }
+  }
+
+  private loadWhole(file: string): void {
+    this.reader.everything(file).forEach((ref) => this.declaration(ref));
+  }
+
+  /** A repository class: what runs when it is constructed now, each method once called. */
+  private split(file: string, key: string, node: ts.ClassDeclaration): void {
+    const shell = [...(ts.getDecorators(node) ?? []), ...(node.heritageClauses ?? [])];
+    for (const part of shell) this.units.push({ file, key, node: part });
+    for (const member of node.members) {
+      const name = member.name && ts.isIdentifier(member.name) ? member.name.text : null;
+      const unit = { file, key: `${key}.${name ?? '[member]'}`, node: member };
+      const method = ts.isMethodDeclaration(member) || ts.isAccessor(member);
+      if (!method || name === null || this.called.has(unit.key) || this.calledOnAny.has(name))
+        this.units.push(unit);
+      else this.waiting.set(unit.key, [...(this.waiting.get(unit.key) ?? []), unit]);
+    }
+  }
+
+  private read(unit: Unit): void {
+    const used = queryTables(unit.node, this.tables);
+    used.reads.forEach((table) => this.reached.reads.add(table));
+    used.writes.forEach((table) => this.reached.writes.add(table));
+    if (used.unmapped) this.reached.unmapped.push(`${unit.key} (${used.unmapped})`);
+    const info = this.reader.module(unit.file);
+    for (const name of valueIdentifiers(unit.node)) {
+      if (info.declarations.has(name)) this.declaration({ file: unit.file, name });
+      const imported = info.imports.get(name);
+      if (imported?.file) this.declaration({ file: imported.file, name: imported.name });
+    }
+    for (const { name, access } of memberUses(unit.node)) {
+      if (!this.types.isMethodName(name)) continue;
+      const members = access && this.types.typed(unit.file) ? this.types.membersAt(access) : '*';
+      if (members === '*') this.callOnAny(name);
+      else members.forEach((member) => this.call(member));
+    }
+  }
+
+  private call(member: string): void {
+    if (this.called.has(member)) return;
+    this.called.add(member);
+    this.units.push(...(this.waiting.get(member) ?? []));
+    this.waiting.delete(member);
+  }
+
+  private callOnAny(name: string): void {
+    if (this.calledOnAny.has(name)) return;
+    this.calledOnAny.add(name);
+    for (const member of [...this.waiting.keys()])
+      if (member.endsWith(`.${name}`)) this.call(member);
+  }
+}
+
+/**
+ * The members a piece of code uses: `x.name` (resolved by the checker); `x['name']` and
+ * `const { name } = x` count for any class.
+ */
+function memberUses(root: ts.Node): { name: string; access: ts.PropertyAccessExpression | null }[] {
+  const uses: { name: string; access: ts.PropertyAccessExpression | null }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node)) uses.push({ name: node.name.text, access: node });
+    else if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression))
+      uses.push({ name: node.argumentExpression.text, access: null });
+    else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
+      const property = node.propertyName ?? node.name;
+      if (ts.isIdentifier(property)) uses.push({ name: property.text, access: null });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(root);
+  return uses;
 }
 
 /**
