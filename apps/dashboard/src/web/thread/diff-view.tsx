@@ -1,12 +1,18 @@
 import { Highlight, type PrismTheme } from 'prism-react-renderer';
 import { Fragment } from 'react';
-import { languageOf, parseUnifiedDiff, type DiffFile } from './unified-diff.js';
+import { languageOf, parseUnifiedDiff, splitPatch, type DiffFile } from './unified-diff.js';
 
 /**
  * No inline colours: the highlighter only names each token (`token keyword`…), and the app's
  * stylesheet colours them for the light and the dark theme.
  */
 const CLASSES_ONLY: PrismTheme = { plain: {}, styles: [] };
+
+/**
+ * Lines highlighted at most. A patch of a generated file can hold 100,000 lines: highlighted
+ * token by token that is a page of 600 MB that answers after a minute; the rest is one text node.
+ */
+const HIGHLIGHTED_LINES = 2_000;
 
 const MARK = { add: '+', del: '-', ctx: ' ', hunk: '', meta: '' } as const;
 
@@ -42,17 +48,28 @@ function FileDiff({ file }: { file: DiffFile }) {
 
 /**
  * A unified diff, one line per row: additions and removals coloured and kept marked with their
- * `+`/`-` (for readers and for copying), each file's code highlighted.
+ * `+`/`-` (for readers and for copying), each file's code highlighted; past
+ * {@link HIGHLIGHTED_LINES} lines the diff goes on as plain text, and a note says so.
  */
 export function DiffView({ patch }: { patch: string }) {
-  const files = parseUnifiedDiff(patch);
+  const { head, rest, restLines } = splitPatch(patch, HIGHLIGHTED_LINES);
+  const files = parseUnifiedDiff(head);
+  const count = (n: number) => n.toLocaleString('en');
   return (
-    <pre className="diff" aria-label="diff" tabIndex={0}>
-      {files.map((file, index) => (
-        <Fragment key={index}>
-          <FileDiff file={file} />
-        </Fragment>
-      ))}
-    </pre>
+    <>
+      <pre className="diff" aria-label="diff" tabIndex={0}>
+        {files.map((file, index) => (
+          <Fragment key={index}>
+            <FileDiff file={file} />
+          </Fragment>
+        ))}
+        {rest}
+      </pre>
+      {rest && (
+        <p className="note">
+          {`The last ${count(restLines)} lines of this diff are shown unhighlighted (only its first ${count(HIGHLIGHTED_LINES)} are highlighted).`}
+        </p>
+      )}
+    </>
   );
 }

@@ -43,6 +43,20 @@ export function parseUnifiedDiff(patch: string): DiffFile[] {
   return files;
 }
 
+/** A patch cut after its first `lines` lines: those, the rest, and how many lines the rest holds. */
+export function splitPatch(
+  patch: string,
+  lines: number,
+): { head: string; rest: string; restLines: number } {
+  let at = -1;
+  for (let line = 0; line < lines; line += 1) {
+    at = patch.indexOf('\n', at + 1);
+    if (at === -1) return { head: patch, rest: '', restLines: 0 };
+  }
+  const rest = patch.slice(at + 1).replace(/\n$/, '');
+  return { head: patch.slice(0, at), rest, restLines: rest === '' ? 0 : rest.split('\n').length };
+}
+
 const LANGUAGES: Record<string, string> = {
   ts: 'tsx',
   tsx: 'tsx',
