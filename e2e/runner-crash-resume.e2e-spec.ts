@@ -180,4 +180,54 @@ gate.describe('a runner killed mid-run (kill -9)', () => {
     expect(bodies[1]).toContain('also write two');
     expect(await readFile(join(workspace, 'calls.log'), 'utf8')).toBe('one\ntwo\n');
   });
+
+  it('a runner stopped with SIGTERM mid-command exits 0 within its grace, its run left running, and the next runner resumes it', async () => {
+    // A rolling deploy: the live runner gets SIGTERM while the run's command waits for `go`.
+    fake.enqueue(
+      execute(
+        'echo start >> starts.log; until [ -e go ]; do sleep 0.2; done; echo one >> calls.log',
+      ),
+      { toolCalls: [{ name: 'submit', args: {} }] },
+    );
+    const threadId = randomUUID();
+    const trigger = TriggerReceivedV1.create(
+      {
+        threadId,
+        source: 'synthetic',
+        deliveryId: `term-${randomUUID()}`,
+        author: { externalId: 'e2e' },
+        text: 'wait for go',
+        trusted: true,
+      },
+      { source: 'e2e' },
+    );
+    await bus!.publish(TriggerReceivedV1, trigger);
+    const workspace = threadWorkspace(sandboxRoot, threadId);
+    const starts = async () =>
+      (await readFile(join(workspace, 'starts.log'), 'utf8').catch(() => '')).split('\n').length -
+      1;
+    await eventually(async () => ((await starts()) >= 1 ? true : undefined));
+    const runners = processes.filter((p) => p.name === 'agent-runner');
+    const live = runners.at(-1)!;
+
+    // Exit 0 means it drained within SHUTDOWN_GRACE_MS; the run is not ended (it is handed back).
+    expect(await live.stop(30_000)).toBe(0);
+    expect(live.log).not.toContain('not drained within');
+    const dashboard = processes.find((p) => p.name === 'dashboard')!;
+    const runId = runIdForTrigger(trigger.id);
+    const running = (await (await fetch(`${dashboard.url}/api/runs?limit=50`)).json()) as RunView[];
+    expect(running.find((r) => r.id === runId)?.status).toBe('running');
+
+    const next = new ServiceProcess('agent-runner', await freePort(), env);
+    processes.push(next);
+    await eventually(async () => ((await starts()) >= 2 ? true : undefined), 150_000);
+    await writeFile(join(workspace, 'go'), '');
+    const run = await eventually(async () => {
+      const response = await fetch(`${dashboard.url}/api/runs?limit=50`);
+      const runs = (await response.json()) as RunView[];
+      return runs.find((r) => r.id === runId && r.status !== 'queued' && r.status !== 'running');
+    }, 150_000);
+    expect(run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    expect(await readFile(join(workspace, 'calls.log'), 'utf8')).toBe('one\n');
+  });
 });
