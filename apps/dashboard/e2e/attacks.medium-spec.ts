@@ -210,6 +210,24 @@ describe('the dashboard under attack', () => {
     expect(page.headers.get('x-powered-by')).toBeNull();
   });
 
+  it("pages a thread's events: one read never answers more than a page of its history", async () => {
+    const long = await dash.thread(randomUUID(), 'a long thread', 'github:octocat');
+    for (let step = 0; step < 12; step += 1) await dash.event(long, { step });
+    const page = async (query: string) => {
+      const response = await fetch(`${url}/api/threads/${long}/events${query}`, {
+        headers: { cookie: octocat },
+      });
+      return ((await response.json()) as { position: number }[]).map((e) => e.position);
+    };
+    expect(await page('?limit=5')).toEqual([1, 2, 3, 4, 5]);
+    expect(await page('?after=10&limit=5')).toEqual([11, 12]);
+    expect((await page('')).length).toBe(12);
+    const tooMany = await fetch(`${url}/api/threads/${long}/events?limit=1001`, {
+      headers: { cookie: octocat },
+    });
+    expect(tooMany.status).toBe(400);
+  });
+
   it('ends a thread stream whose reader lost access before it delivers anything more', async () => {
     const made = await fetch(`${url}/api/tokens`, {
       method: 'POST',

@@ -4,6 +4,8 @@ import { planResponse, runEventResponse } from './schemas.js';
 import type { RouteSpec } from './route-spec.js';
 
 const threadParams = z.object({ id: z.uuid() });
+/** The most events one read of a thread's events answers: a long thread is read page by page. */
+const EVENTS_PAGE_MAX = 1_000;
 
 /** A thread's reads: the thread with its runs and queue place, its events (also live), its plans. */
 export const THREAD_ROUTES = {
@@ -18,10 +20,14 @@ export const THREAD_ROUTES = {
   threadEvents: {
     method: 'get',
     path: '/api/threads/{id}/events',
-    summary: "A thread's run events in the order they were indexed, after a position",
+    summary:
+      "A thread's run events in the order they were indexed, after a position: a page of at most `limit` (500 unless said, at most 1,000)",
     access: 'read',
     params: threadParams,
-    query: z.object({ after: z.coerce.number().int().nonnegative().optional() }),
+    query: z.object({
+      after: z.coerce.number().int().nonnegative().optional(),
+      limit: z.coerce.number().int().min(1).max(EVENTS_PAGE_MAX).default(500),
+    }),
     response: z.array(runEventResponse),
   },
   threadStream: {

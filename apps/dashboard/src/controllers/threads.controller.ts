@@ -70,9 +70,9 @@ export class ThreadsController {
     @CurrentCaller() caller: Caller | null,
   ): Promise<RunEventRow[]> {
     const { id } = parseInput(ROUTES.threadEvents.params, params, 'thread id');
-    const { after } = parseInput(ROUTES.threadEvents.query, raw, 'query');
+    const { after, limit } = parseInput(ROUTES.threadEvents.query, raw, 'query');
     await this.visible.thread(caller, id);
-    return this.query.threadEvents(id, after);
+    return this.query.threadEvents(id, { after, limit });
   }
 
   @Get('threads/:id/stream')

@@ -79,10 +79,13 @@ export class ThreadQueryService {
     return { ...pull, state: stateOfWatch(watch) };
   }
 
-  /** A thread's events in the order they were indexed, after a position (see RunEventQuery). */
-  async threadEvents(id: string, afterPosition = 0): Promise<RunEventRow[]> {
+  /** A page of a thread's events in the order they were indexed, after a position (RunEventQuery). */
+  async threadEvents(
+    id: string,
+    page: { after?: number | undefined; limit: number },
+  ): Promise<RunEventRow[]> {
     await this.existing(id);
-    return this.events.listByThread(id, { afterPosition });
+    return this.events.listByThread(id, { afterPosition: page.after ?? 0, limit: page.limit });
   }
 
   /** Every revision of the thread's plan, oldest first: sanitised markdown, ready to render. */

@@ -12,8 +12,11 @@ const BATCH = 500;
 /** The part of an HTTP response a stream writes to. */
 export interface StreamSink {
   writeHead(status: number, headers: Record<string, string>): unknown;
+  /** False when the chunk waits in memory: the socket is full until `drain`. */
   write(chunk: string): boolean;
   end(): unknown;
+  once(event: 'drain', listener: () => void): unknown;
+  off(event: 'drain', listener: () => void): unknown;
 }
 
 /** One SSE message: the event row as JSON, its thread position as the id. */
@@ -35,6 +38,8 @@ export function refusedMessage(error: AppError): string {
  * later-sequenced one. Before each batch after the first the reader is judged again (`mayRead`):
  * one refused (a revoked token, an ended session, a repository they lost) gets a `refused` event
  * with the error, and the stream ends, so a browser's reconnect meets the refusal as a status.
+ * An event waits for the socket to drain before the next is written: a reader that stops reading
+ * holds one event in the server's memory, not the thread's history.
  */
 @Injectable()
 export class ThreadStreamService implements BeforeApplicationShutdown {
@@ -80,8 +85,10 @@ export class ThreadStreamService implements BeforeApplicationShutdown {
         if (batch.length > 0 && !asked && !(await stillAdmittedBy(mayRead, sink))) return;
         asked = false;
         for (const event of batch) {
-          sink.write(sseMessage(event));
           cursor = event.position;
+          // A reader that does not read must not make the server hold the thread's history.
+          if (!sink.write(sseMessage(event))) await drained(sink, closed);
+          if (closed.aborted) break;
         }
         if (batch.length < BATCH) await signal.wait(POLL_MS);
       }
@@ -96,6 +103,19 @@ export class ThreadStreamService implements BeforeApplicationShutdown {
   beforeApplicationShutdown(): void {
     this.stopping.abort();
   }
+}
+
+/** Resolves once the sink's socket has room again, or the stream ends. */
+function drained(sink: StreamSink, closed: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      sink.off('drain', done);
+      closed.removeEventListener('abort', done);
+      resolve();
+    };
+    sink.once('drain', done);
+    closed.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Whether the reader may still read; if not, the refusal is the stream's last message. */
