@@ -8,7 +8,11 @@ export { toJson } from './connection/json.js';
 // Migrations
 export { migrate, type MigrateOptions, type MigrateResult } from './migrations/migration-runner.js';
 export { defaultMigrationsDir } from './migrations/migrations-dir.js';
-export { checkMigrated, MIGRATE_COMMAND } from './migrations/migration-check.js';
+export {
+  checkCheckpointerTables,
+  checkMigrated,
+  MIGRATE_COMMAND,
+} from './migrations/migration-check.js';
 
 // Per-service roles: the tables each service's code touches, and the grants that give it them
 export { SERVICE_TABLES, type ServiceName } from './grants/service-tables.js';

@@ -46,7 +46,13 @@ export async function openDistributedRuntime(options: {
       ...(options.busNamespace ? { namespace: options.busNamespace } : {}),
     }),
   );
-  return composeRuntime({ name: options.name, mode: 'distributed', bus, database });
+  return composeRuntime({
+    name: options.name,
+    mode: 'distributed',
+    bus,
+    database,
+    ownsSchema: options.migrate !== false,
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { AppError } from '@caravel/errors';
 import { sql } from 'kysely';
 import type { Database } from '../connection/database.types.js';
+import { absentTables } from '../migrations/absent-tables.js';
 import { SERVICE_TABLES, type ServiceName } from './service-tables.js';
 import type { TableUse } from './service-tables.types.js';
 
@@ -68,14 +69,11 @@ export function grantsScript(services: readonly ServiceName[] = GRANT_SERVICES):
 }
 
 /** The tables of these services' grants that the database lacks (not migrated yet). */
-async function missingTables(database: Database, services: readonly ServiceName[]) {
+function missingTables(database: Database, services: readonly ServiceName[]) {
   const wanted = [
     ...new Set(services.flatMap((s) => [...SERVICE_TABLES[s].writes, ...SERVICE_TABLES[s].reads])),
   ];
-  const found = await sql<{ table: string; present: boolean }>`
-    select t as table, to_regclass(quote_ident(t)) is not null as present
-    from unnest(${wanted}::text[]) as t`.execute(database.db);
-  return found.rows.filter((row) => !row.present).map((row) => row.table);
+  return absentTables(database, wanted);
 }
 
 /**

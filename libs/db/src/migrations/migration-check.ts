@@ -1,5 +1,7 @@
 import { AppError } from '@caravel/errors';
 import type { Database } from '../connection/database.types.js';
+import { LANGGRAPH_TABLES } from '../grants/service-tables.types.js';
+import { absentTables } from './absent-tables.js';
 import { readMigrationFiles } from './migration-files.js';
 import { MigrationHistory } from './migration-history.repository.js';
 import { planMigrations } from './migration-plan.js';
@@ -39,5 +41,23 @@ export async function checkMigrated(
       `Run \`${MIGRATE_COMMAND}\` with the owner's DATABASE_URL (the Helm chart's migrate Job does ` +
       'it before each install and upgrade), then start the service again (docs/db.md, "Migrating").',
     { details: { migrations: names } },
+  );
+}
+
+/**
+ * The checkpointer's side of {@link checkMigrated}: LangGraph's tables ({@link LANGGRAPH_TABLES}),
+ * which its `setup()` creates with DDL a service's role may not run. A process that does not own
+ * the schema checks them instead, and refuses (`MIGRATIONS_PENDING`, naming
+ * {@link MIGRATE_COMMAND}, which runs that setup as the owner) when one is absent.
+ */
+export async function checkCheckpointerTables(database: Database): Promise<void> {
+  const absent = await absentTables(database, LANGGRAPH_TABLES);
+  if (absent.length === 0) return;
+  throw new AppError(
+    'MIGRATIONS_PENDING',
+    `The database lacks the run checkpointer's tables (${absent.join(', ')}), and ` +
+      `DATABASE_MIGRATE=false: this service does not change the schema. Run \`${MIGRATE_COMMAND}\` ` +
+      'with the owner\'s DATABASE_URL, then start the run again (docs/db.md, "Migrating").',
+    { details: { tables: absent } },
   );
 }
