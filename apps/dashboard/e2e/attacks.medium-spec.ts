@@ -1,6 +1,7 @@
 import { FakeGithubOAuth } from '@caravel/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { get, type IncomingMessage } from 'node:http';
 import { startDashboard, signInOverHttp, type DashboardHost } from './dashboard-host.js';
 
 const OCTOCAT = { login: 'octocat', id: 583231 };
@@ -281,6 +282,37 @@ describe('a dashboard with a stream open', () => {
       clearTimeout(timer);
       await reader.cancel();
       await closing;
+      await oauth.close();
+    }
+  });
+});
+
+/** A GET with headers fetch will not send as given (`Host`). */
+function rawGet(url: string, headers: Record<string, string>): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      response.resume();
+      resolve(response);
+    }).on('error', reject);
+  });
+}
+
+describe('a dashboard behind TLS (DASHBOARD_PUBLIC_URL https)', () => {
+  it('marks its cookies Secure and sends GitHub back to its public URL, whatever the Host says', async () => {
+    const oauth = new FakeGithubOAuth();
+    await oauth.listen();
+    const publicUrl = 'https://caravel.example';
+    const dash = await startDashboard(undefined, oauth, { DASHBOARD_PUBLIC_URL: publicUrl });
+    try {
+      const start = await rawGet(`${dash.host.url}/auth/github`, {
+        host: 'evil.example',
+        'x-forwarded-host': 'evil.example',
+      });
+      expect(start.headers['set-cookie']?.[0]).toMatch(/; Secure$/);
+      const authorize = new URL(start.headers.location ?? '');
+      expect(authorize.searchParams.get('redirect_uri')).toBe(`${publicUrl}/auth/github/callback`);
+    } finally {
+      await dash.close();
       await oauth.close();
     }
   });

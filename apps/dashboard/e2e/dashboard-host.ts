@@ -35,11 +35,12 @@ export interface DashboardHost {
 
 /**
  * Starts only the dashboard, serving `webRoot`, with sign-in through `oauth`: hubot an admin,
- * octocat (a collaborator on acme/web) and mallory (not one) members.
+ * octocat (a collaborator on acme/web) and mallory (not one) members; `env` adds or replaces keys.
  */
 export async function startDashboard(
   webRoot: string | undefined,
   oauth: FakeGithubOAuth,
+  env: Record<string, string> = {},
 ): Promise<DashboardHost> {
   const scratch = await mkdtemp(join(tmpdir(), 'caravel-dashboard-host-'));
   const { privateKey, publicKey } = githubAppKeys();
@@ -51,6 +52,7 @@ export async function startDashboard(
     dashboardEnvSchema.parse({
       ...githubAppEnv('4712', privateKey, origin),
       ...signInEnv(oauth),
+      ...env,
     }),
   );
   const runtime = await openEmbeddedRuntime({
