@@ -11,6 +11,7 @@ import {
   BrokerUnderTest,
   busTargets,
   dropNamespace,
+  waitUntil,
 } from './testing/broker-harness.js';
 
 const namespace = `sb${randomBytes(4).toString('hex')}`;
@@ -311,6 +312,23 @@ for (const target of targets) {
       // The probes named the command's call, so its client would fail it were the broker gone.
       expect(client.calls.probesHeard).toBeGreaterThan(probesBefore);
       expect(client.calls.size).toBe(0);
+    });
+
+    it('answers the command its shutdown stops, and what comes after, with shutting_down at once', async () => {
+      const threadId = randomUUID();
+      const sandbox = await client.acquire({ threadId, branch: 'caravel/t5' });
+      const running = sandbox.exec('touch started; sleep 120', { timeoutMs: 150_000 });
+      const started = join(rootDir, sandbox.id, 'workspace', 'started');
+      await waitUntil('the command to start', () => existsSync(started));
+
+      // The broker's own shutdown step (its host calls it once the consumers drained).
+      const stopping = broker.service.onModuleDestroy();
+      const refusal = { code: 'DEPENDENCY_UNAVAILABLE', details: { reason: 'shutting_down' } };
+      await expect(running).rejects.toMatchObject(refusal);
+      await expect(sandbox.readFile('started')).rejects.toMatchObject(refusal);
+      await stopping;
+      await broker.restart();
+      client = broker.client;
     });
 
     it('loses no sandbox when the broker restarts: the next request finds the same files', async () => {

@@ -179,11 +179,14 @@ export class SandboxBrokerService implements OnModuleDestroy {
         },
       );
       await relay?.finish();
-      // A command the shutdown stopped did not end on its own: its result would tell the agent
-      // otherwise. The caller is told to ask again, to a broker that is there.
-      if (this.stopping) throw brokerStopping(`the command \`${command.slice(0, 80)}\``);
+      this.refuseWhileStopping(`the command \`${command.slice(0, 80)}\``);
       outcome = result.timedOut ? 'timed_out' : 'ok';
       return result;
+    } catch (error) {
+      // A command the shutdown stopped did not end on its own: its result, or its session's
+      // closing, would tell the agent otherwise. The caller is told to ask again.
+      this.refuseWhileStopping(`the command \`${command.slice(0, 80)}\``);
+      throw error;
     } finally {
       sandboxExecDuration.observe({ outcome }, elapsed());
       relay?.stop();
