@@ -2,7 +2,7 @@ import { FakeGithubOAuth } from '@caravel/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { get, type IncomingMessage } from 'node:http';
-import { startDashboard, signInOverHttp, type DashboardHost } from './dashboard-host.js';
+import { asAccount, startDashboard, signInOverHttp, type DashboardHost } from './dashboard-host.js';
 
 const OCTOCAT = { login: 'octocat', id: 583231 };
 const MALLORY = { login: 'mallory', id: 3 };
@@ -10,6 +10,7 @@ const MALLORY = { login: 'mallory', id: 3 };
 /** The routes anyone may call: the sign-in flow, whether it is on, the API's description. */
 const PUBLIC = new Set([
   'get /api/auth',
+  'get /api/auth/refusal',
   'get /auth/github',
   'get /auth/github/callback',
   'get /api/docs',
@@ -93,11 +94,39 @@ describe('the dashboard under attack', () => {
       expect(replayed.headers.getSetCookie().some((c) => c.startsWith('caravel_session=e'))).toBe(
         false,
       );
-      expect(replayed.headers.get('location')).toMatch(/^\/#\/sign-in\?error=UNAUTHENTICATED/);
+      expect(replayed.headers.get('location')).toMatch(/^\/#\/sign-in\?refusal=/);
     }
     const forged = `${url}/auth/github/callback?code=x&state=y&next=https://evil.example/`;
     const refused = await fetch(forged, { redirect: 'manual', headers: { cookie: nonce } });
-    expect(refused.headers.get('location')).toMatch(/^\/#\/sign-in\?/);
+    expect(refused.headers.get('location')).toMatch(/^\/#\/sign-in\?refusal=/);
+  });
+
+  it('shows on its sign-in page only the refusals it made: a link cannot put words there', async () => {
+    const eve = await asAccount(oauth, { login: 'eve', id: 66 }, async () => {
+      const start = await fetch(`${url}/auth/github`, { redirect: 'manual' });
+      const nonce = start.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+      const authorize = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' });
+      return fetch(authorize.headers.get('location') ?? '', {
+        redirect: 'manual',
+        headers: { cookie: nonce },
+      });
+    });
+    const landing = new URL(eve.headers.get('location') ?? '', url);
+    const query = new URLSearchParams(landing.hash.replace(/^#\/sign-in\?/, ''));
+    expect([...query.keys()]).toEqual(['refusal']);
+    const refusal = async (sealed: string) => {
+      const query = new URLSearchParams({ sealed }).toString();
+      const answer = await fetch(`${url}/api/auth/refusal?${query}`);
+      return { status: answer.status, body: await answer.json() };
+    };
+    expect(await refusal(query.get('refusal') ?? '')).toEqual({
+      status: 200,
+      body: {
+        code: 'FORBIDDEN',
+        message: expect.stringMatching(/^eve may not sign in/) as unknown,
+      },
+    });
+    expect((await refusal('Your account is locked: call +1 555 0100')).status).toBe(404);
   });
 
   it('refuses a signed-in change from any origin but its own, and gives other origins no CORS', async () => {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, missingBrowser } from './browser-gate.js';
 import { buildWeb, signedInAs } from './build-web.js';
-import { startDashboard, type DashboardHost } from './dashboard-host.js';
+import { asAccount, startDashboard, type DashboardHost } from './dashboard-host.js';
 import { watchPage } from './page-checks.js';
 
 /** Each sets `window.pwned` if it ever runs; the page must show it as text. */
@@ -125,10 +125,20 @@ const missing = missingBrowser({ bubblewrap: false });
     await page.getByText(/^The last 18,004 lines of this diff are shown unhighlighted/).waitFor();
   });
 
-  it("shows a refused sign-in's message as text", async () => {
-    const query = new URLSearchParams({ error: 'FORBIDDEN', message: `${IMG} ${SCRIPT}` });
+  it('shows on the sign-in page no words a link brings, only a refusal the dashboard made', async () => {
+    const query = new URLSearchParams({ error: 'FORBIDDEN', message: `${IMG} call +1 555 0100` });
     await page.goto(`${dash.host.url}/#/sign-in?${query.toString()}`);
-    await page.getByText(`${IMG} ${SCRIPT}`).waitFor();
+    await page.getByRole('link', { name: 'Sign in with GitHub' }).waitFor();
+    expect(await page.getByText('call +1 555 0100').count()).toBe(0);
+    const eve = await (await browser.newContext()).newPage();
+    await asAccount(oauth, { login: `eve`, id: 66 }, async () => {
+      await eve.goto(`${dash.host.url}/auth/github`);
+      await eve
+        .getByRole('alert')
+        .getByText(/^FORBIDDEN: eve may not sign in/)
+        .waitFor();
+    });
+    await eve.context().close();
     expect(await madeFromText()).toEqual({ pwned: null, elements: [], hrefs: [] });
   });
 });

@@ -47,6 +47,7 @@ function servedRoutes(): Map<string, RouteAccess> {
  */
 const PUBLIC_ON_PURPOSE: Record<string, string> = {
   'get api/auth': 'whether sign-in is on and whether this browser is signed in',
+  'get api/auth/refusal': 'a refused sign-in’s words, only from a seal this dashboard made',
   'get auth/github': 'starts the sign-in',
   'get auth/github/callback': 'ends the sign-in (the state must match this browser’s nonce)',
   'get api/docs': 'the OpenAPI document, generated from the route declarations',

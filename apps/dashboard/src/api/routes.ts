@@ -7,6 +7,7 @@ import {
   enabledRepositoryResponse,
   meResponse,
   profileResponse,
+  signInRefusalResponse,
   runResponse,
   threadResponse,
 } from './schemas.js';
@@ -48,6 +49,15 @@ export const ROUTES = {
     summary: 'Whether sign-in is configured and whether this browser is signed in',
     access: 'public',
     response: authStatusResponse,
+  },
+  signInRefusal: {
+    method: 'get',
+    path: '/api/auth/refusal',
+    summary:
+      "A refused sign-in's code and message, from the seal the callback put in the sign-in page's URL (404 when not made here or expired)",
+    access: 'public',
+    query: z.object({ sealed: z.string().min(1).max(4096) }),
+    response: signInRefusalResponse,
   },
   me: {
     method: 'get',

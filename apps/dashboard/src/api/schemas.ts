@@ -85,6 +85,11 @@ export const authStatusResponse = z.object({
   signedIn: z.boolean(),
 });
 
+export const signInRefusalResponse = z.object({
+  code: z.string().describe("the refusal's error code"),
+  message: z.string().describe('why the sign-in was refused, in the words of the dashboard'),
+});
+
 export const profileResponse = z.object({
   identity: z.string(),
   model: z.string().nullable(),

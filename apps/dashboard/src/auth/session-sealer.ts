@@ -22,8 +22,15 @@ const sessionSchema = z.object({
 const nonceSchema = z.object({ nonce: z.string().min(16), expiresAt: z.number().int() });
 
 /** AAD contexts: a sealed sign-in nonce never opens as a session, nor the other way round. */
+const refusalSchema = z.object({
+  code: z.string().min(1),
+  message: z.string(),
+  expiresAt: z.number().int(),
+});
+
 const SESSION_CONTEXT = 'dashboard|session';
 const NONCE_CONTEXT = 'dashboard|oauth-nonce';
+const REFUSAL_CONTEXT = 'dashboard|sign-in-refusal';
 
 /**
  * Seals sessions and sign-in nonces into cookie values with the token cipher (AES-256-GCM under
@@ -69,6 +76,20 @@ export class SessionSealer {
       );
     }
     return sealed.nonce;
+  }
+
+  /** A refused sign-in's code and message, sealed for the sign-in page's URL. */
+  sealRefusal(refusal: { code: string; message: string }, ttlMs: number): string {
+    const payload = { ...refusal, expiresAt: this.now() + ttlMs };
+    return this.cipher.encrypt(JSON.stringify(payload), REFUSAL_CONTEXT).ciphertext;
+  }
+
+  /** The refusal {@link sealRefusal} sealed, or null (not sealed here, or expired). */
+  openRefusal(value: string | undefined): { code: string; message: string } | null {
+    const sealed = this.open(value, REFUSAL_CONTEXT, refusalSchema);
+    return sealed && sealed.expiresAt > this.now()
+      ? { code: sealed.code, message: sealed.message }
+      : null;
   }
 
   private open<T>(value: string | undefined, context: string, schema: z.ZodType<T>): T | null {

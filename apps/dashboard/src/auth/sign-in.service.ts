@@ -100,6 +100,30 @@ export class SignInService {
     };
   }
 
+  /**
+   * Where a refused sign-in lands: the sign-in page with the refusal sealed (`?refusal=`), so
+   * that page shows only words the dashboard wrote, never a link's.
+   */
+  refusedPage(error: AppError): string {
+    const sealed = this.sealer.sealRefusal(
+      { code: error.code, message: error.message },
+      NONCE_TTL_MS,
+    );
+    return `/#/sign-in?${new URLSearchParams({ refusal: sealed }).toString()}`;
+  }
+
+  /** The refusal {@link refusedPage} sealed, for the sign-in page to show. */
+  refusal(sealed: string): { code: string; message: string } {
+    const refusal = this.sealer.openRefusal(sealed);
+    if (!refusal) {
+      throw new AppError(
+        'NOT_FOUND',
+        'no sign-in refusal of this dashboard (expired, or not made here): sign in again',
+      );
+    }
+    return refusal;
+  }
+
   /** The cookie that ends a session in this browser. */
   signOutCookie(requestOrigin: string): string {
     return serializeCookie(SESSION_COOKIE, '', {

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import { ApiRoute } from '../api/api-route.js';
 import { parseInput } from '../api/parse.js';
 import { ROUTES } from '../api/routes.js';
-import type { authStatusResponse, meResponse } from '../api/schemas.js';
+import type { authStatusResponse, meResponse, signInRefusalResponse } from '../api/schemas.js';
 import { CallerResolver } from '../auth/caller.resolver.js';
 import { ActionGuard, CurrentCaller, ReadGuard } from '../auth/guards.js';
 import { OriginPolicy } from '../auth/origin-policy.js';
@@ -27,12 +27,6 @@ function redirect(response: Response, step: SignInStep): void {
   response.setHeader('Set-Cookie', step.cookies);
   response.setHeader('Cache-Control', 'no-store');
   response.redirect(302, step.location);
-}
-
-/** The sign-in page, with a refused sign-in's code and message for the person to read. */
-function signInPage(error: AppError): string {
-  const query = new URLSearchParams({ error: error.code, message: error.message });
-  return `/#/sign-in?${query.toString()}`;
 }
 
 /** "Sign in with GitHub", the session's end, who is signed in, and an admin's release of a pin. */
@@ -53,6 +47,12 @@ export class AuthController {
       signedIn = false;
     }
     return { signInEnabled: this.signIn.enabled, signedIn };
+  }
+
+  @Get('api/auth/refusal')
+  refusal(@Query() raw: unknown): z.output<typeof signInRefusalResponse> {
+    const { sealed } = parseInput(ROUTES.signInRefusal.query, raw, 'query');
+    return this.signIn.refusal(sealed);
   }
 
   @Get('api/me')
@@ -83,7 +83,7 @@ export class AuthController {
     } catch (error) {
       if (!isAppError(error)) throw error;
       response.setHeader('Cache-Control', 'no-store');
-      response.redirect(302, signInPage(error));
+      response.redirect(302, this.signIn.refusedPage(error));
     }
   }
 

@@ -40,8 +40,7 @@ const PAGES = [
 function signOut(): void {
   api('/auth/sign-out', { method: 'POST' }).then(
     () => location.assign('/#/sign-in'),
-    () =>
-      location.assign('/#/sign-in?error=SIGN_OUT&message=The%20dashboard%20did%20not%20answer.'),
+    () => location.assign('/#/sign-in?error=SIGN_OUT'),
   );
 }
 
