@@ -1,5 +1,5 @@
 import { githubThreadId } from '@caravel/contracts';
-import { RunRepository, type RunRow } from '@caravel/db';
+import { RunRepository, type Database, type RunRow } from '@caravel/db';
 import { seedRemote } from '@caravel/sandbox/testing';
 import { FakeGitHub, githubAppEnv, githubAppKeys } from '@caravel/testing';
 import { expect } from '@jest/globals';
@@ -68,6 +68,31 @@ export function noteModel(
   ]);
 }
 
+/**
+ * Mentions Caravel in comment `commentId` on issue `issue` of acme/widgets (trusted octocat),
+ * through the webhook of the ingress at `ingressUrl` signed with `secret`, and waits for the run it
+ * starts in the issue's thread to end: one not in `seen`, then added to it.
+ */
+export async function mentionAndWait(
+  ingressUrl: string,
+  secret: string,
+  database: Database,
+  mention: { issue: number; commentId: number; seen: Set<string> },
+): Promise<RunRow> {
+  const { issue, commentId, seen } = mention;
+  const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number: issue });
+  const payload = issueMention(issue, commentId);
+  const answer = await postGithubWebhook(ingressUrl, secret, 'issue_comment', payload);
+  expect(await answer.json()).toMatchObject({ accepted: true, threadId });
+  const runs = new RunRepository(database.db);
+  const run = await until(async () => {
+    const all = await runs.listByThread(threadId);
+    return all.find((r) => r.finishedAt && !seen.has(r.id));
+  }, `a finished run on ${threadId}`);
+  seen.add(run.id);
+  return run;
+}
+
 /** An embedded platform on acme/widgets behind a fake GitHub App, its runs the notes model's. */
 export interface IssueNotesPlatform {
   dir: string;
@@ -108,19 +133,8 @@ export async function startIssueNotesPlatform(
     github,
     pair,
     bare,
-    async mentionRun(issue, commentId, seen) {
-      const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number: issue });
-      const mention = issueMention(issue, commentId);
-      const answer = await postGithubWebhook(pair.host.url, SECRET, 'issue_comment', mention);
-      expect(await answer.json()).toMatchObject({ accepted: true, threadId });
-      const runs = new RunRepository(pair.database.db);
-      const run = await until(async () => {
-        const all = await runs.listByThread(threadId);
-        return all.find((r) => r.finishedAt && !seen.has(r.id));
-      }, `a finished run on ${threadId}`);
-      seen.add(run.id);
-      return run;
-    },
+    mentionRun: (issue, commentId, seen) =>
+      mentionAndWait(pair.host.url, SECRET, pair.database, { issue, commentId, seen }),
     async close() {
       await pair.close();
       await github.close();
