@@ -1,3 +1,4 @@
+import { STREAMS_PER_PERSON } from '@caravel/dashboard';
 import { FakeGithubOAuth } from '@caravel/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
@@ -238,6 +239,22 @@ describe('the dashboard under attack', () => {
     );
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(page.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('lets one person hold only so many thread streams open: one more is 429', async () => {
+    const open = () =>
+      fetch(`${url}/api/threads/${theirThread}/stream`, { headers: { cookie: octocat } });
+    const held = await Promise.all(Array.from({ length: STREAMS_PER_PERSON }, open));
+    try {
+      expect(held.map((stream) => stream.status)).toEqual(held.map(() => 200));
+      const more = await open();
+      expect([
+        more.status,
+        ((await more.json()) as { error: { code: string } }).error.code,
+      ]).toEqual([429, 'RATE_LIMITED']);
+    } finally {
+      for (const stream of held) await stream.body?.cancel();
+    }
   });
 
   it("pages a thread's events: one read never answers more than a page of its history", async () => {

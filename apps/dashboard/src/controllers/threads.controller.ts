@@ -95,8 +95,13 @@ export class ThreadsController {
       await this.reads.check(again);
       await this.visible.thread(again.caller ?? null, id);
     };
-    const position = resumeAfter(request, after);
-    await this.streams.stream(id, position, response, closed.signal, mayRead);
+    await this.streams.stream(id, {
+      after: resumeAfter(request, after),
+      sink: response,
+      gone: closed.signal,
+      mayRead,
+      person: caller?.kind === 'person' ? caller.session.login.toLowerCase() : null,
+    });
   }
 
   @Get('threads/:id/plans')

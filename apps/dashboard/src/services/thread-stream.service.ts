@@ -24,6 +24,26 @@ export function sseMessage(event: RunEventRow): string {
   return `id: ${event.position}\nevent: run-event\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
+/**
+ * Streams one person may hold open at once in a dashboard process. A browser holds one per open
+ * thread page (at most six over HTTP/1.1); each polls the database while it is open, so one
+ * person's thousand would load it for everyone.
+ */
+export const STREAMS_PER_PERSON = 20;
+
+/** One reader of a thread's stream. */
+export interface StreamReader {
+  /** The position they resume after (Last-Event-ID or `?after`). */
+  after: number | undefined;
+  sink: StreamSink;
+  /** Aborted when the reader goes. */
+  gone: AbortSignal;
+  /** Throws the refusal once the reader may no longer read (asked before each new batch). */
+  mayRead: () => Promise<void>;
+  /** Whose stream it is (a person's login), counted against {@link STREAMS_PER_PERSON}; null: not. */
+  person: string | null;
+}
+
 /** The stream's last message when its reader may no longer read: the refusal, as the API words it. */
 export function refusedMessage(error: AppError): string {
   const body = { error: { code: error.code, message: error.message } };
@@ -45,6 +65,8 @@ export function refusedMessage(error: AppError): string {
 export class ThreadStreamService implements BeforeApplicationShutdown {
   /** Aborted as the dashboard stops: an open stream would keep its HTTP server from closing. */
   private readonly stopping = new AbortController();
+  /** Open streams per person (each polls the database while open). */
+  private readonly open = new Map<string, number>();
 
   constructor(
     @Inject(ThreadRepository) private readonly threads: ThreadRepository,
@@ -52,24 +74,29 @@ export class ThreadStreamService implements BeforeApplicationShutdown {
     @Inject(RunEventNotifier) private readonly notifier: RunEventNotifier,
   ) {}
 
-  async stream(
-    threadId: string,
-    after: number | undefined,
-    sink: StreamSink,
-    reader: AbortSignal,
-    mayRead: () => Promise<void>,
-  ): Promise<void> {
-    const closed = AbortSignal.any([reader, this.stopping.signal]);
+  /** Streams `threadId` to `reader` until they go, may no longer read, or the dashboard stops. */
+  async stream(threadId: string, reader: StreamReader): Promise<void> {
     if (!(await this.threads.get(threadId)))
       throw new AppError('NOT_FOUND', `no thread ${threadId}`);
-    sink.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    sink.write('retry: 2000\n\n');
-    let cursor = after ?? 0;
+    const release = this.hold(reader.person);
+    try {
+      reader.sink.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      reader.sink.write('retry: 2000\n\n');
+      await this.follow(threadId, reader, AbortSignal.any([reader.gone, this.stopping.signal]));
+    } finally {
+      release();
+      reader.sink.end();
+    }
+  }
+
+  private async follow(threadId: string, reader: StreamReader, closed: AbortSignal): Promise<void> {
+    const { sink, mayRead } = reader;
+    let cursor = reader.after ?? 0;
     const signal = new WakeSignal();
     const unsubscribe = this.notifier.subscribe(threadId, () => signal.wake());
     closed.addEventListener('abort', () => signal.wake(), { once: true });
@@ -95,8 +122,25 @@ export class ThreadStreamService implements BeforeApplicationShutdown {
     } finally {
       clearInterval(keepalive);
       unsubscribe();
-      sink.end();
     }
+  }
+
+  /** Counts one more open stream of `person`; refused past {@link STREAMS_PER_PERSON}. */
+  private hold(person: string | null): () => void {
+    if (person === null) return () => undefined;
+    const held = this.open.get(person) ?? 0;
+    if (held >= STREAMS_PER_PERSON) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `${person} has ${held} thread streams open already, the most one person may: close a thread page you no longer watch`,
+      );
+    }
+    this.open.set(person, held + 1);
+    return () => {
+      const left = (this.open.get(person) ?? 1) - 1;
+      if (left === 0) this.open.delete(person);
+      else this.open.set(person, left);
+    };
   }
 
   /** Ends every open stream (a browser reconnects, to another replica or to the next start). */
