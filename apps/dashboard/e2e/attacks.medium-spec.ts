@@ -138,13 +138,27 @@ describe('the dashboard under attack', () => {
         method: 'POST',
         headers: {
           cookie: octocat,
-          'content-type': 'text/plain',
+          'content-type': 'application/json',
           'sec-fetch-site': 'cross-site',
           ...(origin ? { origin } : {}),
         },
         body: '{}',
       });
       expect([origin, response.status]).toEqual([origin, 403]);
+    }
+    // A form or text post (what another site can send without asking) is refused even from here.
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data']) {
+      const response = await fetch(`${url}/api/threads/${theirThread}/actions`, {
+        method: 'POST',
+        headers: { cookie: octocat, origin: url, 'content-type': type },
+        body: 'kind=command&text=id',
+      });
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect([type, response.status, error.message]).toEqual([
+        type,
+        400,
+        expect.stringContaining('a signed-in change takes a JSON body'),
+      ]);
     }
     const preflight = await fetch(stop, {
       method: 'OPTIONS',

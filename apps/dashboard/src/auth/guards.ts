@@ -21,6 +21,22 @@ export const CurrentCaller = createParamDecorator(
   (_: unknown, context: ExecutionContext): Caller | null => requestOf(context).caller ?? null,
 );
 
+function contentTypeOf(request: AuthRequest): string {
+  const type = request.headers['content-type'];
+  return (typeof type === 'string' ? (type.split(';')[0] ?? '') : '').trim().toLowerCase();
+}
+
+/**
+ * Whether a change's body is JSON, or it has none (stop, a fresh sandbox, sign-out). A form or
+ * text body is what another site's page can post without a CORS preflight: refused for a cookie,
+ * it keeps such a page out even were the origin check misconfigured.
+ */
+function jsonOrNoBody(request: AuthRequest): boolean {
+  const length = Number(request.headers['content-length'] ?? 0);
+  const body = length > 0 || request.headers['transfer-encoding'] !== undefined;
+  return !body || contentTypeOf(request) === 'application/json';
+}
+
 /**
  * What the read and action guards share: the caller is resolved and kept on the request (for
  * {@link CurrentCaller}), then `admit` decides; a request with no caller is judged by whether
@@ -87,7 +103,8 @@ export class ReadGuard extends CallerGuard {
 
 /**
  * Mutations: the machine token, or a signed-in person whose request comes from a trusted origin
- * (the same-origin check that stops another site's page from using the person's cookie). Fails
+ * (the same-origin check that stops another site's page from using the person's cookie) with a
+ * JSON body or none. Fails
  * closed: with neither sign-in nor a token configured every action is refused, since an action
  * runs commands in a thread's sandbox.
  */
@@ -117,6 +134,12 @@ export class ActionGuard extends CallerGuard {
       throw new AppError(
         'FORBIDDEN',
         'cross-origin request refused: a signed-in change must come from the dashboard itself',
+      );
+    }
+    if (caller.kind === 'person' && !jsonOrNoBody(request)) {
+      throw new AppError(
+        'BAD_REQUEST',
+        `a signed-in change takes a JSON body (Content-Type: application/json), not ${contentTypeOf(request) || 'none'}`,
       );
     }
     return true;
