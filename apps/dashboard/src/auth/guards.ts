@@ -104,9 +104,8 @@ export class ReadGuard extends CallerGuard {
 /**
  * Mutations: the machine token, or a signed-in person whose request comes from a trusted origin
  * (the same-origin check that stops another site's page from using the person's cookie) with a
- * JSON body or none. Fails
- * closed: with neither sign-in nor a token configured every action is refused, since an action
- * runs commands in a thread's sandbox.
+ * JSON body or none. Fails closed: with neither sign-in nor a token configured every action is
+ * refused, since an action runs commands in a thread's sandbox.
  */
 @Injectable()
 export class ActionGuard extends CallerGuard {
