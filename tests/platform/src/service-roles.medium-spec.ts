@@ -1,6 +1,12 @@
-import { githubReviewThreadId, githubThreadId, threadBranch } from '@caravel/contracts';
+import {
+  AnalyzeReviewStyleV1,
+  githubReviewThreadId,
+  githubThreadId,
+  reviewStyleThreadId,
+  threadBranch,
+} from '@caravel/contracts';
 import { CiWatchSweepService, DispatchSweepService } from '@caravel/dispatch';
-import { FindingRepository, type RunRow } from '@caravel/db';
+import { FindingRepository, ReviewStyleRepository, RunRepository, type RunRow } from '@caravel/db';
 import { seedRemote } from '@caravel/sandbox/testing';
 import {
   FakeGitHub,
@@ -11,6 +17,7 @@ import {
 } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +36,22 @@ const SECRET = 'service-roles-secret';
 const APP_ID = '4344';
 const ISSUE = 21;
 const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number: ISSUE });
+/** The analyzer's model: lists the merged pull requests (none), then saves a style. */
+const ANALYSIS: ScriptedResponse[] = [
+  { tool_calls: [{ name: 'list_merged_pull_requests', args: {} }] },
+  {
+    tool_calls: [
+      {
+        name: 'save_review_style_prompt',
+        args: {
+          prompt: `Name values after what they hold. ${Array.from({ length: 440 }, (_, i) => `rule${i}`).join(' ')}`,
+          summary: 'Names say what values hold.',
+        },
+      },
+    ],
+  },
+  { content: 'Saved.' },
+];
 /** The reviewer's model: reads the diff, finds one thing on the first note, publishes. */
 const REVIEW: ScriptedResponse[] = [
   { tool_calls: [{ name: 'fetch_review_diff', args: {} }] },
@@ -80,6 +103,7 @@ gate.describe('the platform, each service on its own database role', () => {
       CARAVEL_MODEL: await noteModel(dir),
       AUTO_REVIEW_REPOS: NOTES_REPO,
       REVIEWER_MODEL: await scriptedModel(dir, 'reviewer', REVIEW),
+      ANALYZER_MODEL: await scriptedModel(dir, 'analyzer', ANALYSIS),
       GITHUB_OAUTH_CLIENT_ID: oauth.clientId,
       GITHUB_OAUTH_CLIENT_SECRET: oauth.clientSecret,
       GITHUB_OAUTH_URL: oauth.origin,
@@ -170,48 +194,83 @@ gate.describe('the platform, each service on its own database role', () => {
     expect(github.reviews.reviews.get(`${NOTES_REPO}#${number}`)).toHaveLength(1);
   }, 60_000);
 
-  it("shows an admin the thread and its run events on the dashboard's API", async () => {
-    const cookie = await signIn(platform.hosts.dashboard.url, oauth);
-    const api = async (path: string) => {
-      const answer = await fetch(`${platform.hosts.dashboard.url}/api/${path}`, {
-        headers: { cookie },
+  it('learns a first review style for the repository (analyzer)', async () => {
+    // No merged pull request to read: the bootstrap may save at once.
+    await platform.bus.publish(
+      AnalyzeReviewStyleV1,
+      AnalyzeReviewStyleV1.create(
+        {
+          threadId: reviewStyleThreadId({ owner: 'acme', repo: 'widgets' }),
+          repository: { owner: 'acme', name: 'widgets' },
+          mode: 'bootstrap',
+          requestedBy: 'cli',
+          requestId: randomUUID(),
+        },
+        { source: 'platform-scenario' },
+      ),
+    );
+    const styles = new ReviewStyleRepository(platform.database.db);
+    const style = await until(
+      () => styles.latest(NOTES_REPO).then((s) => s ?? undefined),
+      'a saved review style',
+    );
+    expect(style).toMatchObject({ version: 1, mode: 'bootstrap' });
+  }, 60_000);
+
+  /**
+   * The dashboard's API as hubot, an admin signed in over OAuth: `call` expects `status` (200
+   * unless said) and answers the body; a body makes it an action, sent from the dashboard's origin.
+   */
+  async function adminApi() {
+    const dashboard = platform.hosts.dashboard.url;
+    const cookie = await signIn(dashboard, oauth);
+    return async (method: string, path: string, body?: unknown, status = 200) => {
+      const answer = await fetch(`${dashboard}/api/${path}`, {
+        method,
+        headers: body
+          ? { cookie, origin: dashboard, 'content-type': 'application/json' }
+          : { cookie },
+        ...(body ? { body: JSON.stringify(body) } : {}),
       });
-      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
-      return answer.json();
+      expect({ path, status: answer.status }).toEqual({ path, status });
+      return answer.json() as Promise<Record<string, unknown>>;
     };
-    expect(JSON.stringify(await api('threads'))).toContain(threadId);
-    expect(await api(`threads/${threadId}`)).toMatchObject({ thread: { id: threadId } });
-    const events = JSON.stringify(await api(`threads/${threadId}/events`));
+  }
+
+  it("shows an admin the thread and its run events on the dashboard's API", async () => {
+    const call = await adminApi();
+    expect(JSON.stringify(await call('GET', 'threads'))).toContain(threadId);
+    expect(await call('GET', `threads/${threadId}`)).toMatchObject({ thread: { id: threadId } });
+    const events = JSON.stringify(await call('GET', `threads/${threadId}/events`));
     for (const runId of seen) expect(events).toContain(runId);
-    await api('runs');
-    await api(`threads/${threadId}/plans`);
-    await api('dead-letters');
-    await api('reviews');
+    for (const path of ['runs', `threads/${threadId}/plans`, 'dead-letters', 'reviews'])
+      await call('GET', path);
   }, 60_000);
 
   it('lets an admin change settings on the dashboard and read with a personal token', async () => {
-    const dashboard = platform.hosts.dashboard.url;
-    const cookie = await signIn(dashboard, oauth);
-    const act = async (method: string, path: string, body: unknown) => {
-      const answer = await fetch(`${dashboard}/api/${path}`, {
-        method,
-        headers: { cookie, origin: dashboard, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      expect({ path, status: answer.status }).toEqual({
-        path,
-        status: method === 'POST' ? 201 : 200,
-      });
-      return answer.json() as Promise<Record<string, unknown>>;
-    };
-    await act('PUT', 'instructions/github:hubot', { instructions: 'Keep notes short.' });
-    await act('PUT', 'repositories/acme/widgets', { agent: true, autoReview: true });
-    await act('PUT', 'team-defaults', {});
-    const { token } = await act('POST', 'tokens', { name: 'scripts', scope: 'read' });
-    const read = await fetch(`${dashboard}/api/threads/${threadId}`, {
+    const call = await adminApi();
+    await call('PUT', 'instructions/github:hubot', { instructions: 'Keep notes short.' });
+    await call('PUT', 'repositories/acme/widgets', { agent: true, autoReview: true });
+    await call('PUT', 'team-defaults', {});
+    const { token } = await call('POST', 'tokens', { name: 'scripts', scope: 'read' }, 201);
+    const read = await fetch(`${platform.hosts.dashboard.url}/api/threads/${threadId}`, {
       headers: { authorization: `Bearer ${String(token)}` },
     });
     expect(read.status).toBe(200);
+  }, 60_000);
+
+  it("takes an admin's follow-up and stop from the dashboard", async () => {
+    const call = await adminApi();
+    const runs = new RunRepository(platform.database.db);
+    await call('POST', `threads/${threadId}/actions`, { text: 'one more note' }, 202);
+    const run = await until(async () => {
+      const all = await runs.listByThread(threadId);
+      return all.find((r) => r.finishedAt && !seen.has(r.id));
+    }, 'the follow-up run from the dashboard');
+    seen.add(run.id);
+    expect(run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    expect(hostGit(bare, 'show', `${threadBranch(threadId)}:NOTE-3.md`)).toBe('note');
+    await call('POST', `threads/${threadId}/stop`, {}, 202);
   }, 60_000);
 
   it("runs dispatch's sweeps", async () => {
