@@ -38,7 +38,9 @@ export function serviceGrantSql(
     `-- ${role}: the ${service}'s tables (libs/db/src/grants/service-tables.ts)`,
     `DO $$ BEGIN`,
     `  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${role}') THEN`,
-    `    CREATE ROLE ${role} LOGIN;`,
+    // Another grants run (on another database of the server) may create it at the same moment.
+    `    BEGIN CREATE ROLE ${role} LOGIN;`,
+    `    EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END;`,
     `  END IF;`,
     `  EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA %I FROM ${role}', current_schema());`,
     `  EXECUTE format('REVOKE ALL ON ALL SEQUENCES IN SCHEMA %I FROM ${role}', current_schema());`,

@@ -121,19 +121,6 @@ function recordRefusals(): { refusals: string[]; restore(): void } {
   return { refusals, restore: () => (prototype.query = original) };
 }
 
-/** Drops the services' roles, which are the server's: kept while another database still uses one. */
-async function dropRoles(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url.replace(/\/[^/?]*(\?.*)?$/, '/postgres') });
-  await client.connect();
-  try {
-    for (const service of SERVICES) {
-      await client.query(`DROP ROLE IF EXISTS ${serviceRole(service.name)}`).catch(() => undefined);
-    }
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * Starts a {@link RolePlatform}: a fresh database migrated with `caravel db migrate` and granted
  * with `caravel db grants --apply` (the owner's steps), then one host per service on its role.
@@ -167,8 +154,10 @@ export async function startRolePlatform(
     refused.restore();
     await owner.close();
     await deleteJetStreamNamespace(testEnvironment.TEST_NATS_URL, namespace);
+    // The roles are the server's and stay: other suites (db.command, the checkpointer) grant
+    // the same roles on their own databases at the same time, and a drop between another's
+    // creation and its grants would fail them. Without privileges they reach nothing.
     await server.drop();
-    await dropRoles(server.url);
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
