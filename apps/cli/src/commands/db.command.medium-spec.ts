@@ -41,7 +41,9 @@ async function stateOf(database: Database, statement: string): Promise<string | 
     await sql.raw(statement).execute(database.db);
     return null;
   } catch (error) {
-    return (error as { code?: string }).code ?? String(error);
+    // The database codes a refusal (CONFIG_INVALID); PostgreSQL's SQLSTATE is its cause's.
+    const sqlState = (error as { cause?: { code?: string } }).cause?.code;
+    return sqlState ?? (error as { code?: string }).code ?? String(error);
   }
 }
 

@@ -8,15 +8,27 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { isConnectionFailure } from './database-errors.js';
+import { isConnectionFailure, isInsufficientPrivilege } from './database-errors.js';
 
 /**
  * A PostgreSQL failure that means "the server is not there" as the coded, retryable
- * `DEPENDENCY_UNAVAILABLE` (an HTTP caller gets 503 with `Retry-After`, a bus handler a nak);
- * every other error as it was thrown. The message names the failure, never the address.
+ * `DEPENDENCY_UNAVAILABLE` (an HTTP caller gets 503 with `Retry-After`, a bus handler a nak); a
+ * statement refused to the role (`42501`) as `CONFIG_INVALID` naming the cure, so a grant the
+ * role lacks is said at once rather than retried quietly until a dead letter; every other error
+ * as it was thrown. The message names the failure, never the address.
  */
 export function asDependencyError(error: unknown): unknown {
-  if (error instanceof AppError || !isConnectionFailure(error)) return error;
+  if (error instanceof AppError) return error;
+  if (isInsufficientPrivilege(error)) {
+    return new AppError(
+      'CONFIG_INVALID',
+      `PostgreSQL refused this service's database role: ${(error as Error).message}. Its grants ` +
+        "lack what this build uses: run `caravel db grants --apply` with the owner's DATABASE_URL " +
+        '(after each upgrade; docs/db.md, "Roles"), then replay what was dead-lettered.',
+      { cause: error },
+    );
+  }
+  if (!isConnectionFailure(error)) return error;
   const code = (error as { code?: unknown }).code;
   const reason = typeof code === 'string' ? code : (error as Error).message;
   return new AppError('DEPENDENCY_UNAVAILABLE', `PostgreSQL is unavailable (${reason})`, {

@@ -73,6 +73,17 @@ describe('connection failures', () => {
     expect(asDependencyError(badQuery)).toBe(badQuery);
   });
 
+  it("codes a statement refused to the service's role as CONFIG_INVALID naming caravel db grants", () => {
+    const refused = Object.assign(new Error('permission denied for table personal_tokens'), {
+      code: '42501',
+    });
+    const coded = asDependencyError(refused);
+    expect(coded).toBeInstanceOf(AppError);
+    expect(coded).toMatchObject({ code: 'CONFIG_INVALID', retryable: false, cause: refused });
+    expect((coded as AppError).message).toContain('permission denied for table personal_tokens');
+    expect((coded as AppError).message).toContain('caravel db grants --apply');
+  });
+
   it('explains how to start PostgreSQL, naming host and port', () => {
     const error = postgresUnavailable('127.0.0.1', 1, 'postgres', withCode('ECONNREFUSED'));
     expect(error).toBeInstanceOf(AppError);

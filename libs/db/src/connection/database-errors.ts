@@ -27,6 +27,20 @@ export async function duplicateAs<T>(message: string, work: () => Promise<T>): P
   }
 }
 
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+/**
+ * True when PostgreSQL refused the statement to this connection's role (`42501`): a service on
+ * its own role (`caravel db grants`) reached a table its grants do not name.
+ */
+export function isInsufficientPrivilege(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    if (sqlState(current) === INSUFFICIENT_PRIVILEGE) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 // Failures that mean "the server is not there / not usable", as opposed to a bad query.
 const UNAVAILABLE_SYSCALL_CODES = new Set([
   'ECONNREFUSED',
