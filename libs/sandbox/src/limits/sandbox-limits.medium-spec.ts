@@ -149,8 +149,10 @@ describeBwrap('bwrap sandbox limits', () => {
         await box.exec(
           '(i=0; while :; do head -c 1048576 /dev/zero > bg.$i; i=$((i + 1)); sleep 0.02; done) >/dev/null 2>&1 &',
         );
-        // The writer runs on its own; the next command's result says what the watchdog did.
-        const result = await box.exec('sleep 5; echo waited', { timeoutMs: MINUTE });
+        // The writer runs on its own; the next command's result says what the watchdog did. The
+        // watch's stop ends this command too, so it waits for that event, not for a fixed time (a
+        // 5 s sleep ran out first on a loaded CI machine, where the writer and the disk walks slow).
+        const result = await box.exec('sleep 55; echo waited', { timeoutMs: MINUTE });
         expect(result.output).toMatch(/over the sandbox's 32 MiB limit/);
         const files = await box.exec('ls | grep -c "^bg\\." ; sleep 2; ls | grep -c "^bg\\."');
         const [before, after] = files.output.trim().split('\n');
