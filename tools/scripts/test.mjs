@@ -43,21 +43,20 @@ const STAGES = {
     ],
   },
   // Two lanes that take the projects' medium runs from one queue, each the next when its last
-  // ends: the platform scenarios first (the longest project), then the others by their number of
-  // medium test files. Medium tests mostly wait on services, sandboxes and git, so two share the
-  // cores well, and the queue keeps both busy to the end (fixed lanes left one idle for minutes).
+  // ends: the platform scenarios first, in two halves (Jest's shards: as one run they were the
+  // longest project by far, about half the stage, and left the other lane idle at the end), then
+  // the others by their number of medium test files. Medium tests mostly wait on services,
+  // sandboxes and git, so two share the cores well, and the queue keeps both busy to the end.
   // Every other project's medium run takes minutes at most: one stuck there is stopped at 15
   // minutes (tools/scripts/jest.mjs names its running files) rather than at the stage's end.
   medium: {
     queue: 2,
     commands: () =>
-      mediumProjects().map((dir) => [
-        ...(dir === PLATFORM ? [] : ['env', 'CARAVEL_JEST_CEILING_S=900']),
-        'node',
-        'tools/scripts/jest.mjs',
-        '-c',
-        `${dir}/jest.medium.config.cjs`,
-      ]),
+      mediumProjects().flatMap((dir) => {
+        const jest = ['node', 'tools/scripts/jest.mjs', '-c', `${dir}/jest.medium.config.cjs`];
+        if (dir !== PLATFORM) return [['env', 'CARAVEL_JEST_CEILING_S=900', ...jest]];
+        return [1, 2].map((shard) => [...jest, `--shard=${shard}/2`]);
+      }),
   },
   e2e: ['node', 'tools/scripts/jest.mjs', '-c', 'jest.e2e.config.cjs', '--runInBand'],
   // The chaos suite's short profile (docs/reliability.md): its own nats-server, databases and
