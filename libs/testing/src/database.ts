@@ -106,3 +106,11 @@ export async function describeEachDatabase<D extends ClosableDatabase>(
     gate.describe(`${name} [${target.label}]`, () => body(target));
   }
 }
+
+/** The same database, logged in as `role` with no password (the test server trusts 127.0.0.1). */
+export function databaseUrlAs(url: string, role: string): string {
+  const login = new URL(url);
+  login.username = role;
+  login.password = '';
+  return login.toString();
+}

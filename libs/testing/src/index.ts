@@ -4,6 +4,7 @@ export {
   testDatabaseTargets,
   describeEachDatabase,
   createTestPostgresDatabase,
+  databaseUrlAs,
   type TestDatabaseTarget,
   type ClosableDatabase,
   type DatabaseOpener,

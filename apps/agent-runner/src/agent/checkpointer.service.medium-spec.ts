@@ -2,6 +2,7 @@ import { applyServiceGrants, openDatabase, type Database } from '@caravel/db';
 import { AppError } from '@caravel/errors';
 import {
   createTestPostgresDatabase,
+  databaseUrlAs,
   serviceGate,
   type TestPostgresDatabase,
 } from '@caravel/testing';
@@ -15,14 +16,6 @@ import { CheckpointerService } from './checkpointer.service.js';
 // `caravel db migrate` makes as the owner, and says so when they are missing.
 
 const ROLE = 'caravel_agent_runner';
-
-/** The same database, logged in as `role` (the test server trusts 127.0.0.1). */
-function asRole(url: string, role: string): string {
-  const login = new URL(url);
-  login.username = role;
-  login.password = '';
-  return login.toString();
-}
 
 /** What `caravel db migrate` does for the checkpointer, as the owner. */
 async function setUpAsOwner(url: string): Promise<void> {
@@ -53,7 +46,7 @@ gate.describe('the run checkpointer on a role without DDL', () => {
     );
     await client.query(`GRANT SELECT ON _caravel_migrations TO ${ROLE}`);
     await client.end();
-    runner = await openDatabase({ url: asRole(server.url, ROLE), migrate: 'check' });
+    runner = await openDatabase({ url: databaseUrlAs(server.url, ROLE), migrate: 'check' });
     checkpointer = new CheckpointerService(runner, new AgentKitLoader(), { ownsSchema: false });
   });
 

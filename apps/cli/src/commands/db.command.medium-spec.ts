@@ -8,6 +8,7 @@ import {
 import { openDistributedRuntime } from '@caravel/platform';
 import {
   createTestPostgresDatabase,
+  databaseUrlAs,
   serviceGate,
   type TestPostgresDatabase,
 } from '@caravel/testing';
@@ -25,14 +26,6 @@ async function cli(args: string[]) {
   const io = recordingIo();
   const code = await runCli(['db', ...args], {}, io);
   return { code, out: io.written.join(''), err: io.errors.join('') };
-}
-
-/** The same database, logged in as `role` (the test server trusts 127.0.0.1). */
-function asRole(url: string, role: string): string {
-  const login = new URL(url);
-  login.username = role;
-  login.password = '';
-  return login.toString();
 }
 
 /** The SQLSTATE a statement run as the role fails with, or null when it succeeds. */
@@ -94,7 +87,10 @@ gate.describe('caravel db on PostgreSQL', () => {
       expect(applied).toMatchObject({ code: 0, err: '' });
       expect(applied.out).toContain('granted caravel_ingress, caravel_dashboard their tables');
     }
-    ingress = await openDatabase({ url: asRole(server.url, 'caravel_ingress'), migrate: 'check' });
+    ingress = await openDatabase({
+      url: databaseUrlAs(server.url, 'caravel_ingress'),
+      migrate: 'check',
+    });
   });
 
   it("lets the ingress's role do the ingress's work", async () => {

@@ -16,7 +16,7 @@ import {
   startServiceHost,
   type ServiceHost,
 } from '@caravel/platform';
-import { createTestPostgresDatabase, testEnvironment } from '@caravel/testing';
+import { createTestPostgresDatabase, databaseUrlAs, testEnvironment } from '@caravel/testing';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -45,14 +45,6 @@ export interface RolePlatform {
    */
   readonly refusals: readonly string[];
   close(): Promise<void>;
-}
-
-/** The same database, logged in as `role` (the test server trusts 127.0.0.1). */
-export function asRole(url: string, role: string): string {
-  const login = new URL(url);
-  login.username = role;
-  login.password = '';
-  return login.toString();
 }
 
 /** Runs `caravel db <args>` as an operator would; fails with its output when it does. */
@@ -165,7 +157,7 @@ export async function startRolePlatform(
       const runtime = await openDistributedRuntime({
         name: `caravel-${service.name}-${namespace}`,
         natsUrl: testEnvironment.TEST_NATS_URL,
-        databaseUrl: asRole(server.url, serviceRole(service.name)),
+        databaseUrl: databaseUrlAs(server.url, serviceRole(service.name)),
         migrate: false,
         busNamespace: namespace,
       });
