@@ -14,6 +14,8 @@ const root = new URL('../..', import.meta.url).pathname;
 const results = join(root, 'tmp', 'jest-results');
 const nx = ['npx', 'nx', 'run-many', '--outputStyle=stream'];
 
+const E2E = ['node', 'tools/scripts/jest.mjs', '-c', 'jest.e2e.config.cjs', '--runInBand'];
+
 const STAGES = {
   format: ['npx', 'prettier', '--check', '--log-level', 'warn', '.'],
   // One process and one TypeScript program for the whole workspace (tsconfig.typecheck.json):
@@ -43,22 +45,16 @@ const STAGES = {
     ],
   },
   // Two lanes that take the projects' medium runs from one queue, each the next when its last
-  // ends: the platform scenarios first, in two halves (Jest's shards: as one run they were the
-  // longest project by far, about half the stage, and left the other lane idle at the end), then
-  // the others by their number of medium test files. Medium tests mostly wait on services,
-  // sandboxes and git, so two share the cores well, and the queue keeps both busy to the end.
-  // Every other project's medium run takes minutes at most: one stuck there is stopped at 15
-  // minutes (tools/scripts/jest.mjs names its running files) rather than at the stage's end.
-  medium: {
-    queue: 2,
-    commands: () =>
-      mediumProjects().flatMap((dir) => {
-        const jest = ['node', 'tools/scripts/jest.mjs', '-c', `${dir}/jest.medium.config.cjs`];
-        if (dir !== PLATFORM) return [['env', 'CARAVEL_JEST_CEILING_S=900', ...jest]];
-        return [1, 2].map((shard) => [...jest, `--shard=${shard}/2`]);
-      }),
-  },
-  e2e: ['node', 'tools/scripts/jest.mjs', '-c', 'jest.e2e.config.cjs', '--runInBand'],
+  // ends (see mediumRuns). Every project's medium run but the platform scenarios' takes minutes
+  // at most: one stuck there is stopped at 15 minutes (tools/scripts/jest.mjs names its running
+  // files) rather than at the stage's end.
+  medium: { queue: 2, commands: () => mediumRuns(2) },
+  e2e: E2E,
+  // The whole suite's last stage: the end-to-end run and the medium runs from one queue on three
+  // lanes. As two stages side by side (the end-to-end run on its own lane, the medium runs on
+  // two) the medium lanes went on alone for about 550 s after the end-to-end run ended, with one
+  // lane of three idle; from one queue, the lane that ran it takes medium runs.
+  'medium+e2e': { queue: 3, commands: () => [E2E, ...mediumRuns(3)] },
   // The chaos suite's short profile (docs/reliability.md): its own nats-server, databases and
   // processes; fails on anything acknowledged lost, a run run twice, or any other finding.
   chaos: ['node', 'tools/chaos/run.mjs', 'short'],
@@ -70,13 +66,9 @@ const STAGES = {
 // built once before the first group (CARAVEL_PREBUILT tells them not to rebuild it under each
 // other). End-to-end tests mostly wait on the processes they start, so they share the cores with
 // the medium tests.
-const GROUPS = [
-  ['format', 'lint', 'typecheck', 'drift'],
-  ['unit', 'chaos'],
-  ['medium', 'e2e'],
-];
+const GROUPS = [['format', 'lint', 'typecheck', 'drift'], ['unit', 'chaos'], ['medium+e2e']];
 // Stages that run the built workspace (each project's dist): built once before they start.
-const USES_BUILD = new Set(['chaos', 'e2e']);
+const USES_BUILD = new Set(['chaos', 'e2e', 'medium+e2e']);
 
 const PLATFORM = 'tests/platform';
 
@@ -102,6 +94,20 @@ function mediumProjects() {
   const counted = projects.map((dir) => [dir, mediumFiles(dir)]).filter(([, n]) => n > 0);
   const order = ([dir, n]) => (dir === PLATFORM ? Infinity : n);
   return counted.sort((a, b) => order(b) - order(a)).map(([dir]) => dir);
+}
+
+/**
+ * The medium runs, for a queue of `lanes`: the platform scenarios first, as `lanes` Jest shards
+ * (as one run they were the longest project by far, about half the stage, and left the other
+ * lanes idle at the end), then the other projects by their number of medium test files. Medium
+ * tests mostly wait on services, sandboxes and git, so the lanes share the cores well.
+ */
+function mediumRuns(lanes) {
+  return mediumProjects().flatMap((dir) => {
+    const jest = ['node', 'tools/scripts/jest.mjs', '-c', `${dir}/jest.medium.config.cjs`];
+    if (dir !== PLATFORM) return [['env', 'CARAVEL_JEST_CEILING_S=900', ...jest]];
+    return Array.from({ length: lanes }, (_, i) => [...jest, `--shard=${i + 1}/${lanes}`]);
+  });
 }
 
 const asked = process.argv.slice(2);
