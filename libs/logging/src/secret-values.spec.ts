@@ -9,13 +9,23 @@ const CANARIES = {
   ANTHROPIC_API_KEY: 'sk-ant-canary-77aa',
   DATABASE_URL: 'postgres://caravel:canary-pw-9@db:5432/caravel',
   DASHBOARD_TOKEN: 'canary"token\\quoted-3b',
+  GITHUB_WEBHOOK_SECRET_PREVIOUS: 'canary-previous-41c2',
+  CARAVEL_TOKEN_KEYS: 'k2:canary-key-two-aa11,k1:canary-key-one-bb22',
+  NATS_URL: 'nats://caravel:canary-nats-pw-5d@nats:4222',
 };
+
+/** What a line may carry of them: whole values, and a keyring's keys one by one. */
+const CARRIED = [...Object.values(CANARIES), 'canary-key-one-bb22', 'canary-nats-pw-5d'];
 
 function logEverything(): void {
   const log = new Logger('Probe');
   log.log(`calling with ${CANARIES.ANTHROPIC_API_KEY}`);
   log.warn({ note: CANARIES.GITHUB_WEBHOOK_SECRET, url: CANARIES.DATABASE_URL });
   log.error(new Error(`refused ${CANARIES.DASHBOARD_TOKEN}`));
+  log.log(
+    `rotating from ${CANARIES.GITHUB_WEBHOOK_SECRET_PREVIOUS}, opened with canary-key-one-bb22`,
+  );
+  log.warn(`nats password canary-nats-pw-5d refused`);
 }
 
 describe('secrets redacted by value', () => {
@@ -33,8 +43,8 @@ describe('secrets redacted by value', () => {
     });
     logEverything();
     const output = written.join('');
-    expect(written).toHaveLength(3);
-    for (const canary of Object.values(CANARIES)) expect(output).not.toContain(canary);
+    expect(written).toHaveLength(5);
+    for (const canary of CARRIED) expect(output).not.toContain(canary);
     expect(output).not.toContain('canary');
     expect(output).toContain('calling with [redacted]');
   });
