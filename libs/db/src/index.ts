@@ -114,6 +114,12 @@ export {
 } from './repositories/personal-token.repository.js';
 export { SignInPinRepository } from './repositories/sign-in-pin.repository.js';
 export {
+  DashboardSessionRepository,
+  type DashboardSessionRow,
+  type NewDashboardSession,
+  type SessionRevocationBy,
+} from './repositories/dashboard-session.repository.js';
+export {
   IdentityRepository,
   type IdentityHandle,
   type IdentityLinks,

@@ -41,7 +41,7 @@ export const TABLE_GROUPS = {
   },
   people: {
     about:
-      'people, their credentials, tokens, sign-in pins, profiles and instructions; Connect tenants',
+      'people, their credentials, tokens, sign-in pins and dashboard sessions, profiles and instructions; Connect tenants',
     tables: [
       'Identity',
       'UserToken',
@@ -49,6 +49,7 @@ export const TABLE_GROUPS = {
       'UserInstructions',
       'PersonalToken',
       'SignInPin',
+      'DashboardSession',
       'ConnectTenant',
     ],
   },

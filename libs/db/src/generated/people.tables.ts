@@ -3,7 +3,7 @@
 import type * as State from '../repositories/states.js';
 import type { Generated, Timestamp } from './columns.js';
 
-// The tables of people, their credentials, tokens, sign-in pins, profiles and instructions; Connect tenants.
+// The tables of people, their credentials, tokens, sign-in pins and dashboard sessions, profiles and instructions; Connect tenants.
 export type ConnectTenant = {
   client_key: string;
   base_url: string;
@@ -13,6 +13,46 @@ export type ConnectTenant = {
   installed_at: Generated<Timestamp>;
   uninstalled_at: Timestamp | null;
   updated_at: Generated<Timestamp>;
+};
+export type DashboardSession = {
+  /**
+   * SHA-256 (hex) of the session's random id; the id itself is only in the person's cookie.
+   */
+  id_sha256: string;
+  /**
+   * The GitHub login, lower-cased.
+   */
+  login: string;
+  github_id: number;
+  /**
+   * The role the sign-in gave (each request judges the role again by the configuration).
+   * @kyselyType(State.DashboardRole)
+   */
+  role: State.DashboardRole;
+  created_at: Timestamp;
+  /**
+   * When a request last used it, noted at most every five minutes.
+   */
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  /**
+   * Why it ended early: its own sign-out, the person's "sign out everywhere", an admin.
+   * @kyselyType(State.SessionRevocation)
+   */
+  revoked_reason: State.SessionRevocation | null;
+  /**
+   * Who ended it: the person's login, an admin's login, or `machine` (the dashboard token).
+   */
+  revoked_by: string | null;
+  /**
+   * The browser's User-Agent at sign-in, cut to 200 characters.
+   */
+  user_agent: string | null;
+  /**
+   * The address the sign-in came from, as the dashboard's socket saw it.
+   */
+  address: string | null;
 };
 export type Identity = {
   id: string;

@@ -28,6 +28,7 @@ import type {
 } from './messaging.tables.js';
 import type {
   ConnectTenant,
+  DashboardSession,
   Identity,
   PersonalToken,
   SignInPin,
@@ -74,6 +75,7 @@ export type DB = {
   bus_messages: BusMessage;
   ci_watches: CiWatch;
   connect_tenants: ConnectTenant;
+  dashboard_sessions: DashboardSession;
   deliveries: Delivery;
   enabled_repositories: EnabledRepository;
   eval_attempts: EvalAttempt;

@@ -65,6 +65,7 @@ export const SERVICE_TABLES = {
     writes: [
       'budget_limits',
       'ci_watches',
+      'dashboard_sessions',
       'enabled_repositories',
       'eval_proposals',
       'eval_runs',

@@ -8,6 +8,10 @@ import type { Database } from '../connection/database.types.js';
 import type { EvalRun, EvalSchedule } from '../generated/types.js';
 import { openDatabase } from '../connection/open-database.js';
 import { BudgetLimitRepository, type BudgetLimitRow } from './budget-limit.repository.js';
+import {
+  DashboardSessionRepository,
+  type DashboardSessionRow,
+} from './dashboard-session.repository.js';
 import { DeliveryRepository, type DeliveryRow } from './delivery.repository.js';
 import type { EvalProposalRow } from './eval-proposal.repository.js';
 import type { EvalRunRow } from './eval-run.repository.js';
@@ -28,6 +32,7 @@ import { ReviewStyleRepository, type ReviewStyleRow } from './review-style.repos
 import {
   BUDGET_SCOPES,
   BUS_DELIVERY_STATES,
+  DASHBOARD_ROLES,
   EVAL_PROPOSAL_KINDS,
   EVAL_PROPOSAL_STATUSES,
   EVAL_RUN_KINDS,
@@ -48,11 +53,13 @@ import {
   RUN_NOTICE_KINDS,
   RUN_STATUSES,
   SANDBOX_STATUSES,
+  SESSION_REVOCATIONS,
   SOURCES,
   THREAD_PLAN_STATUSES,
   THREAD_STATUSES,
   USER_TOKEN_KINDS,
   type BudgetScope,
+  type DashboardRole,
   type EvalProposalKind,
   type EvalProposalStatus,
   type EvalRunStatus,
@@ -69,6 +76,7 @@ import {
   type ReviewVerdictReason,
   type RunStatus,
   type SandboxStatus,
+  type SessionRevocation,
   type Source,
   type ThreadPlanStatus,
   type ThreadStatus,
@@ -85,6 +93,8 @@ const OTHER_CHECKS = [
   'budget_limits_budget_usd_check',
   'budget_pauses_amounts_check',
   'budget_pauses_grant_check',
+  'dashboard_sessions_lifetime_check',
+  'dashboard_sessions_revoked_check',
   'eval_proposals_review_style_check',
   'eval_schedules_attempts_check',
   'eval_schedules_hour_check',
@@ -97,6 +107,8 @@ const OTHER_CHECKS = [
 const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] = [
   ['budget_limits', 'scope', BUDGET_SCOPES],
   ['bus_deliveries', 'state', BUS_DELIVERY_STATES],
+  ['dashboard_sessions', 'revoked_reason', SESSION_REVOCATIONS],
+  ['dashboard_sessions', 'role', DASHBOARD_ROLES],
   ['deliveries', 'source', SOURCES],
   ['eval_proposals', 'kind', EVAL_PROPOSAL_KINDS],
   ['eval_proposals', 'status', EVAL_PROPOSAL_STATUSES],
@@ -130,7 +142,7 @@ const STATE_COLUMNS: [table: string, column: string, set: readonly string[]][] =
 
 /** A text column named like a state (`status`, `…_kind`, `…_reason`, …): it needs a set above. */
 const STATE_LIKE =
-  /(?:^|_)(?:status|state|kind|mode|scope|source|severity|confidence|side|delivery|event|reason|threshold)$/;
+  /(?:^|_)(?:status|state|kind|mode|scope|source|severity|confidence|side|delivery|event|reason|threshold|role)$/;
 
 /** Text columns named like a state that are not a closed set, each with why. */
 const OPEN_COLUMNS: Record<string, string> = {
@@ -184,6 +196,32 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
     const finding = aFinding({ id: newFindingId() });
     await findings.append(threadId, finding);
     return finding.id;
+  };
+
+  /** A dashboard session written with a role or an ending outside its set. */
+  const sessionRefusals = (): [column: string, write: () => Promise<unknown>][] => {
+    const sessions = new DashboardSessionRepository(database.db);
+    const session = {
+      idSha256: randomUUID(),
+      login: 'octocat',
+      githubId: 1,
+      createdAt: new Date(),
+      expiresAt: new Date(Date.now() + 60_000),
+      userAgent: null,
+      address: null,
+    };
+    return [
+      // @ts-expect-error 'owner' is not a dashboard role
+      ['dashboard_sessions.role', () => sessions.create({ ...session, role: 'owner' })],
+      [
+        'dashboard_sessions.revoked_reason',
+        async () => {
+          await sessions.create({ ...session, role: 'member' });
+          // @ts-expect-error 'stolen' is not a way a session ends
+          return sessions.revoke(session.idSha256, { reason: 'stolen', by: 'x', at: new Date() });
+        },
+      ],
+    ];
   };
 
   it('has one CHECK constraint per state column, allowing exactly its set', async () => {
@@ -249,6 +287,8 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
     sameType<EvalRunRow['status'], EvalRunStatus>(true);
     sameType<EvalProposalRow['status'], EvalProposalStatus>(true);
     sameType<EvalProposalRow['kind'], EvalProposalKind>(true);
+    sameType<DashboardSessionRow['role'], DashboardRole>(true);
+    sameType<DashboardSessionRow['revokedReason'], SessionRevocation | null>(true);
   });
 
   it('takes every value of each set', async () => {
@@ -547,6 +587,7 @@ await describeEachDatabase('state columns', openDatabase, (target) => {
             reason: 'a test',
           }),
       ],
+      ...sessionRefusals(),
     ];
     expect(refusals.map(([column]) => column).sort()).toEqual(
       STATE_COLUMNS.map(([table, column]) => `${table}.${column}`).sort(),

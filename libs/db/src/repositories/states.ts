@@ -133,6 +133,17 @@ export type ReviewStyleMode = (typeof REVIEW_STYLE_MODES)[number];
 export const PERSONAL_TOKEN_SCOPES = ['read', 'act'] as const;
 export type PersonalTokenScope = (typeof PERSONAL_TOKEN_SCOPES)[number];
 
+/** What a signed-in person may do in the dashboard (`dashboard_sessions.role`). */
+export const DASHBOARD_ROLES = ['member', 'admin'] as const;
+export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
+
+/**
+ * Why a dashboard session ended before it expired (`dashboard_sessions.revoked_reason`): its own
+ * sign-out, the person's "sign out everywhere", or an admin (or the machine token) ending them.
+ */
+export const SESSION_REVOCATIONS = ['sign_out', 'everywhere', 'admin'] as const;
+export type SessionRevocation = (typeof SESSION_REVOCATIONS)[number];
+
 /** Where an eval run is (`eval_runs.status`): attempts still to record, or every one recorded. */
 export const EVAL_RUN_STATUSES = ['running', 'finished'] as const;
 export type EvalRunStatus = (typeof EVAL_RUN_STATUSES)[number];
