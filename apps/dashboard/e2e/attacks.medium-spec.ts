@@ -17,6 +17,30 @@ const PUBLIC = new Set([
   'get /api/docs',
 ]);
 
+type StreamReader = ReadableStreamDefaultReader<string>;
+
+/** A thread's stream opened with `headers`: answered 200, read past its `retry:` line. */
+async function openStream(url: string, headers: Record<string, string>): Promise<StreamReader> {
+  const stream = await fetch(url, { headers });
+  expect(stream.status).toBe(200);
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  expect((await reader.read()).value).toContain('retry:');
+  return reader;
+}
+
+/** The stream, after a secret event, refuses (naming `why`) and ends instead of sending it. */
+async function expectRefused(reader: StreamReader, why: string): Promise<void> {
+  let received = '';
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    received += chunk.value;
+    if (received.includes('run-event')) break;
+  }
+  expect(received).not.toContain('a secret');
+  expect(received).toContain('event: refused');
+  expect(received).toContain(why);
+  expect((await reader.read()).done).toBe(true);
+}
+
 /**
  * The dashboard as an attacker meets it over HTTP: an outsider with no session, and a signed-in
  * member who is no admin and not let into a thread's repository.
@@ -212,6 +236,8 @@ describe('the dashboard under attack', () => {
       ['PUT', '/api/budgets/team', { budgetUsd: 1000 }],
       ['PUT', '/api/repositories/acme/web', { agent: true }],
       ['GET', '/api/dead-letters', undefined],
+      ['GET', '/api/sessions?login=octocat', undefined],
+      ['DELETE', '/api/sessions/octocat', undefined],
     ] as const;
     for (const [method, path, body] of refused) {
       const response = await as(mallory, method, path, body);
@@ -296,27 +322,73 @@ describe('the dashboard under attack', () => {
       body: JSON.stringify({ name: 'stream', scope: 'read', days: 1 }),
     });
     const token = (await made.json()) as { id: string; token: string };
-    const stream = await fetch(`${url}/api/threads/${theirThread}/stream`, {
-      headers: { authorization: `Bearer ${token.token}` },
+    const reader = await openStream(`${url}/api/threads/${theirThread}/stream`, {
+      authorization: `Bearer ${token.token}`,
     });
-    expect(stream.status).toBe(200);
-    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-    expect((await reader.read()).value).toContain('retry:');
     const revoked = await fetch(`${url}/api/tokens/${token.id}`, {
       method: 'DELETE',
       headers: { cookie: octocat, origin: url },
     });
     expect(revoked.status).toBe(204);
     await dash.event(theirThread, { thought: 'a secret the revoked token must not read' });
-    let received = '';
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      received += chunk.value;
-      if (received.includes('run-event')) break;
+    await expectRefused(reader, 'UNAUTHENTICATED');
+  });
+
+  it('refuses a stolen session cookie once its browser signed out: the session ended server-side', async () => {
+    const cookie = (await signInOverHttp(url, oauth, OCTOCAT)).split(';')[0] ?? '';
+    const stolen = cookie; // copied off the laptop before its owner signed out
+    expect((await fetch(`${url}/api/me`, { headers: { cookie: stolen } })).status).toBe(200);
+    const out = await fetch(`${url}/auth/sign-out`, {
+      method: 'POST',
+      headers: { cookie, origin: url },
+    });
+    expect(out.status).toBe(204);
+    expect(out.headers.getSetCookie()).toEqual([expect.stringMatching(/^caravel_session=;/)]);
+    const replays = [
+      await fetch(`${url}/api/me`, { headers: { cookie: stolen } }),
+      await fetch(`${url}/api/threads/${theirThread}`, { headers: { cookie: stolen } }),
+      await fetch(`${url}/api/threads/${theirThread}/stop`, {
+        method: 'POST',
+        headers: { cookie: stolen, origin: url },
+      }),
+    ];
+    for (const replay of replays) {
+      const { error } = (await replay.json()) as { error?: { message: string } };
+      expect([replay.status, error?.message]).toEqual([
+        401,
+        'this session was signed out: sign in again',
+      ]);
     }
-    expect(received).not.toContain('a secret');
-    expect(received).toContain('event: refused');
-    expect(received).toContain('UNAUTHENTICATED');
-    expect((await reader.read()).done).toBe(true);
+  });
+
+  it("lets an admin end a person's sessions: their other browser is refused and its open stream ends", async () => {
+    const laptop = (await signInOverHttp(url, oauth, OCTOCAT)).split(';')[0] ?? '';
+    const phone = (await signInOverHttp(url, oauth, OCTOCAT)).split(';')[0] ?? '';
+    const listed = await fetch(`${url}/api/sessions`, { headers: { cookie: laptop } });
+    const sessions = (await listed.json()) as { current: boolean }[];
+    expect(sessions.filter((session) => session.current).length).toBe(1);
+    expect(sessions.length).toBeGreaterThanOrEqual(2);
+    const reader = await openStream(`${url}/api/threads/${theirThread}/stream`, { cookie: phone });
+
+    const hubot = (await signInOverHttp(url, oauth, { login: 'hubot', id: 7 })).split(';')[0];
+    const ended = await fetch(`${url}/api/sessions/octocat`, {
+      method: 'DELETE',
+      headers: { cookie: hubot ?? '', origin: url },
+    });
+    expect(ended.status).toBe(200);
+    expect(((await ended.json()) as { ended: number }).ended).toBeGreaterThanOrEqual(2);
+    const next = await fetch(`${url}/api/threads`, { headers: { cookie: laptop } });
+    const { error } = (await next.json()) as { error?: { message: string } };
+    expect([next.status, error?.message]).toEqual([
+      401,
+      'an admin ended this session: sign in again',
+    ]);
+
+    await dash.event(theirThread, { thought: 'a secret the ended session must not read' });
+    await expectRefused(reader, 'an admin ended this session');
+    // Octocat signs in again (a new session): what later cases send as octocat.
+    octocat = (await signInOverHttp(url, oauth, OCTOCAT)).split(';')[0] ?? '';
+    expect((await fetch(`${url}/api/me`, { headers: { cookie: octocat } })).status).toBe(200);
   });
 });
 

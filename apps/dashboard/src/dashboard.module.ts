@@ -2,6 +2,7 @@ import {
   BudgetLimitRepository,
   BudgetPauseRepository,
   CiWatchRepository,
+  DashboardSessionRepository,
   EnabledRepositoryRepository,
   EvalProposalRepository,
   EvalReviewCaseRepository,
@@ -54,6 +55,7 @@ import { RepositoriesController } from './controllers/repositories.controller.js
 import { ReviewStylesController } from './controllers/review-styles.controller.js';
 import { PersonalTokensController } from './controllers/personal-tokens.controller.js';
 import { ReviewsController } from './controllers/reviews.controller.js';
+import { SessionsController } from './controllers/sessions.controller.js';
 import { TeamSettingsController } from './controllers/team-settings.controller.js';
 import { ThreadActionsController } from './controllers/thread-actions.controller.js';
 import { ThreadsController } from './controllers/threads.controller.js';
@@ -74,6 +76,7 @@ import { ReplaysService } from './services/replays.service.js';
 import { PersonalTokensService } from './services/personal-tokens.service.js';
 import { ReviewLedgerService } from './services/review-ledger.service.js';
 import { ReviewStylesService } from './services/review-styles.service.js';
+import { SessionsService } from './services/sessions.service.js';
 import { TeamSettingsService } from './services/team-settings.service.js';
 import { IdentitiesService } from './services/identities.service.js';
 import { RunEventIndexService } from './services/run-event-index.service.js';
@@ -108,6 +111,7 @@ export class DashboardModule implements NestModule {
         ReviewsController,
         OpsController,
         PersonalTokensController,
+        SessionsController,
         DeadLettersController,
         EvalsController,
         EvalSchedulesController,
@@ -152,6 +156,7 @@ export class DashboardModule implements NestModule {
         ReviewLedgerService,
         OpsService,
         PersonalTokensService,
+        SessionsService,
         DeadLettersService,
         EvalsService,
         EvalSchedulesService,
@@ -169,6 +174,7 @@ export class DashboardModule implements NestModule {
         repositoryProvider(FindingRepository),
         repositoryProvider(PersonalTokenRepository),
         repositoryProvider(SignInPinRepository),
+        repositoryProvider(DashboardSessionRepository),
         repositoryProvider(ReviewedPullRequestRepository),
         repositoryProvider(OpsRepository),
         repositoryProvider(RunQueueRepository),

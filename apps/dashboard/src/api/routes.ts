@@ -19,6 +19,7 @@ import { REPLAY_ROUTES } from './replay-routes.js';
 import { REVIEW_ROUTES } from './review-routes.js';
 import { TEAM_ROUTES } from './team-routes.js';
 import { THREAD_ROUTES } from './thread-routes.js';
+import { SESSION_ROUTES } from './session-routes.js';
 import { TOKEN_ROUTES } from './token-routes.js';
 import type { RouteSpec } from './route-spec.js';
 
@@ -90,7 +91,8 @@ export const ROUTES = {
   signOut: {
     method: 'post',
     path: '/auth/sign-out',
-    summary: 'Ends the session in this browser',
+    summary:
+      'Signs this browser out: its session ends server-side, so the cookie is refused (401) wherever it is replayed',
     access: 'action',
     status: 204,
   },
@@ -277,6 +279,7 @@ export const ROUTES = {
   ...TEAM_ROUTES,
   ...BUDGET_ROUTES,
   ...TOKEN_ROUTES,
+  ...SESSION_ROUTES,
   ...EVAL_ROUTES,
   openApi: {
     method: 'get',

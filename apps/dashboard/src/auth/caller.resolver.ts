@@ -5,6 +5,7 @@ import { DASHBOARD_CONFIG, type DashboardConfig } from '../dashboard.config.js';
 import { listedRole, standingNow } from './admission.js';
 import { parseCookies, SESSION_COOKIE } from './cookies.js';
 import { PersonalTokensService } from '../services/personal-tokens.service.js';
+import { SessionsService } from '../services/sessions.service.js';
 import { OrgAdmissionCheck } from './org-admission.check.js';
 import { isPersonalToken } from './personal-token.js';
 import { SessionSealer } from './session-sealer.js';
@@ -18,10 +19,12 @@ function digest(text: string): Buffer {
  * Who sent a request. A bearer header is a person's API token (`cvt_…`, checked against its
  * stored hash, live, unrevoked, and its owner still one the dashboard would let sign in) or the
  * machine credential `DASHBOARD_TOKEN` (compared as digests in constant time); a wrong one is
- * refused, not treated as anonymous. Otherwise the session cookie, when it opens, has not expired
- * and the running configuration still lets its person in (listed, or through an organisation
+ * refused, not treated as anonymous. Otherwise the session cookie, when it opens and has not
+ * expired: its server-side record must be live (not signed out, not ended by its person or an
+ * admin: {@link SessionsService.check}, refused with 401, or 503 when the database cannot say)
+ * and the running configuration must still let its person in (listed, or through an organisation
  * GitHub says they still belong to: {@link standingNow}, {@link OrgAdmissionCheck}), with the
- * role that gives them now; otherwise nobody (null).
+ * role that gives them now; no cookie, or one that does not open, is nobody (null).
  */
 @Injectable()
 export class CallerResolver {
@@ -30,6 +33,7 @@ export class CallerResolver {
     @Inject(SessionSealer) private readonly sealer: SessionSealer,
     @Inject(PersonalTokensService) private readonly tokens: PersonalTokensService,
     @Inject(OrgAdmissionCheck) private readonly orgs: OrgAdmissionCheck,
+    @Inject(SessionsService) private readonly sessions: SessionsService,
   ) {}
 
   async resolve(request: AuthRequest): Promise<Caller | null> {
@@ -42,8 +46,10 @@ export class CallerResolver {
     const session = this.sealer.openSession(
       parseCookies(request.headers['cookie']).get(SESSION_COOKIE),
     );
-    const role = session ? await this.roleNow(session) : null;
-    return session && role ? { kind: 'person', session: { ...session, role } } : null;
+    if (!session) return null;
+    await this.sessions.check(session);
+    const role = await this.roleNow(session);
+    return role ? { kind: 'person', session: { ...session, role } } : null;
   }
 
   private async roleNow(session: Session): Promise<Role | null> {

@@ -8,8 +8,14 @@ import { dashboardConfigFrom } from '../dashboard.config.js';
 import { CallerResolver } from './caller.resolver.js';
 import { SESSION_COOKIE } from './cookies.js';
 import { CorsMiddleware } from './cors.middleware.js';
-import type { PersonalTokenRepository, PersonalTokenRow } from '@caravel/db';
+import type {
+  DashboardSessionRepository,
+  DashboardSessionRow,
+  PersonalTokenRepository,
+  PersonalTokenRow,
+} from '@caravel/db';
 import { PersonalTokensService } from '../services/personal-tokens.service.js';
+import { SessionsService } from '../services/sessions.service.js';
 import { ActionGuard, AdminGuard, ReadGuard } from './guards.js';
 import { OrgAdmissionCheck, type OrgStandingLookup } from './org-admission.check.js';
 import { mintPersonalToken, type MintedToken } from './personal-token.js';
@@ -20,12 +26,40 @@ import type { SignInService } from './sign-in.service.js';
 
 const TOKEN = 'a-long-enough-dashboard-token';
 const sealer = new SessionSealer(undefined);
+/** The session id every cookie here names; its record is live (revocation: sessions.medium-spec). */
+const SID = 'a-session-id-of-forty-three-characters-long';
+
+/** Every session asked about is live, used just now. */
+const liveSessions = new SessionsService(
+  strictMock<DashboardSessionRepository>(
+    {
+      get: (idSha256: string): Promise<DashboardSessionRow> =>
+        Promise.resolve({
+          idSha256,
+          login: 'octocat',
+          githubId: 1,
+          role: 'member',
+          createdAt: new Date(),
+          lastSeenAt: new Date(),
+          expiresAt: new Date(Date.now() + 60_000),
+          revokedAt: null,
+          revokedReason: null,
+          revokedBy: null,
+          userAgent: null,
+          address: null,
+        }),
+    },
+    'sessions',
+  ),
+  sealer,
+);
 
 /** Octocat's session cookie, let in as `role` through the acme organisation unless said. */
 function cookieOf(role: Role = 'member', admission?: Admission): string {
   const session = { login: 'octocat', githubId: 1, name: null, avatarUrl: null, role };
   const sealed = sealer.sealSession({
     ...session,
+    sid: SID,
     admission: admission ?? { via: 'org', org: 'acme' },
     expiresAt: Date.now() + 60_000,
   });
@@ -100,7 +134,7 @@ function guards(
   orgs = new OrgAdmissionCheck(null),
 ) {
   const config = dashboardConfigFrom({ DASHBOARD_ALLOWED_ORGS: 'acme', ...env });
-  const callers = new CallerResolver(config, sealer, personalTokens, orgs);
+  const callers = new CallerResolver(config, sealer, personalTokens, orgs, liveSessions);
   const signIn = { enabled: signInEnabled } as SignInService;
   const action = new ActionGuard(callers, signIn, new OriginPolicy(config.origins), config);
   const read = new ReadGuard(callers, signIn, new OriginPolicy(config.origins), config);
@@ -340,7 +374,7 @@ describe('a sign-in under a changed configuration', () => {
 
   it('counts a cookie sealed before admissions were recorded only through the lists', async () => {
     const session = { login: 'octocat', githubId: 1, name: null, avatarUrl: null };
-    const old = `${SESSION_COOKIE}=${sealer.sealSession({ ...session, role: 'admin', expiresAt: Date.now() + 60_000 })}`;
+    const old = `${SESSION_COOKIE}=${sealer.sealSession({ ...session, sid: SID, role: 'admin', expiresAt: Date.now() + 60_000 })}`;
     expect(await readAs({}, { cookie: old })).toEqual({ result: 'UNAUTHENTICATED', role: null });
     expect(await readAs({ DASHBOARD_MEMBERS: 'octocat' }, { cookie: old })).toEqual({
       result: 'allowed',

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Session } from './session.types.js';
 
 const sessionSchema = z.object({
+  sid: z.string().min(32),
   login: z.string().min(1),
   githubId: z.number().int(),
   name: z.string().nullable(),
@@ -34,9 +35,11 @@ const REFUSAL_CONTEXT = 'dashboard|sign-in-refusal';
 
 /**
  * Seals sessions and sign-in nonces into cookie values with the token cipher (AES-256-GCM under
- * a keyring, so keys rotate like the token vault's). Nothing is stored server-side: a cookie that
- * does not open, or has expired, is no session. Without a configured keyring the key is random
- * per process, so a restart signs everyone out (fine on one machine, wrong for replicas).
+ * a keyring, so keys rotate like the token vault's). A cookie that does not open, has expired or
+ * carries no session id (sealed before sessions were kept) is no session; one that opens is
+ * still checked against its server-side record (`SessionsService.check`). Without a configured
+ * keyring the key is random per process, so a restart signs everyone out (fine on one machine,
+ * wrong for replicas).
  */
 export class SessionSealer {
   private readonly cipher: TokenCipher;

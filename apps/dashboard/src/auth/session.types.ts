@@ -13,8 +13,16 @@ export interface Person {
 /** How a person was let in at sign-in: a list naming their login, or active membership of `org`. */
 export type Admission = { via: 'list' } | { via: 'org'; org: string };
 
-/** A sign-in, sealed into the session cookie (nothing of it is stored server-side). */
+/**
+ * A sign-in, sealed into the session cookie. The server keeps a record of it too
+ * (`dashboard_sessions`, under the SHA-256 of `sid`), so it can be ended before it expires.
+ */
 export interface Session extends Person {
+  /**
+   * The server-side session's random id: only in the sealed cookie (never in an answer or a log).
+   * Absent for a personal token's caller, which has no session.
+   */
+  sid?: string | undefined;
   /** How the sign-in let the person in (absent in cookies sealed before it was recorded). */
   admission?: Admission | undefined;
   /** Milliseconds since the epoch after which the cookie no longer opens. */

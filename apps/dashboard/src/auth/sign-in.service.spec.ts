@@ -1,9 +1,15 @@
 import { isAppError } from '@caravel/errors';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { SignInPinRepository } from '@caravel/db';
+import type {
+  DashboardSessionRepository,
+  NewDashboardSession,
+  SignInPinRepository,
+} from '@caravel/db';
+import { createHash } from 'node:crypto';
 import { FakeGithubOAuth } from '@caravel/testing';
 import { strictMock } from '@caravel/testing/doubles';
 import { dashboardConfigFrom } from '../dashboard.config.js';
+import { SessionsService } from '../services/sessions.service.js';
 import { OAUTH_COOKIE, parseCookies, SESSION_COOKIE } from './cookies.js';
 import { GithubOAuthClient } from './github-oauth.client.js';
 import { SessionSealer } from './session-sealer.js';
@@ -44,6 +50,32 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
     'sign-in pins',
   );
 
+  /** `dashboard_sessions`, in memory: each sign-in's record, and how often expired ones went. */
+  const recorded: NewDashboardSession[] = [];
+  let sweeps = 0;
+  const sessions = new SessionsService(
+    strictMock<DashboardSessionRepository>(
+      {
+        deleteExpired: async () => {
+          sweeps += 1;
+          return 0;
+        },
+        create: async (session) => {
+          recorded.push(session);
+          return {
+            ...session,
+            lastSeenAt: session.createdAt,
+            revokedAt: null,
+            revokedReason: null,
+            revokedBy: null,
+          };
+        },
+      },
+      'dashboard sessions',
+    ),
+    sealer,
+  );
+
   function service(env: Record<string, string> = {}): SignInService {
     const config = dashboardConfigFrom(env);
     const client = new GithubOAuthClient({
@@ -52,7 +84,7 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
       webUrl: github.origin,
       apiUrl: github.origin,
     });
-    return new SignInService(config, sealer, client, pins);
+    return new SignInService(config, sealer, client, pins, sessions);
   }
 
   /** Starts a sign-in and lets the fake GitHub authorize it: the callback's query and cookie. */
@@ -105,6 +137,36 @@ describe('SignInService (GitHub OAuth web flow against a loopback GitHub)', () =
     expect(github.calls.find((c) => c.path === '/user')?.headers['authorization']).toMatch(
       /^Bearer ghu_/,
     );
+  });
+
+  it('records the sign-in server-side under the hash of the id only its cookie carries', async () => {
+    github.account = { login: 'octocat', id: 583231 };
+    const signIn = service({ DASHBOARD_MEMBERS: 'octocat' });
+    const { query, cookie } = await authorize(signIn);
+    const before = { records: recorded.length, sweeps };
+    const agent = `Mozilla/5.0 ${'x'.repeat(300)}`;
+    const done = await signIn.finish(query, cookie, ORIGIN, {
+      userAgent: agent,
+      address: '203.0.113.7',
+    });
+    const session = sealer.openSession(cookieValue(done, SESSION_COOKIE));
+    expect(session?.sid).toMatch(/^[\w-]{43}$/);
+    expect(recorded.slice(before.records)).toEqual([
+      {
+        idSha256: createHash('sha256')
+          .update(session?.sid ?? '')
+          .digest('hex'),
+        login: 'octocat',
+        githubId: 583231,
+        role: 'member',
+        createdAt: new Date(now),
+        expiresAt: new Date(session?.expiresAt ?? 0),
+        userAgent: agent.slice(0, 200),
+        address: '203.0.113.7',
+      },
+    ]);
+    expect(JSON.stringify(recorded)).not.toContain(session?.sid);
+    expect(sweeps).toBe(before.sweeps + 1);
   });
 
   it('refuses a state that is not the nonce of this browser, a missing cookie and a reused code', async () => {

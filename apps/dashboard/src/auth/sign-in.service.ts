@@ -4,11 +4,12 @@ import { GITHUB_SIGN_IN_CALLBACK_PATH } from '@caravel/integrations';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { DASHBOARD_CONFIG, type DashboardConfig } from '../dashboard.config.js';
+import { SessionsService, type SignInClient } from '../services/sessions.service.js';
 import { listedRole } from './admission.js';
 import { OAUTH_COOKIE, parseCookies, SESSION_COOKIE, serializeCookie } from './cookies.js';
 import { GithubOAuthClient, type GithubUser } from './github-oauth.client.js';
 import { SessionSealer } from './session-sealer.js';
-import type { Admission, Role, Session } from './session.types.js';
+import type { Admission, Caller, Role, Session } from './session.types.js';
 
 /** A sign-in has ten minutes between leaving for GitHub and coming back. */
 const NONCE_TTL_MS = 10 * 60_000;
@@ -31,7 +32,8 @@ export interface CallbackQuery {
  * "Sign in with GitHub" (the OAuth web flow of the GitHub App): a random nonce goes to GitHub as
  * `state` and, sealed, into an HttpOnly cookie; the callback accepts the code only when its
  * `state` equals the nonce in that browser's cookie. The person then passes the org gate (when
- * configured), gets a role, and leaves with a sealed session cookie.
+ * configured), gets a role, and leaves with a sealed session cookie naming a session recorded
+ * server-side ({@link SessionsService}), which signing out ends.
  */
 @Injectable()
 export class SignInService {
@@ -40,6 +42,7 @@ export class SignInService {
     @Inject(SessionSealer) private readonly sealer: SessionSealer,
     @Inject(GithubOAuthClient) private readonly github: GithubOAuthClient | null,
     @Inject(SignInPinRepository) private readonly pins: SignInPinRepository,
+    @Inject(SessionsService) private readonly sessions: SessionsService,
   ) {}
 
   get enabled(): boolean {
@@ -65,6 +68,7 @@ export class SignInService {
     query: CallbackQuery,
     cookieHeader: string | string[] | undefined,
     requestOrigin: string,
+    client: SignInClient = {},
   ): Promise<SignInStep> {
     const github = this.client();
     if (query.error) throw new AppError('UNAUTHENTICATED', `GitHub sign-in: ${query.error}`);
@@ -77,15 +81,16 @@ export class SignInService {
     const { role, admission } = await this.admit(github, token, user);
     if (admission.via === 'list') await this.keepToPinnedAccount(user);
     const hours = this.config.sessions.hours;
-    const session: Session = {
+    const expiresAt = this.sealer.now() + hours * 3_600_000;
+    const person = {
       login: user.login,
       githubId: user.id,
       name: user.name ?? null,
       avatarUrl: user.avatar_url ?? null,
       role,
-      admission,
-      expiresAt: this.sealer.now() + hours * 3_600_000,
     };
+    const sid = await this.sessions.open(person, new Date(expiresAt), client);
+    const session: Session = { ...person, sid, admission, expiresAt };
     const secure = this.secure(requestOrigin);
     return {
       location: '/#/threads',
@@ -124,7 +129,13 @@ export class SignInService {
     return refusal;
   }
 
-  /** The cookie that ends a session in this browser. */
+  /** Ends the caller's session (its record revoked): the cookie that clears it in this browser. */
+  async signOut(caller: Caller | null, requestOrigin: string): Promise<string> {
+    if (caller) await this.sessions.signOut(caller);
+    return this.signOutCookie(requestOrigin);
+  }
+
+  /** The cookie that clears the session in this browser. */
   signOutCookie(requestOrigin: string): string {
     return serializeCookie(SESSION_COOKIE, '', {
       maxAgeSeconds: 0,

@@ -79,7 +79,9 @@ export class AuthController {
     try {
       const query = parseInput(ROUTES.signInCallback.query, raw, 'callback');
       const origin = this.origins.ownOrigin(request);
-      redirect(response, await this.signIn.finish(query, request.headers.cookie, origin));
+      const client = { userAgent: request.headers['user-agent'], address: request.ip };
+      const step = await this.signIn.finish(query, request.headers.cookie, origin, client);
+      redirect(response, step);
     } catch (error) {
       if (!isAppError(error)) throw error;
       response.setHeader('Cache-Control', 'no-store');
@@ -96,7 +98,12 @@ export class AuthController {
   @Post('auth/sign-out')
   @HttpCode(204)
   @UseGuards(ActionGuard)
-  signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response): void {
-    response.setHeader('Set-Cookie', this.signIn.signOutCookie(this.origins.ownOrigin(request)));
+  async signOut(
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+    @CurrentCaller() caller: Caller | null,
+  ): Promise<void> {
+    const cookie = await this.signIn.signOut(caller, this.origins.ownOrigin(request));
+    response.setHeader('Set-Cookie', cookie);
   }
 }

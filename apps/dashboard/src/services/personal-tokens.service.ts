@@ -7,6 +7,7 @@ import { AppError } from '@caravel/errors';
 import { Inject, Injectable } from '@nestjs/common';
 import { mintPersonalToken, parsePersonalToken, secretMatches } from '../auth/personal-token.js';
 import type { Caller, Session } from '../auth/session.types.js';
+import { mayManageAnyone, whoseFor } from '../auth/whose.js';
 
 const DAY_MS = 86_400_000;
 /** A person may hold this many live tokens at once. */
@@ -26,11 +27,6 @@ export interface PersonalTokenView {
 function viewOf(row: PersonalTokenRow): PersonalTokenView {
   const { id, name, scope, createdAt, expiresAt, lastUsedAt, revokedAt } = row;
   return { id, name, scope, createdAt, expiresAt, lastUsedAt, revokedAt };
-}
-
-/** An admin's own sign-in (a token is never an admin) or the machine token. */
-function mayManageAnyone(caller: Caller): boolean {
-  return caller.kind === 'machine' || (!caller.token && caller.session.role === 'admin');
 }
 
 const refused = (why: string) =>
@@ -77,21 +73,7 @@ export class PersonalTokensService {
    * for an admin's sign-in or the machine token, so someone who leaves can be cut off.
    */
   async list(caller: Caller, login?: string): Promise<PersonalTokenView[]> {
-    const own = caller.kind === 'person' ? caller.session.login : undefined;
-    const whose = login ?? own;
-    if (whose === undefined) {
-      throw new AppError(
-        'BAD_REQUEST',
-        'the machine token names whose tokens to list: ?login=<GitHub login>',
-      );
-    }
-    if (whose !== own && !mayManageAnyone(caller)) {
-      throw new AppError(
-        'FORBIDDEN',
-        `${own} may only list their own tokens; another person’s are for admins`,
-      );
-    }
-    return (await this.tokens.listFor(whose)).map(viewOf);
+    return (await this.tokens.listFor(whoseFor(caller, login, 'tokens'))).map(viewOf);
   }
 
   /** Revokes a token: a person their own (another's is not found), an admin or the machine any. */

@@ -8,6 +8,7 @@ import { ModelsSection } from './models.js';
 import { ProfileForm } from './profile-form.js';
 import { RepositoriesSection } from './repositories.js';
 import { ReviewStylesSection } from './review-styles.js';
+import { SessionsSection } from './sessions.js';
 import { TeamSection } from './team.js';
 
 function ProfileSection({ me }: { me: Me | null }) {
@@ -27,7 +28,7 @@ function ProfileSection({ me }: { me: Me | null }) {
 }
 
 /**
- * Settings: the person's profile and standing instructions, the team's (admins), the enabled
+ * Settings: the person's profile, sessions and standing instructions, the team's (admins), the enabled
  * repositories, budgets per run, the learned review styles, the supported models. A change that alters a list reads every section again.
  */
 export function SettingsPage({ me }: { me: Me | null }) {
@@ -38,6 +39,7 @@ export function SettingsPage({ me }: { me: Me | null }) {
     <Page title="Settings">
       <div key={version} className="sections">
         <ProfileSection me={me} />
+        <SessionsSection me={me} />
         <InstructionsSection me={me} reload={reload} />
         <TeamSection admin={admin} reload={reload} />
         <RepositoriesSection admin={admin} reload={reload} />
