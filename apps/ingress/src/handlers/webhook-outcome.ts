@@ -12,7 +12,7 @@ export function outcomeOf(answer: WebhookAnswer): string {
 
 /**
  * Handles one delivery and counts its outcome by source (`caravel_webhooks_total`). A refused
- * delivery counts under its error code (`unauthorized` for a bad signature), then goes on to the
+ * delivery counts under its error code (`signature_invalid` for a bad signature), then goes on to the
  * error filter as before.
  */
 export async function countedWebhook(
