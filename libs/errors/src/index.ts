@@ -16,3 +16,4 @@ export {
   settlementFor,
   type Settlement,
 } from './mappers.js';
+export { untilAborted } from './until-aborted.js';

@@ -200,7 +200,6 @@ export {
 export {
   DEFAULT_RPC_TIMEOUT_MS,
   callSandbox,
-  untilAborted,
   type SandboxRequester,
 } from './rpc/sandbox-requester.js';
 export { brokerStopping, isBrokerStopping } from './rpc/broker-stopping.js';

@@ -1,4 +1,4 @@
-import { AppError, isAppError } from '@caravel/errors';
+import { AppError, isAppError, untilAborted } from '@caravel/errors';
 import type { HttpRequestSpec } from '@caravel/tools';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
@@ -140,9 +140,11 @@ export class SafeHttpClient {
     hop: Omit<SafeRequest, 'url'> & { url: URL },
     signal: AbortSignal,
   ): Promise<IncomingMessage> {
+    // A resolver that hangs must not outlive the deadline.
     const pinned = await untilAborted(
       resolvePublicHost(hop.url, this.allowlist, this.resolve),
       signal,
+      () => new Error('aborted'),
     );
     const send = hop.url.protocol === 'https:' ? httpsRequest : httpRequest;
     const headers: OutgoingHttpHeaders = {
@@ -165,16 +167,6 @@ export class SafeHttpClient {
       outgoing.end(hop.body);
     });
   }
-}
-
-/** Rejects as soon as `signal` aborts (a resolver that hangs must not outlive the deadline). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** A lookup that answers with the checked addresses only: the connection cannot go elsewhere. */

@@ -1,5 +1,5 @@
 import type { Consumable, RequestDefinition } from '@caravel/contracts';
-import { AppError } from '@caravel/errors';
+import { AppError, untilAborted } from '@caravel/errors';
 import { runWithLogFields, threadIdOfSubject } from '@caravel/logging';
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
@@ -203,7 +203,7 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
               const work = (async () => settle(await handler(request, context)))();
               this.serving.add(work);
               void work.catch(() => undefined).finally(() => this.serving.delete(work));
-              return answeredBeforeStop(work, this.serversStopping.signal, () =>
+              return untilAborted(work, this.serversStopping.signal, () =>
                 shuttingDown(definition.service, subject),
               );
             }),
@@ -244,20 +244,6 @@ export function shuttingDown(service: string, subject: string): AppError {
 
 /** The `details.reason` of a refusal or an unanswered request because a service shuts down. */
 export const SHUTTING_DOWN = 'shutting_down';
-
-/** `work`'s answer, or `stopped()`'s error as soon as `signal` aborts. */
-function answeredBeforeStop<T>(
-  work: Promise<T>,
-  signal: AbortSignal,
-  stopped: () => Error,
-): Promise<T> {
-  if (signal.aborted) return Promise.reject(stopped());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(stopped());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
 
 function unchain(head: MessageHandler): MessageHandler[] {
   const handlers: MessageHandler[] = [];

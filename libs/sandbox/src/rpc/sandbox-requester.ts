@@ -1,5 +1,5 @@
 import type { RequestDefinition } from '@caravel/contracts';
-import { AppError, isAppError } from '@caravel/errors';
+import { AppError, isAppError, untilAborted } from '@caravel/errors';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { isBrokerGone } from './broker-call-watch.js';
@@ -102,17 +102,6 @@ function callerStopped(what: string): AppError {
   );
 }
 
-/** `work`, or a rejection as soon as `signal` aborts (the work itself is left to finish). */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, what: string) {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(callerStopped(what));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(callerStopped(what));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 /** One attempt's call fields and the watch that fails it once its broker goes silent. */
 export interface WatchedAttempt {
   fields: { callerId: string; callId: string };
@@ -151,7 +140,9 @@ export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes exten
     const what = `the sandbox broker's ${definition.op}`;
     try {
       const answer = callSandbox(requester, definition, key, request, wait);
-      return await untilAborted(attempt ? attempt.watch(answer) : answer, budget.signal, what);
+      return await untilAborted(attempt ? attempt.watch(answer) : answer, budget.signal, () =>
+        callerStopped(what),
+      );
     } catch (error) {
       if (budget.signal?.aborted) throw error;
       if (isBrokerGone(error) && deadline - now() > 0) continue;
@@ -161,7 +152,7 @@ export async function callSandboxRepeatable<TReq extends z.ZodObject, TRes exten
       const unserved = stopping || (error.code === 'TIMEOUT' && now() - started < wait * 0.9);
       if (deadline - now() <= 0) throw error;
       const rest = Math.min(budget.pauseMs ?? 2_000, Math.max(0, deadline - now()));
-      if (unserved) await untilAborted(sleep(rest), budget.signal, what);
+      if (unserved) await untilAborted(sleep(rest), budget.signal, () => callerStopped(what));
     }
   }
 }
