@@ -1,7 +1,7 @@
 import { AgentChat, type RequestOf } from '@caravel/contracts';
-import { ServeRequest } from '@caravel/messaging';
+import { CaravelContext, ServeRequest } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import { ChatAgentService } from '../services/chat-agent.service.js';
 
 /** Request/reply `agent.<threadId>.chat`: the read-only chat agent answers a question. */
@@ -10,7 +10,7 @@ export class AgentChatHandler {
   constructor(@Inject(ChatAgentService) private readonly chat: ChatAgentService) {}
 
   @ServeRequest(AgentChat)
-  handle(@Payload() request: RequestOf<typeof AgentChat>) {
-    return this.chat.answer(request);
+  handle(@Payload() request: RequestOf<typeof AgentChat>, @Ctx() context: CaravelContext) {
+    return this.chat.answer(request, context.stopping);
   }
 }

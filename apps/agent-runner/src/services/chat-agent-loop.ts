@@ -17,6 +17,11 @@ export interface ChatQuestion {
   /** The opening message: the question, with whatever it was asked on. */
   question: string;
   author: string;
+  /**
+   * Stops the loop when it aborts (its server is shutting down and answered the asker already):
+   * the model call in flight is aborted and no further call or tool starts; the answer rejects.
+   */
+  signal?: AbortSignal;
 }
 
 /** What the agent ended with: its last text, and how many tool calls (all reads) it made. */
@@ -37,7 +42,7 @@ export async function askChatAgent(ask: ChatQuestion): Promise<ChatAnswer> {
   });
   const result = (await agent.invoke(
     { messages: [new HumanMessage({ content: ask.question, name: nameOf(ask.author) })] },
-    { recursionLimit: CHAT_RECURSION_LIMIT },
+    { recursionLimit: CHAT_RECURSION_LIMIT, ...(ask.signal ? { signal: ask.signal } : {}) },
   )) as { messages: BaseMessage[] };
   const answers = result.messages.filter((m): m is AIMessage => AIMessage.isInstance(m));
   const toolCalls = answers.reduce((sum, m) => sum + (m.tool_calls?.length ?? 0), 0);

@@ -32,7 +32,15 @@ export class ChatAgentService {
     @Inject(AgentKitLoader) private readonly kit: AgentKitLoader,
   ) {}
 
-  async answer(request: ChatRequest): Promise<{ answer: string; toolCalls: number }> {
+  /**
+   * Answers `request`. When `stopping` aborts (this runner shuts down; the asker was answered
+   * `shutting_down` and asks again), the loop stops at once: a chat keeps no state and writes
+   * nothing, so there is nothing to hand back.
+   */
+  async answer(
+    request: ChatRequest,
+    stopping?: AbortSignal,
+  ): Promise<{ answer: string; toolCalls: number }> {
     const thread = await this.threads.get(request.threadId);
     if (!thread) throw new AppError('NOT_FOUND', `no thread ${request.threadId}`);
     const options = threadOptions.safeParse(thread.options);
@@ -56,6 +64,7 @@ export class ChatAgentService {
       systemPrompt: CHAT_PROMPT,
       question: request.question,
       author: request.author,
+      ...(stopping ? { signal: stopping } : {}),
     });
     return { answer: replies.join('\n\n') || lastText, toolCalls };
   }

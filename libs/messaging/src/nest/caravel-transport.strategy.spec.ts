@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { Bus, RequestHandler, Subscription } from '../bus.port.js';
 import { CaravelTransport, SLOW_DRAIN_WARNING_MS } from './caravel-transport.strategy.js';
+import type { CaravelContext } from './caravel.context.js';
 
 /** A consumer whose drain ends only when `finish` is called. */
 function heldSubscription(): { subscription: Subscription; finish: () => void } {
@@ -98,5 +99,41 @@ describe('CaravelTransport close', () => {
     finishWork();
     await closed;
     expect(order).toEqual(['consumer', 'server', 'work ended']);
+  });
+
+  it("aborts a running request's stopping when the servers drain, so work that reads it ends the close", async () => {
+    let serve: RequestHandler | undefined;
+    const bus = strictMock<Bus>(
+      {
+        serve: (_subject: string, handler: RequestHandler) => {
+          serve = handler;
+          return Promise.resolve({ drain: () => Promise.resolve() });
+        },
+      },
+      'bus',
+    );
+    const transport = new CaravelTransport(bus, [], [SandboxPing]);
+    const ping = { threadId: '6f1c1f7e-3f4a-4c86-9a59-6a4f0d2b9c11' };
+    const seen: string[] = [];
+    // Work that never ends on its own (a model that does not answer), only when told to stop.
+    transport.addHandler(
+      SandboxPing.pattern,
+      async (_request: unknown, context: CaravelContext) => {
+        seen.push(context.stopping.aborted ? 'stopping at start' : 'running');
+        await new Promise((resolve) => context.stopping.addEventListener('abort', resolve));
+        seen.push('stopped');
+        throw new Error('stopped');
+      },
+    );
+    await new Promise<void>((resolve, reject) => {
+      transport.listen((error) => (error ? reject(new Error('not started')) : resolve()));
+    });
+
+    const running = serve!(ping, SandboxPing.subjectFor(ping.threadId), {});
+    await transport.closeConsumers();
+    expect(seen).toEqual(['running']);
+    await transport.close();
+    expect(seen).toEqual(['running', 'stopped']);
+    await expect(running).rejects.toMatchObject({ details: { reason: 'shutting_down' } });
   });
 });

@@ -67,8 +67,9 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
 
   /**
    * Drains every consumer, then every request server: a request still running then is answered
-   * at once with {@link shuttingDown} (its work is left to end with the process), so no requester
-   * waits out its timeout and no drain waits for a long request (a clone). One still draining
+   * at once with {@link shuttingDown}, so no requester waits out its timeout and no drain waits for
+   * a long request (a clone), and its handler's `stopping` aborts: the close then waits for its
+   * work only until that work stops (the chat agent's model call is aborted). One still draining
    * after {@link SLOW_DRAIN_WARNING_MS} is named in a warning (a handler that does not end holds
    * the process past its shutdown grace, which otherwise exits 1 without saying on what).
    */
@@ -199,7 +200,12 @@ export class CaravelTransport extends Server implements CustomTransportStrategy 
             runInTrace({ ...trace, traceparent }, async () => {
               // A malformed request throws MESSAGE_MALFORMED here: the requester gets it as the reply.
               const request = definition.parseRequest(raw);
-              const context = new CaravelContext([null, subject, { ...trace, traceparent }]);
+              const context = new CaravelContext([
+                null,
+                subject,
+                { ...trace, traceparent },
+                this.serversStopping.signal,
+              ]);
               const work = (async () => settle(await handler(request, context)))();
               this.serving.add(work);
               void work.catch(() => undefined).finally(() => this.serving.delete(work));

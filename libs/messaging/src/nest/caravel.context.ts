@@ -5,7 +5,9 @@ import type { MessageTrace } from '../trace/index.js';
 const NEVER = new AbortController().signal;
 
 /** What a Caravel handler can ask about the message it is handling (`@Ctx() ctx: CaravelContext`). */
-export class CaravelContext extends BaseRpcContext<[Delivery | null, string, MessageTrace]> {
+export class CaravelContext extends BaseRpcContext<
+  [Delivery | null, string, MessageTrace, AbortSignal?]
+> {
   /** The delivery being handled; null for request/reply handlers. */
   get delivery(): Delivery | null {
     return this.getArgByIndex(0) as Delivery | null;
@@ -21,11 +23,12 @@ export class CaravelContext extends BaseRpcContext<[Delivery | null, string, Mes
   }
 
   /**
-   * Aborted when this replica's consumer begins to stop (see `Delivery.stopping`); never for
-   * requests.
+   * Aborted when this replica stops: a consumer's when it begins to drain (see
+   * `Delivery.stopping`), a request server's when it drains (the request was answered
+   * `shutting_down` then, so whatever its work still does is for nobody: stop it).
    */
   get stopping(): AbortSignal {
-    return this.delivery?.stopping ?? NEVER;
+    return this.delivery?.stopping ?? (this.getArgByIndex(3) as AbortSignal | undefined) ?? NEVER;
   }
 
   /** Keeps a long handler's delivery from being redelivered (no-op for requests). */
