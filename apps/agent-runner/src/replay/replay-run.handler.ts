@@ -15,6 +15,6 @@ export class ReplayRunHandler {
     @Payload() envelope: EnvelopeOf<typeof ReplayRunV1>,
     @Ctx() context: CaravelContext,
   ): Promise<void> {
-    await this.replays.replay(envelope, () => context.working());
+    await this.replays.replay(envelope, () => context.working(), context.stopping);
   }
 }

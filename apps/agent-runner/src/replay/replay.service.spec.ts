@@ -2,6 +2,8 @@ import type { ReplayStepOutcome } from '@caravel/agent';
 import {
   ReplayFinishedV1,
   ReplayRunV1,
+  ReplayStartedV1,
+  ReplayStepV1,
   RunFinishedV1,
   RunStartedV1,
   RunStepV1,
@@ -13,6 +15,7 @@ import { isAppError } from '@caravel/errors';
 import type { Bus, Lease, LeaseStore, MessagePublisher, PublishAck } from '@caravel/messaging';
 import type { PlatformRuntime } from '@caravel/platform';
 import type { Sandbox, ToolSandboxAdapter } from '@caravel/sandbox';
+import type { ToolSandbox } from '@caravel/tools';
 import { strictMock } from '@caravel/testing/doubles';
 import { describe, expect, it } from '@jest/globals';
 import type { ThreadSandboxService } from '../sandbox/thread-sandbox.service.js';
@@ -27,19 +30,48 @@ const BASE = 'a'.repeat(40);
 const row = (definition: MessageDefinition, data: Record<string, unknown>, sequence: number) =>
   factory.runEvent(definition, { threadId: THREAD, runId: RUN, ...data }, { sequence });
 
-const RECORDED: RunEventRow[] = [
-  row(RunStartedV1, { runner: 'r0', baseCommit: BASE, branch: 'caravel/5f2b7c1e' }, 1),
+/** A recorded step: one `execute` call and what it answered. */
+const stepRow = (step: number, command: string, content: string, sequence: number) =>
   row(
     RunStepV1,
     {
-      step: 0,
-      toolCalls: [{ id: 'c0', name: 'execute', args: { command: 'ls' } }],
-      results: [{ toolCallId: 'c0', name: 'execute', content: 'README.md', status: 'success' }],
+      step,
+      toolCalls: [{ id: `c${step}`, name: 'execute', args: { command } }],
+      results: [{ toolCallId: `c${step}`, name: 'execute', content, status: 'success' }],
     },
-    2,
-  ),
-  row(RunFinishedV1, { outcome: 'completed', exitStatus: 'submitted', summary: 'done' }, 3),
+    sequence,
+  );
+
+const finishedRow = (sequence: number) =>
+  row(RunFinishedV1, { outcome: 'completed', exitStatus: 'submitted', summary: 'done' }, sequence);
+
+const RECORDED: RunEventRow[] = [
+  row(RunStartedV1, { runner: 'r0', baseCommit: BASE, branch: 'caravel/5f2b7c1e' }, 1),
+  stepRow(0, 'ls', 'README.md', 2),
+  finishedRow(3),
 ];
+
+/** The thread sandboxes of a replay: one workspace at `baseCommit`, each discard recorded. */
+function sandboxes(
+  discarded: string[],
+  workspace: { sandbox: Sandbox; tools: ToolSandboxAdapter; baseCommit: string },
+): Partial<ThreadSandboxService> {
+  return {
+    discard: (id) => {
+      discarded.push(id);
+      return Promise.resolve(true);
+    },
+    forRun: (id) =>
+      Promise.resolve({
+        threadId: id,
+        ...workspace,
+        broker: {} as never,
+        branch: 'caravel/5f2b7c1e',
+        origin: null,
+        outcome: 'created',
+      }),
+  };
+}
 
 const LEASE: Lease = { key: replayLeaseKey(RUN), holder: 'me', revision: 1, expiresAt: new Date() };
 
@@ -83,7 +115,11 @@ function service(setup: Setup) {
     strictMock<Bus>({ leases }, 'bus'),
     { name: 'r0' } as PlatformRuntime,
   );
-  return { replay: () => replays.replay(REQUEST, () => Promise.resolve()), published, released };
+  return {
+    replay: (stopping?: AbortSignal) => replays.replay(REQUEST, () => Promise.resolve(), stopping),
+    published,
+    released,
+  };
 }
 
 describe('ReplayService', () => {
@@ -130,23 +166,11 @@ describe('ReplayService', () => {
       'sandbox',
     );
     const { replay, published } = service({
-      sandbox: {
-        discard: (id) => {
-          discarded.push(id);
-          return Promise.resolve(true);
-        },
-        forRun: (id) =>
-          Promise.resolve({
-            threadId: id,
-            sandbox,
-            tools: {} as ToolSandboxAdapter,
-            broker: {} as never,
-            branch: 'caravel/5f2b7c1e',
-            baseCommit: 'b'.repeat(40),
-            origin: null,
-            outcome: 'created',
-          }),
-      },
+      sandbox: sandboxes(discarded, {
+        sandbox,
+        tools: {} as ToolSandboxAdapter,
+        baseCommit: 'b'.repeat(40),
+      }),
     });
     await replay();
     expect(discarded).toHaveLength(2);
@@ -158,6 +182,56 @@ describe('ReplayService', () => {
         `the recorded base commit ${BASE} is not in the repository any more: fatal: bad object`,
       ],
     ]);
+  });
+
+  it('hands back a replay its runner stops: the call in flight unreported, no verdict, its sandbox discarded', async () => {
+    const recorded = [...RECORDED.slice(0, 2), stepRow(1, 'make test', 'ok', 3), finishedRow(4)];
+    const stopping = new AbortController();
+    let testsStarted!: () => void;
+    const started = new Promise<void>((resolve) => (testsStarted = resolve));
+    // `ls` answers; the tests run until the runner stops (their result never comes).
+    const tools = strictMock<ToolSandbox>(
+      {
+        exec: ({ command }) => {
+          if (command === 'ls') {
+            return Promise.resolve({
+              exitCode: 0,
+              output: 'README.md',
+              timedOut: false,
+              truncated: false,
+            });
+          }
+          testsStarted();
+          return new Promise(() => undefined);
+        },
+      },
+      'tools',
+    );
+    const discarded: string[] = [];
+    const { replay, published, released } = service({
+      rows: recorded,
+      sandbox: sandboxes(discarded, {
+        sandbox: strictMock<Sandbox>({}, 'sandbox'),
+        tools: tools as ToolSandboxAdapter,
+        baseCommit: BASE,
+      }),
+    });
+
+    const replaying = replay(stopping.signal).catch((error: unknown) => error);
+    await started;
+    stopping.abort();
+
+    expect(await replaying).toMatchObject({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      retryable: true,
+      details: { reason: 'shutting_down', replayId: REPLAY },
+    });
+    expect(published.map((p) => [p.type, p.data['index'] ?? null])).toEqual([
+      [ReplayStartedV1.type, null],
+      [ReplayStepV1.type, 0],
+    ]);
+    expect(discarded).toHaveLength(2);
+    expect(released).toEqual([LEASE]);
   });
 });
 

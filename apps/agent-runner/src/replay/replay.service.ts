@@ -14,6 +14,7 @@ import { BUS, RUNTIME, type PlatformRuntime } from '@caravel/platform';
 import { ToolSandboxAdapter } from '@caravel/sandbox';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ThreadSandboxService, type ThreadWorkspace } from '../sandbox/thread-sandbox.service.js';
+import { STAYS } from '../services/hand-back.js';
 import { LEASE_TTL_MS, LeaseKeeper } from '../services/lease-keeper.js';
 import { ReplayEvents } from './replay-events.js';
 
@@ -29,6 +30,22 @@ export function replayLeaseKey(runId: string): string {
 /** The sandbox thread of one replay: its own, never the thread's (which may hold work). */
 export function replaySandboxThread(replayId: string): string {
   return uuidV5(`replay-sandbox:${replayId}`, CARAVEL_NAMESPACE);
+}
+
+/**
+ * What a replay stopped by its runner's shutdown fails with: retryable DEPENDENCY_UNAVAILABLE
+ * (`shutting_down`), so the bus hands the request back without using up its deliveries. Its
+ * started event and the steps before the stop are out under ids derived from the replay, which the
+ * next runner's replay publishes again (the bus and the index drop the repeats); the call in
+ * flight was not reported, and no verdict was.
+ */
+export function replayHandedBack(request: ReplayRequest): AppError {
+  const { runId, replayId } = request.data;
+  return new AppError(
+    'DEPENDENCY_UNAVAILABLE',
+    `replay ${replayId} of run ${runId} is handed back: this runner is shutting down; the next runner replays it again`,
+    { retryable: true, details: { reason: 'shutting_down', runId, replayId } },
+  );
 }
 
 function shellQuote(value: string): string {
@@ -55,7 +72,16 @@ export class ReplayService {
     @Inject(RUNTIME) private readonly runtime: PlatformRuntime,
   ) {}
 
-  async replay(request: ReplayRequest, heartbeat: () => Promise<void>): Promise<void> {
+  /**
+   * Replays once (see the class). When `stopping` aborts (this runner shuts down), the replay
+   * stops before its next call, the call in flight given up unreported, and is handed back
+   * ({@link replayHandedBack}): its sandbox is discarded and the next runner replays it again.
+   */
+  async replay(
+    request: ReplayRequest,
+    heartbeat: () => Promise<void>,
+    stopping: AbortSignal = STAYS,
+  ): Promise<void> {
     const { runId, replayId } = request.data;
     const holder = `${this.runtime.name}/replay/${replayId}`;
     const lease = await this.bus.leases.acquire(replayLeaseKey(runId), holder, LEASE_TTL_MS);
@@ -65,10 +91,10 @@ export class ReplayService {
       if (current?.holder.endsWith(`/replay/${replayId}`)) return;
       throw new AppError('LEASE_HELD', `run ${runId} is being replayed already`);
     }
-    await this.leases.hold(lease, heartbeat, () => this.replayHeld(request));
+    await this.leases.hold(lease, heartbeat, () => this.replayHeld(request, stopping));
   }
 
-  private async replayHeld(request: ReplayRequest): Promise<void> {
+  private async replayHeld(request: ReplayRequest, stopping: AbortSignal): Promise<void> {
     const { runId, replayId } = request.data;
     const rows = await this.events.listByRun(runId);
     if (replayFinished(rows, replayId)) return;
@@ -83,9 +109,10 @@ export class ReplayService {
     // A replay cut short by a crash left its sandbox half-used: start again from a fresh one.
     await this.sandboxes.discard(sandboxThread).catch(() => false);
     try {
-      const workspace = await this.workspace(sandboxThread, recording);
-      await this.run(events, workspace, recording);
+      const workspace = await this.workspace(sandboxThread, recording, stopping);
+      await this.run(events, workspace, recording, stopping);
     } catch (error) {
+      if (stopping.aborted) throw replayHandedBack(request);
       if (isAppError(error) && error.retryable) throw error;
       await this.failed(events, error);
     } finally {
@@ -97,6 +124,7 @@ export class ReplayService {
     events: ReplayEvents,
     workspace: ThreadWorkspace & { base: string },
     recording: ReplayRecording,
+    stopping: AbortSignal,
   ): Promise<void> {
     const { actions } = recording;
     await events.started({
@@ -116,9 +144,9 @@ export class ReplayService {
         onStep: (outcome) => {
           published = published.then(() => events.step(outcome));
         },
+        signal: stopping,
       },
-    );
-    await published;
+    ).finally(() => published);
     const comparison = comparePatches(recording.submission, result.patch);
     await events.completed(comparison, { recorded: recording.submission, replayed: result.patch });
     this.log.log(
@@ -130,9 +158,13 @@ export class ReplayService {
   private async workspace(
     sandboxThread: string,
     recording: ReplayRecording,
+    signal: AbortSignal,
   ): Promise<ThreadWorkspace & { base: string }> {
     const branch = recording.branch ?? 'caravel/replay';
-    const workspace = await this.sandboxes.forRun(sandboxThread, recording.repository, { branch });
+    const workspace = await this.sandboxes.forRun(sandboxThread, recording.repository, {
+      branch,
+      signal,
+    });
     const base = recording.baseCommit;
     if (base === null || base === workspace.baseCommit)
       return { ...workspace, base: workspace.baseCommit };

@@ -1,5 +1,5 @@
 import { errorObservation, type CaravelTool, type ToolSandbox } from '@caravel/tools';
-import { AppError, toAppError } from '@caravel/errors';
+import { AppError, toAppError, untilAborted } from '@caravel/errors';
 import type { RecordedAction } from './replay-source.js';
 
 /** How a replayed call's observation compares with the recorded one. */
@@ -42,6 +42,12 @@ export interface ReplayOptions {
    * `<<SWE_AGENT_SUBMISSION>>` (null or blank: an empty submission).
    */
   readSubmission?: () => Promise<string | null>;
+  /**
+   * Stops the replay when it aborts (its runner shuts down): the call in flight is given up and
+   * neither reported nor kept, no further call starts, and the replay rejects with the signal's
+   * reason (when it is an error).
+   */
+  signal?: AbortSignal;
 }
 
 /** SWE-agent's submission sentinel (`ToolHandler.check_for_submission_cmd`). */
@@ -126,15 +132,20 @@ export async function replayActions(
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const outcomes: ReplayStepOutcome[] = [];
   let stoppedEarly = false;
+  const { signal } = options;
+  const stopped = () => stopOf(signal);
   for (const action of actions) {
+    if (signal?.aborted) throw stopped();
     // A subagent's answer: its calls replayed before it; there is no model to answer again.
     const invoked =
       action.answer === undefined
-        ? await invoke(byName, action)
+        ? await untilAborted(invoke(byName, action), signal, stopped)
         : { ok: true, observation: action.answer, output: undefined };
     const sentinel = await sentinelSubmission(action, invoked, options);
     const done = sentinel ?? invoked;
     const state = options.stateAfter ? { state: await options.stateAfter() } : {};
+    // A call that ended as its runner stopped is not reported: the next replay makes it again.
+    if (signal?.aborted) throw stopped();
     const outcome = {
       action,
       ok: done.ok,
@@ -169,4 +180,13 @@ export async function replayActions(
     mismatches,
     stoppedEarly,
   };
+}
+
+/** What a stopped replay rejects with: its signal's reason when that is an error. */
+function stopOf(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error) return reason;
+  return new AppError('DEPENDENCY_UNAVAILABLE', 'the replay was stopped before its end', {
+    retryable: true,
+  });
 }
