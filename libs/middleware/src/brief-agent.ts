@@ -8,7 +8,8 @@ import { graphRecursionLimitFor } from './recursion-limit.js';
 /** An agent that works on one brief: its tools, and a run that answers the final messages. */
 export interface BriefAgent {
   readonly tools: CaravelTool[];
-  run(brief: string): Promise<BaseMessage[]>;
+  /** With `signal`, the loop stops when it aborts: no further step starts and the run rejects. */
+  run(brief: string, options?: { signal?: AbortSignal }): Promise<BaseMessage[]>;
 }
 
 /** What a {@link briefAgent} is made of. */
@@ -36,10 +37,13 @@ export function briefAgent(inputs: BriefAgentInputs): BriefAgent {
   });
   return {
     tools,
-    async run(brief) {
+    async run(brief, options) {
       const state = (await agent.invoke(
         { messages: [{ role: 'user', content: brief }] },
-        { recursionLimit: graphRecursionLimitFor(middleware, inputs.modelCallLimit) },
+        {
+          recursionLimit: graphRecursionLimitFor(middleware, inputs.modelCallLimit),
+          ...(options?.signal ? { signal: options.signal } : {}),
+        },
       )) as { messages: BaseMessage[] };
       return state.messages;
     },

@@ -102,15 +102,46 @@ function reviewerMiddleware(inputs: ReviewerAgentInputs): AgentMiddleware[] {
 /** A review run's agent and how to run it on the prepared brief. */
 export type ReviewerAgent = BriefAgent;
 
-/** Builds the reviewer's agent on LangChain's agent loop with the runner's middleware units. */
+/**
+ * Builds the reviewer's agent on LangChain's agent loop with the runner's middleware units. Its
+ * run settles only once every tool call it started has ended: a run stopped by its `signal` (the
+ * reviewer shuts down) aborts the model call in flight, which wrote nothing, but never leaves a
+ * tool (a publish, a thread's note) half-done behind it.
+ */
 export function buildReviewerAgent(inputs: ReviewerAgentInputs): ReviewerAgent {
-  const tools = reviewerTools(inputs.context, inputs.workspace);
+  const inFlight = new Set<Promise<unknown>>();
+  const tools = reviewerTools(inputs.context, inputs.workspace).map((tool) =>
+    tracked(tool, inFlight),
+  );
   const middleware = reviewerMiddleware(inputs);
-  return briefAgent({
+  const agent = briefAgent({
     model: inputs.model,
     tools,
     middleware,
     systemPrompt: REVIEWER_SYSTEM_PROMPT,
     modelCallLimit: inputs.modelCallLimit ?? REVIEW_MODEL_CALL_LIMIT,
   });
+  return {
+    tools: agent.tools,
+    async run(brief, options) {
+      try {
+        return await agent.run(brief, options);
+      } finally {
+        await Promise.allSettled([...inFlight]);
+      }
+    },
+  };
+}
+
+/** `tool`, its calls in `inFlight` while they run. */
+function tracked(tool: CaravelTool, inFlight: Set<Promise<unknown>>): CaravelTool {
+  return {
+    ...tool,
+    invoke(raw, call) {
+      const running = tool.invoke(raw, call);
+      inFlight.add(running);
+      void running.catch(() => undefined).finally(() => inFlight.delete(running));
+      return running;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { ReviewRequestedV1, type EnvelopeOf } from '@caravel/contracts';
-import { ConsumeEvent } from '@caravel/messaging';
+import { CaravelContext, ConsumeEvent } from '@caravel/messaging';
 import { Controller, Inject } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
+import { Ctx, Payload } from '@nestjs/microservices';
 import { ReviewRequestGate } from '../services/review-request-gate.service.js';
 import { ReviewRequestsService } from '../services/review-requests.service.js';
 
@@ -14,8 +14,11 @@ export class ReviewRequestedHandler {
   ) {}
 
   @ConsumeEvent(ReviewRequestedV1, { service: 'reviewer', ordered: true })
-  async handle(@Payload() envelope: EnvelopeOf<typeof ReviewRequestedV1>): Promise<void> {
+  async handle(
+    @Payload() envelope: EnvelopeOf<typeof ReviewRequestedV1>,
+    @Ctx() context: CaravelContext,
+  ): Promise<void> {
     if (!(await this.gate.admits(envelope))) return;
-    await this.requests.onRequested(envelope);
+    await this.requests.onRequested(envelope, context.stopping);
   }
 }

@@ -24,16 +24,24 @@ export class ReviewSandboxService implements OnModuleDestroy {
 
   constructor(@Inject(BUS) private readonly bus: Bus) {}
 
-  async checkout(threadId: string, repository: RepositoryRef): Promise<ReviewCheckout> {
+  /** The thread's checkout; with `stopping`, given up at once when it aborts (a clone may be slow). */
+  async checkout(
+    threadId: string,
+    repository: RepositoryRef,
+    stopping?: AbortSignal,
+  ): Promise<ReviewCheckout> {
     const sandbox = await (
       await this.broker()
-    ).acquire({
-      threadId,
-      branch: threadBranch(threadId),
-      repository,
-      purpose: 'reviewer',
-      allowReplacement: true,
-    });
+    ).acquire(
+      {
+        threadId,
+        branch: threadBranch(threadId),
+        repository,
+        purpose: 'reviewer',
+        allowReplacement: true,
+      },
+      stopping,
+    );
     return { sandbox, git: sandboxGit(sandbox) };
   }
 

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type CannedToolCall } from '@caravel/agent';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
 import { CannedChatModel } from '@caravel/agent/langchain';
 import { FindingRepository, openDatabase, type Database } from '@caravel/db';
 import { createGitRepo, type GitRepo } from '@caravel/findings/testing';
@@ -33,6 +35,37 @@ const scripted = (turns: CannedToolCall[][]) =>
     file: 'review-run.medium-spec.ts',
     kind: 'scripted',
   });
+
+/**
+ * A scripted model whose call after the script waits for its signal to abort, as a provider that
+ * is slow to answer does when the reviewer shuts down; `waiting` resolves once it waits.
+ */
+class StallingModel extends CannedChatModel {
+  aborted = 0;
+  readonly waiting: Promise<void>;
+  private wait!: () => void;
+  private readonly script: CannedChatModel;
+
+  constructor(private readonly turns: CannedToolCall[][]) {
+    super({ responses: [], file: 'review-run.medium-spec.ts', kind: 'scripted' });
+    this.script = scripted(turns);
+    this.waiting = new Promise((resolve) => (this.wait = resolve));
+  }
+
+  override async _generate(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+  ): Promise<ChatResult> {
+    if (this.script.calls.length < this.turns.length) {
+      return this.script._generate(messages, options);
+    }
+    this.wait();
+    const { signal } = options;
+    await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
+    this.aborted += 1;
+    throw signal?.reason ?? new Error('aborted');
+  }
+}
 
 const defect = (line: number, description: string) => ({
   severity: 'high',
@@ -274,4 +307,58 @@ describe('a review run across a push', () => {
         'Critical: this leaks the session token.',
     );
   }, 180_000);
+
+  it('hands back a review its shutdown stops, publishing nothing; the next run posts its finding once', async () => {
+    const stopped = await openPull(10, 'alice');
+    const head = origin.commit('a defect found before the stop', {
+      'src/app.ts': app({ 6: 'const app6 = user.name;' }),
+    });
+    const found = defect(6, 'user may be undefined here: a TypeError.');
+    const model = new StallingModel([[{ name: 'add_finding', args: found }]]);
+    const stopping = new AbortController();
+    const review = runReview(
+      { findings, github, botLogin: BOT, events: { emit() {} } },
+      {
+        ...stopped,
+        headSha: head,
+        baseBranch: 'main',
+        model,
+        git: hostReviewGit(checkout),
+        workspace: null,
+        sources: NO_REVIEW_SOURCES,
+        verdict: { verdictRequested: false, ownPullRequest: false, approveCleanReviews: true },
+        stopping: stopping.signal,
+      },
+    );
+    const outcome = review.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    // The reviewer shuts down while the model is asked for its next step.
+    await model.waiting;
+    stopping.abort();
+
+    expect(await outcome).toMatchObject({
+      code: 'DEPENDENCY_UNAVAILABLE',
+      retryable: true,
+      details: { reason: 'shutting_down' },
+    });
+    expect(model.aborted).toBe(1);
+    const key10 = `${REPO}#10`;
+    expect(fake.reviews.reviews.get(key10) ?? []).toEqual([]);
+    const filed = await findings.list(stopped.threadId);
+    expect(filed.map((f) => [f.status, f.surface.commentId ?? null])).toEqual([['open', null]]);
+    expect((await findings.getLedger(stopped.threadId))?.lastReviewedSha).toBeNull();
+
+    // The request handed back: the next reviewer's model files the same finding, then publishes.
+    const again = await reviewOf(stopped, head, [
+      [{ name: 'list_findings', args: {} }],
+      [{ name: 'add_finding', args: found }],
+      [{ name: 'publish_review', args: {} }],
+    ]);
+    expect(again.published).toMatchObject({ posted: true });
+    expect(fake.reviews.reviews.get(key10)).toHaveLength(1);
+    expect((fake.reviews.comments.get(key10) ?? []).map((c) => c.line)).toEqual([6]);
+    expect(await findings.list(stopped.threadId)).toHaveLength(1);
+  }, 120_000);
 });

@@ -59,6 +59,11 @@ export interface ReviewRunRequest {
   workspace: ToolSandbox | null;
   sources: ReviewSources;
   verdict: PublishRequest['verdict'];
+  /**
+   * Aborted when the reviewer shuts down: the review stops at its next safe point and is handed
+   * back ({@link reviewHandedBack}) unless it has published already.
+   */
+  stopping?: AbortSignal;
 }
 
 /** What a review run did. */
@@ -103,12 +108,14 @@ export async function runReview(
     },
     request.sources,
   );
+  handBackIfStopping(request);
   await findings.moveLedger(threadId, { headSha, mergeBaseSha: prepared.mergeBaseSha }, now());
   const sync = await new LedgerSyncService(findings, github, botLogin, now).sync(
     threadId,
     pr,
     prepared,
   );
+  handBackIfStopping(request);
   const checks = new ReviewCheckService(findings, github);
   await checks.start(threadId, pr, headSha);
   try {
@@ -144,7 +151,16 @@ export async function runReview(
     // Counted after the sync: the findings it took in from the repository's people are open too.
     const openAtStart = openFindings(await findings.list(threadId)).length;
     const brief = reviewBrief({ ...prepared.briefContent, openFindings: openAtStart });
-    const conversation = await agent.run(openingMessage(brief, sync.outsiders));
+    const conversation = await agent
+      .run(openingMessage(brief, sync.outsiders), {
+        ...(request.stopping ? { signal: request.stopping } : {}),
+      })
+      .catch((error: unknown) => {
+        // Stopped after its publish: the review is out, and this run ends as done.
+        if (request.stopping?.aborted && published !== null) return [];
+        handBackIfStopping(request);
+        throw error;
+      });
     // A model that stopped before publishing (out of calls, or talked out of it by the diff it
     // read) did not review: the publish made for it settles threads and never approves.
     const final: PublishResult = published ?? (await context.publish({ proposed: 'COMMENT' }));
@@ -155,4 +171,24 @@ export async function runReview(
     await checks.finish(threadId, pr, { kind: 'died' }).catch(() => false);
     throw error;
   }
+}
+
+/**
+ * What a review stopped by its reviewer's shutdown fails with: retryable DEPENDENCY_UNAVAILABLE
+ * (`shutting_down`), so the bus hands the request back without using up its deliveries and the
+ * next reviewer reviews the head again. Nothing was published (a review that had published ends
+ * as done instead): the findings filed so far stay open and unposted on the ledger, where the
+ * next run's model reads them (`list_findings`) and its publish posts them once; a repeat of one
+ * is the same open finding (appends are idempotent by fingerprint).
+ */
+export function reviewHandedBack(threadId: string, headSha: string): AppError {
+  return new AppError(
+    'DEPENDENCY_UNAVAILABLE',
+    `the review of thread ${threadId} at ${headSha.slice(0, 7)} is handed back: the reviewer is shutting down; nothing was published, and the next reviewer reviews the head again`,
+    { retryable: true, details: { reason: 'shutting_down', threadId, headSha } },
+  );
+}
+
+function handBackIfStopping(request: ReviewRunRequest): void {
+  if (request.stopping?.aborted) throw reviewHandedBack(request.threadId, request.headSha);
 }

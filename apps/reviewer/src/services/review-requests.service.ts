@@ -52,7 +52,11 @@ export class ReviewRequestsService implements OnModuleInit {
     }
   }
 
-  async onRequested(envelope: EnvelopeOf<typeof ReviewRequestedV1>): Promise<ReviewLedgerRow> {
+  /** Opens the ledger and reviews; `stopping` hands the review back (see `ReviewRunsService`). */
+  async onRequested(
+    envelope: EnvelopeOf<typeof ReviewRequestedV1>,
+    stopping?: AbortSignal,
+  ): Promise<ReviewLedgerRow> {
     const { threadId, repository, pullRequest, author } = envelope.data;
     const owner = repository.owner.toLowerCase();
     const repo = repository.name.toLowerCase();
@@ -71,25 +75,29 @@ export class ReviewRequestsService implements OnModuleInit {
       envelope.occurredAt,
     );
     const ledger = await this.findings.moveLedger(threadId, { headSha });
-    await this.review({
-      threadId,
-      repository,
-      number: pullRequest.number,
-      headSha,
-      author: author.externalId,
-      // A person who asked for a verdict (request_pr_review) gets one; an auto-review does not.
-      verdictRequested: envelope.data.verdictRequested,
-      // Only a request names who asked; an auto-review's pull request author asked nothing.
-      requestedBy:
-        envelope.data.reason === 'requested' ? (envelope.data.requestedBy ?? null) : null,
-      instructions: envelope.data.instructions ?? null,
-    });
+    await this.review(
+      {
+        threadId,
+        repository,
+        number: pullRequest.number,
+        headSha,
+        author: author.externalId,
+        // A person who asked for a verdict (request_pr_review) gets one; an auto-review does not.
+        verdictRequested: envelope.data.verdictRequested,
+        // Only a request names who asked; an auto-review's pull request author asked nothing.
+        requestedBy:
+          envelope.data.reason === 'requested' ? (envelope.data.requestedBy ?? null) : null,
+        instructions: envelope.data.instructions ?? null,
+      },
+      stopping,
+    );
     return ledger;
   }
 
   /** A push: the reviewed pull request's ledger follows it; `null` when it was never reviewed. */
   async onHeadMoved(
     envelope: EnvelopeOf<typeof PullRequestHeadMovedV1>,
+    stopping?: AbortSignal,
   ): Promise<ReviewLedgerRow | null> {
     const { repository, pullRequest: number } = envelope.data;
     const owner = repository.owner.toLowerCase();
@@ -110,16 +118,19 @@ export class ReviewRequestsService implements OnModuleInit {
       await this.findings.noteSkip(threadId, { reason: PUSHES_NOT_REVIEWED, sha: headSha });
       return moved;
     }
-    await this.review({
-      threadId,
-      repository,
-      number,
-      headSha,
-      author: null,
-      verdictRequested: false,
-      requestedBy: null,
-      instructions: null,
-    });
+    await this.review(
+      {
+        threadId,
+        repository,
+        number,
+        headSha,
+        author: null,
+        verdictRequested: false,
+        requestedBy: null,
+        instructions: null,
+      },
+      stopping,
+    );
     return moved;
   }
 
@@ -145,10 +156,10 @@ export class ReviewRequestsService implements OnModuleInit {
    * Runs the review, or says why it is not run (never a silent drop): in a warning, and on the
    * ledger, where the dashboard shows it until a review of the pull request starts.
    */
-  private async review(job: ReviewJob): Promise<void> {
+  private async review(job: ReviewJob, stopping?: AbortSignal): Promise<void> {
     if (this.runs) {
       await this.findings.noteSkip(job.threadId, null);
-      await this.runs.review(job);
+      await this.runs.review(job, stopping);
       return;
     }
     const { owner, name } = job.repository;

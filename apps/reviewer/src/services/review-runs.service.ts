@@ -77,9 +77,11 @@ export class ReviewRunsService {
 
   /**
    * Runs one review; null when the pull request was closed or merged before it started (a request
-   * or a push handled late): nothing is published on it, and the ledger says why.
+   * or a push handled late): nothing is published on it, and the ledger says why. When `stopping`
+   * aborts (the reviewer shuts down) the review stops at a safe point and is handed back
+   * (`reviewHandedBack`), its sandbox released for the next reviewer.
    */
-  async review(job: ReviewJob): Promise<ReviewRunOutcome | null> {
+  async review(job: ReviewJob, stopping?: AbortSignal): Promise<ReviewRunOutcome | null> {
     const { repository, threadId } = job;
     const github = this.options.integrations.reviews(repository);
     const reader = this.options.integrations.scmHistory(repository);
@@ -106,7 +108,7 @@ export class ReviewRunsService {
       requestInstructions: () => Promise.resolve(job.instructions),
       reviewStyle: () => this.reviewStyle(repository),
     };
-    const { sandbox, git } = await this.sandboxes.checkout(threadId, repository);
+    const { sandbox, git } = await this.sandboxes.checkout(threadId, repository, stopping);
     try {
       return await runReview(
         {
@@ -135,6 +137,7 @@ export class ReviewRunsService {
               pullRequest,
             ),
           },
+          ...(stopping ? { stopping } : {}),
         },
       );
     } finally {
