@@ -58,7 +58,7 @@ function githubLookups(config: DashboardConfig): {
   const orgs = new OrgAdmissionCheck(adapters.orgStandings(config.signIn.orgCheckMs));
   if (config.signIn.allowedOrgs.length > 0 && !orgs.asks) {
     new Logger('SignIn').warn(
-      'DASHBOARD_ALLOWED_ORGS is set without the GitHub App (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY): someone who leaves an allowed organisation keeps their session until it expires and their API tokens until they are revoked',
+      'DASHBOARD_ALLOWED_ORGS is set without the GitHub App (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY): someone who leaves an allowed organisation keeps their sessions until they expire or an admin ends them (DELETE /api/sessions/<login>), and their API tokens until they are revoked',
     );
   }
   return { permissions: access ? new CachedRepositoryPermissions(access) : null, orgs };
