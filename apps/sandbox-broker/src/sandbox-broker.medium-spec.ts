@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,42 @@ afterAll(async () => {
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
+/**
+ * A git remote over HTTP that never answers: a push to it waits in `git-remote-http`, the helper
+ * git starts, until something kills it. `asked` resolves once git's first request arrives,
+ * `hungUp` once that request's connection is closed (by the helper's death).
+ */
+class SilentRemote {
+  readonly asked: Promise<void>;
+  readonly hungUp: Promise<void>;
+
+  private constructor(private readonly server: Server) {
+    let ask!: () => void;
+    let hangUp!: () => void;
+    this.asked = new Promise((resolve) => (ask = resolve));
+    this.hungUp = new Promise((resolve) => (hangUp = resolve));
+    server.once('request', (request) => {
+      request.socket.once('close', hangUp);
+      ask();
+    });
+  }
+
+  static async start(): Promise<SilentRemote> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return new SilentRemote(server);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/widgets.git`;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
 
 for (const target of targets) {
   target.gate.describe(`sandbox broker RPC [${target.label}]`, () => {
@@ -329,6 +367,47 @@ for (const target of targets) {
       await stopping;
       await broker.restart();
       client = broker.client;
+    });
+
+    it('kills a push its shutdown stops, with the helper git started, and the push asked again lands once', async () => {
+      const threadId = randomUUID();
+      const branch = 'caravel/t11';
+      const sandbox = await client.acquire({ threadId, branch, repository: repository() });
+      await sandbox.exec('echo held > held.txt');
+      const commitSha = await client.commitAll(threadId, 'Held push');
+      const silent = await SilentRemote.start();
+      try {
+        const pushing = client.push({
+          threadId,
+          branch,
+          repository: { ...repository(), cloneUrl: silent.url },
+        });
+        await silent.asked;
+
+        const stopping = broker.service.onModuleDestroy();
+        await expect(pushing).rejects.toMatchObject({
+          code: 'DEPENDENCY_UNAVAILABLE',
+          details: { reason: 'shutting_down' },
+        });
+        // git-remote-http, which git started to talk to the remote, died with it (before, it
+        // held its connection, and the push's answer, until the process ended).
+        await silent.hungUp;
+        await stopping;
+      } finally {
+        await silent.close();
+      }
+      await broker.restart();
+      client = broker.client;
+
+      // The caller asks again, on the next broker: the branch lands once.
+      const push = () => client.push({ threadId, branch, repository: repository() });
+      expect(await push()).toMatchObject({ pushed: true, origin: remote });
+      expect(git(remote, 'rev-parse', branch)).toBe(commitSha);
+      // A push that reached the remote before its broker stopped, unrecorded in the mirror, is
+      // up to date when asked again, not refused as a stale lease.
+      git(join(rootDir, sandbox.id, 'mirror.git'), 'update-ref', '-d', `refs/heads/${branch}`);
+      expect(await push()).toMatchObject({ pushed: true, origin: remote });
+      expect(git(remote, 'rev-list', '--count', `main..${branch}`)).toBe('1');
     });
 
     it('loses no sandbox when the broker restarts: the next request finds the same files', async () => {

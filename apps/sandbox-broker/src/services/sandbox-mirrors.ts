@@ -53,7 +53,7 @@ export type MirrorSource =
  * (the record), never to a remote the workdir names. No host process reads the workdir's `.git`.
  */
 export class SandboxMirrors {
-  /** Aborted when the broker shuts down: a clone still running is killed. */
+  /** Aborted when the broker shuts down: a clone, fetch or push still running is killed. */
   private readonly stopping = new AbortController();
 
   constructor(
@@ -63,11 +63,14 @@ export class SandboxMirrors {
   ) {}
 
   /**
-   * Kills the clones still running (their setup fails with the broker's refusal, releasing the
-   * thread's lock while the bus is still open); a clone asked for afterwards is refused.
+   * Kills the clones, fetches and pushes still running, each with the processes its git started
+   * (a setup fails with the broker's refusal, releasing the thread's lock while the bus is still
+   * open; a push fails the same way, its caller told to ask again); one asked for afterwards is
+   * refused. A killed fetch or clone leaves a setup that failed (its sandbox is deleted); a killed
+   * push leaves the mirror's branch where it was, so the push asked again is leased as before.
    */
   stop(): void {
-    this.stopping.abort(brokerStopping('cloning the repository'));
+    this.stopping.abort(brokerStopping("the repository's clone, fetch or push"));
   }
 
   /** A sandbox's mirror (beside its workspace, out of its sight). */
@@ -116,7 +119,8 @@ export class SandboxMirrors {
     const workRef = await mirror.workRef(branch);
     await this.importRef(sandboxId, mirror, `refs/heads/${branch}`, workRef);
     await refuseCiFromPullStart(mirror, workRef);
-    const send = (gitArgs: string[]) => mirror.push({ url, branch, gitArgs });
+    const signal = this.stopping.signal;
+    const send = (gitArgs: string[]) => mirror.push({ url, branch, gitArgs, signal });
     const fullName = `${repository.owner}/${repository.name}`;
     const commit = this.github.hosting.hosts(repository)
       ? await recognizeWorkflowRefusal(
@@ -157,7 +161,7 @@ export class SandboxMirrors {
     if (url === null) {
       throw new AppError('BAD_REQUEST', `${ref} cannot be fetched: the repository has no remote`);
     }
-    const fetch = (gitArgs: string[]) => mirror.fetchStart(url, ref, gitArgs);
+    const fetch = (gitArgs: string[]) => mirror.fetchStart(url, ref, gitArgs, this.stopping.signal);
     await (this.github.hosting.hosts(repository)
       ? this.github.through(`${repository.owner}/${repository.name}`, fetch)
       : fetch([]));

@@ -33,6 +33,8 @@ export interface MirrorPush {
   readonly branch: string;
   /** `-c` options placed before `push` (e.g. the proxy that adds the credential). */
   readonly gitArgs?: readonly string[];
+  /** Kills the push (git and the helpers it started) when aborted, as `hostGit` does. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -112,13 +114,20 @@ export class HostMirror {
    * Objects only cross: the fetch runs no hook and reads no config the remote sends. A ref the
    * repository does not have fails as `NOT_FOUND` (`start_ref_unavailable`), naming it.
    */
-  async fetchStart(url: string, ref: string, gitArgs: readonly string[] = []): Promise<string> {
+  async fetchStart(
+    url: string,
+    ref: string,
+    gitArgs: readonly string[] = [],
+    signal?: AbortSignal,
+  ): Promise<string> {
     if (!pullRequestHeadRef.safeParse(ref).success) {
       throw new AppError('BAD_REQUEST', `${JSON.stringify(ref)} is not a pull request's head ref`);
     }
     const fetch = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', url];
-    await hostGit(this.path, [...gitArgs, ...fetch, `+${ref}:${START_REF}`]).catch(
+    const killed = signal ? { signal } : {};
+    await hostGit(this.path, [...gitArgs, ...fetch, `+${ref}:${START_REF}`], killed).catch(
       (error: unknown) => {
+        if (signal?.aborted) throw error;
         const why = error instanceof Error ? error.message : String(error);
         throw new AppError('NOT_FOUND', `${ref} could not be fetched: ${why}`, {
           details: { reason: 'start_ref_unavailable', ref },
@@ -210,6 +219,9 @@ export class HostMirror {
    * it (absent: it must not exist yet), so a push never overwrites commits someone else made.
    * A branch deleted on the remote since (its pull request closed or merged, the branch removed)
    * holds nobody's commits: the push then creates it again instead of failing on a stale lease.
+   * A push killed by a stop leaves the mirror's branch where it was, so the next push (the
+   * caller's retry, on another broker) is leased as this one was; one that had reached the remote
+   * finds it at the commit already, which git answers as up to date before it looks at the lease.
    */
   async push(push: MirrorPush): Promise<string> {
     const branch = await checkedBranch(push.branch);
@@ -222,17 +234,23 @@ export class HostMirror {
     const seen = await hostGit(this.path, ['rev-parse', '--verify', '--quiet', head]).catch(
       () => '',
     );
+    const killed = push.signal ? { signal: push.signal } : {};
     const leased = (expected: string) =>
-      hostGit(this.path, [
-        ...(push.gitArgs ?? []),
-        'push',
-        '--quiet',
-        '--no-verify',
-        `--force-with-lease=${head}:${expected}`,
-        push.url,
-        `${commit}:${head}`,
-      ]);
+      hostGit(
+        this.path,
+        [
+          ...(push.gitArgs ?? []),
+          'push',
+          '--quiet',
+          '--no-verify',
+          `--force-with-lease=${head}:${expected}`,
+          push.url,
+          `${commit}:${head}`,
+        ],
+        killed,
+      );
     await leased(seen).catch(async (error: unknown) => {
+      if (push.signal?.aborted) throw error;
       if (!seen || !(await this.remoteLacks(push, head))) throw error;
       await leased('');
     });
@@ -242,12 +260,11 @@ export class HostMirror {
 
   /** True when the remote answers that it has no `ref` (false when it has it, or cannot say). */
   private async remoteLacks(push: MirrorPush, ref: string): Promise<boolean> {
-    const listed = await hostGit(this.path, [
-      ...(push.gitArgs ?? []),
-      'ls-remote',
-      push.url,
-      ref,
-    ]).catch(() => null);
+    const listed = await hostGit(
+      this.path,
+      [...(push.gitArgs ?? []), 'ls-remote', push.url, ref],
+      push.signal ? { signal: push.signal } : {},
+    ).catch(() => null);
     return listed === '';
   }
 }
