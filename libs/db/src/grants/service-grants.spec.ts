@@ -27,6 +27,13 @@ describe('per-service grants', () => {
     expect(script).not.toMatch(/personal_tokens|user_tokens|identities/);
   });
 
+  it("gives the eval scheduler its evals' tables and none of the platform's runs or tokens", () => {
+    const script = serviceGrantSql('evals');
+    expect(serviceRole('evals')).toBe('caravel_evals');
+    expect(script).toContain('"eval_schedules"');
+    expect(script).not.toMatch(/"runs"|"threads"|personal_tokens|user_tokens|identities/);
+  });
+
   it('is one transaction for the services asked', () => {
     const script = grantsScript(['ingress', 'dashboard']);
     expect(script.startsWith('BEGIN;\n')).toBe(true);

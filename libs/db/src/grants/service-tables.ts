@@ -94,6 +94,10 @@ export const SERVICE_TABLES = {
       'threads',
     ],
   },
+  evals: {
+    writes: ['eval_attempts', 'eval_review_cases', 'eval_runs', 'eval_schedules', 'findings'],
+    reads: ['_caravel_migrations'],
+  },
 } as const satisfies Record<string, TableUse>;
 
 /** A service whose database role `caravel db grants` sets up. */

@@ -48,6 +48,13 @@ const FILES: Record<string, string> = {
   'apps/one/src/loader.ts': "export const loader = () => import('./kit.js');\n",
   'apps/one/src/kit.ts':
     "import { TokenRepository } from '@caravel/db';\nexport const save = () => new TokenRepository().put();\n",
+  // The eval scheduler: a command of the CLI, whose nights run `caravel run`'s task on a
+  // database of its own (not followed), while the scheduler's own code lists the runs.
+  'apps/cli/src/commands/eval/schedule/eval-scheduler.command.ts':
+    "import { RunRepository } from '@caravel/db';\nimport { runTask } from '../../run.command.js';\n" +
+    'export const runEvalScheduler = () => [new RunRepository().list(), runTask()];\n',
+  'apps/cli/src/commands/run.command.ts':
+    "import { TokenRepository } from '@caravel/db';\nexport const runTask = () => new TokenRepository().put();\n",
   // Names the token repository as a type only: erased, it touches nothing.
   'apps/two/src/main.ts':
     "import type { TokenRepository } from '@caravel/db';\nimport { type RunRepository } from '@caravel/db';\n" +
@@ -73,6 +80,12 @@ describe('deriveServiceTables', () => {
     // `purge` is never called on a RunRepository, and `migrate` is the owner's.
     expect(map['one']).toEqual({ writes: ['tokens'], reads: ['runs', 'threads'] });
     expect(map['two']).toEqual({ writes: [], reads: [] });
+  });
+
+  it("starts the eval scheduler at its command and leaves its nights' own databases out", () => {
+    const { map } = deriveServiceTables(root, ['evals']);
+    // Its sweep lists runs (reading runs and threads); runTask's token writes are not its role's.
+    expect(map['evals']).toEqual({ writes: [], reads: ['runs', 'threads'] });
   });
 
   it('follows a service that starts calling another repository method', () => {

@@ -18,8 +18,14 @@ export function deriveServiceTables(
   root: string,
   services: readonly string[],
 ): { map: Record<string, TableUse>; problems: string[] } {
-  const entry = (service: string) => join(root, 'apps', service, 'src', 'main.ts');
-  const graph = new ServiceReach(root, knownTables(root), services.map(entry));
+  const entry = (service: string): DeclarationRef => {
+    const own = SERVICE_ENTRIES[service];
+    return own
+      ? { file: join(root, own.file), name: own.name }
+      : { file: join(root, 'apps', service, 'src', 'main.ts'), name: MODULE };
+  };
+  const files = services.map((service) => entry(service).file);
+  const graph = new ServiceReach(root, knownTables(root), files);
   const map: Record<string, TableUse> = {};
   const problems: string[] = [];
   for (const service of services) {
@@ -34,11 +40,31 @@ export function deriveServiceTables(
 }
 
 /**
- * Declarations a service's process reaches in code but never runs with its own role: the
- * migration runner (DATABASE_MIGRATE=true needs the owner's URL anyway; with false a service
- * only checks, see checkMigrated).
+ * Where a process with a role of its own starts when it is not a service's `main.ts` (whose
+ * top-level statements start it): the eval scheduler is a command of the CLI, `caravel eval
+ * scheduler`, which runs `runEvalScheduler`.
  */
-const OWNER_ONLY = new Set(['libs/db/src/migrations/migration-runner.ts#migrate']);
+const SERVICE_ENTRIES: Readonly<Record<string, DeclarationRef>> = {
+  evals: {
+    file: 'apps/cli/src/commands/eval/schedule/eval-scheduler.command.ts',
+    name: 'runEvalScheduler',
+  },
+};
+
+/**
+ * Declarations a service's process reaches in code but never runs on its role's connection, so
+ * not followed: the migration runner (DATABASE_MIGRATE=true needs the owner's URL anyway; with
+ * false a service only checks, see checkMigrated); and the eval scheduler's nights, which run on
+ * databases of their own: each attempt of a suite is `caravel run`'s task (`runTask`: the
+ * embedded platform on a PGlite in the attempt's folder), each case of a review set is reviewed
+ * on an in-memory PGlite (`reviewCase`). What a night records (its run, attempts and cases) is
+ * written by the scheduler's own code, on its role.
+ */
+const NOT_ON_ROLE = new Set([
+  'libs/db/src/migrations/migration-runner.ts#migrate',
+  'apps/cli/src/commands/run.command.ts#runTask',
+  'apps/cli/src/commands/review-eval/review-case.ts#reviewCase',
+]);
 
 /** The tables of the schema (`DB`'s keys), the runner's own and LangGraph's checkpointer's. */
 function knownTables(root: string): Set<string> {
@@ -69,10 +95,10 @@ class ServiceReach {
     this.reader = new ModuleReader(root, (file) => program.getSourceFile(file));
   }
 
-  /** The tables every declaration reachable from `entry`'s statements touches. */
-  reach(entry: string): Reached {
+  /** The tables every declaration reachable from `entry` (a module's statements, or one declaration) touches. */
+  reach(entry: DeclarationRef): Reached {
     const walk = new Walk(this.root, this.tables, this.reader, this.types);
-    walk.declaration({ file: entry, name: MODULE });
+    walk.declaration(entry);
     return walk.run();
   }
 }
@@ -146,7 +172,7 @@ class Walk {
   private open(next: DeclarationRef): void {
     for (const ref of this.reader.resolve(next.file, next.name)) {
       const key = `${relative(this.root, ref.file)}#${ref.name}`;
-      if (this.seen.has(key) || OWNER_ONLY.has(key)) continue;
+      if (this.seen.has(key) || NOT_ON_ROLE.has(key)) continue;
       this.seen.add(key);
       const info = this.reader.module(ref.file);
       if (ref.name === MODULE) info.loads.forEach((file) => this.loadWhole(file));

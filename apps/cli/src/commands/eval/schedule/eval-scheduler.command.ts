@@ -48,6 +48,8 @@ export async function runEvalScheduler(
     name: `eval-scheduler-${hostname()}-${process.pid}`,
     natsUrl: service.natsUrl,
     databaseUrl: service.databaseUrl,
+    // DATABASE_MIGRATE=false: only checks the schema, as a service on its role does (caravel_evals).
+    migrate: service.databaseMigrate,
     ...(service.busNamespace ? { busNamespace: service.busNamespace } : {}),
   });
   const host = await startServiceHost({
