@@ -2,7 +2,7 @@ import { CiCheckReportedV1, githubThreadId } from '@caravel/contracts';
 import { CiWatchRepository, PullRequestHeadRepository, ThreadRepository } from '@caravel/db';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { postGithubWebhook } from './harness/github-webhook.js';
+import { checkRun, postGithubWebhook } from './harness/github-webhook.js';
 import { describeEachPair, startPair, type PlatformPair } from './harness/platform-pairs.js';
 import { until } from './harness/scenario-run.js';
 
@@ -19,26 +19,6 @@ const REPOSITORY = { owner: 'acme', name: 'widgets' };
 
 function pullRequestUrl(number: number): string {
   return `https://github.com/acme/widgets/pull/${number}`;
-}
-
-/** A completed `check_run` delivery at `headSha` on pull request `number`, as GitHub sends it. */
-function checkRun(number: number, headSha: string, conclusion: string) {
-  return {
-    action: 'completed',
-    check_run: {
-      name: 'lint',
-      head_sha: headSha,
-      status: 'completed',
-      conclusion,
-      details_url: 'https://ci.example/lint/2',
-      pull_requests: [{ number, url: pullRequestUrl(number) }],
-    },
-    repository: {
-      name: 'widgets',
-      private: true,
-      owner: { login: 'acme', type: 'Organization' },
-    },
-  };
 }
 
 function synchronize(number: number) {
@@ -153,7 +133,12 @@ await describeEachPair("a pull request's new head", (kind) => {
       pair.host.url,
       SECRET,
       'check_run',
-      checkRun(number, NEW_HEAD, 'success'),
+      checkRun(
+        { number, url: pullRequestUrl(number) },
+        NEW_HEAD,
+        'success',
+        'https://ci.example/lint/2',
+      ),
     );
     expect(await answer.json()).toMatchObject({ reason: 'recorded' });
     // Stopped by the stale report ('cancelled' needs its owner), the watch would never see it.

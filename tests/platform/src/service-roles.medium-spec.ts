@@ -3,17 +3,22 @@ import {
   githubReviewThreadId,
   githubThreadId,
   reviewStyleThreadId,
+  ScheduleThreadWakeup,
+  slackThreadId,
   threadBranch,
 } from '@caravel/contracts';
 import { CiWatchSweepService, DispatchSweepService } from '@caravel/dispatch';
 import { FindingRepository, ReviewStyleRepository, RunRepository, type RunRow } from '@caravel/db';
 import { seedRemote } from '@caravel/sandbox/testing';
+import { bwrapAvailable } from '@caravel/sandbox';
 import {
   FakeGitHub,
   FakeGithubOAuth,
+  FakeSlack,
   githubAppEnv,
   githubAppKeys,
   serviceGate,
+  testEnvironment,
 } from '@caravel/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
@@ -21,21 +26,51 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postGithubWebhook } from './harness/github-webhook.js';
-import { hostGit, mentionAndWait, NOTES_REPO, noteModel } from './harness/issue-notes.js';
+import { checkRun, postGithubWebhook } from './harness/github-webhook.js';
+import { ADD_NOTE, hostGit, mentionAndWait, NOTES_REPO } from './harness/issue-notes.js';
 import { scriptedModel, until, type ScriptedResponse } from './harness/scenario-run.js';
-import { startRolePlatform, type RolePlatform } from './harness/service-roles.js';
+import { postSlackEvent, reviewSet, signIn } from './harness/role-requests.js';
+import { runCaravel, startRolePlatform, type RolePlatform } from './harness/service-roles.js';
 
 // The whole platform on its per-service roles, as a deployment with DATABASE_MIGRATE=false runs
 // it: the owner migrates and grants (caravel db migrate, caravel db grants --apply), then each of
 // the seven services runs in its own host as caravel_<service>. An issue mention becomes a draft
 // pull request and a reply, a follow-up in the thread adds to it, a pull request is auto-reviewed,
-// an admin reads the thread on the dashboard, and dispatch sweeps: none of it may meet a
-// permission error (42501), which a table the table map missed would raise mid-run in production.
+// the analyzer learns a style, an admin reads and changes things on the dashboard, a failing check
+// brings a fix run, a wakeup fires, the dashboard sends a follow-up, a stop, a fresh sandbox and a
+// replay, a Slack mention pauses at its budget and goes on when granted, the eval scheduler runs a
+// night on caravel_evals, and dispatch sweeps: none of it may meet a permission error (42501),
+// which a table the table map missed would raise mid-run in production.
 const SECRET = 'service-roles-secret';
 const APP_ID = '4344';
 const ISSUE = 21;
 const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number: ISSUE });
+/** Slack: the workspace, the channel routed to acme/widgets, Caravel's bot and a person. */
+const SLACK = {
+  team: 'T0ROLES',
+  channel: 'C0ROLES',
+  bot: 'UBOTROLES',
+  person: 'UROLES',
+  secret: 'service-roles-slack',
+};
+const SLACK_TOKEN = 'xoxb-service-roles';
+/**
+ * The agent's model: every run adds the next note and publishes it, each call priced at a cent
+ * (so a person's budget of 1.5 cents pauses a run before its second call).
+ */
+const NOTES: ScriptedResponse[] = [
+  { cost: 0.01, tool_calls: [{ name: 'execute', args: { command: ADD_NOTE } }] },
+  {
+    cost: 0.01,
+    tool_calls: [
+      {
+        name: 'commit_and_open_pr',
+        args: { commit_message: 'Add a note', title: 'Add a note', body: 'Adds a note.' },
+      },
+    ],
+  },
+  { cost: 0.01, tool_calls: [{ name: 'submit', args: {} }] },
+];
 /** The analyzer's model: lists the merged pull requests (none), then saves a style. */
 const ANALYSIS: ScriptedResponse[] = [
   { tool_calls: [{ name: 'list_merged_pull_requests', args: {} }] },
@@ -82,8 +117,13 @@ gate.describe('the platform, each service on its own database role', () => {
   let github: FakeGitHub;
   let oauth: FakeGithubOAuth;
   let bare: string;
+  let slack: FakeSlack;
   let platform: RolePlatform;
+  let reviewerModel: string;
   const seen = new Set<string>();
+  // The services' clock (dispatch's wakeups); moved on only where a case says.
+  let offsetMs = 0;
+  const clock = { now: () => new Date(Date.now() + offsetMs) };
 
   beforeAll(async () => {
     const { privateKey, publicKey } = githubAppKeys();
@@ -96,28 +136,51 @@ gate.describe('the platform, each service on its own database role', () => {
     const origin = await github.start();
     oauth = new FakeGithubOAuth();
     await oauth.listen();
-    platform = await startRolePlatform({
-      GITHUB_WEBHOOK_SECRET: SECRET,
-      ...githubAppEnv(APP_ID, privateKey, origin),
-      TRUSTED_AUTHORS: 'github:octocat',
-      CARAVEL_MODEL: await noteModel(dir),
-      AUTO_REVIEW_REPOS: NOTES_REPO,
-      REVIEWER_MODEL: await scriptedModel(dir, 'reviewer', REVIEW),
-      ANALYZER_MODEL: await scriptedModel(dir, 'analyzer', ANALYSIS),
-      GITHUB_OAUTH_CLIENT_ID: oauth.clientId,
-      GITHUB_OAUTH_CLIENT_SECRET: oauth.clientSecret,
-      GITHUB_OAUTH_URL: oauth.origin,
-      GITHUB_OAUTH_API_URL: oauth.origin,
-      DASHBOARD_ADMINS: 'hubot',
-    });
+    slack = new FakeSlack().addToken(SLACK_TOKEN, SLACK.bot).addChannel(SLACK.channel);
+    await slack.listen();
+    reviewerModel = await scriptedModel(dir, 'reviewer', REVIEW);
+    platform = await startRolePlatform(
+      {
+        GITHUB_WEBHOOK_SECRET: SECRET,
+        ...githubAppEnv(APP_ID, privateKey, origin),
+        TRUSTED_AUTHORS: 'github:octocat',
+        CARAVEL_MODEL: await scriptedModel(dir, 'notes', NOTES),
+        AUTO_REVIEW_REPOS: NOTES_REPO,
+        REVIEWER_MODEL: reviewerModel,
+        ANALYZER_MODEL: await scriptedModel(dir, 'analyzer', ANALYSIS),
+        GITHUB_OAUTH_CLIENT_ID: oauth.clientId,
+        GITHUB_OAUTH_CLIENT_SECRET: oauth.clientSecret,
+        GITHUB_OAUTH_URL: oauth.origin,
+        GITHUB_OAUTH_API_URL: oauth.origin,
+        DASHBOARD_ADMINS: 'hubot',
+        SLACK_SIGNING_SECRET: SLACK.secret,
+        SLACK_BOT_USER_ID: SLACK.bot,
+        SLACK_BOT_TOKEN: SLACK_TOKEN,
+        SLACK_API_URL: slack.apiUrl,
+        REPOSITORY_ROUTES: `slack:${SLACK.channel}=${NOTES_REPO}`,
+      },
+      { clock },
+    );
   }, 90_000);
 
   afterAll(async () => {
     await platform?.close();
     await oauth?.close();
+    await slack?.close();
     await github?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
+
+  /** The next run of `thread` to finish, one not in `seen` (then added to it). */
+  async function nextRun(thread: string, what: string): Promise<RunRow> {
+    const runs = new RunRepository(platform.database.db);
+    const run = await until(async () => {
+      const all = await runs.listByThread(thread);
+      return all.find((r) => r.finishedAt && !seen.has(r.id));
+    }, what);
+    seen.add(run.id);
+    return run;
+  }
 
   /** Mentions Caravel on the issue (comment `commentId`) and waits for the run it starts to end. */
   const mentionRun = (commentId: number): Promise<RunRow> =>
@@ -259,19 +322,165 @@ gate.describe('the platform, each service on its own database role', () => {
     expect(read.status).toBe(200);
   }, 60_000);
 
+  it("runs a fix when a check fails on the agent's pull request (CI watch)", async () => {
+    // The agent's pushes started the watch; the repository's CI auto-fix lets it start a run.
+    const call = await adminApi();
+    await call('PUT', 'repositories/acme/widgets', {
+      agent: true,
+      autoReview: true,
+      ciAutofix: true,
+    });
+    const branch = threadBranch(threadId);
+    const number = github.state.pulls.get(NOTES_REPO)?.find((p) => p.head === branch)?.number ?? 0;
+    const head = hostGit(bare, 'rev-parse', branch);
+    const check = await postGithubWebhook(
+      platform.hosts.ingress.url,
+      SECRET,
+      'check_run',
+      checkRun({ number, url: `https://github.com/${NOTES_REPO}/pull/${number}` }, head, 'failure'),
+    );
+    expect(await check.json()).toMatchObject({ reason: 'recorded' });
+    const run = await nextRun(threadId, 'the fix run');
+    expect(run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    expect(hostGit(bare, 'show', `${branch}:NOTE-3.md`)).toBe('note');
+  }, 60_000);
+
+  it('wakes the thread when a wakeup its run scheduled comes due', async () => {
+    // What schedule_thread_wakeup asks dispatch, on the thread's subject, as the runner does.
+    const answer = await platform.bus.request(
+      ScheduleThreadWakeup.subjectFor(threadId),
+      {
+        threadId,
+        runId: [...seen].at(-1),
+        delayMinutes: 1,
+        prompt: 'Check on the notes.',
+        idempotencyKey: randomUUID(),
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(answer).toMatchObject({ scheduled: true });
+    const sweeps = platform.hosts.dispatch.app.get(DispatchSweepService);
+    offsetMs = 3 * 60_000; // past the due minute (rounded up)
+    try {
+      await sweeps.sweep();
+      const run = await nextRun(threadId, 'the woken run');
+      expect(run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    } finally {
+      offsetMs = 0;
+    }
+    expect(hostGit(bare, 'show', `${threadBranch(threadId)}:NOTE-4.md`)).toBe('note');
+  }, 60_000);
+
   it("takes an admin's follow-up and stop from the dashboard", async () => {
     const call = await adminApi();
-    const runs = new RunRepository(platform.database.db);
     await call('POST', `threads/${threadId}/actions`, { text: 'one more note' }, 202);
-    const run = await until(async () => {
-      const all = await runs.listByThread(threadId);
-      return all.find((r) => r.finishedAt && !seen.has(r.id));
-    }, 'the follow-up run from the dashboard');
-    seen.add(run.id);
+    const run = await nextRun(threadId, 'the follow-up run from the dashboard');
     expect(run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
-    expect(hostGit(bare, 'show', `${threadBranch(threadId)}:NOTE-3.md`)).toBe('note');
+    expect(hostGit(bare, 'show', `${threadBranch(threadId)}:NOTE-5.md`)).toBe('note');
     await call('POST', `threads/${threadId}/stop`, {}, 202);
   }, 60_000);
+
+  it("recreates the thread's sandbox from the dashboard", async () => {
+    const call = await adminApi();
+    const handle = await call('POST', `threads/${threadId}/sandbox/recreate`, {});
+    expect(handle).toMatchObject({ threadId });
+  }, 60_000);
+
+  it("replays the thread's latest run from the dashboard", async () => {
+    // The runner reads the run's recorded events and replays its calls in a sandbox of its own.
+    const call = await adminApi();
+    const { replayId } = await call('POST', `threads/${threadId}/replays`, {}, 202);
+    const replay = await until(async () => {
+      const view = await call('GET', `threads/${threadId}/replays/${String(replayId)}`);
+      return view['status'] === 'completed' || view['status'] === 'failed' ? view : undefined;
+    }, 'the replay');
+    expect(replay).toMatchObject({ status: 'completed' });
+  }, 60_000);
+
+  it("pauses a Slack mention's run at its person's budget and goes on when they grant more", async () => {
+    const call = await adminApi();
+    await call('PUT', 'budgets/person', { subject: `slack:${SLACK.person}`, budgetUsd: 0.015 });
+    const text = `<@${SLACK.bot}> add a note`;
+    const ts = slack.seed(SLACK.channel, text, SLACK.person);
+    const thread = slackThreadId({ team: SLACK.team, channel: SLACK.channel, threadTs: ts });
+    const mention = { type: 'app_mention', channel: SLACK.channel, user: SLACK.person, text, ts };
+    expect(await postSlackEvent(platform.hosts.ingress.url, SLACK, mention)).toMatchObject({
+      accepted: true,
+      threadId: thread,
+    });
+    const paused = await nextRun(thread, 'the run of the Slack mention');
+    expect(paused).toMatchObject({ status: 'interrupted', exitStatus: 'exit_budget_paused' });
+    expect(JSON.stringify(await call('GET', 'budgets/pauses'))).toContain(paused.id);
+    const notice = await until(
+      async () => slack.messages.find((m) => m.thread_ts === ts && m.user === SLACK.bot),
+      "the pause's message in the Slack thread",
+    );
+    expect(notice.text).toContain('reply here with how much more I may spend');
+
+    // The person grants more in the thread, as the pause's message asked; the run goes on.
+    const grant = 'continue with $5 more';
+    const reply = slack.seed(SLACK.channel, grant, SLACK.person, ts);
+    const message = { ...mention, type: 'message', text: grant, ts: reply, thread_ts: ts };
+    await postSlackEvent(platform.hosts.ingress.url, SLACK, message);
+    const continued = await nextRun(thread, 'the continued run');
+    expect(continued).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    expect(JSON.stringify(await call('GET', 'budgets/pauses'))).not.toContain(paused.id);
+    // Both messages were seen (👀 on each, from dispatch's receipt).
+    for (const sent of [ts, reply])
+      expect(slack.messages.find((m) => m.ts === sent)?.reactions).toEqual([
+        { name: 'eyes', users: [SLACK.bot] },
+      ]);
+  }, 90_000);
+
+  it('runs the nightly review set an admin scheduled, the scheduler on its own role', async () => {
+    const call = await adminApi();
+    const source = await reviewSet(dir, bare);
+    const schedule = await call(
+      'POST',
+      'evals/schedules',
+      {
+        name: 'roles-nightly',
+        kind: 'review',
+        source,
+        config: 'current',
+        model: reviewerModel,
+        hour: 0,
+      },
+      201,
+    );
+    const id = String(schedule['id']);
+    // Registered two days ago, as a scheduler that was down since would find it: a night is due.
+    await platform.database.db
+      .updateTable('eval_schedules')
+      .set({ created_at: new Date(Date.now() - 2 * 86_400_000) })
+      .where('id', '=', id)
+      .execute();
+    const night = await runCaravel(['eval', 'scheduler', '--once'], {
+      NATS_URL: testEnvironment.TEST_NATS_URL,
+      DATABASE_URL: platform.urlAs('caravel_evals'),
+      DATABASE_MIGRATE: 'false',
+      BUS_NAMESPACE: platform.namespace,
+      EVAL_SCHEDULE_DIR: join(dir, 'evals'),
+      PATH: '/usr/local/bin:/usr/bin:/bin', // where bubblewrap is looked for
+      LOG_LEVEL: 'warn',
+    });
+    // The set's one case names a head the repository lacks: the night fails, kept on the schedule.
+    expect(night).toMatchObject({ code: 1 });
+    expect(night.output).toContain('failed roles-nightly');
+    // Bubblewrap is checked first; past it, the night recorded its run and read its cases.
+    const recorded = bwrapAvailable();
+    const history = JSON.stringify(await call('GET', `evals/schedules/${id}/history`));
+    expect(history).toContain(recorded ? 'no-such-head' : 'bubblewrap');
+    const [run] = (await call('GET', 'evals/runs?suite=roles-set')) as unknown as { id: string }[];
+    if (recorded) expect((await call('GET', `evals/runs/${run?.id}`))['id']).toBe(run?.id);
+    await call(
+      'POST',
+      'evals/proposals',
+      { suite: 'roles-set', config: 'terse', model: reviewerModel },
+      201,
+    );
+    await call('GET', 'evals/proposals');
+  }, 120_000);
 
   it("runs dispatch's sweeps", async () => {
     const sweep = await platform.hosts.dispatch.app.get(DispatchSweepService).sweep();
@@ -284,21 +493,3 @@ gate.describe('the platform, each service on its own database role', () => {
     expect(platform.logs.filter((line) => /42501|permission denied/i.test(line))).toEqual([]);
   });
 });
-
-/** Signs hubot (an admin) in through the fake OAuth as a browser follows the redirects. */
-async function signIn(dashboard: string, oauth: FakeGithubOAuth): Promise<string> {
-  oauth.account = { login: 'hubot', id: 7 };
-  const start = await fetch(`${dashboard}/auth/github`, { redirect: 'manual' });
-  const nonce = start.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const authorize = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' });
-  const back = await fetch(authorize.headers.get('location') ?? '', {
-    redirect: 'manual',
-    headers: { cookie: nonce },
-  });
-  const session = back.headers.getSetCookie().find((c) => c.startsWith('caravel_session='));
-  if (!session) throw new Error(`no session for hubot: ${back.headers.get('location')}`);
-  return session.split(';')[0] ?? '';
-}

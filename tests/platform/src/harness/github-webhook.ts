@@ -19,3 +19,27 @@ export function postGithubWebhook(
     body,
   });
 }
+
+/**
+ * A completed `check_run` delivery on acme/widgets at `headSha`, naming pull request `number`
+ * (by the web `url` given), as GitHub sends it.
+ */
+export function checkRun(
+  pull: { number: number; url: string },
+  headSha: string,
+  conclusion: string,
+  detailsUrl = 'https://ci.example/lint/1',
+) {
+  return {
+    action: 'completed',
+    check_run: {
+      name: 'lint',
+      head_sha: headSha,
+      status: 'completed',
+      conclusion,
+      details_url: detailsUrl,
+      pull_requests: [pull],
+    },
+    repository: { name: 'widgets', private: true, owner: { login: 'acme', type: 'Organization' } },
+  };
+}

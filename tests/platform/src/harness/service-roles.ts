@@ -2,6 +2,7 @@ import {
   embeddedConfigSchema,
   runCli,
   SERVICES,
+  type CliOutcome,
   type ServiceName,
   type ServiceOverrides,
 } from '@caravel/cli';
@@ -37,6 +38,10 @@ export interface RolePlatform {
   readonly bus: Bus;
   /** The owner's connection, for the test's own reads. */
   readonly database: Database;
+  /** The services' JetStream namespace (BUS_NAMESPACE), for another process of the deployment. */
+  readonly namespace: string;
+  /** The database's URL logging in as `role` (as `caravel db grants` made it). */
+  urlAs(role: string): string;
   /** Every line the services logged at warn and above, in this process. */
   readonly logs: readonly string[];
   /**
@@ -47,20 +52,28 @@ export interface RolePlatform {
   close(): Promise<void>;
 }
 
-/** Runs `caravel db <args>` as an operator would; fails with its output when it does. */
-async function caravelDb(args: string[]): Promise<void> {
+/**
+ * Runs `caravel <args>` in this process as an operator would on a machine of the deployment
+ * (`env` its environment): its exit code and everything it wrote.
+ */
+export async function runCaravel(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: CliOutcome; output: string }> {
   const written: string[] = [];
-  const code = await runCli(
-    ['db', ...args],
-    {},
-    {
-      out: (text) => written.push(text),
-      err: (text) => written.push(text),
-      stdin: Readable.from([]),
-      onSignal: () => undefined,
-    },
-  );
-  if (code !== 0) throw new Error(`caravel db ${args[0]} failed (${code}): ${written.join('')}`);
+  const code = await runCli(args, env, {
+    out: (text) => written.push(text),
+    err: (text) => written.push(text),
+    stdin: Readable.from([]),
+    onSignal: () => undefined,
+  });
+  return { code, output: written.join('') };
+}
+
+/** Runs `caravel db <args>` as the owner would; fails with its output when it does. */
+async function caravelDb(args: string[]): Promise<void> {
+  const { code, output } = await runCaravel(['db', ...args]);
+  if (code !== 0) throw new Error(`caravel db ${args[0]} failed (${code}): ${output}`);
 }
 
 /**
@@ -177,6 +190,8 @@ export async function startRolePlatform(
     hosts: all,
     bus: all.ingress.app.get<symbol, Bus>(BUS),
     database: owner,
+    namespace,
+    urlAs: (role) => databaseUrlAs(server.url, role),
     logs: output.lines,
     refusals: refused.refusals,
     close,
