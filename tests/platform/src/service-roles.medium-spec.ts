@@ -9,6 +9,7 @@ import {
 } from '@caravel/contracts';
 import { CiWatchSweepService, DispatchSweepService } from '@caravel/dispatch';
 import { FindingRepository, ReviewStyleRepository, RunRepository, type RunRow } from '@caravel/db';
+import { dismissFinding } from '@caravel/findings';
 import { seedRemote } from '@caravel/sandbox/testing';
 import { bwrapAvailable } from '@caravel/sandbox';
 import {
@@ -182,6 +183,22 @@ gate.describe('the platform, each service on its own database role', () => {
     return run;
   }
 
+  /** Asks the analyzer to learn acme/widgets' review style, as `requestedBy` would. */
+  const analyze = (mode: 'bootstrap' | 'continual', requestedBy: string) =>
+    platform.bus.publish(
+      AnalyzeReviewStyleV1,
+      AnalyzeReviewStyleV1.create(
+        {
+          threadId: reviewStyleThreadId({ owner: 'acme', repo: 'widgets' }),
+          repository: { owner: 'acme', name: 'widgets' },
+          mode,
+          requestedBy,
+          requestId: randomUUID(),
+        },
+        { source: 'platform-scenario' },
+      ),
+    );
+
   /** Mentions Caravel on the issue (comment `commentId`) and waits for the run it starts to end. */
   const mentionRun = (commentId: number): Promise<RunRow> =>
     mentionAndWait(platform.hosts.ingress.url, SECRET, platform.database, {
@@ -259,25 +276,33 @@ gate.describe('the platform, each service on its own database role', () => {
 
   it('learns a first review style for the repository (analyzer)', async () => {
     // No merged pull request to read: the bootstrap may save at once.
-    await platform.bus.publish(
-      AnalyzeReviewStyleV1,
-      AnalyzeReviewStyleV1.create(
-        {
-          threadId: reviewStyleThreadId({ owner: 'acme', repo: 'widgets' }),
-          repository: { owner: 'acme', name: 'widgets' },
-          mode: 'bootstrap',
-          requestedBy: 'cli',
-          requestId: randomUUID(),
-        },
-        { source: 'platform-scenario' },
-      ),
-    );
+    await analyze('bootstrap', 'cli');
     const styles = new ReviewStyleRepository(platform.database.db);
     const style = await until(
       () => styles.latest(NOTES_REPO).then((s) => s ?? undefined),
       'a saved review style',
     );
     expect(style).toMatchObject({ version: 1, mode: 'bootstrap' });
+  }, 60_000);
+
+  it("weighs a dismissed finding in the analyzer's continual run (its nightly job)", async () => {
+    // A person dismissed the reviewer's finding since the first style.
+    const findings = new FindingRepository(platform.database.db);
+    const reviewThread = githubReviewThreadId({ owner: 'acme', repo: 'widgets', number: 40 });
+    const [finding] = await findings.list(reviewThread);
+    const sha = (await findings.getLedger(reviewThread))?.headSha ?? '';
+    const by = { kind: 'person' as const, login: 'octocat' };
+    const note = 'Notes only say "note" by design.';
+    await findings.update(finding?.id ?? '', (current) =>
+      dismissFinding(current, { sha, note, by, at: new Date().toISOString() }),
+    );
+    await analyze('continual', 'nightly');
+    const styles = new ReviewStyleRepository(platform.database.db);
+    const style = await until(
+      () => styles.latest(NOTES_REPO).then((s) => (s?.version === 2 ? s : undefined)),
+      'a continual review style',
+    );
+    expect(style).toMatchObject({ mode: 'continual' });
   }, 60_000);
 
   /**
