@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '@caravel/errors';
@@ -27,29 +27,48 @@ const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
 /**
- * A git remote over HTTP that never answers: a push to it waits in `git-remote-http`, the helper
- * git starts, until something kills it. `asked` resolves once git's first request arrives,
- * `hungUp` once that request's connection is closed (by the helper's death).
+ * A git remote over HTTP that stops answering: with `gitDir`, it serves that repository's files
+ * (git's dumb HTTP, so a clone works) until a second session asks for its refs (the pull request
+ * head's fetch after the clone); without, from the first request (a push). The held request waits
+ * in `git-remote-http`, the helper git starts, until something kills it. `asked` resolves once a
+ * request is held, `hungUp` once its connection is closed (by the helper's death).
  */
 class SilentRemote {
   readonly asked: Promise<void>;
   readonly hungUp: Promise<void>;
 
-  private constructor(private readonly server: Server) {
+  private constructor(
+    private readonly server: Server,
+    gitDir?: string,
+  ) {
     let ask!: () => void;
     let hangUp!: () => void;
     this.asked = new Promise((resolve) => (ask = resolve));
     this.hungUp = new Promise((resolve) => (hangUp = resolve));
-    server.once('request', (request) => {
+    let sessions = 0;
+    let holding = false;
+    server.on('request', (request, response) => {
+      const path = (request.url ?? '/').split('?')[0]?.replace(/^\/widgets\.git/, '') ?? '/';
+      if (path === '/info/refs') sessions += 1;
+      if (gitDir && sessions < 2) {
+        void readFile(join(gitDir, path)).then(
+          (body) => response.writeHead(200).end(body),
+          () => response.writeHead(404).end(),
+        );
+        return;
+      }
+      if (holding) return;
+      holding = true;
       request.socket.once('close', hangUp);
       ask();
     });
   }
 
-  static async start(): Promise<SilentRemote> {
+  static async start(gitDir?: string): Promise<SilentRemote> {
+    if (gitDir) execFileSync('git', ['update-server-info'], { cwd: gitDir });
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return new SilentRemote(server);
+    return new SilentRemote(server, gitDir);
   }
 
   get url(): string {
@@ -408,6 +427,42 @@ for (const target of targets) {
       git(join(rootDir, sandbox.id, 'mirror.git'), 'update-ref', '-d', `refs/heads/${branch}`);
       expect(await push()).toMatchObject({ pushed: true, origin: remote });
       expect(git(remote, 'rev-list', '--count', `main..${branch}`)).toBe('1');
+    });
+
+    it("kills a pull request head's fetch its shutdown stops; the next broker sets the thread up", async () => {
+      const threadId = randomUUID();
+      const branch = 'caravel/t12';
+      const silent = await SilentRemote.start(remote);
+      const givenUp = new AbortController();
+      try {
+        const acquiring = client
+          .acquire(
+            {
+              threadId,
+              branch,
+              repository: { ...repository(), cloneUrl: silent.url },
+              startRef: 'refs/pull/1/head',
+            },
+            givenUp.signal,
+          )
+          .catch((error: unknown) => error);
+        // The clone was served; the fetch of the pull request's head waits on the remote.
+        await silent.asked;
+        await broker.service.onModuleDestroy();
+        // git-remote-http died with the fetch (before, it held its connection until the end).
+        await silent.hungUp;
+        // The client would ask again (a broker restarting answers soon): this test stops it.
+        givenUp.abort();
+        expect(await acquiring).toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
+      } finally {
+        await silent.close();
+      }
+      await broker.restart();
+      client = broker.client;
+
+      // The failed setup left no binding and let the thread's lock go: a new sandbox at once.
+      const sandbox = await client.acquire({ threadId, branch, repository: repository() });
+      expect(sandbox.handle).toMatchObject({ outcome: 'created' });
     });
 
     it('loses no sandbox when the broker restarts: the next request finds the same files', async () => {
