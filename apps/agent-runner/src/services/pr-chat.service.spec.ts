@@ -12,6 +12,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { BaseMessage } from '@langchain/core/messages';
 import { Logger } from '@nestjs/common';
 import { AgentKitLoader } from '../agent/agent-kit.loader.js';
+import { SilentModel } from '../testing/silent-model.js';
 import type { RunModels } from '../agent/run-models.js';
 import type { RunIntegrationsService } from '../integrations/run-integrations.service.js';
 import { asksAQuestion, pullRequestQuestionOf } from './pr-chat-request.js';
@@ -92,7 +93,7 @@ function lastContent(messages: BaseMessage[] | undefined): string {
   return typeof content === 'string' ? content : JSON.stringify(content);
 }
 
-function service(model: RecordingModel, reads: string[], pullRead = Promise.resolve(pull)) {
+function service(model: CannedChatModel, reads: string[], pullRead = Promise.resolve(pull)) {
   const reader = strictMock<GitHubScmReader>({
     getPullRequest: () => pullRead,
     listPullRequestFiles: () => Promise.resolve(changed),
@@ -189,5 +190,22 @@ describe('the chat agent asked on a pull request', () => {
     });
     expect(channel.sent).toEqual([]);
     expect(model.calls).toEqual([]);
+  });
+
+  it('hands the run back, having said nothing, when its runner stops before any reply', async () => {
+    const model = new SilentModel('pr-chat.service.spec.ts');
+    const channel = recordingChannel();
+    const stopping = new AbortController();
+    const handedBack = new Error('handed back');
+    const run = runAsking('@caravel why is parse async?');
+    const asked = { number: 12, question: run.prompt };
+    const answer = service(model, [])
+      .answer(run, asked, channel, quiet, { signal: stopping.signal, stopped: () => handedBack })
+      .catch((error: unknown) => error);
+    await model.asked;
+    stopping.abort();
+    expect(await answer).toBe(handedBack);
+    expect(model.aborted).toBe(1);
+    expect(channel.sent).toEqual([]);
   });
 });

@@ -59,17 +59,24 @@ export class PullRequestChatService {
     return pullRequestQuestionOf(run);
   }
 
+  /**
+   * Answers the question in the pull request's conversation. When `stopping` aborts (the runner
+   * shuts down) before any reply went out, the model call in flight is aborted and the answer
+   * fails with `stopped()`'s error, which hands the run back (nothing was said: the next runner
+   * answers once); once a reply went out, the run ends answered.
+   */
   async answer(
     run: StartRun,
     asked: PullRequestQuestion,
     channel: ReplyChannel,
     announce: (details: RunStartDetails) => Promise<void>,
+    stopping?: { signal: AbortSignal; stopped: () => Error },
   ): Promise<RunConclusion> {
+    const replies: string[] = [];
     try {
       const files = await this.filesOf(run, asked.number);
       const question = openingMessage(run, asked, await files.readFile('PULL_REQUEST.md'));
       await announce({ systemPrompt: PR_CHAT_PROMPT, prompt: question });
-      const replies: string[] = [];
       const answering: ReplyChannel = {
         reply: (text) => {
           replies.push(text);
@@ -83,15 +90,16 @@ export class PullRequestChatService {
         systemPrompt: PR_CHAT_PROMPT,
         question,
         author: run.requestedBy.externalId,
+        ...(stopping ? { signal: stopping.signal } : {}),
       });
       // A model that answered in plain text instead of replying is still heard.
       if (replies.length === 0 && lastText.trim() !== '') await channel.reply(lastText);
-      return {
-        exitStatus: 'submitted',
-        submission: null,
-        observation: `Answered a question on pull request #${asked.number} (${toolCalls} tool calls).`,
-      };
+      return answered(asked.number, `${toolCalls} tool calls`);
     } catch (error) {
+      if (stopping?.signal.aborted) {
+        if (replies.length === 0) throw stopping.stopped();
+        return answered(asked.number, 'stopped after its reply: the runner shut down');
+      }
       // The run ends failed either way: dispatch tells the person who asked.
       const message = error instanceof Error ? error.message : String(error);
       const code = isAppError(error) ? error.code : 'error';
@@ -143,4 +151,13 @@ function openingMessage(run: StartRun, asked: PullRequestQuestion, description: 
     description,
     '</source_context>',
   ].join('\n');
+}
+
+/** How a run that answered its question ends: submitted, with no patch. */
+function answered(number: number, how: string): RunConclusion {
+  return {
+    exitStatus: 'submitted',
+    submission: null,
+    observation: `Answered a question on pull request #${number} (${how}).`,
+  };
 }

@@ -116,7 +116,8 @@ export class RunExecutorService {
     const question = this.prChat?.questionOf(command.data);
     if (this.prChat && question) {
       const channel = this.integrations.replyChannel(command.data);
-      return this.prChat.answer(command.data, question, channel, (d) => events.announce(d));
+      const back = { signal: stopping, stopped: () => handedBack(command) };
+      return this.prChat.answer(command.data, question, channel, (d) => events.announce(d), back);
     }
     const watch = await this.followUps.watch(threadId);
     const context: RunContext = {
