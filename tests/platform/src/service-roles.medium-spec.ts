@@ -2,6 +2,7 @@ import {
   AnalyzeReviewStyleV1,
   githubReviewThreadId,
   githubThreadId,
+  linearThreadId,
   reviewStyleThreadId,
   ScheduleThreadWakeup,
   slackThreadId,
@@ -15,6 +16,7 @@ import { bwrapAvailable } from '@caravel/sandbox';
 import {
   FakeGitHub,
   FakeGithubOAuth,
+  FakeLinear,
   FakeSlack,
   githubAppEnv,
   githubAppKeys,
@@ -28,9 +30,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkRun, postGithubWebhook } from './harness/github-webhook.js';
-import { ADD_NOTE, hostGit, mentionAndWait, NOTES_REPO } from './harness/issue-notes.js';
-import { scriptedModel, until, type ScriptedResponse } from './harness/scenario-run.js';
-import { postSlackEvent, reviewSet, signIn } from './harness/role-requests.js';
+import { hostGit, mentionAndWait, NOTES_REPO } from './harness/issue-notes.js';
+import { ANALYSIS, LINEAR, NOTES, REVIEW, SLACK, SLACK_TOKEN } from './harness/role-models.js';
+import { scriptedModel, until } from './harness/scenario-run.js';
+import { postLinearComment, postSlackEvent, reviewSet, signIn } from './harness/role-requests.js';
 import { runCaravel, startRolePlatform, type RolePlatform } from './harness/service-roles.js';
 
 // The whole platform on its per-service roles, as a deployment with DATABASE_MIGRATE=false runs
@@ -46,71 +49,6 @@ const SECRET = 'service-roles-secret';
 const APP_ID = '4344';
 const ISSUE = 21;
 const threadId = githubThreadId({ owner: 'acme', repo: 'widgets', number: ISSUE });
-/** Slack: the workspace, the channel routed to acme/widgets, Caravel's bot and a person. */
-const SLACK = {
-  team: 'T0ROLES',
-  channel: 'C0ROLES',
-  bot: 'UBOTROLES',
-  person: 'UROLES',
-  secret: 'service-roles-slack',
-};
-const SLACK_TOKEN = 'xoxb-service-roles';
-/**
- * The agent's model: every run adds the next note and publishes it, each call priced at a cent
- * (so a person's budget of 1.5 cents pauses a run before its second call).
- */
-const NOTES: ScriptedResponse[] = [
-  { cost: 0.01, tool_calls: [{ name: 'execute', args: { command: ADD_NOTE } }] },
-  {
-    cost: 0.01,
-    tool_calls: [
-      {
-        name: 'commit_and_open_pr',
-        args: { commit_message: 'Add a note', title: 'Add a note', body: 'Adds a note.' },
-      },
-    ],
-  },
-  { cost: 0.01, tool_calls: [{ name: 'submit', args: {} }] },
-];
-/** The analyzer's model: lists the merged pull requests (none), then saves a style. */
-const ANALYSIS: ScriptedResponse[] = [
-  { tool_calls: [{ name: 'list_merged_pull_requests', args: {} }] },
-  {
-    tool_calls: [
-      {
-        name: 'save_review_style_prompt',
-        args: {
-          prompt: `Name values after what they hold. ${Array.from({ length: 440 }, (_, i) => `rule${i}`).join(' ')}`,
-          summary: 'Names say what values hold.',
-        },
-      },
-    ],
-  },
-  { content: 'Saved.' },
-];
-/** The reviewer's model: reads the diff, finds one thing on the first note, publishes. */
-const REVIEW: ScriptedResponse[] = [
-  { tool_calls: [{ name: 'fetch_review_diff', args: {} }] },
-  {
-    tool_calls: [
-      {
-        name: 'add_finding',
-        args: {
-          severity: 'high',
-          confidence: 'high',
-          category: 'maintainability',
-          title: 'A note that says nothing',
-          file: 'NOTE-1.md',
-          start_line: 1,
-          description: 'The note reads only "note".',
-        },
-      },
-    ],
-  },
-  { tool_calls: [{ name: 'publish_review', args: {} }] },
-  { content: 'Done.' },
-];
-
 const gate = await serviceGate(['nats', 'postgres']);
 
 gate.describe('the platform, each service on its own database role', () => {
@@ -119,6 +57,7 @@ gate.describe('the platform, each service on its own database role', () => {
   let oauth: FakeGithubOAuth;
   let bare: string;
   let slack: FakeSlack;
+  let linear: FakeLinear;
   let platform: RolePlatform;
   let reviewerModel: string;
   const seen = new Set<string>();
@@ -139,6 +78,10 @@ gate.describe('the platform, each service on its own database role', () => {
     await oauth.listen();
     slack = new FakeSlack().addToken(SLACK_TOKEN, SLACK.bot).addChannel(SLACK.channel);
     await slack.listen();
+    linear = new FakeLinear()
+      .addApiKey(LINEAR.key)
+      .addTeam({ id: 'team-eng', key: 'ENG', name: 'Engineering' });
+    await linear.listen();
     reviewerModel = await scriptedModel(dir, 'reviewer', REVIEW);
     platform = await startRolePlatform(
       {
@@ -159,6 +102,9 @@ gate.describe('the platform, each service on its own database role', () => {
         SLACK_BOT_TOKEN: SLACK_TOKEN,
         SLACK_API_URL: slack.apiUrl,
         REPOSITORY_ROUTES: `slack:${SLACK.channel}=${NOTES_REPO}`,
+        LINEAR_WEBHOOK_SECRET: LINEAR.secret,
+        LINEAR_API_KEY: LINEAR.key,
+        LINEAR_API_URL: linear.apiUrl,
       },
       { clock },
     );
@@ -168,6 +114,7 @@ gate.describe('the platform, each service on its own database role', () => {
     await platform?.close();
     await oauth?.close();
     await slack?.close();
+    await linear?.close();
     await github?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -456,6 +403,35 @@ gate.describe('the platform, each service on its own database role', () => {
         { name: 'eyes', users: [SLACK.bot] },
       ]);
   }, 90_000);
+
+  it('runs a Linear comment naming the repository, for a person linked to a GitHub login', async () => {
+    // The repository a person names is theirs to use once their GitHub login sees it.
+    github.collaborators.add(NOTES_REPO, LINEAR.login);
+    const call = await adminApi();
+    await call('PUT', 'identities', { githubLogin: LINEAR.login, linearUserId: LINEAR.user });
+    const issue = linear.addIssue({
+      title: 'Notes',
+      description: 'We need notes.',
+      teamId: 'team-eng',
+      priority: 0,
+      state: 'Todo',
+    });
+    const body = `@caravel add a note repo:${NOTES_REPO}`;
+    linear.addComment(issue.id, body, { name: 'Ada', email: 'ada@acme.test' });
+    const comment = linear.comments.at(-1)?.id ?? '';
+    const answer = await postLinearComment(platform.hosts.ingress.url, LINEAR.secret, {
+      id: comment,
+      issue: { id: issue.id, identifier: issue.identifier, title: issue.title },
+      body,
+      user: { id: LINEAR.user, name: 'Ada' },
+    });
+    const thread = linearThreadId(issue.id);
+    expect(answer).toMatchObject({ accepted: true, threadId: thread });
+    const run = await nextRun(thread, 'the run of the Linear comment');
+    expect(run).toMatchObject({ status: 'completed', exitStatus: 'submitted' });
+    // Seen at once (👀 on the comment, from dispatch's receipt).
+    expect(linear.reactions).toContainEqual(expect.objectContaining({ commentId: comment }));
+  }, 60_000);
 
   it('runs the nightly review set an admin scheduled, the scheduler on its own role', async () => {
     const call = await adminApi();

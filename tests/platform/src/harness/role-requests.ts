@@ -64,3 +64,50 @@ export async function reviewSet(dir: string, repository: string): Promise<string
   await writeFile(join(folder, 'review-set.json'), JSON.stringify(set));
   return folder;
 }
+
+/**
+ * Posts a Linear `Comment` webhook (a person's comment on `issue`) to the ingress, signed with
+ * `secret` as Linear signs it; answers the ingress's body.
+ */
+export async function postLinearComment(
+  ingress: string,
+  secret: string,
+  comment: {
+    id: string;
+    issue: { id: string; identifier: string; title: string };
+    body: string;
+    user: { id: string; name: string };
+  },
+): Promise<unknown> {
+  const now = new Date().toISOString();
+  const delivery = randomUUID();
+  const body = JSON.stringify({
+    action: 'create',
+    type: 'Comment',
+    createdAt: now,
+    url: `https://linear.app/acme/issue/${comment.issue.identifier}#comment-${comment.id}`,
+    webhookId: delivery,
+    webhookTimestamp: Date.now(),
+    organizationId: randomUUID(),
+    actor: { ...comment.user, type: 'user' },
+    data: {
+      id: comment.id,
+      body: comment.body,
+      issueId: comment.issue.id,
+      userId: comment.user.id,
+      createdAt: now,
+      issue: comment.issue,
+    },
+  });
+  const answer = await fetch(`${ingress}/webhooks/linear`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'linear-signature': createHmac('sha256', secret).update(body).digest('hex'),
+      'linear-delivery': delivery,
+      'linear-event': 'Comment',
+    },
+    body,
+  });
+  return answer.json();
+}
