@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes the map of which tables each service's code touches
 // (libs/db/src/grants/service-tables.ts; `npm run db:table-map`), derived from the code by
-// libs/db/src/grants/table-map.derive.ts. service-tables.spec fails when the committed map is stale.
+// libs/db/src/grants/table-map.derive.ts. The typecheck (tools/scripts/typecheck.mjs) fails when the
+// committed map is stale.
 import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { buildWorkspace, root } from './build-workspace.mjs';

@@ -27,10 +27,12 @@ const STAGES = {
       ['npx', 'eslint', '--max-warnings', '0', '.'],
     ],
   },
-  // The dashboard's web app is browser code (DOM, no Node types): its own small program.
+  // The workspace's program (tools/scripts/typecheck.mjs: tsc's check, then the table map's
+  // derivation on the same program), then the dashboard's web app, browser code (DOM, no Node
+  // types): its own small program.
   typecheck: {
     steps: [
-      ['npx', 'tsc', '-p', 'tsconfig.typecheck.json', '--noEmit'],
+      ['node', 'tools/scripts/typecheck.mjs'],
       ['npx', 'tsc', '-p', 'apps/dashboard/src/web/tsconfig.json', '--noEmit'],
     ],
   },
@@ -67,8 +69,9 @@ const STAGES = {
 // other). End-to-end tests mostly wait on the processes they start, so they share the cores with
 // the medium tests.
 const GROUPS = [['format', 'lint', 'typecheck', 'drift'], ['unit', 'chaos'], ['medium+e2e']];
-// Stages that run the built workspace (each project's dist): built once before they start.
-const USES_BUILD = new Set(['chaos', 'e2e', 'medium+e2e']);
+// Stages that run the built workspace (each project's dist; the typecheck, the table map's
+// derivation): built once before they start.
+const USES_BUILD = new Set(['typecheck', 'chaos', 'e2e', 'medium+e2e']);
 
 const PLATFORM = 'tests/platform';
 

@@ -11,12 +11,13 @@ import { queryTables } from './query-tables.js';
  * `main.ts`, every top-level declaration it can reach (through imports, `@caravel/*` entries and
  * re-exports, Nest's constructor injection), and the tables their queries name (Kysely's
  * `selectFrom`/`insertInto`/…, `sql` templates). A table only read stays a read; one written,
- * or locked (`for update`), is a write. Used by `service-tables.spec.ts` (the checked-in map
- * must equal it) and `npm run db:table-map` (writes it).
+ * or locked (`for update`), is a write. Used by the workspace's typecheck (the checked-in map
+ * must equal it: tools/scripts/typecheck.mjs) and `npm run db:table-map` (writes it).
  */
 export function deriveServiceTables(
   root: string,
   services: readonly string[],
+  program?: ts.Program,
 ): { map: Record<string, TableUse>; problems: string[] } {
   const entry = (service: string): DeclarationRef => {
     const own = SERVICE_ENTRIES[service];
@@ -25,7 +26,13 @@ export function deriveServiceTables(
       : { file: join(root, 'apps', service, 'src', 'main.ts'), name: MODULE };
   };
   const files = services.map((service) => entry(service).file);
-  const graph = new ServiceReach(root, knownTables(root), files);
+  const graph = new ServiceReach(
+    root,
+    knownTables(root),
+    // One type-checked program for every service: which class a method is called on. A given one
+    // (the workspace's typecheck's, tools/scripts/typecheck.mjs) must hold every entry.
+    program ?? ts.createProgram({ rootNames: files, options: compilerOptions(root) }),
+  );
   const map: Record<string, TableUse> = {};
   const problems: string[] = [];
   for (const service of services) {
@@ -87,10 +94,8 @@ class ServiceReach {
   constructor(
     private readonly root: string,
     private readonly tables: ReadonlySet<string>,
-    entries: readonly string[],
+    program: ts.Program,
   ) {
-    // One type-checked program for every service: which class a method is called on.
-    const program = ts.createProgram({ rootNames: [...entries], options: compilerOptions(root) });
     this.types = new Types(root, program, program.getTypeChecker());
     this.reader = new ModuleReader(root, (file) => program.getSourceFile(file));
   }
