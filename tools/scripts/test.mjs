@@ -87,7 +87,17 @@ function mediumFiles(dir) {
   return count;
 }
 
-/** The projects with medium tests, the platform scenarios first, then the most files first. */
+/**
+ * Projects whose medium run is long for its number of files (the broker's kill and lifecycle
+ * tests, about 340 s for 8 files in the last dry run): queued right after the platform
+ * scenarios, so none of them starts last and runs on alone.
+ */
+const LONG_MEDIUM = ['apps/sandbox-broker'];
+
+/**
+ * The projects with medium tests: the platform scenarios first, then {@link LONG_MEDIUM}, then the
+ * most files first.
+ */
 function mediumProjects() {
   const projects = ['apps', 'libs', 'tests'].flatMap((parent) =>
     readdirSync(join(root, parent))
@@ -95,14 +105,15 @@ function mediumProjects() {
       .filter((dir) => existsSync(join(root, dir, 'jest.medium.config.cjs'))),
   );
   const counted = projects.map((dir) => [dir, mediumFiles(dir)]).filter(([, n]) => n > 0);
-  const order = ([dir, n]) => (dir === PLATFORM ? Infinity : n);
+  const order = ([dir, n]) =>
+    dir === PLATFORM ? Infinity : LONG_MEDIUM.includes(dir) ? Number.MAX_SAFE_INTEGER : n;
   return counted.sort((a, b) => order(b) - order(a)).map(([dir]) => dir);
 }
 
 /**
  * The medium runs, for a queue of `lanes`: the platform scenarios first, as `lanes` Jest shards
  * (as one run they were the longest project by far, about half the stage, and left the other
- * lanes idle at the end), then the other projects by their number of medium test files. Medium
+ * lanes idle at the end), then the other projects in the order of mediumProjects. Medium
  * tests mostly wait on services, sandboxes and git, so the lanes share the cores well.
  */
 function mediumRuns(lanes) {
