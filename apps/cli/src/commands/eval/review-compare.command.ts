@@ -13,7 +13,7 @@ import {
 import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { reviewRunOfRecords } from '../review-eval/review-eval-records.js';
-import { REVIEW_EVAL_FILE } from '../review-eval/review-eval.service.js';
+import { REVIEW_EVAL_FILE } from '../review-eval/review-eval-file.js';
 import { isRunId } from './eval-compare.command.js';
 import type { EvalRecords } from './eval-records.js';
 import { parseFile, readJsonFile } from './json-file.js';

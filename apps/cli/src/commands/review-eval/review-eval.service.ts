@@ -29,9 +29,7 @@ import {
 import { modelJudge } from './review-judge.js';
 import { ReviewRunRecorder, type ReviewRecordStores } from './review-eval-records.js';
 import type { LoadedSet } from './review-set-files.js';
-
-/** The result's file name in the output folder. */
-export const REVIEW_EVAL_FILE = 'review-eval.json';
+import { REVIEW_EVAL_FILE } from './review-eval-file.js';
 
 /** Longest single model call of a review (as the reviewer service has it). */
 const MODEL_TIMEOUT_MS = 180_000;
