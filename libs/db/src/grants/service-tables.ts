@@ -33,7 +33,6 @@ export const SERVICE_TABLES = {
       'checkpoint_migrations',
       'checkpoint_writes',
       'checkpoints',
-      'findings',
       'repository_instructions',
       'run_notices',
       'runs',
@@ -47,7 +46,7 @@ export const SERVICE_TABLES = {
       'user_profiles',
       'user_tokens',
     ],
-    reads: ['_caravel_migrations', 'run_events'],
+    reads: ['_caravel_migrations', 'findings', 'run_events'],
   },
   reviewer: {
     writes: ['findings', 'pull_request_heads', 'review_ledgers'],
@@ -70,7 +69,6 @@ export const SERVICE_TABLES = {
       'eval_proposals',
       'eval_runs',
       'eval_schedules',
-      'findings',
       'identities',
       'personal_tokens',
       'repository_instructions',
@@ -87,6 +85,7 @@ export const SERVICE_TABLES = {
       'budget_pauses',
       'eval_attempts',
       'eval_review_cases',
+      'findings',
       'review_ledgers',
       'review_styles',
       'thread_owners',
@@ -95,7 +94,7 @@ export const SERVICE_TABLES = {
     ],
   },
   evals: {
-    writes: ['eval_attempts', 'eval_review_cases', 'eval_runs', 'eval_schedules', 'findings'],
+    writes: ['eval_attempts', 'eval_review_cases', 'eval_runs', 'eval_schedules'],
     reads: ['_caravel_migrations'],
   },
 } as const satisfies Record<string, TableUse>;

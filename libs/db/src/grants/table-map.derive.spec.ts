@@ -31,7 +31,8 @@ const FILES: Record<string, string> = {
     "  list() { return db.selectFrom('runs').innerJoin('threads', 'a', 'b'); }\n" +
     "  purge() { return db.deleteFrom('runs'); }\n}\n",
   'libs/db/src/tokens.ts':
-    "declare const db: any;\nexport class TokenRepository { put() { return db.insertInto('tokens'); } }\n" +
+    'declare const db: any;\nexport class TokenRepository {\n' +
+    "  put() { return db.insertInto('tokens'); }\n  private write() { return db.deleteFrom('runs'); }\n}\n" +
     'export function tokenKey(id: number) { return id; }\n',
   'libs/db/src/migrations/migration-runner.ts':
     'declare const sql: any;\nexport function migrate() { return sql`insert into runs values (1)`; }\n',
@@ -55,6 +56,10 @@ const FILES: Record<string, string> = {
     'export const runEvalScheduler = () => [new RunRepository().list(), runTask()];\n',
   'apps/cli/src/commands/run.command.ts':
     "import { TokenRepository } from '@caravel/db';\nexport const runTask = () => new TokenRepository().put();\n",
+  // Calls `write` on a receiver of unknown type: a private method is not among those it may reach.
+  'apps/three/src/main.ts':
+    "import { TokenRepository } from '@caravel/db';\ndeclare const anything: any;\n" +
+    'anything.write(new TokenRepository());\n',
   // Names the token repository as a type only: erased, it touches nothing.
   'apps/two/src/main.ts':
     "import type { TokenRepository } from '@caravel/db';\nimport { type RunRepository } from '@caravel/db';\n" +
@@ -80,6 +85,10 @@ describe('deriveServiceTables', () => {
     // `purge` is never called on a RunRepository, and `migrate` is the owner's.
     expect(map['one']).toEqual({ writes: ['tokens'], reads: ['runs', 'threads'] });
     expect(map['two']).toEqual({ writes: [], reads: [] });
+  });
+
+  it('leaves out a private repository method for a receiver of unknown type', () => {
+    expect(deriveServiceTables(root, ['three']).map['three']).toEqual({ writes: [], reads: [] });
   });
 
   it("starts the eval scheduler at its command and leaves its nights' own databases out", () => {

@@ -137,7 +137,8 @@ interface Unit {
  * constructor, fields and decorators when it is reached, each method only once reached code
  * calls it on that class, as the type checker sees the receiver (`this.threads.get(…)` with
  * `threads: ThreadRepository`). A receiver of unknown type (any, a type parameter, a file
- * outside the program) counts for every class with such a method, so a service that only reads
+ * outside the program) counts for every class with such a method but a `private` one (which only
+ * its class, through `this`, can call), so a service that only reads
  * through a repository is not granted its writes, and none is granted less than it calls.
  */
 class Walk {
@@ -150,6 +151,8 @@ class Walk {
   private readonly calledOnAny = new Set<string>();
   /** Methods of reached repository classes not called yet, by `<class key>.<method>`. */
   private readonly waiting = new Map<string, Unit[]>();
+  /** Those of them that are `private`: only their class calls them, always through a typed `this`. */
+  private readonly privateMethods = new Set<string>();
 
   constructor(
     private readonly root: string,
@@ -201,8 +204,11 @@ class Walk {
       const name = member.name && ts.isIdentifier(member.name) ? member.name.text : null;
       const unit = { file, key: `${key}.${name ?? '[member]'}`, node: member };
       const method = ts.isMethodDeclaration(member) || ts.isAccessor(member);
-      if (!method || name === null || this.called.has(unit.key) || this.calledOnAny.has(name))
-        this.units.push(unit);
+      const hidden =
+        method && (ts.getCombinedModifierFlags(member) & ts.ModifierFlags.Private) !== 0;
+      if (hidden) this.privateMethods.add(unit.key);
+      const onAny = !hidden && name !== null && this.calledOnAny.has(name);
+      if (!method || name === null || this.called.has(unit.key) || onAny) this.units.push(unit);
       else this.waiting.set(unit.key, [...(this.waiting.get(unit.key) ?? []), unit]);
     }
   }
@@ -236,8 +242,9 @@ class Walk {
   private callOnAny(name: string): void {
     if (this.calledOnAny.has(name)) return;
     this.calledOnAny.add(name);
+    // A receiver of unknown type is outside the class: it cannot call a private method.
     for (const member of [...this.waiting.keys()])
-      if (member.endsWith(`.${name}`)) this.call(member);
+      if (member.endsWith(`.${name}`) && !this.privateMethods.has(member)) this.call(member);
   }
 }
 
