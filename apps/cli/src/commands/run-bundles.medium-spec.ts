@@ -99,4 +99,31 @@ suite('caravel run --tools-dir --bundle (bwrap)', () => {
     expect(system?.content).toContain('signature: open "<path>" [<line_number>]');
     expect(system?.content).not.toContain('_state');
   });
+
+  it('keeps its data to itself when CARAVEL_DATABASE_URL is set (an eval attempt, a deployment shell)', async () => {
+    await writeFile(
+      join(scratch, 'submit.json'),
+      JSON.stringify({
+        responses: [{ content: 'Done.', tool_calls: [{ name: 'submit', args: {} }] }],
+      }),
+    );
+    const lines: string[] = [];
+    const report = await runTask(
+      // Nothing listens there: a run that used it could not start.
+      {
+        CARAVEL_FILE_ROOT: scratch,
+        CARAVEL_DATABASE_URL: 'postgres://caravel@127.0.0.1:9/nowhere',
+      },
+      {
+        repo,
+        task: 'look, then submit',
+        model: 'scripted:submit.json',
+        write: (line) => lines.push(line),
+      },
+    );
+    expect(report).toMatchObject({ outcome: 'completed', exitStatus: 'submitted' });
+    expect(lines).toContain(
+      'caravel: CARAVEL_DATABASE_URL is not used: a run keeps its data in its own folder',
+    );
+  });
 });

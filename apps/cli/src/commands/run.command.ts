@@ -66,7 +66,8 @@ export function failureLine(run: Pick<RunRow, 'status' | 'exitStatus' | 'summary
  * `caravel run`: one task end to end on the embedded platform. Checks the model and the sandbox,
  * starts Caravel in this process, sends the task as a trigger for the repository, shows each step
  * and what is happening now, then the branch and its diff. Data goes to a temporary directory,
- * removed at the end however the run ends, unless `dataDir` is given.
+ * removed at the end however the run ends, unless `dataDir` is given; never to
+ * `CARAVEL_DATABASE_URL`.
  */
 export async function runTask(env: EnvSource, options: RunOptions): Promise<RunReport> {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -88,6 +89,10 @@ export async function runTask(env: EnvSource, options: RunOptions): Promise<RunR
     },
     say,
   );
+  // A run's data is its own, in its folder: never a shared database (an eval's attempts run side
+  // by side, each on its platform; a developer's shell may hold a deployment's URL).
+  const { databaseUrl, ...ownHost } = config.host;
+  if (databaseUrl) say('CARAVEL_DATABASE_URL is not used: a run keeps its data in its own folder');
   const provider = config.sandboxBroker.sandbox.provider;
   const bundles = await runBundleSelection(options, config.host.sweTools, provider);
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'caravel-run-')));
@@ -110,12 +115,10 @@ export async function runTask(env: EnvSource, options: RunOptions): Promise<RunR
       const toolBundles = await runBundlesFor(bundles, dataDir);
       if (toolBundles)
         say(`SWE-agent bundles ${toolBundles.bundles.map((b) => b.name).join(', ')} read`);
-      const host = await bootEmbedded(
-        { ...config, host: { ...config.host, dataDir } },
-        runEnv,
-        say,
-        { handleSignals: false, ...(toolBundles ? { overrides: { toolBundles } } : {}) },
-      );
+      const host = await bootEmbedded({ ...config, host: { ...ownHost, dataDir } }, runEnv, say, {
+        handleSignals: false,
+        ...(toolBundles ? { overrides: { toolBundles } } : {}),
+      });
       try {
         const report = await drive(host, repository, options, status);
         keepCopy = report.outcome === 'completed' && repository.copiedFrom !== undefined;
