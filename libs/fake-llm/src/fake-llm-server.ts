@@ -62,6 +62,12 @@ export class FakeLlmServer {
     return this;
   }
 
+  /** Drops the replies not yet used: a test that failed midway leaves its own to the next. */
+  clear(): this {
+    this.replies.length = 0;
+    return this;
+  }
+
   /** Replies not yet used. */
   get pending(): number {
     return this.replies.length;

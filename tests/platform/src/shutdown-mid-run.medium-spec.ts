@@ -4,7 +4,7 @@ import { hostGit } from '@caravel/sandbox';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServiceHost } from '@caravel/platform';
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -30,12 +30,22 @@ const BLOCKING =
 
 /** How long close() may take before the test says it hung (a bound, not a measurement). */
 const CLOSE_BOUND_MS = 60_000;
+/**
+ * How long a platform may take to start a run's command, or a second one to resume it (its
+ * start on the same storage, the start command's redelivery, the checkpoint read): a CI dry run
+ * under full load took more than the harness's default minute on the embedded pair.
+ */
+const COMMAND_WAIT_MS = 180_000;
 /** Two platform starts, a bounded close and a run: more than Jest's default minute on a loaded machine. */
-const SCENARIO_TIMEOUT_MS = 300_000;
+const SCENARIO_TIMEOUT_MS = 600_000;
 
 // The provider outlives both platforms, as a real one does: the model call answered before the
 // stop is not asked again (it is in the run's checkpoint), the next one gets the next reply.
 const fake = fakeOpenAiForFile();
+// Each test queues its own replies: one that failed midway must not answer the next one's run.
+beforeEach(() => {
+  fake().clear();
+});
 
 /** Resolves with `work`, or fails naming `what` once `ms` have passed. */
 async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
@@ -132,7 +142,11 @@ await describeEachPair('a platform stopped mid-run', (kind) => {
       const workspace = join(storage.sandboxRoot, started.threadId, 'workspace');
       const starts = async () =>
         (await readFile(join(workspace, '.starts'), 'utf8').catch(() => '')).split('\n').length - 1;
-      await until(async () => ((await starts()) >= 1 ? true : undefined), 'the command to start');
+      await until(
+        async () => ((await starts()) >= 1 ? true : undefined),
+        'the command to start',
+        COMMAND_WAIT_MS,
+      );
 
       // Stopped while the command waits: close() returns with `.go` still unwritten.
       await within(first.close(), CLOSE_BOUND_MS, "the first platform's close()");
@@ -143,7 +157,11 @@ await describeEachPair('a platform stopped mid-run', (kind) => {
       const before = await runs.get(started.runId);
       expect(before).toMatchObject({ finishedAt: null, concludedAt: null });
 
-      await until(async () => ((await starts()) >= 2 ? true : undefined), 'the resumed command');
+      await until(
+        async () => ((await starts()) >= 2 ? true : undefined),
+        'the resumed command',
+        COMMAND_WAIT_MS,
+      );
       await writeFile(join(workspace, '.go'), 'go');
       const out = await scenarioOutcome(second, started);
 

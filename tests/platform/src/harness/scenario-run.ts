@@ -217,12 +217,20 @@ export async function nextRun(
   }, `a new run on thread ${threadId}`);
 }
 
-/** Polls `probe` every 100 ms until it returns a value; fails naming `what` after a minute. */
-export async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 600; attempt += 1) {
+/**
+ * Polls `probe` every 100 ms until it returns a value; fails naming `what` after `timeoutMs` (a
+ * minute unless given).
+ */
+export async function until<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`timed out waiting for ${what}`);
 }
