@@ -69,7 +69,10 @@ export function describeSandboxBehaviour(target: ProviderUnderTest): void {
       await rm(rootDir, { recursive: true, force: true });
     });
 
-    describeSessionBehaviour(() => sandbox);
+    describeSessionBehaviour(
+      () => sandbox,
+      () => provider,
+    );
     if (target.streamsOutput !== false) describeStreaming(() => sandbox, OUTPUT_LIMIT);
     describeFileBehaviour(() => sandbox);
     describeLifecycle(() => provider);
@@ -81,7 +84,24 @@ export function describeSandboxBehaviour(target: ProviderUnderTest): void {
   });
 }
 
-function describeSessionBehaviour(get: () => Sandbox): void {
+/**
+ * A background job (its argument: the session driver's pid) that, once `trigger` exists, kills
+ * every bash sourcing a `run.sh` whose parent is that driver, then writes how many to `killed`.
+ */
+const KILL_NEXT_COMMANDS_BASH = [
+  'driver=$1 n=0',
+  'until [ -e trigger ]; do sleep 0.05; done',
+  'for p in /proc/[0-9]*; do',
+  '  mapfile -d "" argv < "$p/cmdline" 2>/dev/null || continue',
+  '  case "${argv[*]}" in */run.sh\\ *) ;; *) continue ;; esac',
+  '  parent=',
+  '  while read -r key value; do [ "$key" = PPid: ] && parent=$value && break; done < "$p/status"',
+  '  [ "$parent" = "$driver" ] && kill -9 "${p#/proc/}" && n=$((n + 1))',
+  'done',
+  'echo "$n" > killed.tmp && mv killed.tmp killed',
+];
+
+function describeSessionBehaviour(get: () => Sandbox, getProvider: () => SandboxProvider): void {
   it('reports a timeout and keeps the session usable', async () => {
     const slow = await get().exec('echo started; sleep 30', { timeoutMs: 500 });
     expect(slow).toMatchObject({ timedOut: true });
@@ -160,23 +180,33 @@ function describeSessionBehaviour(get: () => Sandbox): void {
   });
 
   it('runs the next command when a background job killed the bash waiting for it', async () => {
-    // The job kills every bash sourcing the session's run.sh once the host says so: between two
-    // commands, that is only the one the driver started ahead for the next command.
-    const job = [
-      'until [ -e trigger ]; do sleep 0.05; done',
-      'for p in /proc/[0-9]*; do',
-      '  mapfile -d "" argv < "$p/cmdline" 2>/dev/null || continue',
-      '  case "${argv[*]}" in */run.sh\\ *) kill -9 "${p#/proc/}" ;; esac',
-      'done',
-      ': > killed',
-    ];
-    await get().writeFile('killer.sh', job.join('\n'));
-    await get().exec('nohup bash killer.sh > /dev/null 2>&1 &');
-    await get().writeFile('trigger', '');
-    await eventually(() => get().readFile('killed'));
+    // The job kills the bash its own session's driver started ahead for the next command, once
+    // the host says so. Only that driver's: on a provider without a pid namespace (local) /proc is
+    // the whole host's, and a job killing every bash sourcing a run.sh killed every session's
+    // running command on the machine (the resumed command of the embedded kill -9 e2e, exit 137,
+    // whenever this ran beside it). A command of another session runs meanwhile and must live.
+    const other = await getProvider().create({ outputLimitBytes: OUTPUT_LIMIT });
+    try {
+      const bystander = other.exec(
+        'echo started > running; until [ -e go ]; do sleep 0.05; done; echo lived',
+        { timeoutMs: 60_000 },
+      );
+      await eventually(() => other.readFile('running'));
+      await get().writeFile('killer.sh', KILL_NEXT_COMMANDS_BASH.join('\n'));
+      // The job is given the driver's pid: the parent of this command's bash.
+      await get().exec('nohup bash killer.sh "$PPID" > /dev/null 2>&1 &');
+      await get().writeFile('trigger', '');
+      // Between two commands, the driver's only such child is the bash started for the next one.
+      expect(await eventually(() => get().readFile('killed'))).toBe('1\n');
+      await other.writeFile('go', '');
+      expect(await bystander).toMatchObject({ exitCode: 0, output: 'lived\n' });
 
-    const next = await get().exec('echo alive; rm -f killer.sh trigger killed');
-    expect([next.exitCode, next.output]).toEqual([0, 'alive\n']);
+      const next = await get().exec('echo alive; rm -f killer.sh trigger killed');
+      expect([next.exitCode, next.output]).toEqual([0, 'alive\n']);
+    } finally {
+      await other.close();
+      await getProvider().delete(other.id);
+    }
   });
 
   it('makes binary output safe to show', async () => {
