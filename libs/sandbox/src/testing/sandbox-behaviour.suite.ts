@@ -87,16 +87,22 @@ export function describeSandboxBehaviour(target: ProviderUnderTest): void {
 /**
  * A background job (its argument: the session driver's pid) that, once `trigger` exists, kills
  * every bash sourcing a `run.sh` whose parent is that driver, then writes how many to `killed`.
+ * The driver starts the next command's bash just after answering the last command, so the job
+ * looks again (for up to 10 s) until it has found one.
  */
 const KILL_NEXT_COMMANDS_BASH = [
   'driver=$1 n=0',
   'until [ -e trigger ]; do sleep 0.05; done',
-  'for p in /proc/[0-9]*; do',
-  '  mapfile -d "" argv < "$p/cmdline" 2>/dev/null || continue',
-  '  case "${argv[*]}" in */run.sh\\ *) ;; *) continue ;; esac',
-  '  parent=',
-  '  while read -r key value; do [ "$key" = PPid: ] && parent=$value && break; done < "$p/status"',
-  '  [ "$parent" = "$driver" ] && kill -9 "${p#/proc/}" && n=$((n + 1))',
+  'for _ in $(seq 1 200); do',
+  '  for p in /proc/[0-9]*; do',
+  '    mapfile -d "" argv < "$p/cmdline" 2>/dev/null || continue',
+  '    case "${argv[*]}" in */run.sh\\ *) ;; *) continue ;; esac',
+  '    parent=',
+  '    while read -r key value; do [ "$key" = PPid: ] && parent=$value && break; done < "$p/status"',
+  '    [ "$parent" = "$driver" ] && kill -9 "${p#/proc/}" && n=$((n + 1))',
+  '  done',
+  '  [ "$n" -gt 0 ] && break',
+  '  sleep 0.05',
   'done',
   'echo "$n" > killed.tmp && mv killed.tmp killed',
 ];
